@@ -1,0 +1,560 @@
+//! `adas job …` and `adas chat`: clients of a running suite (`adas up`, or the
+//! services behind one address). The chat renders the input widget exactly when
+//! spec 000's UI contract says — paused ∧ USER_ACTION_REQUIRED ∧ reason_code — with
+//! one prompt per requested field and its type, and approvals as a prompt for the
+//! approver.
+
+use std::io::{BufRead, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use adas_proto::pb;
+use adas_proto::pb::dal_agent_service_client::DalAgentServiceClient;
+use adas_proto::pb::gate_service_client::GateServiceClient;
+use adas_proto::pb::orchestrator_service_client::OrchestratorServiceClient;
+use clap::{Args, Subcommand};
+use tonic::transport::Channel;
+
+const DEFAULT_SERVER: &str = "http://127.0.0.1:50050";
+
+/// Where the suite answers.
+#[derive(Debug, Clone, Args)]
+pub struct Server {
+    /// The suite's address (`adas up`).
+    #[arg(long, env = "ADAS_SERVER", default_value = DEFAULT_SERVER)]
+    server: String,
+}
+
+/// `adas job` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum JobCommand {
+    /// Start a job; prints its name.
+    Start {
+        /// Skill slag.
+        slag: String,
+        /// The goal.
+        goal: String,
+        /// Resource bindings `name=value`.
+        #[arg(long = "resource", value_parser = key_value)]
+        resources: Vec<(String, String)>,
+        /// Idempotency key.
+        #[arg(long)]
+        request_id: Option<String>,
+        #[command(flatten)]
+        server: Server,
+    },
+    /// Print a job as JSON-like text.
+    Get {
+        /// Job name `skills/{slag}/jobs/{id}`.
+        name: String,
+        #[command(flatten)]
+        server: Server,
+    },
+    /// List a skill's jobs.
+    List {
+        /// Skill slag.
+        slag: String,
+        #[command(flatten)]
+        server: Server,
+    },
+    /// Stream a job's events until it ends.
+    Watch {
+        /// Job name.
+        name: String,
+        #[command(flatten)]
+        server: Server,
+    },
+    /// Answer the job's current ask: `field=value` pairs.
+    Answer {
+        /// Job name.
+        name: String,
+        /// Answers.
+        #[arg(value_parser = key_value, required = true)]
+        fields: Vec<(String, String)>,
+        #[command(flatten)]
+        server: Server,
+    },
+    /// Approve (or `--reject`) the call the job waits on.
+    Approve {
+        /// Job name.
+        name: String,
+        /// Who decides: `role` or `role:name`.
+        #[arg(long)]
+        approver: String,
+        /// Reject instead.
+        #[arg(long)]
+        reject: bool,
+        /// Note for the audit trail.
+        #[arg(long, default_value = "")]
+        comment: String,
+        #[command(flatten)]
+        server: Server,
+    },
+    /// Cancel a job.
+    Cancel {
+        /// Job name.
+        name: String,
+        #[command(flatten)]
+        server: Server,
+    },
+}
+
+/// `adas chat` arguments.
+#[derive(Debug, Args)]
+pub struct ChatArgs {
+    /// Skill slag.
+    slag: String,
+    /// Read the user's lines from this file instead of the terminal.
+    #[arg(long)]
+    script: Option<std::path::PathBuf>,
+    /// Who approves when a call needs approval (`role` or `role:name`); by default the required role.
+    #[arg(long)]
+    approver: Option<String>,
+    #[command(flatten)]
+    server: Server,
+}
+
+fn key_value(text: &str) -> Result<(String, String), String> {
+    text.split_once('=')
+        .map(|(key, value)| (key.to_owned(), value.to_owned()))
+        .ok_or_else(|| format!("`{text}` is not name=value"))
+}
+
+struct Clients {
+    orchestrator: OrchestratorServiceClient<Channel>,
+    dal: DalAgentServiceClient<Channel>,
+    gate: GateServiceClient<Channel>,
+}
+
+async fn connect(server: &str) -> Result<Clients, String> {
+    let channel = Channel::from_shared(server.to_owned())
+        .map_err(|error| error.to_string())?
+        .connect()
+        .await
+        .map_err(|error| format!("cannot reach {server}: {error}"))?;
+    Ok(Clients {
+        orchestrator: OrchestratorServiceClient::new(channel.clone()),
+        dal: DalAgentServiceClient::new(channel.clone()),
+        gate: GateServiceClient::new(channel),
+    })
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+}
+
+fn finish(result: Result<(), String>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn status_text(status: tonic::Status) -> String {
+    format!("{:?}: {}", status.code(), status.message())
+}
+
+/// Runs a job subcommand.
+pub fn run(command: JobCommand) -> ExitCode {
+    finish(runtime().block_on(async move {
+        match command {
+            JobCommand::Start {
+                slag,
+                goal,
+                resources,
+                request_id,
+                server,
+            } => {
+                let mut clients = connect(&server.server).await?;
+                let job = clients
+                    .orchestrator
+                    .start_job(pb::StartJobRequest {
+                        skill: format!("skills/{slag}"),
+                        goal,
+                        resources: resources.into_iter().collect(),
+                        context: None,
+                        request_id: request_id.unwrap_or_default(),
+                    })
+                    .await
+                    .map_err(status_text)?
+                    .into_inner();
+                println!("{}", job.name);
+            }
+            JobCommand::Get { name, server } => {
+                let job = connect(&server.server)
+                    .await?
+                    .orchestrator
+                    .get_job(pb::GetJobRequest { name })
+                    .await
+                    .map_err(status_text)?
+                    .into_inner();
+                println!("{job:#?}");
+            }
+            JobCommand::List { slag, server } => {
+                let response = connect(&server.server)
+                    .await?
+                    .orchestrator
+                    .list_jobs(pb::ListJobsRequest {
+                        parent: format!("skills/{slag}"),
+                        status: 0,
+                        page_size: 1000,
+                        page_token: String::new(),
+                    })
+                    .await
+                    .map_err(status_text)?
+                    .into_inner();
+                for job in response.jobs {
+                    println!(
+                        "{}\t{:?}\t{:?}\t{}",
+                        job.name,
+                        pb::JobStatus::try_from(job.status).unwrap_or_default(),
+                        pb::OutcomeClass::try_from(job.outcome_class).unwrap_or_default(),
+                        job.goal
+                    );
+                }
+            }
+            JobCommand::Watch { name, server } => {
+                let mut stream = connect(&server.server)
+                    .await?
+                    .orchestrator
+                    .watch_job(pb::WatchJobRequest {
+                        name,
+                        after_event_id: String::new(),
+                    })
+                    .await
+                    .map_err(status_text)?
+                    .into_inner();
+                while let Some(event) = stream.message().await.map_err(status_text)? {
+                    println!(
+                        "{}\t{:?}\t{}",
+                        event.event_id,
+                        pb::JobEventType::try_from(event.r#type).unwrap_or_default(),
+                        event.message
+                    );
+                }
+            }
+            JobCommand::Answer {
+                name,
+                fields,
+                server,
+            } => {
+                let mut clients = connect(&server.server).await?;
+                let job = clients
+                    .orchestrator
+                    .get_job(pb::GetJobRequest { name: name.clone() })
+                    .await
+                    .map_err(status_text)?
+                    .into_inner();
+                let correlation_id = job
+                    .waiting
+                    .map(|waiting| waiting.correlation_id)
+                    .ok_or("the job is not waiting for input")?;
+                let fields = fields
+                    .into_iter()
+                    .map(|(key, value)| {
+                        (
+                            key,
+                            prost_types::Value {
+                                kind: Some(prost_types::value::Kind::StringValue(value)),
+                            },
+                        )
+                    })
+                    .collect();
+                clients
+                    .dal
+                    .submit_input(pb::SubmitInputRequest {
+                        job: name,
+                        correlation_id,
+                        fields,
+                        submitted_by: "cli".into(),
+                        request_id: String::new(),
+                    })
+                    .await
+                    .map_err(status_text)?;
+                println!("answered");
+            }
+            JobCommand::Approve {
+                name,
+                approver,
+                reject,
+                comment,
+                server,
+            } => {
+                let mut clients = connect(&server.server).await?;
+                let job = clients
+                    .orchestrator
+                    .get_job(pb::GetJobRequest { name: name.clone() })
+                    .await
+                    .map_err(status_text)?
+                    .into_inner();
+                let correlation_id = job
+                    .waiting
+                    .map(|waiting| waiting.correlation_id)
+                    .ok_or("the job is not waiting for an approval")?;
+                let decision = if reject {
+                    pb::ApprovalDecision::Reject
+                } else {
+                    pb::ApprovalDecision::Approve
+                } as i32;
+                clients
+                    .gate
+                    .decide_approval(pb::DecideApprovalRequest {
+                        job: name,
+                        correlation_id,
+                        approver,
+                        decision,
+                        comment,
+                        request_id: String::new(),
+                    })
+                    .await
+                    .map_err(status_text)?;
+                println!("{}", if reject { "rejected" } else { "approved" });
+            }
+            JobCommand::Cancel { name, server } => {
+                connect(&server.server)
+                    .await?
+                    .orchestrator
+                    .cancel_job(pb::CancelJobRequest {
+                        name,
+                        reason: "cancelled from the CLI".into(),
+                        request_id: String::new(),
+                    })
+                    .await
+                    .map_err(status_text)?;
+                println!("cancelled");
+            }
+        }
+        Ok(())
+    }))
+}
+
+/// `adas chat`.
+pub fn chat_main(args: ChatArgs) -> ExitCode {
+    let script = match &args.script {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => Some(
+                text.lines()
+                    .map(str::to_owned)
+                    .filter(|line| !line.trim().is_empty())
+                    .collect(),
+            ),
+            Err(error) => {
+                eprintln!("error: cannot read {}: {error}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let approver = args.approver.clone().unwrap_or_default();
+    finish(runtime().block_on(chat(&args.server.server, &args.slag, &approver, script)))
+}
+
+/// Lines from the script (echoed, as if typed) or the terminal; `None` at the end.
+struct Input {
+    script: Option<std::collections::VecDeque<String>>,
+}
+
+impl Input {
+    fn line(&mut self, prompt: &str) -> Option<String> {
+        print!("{prompt}");
+        let _ = std::io::stdout().flush();
+        match &mut self.script {
+            Some(lines) => {
+                let line = lines.pop_front()?;
+                println!("{line}");
+                Some(line)
+            }
+            None => {
+                let mut line = String::new();
+                match std::io::stdin().lock().read_line(&mut line) {
+                    Ok(0) | Err(_) => None,
+                    Ok(_) => Some(line.trim_end().to_owned()),
+                }
+            }
+        }
+    }
+}
+
+async fn settle(clients: &mut Clients, name: &str, after_version: i64) -> Result<pb::Job, String> {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let job = clients
+            .orchestrator
+            .get_job(pb::GetJobRequest {
+                name: name.to_owned(),
+            })
+            .await
+            .map_err(status_text)?
+            .into_inner();
+        let settled = matches!(
+            pb::JobStatus::try_from(job.status).unwrap_or_default(),
+            pb::JobStatus::Paused
+                | pb::JobStatus::Completed
+                | pb::JobStatus::Failed
+                | pb::JobStatus::Cancelled
+        );
+        if settled && job.version > after_version {
+            return Ok(job);
+        }
+        if std::time::Instant::now() > deadline {
+            return Err(format!("{name} did not settle within a minute"));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A conversation: each goal starts a job; the job's asks and approvals are
+/// prompted for until it ends. With a script, it ends with the script and fails
+/// if the last job did not complete.
+pub async fn chat(
+    server: &str,
+    slag: &str,
+    approver: &str,
+    script: Option<Vec<String>>,
+) -> Result<(), String> {
+    let scripted = script.is_some();
+    let mut input = Input {
+        script: script.map(Into::into),
+    };
+    let mut clients = connect(server).await?;
+    let mut last_completed = true;
+    println!("Chatting with {slag} on {server}. An empty line ends the conversation.");
+    while let Some(goal) = input.line("you> ") {
+        if goal.trim().is_empty() {
+            break;
+        }
+        let started = clients
+            .orchestrator
+            .start_job(pb::StartJobRequest {
+                skill: format!("skills/{slag}"),
+                goal,
+                ..Default::default()
+            })
+            .await
+            .map_err(status_text)?
+            .into_inner();
+        let mut job = settle(&mut clients, &started.name, 0).await?;
+        loop {
+            let status = pb::JobStatus::try_from(job.status).unwrap_or_default();
+            let outcome = pb::OutcomeClass::try_from(job.outcome_class).unwrap_or_default();
+            let Some(waiting) = job.waiting.clone().filter(|waiting| {
+                status == pb::JobStatus::Paused && !waiting.reason_code.is_empty()
+            }) else {
+                last_completed = status == pb::JobStatus::Completed;
+                match job.result.as_ref() {
+                    Some(result) if !result.reply.is_empty() => println!(
+                        "{slag}> {}",
+                        result.reply.replace('\n', &format!("\n{slag}> "))
+                    ),
+                    _ => println!(
+                        "{slag}> ({status:?}, {outcome:?}) {}",
+                        job.error
+                            .as_ref()
+                            .map(|error| error.message.as_str())
+                            .unwrap_or_default()
+                    ),
+                }
+                break;
+            };
+            let version = job.version;
+            if outcome == pb::OutcomeClass::UserActionRequired {
+                // The widget: one prompt per requested field, with its type.
+                println!("{slag}> {}", waiting.prompt_message);
+                let mut fields = std::collections::HashMap::new();
+                for field in &waiting.fields {
+                    let options = if field.options.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" [{}]", field.options.join("/"))
+                    };
+                    let Some(value) =
+                        input.line(&format!("  {} ({}){options}: ", field.name, field.r#type))
+                    else {
+                        return finish_early(scripted);
+                    };
+                    fields.insert(
+                        field.name.clone(),
+                        prost_types::Value {
+                            kind: Some(prost_types::value::Kind::StringValue(value)),
+                        },
+                    );
+                }
+                let submitted = clients
+                    .dal
+                    .submit_input(pb::SubmitInputRequest {
+                        job: job.name.clone(),
+                        correlation_id: waiting.correlation_id.clone(),
+                        fields,
+                        submitted_by: "chat".into(),
+                        request_id: String::new(),
+                    })
+                    .await;
+                match submitted {
+                    Ok(resumed) => {
+                        job = settle(&mut clients, &job.name, resumed.into_inner().version).await?
+                    }
+                    Err(status) => {
+                        println!("{slag}> {}", status.message());
+                        job = clients
+                            .orchestrator
+                            .get_job(pb::GetJobRequest {
+                                name: job.name.clone(),
+                            })
+                            .await
+                            .map_err(status_text)?
+                            .into_inner();
+                    }
+                }
+            } else if outcome == pb::OutcomeClass::ApprovalRequired {
+                let approval = waiting.approval.clone().unwrap_or_default();
+                println!("{slag}> {}", waiting.prompt_message);
+                let who = if approver.is_empty() {
+                    approval.approver.clone()
+                } else {
+                    approver.to_owned()
+                };
+                let Some(answer) = input.line(&format!("  approve as {who}? [y/n]: ")) else {
+                    return finish_early(scripted);
+                };
+                let decision = if answer.trim().eq_ignore_ascii_case("y") {
+                    pb::ApprovalDecision::Approve
+                } else {
+                    pb::ApprovalDecision::Reject
+                } as i32;
+                clients
+                    .gate
+                    .decide_approval(pb::DecideApprovalRequest {
+                        job: job.name.clone(),
+                        correlation_id: waiting.correlation_id.clone(),
+                        approver: who,
+                        decision,
+                        comment: "from adas chat".into(),
+                        request_id: String::new(),
+                    })
+                    .await
+                    .map_err(status_text)?;
+                job = settle(&mut clients, &job.name, version).await?;
+            } else {
+                return Err(format!("unexpected waiting state {outcome:?}"));
+            }
+        }
+    }
+    if scripted && !last_completed {
+        return Err("the scripted conversation did not complete".into());
+    }
+    Ok(())
+}
+
+fn finish_early(scripted: bool) -> Result<(), String> {
+    if scripted {
+        Err("the script ended while the job was still waiting".into())
+    } else {
+        Ok(())
+    }
+}

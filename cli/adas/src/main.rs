@@ -1,0 +1,231 @@
+//! `adas`: the command-line entry of the suite. `adas up` hosts all five services
+//! on one port in one process — the embedded default (in-memory state unless
+//! `--redis-url` is given). `adas skill …` works on skill files and the local
+//! memory root, offline.
+
+mod jobs;
+mod skill;
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use adas_runtime::{
+    GrpcServer, RuntimeError, ServerArgs, bind, init_tracing, ports, run_blocking, shutdown_signal,
+};
+use adas_skill::Catalog;
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "adas",
+    version,
+    about = "ADAS: a runtime for declarative agent skills"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run all five services on one port (default 127.0.0.1:50050) in this process,
+    /// with the demo MCP server beside them (default 127.0.0.1:50060).
+    Up {
+        #[command(flatten)]
+        server: ServerArgs,
+        /// Where the demo MCP server listens; skills bootstrapped from templates use it.
+        #[arg(long, env = "ADAS_DEMO_MCP_LISTEN", default_value = "127.0.0.1:50060")]
+        demo_mcp_listen: std::net::SocketAddr,
+        /// Do not start the demo MCP server (templates then use ADAS_DEMO_MCP_URL as given).
+        #[arg(long)]
+        no_demo_mcp: bool,
+    },
+    /// Validate skill files and inspect the operational skills of a memory root (offline).
+    Skill {
+        #[command(subcommand)]
+        command: skill::SkillCommand,
+    },
+    /// Start, inspect, answer, approve and cancel jobs on a running suite.
+    Job {
+        #[command(subcommand)]
+        command: jobs::JobCommand,
+    },
+    /// A terminal conversation with a skill on a running suite.
+    Chat(jobs::ChatArgs),
+    /// Run the embedded suite and a scripted refund conversation, then exit.
+    Demo {
+        /// Where to keep skills and archived jobs (a fresh temp dir when absent).
+        #[arg(long)]
+        memory_root: Option<std::path::PathBuf>,
+        /// Templates directory (default: ./skill-templates, else the repository's).
+        #[arg(long, env = "ADAS_TEMPLATES_DIR")]
+        templates_dir: Option<std::path::PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Up {
+            server,
+            demo_mcp_listen,
+            no_demo_mcp,
+        } => up(server, (!no_demo_mcp).then_some(demo_mcp_listen)),
+        Command::Skill { command } => skill::run(command),
+        Command::Job { command } => jobs::run(command),
+        Command::Chat(args) => jobs::chat_main(args),
+        Command::Demo {
+            memory_root,
+            templates_dir,
+        } => demo(memory_root, templates_dir),
+    }
+}
+
+fn up(server: ServerArgs, demo_mcp_listen: Option<std::net::SocketAddr>) -> ExitCode {
+    let config = server.into_config(ports::ALL_IN_ONE);
+    init_tracing(config.log_format, &config.log);
+    run_blocking(async move {
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            shutdown_signal().await;
+            let _ = stop.send(true);
+        });
+        serve_suite(config, demo_mcp_listen, stopped, None).await
+    })
+}
+
+/// Resolves once `stop` turns true.
+async fn stopped(mut stop: tokio::sync::watch::Receiver<bool>) {
+    let _ = stop.wait_for(|stopped| *stopped).await;
+}
+
+/// Runs the whole suite in this process until `stop`: the five services on one
+/// port, their workers, and (unless `None`) the demo MCP server. `ready` gets the
+/// gRPC address once it listens.
+pub async fn serve_suite(
+    mut config: adas_runtime::ServerConfig,
+    demo_mcp_listen: Option<std::net::SocketAddr>,
+    stop: tokio::sync::watch::Receiver<bool>,
+    ready: Option<tokio::sync::oneshot::Sender<std::net::SocketAddr>>,
+) -> Result<(), RuntimeError> {
+    if let Some(addr) = demo_mcp_listen {
+        // The demo server's real address (port 0 picks one) is what templates get.
+        let demo_listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|source| RuntimeError::Bind { addr, source })?;
+        let demo_addr = demo_listener
+            .local_addr()
+            .map_err(|source| RuntimeError::Bind { addr, source })?;
+        config.demo_mcp_url = format!("http://{demo_addr}{}", adas_demo_mcp::MCP_PATH);
+        tracing::info!(url = %config.demo_mcp_url, "demo MCP server serving");
+        let demo_stop = stop.clone();
+        tokio::spawn(async move {
+            if let Err(error) = adas_demo_mcp::DemoMcp::new()
+                .serve_http(demo_listener, stopped(demo_stop))
+                .await
+            {
+                tracing::error!(%error, "demo MCP server stopped");
+            }
+        });
+    }
+    let store = adas_state::open(config.redis_url.as_deref(), &config.tenant)
+        .await
+        .map_err(|error| RuntimeError::Startup(error.to_string()))?;
+    let listener = bind(config.listen).await?;
+    // The embedded workers reach the services through this very server.
+    let local = listener.local_addr().map_err(|source| RuntimeError::Bind {
+        addr: config.listen,
+        source,
+    })?;
+    let self_url = format!("http://127.0.0.1:{}", local.port());
+    let max = config.max_message_bytes;
+    // One catalog for the services that read skills in this process.
+    let catalog = Arc::new(
+        Catalog::new(&config.memory_root, &config.templates_dir)
+            .with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url),
+    );
+    let repo = adas_jobs::JobRepo::new(store.clone(), config.memory_root.clone());
+    let workers = adas_orchestrator::spawn_workers(
+        &config,
+        repo.clone(),
+        catalog.clone(),
+        (&self_url, &self_url, &self_url),
+        stop.clone(),
+    )?;
+    if let Some(ready) = ready {
+        let _ = ready.send(std::net::SocketAddr::from(([127, 0, 0, 1], local.port())));
+    }
+    let served = GrpcServer::new(&config)
+        .add_service(adas_skill_registry::build(&config, store.clone()).into_service(max))
+        .add_service(
+            adas_intent::Intent::new(catalog.clone(), Arc::new(adas_nlu::WorkflowPlanner))
+                .into_service(max),
+        )
+        .add_service(
+            adas_orchestrator::Orchestrator::new(repo.clone(), catalog.clone()).into_service(max),
+        )
+        .add_service(
+            adas_gate::Gate::deterministic(catalog.clone(), repo.clone()).into_service(max),
+        )
+        .add_service(
+            adas_dal_agent::build(&config, store.clone(), catalog.clone()).into_service(max),
+        )
+        .serve(listener, stopped(stop))
+        .await;
+    for worker in workers {
+        let _ = worker.await;
+    }
+    served
+}
+
+/// The embedded suite on free loopback ports, a scripted refund conversation
+/// against it (ask → answer → approval → reply), then a clean stop.
+fn demo(
+    memory_root: Option<std::path::PathBuf>,
+    templates: Option<std::path::PathBuf>,
+) -> ExitCode {
+    let memory_root = memory_root
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("adas-demo-{}", std::process::id())));
+    let mut config = adas_runtime::ServerConfig::local(memory_root);
+    config.log = "warn".into();
+    config.templates_dir = templates.unwrap_or_else(templates_dir);
+    init_tracing(config.log_format, &config.log);
+    run_blocking(async move {
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let (ready, address) = tokio::sync::oneshot::channel();
+        let suite = tokio::spawn(serve_suite(
+            config,
+            Some(std::net::SocketAddr::from(([127, 0, 0, 1], 0))),
+            stopped,
+            Some(ready),
+        ));
+        let address = address
+            .await
+            .map_err(|_| RuntimeError::Startup("the suite did not start".into()))?;
+        let script = vec![
+            "I want a refund".to_owned(),
+            "ORD-1".to_owned(),
+            "700".to_owned(),
+            "y".to_owned(),
+        ];
+        let outcome = jobs::chat(
+            &format!("http://{address}"),
+            "cs-tier-1",
+            "supervisor:demo",
+            Some(script),
+        )
+        .await;
+        let _ = stop.send(true);
+        let _ = suite.await;
+        outcome.map_err(RuntimeError::Startup)
+    })
+}
+
+/// `./skill-templates` when run from the repository, else the one beside the binary's crate.
+fn templates_dir() -> std::path::PathBuf {
+    let local = std::path::PathBuf::from(adas_runtime::DEFAULT_TEMPLATES_DIR);
+    if local.exists() {
+        local
+    } else {
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../skill-templates")
+    }
+}

@@ -1,0 +1,196 @@
+"""Helpers for the Python end-to-end tests: generate the adas.v1 client from
+proto/ with grpcio-tools, and run suite binaries on 127.0.0.1:0."""
+
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import socket
+import threading
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PROTO_ROOT = ROOT / "proto"
+READY_TIMEOUT_S = 30
+
+
+def generate_client() -> pathlib.Path:
+    """Generates Python modules for every adas.v1 proto into a temp dir on sys.path."""
+    import grpc_tools
+    from grpc_tools import protoc
+
+    out = pathlib.Path(tempfile.mkdtemp(prefix="adas-pyclient-"))
+    protos = sorted(str(path.relative_to(PROTO_ROOT)) for path in (PROTO_ROOT / "adas" / "v1").glob("*.proto"))
+    well_known = pathlib.Path(grpc_tools.__file__).parent / "_proto"
+    args = [
+        "grpc_tools.protoc",
+        f"-I{PROTO_ROOT}",
+        f"-I{well_known}",
+        f"--python_out={out}",
+        f"--grpc_python_out={out}",
+        *protos,
+    ]
+    if protoc.main(args) != 0:
+        raise RuntimeError(f"protoc failed for {protos}")
+    sys.path.insert(0, str(out))
+    return out
+
+
+def binary(name: str) -> pathlib.Path:
+    bin_dir = pathlib.Path(os.environ.get("ADAS_BIN_DIR", ROOT / "target" / "debug"))
+    path = bin_dir / name
+    if not path.exists():
+        raise RuntimeError(f"{path} is not built: run `cargo build --workspace --bins` (the test command does)")
+    return path
+
+
+class Service:
+    """A suite binary on a free loopback port; stop() sends SIGTERM, kill() SIGKILL."""
+
+    def __init__(self, name: str, *args: str, env: dict | None = None, suite_flags: bool = True):
+        # An empty memory root of its own, inside a scratch dir (so tests can check
+        # that nothing escapes it), unless the environment names one.
+        self.memory_root = (env or {}).get("ADAS_MEMORY_ROOT") or os.path.join(tempfile.mkdtemp(prefix=f"adas-{name}-"), "memory")
+        os.makedirs(self.memory_root, exist_ok=True)
+        flags = ["--memory-root", self.memory_root, "--templates-dir", str(ROOT / "skill-templates")] if suite_flags else []
+        self.command = [str(binary(name)), *args, "--listen", "127.0.0.1:0", *flags]
+        self.env = {**os.environ, "ADAS_LOG_FORMAT": "json", "ADAS_LOG": "warn", **(env or {})}
+        self._start()
+
+    def _start(self):
+        self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True, env=self.env)
+        self.address = self._wait_ready()
+
+    def _wait_ready(self) -> str:
+        found = {}
+
+        def read():
+            for line in self.process.stdout:
+                if line.startswith("listening on "):
+                    found["address"] = line[len("listening on "):].strip()
+                    return
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        reader.join(READY_TIMEOUT_S)
+        if "address" not in found:
+            self.process.kill()
+            raise RuntimeError(f"{self.process.args[0]} did not become ready")
+        return found["address"]
+
+    def stop(self) -> int:
+        self.process.terminate()
+        code = self.process.wait(timeout=30)
+        self.process.stdout.close()
+        return code
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=30)
+        self.process.stdout.close()
+
+    def restart(self) -> None:
+        """Starts the same command again (on a new port)."""
+        self._start()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Redis:
+    """A private redis-server on a free port (never the machine's 6379)."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="adas-redis-")
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", self.dir],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + READY_TIMEOUT_S
+        while time.time() < deadline:
+            try:
+                if self.command("PING") == "PONG":
+                    return
+            except OSError:
+                time.sleep(0.02)
+        raise RuntimeError("redis-server did not start")
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/"
+
+    def command(self, *words: str):
+        """One command over RESP; returns str, int, list or None."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=5) as sock:
+            payload = f"*{len(words)}\r\n" + "".join(f"${len(w.encode())}\r\n{w}\r\n" for w in words)
+            sock.sendall(payload.encode())
+            reader = sock.makefile("rb")
+            return _read_resp(reader)
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait(timeout=10)
+
+
+def _read_resp(reader):
+    line = reader.readline().decode().rstrip("\r\n")
+    kind, rest = line[0], line[1:]
+    if kind == "+":
+        return rest
+    if kind == "-":
+        raise RuntimeError(rest)
+    if kind == ":":
+        return int(rest)
+    if kind == "$":
+        size = int(rest)
+        if size < 0:
+            return None
+        data = reader.read(size + 2)[:-2]
+        return data.decode()
+    if kind == "*":
+        count = int(rest)
+        return None if count < 0 else [_read_resp(reader) for _ in range(count)]
+    raise RuntimeError(f"unexpected reply {line!r}")
+
+
+class Suite:
+    """The five services as separate processes on a private redis-server, with
+    the demo MCP server, sharing one memory root."""
+
+    def __init__(self, demo_delay_ms: int = 0, visibility_ms: int = 60000):
+        self.redis = Redis()
+        self.memory_root = os.path.join(tempfile.mkdtemp(prefix="adas-suite-"), "memory")
+        os.makedirs(self.memory_root)
+        self.demo = Service("adas-demo-mcp", "--delay-ms", str(demo_delay_ms), suite_flags=False)
+        env = {
+            "ADAS_REDIS_URL": self.redis.url,
+            "ADAS_MEMORY_ROOT": self.memory_root,
+            "ADAS_DEMO_MCP_URL": f"http://{self.demo.address}/mcp",
+            "ADAS_VISIBILITY_TIMEOUT_MS": str(visibility_ms),
+        }
+        self.registry = Service("adas-skill-registry", env=env)
+        self.intent = Service("adas-intent", env=env)
+        self.gate = Service("adas-gate", env=env)
+        self.dal = Service("adas-dal-agent", env=env)
+        peers = {
+            "ADAS_INTENT_ADDR": f"http://{self.intent.address}",
+            "ADAS_DAL_AGENT_ADDR": f"http://{self.dal.address}",
+            "ADAS_GATE_ADDR": f"http://{self.gate.address}",
+            "ADAS_SKILL_REGISTRY_ADDR": f"http://{self.registry.address}",
+        }
+        self.orchestrator = Service("adas-orchestrator", env={**env, **peers})
+
+    def services(self):
+        return [self.orchestrator, self.dal, self.gate, self.intent, self.registry, self.demo]
+
+    def stop(self):
+        for service in self.services():
+            try:
+                service.stop()
+            except Exception:  # noqa: BLE001 - best effort teardown
+                service.process.kill()
+        self.redis.stop()

@@ -1,0 +1,54 @@
+"""A peer MCP server written with the official Python SDK (`mcp` on PyPI), serving
+a few tools over streamable HTTP on a free loopback port. Prints
+`listening on 127.0.0.1:PORT` once its socket accepts connections."""
+
+import argparse
+import asyncio
+import socket
+import sys
+
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+
+server = MCPServer("adas-interop-peer")
+
+
+@server.tool(description="Convert a temperature from Celsius to Fahrenheit")
+def celsius_to_fahrenheit(celsius: float) -> dict:
+    return {"fahrenheit": celsius * 9 / 5 + 32}
+
+
+@server.tool(description="Greet someone, optionally loudly")
+def greet(name: str, loud: bool = False) -> dict:
+    text = f"Hello, {name}!"
+    return {"greeting": text.upper() if loud else text}
+
+
+@server.tool(description="Look up a ticket by id")
+def ticket_lookup(ticket_id: str) -> dict:
+    if ticket_id != "T-1":
+        raise ValueError(f"no ticket {ticket_id}")
+    return {"ticket_id": "T-1", "state": "open"}
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--listen", default="127.0.0.1:0", help="HOST:PORT (port 0 picks a free one)")
+    host, port = parser.parse_known_args()[0].listen.rsplit(":", 1)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, int(port)))
+    sock.listen(64)
+    port = sock.getsockname()[1]
+    host = sock.getsockname()[0]
+    app = server.streamable_http_app(streamable_http_path="/mcp")
+    config = uvicorn.Config(app, log_level="warning")
+    print(f"listening on {host}:{port}", flush=True)
+    await uvicorn.Server(config).serve(sockets=[sock])
+
+
+if __name__ == "__main__":
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        sys.exit(0)

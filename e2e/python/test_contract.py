@@ -1,0 +1,125 @@
+"""A Python client generated from proto/ with grpcio-tools talks to the real
+binaries: health, and contract RPCs that answer UNIMPLEMENTED until their issue
+lands (or a real answer) — never a transport error."""
+
+import unittest
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+import adas_client
+
+adas_client.generate_client()
+
+from adas.v1 import (  # noqa: E402  (generated above)
+    dal_agent_service_pb2,
+    dal_agent_service_pb2_grpc,
+    gate_service_pb2,
+    gate_service_pb2_grpc,
+    intent_service_pb2,
+    intent_service_pb2_grpc,
+    job_pb2,
+    orchestrator_service_pb2,
+    orchestrator_service_pb2_grpc,
+    skill_registry_service_pb2,
+    skill_registry_service_pb2_grpc,
+)
+
+EXPECTED_CODES = {grpc.StatusCode.OK, grpc.StatusCode.UNIMPLEMENTED, grpc.StatusCode.INVALID_ARGUMENT,
+                  grpc.StatusCode.NOT_FOUND}
+
+
+def call_code(call, request) -> grpc.StatusCode:
+    try:
+        call(request, timeout=10)
+        return grpc.StatusCode.OK
+    except grpc.RpcError as error:  # a status from the server, not a transport failure
+        return error.code()
+
+
+class ContractOverAllInOne(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.service = adas_client.Service("adas", "up", "--demo-mcp-listen", "127.0.0.1:0")
+        cls.channel = grpc.insecure_channel(cls.service.address)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.channel.close()
+        exit_code = cls.service.stop()
+        if exit_code != 0:
+            raise AssertionError(f"adas up exited with {exit_code} after SIGTERM")
+
+    def test_health_reports_every_service_serving(self):
+        health = health_pb2_grpc.HealthStub(self.channel)
+        for name in ["adas.v1.SkillRegistryService", "adas.v1.IntentService", "adas.v1.OrchestratorService",
+                     "adas.v1.GateService", "adas.v1.DalAgentService", ""]:
+            response = health.Check(health_pb2.HealthCheckRequest(service=name), timeout=10)
+            self.assertEqual(response.status, health_pb2.HealthCheckResponse.SERVING, name)
+
+    def test_every_service_answers_with_a_grpc_status(self):
+        calls = [
+            (skill_registry_service_pb2_grpc.SkillRegistryServiceStub(self.channel).GetSkill,
+             skill_registry_service_pb2.GetSkillRequest(name="skills/cs-tier-1")),
+            (intent_service_pb2_grpc.IntentServiceStub(self.channel).ParsePlan,
+             intent_service_pb2.ParsePlanRequest(program="retrieve_screw(count=3)")),
+            (orchestrator_service_pb2_grpc.OrchestratorServiceStub(self.channel).StartJob,
+             orchestrator_service_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="refund ORD-1",
+                                                      request_id="py-1")),
+            (gate_service_pb2_grpc.GateServiceStub(self.channel).Finalize,
+             gate_service_pb2.FinalizeRequest(skill="skills/cs-tier-1", draft_reply="done")),
+            (dal_agent_service_pb2_grpc.DalAgentServiceStub(self.channel).ListWaiting,
+             dal_agent_service_pb2.ListWaitingRequest(parent="skills/cs-tier-1", page_size=10)),
+        ]
+        for call, request in calls:
+            code = call_code(call, request)
+            self.assertIn(code, EXPECTED_CODES, f"{type(request).__name__}: {code}")
+
+    def test_resolve_tools_merges_core_and_demo_mcp_tools(self):
+        stub = skill_registry_service_pb2_grpc.SkillRegistryServiceStub(self.channel)
+        response = stub.ResolveTools(skill_registry_service_pb2.ResolveToolsRequest(skill="skills/cs-tier-1"), timeout=20)
+        by_name = {tool.name: tool for tool in response.tools}
+        self.assertFalse(response.stale)
+        for name in ["sys.echo", "sys.emitUserMessage", "sys.escalate", "check_order_status", "process_refund"]:
+            self.assertIn(name, by_name)
+        refund = by_name["process_refund"]
+        self.assertEqual([(i.name, i.type, i.required) for i in refund.inputs], [("amount", "number", True), ("order_id", "string", True)])
+        self.assertTrue(refund.source.uri.endswith("/mcp"))
+        self.assertTrue(all(tool.available for tool in response.tools))
+
+        # A declared tool the server does not serve is a ValidateSkill warning.
+        source = (f"name: x\nmcp_server: {refund.source.uri}\ntools:\n  - name: check_order_status\n"
+                  "  - name: teleport_parcel\n")
+        validated = stub.ValidateSkill(skill_registry_service_pb2.ValidateSkillRequest(source=source), timeout=20)
+        self.assertTrue(validated.valid)
+        not_served = [(d.path, d.line) for d in validated.diagnostics if d.code == "tool_not_served"]
+        self.assertEqual(not_served, [("tools[1].name", 5)])
+
+    def test_waiting_contract_keys_are_in_the_generated_client(self):
+        # The six keys of spec 000 are fields of Waiting, by these exact names.
+        names = [field.name for field in job_pb2.Waiting.DESCRIPTOR.fields][:6]
+        self.assertEqual(names, ["reason_code", "requested_fields", "prompt_message", "correlation_id",
+                                 "created_at", "last_prompt_at"])
+
+
+class ContractOverSeparateBinaries(unittest.TestCase):
+    def test_skill_registry_and_orchestrator_binaries(self):
+        for binary, stub, method, request in [
+            ("adas-skill-registry", skill_registry_service_pb2_grpc.SkillRegistryServiceStub, "ListSkills",
+             skill_registry_service_pb2.ListSkillsRequest(page_size=10)),
+            ("adas-orchestrator", orchestrator_service_pb2_grpc.OrchestratorServiceStub, "GetJob",
+             orchestrator_service_pb2.GetJobRequest(name="skills/cs-tier-1/jobs/unknown")),
+        ]:
+            service = adas_client.Service(binary)
+            try:
+                with grpc.insecure_channel(service.address) as channel:
+                    health = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
+                    self.assertEqual(health.status, health_pb2.HealthCheckResponse.SERVING)
+                    code = call_code(getattr(stub(channel), method), request)
+                    self.assertIn(code, EXPECTED_CODES, f"{binary} {method}: {code}")
+            finally:
+                self.assertEqual(service.stop(), 0, binary)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,132 @@
+"""IntentService and GateService from the generated Python client against `adas up`
+(issue 6): intents and out-of-domain, plans, the pre-tool gate with approvals bound
+to the exact call, finalization."""
+
+import unittest
+
+import grpc
+from google.protobuf import struct_pb2
+
+import adas_client
+
+adas_client.generate_client()
+
+from adas.v1 import (  # noqa: E402  (generated above)
+    gate_pb2,
+    gate_service_pb2,
+    gate_service_pb2_grpc,
+    intent_service_pb2,
+    intent_service_pb2_grpc,
+    skill_registry_service_pb2,
+    skill_registry_service_pb2_grpc,
+)
+
+JOB = "skills/cs-tier-1/jobs/py-job-1"
+
+
+def struct(**fields) -> struct_pb2.Struct:
+    value = struct_pb2.Struct()
+    value.update(fields)
+    return value
+
+
+class Decisions(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.service = adas_client.Service("adas", "up", "--demo-mcp-listen", "127.0.0.1:0")
+        cls.channel = grpc.insecure_channel(cls.service.address)
+        cls.intent = intent_service_pb2_grpc.IntentServiceStub(cls.channel)
+        cls.gate = gate_service_pb2_grpc.GateServiceStub(cls.channel)
+        cls.registry = skill_registry_service_pb2_grpc.SkillRegistryServiceStub(cls.channel)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.channel.close()
+        if cls.service.stop() != 0:
+            raise AssertionError("adas up did not exit 0 after SIGTERM")
+
+    def check(self, tool, job="", **arguments):
+        return self.gate.CheckToolCall(gate_service_pb2.CheckToolCallRequest(
+            skill="skills/cs-tier-1", job=job, tool=tool, arguments=struct(**arguments)), timeout=10)
+
+    def test_intent_entities_and_out_of_domain(self):
+        detected = self.intent.DetectIntent(intent_service_pb2.DetectIntentRequest(
+            skill="skills/cs-tier-1", message="Where is my order ORD-12345?"), timeout=10)
+        self.assertEqual(detected.intent_id, "intent_order_status")
+        self.assertEqual([(e.name, e.value.string_value) for e in detected.entities], [("order_id", "ORD-12345")])
+
+        weather = self.intent.DetectIntent(intent_service_pb2.DetectIntentRequest(
+            skill="skills/cs-tier-1", message="what's the weather"), timeout=10)
+        self.assertEqual(weather.intent_id, "")
+        self.assertEqual(weather.out_of_domain.action, "redirect")
+        self.assertEqual(weather.out_of_domain.message, "I can only help with orders and refunds")
+
+    def test_plans_are_valid_dia(self):
+        planned = self.intent.Plan(intent_service_pb2.PlanRequest(
+            skill="skills/cs-tier-1", message="I want a refund for ORD-1", context=struct(amount=300)), timeout=10)
+        self.assertEqual(planned.program,
+                         'check_order_status(order_id="ORD-1"), process_refund(order_id="ORD-1", amount=300)')
+        self.assertEqual(planned.workflow, "Refund Processing")
+        parsed = self.intent.ParsePlan(intent_service_pb2.ParsePlanRequest(program=planned.program), timeout=10)
+        self.assertEqual(list(parsed.errors), [])
+        self.assertEqual(parsed.canonical, planned.program)
+
+        broken = self.intent.ParsePlan(intent_service_pb2.ParsePlanRequest(program='f(x=1,\n  y="open'), timeout=10)
+        self.assertEqual([(e.line, e.column) for e in broken.errors], [(2, 5)])
+
+    def test_refund_gate_boundaries_and_approvals(self):
+        ALLOW, DENY, APPROVAL = (gate_pb2.GATE_VERDICT_ALLOW, gate_pb2.GATE_VERDICT_DENY,
+                                 gate_pb2.GATE_VERDICT_REQUIRE_APPROVAL)
+        for amount in (300, 499, 500):
+            self.assertEqual(self.check("process_refund", order_id="ORD-1", amount=amount).verdict, ALLOW, amount)
+        held = self.check("process_refund", JOB, order_id="ORD-1", amount=501)
+        self.assertEqual((held.verdict, held.approver, held.condition), (APPROVAL, "supervisor", "amount > 500"))
+        self.assertTrue(held.correlation_id.startswith("apr-"))
+
+        with self.assertRaises(grpc.RpcError) as wrong:
+            self.gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
+                job=JOB, correlation_id=held.correlation_id, approver="user:bob",
+                decision=gate_pb2.APPROVAL_DECISION_APPROVE), timeout=10)
+        self.assertEqual(wrong.exception.code(), grpc.StatusCode.PERMISSION_DENIED)
+
+        record = self.gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
+            job=JOB, correlation_id=held.correlation_id, approver="supervisor:alice",
+            decision=gate_pb2.APPROVAL_DECISION_APPROVE, comment="verified"), timeout=10)
+        self.assertEqual((record.decided_by, record.tool, record.call_digest),
+                         ("supervisor:alice", "process_refund", held.call_digest))
+        self.assertGreater(record.decide_time.seconds, 0)
+
+        after = self.check("process_refund", JOB, order_id="ORD-1", amount=501)
+        self.assertEqual((after.verdict, after.rule_kind), (ALLOW, gate_pb2.GATE_RULE_KIND_APPROVAL_GRANTED))
+        self.assertEqual(self.check("process_refund", JOB, order_id="ORD-1", amount=502).verdict, APPROVAL)
+
+        denied = self.check("delete_customer_record", customer_id="c-1")
+        self.assertEqual(denied.verdict, DENY)
+        self.assertIn("not allowed", denied.rule)
+
+    def test_finalize_missing_present_and_disabled(self):
+        missing = self.gate.Finalize(gate_service_pb2.FinalizeRequest(
+            skill="skills/cs-tier-1", draft_reply="On its way", results=struct(order_id="ORD-1"),
+            intent_id="intent_order_status", succeeded_tools=["check_order_status"]), timeout=10)
+        self.assertFalse(missing.passed)
+        self.assertEqual(list(missing.missing_fields), ["status", "next_steps"])
+        self.assertEqual({r.code for r in missing.reasons}, {gate_pb2.FINALIZATION_REASON_CODE_MISSING_REQUIRED_FIELD})
+
+        present = self.gate.Finalize(gate_service_pb2.FinalizeRequest(
+            skill="skills/cs-tier-1", results=struct(order_id="ORD-1", status="shipped", next_steps="Track it"),
+            intent_id="intent_order_status", succeeded_tools=["check_order_status"]), timeout=10)
+        self.assertTrue(present.passed)
+
+        self.registry.PutSkill(skill_registry_service_pb2.PutSkillRequest(
+            name="skills/fast-skill",
+            source="name: Fast\ntools: []\noutput_contract:\n  required_fields: [x]\nengine: fast\n"), timeout=10)
+        skipped = self.gate.Finalize(gate_service_pb2.FinalizeRequest(skill="skills/fast-skill"), timeout=10)
+        self.assertTrue(skipped.passed and skipped.skipped)
+
+        polished = self.gate.PolishReply(gate_service_pb2.PolishReplyRequest(
+            skill="skills/cs-tier-1", reply="Here is your order.", results=struct(status="shipped")), timeout=10)
+        self.assertEqual(polished.text, "Thanks for your patience!\nHere is your order.\n- Status: shipped")
+
+
+if __name__ == "__main__":
+    unittest.main()

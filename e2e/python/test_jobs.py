@@ -1,0 +1,387 @@
+"""Jobs end to end (issue 7) with the five services as separate processes on a
+private redis-server and the demo MCP server, driven by the Python client
+generated from proto/."""
+
+import concurrent.futures
+import json
+import os
+import time
+import unittest
+
+import grpc
+from google.protobuf import struct_pb2
+
+import adas_client
+
+adas_client.generate_client()
+
+from adas.v1 import (  # noqa: E402  (generated above)
+    dal_agent_service_pb2 as dal_pb2,
+    dal_agent_service_pb2_grpc as dal_grpc,
+    gate_pb2,
+    gate_service_pb2,
+    gate_service_pb2_grpc,
+    job_pb2,
+    orchestrator_service_pb2 as orch_pb2,
+    orchestrator_service_pb2_grpc as orch_grpc,
+)
+
+PAUSED, COMPLETED, FAILED, CANCELLED = (job_pb2.JOB_STATUS_PAUSED, job_pb2.JOB_STATUS_COMPLETED,
+                                        job_pb2.JOB_STATUS_FAILED, job_pb2.JOB_STATUS_CANCELLED)
+SPEC_000_KEYS = ["reason_code", "requested_fields", "prompt_message", "correlation_id", "created_at", "last_prompt_at"]
+
+
+def text(value):
+    return struct_pb2.Value(string_value=value)
+
+
+def number(value):
+    return struct_pb2.Value(number_value=value)
+
+
+class Client:
+    def __init__(self, suite):
+        self.suite = suite
+        self.channels = []
+        self.orch = orch_grpc.OrchestratorServiceStub(self.channel(suite.orchestrator))
+        self.dal = dal_grpc.DalAgentServiceStub(self.channel(suite.dal))
+        self.gate = gate_service_pb2_grpc.GateServiceStub(self.channel(suite.gate))
+
+    def channel(self, service):
+        channel = grpc.insecure_channel(service.address)
+        self.channels.append(channel)
+        return channel
+
+    def close(self):
+        for channel in self.channels:
+            channel.close()
+
+    def start(self, goal, skill="skills/cs-tier-1", **context):
+        request = orch_pb2.StartJobRequest(skill=skill, goal=goal)
+        request.context.update(context)
+        return self.orch.StartJob(request, timeout=10)
+
+    def wait(self, name, predicate, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            job = self.orch.GetJob(orch_pb2.GetJobRequest(name=name), timeout=10)
+            if predicate(job):
+                return job
+            time.sleep(0.05)
+        raise AssertionError(f"{name} never reached the expected state; last: status={job.status} "
+                             f"outcome={job.outcome_class} error={job.error.message!r}")
+
+    def settled(self, name, after_version=0, timeout=30):
+        return self.wait(name, lambda job: job.version > after_version and job.status in (PAUSED, COMPLETED, FAILED, CANCELLED),
+                         timeout)
+
+    def answer(self, job, **fields):
+        return self.dal.SubmitInput(dal_pb2.SubmitInputRequest(
+            job=job.name, correlation_id=job.waiting.correlation_id, fields=fields, submitted_by="customer"), timeout=10)
+
+
+class JobsOnSeparateProcesses(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.suite = adas_client.Suite()
+        cls.client = Client(cls.suite)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.client.close()
+        cls.suite.stop()
+
+    def stored(self, job):
+        raw = self.suite.redis.command("HGET", f"adas:default:{{{job.slag}}}:job:{job.job_id}", "d")
+        return json.loads(raw)
+
+    def test_refund_conversation_of_spec_004(self):
+        c = self.client
+        job = c.start("I want a refund")
+        job = c.settled(job.name)
+        self.assertEqual((job.status, job.outcome_class), (PAUSED, job_pb2.OUTCOME_CLASS_USER_ACTION_REQUIRED))
+        self.assertEqual(list(job.waiting.requested_fields), ["order_id"])
+        self.assertEqual(job.iteration, 0)
+
+        # The stored JSON is spec 000's contract, key for key.
+        stored = self.stored(job)
+        self.assertEqual(stored["status"], "paused")
+        self.assertEqual(stored["outcome_class"], "USER_ACTION_REQUIRED")
+        waiting = stored["waiting"]
+        self.assertTrue(set(SPEC_000_KEYS) <= set(waiting), waiting.keys())
+        self.assertEqual(list(waiting)[:6], SPEC_000_KEYS)
+        self.assertEqual(waiting["reason_code"], "MISSING_REQUIRED_INPUT")
+        self.assertEqual(waiting["requested_fields"], ["order_id"])
+        self.assertEqual(waiting["correlation_id"], job.waiting.correlation_id)
+        self.assertEqual(waiting["prompt_message"], job.waiting.prompt_message)
+        self.assertRegex(waiting["created_at"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+        self.assertEqual(waiting["created_at"], waiting["last_prompt_at"])
+
+        resumed = c.answer(job, order_id=text("ORD-1"))
+        job = c.settled(job.name, resumed.version)
+        self.assertEqual(list(job.waiting.requested_fields), ["amount"], "a known field is never asked again")
+        resumed = c.answer(job, amount=number(700))
+        job = c.settled(job.name, resumed.version)
+        self.assertEqual((job.status, job.outcome_class), (PAUSED, job_pb2.OUTCOME_CLASS_APPROVAL_REQUIRED))
+        self.assertEqual(job.waiting.reason_code, "APPROVAL_REQUIRED")
+        self.assertEqual((job.waiting.approval.tool, job.waiting.approval.approver), ("process_refund", "supervisor"))
+
+        record = c.gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
+            job=job.name, correlation_id=job.waiting.correlation_id, approver="supervisor:alice",
+            decision=gate_pb2.APPROVAL_DECISION_APPROVE, comment="ok"), timeout=10)
+        self.assertEqual(record.call_digest, job.waiting.approval.call_digest)
+        job = c.wait(job.name, lambda j: j.status in (COMPLETED, FAILED))
+        self.assertEqual((job.status, job.outcome_class), (COMPLETED, job_pb2.OUTCOME_CLASS_SUCCESS), job.error.message)
+        fields = dict(job.result.output_fields)
+        self.assertEqual(set(fields), {"order_id", "status", "next_steps"})
+        self.assertEqual(fields["status"], "refunded")
+        self.assertIn("refund", job.result.reply.lower())
+        self.assertEqual([call.tool for call in job.result.tool_calls], ["check_order_status", "process_refund"])
+        archived = os.path.join(self.suite.memory_root, "cs-tier-1", "jobs", f"{job.job_id}.json")
+        self.assertTrue(os.path.exists(archived))
+        self.assertTrue(os.path.exists(os.path.join(self.suite.memory_root, "cs-tier-1", "logs", f"{job.job_id}.log")))
+        with open(archived) as handle:
+            self.assertEqual([entry["action"] for entry in json.load(handle)["audit"]], ["answer", "answer", "approve"])
+
+    def test_order_status_example_of_spec_000(self):
+        c = self.client
+        job = c.settled(c.start("What's my order status?").name)
+        self.assertEqual(list(job.waiting.requested_fields), ["order_id"])
+        self.assertEqual(job.waiting.prompt_message,
+                         "What's your order number? You can find it in your confirmation email.")
+        resumed = c.answer(job, order_id=text("ORD-12345"))
+        job = c.wait(job.name, lambda j: j.version > resumed.version and j.status in (COMPLETED, FAILED))
+        self.assertEqual(job.status, COMPLETED, job.error.message)
+        call = job.result.tool_calls[0]
+        self.assertEqual((call.tool, call.arguments["order_id"]), ("check_order_status", "ORD-12345"))
+        self.assertEqual(job.result.output_fields["status"], "shipped")
+
+    def test_out_of_domain_is_an_answer_not_an_error(self):
+        job = self.client.settled(self.client.start("what's the weather").name)
+        self.assertEqual((job.status, job.outcome_class), (COMPLETED, job_pb2.OUTCOME_CLASS_OUT_OF_DOMAIN))
+        self.assertEqual(job.result.reply, "I can only help with orders and refunds")
+
+    def test_wrong_correlation_and_ill_typed_answers_change_nothing(self):
+        c = self.client
+        job = c.settled(c.start("I want a refund for ORD-1").name)
+        self.assertEqual(list(job.waiting.requested_fields), ["amount"])
+        with self.assertRaises(grpc.RpcError) as stale:
+            c.dal.SubmitInput(dal_pb2.SubmitInputRequest(job=job.name, correlation_id="c-stale", fields={"amount": number(5)}), timeout=10)
+        self.assertEqual(stale.exception.code(), grpc.StatusCode.FAILED_PRECONDITION)
+        with self.assertRaises(grpc.RpcError) as bad:
+            c.answer(job, amount=text("lots"))
+        self.assertEqual(bad.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        after = c.orch.GetJob(orch_pb2.GetJobRequest(name=job.name), timeout=10)
+        self.assertEqual(after.status, PAUSED)
+        self.assertEqual(after.waiting.correlation_id, job.waiting.correlation_id)
+        self.assertEqual(list(after.waiting.requested_fields), ["amount"])
+        self.assertEqual(after.plan.program, job.plan.program, "the plan is unchanged")
+        self.assertEqual(after.waiting.invalid_answer_count, 1)
+
+        resumed = c.answer(after, amount=text("120"))
+        job = c.wait(job.name, lambda j: j.version > resumed.version and j.status in (COMPLETED, FAILED))
+        self.assertEqual(job.status, COMPLETED, job.error.message)
+
+    def test_cancel_while_paused(self):
+        c = self.client
+        job = c.settled(c.start("What's my order status?").name)
+        waiting = c.dal.ListWaiting(dal_pb2.ListWaitingRequest(parent="skills/cs-tier-1", page_size=1000), timeout=10)
+        self.assertIn(job.name, [j.name for j in waiting.jobs])
+        cancelled = c.orch.CancelJob(orch_pb2.CancelJobRequest(name=job.name, reason="changed my mind"), timeout=10)
+        self.assertEqual((cancelled.status, cancelled.outcome_class), (CANCELLED, job_pb2.OUTCOME_CLASS_CANCELLED))
+        waiting = c.dal.ListWaiting(dal_pb2.ListWaitingRequest(parent="skills/cs-tier-1", page_size=1000), timeout=10)
+        self.assertNotIn(job.name, [j.name for j in waiting.jobs])
+        with self.assertRaises(grpc.RpcError) as late:
+            c.answer(job, order_id=text("ORD-1"))
+        self.assertEqual(late.exception.code(), grpc.StatusCode.FAILED_PRECONDITION)
+
+    def test_start_is_idempotent_validates_resources_and_lists_by_status(self):
+        c = self.client
+        first = c.orch.StartJob(orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="What's my order status?", request_id="req-42"), timeout=10)
+        again = c.orch.StartJob(orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="something else", request_id="req-42"), timeout=10)
+        self.assertEqual(first.name, again.name, "a repeated request_id returns the first job")
+
+        with self.assertRaises(grpc.RpcError) as missing:
+            c.orch.StartJob(orch_pb2.StartJobRequest(skill="skills/sw-dev-agent", goal="List the files"), timeout=10)
+        self.assertEqual(missing.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        self.assertIn("codebase", missing.exception.details())
+
+        job = c.settled(first.name)
+        waiting = c.dal.GetWaiting(dal_pb2.GetWaitingRequest(name=job.name), timeout=10)
+        self.assertEqual(waiting.correlation_id, job.waiting.correlation_id)
+        paused = c.orch.ListJobs(orch_pb2.ListJobsRequest(parent="skills/cs-tier-1", status=PAUSED, page_size=1000), timeout=10)
+        self.assertIn(job.name, [j.name for j in paused.jobs])
+        self.assertTrue(all(j.status == PAUSED for j in paused.jobs))
+        c.start("What's my order status?")
+        page = c.orch.ListJobs(orch_pb2.ListJobsRequest(parent="skills/cs-tier-1", page_size=1), timeout=10)
+        self.assertEqual(len(page.jobs), 1)
+        self.assertTrue(page.next_page_token)
+        other = c.orch.ListJobs(orch_pb2.ListJobsRequest(parent="skills/devops-tier-1", page_size=1000), timeout=10)
+        self.assertNotIn(job.name, [j.name for j in other.jobs], "slags never see each other's jobs")
+
+    def test_events_stream_and_resume_from_the_last_id(self):
+        c = self.client
+        job = c.start("refund ORD-2", amount=25)
+        job = c.wait(job.name, lambda j: j.status in (COMPLETED, FAILED))
+        events = list(c.orch.WatchJob(orch_pb2.WatchJobRequest(name=job.name), timeout=10))
+        kinds = [event.type for event in events]
+        self.assertEqual(kinds[0], job_pb2.JOB_EVENT_TYPE_CREATED)
+        self.assertEqual(kinds[-1], job_pb2.JOB_EVENT_TYPE_COMPLETED)
+        tail = list(c.orch.WatchJob(orch_pb2.WatchJobRequest(name=job.name, after_event_id=events[2].event_id), timeout=10))
+        self.assertEqual([e.event_id for e in tail], [e.event_id for e in events[3:]])
+
+    def test_paused_jobs_burn_no_iterations_and_leave_workers_idle(self):
+        c = self.client
+        names = []
+        with concurrent.futures.ThreadPoolExecutor(max_workers=16) as pool:
+            names = list(pool.map(lambda _: c.start("What's my order status?").name, range(1000)))
+        for name in names:
+            job = c.settled(name, timeout=120)
+            self.assertEqual((job.status, job.iteration), (PAUSED, 0))
+        queue = "adas:default:queue:ready"
+        self.assertEqual(self.suite.redis.command("XLEN", queue), 0, "no queue entries for paused jobs")
+        pending = self.suite.redis.command("XPENDING", queue, "workers")
+        self.assertEqual(pending[0], 0)
+        versions = {name: c.orch.GetJob(orch_pb2.GetJobRequest(name=name)).version for name in names[:50]}
+        time.sleep(1.0)
+        again = {name: c.orch.GetJob(orch_pb2.GetJobRequest(name=name)).version for name in names[:50]}
+        self.assertEqual(versions, again, "nobody touches a paused job")
+        waiting = int(self.suite.redis.command("ZCARD", "adas:default:{cs-tier-1}:waiting"))
+        self.assertGreaterEqual(waiting, 1000)
+
+
+class BudgetIsNeverSpentOnWaiting(unittest.TestCase):
+    def test_budget_two_and_three_answers_still_completes(self):
+        suite = adas_client.Suite()
+        c = Client(suite)
+        try:
+            registry = __import__("adas.v1.skill_registry_service_pb2_grpc", fromlist=["x"])
+            registry_pb2 = __import__("adas.v1.skill_registry_service_pb2", fromlist=["x"])
+            stub = registry.SkillRegistryServiceStub(c.channel(suite.registry))
+            source = (
+                "name: Tight budget\n"
+                f"mcp_server: http://{suite.demo.address}/mcp\n"
+                "intents:\n  supported:\n    - id: refund\n      examples: [I want a refund, refund please]\n"
+                "tools:\n"
+                "  - name: check_order_status\n    inputs:\n      - {name: order_id, type: string, required: true}\n"
+                "  - name: process_refund\n    inputs:\n      - {name: order_id, type: string, required: true}\n"
+                "      - {name: amount, type: number, required: true}\n      - {name: reason, type: string, required: true}\n"
+                "policy:\n  workflows:\n    - name: Refund\n      trigger: refund\n      steps: [check_order_status, process_refund]\n"
+                "engine:\n  max_iterations: 2\n  finalization_gate: {enabled: false}\n"
+            )
+            stub.PutSkill(registry_pb2.PutSkillRequest(name="skills/tight", source=source), timeout=10)
+            job = c.settled(c.start("I want a refund", skill="skills/tight").name)
+            self.assertEqual(job.iteration_budget, 2)
+            answers = 0
+            while job.status == PAUSED:
+                fields = {name: (number(40) if name == "amount" else text("ORD-1" if name == "order_id" else "broken"))
+                          for name in job.waiting.requested_fields}
+                answers += len(fields)
+                resumed = c.answer(job, **fields)
+                job = c.settled(job.name, resumed.version)
+            self.assertEqual(answers, 3)
+            self.assertEqual((job.status, job.outcome_class, job.iteration), (COMPLETED, job_pb2.OUTCOME_CLASS_SUCCESS, 2),
+                             job.error.message)
+        finally:
+            c.close()
+            suite.stop()
+
+
+class WaitTimeoutAndRepromptLimit(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.suite = adas_client.Suite()
+        cls.client = Client(cls.suite)
+        registry = __import__("adas.v1.skill_registry_service_pb2_grpc", fromlist=["x"])
+        cls.registry_pb2 = __import__("adas.v1.skill_registry_service_pb2", fromlist=["x"])
+        cls.registry = registry.SkillRegistryServiceStub(cls.client.channel(cls.suite.registry))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.client.close()
+        cls.suite.stop()
+
+    def put(self, slag, engine):
+        source = (
+            "name: Settings\n"
+            f"mcp_server: http://{self.suite.demo.address}/mcp\n"
+            "intents:\n  supported:\n    - id: status\n      examples: [what is my order status, where is my order]\n"
+            "tools:\n  - name: check_order_status\n    inputs:\n      - {name: order_id, type: string, required: true}\n"
+            "      - {name: count, type: integer, required: true}\n"
+            "policy:\n  workflows:\n    - name: Status\n      trigger: status\n      steps: [check_order_status]\n"
+            f"engine:\n{engine}"
+        )
+        self.registry.PutSkill(self.registry_pb2.PutSkillRequest(name=f"skills/{slag}", source=source), timeout=10)
+
+    def put_workflow(self, slag, steps, engine):
+        source = (
+            "name: Engine limits\n"
+            f"mcp_server: http://{self.suite.demo.address}/mcp\n"
+            "intents:\n  supported:\n    - id: status\n      examples: [what is my order status, where is my order]\n"
+            "tools:\n  - name: check_order_status\n    inputs:\n      - {name: order_id, type: string, required: true}\n"
+            f"policy:\n  workflows:\n    - name: Repeat\n      trigger: status\n      steps: [{steps}]\n"
+            f"engine:\n{engine}"
+        )
+        self.registry.PutSkill(self.registry_pb2.PutSkillRequest(name=f"skills/{slag}", source=source), timeout=10)
+
+    def test_the_iteration_budget_ends_a_job_that_calls_too_much(self):
+        self.put_workflow("budget-one", "check_order_status, check_order_status", "  max_iterations: 1\n")
+        job = self.client.start("where is my order", skill="skills/budget-one", order_id="ORD-1")
+        job = self.client.wait(job.name, lambda j: j.status in (COMPLETED, FAILED))
+        self.assertEqual((job.status, job.outcome_class, job.iteration), (FAILED, job_pb2.OUTCOME_CLASS_ENGINE_BUDGET_EXHAUSTED, 1))
+
+    def test_identical_calls_trip_loop_detection(self):
+        self.put_workflow("loopy", "check_order_status, check_order_status, check_order_status",
+                          "  max_iterations: 10\n  loop_detection: {enabled: true, identical_call_threshold: 2}\n")
+        job = self.client.start("where is my order", skill="skills/loopy", order_id="ORD-1")
+        job = self.client.wait(job.name, lambda j: j.status in (COMPLETED, FAILED))
+        self.assertEqual((job.status, job.outcome_class, job.iteration), (FAILED, job_pb2.OUTCOME_CLASS_ENGINE_BUDGET_EXHAUSTED, 2))
+        self.assertIn("loop detected", job.error.message)
+
+    def test_an_unanswered_ask_expires(self):
+        self.put("expiring", "  wait_timeout_ms: 300\n")
+        job = self.client.settled(self.client.start("where is my order", skill="skills/expiring").name)
+        self.assertEqual(job.status, PAUSED)
+        job = self.client.wait(job.name, lambda j: j.status != PAUSED, timeout=20)
+        self.assertEqual((job.status, job.outcome_class), (FAILED, job_pb2.OUTCOME_CLASS_EXPIRED))
+
+    def test_invalid_answers_escalate_after_the_limit(self):
+        self.put("strict", "  max_invalid_answers: 2\n")
+        job = self.client.settled(self.client.start("where is my order", skill="skills/strict").name)
+        self.assertEqual(list(job.waiting.requested_fields), ["count", "order_id"])
+        for attempt in range(2):
+            with self.assertRaises(grpc.RpcError) as refused:
+                self.client.answer(job, order_id=text("ORD-1"), count=text("many"))
+            self.assertEqual(refused.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        job = self.client.orch.GetJob(orch_pb2.GetJobRequest(name=job.name), timeout=10)
+        self.assertEqual((job.status, job.outcome_class), (FAILED, job_pb2.OUTCOME_CLASS_ESCALATED))
+
+
+class OrchestratorCrash(unittest.TestCase):
+    def test_kill_9_mid_job_then_restart_completes_without_repeating_finished_calls(self):
+        suite = adas_client.Suite(demo_delay_ms=1200, visibility_ms=1500)
+        c = Client(suite)
+        try:
+            job = c.start("I want a refund for ORD-1", amount=300)
+            finished = []
+            for event in c.orch.WatchJob(orch_pb2.WatchJobRequest(name=job.name), timeout=60):
+                if event.type == job_pb2.JOB_EVENT_TYPE_TOOL_FINISHED:
+                    finished.append(event.data["tool"])
+                if event.type == job_pb2.JOB_EVENT_TYPE_TOOL_STARTED and event.data["tool"] == "process_refund":
+                    break
+            self.assertEqual(finished, ["check_order_status"])
+            suite.orchestrator.kill()
+            suite.orchestrator.restart()
+            c.close()
+            c = Client(suite)
+            job = c.wait(job.name, lambda j: j.status in (COMPLETED, FAILED), timeout=60)
+            self.assertEqual(job.status, COMPLETED, job.error.message)
+            self.assertEqual([call.tool for call in job.result.tool_calls], ["check_order_status", "process_refund"],
+                             "the call finished before the kill ran once")
+        finally:
+            c.close()
+            suite.stop()
+
+
+if __name__ == "__main__":
+    unittest.main()

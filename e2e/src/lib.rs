@@ -1,0 +1,1 @@
+//! adas-e2e: end-to-end tests live in `tests/`; this crate has no library code.

@@ -1,0 +1,189 @@
+//! Interop with a peer implementation: an MCP server written with the official
+//! Python SDK (`mcp` on PyPI), on a free loopback port. Our rmcp client lists and
+//! calls its tools, and ResolveTools on the real registry binary lists exactly
+//! them (beside the core tools) with their schemas.
+
+use std::path::PathBuf;
+
+use adas_proto::pb;
+use adas_testkit::{SpawnedService, scratch_dir, workspace_binary};
+use adas_tools::{McpConnector, McpError, RmcpConnector, ToolSource};
+use serde_json::json;
+use tonic::transport::Channel;
+
+fn python() -> PathBuf {
+    if let Ok(python) = std::env::var("ADAS_PYTHON") {
+        return PathBuf::from(python);
+    }
+    let venv = PathBuf::from(std::env::var("HOME").unwrap_or_default())
+        .join(".cache/adas-venv/bin/python");
+    assert!(
+        venv.exists(),
+        "the Python MCP SDK venv is missing: run `bash e2e/test.sh` (it installs it) or set ADAS_PYTHON"
+    );
+    venv
+}
+
+fn peer() -> SpawnedService {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/mcp_peer_server.py");
+    SpawnedService::spawn(&python(), &[script.to_str().unwrap()], &[])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rmcp_client_lists_and_calls_a_python_sdk_server() {
+    let peer = peer();
+    let uri = format!("http://{}/mcp", peer.addr());
+    let mcp = RmcpConnector::default();
+
+    let tools = mcp.list_tools(&uri).await.unwrap();
+    let mut names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        vec!["celsius_to_fahrenheit", "greet", "ticket_lookup"]
+    );
+    let greet = tools.iter().find(|tool| tool.name == "greet").unwrap();
+    assert_eq!(greet.required_inputs().collect::<Vec<_>>(), vec!["name"]);
+    let loud = greet
+        .inputs
+        .iter()
+        .find(|input| input.name == "loud")
+        .unwrap();
+    assert_eq!((loud.kind.as_str(), loud.required), ("boolean", false));
+    assert_eq!(greet.source, ToolSource::Mcp { uri: uri.clone() });
+
+    let args = json!({"name": "Ada", "loud": true})
+        .as_object()
+        .unwrap()
+        .clone();
+    let result = mcp.call_tool(&uri, "greet", &args).await.unwrap();
+    let greeting = result
+        .get("greeting")
+        .or_else(|| result.get("result").and_then(|inner| inner.get("greeting")));
+    assert_eq!(greeting, Some(&json!("HELLO, ADA!")), "{result}");
+
+    let args = json!({"ticket_id": "T-2"}).as_object().unwrap().clone();
+    let error = mcp
+        .call_tool(&uri, "ticket_lookup", &args)
+        .await
+        .unwrap_err();
+    // The Python SDK hides the exception text; the failure is still a typed tool error.
+    assert!(
+        matches!(&error, McpError::ToolFailed { tool, .. } if tool == "ticket_lookup"),
+        "{error:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resolve_tools_lists_exactly_the_peer_tools() {
+    let peer = peer();
+    let uri = format!("http://{}/mcp", peer.addr());
+    let root = scratch_dir("interop-registry");
+    let registry = SpawnedService::spawn(
+        &workspace_binary("adas-skill-registry"),
+        &["--memory-root", root.to_str().unwrap()],
+        &[],
+    );
+    let channel = Channel::from_shared(registry.endpoint())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut client = pb::skill_registry_service_client::SkillRegistryServiceClient::new(channel);
+
+    let source = format!(
+        "name: Interop\nmcp_server: {uri}\ntools:\n  - name: greet\n    inputs:\n      - name: name\n        type: string\n        required: true\n"
+    );
+    client
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/interop".into(),
+            source,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let resolved = client
+        .resolve_tools(pb::ResolveToolsRequest {
+            skill: "skills/interop".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!resolved.stale);
+    let mcp_kind = pb::ToolSourceKind::Mcp as i32;
+    let mut peer_tools: Vec<&pb::ToolSpec> = resolved
+        .tools
+        .iter()
+        .filter(|tool| {
+            tool.source
+                .as_ref()
+                .is_some_and(|source| source.kind == mcp_kind)
+        })
+        .collect();
+    peer_tools.sort_by(|a, b| a.name.cmp(&b.name));
+    assert_eq!(
+        peer_tools
+            .iter()
+            .map(|tool| tool.name.as_str())
+            .collect::<Vec<_>>(),
+        vec!["celsius_to_fahrenheit", "greet", "ticket_lookup"]
+    );
+    assert!(
+        peer_tools
+            .iter()
+            .all(|tool| tool.available && tool.source.as_ref().unwrap().uri == uri)
+    );
+    let celsius = peer_tools[0];
+    assert_eq!(
+        (
+            celsius.inputs[0].name.as_str(),
+            celsius.inputs[0].r#type.as_str(),
+            celsius.inputs[0].required
+        ),
+        ("celsius", "number", true)
+    );
+    assert!(
+        celsius
+            .input_schema
+            .as_ref()
+            .is_some_and(|schema| schema.fields.contains_key("properties"))
+    );
+    let core: Vec<&str> = resolved
+        .tools
+        .iter()
+        .filter(|tool| {
+            tool.source
+                .as_ref()
+                .is_some_and(|source| source.kind == pb::ToolSourceKind::Core as i32)
+        })
+        .map(|tool| tool.name.as_str())
+        .collect();
+    assert_eq!(
+        core,
+        vec!["sys.echo", "sys.emitUserMessage", "sys.escalate"]
+    );
+
+    // The registry stays up when the server goes away: stale, then UNAVAILABLE naming it.
+    drop(peer);
+    client
+        .invalidate_tool_cache(pb::InvalidateToolCacheRequest {
+            target: Some(pb::invalidate_tool_cache_request::Target::All(true)),
+            request_id: String::new(),
+        })
+        .await
+        .unwrap();
+    let status = client
+        .resolve_tools(pb::ResolveToolsRequest {
+            skill: "skills/interop".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), tonic::Code::Unavailable);
+    assert!(status.message().contains(&uri), "{}", status.message());
+    client
+        .get_skill(pb::GetSkillRequest {
+            name: "skills/interop".into(),
+        })
+        .await
+        .expect("the registry is still serving");
+}

@@ -1,0 +1,266 @@
+//! adas-dal-agent: DalAgentService — missing-input detection, the waiting
+//! contract, deduplicated asks and validated resume (spec 000). The logic is
+//! `adas_jobs::dal::DalAgent`; this crate maps it to the wire.
+
+use std::sync::Arc;
+
+use adas_jobs::JobError;
+use adas_jobs::dal::{DalAgent, DalError, Next};
+use adas_proto::pb;
+use adas_proto::pb::dal_agent_service_server::{DalAgentService, DalAgentServiceServer};
+use adas_runtime::convert::{json_to_struct, json_to_value, page_window, value_to_json};
+use adas_runtime::{FieldViolation, status_with_details};
+use adas_skill::slag::{parse_job_name, parse_skill_name};
+use adas_skill::{Catalog, SkillError};
+use adas_state::{PageRequest, StateError};
+use serde_json::{Map, Value as Json};
+use tonic::{Code, Request, Response, Status};
+
+fn status(error: DalError) -> Status {
+    let message = error.to_string();
+    match error {
+        DalError::Job(JobError::NotFound { .. }) => {
+            status_with_details(Code::NotFound, "JOB_NOT_FOUND", message, &[])
+        }
+        DalError::Job(JobError::Store(StateError::VersionConflict { .. })) => {
+            status_with_details(Code::Aborted, "VERSION_CONFLICT", message, &[])
+        }
+        DalError::Job(JobError::Store(store)) if store.is_unavailable() => {
+            status_with_details(Code::Unavailable, "STATE_STORE", message, &[])
+        }
+        DalError::Job(_) => status_with_details(Code::Internal, "INTERNAL", message, &[]),
+        DalError::Skill(SkillError::UnsafeSlag(_)) => {
+            status_with_details(Code::InvalidArgument, "INVALID_SLAG", message, &[])
+        }
+        DalError::Skill(_) => {
+            status_with_details(Code::FailedPrecondition, "SKILL_UNAVAILABLE", message, &[])
+        }
+        DalError::Precondition(_) => status_with_details(
+            Code::FailedPrecondition,
+            "FAILED_PRECONDITION",
+            message,
+            &[],
+        ),
+        DalError::StaleCorrelation { .. } => status_with_details(
+            Code::FailedPrecondition,
+            "STALE_CORRELATION_ID",
+            message,
+            &[FieldViolation::new(
+                "correlation_id",
+                "not the current ask; read the job's waiting.correlation_id",
+            )],
+        ),
+        DalError::InvalidAnswers {
+            violations,
+            escalated,
+        } => {
+            let violations: Vec<FieldViolation> = violations
+                .iter()
+                .map(|(field, problem)| {
+                    FieldViolation::new(format!("fields.{field}"), problem.clone())
+                })
+                .collect();
+            let summary = if escalated {
+                "too many invalid answers: the job was escalated to a human"
+            } else {
+                "some answers are invalid; the job still waits"
+            };
+            status_with_details(
+                Code::InvalidArgument,
+                "INVALID_ANSWER",
+                summary,
+                &violations,
+            )
+        }
+    }
+}
+
+fn invalid(field: &'static str, reason: String) -> Status {
+    status_with_details(
+        Code::InvalidArgument,
+        "INVALID_FIELD",
+        format!("{field}: {reason}"),
+        &[FieldViolation::new(field, reason)],
+    )
+}
+
+/// The DalAgentService implementation.
+#[derive(Debug, Clone)]
+pub struct DalAgentServer {
+    dal: DalAgent,
+    catalog: Arc<Catalog>,
+}
+
+impl DalAgentServer {
+    /// A service over the DAL-Agent.
+    pub fn new(dal: DalAgent, catalog: Arc<Catalog>) -> Self {
+        Self { dal, catalog }
+    }
+
+    /// The tonic service, with the configured message size limit in both directions.
+    pub fn into_service(self, max_message_bytes: usize) -> DalAgentServiceServer<Self> {
+        DalAgentServiceServer::new(self)
+            .max_decoding_message_size(max_message_bytes)
+            .max_encoding_message_size(max_message_bytes)
+    }
+}
+
+/// A DalAgent service as configured, over `store` (jobs and the tool cache).
+pub fn build(
+    config: &adas_runtime::ServerConfig,
+    store: Arc<dyn adas_state::StateStore>,
+    catalog: Arc<Catalog>,
+) -> DalAgentServer {
+    let ttls = adas_tools::CacheTtls {
+        core: config.core_tools_ttl,
+        mcp: config.mcp_tools_ttl,
+        ..adas_tools::CacheTtls::default()
+    };
+    let cache: Arc<dyn adas_state::TtlCache> = store.clone();
+    let tools = Arc::new(adas_tools::ToolResolver::new(
+        cache,
+        Arc::new(adas_tools::RmcpConnector::default()),
+        ttls,
+    ));
+    let repo = adas_jobs::JobRepo::new(store, config.memory_root.clone());
+    DalAgentServer::new(DalAgent::new(repo, catalog.clone(), tools), catalog)
+}
+
+#[tonic::async_trait]
+impl DalAgentService for DalAgentServer {
+    async fn resolve_next(
+        &self,
+        request: Request<pb::ResolveNextRequest>,
+    ) -> Result<Response<pb::ResolveNextResponse>, Status> {
+        let request = request.into_inner();
+        let (slag, job_id) =
+            parse_job_name(&request.job).map_err(|reason| invalid("job", reason))?;
+        let catalog = self.catalog.clone();
+        let lookup = slag.clone();
+        let skill = tokio::task::spawn_blocking(move || catalog.get(&lookup))
+            .await
+            .map_err(|error| Status::internal(error.to_string()))?
+            .map_err(|error| status(DalError::Skill(error)))?;
+        let tools = adas_jobs::tool_request(&skill);
+        let expected = (request.expected_version > 0).then_some(request.expected_version as u64);
+        let (next, stored) = self
+            .dal
+            .resolve_next(&slag, &job_id, expected, &tools)
+            .await
+            .map_err(status)?;
+        let next = match next {
+            Next::Call { tool, args, path } => {
+                pb::resolve_next_response::Next::Call(pb::NextCall {
+                    tool,
+                    arguments: Some(json_to_struct(&Json::Object(args))),
+                    call_path: serde_json::to_string(&path).unwrap_or_default(),
+                })
+            }
+            Next::Waiting(waiting) => {
+                pb::resolve_next_response::Next::Waiting(adas_wire::waiting(&waiting))
+            }
+            Next::Done(value) => pb::resolve_next_response::Next::Done(pb::PlanDone {
+                value: value.as_ref().map(json_to_value),
+            }),
+            Next::Aborted(reason) => pb::resolve_next_response::Next::Aborted(pb::PlanAborted {
+                reason,
+                replacement_program: String::new(),
+            }),
+        };
+        Ok(Response::new(pb::ResolveNextResponse {
+            next: Some(next),
+            job: Some(adas_wire::job(&stored)),
+        }))
+    }
+
+    async fn submit_input(
+        &self,
+        request: Request<pb::SubmitInputRequest>,
+    ) -> Result<Response<pb::Job>, Status> {
+        let request = request.into_inner();
+        let (slag, job_id) =
+            parse_job_name(&request.job).map_err(|reason| invalid("job", reason))?;
+        if request.correlation_id.is_empty() {
+            return Err(invalid(
+                "correlation_id",
+                "the ask's correlation id is required".into(),
+            ));
+        }
+        let fields: Map<String, Json> = request
+            .fields
+            .iter()
+            .map(|(name, value)| (name.clone(), value_to_json(value)))
+            .collect();
+        let stored = self
+            .dal
+            .submit(
+                &slag,
+                &job_id,
+                &request.correlation_id,
+                &fields,
+                &request.submitted_by,
+            )
+            .await
+            .map_err(status)?;
+        Ok(Response::new(adas_wire::job(&stored)))
+    }
+
+    async fn get_waiting(
+        &self,
+        request: Request<pb::GetWaitingRequest>,
+    ) -> Result<Response<pb::Waiting>, Status> {
+        let (slag, job_id) =
+            parse_job_name(&request.get_ref().name).map_err(|reason| invalid("name", reason))?;
+        let stored = self
+            .dal
+            .repo()
+            .load(&slag, &job_id)
+            .await
+            .map_err(|error| status(DalError::Job(error)))?;
+        match stored.record.waiting {
+            Some(waiting) => Ok(Response::new(adas_wire::waiting(&waiting))),
+            None => Err(status_with_details(
+                Code::NotFound,
+                "NOT_WAITING",
+                format!("job {job_id} is not waiting"),
+                &[],
+            )),
+        }
+    }
+
+    async fn list_waiting(
+        &self,
+        request: Request<pb::ListWaitingRequest>,
+    ) -> Result<Response<pb::ListWaitingResponse>, Status> {
+        let request = request.into_inner();
+        let slag = parse_skill_name(&request.parent).map_err(|reason| invalid("parent", reason))?;
+        let window = page_window(request.page_size, &request.page_token)
+            .map_err(|reason| invalid("page_token", reason))?;
+        let page = self
+            .dal
+            .repo()
+            .store()
+            .list_waiting(
+                &slag,
+                PageRequest {
+                    offset: window.offset as u64,
+                    limit: window.size,
+                },
+            )
+            .await
+            .map_err(|error| status(DalError::Job(JobError::Store(error))))?;
+        let mut jobs = Vec::with_capacity(page.items.len());
+        for entry in page.items {
+            if let Ok(stored) = self.dal.repo().load(&slag, &entry.job_id).await {
+                jobs.push(adas_wire::job(&stored));
+            }
+        }
+        Ok(Response::new(pb::ListWaitingResponse {
+            jobs,
+            next_page_token: page
+                .next_offset
+                .map(|offset| format!("o{offset}"))
+                .unwrap_or_default(),
+        }))
+    }
+}

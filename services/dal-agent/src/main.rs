@@ -1,0 +1,29 @@
+//! `adas-dal-agent`: runs the service alone (see `adas-dal-agent --help`).
+
+use std::sync::Arc;
+
+use adas_runtime::{GrpcServer, RuntimeError, ports};
+use adas_skill::Catalog;
+
+fn main() -> std::process::ExitCode {
+    adas_runtime::service_main(
+        "adas-dal-agent",
+        "ADAS DalAgentService: missing inputs, waiting, resume",
+        ports::DAL_AGENT,
+        |config, _peers| async move {
+            let store = adas_state::open(config.redis_url.as_deref(), &config.tenant)
+                .await
+                .map_err(|error| RuntimeError::Startup(error.to_string()))?;
+            let catalog = Arc::new(
+                Catalog::new(&config.memory_root, &config.templates_dir)
+                    .with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url),
+            );
+            let server = adas_dal_agent::build(&config, store, catalog);
+            adas_runtime::serve_until_shutdown(
+                &config,
+                GrpcServer::new(&config).add_service(server.into_service(config.max_message_bytes)),
+            )
+            .await
+        },
+    )
+}

@@ -1,0 +1,44 @@
+//! `adas-demo-mcp`: serves the demo tools over MCP streamable HTTP at `/mcp`.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "adas-demo-mcp",
+    version,
+    about = "Demo MCP server with the tools of the ADAS skill templates"
+)]
+struct Cli {
+    /// Address to listen on.
+    #[arg(long, env = "ADAS_DEMO_MCP_LISTEN", default_value = "127.0.0.1:50060")]
+    listen: SocketAddr,
+    /// Serve one client over stdin/stdout instead (for `stdio:` server URIs).
+    #[arg(long)]
+    stdio: bool,
+    /// Log filter (tracing env-filter syntax).
+    #[arg(long, env = "ADAS_LOG", default_value = "info")]
+    log: String,
+    /// Added latency per tool call in milliseconds (for tests).
+    #[arg(long, env = "ADAS_DEMO_MCP_DELAY_MS", default_value_t = 0)]
+    delay_ms: u64,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    adas_runtime::init_tracing(adas_runtime::LogFormat::Pretty, &cli.log);
+    if cli.stdio {
+        return adas_runtime::run_blocking(adas_demo_mcp::DemoMcp::new().serve_stdio());
+    }
+    adas_runtime::run_blocking(async move {
+        let listener = tokio::net::TcpListener::bind(cli.listen).await?;
+        let addr = listener.local_addr()?;
+        println!("listening on {addr}");
+        tracing::info!(%addr, path = adas_demo_mcp::MCP_PATH, "demo MCP server serving");
+        adas_demo_mcp::DemoMcp::new()
+            .serve_http(listener, adas_runtime::shutdown_signal())
+            .await
+    })
+}

@@ -1,0 +1,472 @@
+//! adas-gate: GateService — the pre-tool gate with approvals bound to the exact
+//! call, the finalization gate and the reply polisher. Decisions are made by
+//! `adas-policy`; approval requests and decisions are set-once records in the
+//! state store, scoped to the job.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, UNIX_EPOCH};
+
+use adas_policy::finalize::{Action, Draft, ReasonCode};
+use adas_policy::gate::{
+    ApprovalBook, ApprovalChoice, ApprovalError, ApprovalRecord, RuleKind, Verdict,
+};
+use adas_policy::llm::{FinalizationJudge, Polisher};
+use adas_proto::pb;
+use adas_proto::pb::gate_service_server::{GateService, GateServiceServer};
+use adas_runtime::convert::{json_to_struct, struct_to_json};
+use adas_runtime::{FieldViolation, status_with_details};
+use adas_skill::catalog::Catalog;
+use adas_skill::resources::{BoundResources, render};
+use adas_skill::slag::{parse_job_name, parse_skill_name};
+use adas_skill::{OperationalSkill, SkillError};
+use adas_state::{StateError, StateStore};
+use tonic::{Code, Request, Response, Status};
+
+/// Errors of GateService.
+#[derive(Debug, thiserror::Error)]
+pub enum GateError {
+    /// A request field is invalid.
+    #[error("{field}: {reason}")]
+    InvalidField {
+        /// The field.
+        field: &'static str,
+        /// Why.
+        reason: String,
+    },
+    /// The skill could not be loaded.
+    #[error(transparent)]
+    Skill(#[from] SkillError),
+    /// An approval operation failed.
+    #[error(transparent)]
+    Approval(#[from] ApprovalError),
+    /// A platform failure.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl From<GateError> for Status {
+    fn from(error: GateError) -> Self {
+        let message = error.to_string();
+        match error {
+            GateError::InvalidField { field, reason } => status_with_details(
+                Code::InvalidArgument,
+                "INVALID_FIELD",
+                message,
+                &[FieldViolation::new(field, reason)],
+            ),
+            GateError::Skill(error) => adas_wire::skill_status(&error),
+            GateError::Approval(ApprovalError::UnknownRequest { .. }) => status_with_details(
+                Code::NotFound,
+                "APPROVAL_NOT_FOUND",
+                message,
+                &[FieldViolation::new(
+                    "correlation_id",
+                    "no pending approval with this id for the job",
+                )],
+            ),
+            GateError::Approval(ApprovalError::WrongApprover { .. }) => status_with_details(
+                Code::PermissionDenied,
+                "WRONG_APPROVER",
+                message,
+                &[FieldViolation::new(
+                    "approver",
+                    "does not hold the required role",
+                )],
+            ),
+            GateError::Approval(ApprovalError::AlreadyDecided(_)) => {
+                status_with_details(Code::FailedPrecondition, "ALREADY_DECIDED", message, &[])
+            }
+            GateError::Approval(ApprovalError::Store(store)) => {
+                let code = if store.is_unavailable() {
+                    Code::Unavailable
+                } else {
+                    Code::Internal
+                };
+                status_with_details(code, "STATE_STORE", message, &[])
+            }
+            GateError::Internal(_) => status_with_details(Code::Internal, "INTERNAL", message, &[]),
+        }
+    }
+}
+
+impl From<StateError> for GateError {
+    fn from(error: StateError) -> Self {
+        Self::Approval(ApprovalError::Store(error))
+    }
+}
+
+/// The GateService implementation.
+#[derive(Clone)]
+pub struct Gate {
+    catalog: Arc<Catalog>,
+    store: Arc<dyn StateStore>,
+    jobs: adas_jobs::JobRepo,
+    judge: Arc<dyn FinalizationJudge>,
+    polisher: Arc<dyn Polisher>,
+}
+
+impl std::fmt::Debug for Gate {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("Gate").finish_non_exhaustive()
+    }
+}
+
+impl Gate {
+    /// A gate over a skill catalog and job storage, with a judge and a polisher.
+    pub fn new(
+        catalog: Arc<Catalog>,
+        jobs: adas_jobs::JobRepo,
+        judge: Arc<dyn FinalizationJudge>,
+        polisher: Arc<dyn Polisher>,
+    ) -> Self {
+        Self {
+            catalog,
+            store: jobs.store().clone(),
+            jobs,
+            judge,
+            polisher,
+        }
+    }
+
+    /// The gate with the deterministic judge and polisher.
+    pub fn deterministic(catalog: Arc<Catalog>, jobs: adas_jobs::JobRepo) -> Self {
+        Self::new(
+            catalog,
+            jobs,
+            Arc::new(adas_policy::llm::MechanicalJudge),
+            Arc::new(adas_policy::llm::TemplatePolisher),
+        )
+    }
+
+    /// Resumes (approve) or fails (reject) the job paused on this approval.
+    async fn apply_decision(&self, slag: &str, record: &ApprovalRecord) -> Result<(), GateError> {
+        use adas_jobs::{AuditEntry, JobError, JobStatus, OutcomeClass};
+        for _ in 0..5 {
+            let mut stored = match self.jobs.load(slag, &record.request.job_id).await {
+                Ok(stored) => stored,
+                // Approvals may be asked for calls outside jobs the orchestrator tracks.
+                Err(JobError::NotFound { .. }) => return Ok(()),
+                Err(error) => return Err(GateError::Internal(error.to_string())),
+            };
+            let job = &mut stored.record;
+            let waiting_here = job.status == JobStatus::Paused
+                && job
+                    .waiting
+                    .as_ref()
+                    .is_some_and(|waiting| waiting.correlation_id == record.request.correlation_id);
+            if !waiting_here {
+                return Ok(());
+            }
+            job.waiting = None;
+            job.audit.push(AuditEntry {
+                who: record.decided_by.clone(),
+                at: adas_jobs::now(),
+                action: if record.decision == ApprovalChoice::Approve { "approve".into() } else { "reject".into() },
+                detail: serde_json::json!({"correlation_id": record.request.correlation_id, "call_digest": record.request.call_digest, "tool": record.request.tool, "comment": record.comment}),
+            });
+            let event = if record.decision == ApprovalChoice::Approve {
+                job.status = JobStatus::Queued;
+                job.outcome_class = None;
+                (
+                    "resumed",
+                    "approved",
+                    serde_json::json!({"approver": record.decided_by}),
+                )
+            } else {
+                job.status = JobStatus::Failed;
+                job.outcome_class = Some(OutcomeClass::PolicyDenied);
+                job.error = Some(format!(
+                    "`{}` rejected by {}: {}",
+                    record.request.tool, record.decided_by, record.comment
+                ));
+                (
+                    "failed",
+                    "rejected by the approver",
+                    serde_json::json!({"approver": record.decided_by}),
+                )
+            };
+            match self.jobs.save(stored.version, job, event).await {
+                Ok(_) => {
+                    if record.decision == ApprovalChoice::Approve {
+                        self.jobs
+                            .enqueue(slag, &record.request.job_id)
+                            .await
+                            .map_err(|error| GateError::Internal(error.to_string()))?;
+                    }
+                    return Ok(());
+                }
+                Err(JobError::Store(StateError::VersionConflict { .. })) => continue,
+                Err(error) => return Err(GateError::Internal(error.to_string())),
+            }
+        }
+        Err(GateError::Internal(
+            "the job kept changing while the decision was applied".into(),
+        ))
+    }
+
+    /// The tonic service, with the configured message size limit in both directions.
+    pub fn into_service(self, max_message_bytes: usize) -> GateServiceServer<Self> {
+        GateServiceServer::new(self)
+            .max_decoding_message_size(max_message_bytes)
+            .max_encoding_message_size(max_message_bytes)
+    }
+
+    async fn skill(&self, slag: String) -> Result<Arc<OperationalSkill>, GateError> {
+        let catalog = self.catalog.clone();
+        tokio::task::spawn_blocking(move || catalog.get(&slag))
+            .await
+            .map_err(|error| GateError::Internal(error.to_string()))?
+            .map_err(GateError::from)
+    }
+}
+
+fn skill_slag(name: &str) -> Result<String, GateError> {
+    parse_skill_name(name).map_err(|reason| GateError::InvalidField {
+        field: "skill",
+        reason,
+    })
+}
+
+fn timestamp(ms: u64) -> prost_types::Timestamp {
+    prost_types::Timestamp::from(UNIX_EPOCH + Duration::from_millis(ms))
+}
+
+fn approval(slag: &str, record: &ApprovalRecord) -> pb::Approval {
+    let request = &record.request;
+    pb::Approval {
+        name: format!(
+            "skills/{slag}/jobs/{}/approvals/{}",
+            request.job_id, request.correlation_id
+        ),
+        correlation_id: request.correlation_id.clone(),
+        job: format!("skills/{slag}/jobs/{}", request.job_id),
+        tool: request.tool.clone(),
+        arguments: Some(json_to_struct(&serde_json::Value::Object(
+            request.arguments.clone(),
+        ))),
+        call_digest: request.call_digest.clone(),
+        approver: request.approver.clone(),
+        reason: request.reason.clone(),
+        condition: request.condition.clone(),
+        decision: match record.decision {
+            ApprovalChoice::Approve => pb::ApprovalDecision::Approve,
+            ApprovalChoice::Reject => pb::ApprovalDecision::Reject,
+        } as i32,
+        decided_by: record.decided_by.clone(),
+        comment: record.comment.clone(),
+        request_time: Some(timestamp(request.requested_at_ms)),
+        decide_time: Some(timestamp(record.decided_at_ms)),
+    }
+}
+
+#[tonic::async_trait]
+impl GateService for Gate {
+    async fn check_tool_call(
+        &self,
+        request: Request<pb::CheckToolCallRequest>,
+    ) -> Result<Response<pb::GateDecision>, Status> {
+        let request = request.into_inner();
+        let slag = skill_slag(&request.skill)?;
+        if request.tool.trim().is_empty() {
+            return Err(GateError::InvalidField {
+                field: "tool",
+                reason: "a tool name is required".into(),
+            }
+            .into());
+        }
+        let job_id = if request.job.is_empty() {
+            String::new()
+        } else {
+            let (job_slag, job_id) =
+                parse_job_name(&request.job).map_err(|reason| GateError::InvalidField {
+                    field: "job",
+                    reason,
+                })?;
+            if job_slag != slag {
+                return Err(GateError::InvalidField {
+                    field: "job",
+                    reason: format!("the job belongs to skill `{job_slag}`, not `{slag}`"),
+                }
+                .into());
+            }
+            job_id
+        };
+        let skill = self.skill(slag.clone()).await?;
+        let args = request
+            .arguments
+            .as_ref()
+            .map(struct_to_json)
+            .unwrap_or_default();
+        let decision = adas_policy::gate::check(&skill, &request.tool, &args);
+        let decision = ApprovalBook::new(self.store.as_ref())
+            .settle(&slag, &job_id, &request.tool, &args, decision)
+            .await
+            .map_err(GateError::from)?;
+        Ok(Response::new(pb::GateDecision {
+            verdict: match decision.verdict {
+                Verdict::Allow => pb::GateVerdict::Allow,
+                Verdict::Deny => pb::GateVerdict::Deny,
+                Verdict::RequireApproval => pb::GateVerdict::RequireApproval,
+            } as i32,
+            reason: decision.reason,
+            rule: decision.rule,
+            rule_kind: match decision.rule_kind {
+                RuleKind::None => pb::GateRuleKind::Unspecified,
+                RuleKind::ToolPolicy => pb::GateRuleKind::ToolPolicy,
+                RuleKind::ToolDeny => pb::GateRuleKind::ToolDeny,
+                RuleKind::Threshold => pb::GateRuleKind::Threshold,
+                RuleKind::Approval => pb::GateRuleKind::Approval,
+                RuleKind::BlockedTool => pb::GateRuleKind::BlockedTool,
+                RuleKind::ApprovalGranted => pb::GateRuleKind::ApprovalGranted,
+            } as i32,
+            approver: decision.approver,
+            condition: decision.condition,
+            call_digest: decision.call_digest,
+            correlation_id: decision.correlation_id,
+        }))
+    }
+
+    async fn decide_approval(
+        &self,
+        request: Request<pb::DecideApprovalRequest>,
+    ) -> Result<Response<pb::Approval>, Status> {
+        let request = request.into_inner();
+        let (slag, job_id) =
+            parse_job_name(&request.job).map_err(|reason| GateError::InvalidField {
+                field: "job",
+                reason,
+            })?;
+        let choice = match pb::ApprovalDecision::try_from(request.decision)
+            .unwrap_or(pb::ApprovalDecision::Unspecified)
+        {
+            pb::ApprovalDecision::Approve => ApprovalChoice::Approve,
+            pb::ApprovalDecision::Reject => ApprovalChoice::Reject,
+            pb::ApprovalDecision::Unspecified => {
+                return Err(GateError::InvalidField {
+                    field: "decision",
+                    reason: "APPROVE or REJECT is required".into(),
+                }
+                .into());
+            }
+        };
+        if request.approver.trim().is_empty() {
+            return Err(GateError::InvalidField {
+                field: "approver",
+                reason: "who decides is required".into(),
+            }
+            .into());
+        }
+        if request.correlation_id.trim().is_empty() {
+            return Err(GateError::InvalidField {
+                field: "correlation_id",
+                reason: "the approval request's correlation id is required".into(),
+            }
+            .into());
+        }
+        let record = ApprovalBook::new(self.store.as_ref())
+            .decide(
+                &slag,
+                &job_id,
+                &request.correlation_id,
+                &request.approver,
+                choice,
+                &request.comment,
+            )
+            .await
+            .map_err(GateError::from)?;
+        self.apply_decision(&slag, &record).await?;
+        Ok(Response::new(approval(&slag, &record)))
+    }
+
+    async fn finalize(
+        &self,
+        request: Request<pb::FinalizeRequest>,
+    ) -> Result<Response<pb::FinalizationResult>, Status> {
+        let request = request.into_inner();
+        let skill = self.skill(skill_slag(&request.skill)?).await?;
+        let draft = Draft {
+            reply: request.draft_reply,
+            results: request
+                .results
+                .as_ref()
+                .map(struct_to_json)
+                .unwrap_or_default(),
+            intent_id: request.intent_id,
+            succeeded_tools: request.succeeded_tools,
+        };
+        let verdict = adas_policy::llm::finalize(self.judge.as_ref(), &skill, &draft).await;
+        Ok(Response::new(pb::FinalizationResult {
+            passed: verdict.passed,
+            skipped: verdict.skipped,
+            score: verdict.score,
+            reasons: verdict
+                .reasons
+                .iter()
+                .map(|reason| pb::FinalizationReason {
+                    code: match reason.code {
+                        ReasonCode::GoalNotMet => pb::FinalizationReasonCode::GoalNotMet,
+                        ReasonCode::GuardrailViolated => {
+                            pb::FinalizationReasonCode::GuardrailViolated
+                        }
+                        ReasonCode::MissingRequiredField => {
+                            pb::FinalizationReasonCode::MissingRequiredField
+                        }
+                        ReasonCode::OutputIncomplete => {
+                            pb::FinalizationReasonCode::OutputIncomplete
+                        }
+                        ReasonCode::ToneMismatch => pb::FinalizationReasonCode::ToneMismatch,
+                    } as i32,
+                    detail: reason.detail.clone(),
+                })
+                .collect(),
+            missing_fields: verdict.missing_fields,
+            suggested_action: match verdict.suggested_action {
+                None => pb::SuggestedAction::Unspecified,
+                Some(Action::ToolCall) => pb::SuggestedAction::ToolCall,
+                Some(Action::ClarifyUser) => pb::SuggestedAction::ClarifyUser,
+                Some(Action::Rewrite) => pb::SuggestedAction::Rewrite,
+                Some(Action::Escalate) => pb::SuggestedAction::Escalate,
+            } as i32,
+            unchecked_guardrails: verdict.unchecked_guardrails,
+        }))
+    }
+
+    async fn polish_reply(
+        &self,
+        request: Request<pb::PolishReplyRequest>,
+    ) -> Result<Response<pb::PolishReplyResponse>, Status> {
+        let request = request.into_inner();
+        let skill = self.skill(skill_slag(&request.skill)?).await?;
+        let template = skill
+            .skill
+            .role
+            .as_ref()
+            .and_then(|role| role.persona.clone())
+            .or_else(|| skill.skill.persona.clone())
+            .unwrap_or_default();
+        let credentials = skill
+            .skill
+            .resources
+            .iter()
+            .filter(|resource| resource.kind == "credential")
+            .map(|resource| resource.name.clone())
+            .collect();
+        let bound = BoundResources {
+            values: request.resources.into_iter().collect::<BTreeMap<_, _>>(),
+            credentials,
+            unbound_optional: Vec::new(),
+        };
+        let persona = render(&template, &bound);
+        let results = request
+            .results
+            .as_ref()
+            .map(struct_to_json)
+            .unwrap_or_default();
+        let text = self
+            .polisher
+            .polish(&persona, &request.reply, &results)
+            .await;
+        Ok(Response::new(pb::PolishReplyResponse { text }))
+    }
+}

@@ -1,0 +1,301 @@
+//! adas-intent: IntentService — detects intent and entities in a user message,
+//! handles out-of-domain, and turns a message into a plan (a DIA program). Wire
+//! types stop here; detection and planning live in `adas-nlu` behind the
+//! [`Planner`] seam, and every plan is parsed back before it leaves (an LLM
+//! planner's output is checked the same way).
+
+use std::sync::Arc;
+
+use adas_nlu::{Detection, Planner};
+use adas_proto::pb;
+use adas_proto::pb::intent_service_server::{IntentService, IntentServiceServer};
+use adas_runtime::convert::{json_to_struct, json_to_value, struct_to_json};
+use adas_runtime::{FieldViolation, status_with_details};
+use adas_skill::catalog::Catalog;
+use adas_skill::slag::parse_skill_name;
+use adas_skill::{OperationalSkill, SkillError};
+use tonic::{Code, Request, Response, Status};
+
+/// Longest message accepted, in bytes.
+pub const MAX_MESSAGE_BYTES: usize = 32 * 1024;
+
+/// Errors of IntentService.
+#[derive(Debug, thiserror::Error)]
+pub enum IntentError {
+    /// A request field is invalid.
+    #[error("{field}: {reason}")]
+    InvalidField {
+        /// The field.
+        field: &'static str,
+        /// Why.
+        reason: String,
+    },
+    /// The skill could not be loaded.
+    #[error(transparent)]
+    Skill(#[from] SkillError),
+    /// The planner produced a program that does not parse.
+    #[error("the planner produced an invalid plan: {0}")]
+    InvalidPlan(adas_dia::ParseError),
+    /// A platform failure.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl From<IntentError> for Status {
+    fn from(error: IntentError) -> Self {
+        let message = error.to_string();
+        match error {
+            IntentError::InvalidField { field, reason } => status_with_details(
+                Code::InvalidArgument,
+                "INVALID_FIELD",
+                message,
+                &[FieldViolation::new(field, reason)],
+            ),
+            IntentError::Skill(error) => adas_wire::skill_status(&error),
+            IntentError::Internal(_) => {
+                status_with_details(Code::Internal, "INTERNAL", message, &[])
+            }
+            IntentError::InvalidPlan(_) => {
+                status_with_details(Code::Internal, "INVALID_PLAN", message, &[])
+            }
+        }
+    }
+}
+
+/// The IntentService implementation.
+#[derive(Clone)]
+pub struct Intent {
+    catalog: Arc<Catalog>,
+    planner: Arc<dyn Planner>,
+}
+
+impl std::fmt::Debug for Intent {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("Intent").finish_non_exhaustive()
+    }
+}
+
+impl Intent {
+    /// A service over a skill catalog with a planner.
+    pub fn new(catalog: Arc<Catalog>, planner: Arc<dyn Planner>) -> Self {
+        Self { catalog, planner }
+    }
+
+    /// The tonic service, with the configured message size limit in both directions.
+    pub fn into_service(self, max_message_bytes: usize) -> IntentServiceServer<Self> {
+        IntentServiceServer::new(self)
+            .max_decoding_message_size(max_message_bytes)
+            .max_encoding_message_size(max_message_bytes)
+    }
+
+    async fn skill(&self, name: &str) -> Result<Arc<OperationalSkill>, IntentError> {
+        let slag = parse_skill_name(name).map_err(|reason| IntentError::InvalidField {
+            field: "skill",
+            reason,
+        })?;
+        let catalog = self.catalog.clone();
+        tokio::task::spawn_blocking(move || catalog.get(&slag))
+            .await
+            .map_err(|error| IntentError::Internal(error.to_string()))?
+            .map_err(IntentError::from)
+    }
+}
+
+fn check_message(message: &str) -> Result<(), IntentError> {
+    if message.len() > MAX_MESSAGE_BYTES {
+        return Err(IntentError::InvalidField {
+            field: "message",
+            reason: format!("{} bytes; the limit is {MAX_MESSAGE_BYTES}", message.len()),
+        });
+    }
+    Ok(())
+}
+
+fn detection_response(detection: &Detection) -> pb::DetectIntentResponse {
+    pb::DetectIntentResponse {
+        intent_id: detection.intent_id.clone().unwrap_or_default(),
+        confidence: detection.confidence,
+        entities: detection
+            .entities
+            .iter()
+            .map(|entity| pb::Entity {
+                name: entity.name.clone(),
+                r#type: entity.kind.clone(),
+                value: Some(json_to_value(&entity.value)),
+                text: entity.text.clone(),
+                start: entity.start as i32,
+                end: entity.end as i32,
+            })
+            .collect(),
+        out_of_domain: detection.out_of_domain.as_ref().map(|out| pb::OutOfDomain {
+            action: out.action.clone(),
+            message: out.message.clone(),
+        }),
+        candidates: detection
+            .candidates
+            .iter()
+            .map(|(intent_id, score)| pb::IntentCandidate {
+                intent_id: intent_id.clone(),
+                score: *score,
+            })
+            .collect(),
+    }
+}
+
+#[tonic::async_trait]
+impl IntentService for Intent {
+    async fn detect_intent(
+        &self,
+        request: Request<pb::DetectIntentRequest>,
+    ) -> Result<Response<pb::DetectIntentResponse>, Status> {
+        let request = request.into_inner();
+        check_message(&request.message)?;
+        let skill = self.skill(&request.skill).await?;
+        let context = request
+            .context
+            .as_ref()
+            .map(struct_to_json)
+            .unwrap_or_default();
+        let detection = adas_nlu::detect(&skill.skill, &request.message, &context);
+        Ok(Response::new(detection_response(&detection)))
+    }
+
+    async fn plan(
+        &self,
+        request: Request<pb::PlanRequest>,
+    ) -> Result<Response<pb::PlanResponse>, Status> {
+        let request = request.into_inner();
+        check_message(&request.message)?;
+        let skill = self.skill(&request.skill).await?;
+        let context = request
+            .context
+            .as_ref()
+            .map(struct_to_json)
+            .unwrap_or_default();
+        let planned = self
+            .planner
+            .plan(&skill.skill, &request.message, &context)
+            .await;
+        let program = planned
+            .program
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        // Whatever produced the plan, it must be valid DIA before anyone runs it.
+        adas_dia::parse(&program).map_err(IntentError::InvalidPlan)?;
+        Ok(Response::new(pb::PlanResponse {
+            program,
+            intent: Some(detection_response(&planned.detection)),
+            workflow: planned.workflow.unwrap_or_default(),
+        }))
+    }
+
+    async fn parse_plan(
+        &self,
+        request: Request<pb::ParsePlanRequest>,
+    ) -> Result<Response<pb::ParsePlanResponse>, Status> {
+        let request = request.into_inner();
+        Ok(Response::new(match adas_dia::parse(&request.program) {
+            Ok(program) => pb::ParsePlanResponse {
+                tree_json: program.to_json(),
+                canonical: program.to_string(),
+                errors: Vec::new(),
+            },
+            Err(error) => pb::ParsePlanResponse {
+                tree_json: String::new(),
+                canonical: String::new(),
+                errors: vec![pb::Diagnostic {
+                    severity: pb::Severity::Error as i32,
+                    path: "program".into(),
+                    line: error.line as i32,
+                    column: error.column as i32,
+                    message: format!("expected {}, found {}", error.expected, error.found),
+                    code: "syntax".into(),
+                }],
+            },
+        }))
+    }
+}
+
+/// JSON context as a protobuf Struct (for clients of this crate's tests).
+pub fn context_struct(value: &serde_json::Value) -> prost_types::Struct {
+    json_to_struct(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use adas_nlu::Planned;
+    use serde_json::{Map, Value as Json};
+
+    mockall::mock! {
+        Planner {}
+        #[async_trait::async_trait]
+        impl Planner for Planner {
+            async fn plan(&self, skill: &adas_skill::model::Skill, message: &str, context: &Map<String, Json>) -> Planned;
+        }
+    }
+
+    fn catalog() -> Arc<Catalog> {
+        let root = std::env::temp_dir().join(format!("adas-intent-unit-{}", std::process::id()));
+        let templates =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../skill-templates");
+        Arc::new(
+            Catalog::new(root, templates).with_var("ADAS_DEMO_MCP_URL", "http://127.0.0.1:1/mcp"),
+        )
+    }
+
+    #[tokio::test]
+    async fn an_invalid_plan_from_the_planner_never_leaves() {
+        let mut planner = MockPlanner::new();
+        planner
+            .expect_plan()
+            .times(1)
+            .returning(|skill, message, context| {
+                let mut planned = adas_nlu::plan(skill, message, context);
+                // An LLM planner that produced a call with a bare word as a name.
+                planned.program = Some(adas_dia::Program {
+                    elements: vec![adas_dia::Node::Intent(adas_dia::Intent {
+                        name: "bad name".into(),
+                        args: Vec::new(),
+                    })],
+                });
+                planned
+            });
+        let service = Intent::new(catalog(), Arc::new(planner));
+        let request = pb::PlanRequest {
+            skill: "skills/cs-tier-1".into(),
+            message: "I want a refund for ORD-1".into(),
+            ..Default::default()
+        };
+        let status = service.plan(Request::new(request)).await.unwrap_err();
+        assert_eq!(status.code(), Code::Internal);
+        assert!(
+            status.message().contains("invalid plan"),
+            "{}",
+            status.message()
+        );
+    }
+
+    #[tokio::test]
+    async fn the_deterministic_planner_is_used_through_the_seam() {
+        let mut planner = MockPlanner::new();
+        planner.expect_plan().times(1).returning(adas_nlu::plan);
+        let service = Intent::new(catalog(), Arc::new(planner));
+        let request = pb::PlanRequest {
+            skill: "cs-tier-1".into(),
+            message: "Where is my order ORD-12345?".into(),
+            ..Default::default()
+        };
+        let response = service
+            .plan(Request::new(request))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(
+            response.program,
+            r#"check_order_status(order_id="ORD-12345")"#
+        );
+        assert_eq!(response.intent.unwrap().intent_id, "intent_order_status");
+    }
+}

@@ -1,0 +1,497 @@
+//! adas-orchestrator: OrchestratorService — owns the job lifecycle: StartJob
+//! (skill bootstrapped, resources validated, idempotent by `request_id`),
+//! GetJob, ListJobs, WatchJob (resumable event stream), CancelJob — and the
+//! workers that advance jobs (see [`worker`]).
+
+pub mod worker;
+
+use std::collections::BTreeMap;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use adas_jobs::{
+    AuditEntry, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass, StoredJob, new_job_id, now,
+};
+use adas_proto::pb;
+use adas_proto::pb::orchestrator_service_server::{OrchestratorService, OrchestratorServiceServer};
+use adas_runtime::convert::{page_window, struct_to_json};
+use adas_runtime::{FieldViolation, status_with_details};
+use adas_skill::slag::{parse_job_name, parse_skill_name};
+use adas_skill::{Catalog, SkillError};
+use adas_state::StateError;
+use serde_json::json;
+use tokio_stream::Stream;
+use tonic::{Code, Request, Response, Status};
+
+/// How long a `request_id` keeps returning the job it started.
+pub const REQUEST_ID_TTL: Duration = Duration::from_secs(24 * 3600);
+
+/// Longest goal accepted, in bytes.
+pub const MAX_GOAL_BYTES: usize = 32 * 1024;
+
+/// Errors of OrchestratorService.
+#[derive(Debug, thiserror::Error)]
+pub enum OrchestratorError {
+    /// A request field is invalid.
+    #[error("{field}: {reason}")]
+    InvalidField {
+        /// The field.
+        field: &'static str,
+        /// Why.
+        reason: String,
+    },
+    /// Resource bindings do not fit the skill.
+    #[error("{0}")]
+    Resources(String, Vec<FieldViolation>),
+    /// The skill could not be loaded.
+    #[error(transparent)]
+    Skill(#[from] SkillError),
+    /// Job storage.
+    #[error(transparent)]
+    Job(#[from] JobError),
+    /// The job is not in a state for this.
+    #[error("{0}")]
+    Precondition(String),
+    /// A platform failure.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl From<StateError> for OrchestratorError {
+    fn from(error: StateError) -> Self {
+        Self::Job(JobError::Store(error))
+    }
+}
+
+impl From<OrchestratorError> for Status {
+    fn from(error: OrchestratorError) -> Self {
+        let message = error.to_string();
+        match error {
+            OrchestratorError::InvalidField { field, reason } => status_with_details(
+                Code::InvalidArgument,
+                "INVALID_FIELD",
+                message,
+                &[FieldViolation::new(field, reason)],
+            ),
+            OrchestratorError::Resources(_, violations) => status_with_details(
+                Code::InvalidArgument,
+                "RESOURCES_INVALID",
+                message,
+                &violations,
+            ),
+            OrchestratorError::Skill(error) => adas_wire::skill_status(&error),
+            OrchestratorError::Job(JobError::NotFound { .. }) => {
+                status_with_details(Code::NotFound, "JOB_NOT_FOUND", message, &[])
+            }
+            OrchestratorError::Job(JobError::Store(StateError::VersionConflict { .. })) => {
+                status_with_details(Code::Aborted, "VERSION_CONFLICT", message, &[])
+            }
+            OrchestratorError::Job(JobError::Store(StateError::InvalidKey { .. })) => {
+                status_with_details(Code::InvalidArgument, "INVALID_KEY", message, &[])
+            }
+            OrchestratorError::Job(JobError::Store(store)) if store.is_unavailable() => {
+                status_with_details(Code::Unavailable, "STATE_STORE", message, &[])
+            }
+            OrchestratorError::Precondition(_) => status_with_details(
+                Code::FailedPrecondition,
+                "FAILED_PRECONDITION",
+                message,
+                &[],
+            ),
+            OrchestratorError::Job(JobError::Store(_) | JobError::Corrupt(_))
+            | OrchestratorError::Internal(_) => {
+                status_with_details(Code::Internal, "INTERNAL", message, &[])
+            }
+        }
+    }
+}
+
+/// The OrchestratorService implementation.
+#[derive(Debug, Clone)]
+pub struct Orchestrator {
+    repo: JobRepo,
+    catalog: Arc<Catalog>,
+}
+
+impl Orchestrator {
+    /// A service over job storage and skills.
+    pub fn new(repo: JobRepo, catalog: Arc<Catalog>) -> Self {
+        Self { repo, catalog }
+    }
+
+    /// The tonic service, with the configured message size limit in both directions.
+    pub fn into_service(self, max_message_bytes: usize) -> OrchestratorServiceServer<Self> {
+        OrchestratorServiceServer::new(self)
+            .max_decoding_message_size(max_message_bytes)
+            .max_encoding_message_size(max_message_bytes)
+    }
+
+    fn job_name(name: &str) -> Result<(String, String), OrchestratorError> {
+        parse_job_name(name).map_err(|reason| OrchestratorError::InvalidField {
+            field: "name",
+            reason,
+        })
+    }
+}
+
+/// Starts `config.workers` workers that talk to the peers at `intent`, `dal` and
+/// `gate` (`http://host:port`), until `stop` fires.
+pub fn spawn_workers(
+    config: &adas_runtime::ServerConfig,
+    repo: JobRepo,
+    catalog: Arc<Catalog>,
+    peers: (&str, &str, &str),
+    stop: tokio::sync::watch::Receiver<bool>,
+) -> Result<Vec<tokio::task::JoinHandle<()>>, adas_runtime::RuntimeError> {
+    use adas_proto::pb::{
+        dal_agent_service_client::DalAgentServiceClient, gate_service_client::GateServiceClient,
+        intent_service_client::IntentServiceClient,
+    };
+    let max = config.max_message_bytes;
+    let intent = IntentServiceClient::new(adas_runtime::connect_lazy(peers.0)?)
+        .max_decoding_message_size(max);
+    let dal = DalAgentServiceClient::new(adas_runtime::connect_lazy(peers.1)?)
+        .max_decoding_message_size(max);
+    let gate =
+        GateServiceClient::new(adas_runtime::connect_lazy(peers.2)?).max_decoding_message_size(max);
+    let mcp: Arc<dyn adas_tools::McpConnector> = Arc::new(adas_tools::RmcpConnector::default());
+    // One sweeper per process ends asks older than their skill's wait timeout.
+    let sweeper = {
+        let (repo, catalog, mut stop) = (repo.clone(), catalog.clone(), stop.clone());
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    _ = stop.wait_for(|stopped| *stopped) => return,
+                    () = tokio::time::sleep(EXPIRY_SWEEP_INTERVAL) => {}
+                }
+                let expired = adas_jobs::dal::sweep_expired(&repo, &catalog).await;
+                if expired > 0 {
+                    tracing::info!(expired, "ended jobs whose ask expired");
+                }
+            }
+        })
+    };
+    let mut handles = vec![sweeper];
+    handles.extend((0..config.workers.max(1)).map(|n| {
+        let worker = worker::Worker {
+            repo: repo.clone(),
+            catalog: catalog.clone(),
+            mcp: mcp.clone(),
+            intent: intent.clone(),
+            dal: dal.clone(),
+            gate: gate.clone(),
+            consumer: format!("orchestrator-{}-{n}", std::process::id()),
+            visibility_timeout: config.visibility_timeout,
+        };
+        let mut stop = stop.clone();
+        tokio::spawn(worker.run(async move {
+            let _ = stop.wait_for(|stopped| *stopped).await;
+        }))
+    }));
+    Ok(handles)
+}
+
+/// How often waiting jobs are checked against their skill's wait timeout.
+pub const EXPIRY_SWEEP_INTERVAL: Duration = Duration::from_secs(1);
+
+type EventStream = Pin<Box<dyn Stream<Item = Result<pb::JobEvent, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl OrchestratorService for Orchestrator {
+    async fn start_job(
+        &self,
+        request: Request<pb::StartJobRequest>,
+    ) -> Result<Response<pb::Job>, Status> {
+        let request = request.into_inner();
+        let slag =
+            parse_skill_name(&request.skill).map_err(|reason| OrchestratorError::InvalidField {
+                field: "skill",
+                reason,
+            })?;
+        if request.goal.trim().is_empty() {
+            return Err(OrchestratorError::InvalidField {
+                field: "goal",
+                reason: "a goal is required".into(),
+            }
+            .into());
+        }
+        if request.goal.len() > MAX_GOAL_BYTES {
+            return Err(OrchestratorError::InvalidField {
+                field: "goal",
+                reason: format!(
+                    "{} bytes; the limit is {MAX_GOAL_BYTES}",
+                    request.goal.len()
+                ),
+            }
+            .into());
+        }
+        let catalog = self.catalog.clone();
+        let lookup = slag.clone();
+        let skill = tokio::task::spawn_blocking(move || catalog.get(&lookup))
+            .await
+            .map_err(|error| OrchestratorError::Internal(error.to_string()))?
+            .map_err(OrchestratorError::from)?;
+        let given: BTreeMap<String, String> = request.resources.clone().into_iter().collect();
+        let bound =
+            adas_skill::resources::bind(&skill.skill.resources, &given).map_err(|problems| {
+                let violations: Vec<FieldViolation> = problems
+                    .iter()
+                    .map(|problem| {
+                        FieldViolation::new(
+                            format!("resources.{}", problem.name),
+                            problem.message.clone(),
+                        )
+                    })
+                    .collect();
+                OrchestratorError::Resources(
+                    problems
+                        .iter()
+                        .map(|problem| problem.message.clone())
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                    violations,
+                )
+            })?;
+        let job_id = new_job_id();
+        if !request.request_id.is_empty() {
+            let key = format!("start-job:{}", request.request_id);
+            if let Some(existing) = self
+                .repo
+                .store()
+                .remember(&slag, &key, &job_id, REQUEST_ID_TTL)
+                .await
+                .map_err(OrchestratorError::from)?
+            {
+                // A repeated request returns the first job.
+                let stored = self
+                    .repo
+                    .load(&slag, &existing)
+                    .await
+                    .map_err(OrchestratorError::from)?;
+                return Ok(Response::new(adas_wire::job(&stored)));
+            }
+        }
+        let stamp = now();
+        let record = JobRecord {
+            job_id: job_id.clone(),
+            slag: slag.clone(),
+            goal: request.goal,
+            status: JobStatus::Queued,
+            outcome_class: None,
+            waiting: None,
+            context: request
+                .context
+                .as_ref()
+                .map(struct_to_json)
+                .unwrap_or_default(),
+            resources: bound.values,
+            plan: None,
+            intent: None,
+            iteration: 0,
+            iteration_budget: skill.engine.max_iterations,
+            calls: Vec::new(),
+            result: None,
+            error: None,
+            audit: Vec::new(),
+            request_id: request.request_id,
+            created_at: stamp.clone(),
+            updated_at: stamp,
+            ended_at: None,
+        };
+        let stored = self
+            .repo
+            .create(&record)
+            .await
+            .map_err(OrchestratorError::from)?;
+        self.repo
+            .enqueue(&slag, &job_id)
+            .await
+            .map_err(OrchestratorError::from)?;
+        Ok(Response::new(adas_wire::job(&stored)))
+    }
+
+    async fn get_job(
+        &self,
+        request: Request<pb::GetJobRequest>,
+    ) -> Result<Response<pb::Job>, Status> {
+        let (slag, job_id) = Self::job_name(&request.get_ref().name)?;
+        let stored = self
+            .repo
+            .load(&slag, &job_id)
+            .await
+            .map_err(OrchestratorError::from)?;
+        Ok(Response::new(adas_wire::job(&stored)))
+    }
+
+    async fn list_jobs(
+        &self,
+        request: Request<pb::ListJobsRequest>,
+    ) -> Result<Response<pb::ListJobsResponse>, Status> {
+        let request = request.into_inner();
+        let slag = parse_skill_name(&request.parent).map_err(|reason| {
+            OrchestratorError::InvalidField {
+                field: "parent",
+                reason,
+            }
+        })?;
+        let window = page_window(request.page_size, &request.page_token).map_err(|reason| {
+            OrchestratorError::InvalidField {
+                field: "page_token",
+                reason,
+            }
+        })?;
+        let (ids, next) = self
+            .repo
+            .list(&slag, window.offset as u64, window.size)
+            .await
+            .map_err(OrchestratorError::from)?;
+        let wanted = pb::JobStatus::try_from(request.status).unwrap_or(pb::JobStatus::Unspecified);
+        let mut jobs = Vec::with_capacity(ids.len());
+        for id in ids {
+            let stored = self
+                .repo
+                .load(&slag, &id)
+                .await
+                .map_err(OrchestratorError::from)?;
+            let job = adas_wire::job(&stored);
+            // The status filter applies within the page: a page may hold fewer jobs than asked.
+            if wanted == pb::JobStatus::Unspecified || job.status == wanted as i32 {
+                jobs.push(job);
+            }
+        }
+        let next_page_token = next.map(|offset| format!("o{offset}")).unwrap_or_default();
+        Ok(Response::new(pb::ListJobsResponse {
+            jobs,
+            next_page_token,
+        }))
+    }
+
+    async fn watch_job(
+        &self,
+        request: Request<pb::WatchJobRequest>,
+    ) -> Result<Response<EventStream>, Status> {
+        let request = request.into_inner();
+        let (slag, job_id) = Self::job_name(&request.name)?;
+        self.repo
+            .load(&slag, &job_id)
+            .await
+            .map_err(OrchestratorError::from)?;
+        let repo = self.repo.clone();
+        let mut after = (!request.after_event_id.is_empty()).then_some(request.after_event_id);
+        let (sender, receiver) = tokio::sync::mpsc::channel(64);
+        tokio::spawn(async move {
+            loop {
+                let events = match repo.events(&slag, &job_id, after.as_deref(), 256).await {
+                    Ok(events) => events,
+                    Err(error) => {
+                        let _ = sender
+                            .send(Err(Status::from(OrchestratorError::from(error))))
+                            .await;
+                        return;
+                    }
+                };
+                for (id, event) in &events {
+                    if sender
+                        .send(Ok(adas_wire::event(&slag, &job_id, id, event)))
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                    after = Some(id.clone());
+                }
+                if events.is_empty() {
+                    // The stream ends once the job has ended and every event was sent.
+                    match repo.load(&slag, &job_id).await {
+                        Ok(stored) if stored.record.status.is_terminal() => {
+                            let more = repo
+                                .events(&slag, &job_id, after.as_deref(), 1)
+                                .await
+                                .map(|events| !events.is_empty())
+                                .unwrap_or(false);
+                            if !more {
+                                return;
+                            }
+                        }
+                        Ok(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+                        Err(_) => return,
+                    }
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(
+            tokio_stream::wrappers::ReceiverStream::new(receiver),
+        )))
+    }
+
+    async fn cancel_job(
+        &self,
+        request: Request<pb::CancelJobRequest>,
+    ) -> Result<Response<pb::Job>, Status> {
+        let request = request.into_inner();
+        let (slag, job_id) = Self::job_name(&request.name)?;
+        for _ in 0..5 {
+            let StoredJob {
+                mut record,
+                version,
+            } = self
+                .repo
+                .load(&slag, &job_id)
+                .await
+                .map_err(OrchestratorError::from)?;
+            if record.status.is_terminal() {
+                if record.status == JobStatus::Cancelled {
+                    return Ok(Response::new(adas_wire::job(&StoredJob {
+                        record,
+                        version,
+                    })));
+                }
+                return Err(OrchestratorError::Precondition(format!(
+                    "job {job_id} has already ended ({:?})",
+                    record.status
+                ))
+                .into());
+            }
+            record.status = JobStatus::Cancelled;
+            record.outcome_class = Some(OutcomeClass::Cancelled);
+            record.waiting = None;
+            record.audit.push(AuditEntry {
+                who: "client".into(),
+                at: now(),
+                action: "cancel".into(),
+                detail: json!({"reason": request.reason}),
+            });
+            match self
+                .repo
+                .save(
+                    version,
+                    &mut record,
+                    (
+                        "cancelled",
+                        "cancelled by a client",
+                        json!({"reason": request.reason}),
+                    ),
+                )
+                .await
+            {
+                Ok(version) => {
+                    return Ok(Response::new(adas_wire::job(&StoredJob {
+                        record,
+                        version,
+                    })));
+                }
+                Err(JobError::Store(StateError::VersionConflict { .. })) => continue,
+                Err(error) => return Err(OrchestratorError::from(error).into()),
+            }
+        }
+        Err(
+            OrchestratorError::Job(JobError::Store(StateError::VersionConflict {
+                what: job_id,
+                expected: 0,
+                actual: 0,
+            }))
+            .into(),
+        )
+    }
+}

@@ -1,0 +1,42 @@
+//! `adas-orchestrator`: the service and its workers (see `adas-orchestrator --help`).
+
+use std::sync::Arc;
+
+use adas_runtime::{GrpcServer, RuntimeError, ports};
+use adas_skill::Catalog;
+
+fn main() -> std::process::ExitCode {
+    adas_runtime::service_main(
+        "adas-orchestrator",
+        "ADAS OrchestratorService: job lifecycle, queue, workers",
+        ports::ORCHESTRATOR,
+        |config, peers| async move {
+            let store = adas_state::open(config.redis_url.as_deref(), &config.tenant)
+                .await
+                .map_err(|error| RuntimeError::Startup(error.to_string()))?;
+            let catalog = Arc::new(
+                Catalog::new(&config.memory_root, &config.templates_dir)
+                    .with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url),
+            );
+            let repo = adas_jobs::JobRepo::new(store, config.memory_root.clone());
+            let (stop, stopped) = tokio::sync::watch::channel(false);
+            let workers = adas_orchestrator::spawn_workers(
+                &config,
+                repo.clone(),
+                catalog.clone(),
+                (&peers.intent_addr, &peers.dal_agent_addr, &peers.gate_addr),
+                stopped,
+            )?;
+            let server = GrpcServer::new(&config).add_service(
+                adas_orchestrator::Orchestrator::new(repo, catalog)
+                    .into_service(config.max_message_bytes),
+            );
+            let served = adas_runtime::serve_until_shutdown(&config, server).await;
+            let _ = stop.send(true);
+            for worker in workers {
+                let _ = worker.await;
+            }
+            served
+        },
+    )
+}

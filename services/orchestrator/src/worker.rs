@@ -1,0 +1,657 @@
+//! Workers: take ready jobs from the queue (consumer group; a dead worker's job
+//! is reclaimed after the visibility timeout), plan once through IntentService,
+//! then loop — DalAgent.ResolveNext → GateService.CheckToolCall → run the tool →
+//! record the result in the plan — and finalize through GateService. A paused
+//! job is acked and left: it is in no queue and burns no iteration.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use adas_jobs::dal::reason_codes;
+use adas_jobs::{
+    CallRecord, DetectedIntent, JobError, JobRecord, JobRepo, JobResult, JobStatus, OutcomeClass,
+    PendingApproval, StoredJob, Waiting, now,
+};
+use adas_proto::pb;
+use adas_proto::pb::dal_agent_service_client::DalAgentServiceClient;
+use adas_proto::pb::gate_service_client::GateServiceClient;
+use adas_proto::pb::intent_service_client::IntentServiceClient;
+use adas_runtime::convert::{json_to_struct, struct_to_json, value_to_json};
+use adas_skill::{Catalog, OperationalSkill};
+use adas_state::StateError;
+use adas_tools::{McpConnector, McpError};
+use serde_json::{Map, Value as Json, json};
+use tonic::transport::Channel;
+use tracing::{info, warn};
+
+/// What a worker needs.
+#[derive(Clone)]
+pub struct Worker {
+    /// Job storage.
+    pub repo: JobRepo,
+    /// Skills.
+    pub catalog: Arc<Catalog>,
+    /// MCP tool calls.
+    pub mcp: Arc<dyn McpConnector>,
+    /// IntentService.
+    pub intent: IntentServiceClient<Channel>,
+    /// DalAgentService.
+    pub dal: DalAgentServiceClient<Channel>,
+    /// GateService.
+    pub gate: GateServiceClient<Channel>,
+    /// Consumer name in the queue's group.
+    pub consumer: String,
+    /// A job held by a silent worker this long is taken over.
+    pub visibility_timeout: Duration,
+}
+
+/// Why processing a job stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkError {
+    /// Storage.
+    #[error(transparent)]
+    Job(#[from] JobError),
+    /// A peer service.
+    #[error("peer call failed: {0}")]
+    Peer(#[from] tonic::Status),
+    /// The skill.
+    #[error(transparent)]
+    Skill(#[from] adas_skill::SkillError),
+    /// A plan from IntentService that does not parse.
+    #[error("invalid plan: {0}")]
+    Plan(String),
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Worker")
+            .field("consumer", &self.consumer)
+            .finish_non_exhaustive()
+    }
+}
+
+fn name(record: &JobRecord) -> String {
+    format!("skills/{}/jobs/{}", record.slag, record.job_id)
+}
+
+impl Worker {
+    /// Runs until `stop` resolves: claims ready jobs (blocking on the queue, so an
+    /// idle worker costs nothing) and reclaims abandoned ones.
+    pub async fn run(self, stop: impl Future<Output = ()>) {
+        tokio::pin!(stop);
+        let mut rounds: u64 = 0;
+        loop {
+            let store = self.repo.store().clone();
+            let deliveries = tokio::select! {
+                () = &mut stop => return,
+                claimed = store.claim(&self.consumer, 4, Duration::from_secs(2)) => claimed,
+            };
+            let mut deliveries = match deliveries {
+                Ok(deliveries) => deliveries,
+                Err(error) => {
+                    warn!(%error, "claiming jobs failed; retrying");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    continue;
+                }
+            };
+            rounds += 1;
+            if rounds % 5 == 1 {
+                match store
+                    .reclaim(&self.consumer, self.visibility_timeout, 4)
+                    .await
+                {
+                    Ok(reclaimed) => {
+                        for delivery in &reclaimed {
+                            info!(slag = %delivery.item.slag, job_id = %delivery.item.job_id, "reclaimed a job from a silent worker");
+                        }
+                        deliveries.extend(reclaimed);
+                    }
+                    Err(error) => warn!(%error, "reclaiming jobs failed"),
+                }
+            }
+            for delivery in deliveries {
+                if let Err(error) = self
+                    .process(&delivery.item.slag, &delivery.item.job_id)
+                    .await
+                {
+                    warn!(slag = %delivery.item.slag, job_id = %delivery.item.job_id, %error, "job processing stopped");
+                    self.fail_on_platform_error(&delivery.item.slag, &delivery.item.job_id, &error)
+                        .await;
+                }
+                if let Err(error) = store.ack(&delivery.id).await {
+                    warn!(%error, "ack failed; the job may be reclaimed and resumed (finished calls never run twice)");
+                }
+            }
+        }
+    }
+
+    /// A platform failure (not a version conflict: someone else wrote first) fails
+    /// the job as INTERNAL_ERROR rather than leaving it running forever.
+    async fn fail_on_platform_error(&self, slag: &str, job_id: &str, error: &WorkError) {
+        if matches!(
+            error,
+            WorkError::Job(JobError::Store(StateError::VersionConflict { .. }))
+        ) {
+            return;
+        }
+        if let Ok(StoredJob {
+            mut record,
+            version,
+        }) = self.repo.load(slag, job_id).await
+            && !record.status.is_terminal()
+            && record.status != JobStatus::Paused
+        {
+            record.status = JobStatus::Failed;
+            record.outcome_class = Some(OutcomeClass::InternalError);
+            record.error = Some(error.to_string());
+            let _ = self
+                .repo
+                .save(
+                    version,
+                    &mut record,
+                    (
+                        "failed",
+                        "platform failure",
+                        json!({"error": error.to_string()}),
+                    ),
+                )
+                .await;
+        }
+    }
+
+    async fn skill(&self, slag: &str) -> Result<Arc<OperationalSkill>, WorkError> {
+        let catalog = self.catalog.clone();
+        let slag = slag.to_owned();
+        tokio::task::spawn_blocking(move || catalog.get(&slag))
+            .await
+            .map_err(|error| WorkError::Plan(error.to_string()))?
+            .map_err(WorkError::from)
+    }
+
+    /// Advances one job as far as it can go.
+    pub async fn process(&self, slag: &str, job_id: &str) -> Result<(), WorkError> {
+        let StoredJob {
+            mut record,
+            mut version,
+        } = self.repo.load(slag, job_id).await?;
+        if record.status.is_terminal() || record.status == JobStatus::Paused {
+            return Ok(());
+        }
+        let skill = self.skill(slag).await?;
+        if record.status != JobStatus::Running {
+            record.status = JobStatus::Running;
+            version = self
+                .repo
+                .save(
+                    version,
+                    &mut record,
+                    (
+                        "running",
+                        "a worker took the job",
+                        json!({"worker": self.consumer}),
+                    ),
+                )
+                .await?;
+        }
+        if record.plan.is_none() {
+            let Some(next) = self.plan(&skill, &mut record, version).await? else {
+                return Ok(());
+            };
+            version = next;
+        }
+        loop {
+            let resolved = self
+                .dal
+                .clone()
+                .resolve_next(pb::ResolveNextRequest {
+                    job: name(&record),
+                    expected_version: version as i64,
+                })
+                .await;
+            let resolved = match resolved {
+                Ok(response) => response.into_inner(),
+                // Someone else wrote the job (a cancel, an answer): start over from the store.
+                Err(status) if status.code() == tonic::Code::Aborted => {
+                    return Box::pin(self.process(slag, job_id)).await;
+                }
+                Err(status) => return Err(status.into()),
+            };
+            let stored = self.repo.load(slag, job_id).await?;
+            record = stored.record;
+            version = stored.version;
+            match resolved.next {
+                Some(pb::resolve_next_response::Next::Waiting(_)) => return Ok(()),
+                Some(pb::resolve_next_response::Next::Done(_)) => {
+                    return self.finalize(&skill, record, version).await;
+                }
+                Some(pb::resolve_next_response::Next::Aborted(aborted)) => {
+                    record.status = JobStatus::Cancelled;
+                    record.outcome_class = Some(OutcomeClass::Cancelled);
+                    record.result = Some(JobResult {
+                        reply: "Stopped as you asked.".into(),
+                        ..JobResult::default()
+                    });
+                    self.repo
+                        .save(
+                            version,
+                            &mut record,
+                            (
+                                "cancelled",
+                                "the user aborted the plan",
+                                json!({"reason": aborted.reason}),
+                            ),
+                        )
+                        .await?;
+                    return Ok(());
+                }
+                Some(pb::resolve_next_response::Next::Call(call)) => {
+                    let args = call
+                        .arguments
+                        .as_ref()
+                        .map(struct_to_json)
+                        .unwrap_or_default();
+                    let path: adas_dia::SlotPath = serde_json::from_str(&call.call_path)
+                        .map_err(|error| WorkError::Plan(error.to_string()))?;
+                    match self
+                        .step(&skill, record, version, &call.tool, args, &path)
+                        .await?
+                    {
+                        Some(next) => version = next,
+                        None => return Ok(()),
+                    }
+                    record = self.repo.load(slag, job_id).await?.record;
+                }
+                None => return Err(WorkError::Plan("DalAgent returned nothing to do".into())),
+            }
+        }
+    }
+
+    /// Plans once; `None` when the job ended (out of domain).
+    async fn plan(
+        &self,
+        skill: &OperationalSkill,
+        record: &mut JobRecord,
+        version: u64,
+    ) -> Result<Option<u64>, WorkError> {
+        let response = self
+            .intent
+            .clone()
+            .plan(pb::PlanRequest {
+                skill: format!("skills/{}", record.slag),
+                message: record.goal.clone(),
+                context: Some(json_to_struct(&Json::Object(record.context.clone()))),
+                job: name(record),
+            })
+            .await?
+            .into_inner();
+        let detected = response.intent.unwrap_or_default();
+        record.intent = Some(DetectedIntent {
+            intent_id: detected.intent_id.clone(),
+            confidence: detected.confidence,
+            out_of_domain: detected.out_of_domain.is_some(),
+        });
+        if let Some(out_of_domain) = detected.out_of_domain {
+            // Out of domain is an answer, not an error.
+            record.status = JobStatus::Completed;
+            record.outcome_class = Some(OutcomeClass::OutOfDomain);
+            record.result = Some(JobResult {
+                reply: out_of_domain.message.clone(),
+                ..JobResult::default()
+            });
+            self.repo
+                .save(
+                    version,
+                    record,
+                    (
+                        "completed",
+                        "out of domain",
+                        json!({"action": out_of_domain.action}),
+                    ),
+                )
+                .await?;
+            return Ok(None);
+        }
+        for entity in &detected.entities {
+            if let Some(value) = &entity.value {
+                record
+                    .context
+                    .entry(entity.name.clone())
+                    .or_insert_with(|| value_to_json(value));
+            }
+        }
+        let program = adas_dia::parse(&response.program)
+            .map_err(|error| WorkError::Plan(error.to_string()))?;
+        record.plan = Some(adas_dia::Plan::new(program));
+        record.iteration_budget = skill.engine.max_iterations;
+        let data = json!({"program": response.program, "intent": detected.intent_id, "workflow": response.workflow});
+        Ok(Some(
+            self.repo
+                .save(version, record, ("planned", "plan made", data))
+                .await?,
+        ))
+    }
+
+    /// Gates and runs one call. `None` when the job paused or ended.
+    async fn step(
+        &self,
+        skill: &OperationalSkill,
+        mut record: JobRecord,
+        version: u64,
+        tool: &str,
+        args: Map<String, Json>,
+        path: &adas_dia::SlotPath,
+    ) -> Result<Option<u64>, WorkError> {
+        let digest = adas_policy::gate::call_digest(tool, &args);
+        if record.iteration >= record.iteration_budget.max(1) {
+            let escalate = skill.engine.on_max_iterations == "escalate";
+            record.status = JobStatus::Failed;
+            record.outcome_class = Some(if escalate {
+                OutcomeClass::Escalated
+            } else {
+                OutcomeClass::EngineBudgetExhausted
+            });
+            let budget = record.iteration_budget;
+            record.error = Some(format!(
+                "iteration budget of {budget} tool calls is used up"
+            ));
+            self.repo
+                .save(
+                    version,
+                    &mut record,
+                    (
+                        "failed",
+                        "iteration budget exhausted",
+                        json!({"budget": budget}),
+                    ),
+                )
+                .await?;
+            return Ok(None);
+        }
+        let repeats = record
+            .calls
+            .iter()
+            .filter(|call| call.call_digest == digest)
+            .count() as u32;
+        if skill.engine.loop_detection_enabled && repeats >= skill.engine.identical_call_threshold {
+            record.status = JobStatus::Failed;
+            record.outcome_class = Some(OutcomeClass::EngineBudgetExhausted);
+            record.error = Some(format!(
+                "loop detected: `{tool}` was called {repeats} times with the same arguments"
+            ));
+            self.repo
+                .save(
+                    version,
+                    &mut record,
+                    ("failed", "loop detected", json!({"tool": tool})),
+                )
+                .await?;
+            return Ok(None);
+        }
+        let decision = self
+            .gate
+            .clone()
+            .check_tool_call(pb::CheckToolCallRequest {
+                skill: format!("skills/{}", record.slag),
+                job: name(&record),
+                tool: tool.to_owned(),
+                arguments: Some(json_to_struct(&Json::Object(args.clone()))),
+                context: Some(json_to_struct(&Json::Object(record.context.clone()))),
+            })
+            .await?
+            .into_inner();
+        match pb::GateVerdict::try_from(decision.verdict).unwrap_or(pb::GateVerdict::Unspecified) {
+            pb::GateVerdict::Deny | pb::GateVerdict::Unspecified => {
+                record.status = JobStatus::Failed;
+                record.outcome_class = Some(OutcomeClass::PolicyDenied);
+                record.error = Some(format!("`{tool}` denied: {}", decision.rule));
+                self.repo
+                    .save(
+                        version,
+                        &mut record,
+                        (
+                            "tool_denied",
+                            &decision.reason,
+                            json!({"tool": tool, "rule": decision.rule}),
+                        ),
+                    )
+                    .await?;
+                return Ok(None);
+            }
+            pb::GateVerdict::RequireApproval => {
+                let prompt = format!(
+                    "Approval required from {}: {} ({tool})",
+                    decision.approver, decision.reason
+                );
+                let stamp = now();
+                record.status = JobStatus::Paused;
+                record.outcome_class = Some(OutcomeClass::ApprovalRequired);
+                record.waiting = Some(Waiting {
+                    reason_code: reason_codes::APPROVAL_REQUIRED.into(),
+                    requested_fields: Vec::new(),
+                    prompt_message: prompt.clone(),
+                    correlation_id: decision.correlation_id.clone(),
+                    created_at: stamp.clone(),
+                    last_prompt_at: stamp,
+                    fields: Vec::new(),
+                    prompt_count: 1,
+                    invalid_answer_count: 0,
+                    approval: Some(PendingApproval {
+                        tool: tool.to_owned(),
+                        arguments: args,
+                        call_digest: decision.call_digest.clone(),
+                        approver: decision.approver.clone(),
+                        reason: decision.reason.clone(),
+                        condition: decision.condition.clone(),
+                    }),
+                });
+                self.repo.save(version, &mut record, ("paused", &prompt, json!({"reason_code": reason_codes::APPROVAL_REQUIRED, "approver": decision.approver}))).await?;
+                return Ok(None);
+            }
+            pb::GateVerdict::Allow => {}
+        }
+        self.repo
+            .event(
+                &record,
+                version,
+                "tool_started",
+                tool,
+                json!({"tool": tool, "arguments": args}),
+            )
+            .await?;
+        let outcome = if tool.starts_with("sys.") {
+            adas_tools::run_core(tool, &args)
+                .map_err(|error| adas_dia::ToolError::Recoverable(error.to_string()))
+        } else {
+            match record_uri(skill) {
+                Some(uri) => {
+                    self.mcp
+                        .call_tool(&uri, tool, &args)
+                        .await
+                        .map_err(|error| match error {
+                            McpError::ToolFailed { message, .. } => {
+                                adas_dia::ToolError::Recoverable(message)
+                            }
+                            other => adas_dia::ToolError::Unrecoverable(other.to_string()),
+                        })
+                }
+                None => Err(adas_dia::ToolError::Unrecoverable(format!(
+                    "`{tool}` has no MCP server to run on"
+                ))),
+            }
+        };
+        let mut plan = record
+            .plan
+            .clone()
+            .ok_or_else(|| WorkError::Plan("the job has no plan".into()))?;
+        adas_dia::complete_call(&mut plan.program, path, &outcome)
+            .map_err(|error| WorkError::Plan(error.to_string()))?;
+        record.plan = Some(plan);
+        record.iteration += 1;
+        let (output, is_error) = match &outcome {
+            Ok(value) => (value.clone(), false),
+            Err(error) => (Json::String(error.to_string()), true),
+        };
+        record.calls.push(CallRecord {
+            tool: tool.to_owned(),
+            arguments: args,
+            call_digest: digest,
+            output: output.clone(),
+            is_error,
+            iteration: record.iteration,
+            finished_at: now(),
+        });
+        if let Err(adas_dia::ToolError::Unrecoverable(error)) = &outcome {
+            record.status = JobStatus::Failed;
+            record.outcome_class = Some(OutcomeClass::ToolFailed);
+            record.error = Some(error.clone());
+            self.repo
+                .save(
+                    version,
+                    &mut record,
+                    (
+                        "failed",
+                        "a tool failed",
+                        json!({"tool": tool, "error": error}),
+                    ),
+                )
+                .await?;
+            return Ok(None);
+        }
+        Ok(Some(
+            self.repo
+                .save(
+                    version,
+                    &mut record,
+                    (
+                        "tool_finished",
+                        tool,
+                        json!({"tool": tool, "is_error": is_error, "output": output}),
+                    ),
+                )
+                .await?,
+        ))
+    }
+
+    async fn finalize(
+        &self,
+        skill: &OperationalSkill,
+        mut record: JobRecord,
+        version: u64,
+    ) -> Result<(), WorkError> {
+        let mut results = record.context.clone();
+        let mut succeeded = Vec::new();
+        for call in record.calls.iter().filter(|call| !call.is_error) {
+            succeeded.push(call.tool.clone());
+            if let Json::Object(fields) = &call.output {
+                for (key, value) in fields {
+                    results.insert(key.clone(), value.clone());
+                }
+            }
+            results.insert(call.tool.clone(), call.output.clone());
+        }
+        let draft = match record
+            .calls
+            .iter()
+            .rev()
+            .find(|call| !call.is_error && !call.tool.starts_with("sys."))
+        {
+            Some(call) => format!(
+                "Here is the result of {}.",
+                call.tool.replace(['_', '.'], " ")
+            ),
+            None => "Done.".to_owned(),
+        };
+        let skill_name = format!("skills/{}", record.slag);
+        let verdict = self
+            .gate
+            .clone()
+            .finalize(pb::FinalizeRequest {
+                skill: skill_name.clone(),
+                goal: record.goal.clone(),
+                draft_reply: draft.clone(),
+                results: Some(json_to_struct(&Json::Object(results.clone()))),
+                intent_id: record
+                    .intent
+                    .as_ref()
+                    .map(|intent| intent.intent_id.clone())
+                    .unwrap_or_default(),
+                succeeded_tools: succeeded,
+            })
+            .await?
+            .into_inner();
+        let required = skill
+            .skill
+            .output_contract
+            .as_ref()
+            .map(|contract| contract.required_fields.clone())
+            .unwrap_or_default();
+        let output_fields: Map<String, Json> = if required.is_empty() {
+            record
+                .calls
+                .iter()
+                .rev()
+                .find(|call| !call.is_error)
+                .and_then(|call| call.output.as_object().cloned())
+                .unwrap_or_default()
+        } else {
+            required
+                .iter()
+                .filter_map(|field| {
+                    results
+                        .get(field)
+                        .map(|value| (field.clone(), value.clone()))
+                })
+                .collect()
+        };
+        let polished = self
+            .gate
+            .clone()
+            .polish_reply(pb::PolishReplyRequest {
+                skill: skill_name,
+                reply: draft,
+                results: Some(json_to_struct(&Json::Object(output_fields.clone()))),
+                resources: record.resources.clone().into_iter().collect(),
+            })
+            .await?
+            .into_inner();
+        // A replan must bring new evidence (spec 004 §4.4); the deterministic planner
+        // would only plan the same calls again, so a failed verdict goes to a human
+        // with the reply attached. An LLM planner plugs in at the IntentService seam.
+        let outcome = if verdict.passed {
+            OutcomeClass::Success
+        } else {
+            OutcomeClass::Escalated
+        };
+        let finalization = json!({
+            "passed": verdict.passed,
+            "skipped": verdict.skipped,
+            "score": verdict.score,
+            "missing_fields": verdict.missing_fields,
+            "reasons": verdict.reasons.iter().map(|reason| reason.detail.clone()).collect::<Vec<_>>(),
+        });
+        record.status = JobStatus::Completed;
+        record.outcome_class = Some(outcome);
+        record.result = Some(JobResult {
+            reply: polished.text,
+            output_fields,
+            finalization: finalization.clone(),
+        });
+        self.repo
+            .save(
+                version,
+                &mut record,
+                ("completed", "finalized", finalization),
+            )
+            .await?;
+        Ok(())
+    }
+}
+
+fn record_uri(skill: &OperationalSkill) -> Option<String> {
+    skill
+        .skill
+        .mcp_server
+        .clone()
+        .filter(|uri| !uri.trim().is_empty())
+}

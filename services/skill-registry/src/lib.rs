@@ -1,0 +1,379 @@
+//! adas-skill-registry: SkillRegistryService — loads, validates and bootstraps
+//! skills (templates → `<memory>/<slag>/skill.yaml`), binds resources, and serves
+//! each skill with its compiled policy. Wire types stop here: requests are turned
+//! into calls on `adas_skill::Catalog`, and `RegistryError` is mapped to a
+//! `Status` once, in `error.rs`. Tool sets come from `adas_tools::ToolResolver`
+//! (core tools + the skill's MCP server, through the two-tier cache).
+
+mod convert;
+mod error;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use adas_proto::pb;
+use adas_proto::pb::skill_registry_service_server::{
+    SkillRegistryService, SkillRegistryServiceServer,
+};
+use adas_runtime::convert::{next_page_token, page_window};
+use adas_skill::catalog::Catalog;
+use adas_skill::slag::{is_safe_name, parse_skill_name};
+use adas_skill::{Format, SkillError};
+use adas_tools::ToolResolver;
+use tonic::{Request, Response, Status};
+
+pub use error::RegistryError;
+
+/// The SkillRegistryService implementation.
+#[derive(Debug, Clone)]
+pub struct SkillRegistry {
+    catalog: Arc<Catalog>,
+    tools: Arc<ToolResolver>,
+}
+
+impl SkillRegistry {
+    /// A registry over a catalog of operational skills and a tool resolver.
+    pub fn new(catalog: Arc<Catalog>, tools: Arc<ToolResolver>) -> Self {
+        Self { catalog, tools }
+    }
+
+    /// The tonic service, with the configured message size limit in both directions.
+    pub fn into_service(self, max_message_bytes: usize) -> SkillRegistryServiceServer<Self> {
+        SkillRegistryServiceServer::new(self)
+            .max_decoding_message_size(max_message_bytes)
+            .max_encoding_message_size(max_message_bytes)
+    }
+
+    /// Runs a catalog operation off the async threads (it reads and writes files).
+    async fn with_catalog<T: Send + 'static>(
+        &self,
+        operation: impl FnOnce(&Catalog) -> Result<T, SkillError> + Send + 'static,
+    ) -> Result<T, RegistryError> {
+        let catalog = self.catalog.clone();
+        tokio::task::spawn_blocking(move || operation(&catalog))
+            .await
+            .map_err(|error| RegistryError::Internal(error.to_string()))?
+            .map_err(RegistryError::from)
+    }
+}
+
+/// A registry as configured: the memory root's catalog (templates get
+/// `${ADAS_DEMO_MCP_URL}`) and a tool resolver over `store` with the configured TTLs.
+pub fn build(
+    config: &adas_runtime::ServerConfig,
+    store: Arc<dyn adas_state::StateStore>,
+) -> SkillRegistry {
+    let catalog = Catalog::new(&config.memory_root, &config.templates_dir)
+        .with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url);
+    let ttls = adas_tools::CacheTtls {
+        core: config.core_tools_ttl,
+        mcp: config.mcp_tools_ttl,
+        ..adas_tools::CacheTtls::default()
+    };
+    let cache: Arc<dyn adas_state::TtlCache> = store_as_cache(store);
+    let tools = ToolResolver::new(cache, Arc::new(adas_tools::RmcpConnector::default()), ttls);
+    SkillRegistry::new(Arc::new(catalog), Arc::new(tools))
+}
+
+fn store_as_cache(store: Arc<dyn adas_state::StateStore>) -> Arc<dyn adas_state::TtlCache> {
+    store
+}
+
+fn slag_of(field: &'static str, name: &str) -> Result<String, RegistryError> {
+    parse_skill_name(name).map_err(|reason| RegistryError::InvalidField { field, reason })
+}
+
+fn format_of(format: i32) -> Option<Format> {
+    match pb::SkillFormat::try_from(format).unwrap_or(pb::SkillFormat::Unspecified) {
+        pb::SkillFormat::Yaml => Some(Format::Yaml),
+        pb::SkillFormat::Json => Some(Format::Json),
+        pb::SkillFormat::Unspecified => None,
+    }
+}
+
+impl SkillRegistry {
+    /// Warnings for tools the document declares but its MCP server does not serve
+    /// (or that could not be checked because the server is unreachable).
+    async fn check_tools_against_server(
+        &self,
+        skill: &adas_skill::model::Skill,
+        positions: &adas_skill::document::Positions,
+    ) -> Vec<pb::Diagnostic> {
+        let Some(uri) = skill.mcp_server.as_deref().filter(|uri| {
+            uri.starts_with("http://") || uri.starts_with("https://") || uri.starts_with("stdio:")
+        }) else {
+            return Vec::new();
+        };
+        let warning = |path: &str, message: String| {
+            let at = positions.find(path);
+            pb::Diagnostic {
+                severity: pb::Severity::Warning as i32,
+                path: path.to_owned(),
+                line: at.line as i32,
+                column: at.column as i32,
+                message,
+                code: "tool_not_served".into(),
+            }
+        };
+        match self.tools.server(uri).await {
+            Ok((served, _stale)) => skill
+                .tools
+                .iter()
+                .enumerate()
+                .filter(|(_, tool)| {
+                    !tool.name.starts_with("sys.")
+                        && !served.iter().any(|served| served.name == tool.name)
+                })
+                .map(|(index, tool)| {
+                    warning(
+                        &format!("tools[{index}].name"),
+                        format!(
+                            "tool `{}` is declared but not served by {uri}; calls to it will fail",
+                            tool.name
+                        ),
+                    )
+                })
+                .collect(),
+            Err(error) => vec![warning(
+                "mcp_server",
+                format!("could not check the declared tools against {uri}: {error}"),
+            )],
+        }
+    }
+}
+
+#[tonic::async_trait]
+impl SkillRegistryService for SkillRegistry {
+    async fn get_skill(
+        &self,
+        request: Request<pb::GetSkillRequest>,
+    ) -> Result<Response<pb::Skill>, Status> {
+        let slag = slag_of("name", &request.get_ref().name)?;
+        let skill = self.with_catalog(move |catalog| catalog.get(&slag)).await?;
+        Ok(Response::new(convert::skill(&skill)))
+    }
+
+    async fn list_skills(
+        &self,
+        request: Request<pb::ListSkillsRequest>,
+    ) -> Result<Response<pb::ListSkillsResponse>, Status> {
+        let request = request.into_inner();
+        let window = page_window(request.page_size, &request.page_token).map_err(|reason| {
+            RegistryError::InvalidField {
+                field: "page_token",
+                reason,
+            }
+        })?;
+        let (skills, total) = self
+            .with_catalog(move |catalog| {
+                let slags = catalog.list()?;
+                let total = slags.len();
+                let skills = slags
+                    .iter()
+                    .skip(window.offset)
+                    .take(window.size)
+                    // A slag whose file never validated is listed by name only.
+                    .map(|slag| {
+                        catalog
+                            .get(slag)
+                            .map(|skill| convert::skill(&skill))
+                            .unwrap_or_else(|_| convert::unloadable(slag))
+                    })
+                    .collect::<Vec<_>>();
+                Ok((skills, total))
+            })
+            .await?;
+        Ok(Response::new(pb::ListSkillsResponse {
+            skills,
+            next_page_token: next_page_token(window, total),
+        }))
+    }
+
+    async fn validate_skill(
+        &self,
+        request: Request<pb::ValidateSkillRequest>,
+    ) -> Result<Response<pb::ValidateSkillResponse>, Status> {
+        let request = request.into_inner();
+        let file_name = (!request.file_name.is_empty()).then_some(request.file_name.as_str());
+        let format =
+            format_of(request.format).unwrap_or_else(|| Format::detect(file_name, &request.source));
+        let loaded = adas_skill::load(&request.source, format);
+        let mut diagnostics: Vec<pb::Diagnostic> =
+            loaded.diagnostics.iter().map(convert::diagnostic).collect();
+        if let (Some(skill), Some(document)) = (&loaded.skill, &loaded.document) {
+            diagnostics.extend(
+                self.check_tools_against_server(skill, &document.positions)
+                    .await,
+            );
+        }
+        Ok(Response::new(pb::ValidateSkillResponse {
+            valid: !loaded.has_errors(),
+            diagnostics,
+        }))
+    }
+
+    async fn put_skill(
+        &self,
+        request: Request<pb::PutSkillRequest>,
+    ) -> Result<Response<pb::Skill>, Status> {
+        let request = request.into_inner();
+        let slag = slag_of("name", &request.name)?;
+        if request.source.trim().is_empty() {
+            return Err(RegistryError::InvalidField {
+                field: "source",
+                reason: "source is empty".into(),
+            }
+            .into());
+        }
+        // The stored file is always YAML-compatible text; a JSON document is stored as written.
+        if let Some(Format::Json) = format_of(request.format)
+            && let Err(error) = serde_json::from_str::<serde_json::Value>(&request.source)
+        {
+            return Err(RegistryError::InvalidField {
+                field: "source",
+                reason: format!("format is JSON but the source is not: {error}"),
+            }
+            .into());
+        }
+        let skill = self
+            .with_catalog(move |catalog| {
+                let etag = (!request.etag.is_empty()).then_some(request.etag.as_str());
+                match catalog.put(&slag, &request.source, etag) {
+                    // A retried request whose first attempt already wrote this content.
+                    Err(SkillError::EtagMismatch { .. })
+                        if catalog.get(&slag)?.etag
+                            == adas_skill::catalog::etag_of(&request.source) =>
+                    {
+                        catalog.get(&slag)
+                    }
+                    other => other,
+                }
+            })
+            .await?;
+        Ok(Response::new(convert::skill(&skill)))
+    }
+
+    async fn bootstrap_skill(
+        &self,
+        request: Request<pb::BootstrapSkillRequest>,
+    ) -> Result<Response<pb::Skill>, Status> {
+        let request = request.into_inner();
+        if !is_safe_name(&request.slag) {
+            let reason = parse_skill_name(&request.slag)
+                .err()
+                .unwrap_or_else(|| "slag is required".into());
+            return Err(RegistryError::InvalidField {
+                field: "slag",
+                reason,
+            }
+            .into());
+        }
+        let template = (!request.template.is_empty()).then_some(request.template);
+        let skill = self
+            .with_catalog(move |catalog| catalog.bootstrap(&request.slag, template.as_deref()))
+            .await?;
+        Ok(Response::new(convert::skill(&skill)))
+    }
+
+    async fn list_templates(
+        &self,
+        request: Request<pb::ListTemplatesRequest>,
+    ) -> Result<Response<pb::ListTemplatesResponse>, Status> {
+        let request = request.into_inner();
+        let window = page_window(request.page_size, &request.page_token).map_err(|reason| {
+            RegistryError::InvalidField {
+                field: "page_token",
+                reason,
+            }
+        })?;
+        let templates = self.with_catalog(|catalog| catalog.templates()).await?;
+        let total = templates.len();
+        Ok(Response::new(pb::ListTemplatesResponse {
+            templates: templates
+                .into_iter()
+                .skip(window.offset)
+                .take(window.size)
+                .map(|template| pb::Template {
+                    slag: template.slag,
+                    display_name: template.display_name,
+                    description: template.description,
+                })
+                .collect(),
+            next_page_token: next_page_token(window, total),
+        }))
+    }
+
+    async fn bind_resources(
+        &self,
+        request: Request<pb::BindResourcesRequest>,
+    ) -> Result<Response<pb::BindResourcesResponse>, Status> {
+        let request = request.into_inner();
+        let slag = slag_of("skill", &request.skill)?;
+        let skill = self.with_catalog(move |catalog| catalog.get(&slag)).await?;
+        let given: BTreeMap<String, String> = request.resources.into_iter().collect();
+        let bound = adas_skill::resources::bind(&skill.skill.resources, &given)
+            .map_err(RegistryError::Resources)?;
+        Ok(Response::new(pb::BindResourcesResponse {
+            resources: bound.redacted().into_iter().collect(),
+            unbound_optional: bound.unbound_optional,
+        }))
+    }
+
+    async fn resolve_tools(
+        &self,
+        request: Request<pb::ResolveToolsRequest>,
+    ) -> Result<Response<pb::ResolveToolsResponse>, Status> {
+        let slag = slag_of("skill", &request.get_ref().skill)?;
+        let skill = self.with_catalog(move |catalog| catalog.get(&slag)).await?;
+        let resolved = self
+            .tools
+            .resolve(&adas_jobs::tool_request(&skill))
+            .await
+            .map_err(RegistryError::from)?;
+        Ok(Response::new(pb::ResolveToolsResponse {
+            tools: resolved.tools.iter().map(convert::tool).collect(),
+            stale: !resolved.stale_sources.is_empty(),
+            stale_sources: resolved.stale_sources,
+        }))
+    }
+
+    async fn invalidate_tool_cache(
+        &self,
+        request: Request<pb::InvalidateToolCacheRequest>,
+    ) -> Result<Response<pb::InvalidateToolCacheResponse>, Status> {
+        use pb::invalidate_tool_cache_request::Target;
+        let dropped = match request.into_inner().target {
+            Some(Target::Skill(name)) => {
+                let slag = slag_of("skill", &name)?;
+                let lookup = slag.clone();
+                let skill = self
+                    .with_catalog(move |catalog| catalog.get(&lookup))
+                    .await?;
+                self.tools
+                    .invalidate_skill(&slag, skill.skill.mcp_server.as_deref())
+                    .await
+                    .map_err(RegistryError::from)?
+            }
+            Some(Target::ServerUri(uri)) if !uri.trim().is_empty() => self
+                .tools
+                .invalidate_server(&uri)
+                .await
+                .map_err(RegistryError::from)?,
+            Some(Target::All(true)) => self
+                .tools
+                .invalidate_all()
+                .await
+                .map_err(RegistryError::from)?,
+            Some(Target::ServerUri(_) | Target::All(false)) | None => {
+                return Err(RegistryError::InvalidField {
+                    field: "target",
+                    reason: "set one of skill, server_uri or all=true".into(),
+                }
+                .into());
+            }
+        };
+        Ok(Response::new(pb::InvalidateToolCacheResponse {
+            invalidated_entries: i32::try_from(dropped).unwrap_or(i32::MAX),
+        }))
+    }
+}

@@ -1,0 +1,23 @@
+//! `adas-skill-registry`: runs the service alone (see `adas-skill-registry --help`).
+
+use adas_runtime::{GrpcServer, RuntimeError, ports};
+
+fn main() -> std::process::ExitCode {
+    adas_runtime::service_main(
+        "adas-skill-registry",
+        "ADAS SkillRegistryService: skills, templates, resources, tools",
+        ports::SKILL_REGISTRY,
+        |config, _peers| async move {
+            let store = adas_state::open(config.redis_url.as_deref(), &config.tenant)
+                .await
+                .map_err(|error| RuntimeError::Startup(error.to_string()))?;
+            let registry = adas_skill_registry::build(&config, store);
+            adas_runtime::serve_until_shutdown(
+                &config,
+                GrpcServer::new(&config)
+                    .add_service(registry.into_service(config.max_message_bytes)),
+            )
+            .await
+        },
+    )
+}

@@ -1,0 +1,616 @@
+//! adas-jobs: the job record and everything that writes it — stored as JSON in the
+//! state store with compare-and-set on its version, its event log, the ready
+//! queue, and the archive on disk. The waiting object is serialized with exactly
+//! the keys of spec 000 (`reason_code`, `requested_fields`, `prompt_message`,
+//! `correlation_id`, `created_at`, `last_prompt_at`) plus UI detail beside them.
+//!
+//! Orchestrator, DalAgent and Gate all write jobs through [`JobRepo`], so every
+//! write is a CAS and every transition appends an event.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub mod dal;
+
+use adas_dia::Plan;
+use adas_state::{PageRequest, QueueItem, StateError, StateStore, WaitingChange};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as Json};
+
+/// Lifecycle state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JobStatus {
+    /// In the ready queue.
+    Queued,
+    /// Held by a worker.
+    Running,
+    /// Waiting for a user or an approver.
+    Paused,
+    /// Finished with a reply.
+    Completed,
+    /// Finished without one.
+    Failed,
+    /// Cancelled by a client.
+    Cancelled,
+}
+
+impl JobStatus {
+    /// Whether the job has ended.
+    pub fn is_terminal(self) -> bool {
+        matches!(self, Self::Completed | Self::Failed | Self::Cancelled)
+    }
+}
+
+/// Why a job is where it is (spec 000: waiting is not an error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum OutcomeClass {
+    /// Completed and finalized.
+    Success,
+    /// Paused for the user.
+    UserActionRequired,
+    /// Paused for an approver.
+    ApprovalRequired,
+    /// A platform failure.
+    InternalError,
+    /// Iteration budget or loop detection.
+    EngineBudgetExhausted,
+    /// Out of the skill's domain.
+    OutOfDomain,
+    /// Cancelled.
+    Cancelled,
+    /// The ask expired.
+    Expired,
+    /// Handed to a human.
+    Escalated,
+    /// Denied by policy or an approver.
+    PolicyDenied,
+    /// A tool failed unrecoverably.
+    ToolFailed,
+}
+
+/// Detail of one requested field, for UIs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WaitingField {
+    /// Field name.
+    pub name: String,
+    /// Expected type.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Question for it.
+    pub prompt: String,
+    /// `text` or `choice`.
+    pub input_type: String,
+    /// Choices.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    /// Whether it must be answered.
+    pub required: bool,
+    /// Where the answer goes in the plan (JSON of the slot path).
+    pub slot_path: Json,
+    /// The resolver's question behind this field (how the answer is applied).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interaction: Option<adas_dia::Interaction>,
+}
+
+/// The call held for an approver.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PendingApproval {
+    /// Tool.
+    pub tool: String,
+    /// Arguments.
+    pub arguments: Map<String, Json>,
+    /// Digest of tool + arguments.
+    pub call_digest: String,
+    /// Role that must decide.
+    pub approver: String,
+    /// Why.
+    pub reason: String,
+    /// The matching condition.
+    pub condition: String,
+}
+
+/// The waiting contract of spec 000 (the first six fields, these exact keys).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Waiting {
+    /// Why the job waits.
+    pub reason_code: String,
+    /// Fields asked for.
+    pub requested_fields: Vec<String>,
+    /// One message asking for all of them.
+    pub prompt_message: String,
+    /// Identifies the ask.
+    pub correlation_id: String,
+    /// When the ask was made (RFC 3339).
+    pub created_at: String,
+    /// When the user was last prompted (RFC 3339).
+    pub last_prompt_at: String,
+    /// Per-field detail.
+    #[serde(default)]
+    pub fields: Vec<WaitingField>,
+    /// Times prompted.
+    #[serde(default)]
+    pub prompt_count: u32,
+    /// Invalid answers so far.
+    #[serde(default)]
+    pub invalid_answer_count: u32,
+    /// The call held for approval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<PendingApproval>,
+}
+
+/// A tool call the job made.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CallRecord {
+    /// Tool.
+    pub tool: String,
+    /// Arguments.
+    pub arguments: Map<String, Json>,
+    /// Digest of tool + arguments (loop detection).
+    pub call_digest: String,
+    /// What it returned (or the error text).
+    pub output: Json,
+    /// Whether it failed.
+    pub is_error: bool,
+    /// The iteration it used.
+    pub iteration: u32,
+    /// When it finished (RFC 3339).
+    pub finished_at: String,
+}
+
+/// Who did what to the job, when (answers, decisions, cancels).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditEntry {
+    /// Who.
+    pub who: String,
+    /// When (RFC 3339).
+    pub at: String,
+    /// What, e.g. `answer`, `approve`, `reject`, `cancel`.
+    pub action: String,
+    /// Detail: the fields answered, the call digest decided, …
+    pub detail: Json,
+}
+
+/// The final reply.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct JobResult {
+    /// The polished reply.
+    pub reply: String,
+    /// The output contract fields.
+    pub output_fields: Map<String, Json>,
+    /// The finalization verdict, as JSON.
+    pub finalization: Json,
+}
+
+/// The detected intent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DetectedIntent {
+    /// Intent id (empty when out of domain).
+    pub intent_id: String,
+    /// Score.
+    pub confidence: f64,
+    /// Out of domain.
+    pub out_of_domain: bool,
+}
+
+/// A job record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobRecord {
+    /// Job id.
+    pub job_id: String,
+    /// Skill namespace.
+    pub slag: String,
+    /// The user's goal.
+    pub goal: String,
+    /// Lifecycle state.
+    pub status: JobStatus,
+    /// Why.
+    pub outcome_class: Option<OutcomeClass>,
+    /// Present exactly while paused.
+    pub waiting: Option<Waiting>,
+    /// Known facts (never asked again).
+    pub context: Map<String, Json>,
+    /// Bound resources.
+    pub resources: BTreeMap<String, String>,
+    /// The plan and its progress.
+    pub plan: Option<Plan>,
+    /// The detected intent.
+    pub intent: Option<DetectedIntent>,
+    /// Tool calls made (each one iteration).
+    pub iteration: u32,
+    /// Iteration budget.
+    pub iteration_budget: u32,
+    /// Calls made.
+    pub calls: Vec<CallRecord>,
+    /// The result.
+    pub result: Option<JobResult>,
+    /// Why it failed.
+    pub error: Option<String>,
+    /// Audit trail.
+    pub audit: Vec<AuditEntry>,
+    /// Idempotency key it was started with.
+    pub request_id: String,
+    /// Created (RFC 3339).
+    pub created_at: String,
+    /// Last written (RFC 3339).
+    pub updated_at: String,
+    /// Ended (RFC 3339).
+    pub ended_at: Option<String>,
+}
+
+/// A job event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobEvent {
+    /// What happened (`created`, `planned`, `paused`, `resumed`, `tool_started`,
+    /// `tool_finished`, `tool_denied`, `finalized`, `completed`, `failed`,
+    /// `cancelled`, `reclaimed`).
+    pub kind: String,
+    /// Status after it.
+    pub status: JobStatus,
+    /// Outcome after it.
+    pub outcome_class: Option<OutcomeClass>,
+    /// Summary.
+    pub message: String,
+    /// Detail.
+    pub data: Json,
+    /// When (RFC 3339).
+    pub time: String,
+    /// Job version after it.
+    pub job_version: u64,
+}
+
+/// A stored job and its version.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredJob {
+    /// The record.
+    pub record: JobRecord,
+    /// Its version.
+    pub version: u64,
+}
+
+/// Errors of job storage.
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// No such job.
+    #[error("job {slag}/{job_id} not found")]
+    NotFound {
+        /// Slag.
+        slag: String,
+        /// Job id.
+        job_id: String,
+    },
+    /// The record is not a job (corrupt or foreign data).
+    #[error("job record is corrupt: {0}")]
+    Corrupt(String),
+    /// The store failed (including version conflicts).
+    #[error(transparent)]
+    Store(#[from] StateError),
+}
+
+/// What ResolveTools needs from a skill.
+pub fn tool_request(skill: &adas_skill::OperationalSkill) -> adas_tools::ToolRequest {
+    let declared = skill
+        .skill
+        .tools
+        .iter()
+        .map(|tool| adas_tools::DeclaredTool {
+            name: tool.name.clone(),
+            description: tool.description.clone().unwrap_or_default(),
+            inputs: tool
+                .inputs
+                .iter()
+                .map(|input| adas_tools::ToolInputSpec {
+                    name: input.name.clone(),
+                    kind: input
+                        .kind
+                        .clone()
+                        .map(|kind| {
+                            if kind == "text" {
+                                "string".to_owned()
+                            } else {
+                                kind
+                            }
+                        })
+                        .unwrap_or_else(|| "string".into()),
+                    required: input.required,
+                    description: input.description.clone().unwrap_or_default(),
+                    allowed: input.allowed.clone(),
+                })
+                .collect(),
+        })
+        .collect();
+    adas_tools::ToolRequest {
+        mcp_server: skill
+            .skill
+            .mcp_server
+            .clone()
+            .filter(|uri| !uri.trim().is_empty()),
+        declared,
+        allowed: skill.compiled.allowed_tools.clone(),
+        blocked: skill.compiled.blocked_tools.clone(),
+    }
+}
+
+/// RFC 3339 UTC timestamp for `ms` since the epoch.
+pub fn rfc3339(ms: u64) -> String {
+    let secs = (ms / 1000) as i64;
+    let millis = ms % 1000;
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+/// Now, RFC 3339.
+pub fn now() -> String {
+    rfc3339(adas_state::now_ms())
+}
+
+/// Milliseconds since the epoch of an RFC 3339 timestamp written by [`rfc3339`].
+pub fn parse_rfc3339_ms(text: &str) -> Option<u64> {
+    let (date, time) = text.split_once('T')?;
+    let mut date_parts = date.split('-').map(|part| part.parse::<i64>().ok());
+    let (y, m, d) = (
+        date_parts.next()??,
+        date_parts.next()??,
+        date_parts.next()??,
+    );
+    let time = time.trim_end_matches('Z');
+    let (hms, millis) = time.split_once('.').unwrap_or((time, "0"));
+    let mut hms_parts = hms.split(':').map(|part| part.parse::<i64>().ok());
+    let (h, mi, s) = (hms_parts.next()??, hms_parts.next()??, hms_parts.next()??);
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = if m > 2 { m - 3 } else { m + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let secs = days * 86_400 + h * 3600 + mi * 60 + s;
+    Some((secs * 1000 + millis.parse::<i64>().ok()?) as u64)
+}
+
+/// A new job id: time-ordered, unique.
+pub fn new_job_id() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let salt = u64::from(std::process::id()).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ adas_state::now_ms().rotate_left(17)
+        ^ n.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    format!(
+        "j{:012x}{:08x}",
+        adas_state::now_ms(),
+        (salt ^ (salt >> 31)) as u32
+    )
+}
+
+/// A new correlation id.
+pub fn new_correlation_id() -> String {
+    let id = new_job_id();
+    format!("c{}", &id[1..])
+}
+
+/// Job storage: CAS writes, events, the queue, archives.
+#[derive(Clone)]
+pub struct JobRepo {
+    store: Arc<dyn StateStore>,
+    memory_root: PathBuf,
+}
+
+impl std::fmt::Debug for JobRepo {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("JobRepo")
+            .field("memory_root", &self.memory_root)
+            .finish_non_exhaustive()
+    }
+}
+
+impl JobRepo {
+    /// A repository over a store, archiving under `memory_root`.
+    pub fn new(store: Arc<dyn StateStore>, memory_root: PathBuf) -> Self {
+        Self { store, memory_root }
+    }
+
+    /// The underlying store.
+    pub fn store(&self) -> &Arc<dyn StateStore> {
+        &self.store
+    }
+
+    /// Stores a new job (version 1) and its `created` event.
+    pub async fn create(&self, record: &JobRecord) -> Result<StoredJob, JobError> {
+        let data =
+            serde_json::to_vec(record).map_err(|error| JobError::Corrupt(error.to_string()))?;
+        let version = self
+            .store
+            .create_job(&record.slag, &record.job_id, &data, adas_state::now_ms())
+            .await?;
+        self.event(record, version, "created", "job created", Json::Null)
+            .await?;
+        Ok(StoredJob {
+            record: record.clone(),
+            version,
+        })
+    }
+
+    /// Loads a job.
+    pub async fn load(&self, slag: &str, job_id: &str) -> Result<StoredJob, JobError> {
+        let stored = self
+            .store
+            .get_job(slag, job_id)
+            .await?
+            .ok_or_else(|| JobError::NotFound {
+                slag: slag.to_owned(),
+                job_id: job_id.to_owned(),
+            })?;
+        let record = serde_json::from_slice(&stored.data)
+            .map_err(|error| JobError::Corrupt(error.to_string()))?;
+        Ok(StoredJob {
+            record,
+            version: stored.version,
+        })
+    }
+
+    /// Writes a job if it is still at `expected`, keeping the waiting index in step
+    /// with `waiting`, then appends an event. Archives a job that just ended.
+    pub async fn save(
+        &self,
+        expected: u64,
+        record: &mut JobRecord,
+        event: (&str, &str, Json),
+    ) -> Result<u64, JobError> {
+        record.updated_at = now();
+        if record.status.is_terminal() && record.ended_at.is_none() {
+            record.ended_at = Some(record.updated_at.clone());
+        }
+        let waiting = match &record.waiting {
+            Some(waiting) if record.status == JobStatus::Paused => WaitingChange::Set {
+                since_ms: parse_rfc3339_ms(&waiting.created_at).unwrap_or_else(adas_state::now_ms),
+            },
+            _ => WaitingChange::Clear,
+        };
+        let data =
+            serde_json::to_vec(record).map_err(|error| JobError::Corrupt(error.to_string()))?;
+        let version = self
+            .store
+            .update_job(&record.slag, &record.job_id, expected, &data, waiting)
+            .await?;
+        let (kind, message, data) = event;
+        self.event(record, version, kind, message, data).await?;
+        if record.status.is_terminal() {
+            self.archive(record).await;
+        }
+        Ok(version)
+    }
+
+    /// Appends an event without writing the record.
+    pub async fn event(
+        &self,
+        record: &JobRecord,
+        version: u64,
+        kind: &str,
+        message: &str,
+        data: Json,
+    ) -> Result<(), JobError> {
+        let event = JobEvent {
+            kind: kind.to_owned(),
+            status: record.status,
+            outcome_class: record.outcome_class,
+            message: message.to_owned(),
+            data,
+            time: now(),
+            job_version: version,
+        };
+        let bytes =
+            serde_json::to_vec(&event).map_err(|error| JobError::Corrupt(error.to_string()))?;
+        self.store
+            .append_event(&record.slag, &record.job_id, &bytes)
+            .await?;
+        Ok(())
+    }
+
+    /// Events after `after`, with their ids.
+    pub async fn events(
+        &self,
+        slag: &str,
+        job_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<(String, JobEvent)>, JobError> {
+        let events = self.store.read_events(slag, job_id, after, limit).await?;
+        events
+            .into_iter()
+            .map(|event| {
+                serde_json::from_slice(&event.data)
+                    .map(|parsed| (event.id, parsed))
+                    .map_err(|error| JobError::Corrupt(error.to_string()))
+            })
+            .collect()
+    }
+
+    /// Puts a job in the ready queue.
+    pub async fn enqueue(&self, slag: &str, job_id: &str) -> Result<(), JobError> {
+        self.store
+            .enqueue(&QueueItem {
+                slag: slag.to_owned(),
+                job_id: job_id.to_owned(),
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// Job ids of a slag, oldest first.
+    pub async fn list(
+        &self,
+        slag: &str,
+        offset: u64,
+        limit: usize,
+    ) -> Result<(Vec<String>, Option<u64>), JobError> {
+        let page = self
+            .store
+            .list_jobs(slag, PageRequest { offset, limit })
+            .await?;
+        Ok((page.items, page.next_offset))
+    }
+
+    /// `<memory>/<slag>/jobs/<id>.json` (the record) and `<memory>/<slag>/logs/<id>.log`
+    /// (its events, one JSON per line). Best effort: the store stays the truth.
+    async fn archive(&self, record: &JobRecord) {
+        let events = self
+            .events(&record.slag, &record.job_id, None, 10_000)
+            .await
+            .unwrap_or_default();
+        let dir = self.memory_root.join(&record.slag);
+        let job_file = dir.join("jobs").join(format!("{}.json", record.job_id));
+        let log_file = dir.join("logs").join(format!("{}.log", record.job_id));
+        let record_json = serde_json::to_string_pretty(record).unwrap_or_default();
+        let trace: String = events
+            .iter()
+            .map(|(id, event)| format!("{}\n", serde_json::json!({"id": id, "event": event})))
+            .collect();
+        let written = tokio::task::spawn_blocking(move || -> std::io::Result<()> {
+            for file in [&job_file, &log_file] {
+                if let Some(parent) = file.parent() {
+                    std::fs::create_dir_all(parent)?;
+                }
+            }
+            std::fs::write(&job_file, record_json)?;
+            std::fs::write(&log_file, trace)
+        })
+        .await;
+        if !matches!(written, Ok(Ok(()))) {
+            tracing::warn!(slag = %record.slag, job_id = %record.job_id, "could not archive the finished job");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_round_trip() {
+        for ms in [0u64, 1_700_000_000_123, 1_795_000_000_999, 951_782_400_000] {
+            assert_eq!(parse_rfc3339_ms(&rfc3339(ms)), Some(ms), "{}", rfc3339(ms));
+        }
+        assert_eq!(rfc3339(951_782_400_000), "2000-02-29T00:00:00.000Z");
+    }
+}

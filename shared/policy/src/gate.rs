@@ -1,0 +1,627 @@
+//! The pre-tool gate. Checks run in a fixed order and the first that decides wins:
+//! blocked/not-allowed tools, `allowed: never`, deny conditions, compiled
+//! `tool_deny`, compiled thresholds, approval rules, the tool's
+//! `requires_approval`, compiled `requires_approval`. Thresholds do what the
+//! rule says: "amount > 500" applies above 500 (the reference's inverted
+//! comparison is not copied).
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use adas_skill::OperationalSkill;
+use adas_skill::compile::CompiledGuardrail;
+use adas_skill::condition::Condition;
+use adas_state::{IdempotencyStore, StateError};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as Json};
+use sha2::{Digest, Sha256};
+
+/// How long approval requests and decisions are kept.
+pub const APPROVAL_TTL: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// The gate's verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Verdict {
+    /// The call may run.
+    Allow,
+    /// The call must not run.
+    Deny,
+    /// The call runs only once an approver approves this exact call.
+    RequireApproval,
+}
+
+/// Which kind of rule decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleKind {
+    /// No rule applied.
+    None,
+    /// `tools[].policy` (`allowed: never`, deny conditions).
+    ToolPolicy,
+    /// A compiled `tool_deny` guardrail.
+    ToolDeny,
+    /// A compiled threshold guardrail.
+    Threshold,
+    /// An approval rule or `requires_approval`.
+    Approval,
+    /// `policy.tools.blocked` / not in `allowed`.
+    BlockedTool,
+    /// An approval already granted for this exact call.
+    ApprovalGranted,
+}
+
+/// A gate decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Decision {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Why, for logs and users.
+    pub reason: String,
+    /// The text of the rule that decided.
+    pub rule: String,
+    /// The kind of rule.
+    pub rule_kind: RuleKind,
+    /// The approver role, for REQUIRE_APPROVAL.
+    pub approver: String,
+    /// The condition that matched.
+    pub condition: String,
+    /// Digest of tool + arguments.
+    pub call_digest: String,
+    /// Identifies the approval request (set when a job asked).
+    pub correlation_id: String,
+}
+
+impl Decision {
+    fn new(
+        verdict: Verdict,
+        rule_kind: RuleKind,
+        reason: impl Into<String>,
+        rule: impl Into<String>,
+        call_digest: &str,
+    ) -> Self {
+        Self {
+            verdict,
+            reason: reason.into(),
+            rule: rule.into(),
+            rule_kind,
+            approver: String::new(),
+            condition: String::new(),
+            call_digest: call_digest.to_owned(),
+            correlation_id: String::new(),
+        }
+    }
+
+    fn approval(
+        approver: &str,
+        reason: impl Into<String>,
+        rule: impl Into<String>,
+        condition: &str,
+        call_digest: &str,
+    ) -> Self {
+        Self {
+            approver: approver.to_owned(),
+            condition: condition.to_owned(),
+            ..Self::new(
+                Verdict::RequireApproval,
+                RuleKind::Approval,
+                reason,
+                rule,
+                call_digest,
+            )
+        }
+    }
+}
+
+/// SHA-256 of the tool name and its arguments in canonical form (keys sorted at
+/// every level), hex. An approval applies to exactly this call.
+pub fn call_digest(tool: &str, args: &Map<String, Json>) -> String {
+    fn canonical(value: &Json) -> Json {
+        match value {
+            Json::Object(map) => {
+                let sorted: BTreeMap<&String, Json> = map
+                    .iter()
+                    .map(|(key, value)| (key, canonical(value)))
+                    .collect();
+                serde_json::to_value(sorted).unwrap_or(Json::Null)
+            }
+            Json::Array(items) => Json::Array(items.iter().map(canonical).collect()),
+            other => other.clone(),
+        }
+    }
+    let mut hasher = Sha256::new();
+    hasher.update(tool.as_bytes());
+    hasher.update([0u8]);
+    hasher.update(
+        canonical(&Json::Object(args.clone()))
+            .to_string()
+            .as_bytes(),
+    );
+    hasher
+        .finalize()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+fn matches(pattern: &str, tool: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => tool.starts_with(prefix),
+        None => pattern == tool,
+    }
+}
+
+fn holds(condition: &str, args: &Map<String, Json>) -> bool {
+    Condition::parse(condition).is_ok_and(|condition| condition.holds(args))
+}
+
+/// Checks one fully resolved call against the skill's policy (no approvals looked up).
+pub fn check(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> Decision {
+    let digest = call_digest(tool, args);
+    let policy = &skill.compiled;
+
+    if policy
+        .blocked_tools
+        .iter()
+        .any(|pattern| matches(pattern, tool))
+    {
+        return Decision::new(
+            Verdict::Deny,
+            RuleKind::BlockedTool,
+            format!("tool `{tool}` is blocked by skill policy"),
+            format!("policy.tools.blocked: {tool}"),
+            &digest,
+        );
+    }
+    if !policy.allowed_tools.is_empty()
+        && !policy
+            .allowed_tools
+            .iter()
+            .any(|pattern| matches(pattern, tool))
+    {
+        return Decision::new(
+            Verdict::Deny,
+            RuleKind::BlockedTool,
+            format!("tool `{tool}` is not in policy.tools.allowed"),
+            format!("policy.tools.allowed: {}", policy.allowed_tools.join(", ")),
+            &digest,
+        );
+    }
+
+    let permission = policy
+        .tool_permissions
+        .iter()
+        .find(|permission| permission.tool == tool);
+    if let Some(permission) = permission {
+        if permission.allowed == "never" {
+            return Decision::new(
+                Verdict::Deny,
+                RuleKind::ToolPolicy,
+                format!("tool `{tool}` is not allowed by skill policy"),
+                format!("Tool \"{tool}\" is not allowed by skill policy (allowed: never)"),
+                &digest,
+            );
+        }
+        if let Some(rule) = permission
+            .rules
+            .iter()
+            .find(|rule| rule.action == "deny" && holds(&rule.when, args))
+        {
+            let rule_text = rule
+                .message
+                .clone()
+                .unwrap_or_else(|| format!("deny when {}", rule.when));
+            return Decision {
+                condition: rule.when.clone(),
+                ..Decision::new(
+                    Verdict::Deny,
+                    RuleKind::ToolPolicy,
+                    rule_text.clone(),
+                    rule_text,
+                    &digest,
+                )
+            };
+        }
+    }
+
+    for guardrail in &policy.guardrails {
+        if let CompiledGuardrail::ToolDeny {
+            tool: denied,
+            original,
+        } = guardrail
+            && denied == tool
+        {
+            return Decision::new(
+                Verdict::Deny,
+                RuleKind::ToolDeny,
+                format!("Blocked by guardrail: {original}"),
+                original.clone(),
+                &digest,
+            );
+        }
+    }
+    let approver_for_tool = || {
+        policy
+            .approvals
+            .iter()
+            .find(|rule| rule.tool == tool)
+            .map_or("user", |rule| rule.approver.as_str())
+            .to_owned()
+    };
+    for guardrail in &policy.guardrails {
+        if let CompiledGuardrail::Threshold {
+            field,
+            operator,
+            value,
+            requires_approval,
+            original,
+        } = guardrail
+            && let Some(actual) = args.get(field).and_then(|actual| {
+                actual
+                    .as_f64()
+                    .or_else(|| actual.as_str().and_then(|text| text.trim().parse().ok()))
+            })
+            && operator.holds(actual, *value)
+        {
+            let condition = format!("{field} {} {value}", operator.as_str());
+            if *requires_approval {
+                let mut decision = Decision::approval(
+                    &approver_for_tool(),
+                    format!("Threshold needs approval: {original}"),
+                    original.clone(),
+                    &condition,
+                    &digest,
+                );
+                decision.rule_kind = RuleKind::Threshold;
+                return decision;
+            }
+            return Decision {
+                condition,
+                ..Decision::new(
+                    Verdict::Deny,
+                    RuleKind::Threshold,
+                    format!("Threshold exceeded: {original}"),
+                    original.clone(),
+                    &digest,
+                )
+            };
+        }
+    }
+
+    for rule in policy.approvals.iter().filter(|rule| rule.tool == tool) {
+        if holds(&rule.when, args) {
+            let rule_text = format!(
+                "{} requires {} approval when {}",
+                rule.tool, rule.approver, rule.when
+            );
+            if rule.action == "deny" {
+                return Decision {
+                    condition: rule.when.clone(),
+                    ..Decision::new(
+                        Verdict::Deny,
+                        RuleKind::Approval,
+                        rule.message.clone().unwrap_or_else(|| rule_text.clone()),
+                        rule_text,
+                        &digest,
+                    )
+                };
+            }
+            let reason = rule
+                .message
+                .clone()
+                .unwrap_or_else(|| format!("approval required: {}", rule.when));
+            return Decision::approval(&rule.approver, reason, rule_text, &rule.when, &digest);
+        }
+    }
+
+    if let Some(permission) = permission {
+        let by_condition = permission.requires_approval == "conditional"
+            && permission
+                .condition
+                .as_deref()
+                .is_some_and(|condition| holds(condition, args));
+        if permission.requires_approval == "always" || by_condition {
+            let condition = if by_condition {
+                permission.condition.clone().unwrap_or_default()
+            } else {
+                "always".to_owned()
+            };
+            return Decision::approval(
+                &approver_for_tool(),
+                format!("tool `{tool}` requires approval ({condition})"),
+                format!(
+                    "tools.{tool}.policy.requires_approval: {}",
+                    permission.requires_approval
+                ),
+                &condition,
+                &digest,
+            );
+        }
+        if let Some(rule) = permission
+            .rules
+            .iter()
+            .find(|rule| rule.action == "require_approval" && holds(&rule.when, args))
+        {
+            let reason = rule
+                .message
+                .clone()
+                .unwrap_or_else(|| format!("approval required when {}", rule.when));
+            return Decision::approval(
+                &approver_for_tool(),
+                reason.clone(),
+                reason,
+                &rule.when,
+                &digest,
+            );
+        }
+    }
+    for guardrail in &policy.guardrails {
+        if let CompiledGuardrail::RequiresApproval {
+            tool: needing,
+            original,
+        } = guardrail
+            && needing == tool
+        {
+            return Decision::approval(
+                &approver_for_tool(),
+                format!("Guardrail: {original}"),
+                original.clone(),
+                "always",
+                &digest,
+            );
+        }
+    }
+    Decision::new(
+        Verdict::Allow,
+        RuleKind::None,
+        "no rule applies",
+        "",
+        &digest,
+    )
+}
+
+/// An approver's decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalChoice {
+    /// Run the call.
+    Approve,
+    /// Do not run it.
+    Reject,
+}
+
+/// A pending approval request: the exact call held for a decision.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ApprovalRequest {
+    /// Correlation id of the request.
+    pub correlation_id: String,
+    /// The job.
+    pub job_id: String,
+    /// The tool.
+    pub tool: String,
+    /// Its arguments.
+    pub arguments: Map<String, Json>,
+    /// Digest of tool + arguments.
+    pub call_digest: String,
+    /// Role that must decide.
+    pub approver: String,
+    /// Why.
+    pub reason: String,
+    /// The matching condition.
+    pub condition: String,
+    /// When it was requested (ms since epoch).
+    pub requested_at_ms: u64,
+}
+
+/// A recorded decision (the audit record).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ApprovalRecord {
+    /// The request decided.
+    pub request: ApprovalRequest,
+    /// Approve or reject.
+    pub decision: ApprovalChoice,
+    /// Who decided (`role` or `role:name`).
+    pub decided_by: String,
+    /// Free-text note.
+    pub comment: String,
+    /// When (ms since epoch).
+    pub decided_at_ms: u64,
+}
+
+/// Why an approval operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ApprovalError {
+    /// No such pending request.
+    #[error("no approval request `{correlation_id}` for job `{job_id}`")]
+    UnknownRequest {
+        /// The job.
+        job_id: String,
+        /// The id given.
+        correlation_id: String,
+    },
+    /// The decider does not hold the rule's approver role.
+    #[error("`{given}` may not decide: this call needs the `{required}` role")]
+    WrongApprover {
+        /// The role required.
+        required: String,
+        /// Who tried.
+        given: String,
+    },
+    /// A different decision was already recorded.
+    #[error("the request was already decided ({0:?})")]
+    AlreadyDecided(ApprovalChoice),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StateError),
+}
+
+/// Approval requests and decisions, set-once in the state store and scoped to a job.
+pub struct ApprovalBook<'a> {
+    store: &'a dyn IdempotencyStore,
+}
+
+impl std::fmt::Debug for ApprovalBook<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("ApprovalBook")
+    }
+}
+
+fn request_key(job_id: &str, correlation_id: &str) -> String {
+    format!("approval-request:{job_id}:{correlation_id}")
+}
+
+fn decision_key(job_id: &str, call_digest: &str) -> String {
+    format!("approval:{job_id}:{call_digest}")
+}
+
+/// The correlation id of an approval request: stable for one job and call, so
+/// asking again for the same call is the same request.
+pub fn correlation_id(job_id: &str, call_digest: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(job_id.as_bytes());
+    hasher.update([0u8]);
+    hasher.update(call_digest.as_bytes());
+    let hex: String = hasher
+        .finalize()
+        .iter()
+        .take(12)
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    format!("apr-{hex}")
+}
+
+impl<'a> ApprovalBook<'a> {
+    /// A book over a store.
+    pub fn new(store: &'a dyn IdempotencyStore) -> Self {
+        Self { store }
+    }
+
+    /// Applies recorded decisions to a REQUIRE_APPROVAL decision for a job: an
+    /// approval of this exact call lets it through, a rejection denies it; with no
+    /// decision yet, the request is recorded and its correlation id returned.
+    pub async fn settle(
+        &self,
+        slag: &str,
+        job_id: &str,
+        tool: &str,
+        args: &Map<String, Json>,
+        mut decision: Decision,
+    ) -> Result<Decision, ApprovalError> {
+        if decision.verdict != Verdict::RequireApproval || job_id.is_empty() {
+            return Ok(decision);
+        }
+        if let Some(record) = self
+            .store
+            .recall(slag, &decision_key(job_id, &decision.call_digest))
+            .await?
+        {
+            let record: ApprovalRecord = serde_json::from_str(&record)
+                .map_err(|error| StateError::UnexpectedReply(error.to_string()))?;
+            decision.correlation_id = record.request.correlation_id.clone();
+            return Ok(match record.decision {
+                ApprovalChoice::Approve => Decision {
+                    verdict: Verdict::Allow,
+                    rule_kind: RuleKind::ApprovalGranted,
+                    reason: format!("approved by {} for this exact call", record.decided_by),
+                    ..decision
+                },
+                ApprovalChoice::Reject => Decision {
+                    verdict: Verdict::Deny,
+                    rule_kind: RuleKind::Approval,
+                    reason: format!("rejected by {}: {}", record.decided_by, record.comment),
+                    ..decision
+                },
+            });
+        }
+        let correlation = correlation_id(job_id, &decision.call_digest);
+        let request = ApprovalRequest {
+            correlation_id: correlation.clone(),
+            job_id: job_id.to_owned(),
+            tool: tool.to_owned(),
+            arguments: args.clone(),
+            call_digest: decision.call_digest.clone(),
+            approver: decision.approver.clone(),
+            reason: decision.reason.clone(),
+            condition: decision.condition.clone(),
+            requested_at_ms: adas_state::now_ms(),
+        };
+        let value = serde_json::to_string(&request).expect("requests serialize");
+        self.store
+            .remember(
+                slag,
+                &request_key(job_id, &correlation),
+                &value,
+                APPROVAL_TTL,
+            )
+            .await?;
+        decision.correlation_id = correlation;
+        Ok(decision)
+    }
+
+    /// Records a decision on a pending request. `decided_by` must hold the
+    /// request's approver role (`role` or `role:name`). Deciding the same way twice
+    /// is idempotent; deciding differently is refused.
+    pub async fn decide(
+        &self,
+        slag: &str,
+        job_id: &str,
+        correlation_id: &str,
+        decided_by: &str,
+        decision: ApprovalChoice,
+        comment: &str,
+    ) -> Result<ApprovalRecord, ApprovalError> {
+        let unknown = || ApprovalError::UnknownRequest {
+            job_id: job_id.to_owned(),
+            correlation_id: correlation_id.to_owned(),
+        };
+        let Some(request) = self
+            .store
+            .recall(slag, &request_key(job_id, correlation_id))
+            .await
+            .map_err(|error| match error {
+                StateError::InvalidKey { .. } => unknown(),
+                other => ApprovalError::Store(other),
+            })?
+        else {
+            return Err(unknown());
+        };
+        let request: ApprovalRequest = serde_json::from_str(&request)
+            .map_err(|error| StateError::UnexpectedReply(error.to_string()))?;
+        let role = decided_by.split(':').next().unwrap_or_default().trim();
+        if !role.eq_ignore_ascii_case(&request.approver) {
+            return Err(ApprovalError::WrongApprover {
+                required: request.approver.clone(),
+                given: decided_by.to_owned(),
+            });
+        }
+        let record = ApprovalRecord {
+            request,
+            decision,
+            decided_by: decided_by.to_owned(),
+            comment: comment.to_owned(),
+            decided_at_ms: adas_state::now_ms(),
+        };
+        let value = serde_json::to_string(&record).expect("records serialize");
+        match self
+            .store
+            .remember(
+                slag,
+                &decision_key(job_id, &record.request.call_digest),
+                &value,
+                APPROVAL_TTL,
+            )
+            .await?
+        {
+            None => Ok(record),
+            Some(existing) => {
+                let existing: ApprovalRecord = serde_json::from_str(&existing)
+                    .map_err(|error| StateError::UnexpectedReply(error.to_string()))?;
+                if existing.decision == decision {
+                    Ok(existing)
+                } else {
+                    Err(ApprovalError::AlreadyDecided(existing.decision))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! Configuration shared by every binary: flags with `ADAS_*` env fallbacks.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+/// Default memory root (tenant data on disk).
+pub const DEFAULT_MEMORY_ROOT: &str = "./memory";
+
+/// Default URL of the demo MCP server (`adas up` starts it there).
+pub const DEFAULT_DEMO_MCP_URL: &str = "http://127.0.0.1:50060/mcp";
+
+/// Default templates directory.
+pub const DEFAULT_TEMPLATES_DIR: &str = "./skill-templates";
+
+/// Default ports, one per service, and the all-in-one `adas up` port.
+pub mod ports {
+    /// `adas up`: all five services on one port.
+    pub const ALL_IN_ONE: u16 = 50050;
+    /// IntentService.
+    pub const INTENT: u16 = 50051;
+    /// SkillRegistryService.
+    pub const SKILL_REGISTRY: u16 = 50052;
+    /// OrchestratorService.
+    pub const ORCHESTRATOR: u16 = 50053;
+    /// GateService.
+    pub const GATE: u16 = 50054;
+    /// DalAgentService.
+    pub const DAL_AGENT: u16 = 50055;
+}
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable, for terminals.
+    Pretty,
+    /// One JSON object per line, for log pipelines.
+    Json,
+}
+
+/// Flags every server binary accepts.
+#[derive(Debug, Clone, Args)]
+pub struct ServerArgs {
+    /// Address to listen on (HOST:PORT); defaults to the service's own port on 127.0.0.1.
+    #[arg(long, env = "ADAS_LISTEN")]
+    pub listen: Option<SocketAddr>,
+    /// Redis URL for shared state; absent means in-memory state (single process only).
+    #[arg(long, env = "ADAS_REDIS_URL")]
+    pub redis_url: Option<String>,
+    /// Tenant data root on disk: `<root>/<slag>/{skill.yaml,jobs,logs,focus-cache}`.
+    #[arg(long, env = "ADAS_MEMORY_ROOT", default_value = DEFAULT_MEMORY_ROOT)]
+    pub memory_root: PathBuf,
+    /// Directory of skill templates (`<slag>.yaml`) used to bootstrap new slags.
+    #[arg(long, env = "ADAS_TEMPLATES_DIR", default_value = DEFAULT_TEMPLATES_DIR)]
+    pub templates_dir: PathBuf,
+    /// How long the core tool list stays fresh in the cache, in milliseconds.
+    #[arg(long, env = "ADAS_CORE_TOOLS_TTL_MS", default_value_t = 300_000)]
+    pub core_tools_ttl_ms: u64,
+    /// How long an MCP server's tool list stays fresh in the cache, in milliseconds.
+    #[arg(long, env = "ADAS_MCP_TOOLS_TTL_MS", default_value_t = 60_000)]
+    pub mcp_tools_ttl_ms: u64,
+    /// URL of the demo MCP server; templates use it as `${ADAS_DEMO_MCP_URL}`.
+    #[arg(long, env = "ADAS_DEMO_MCP_URL", default_value = DEFAULT_DEMO_MCP_URL)]
+    pub demo_mcp_url: String,
+    /// Job workers in this process (adas-orchestrator and `adas up`).
+    #[arg(long, env = "ADAS_WORKERS", default_value_t = 2)]
+    pub workers: usize,
+    /// A job held by a silent worker this long (ms) is reclaimed by another.
+    #[arg(long, env = "ADAS_VISIBILITY_TIMEOUT_MS", default_value_t = 60_000)]
+    pub visibility_timeout_ms: u64,
+    /// Tenant name: the key prefix of this deployment's data in Redis.
+    #[arg(long, env = "ADAS_TENANT", default_value = "default")]
+    pub tenant: String,
+    /// Log output format.
+    #[arg(long, env = "ADAS_LOG_FORMAT", value_enum, default_value = "pretty")]
+    pub log_format: LogFormat,
+    /// Log filter in `tracing` env-filter syntax, e.g. `info,adas_state=debug`.
+    #[arg(long, env = "ADAS_LOG", default_value = "info")]
+    pub log: String,
+    /// Per-request timeout in milliseconds (streams are exempt).
+    #[arg(long, env = "ADAS_REQUEST_TIMEOUT_MS", default_value_t = 30_000)]
+    pub request_timeout_ms: u64,
+    /// Maximum requests handled at once by this process; more wait their turn.
+    #[arg(long, env = "ADAS_CONCURRENCY_LIMIT", default_value_t = 1024)]
+    pub concurrency_limit: usize,
+    /// Maximum size of one gRPC message in bytes, both directions.
+    #[arg(long, env = "ADAS_MAX_MESSAGE_BYTES", default_value_t = 4 * 1024 * 1024)]
+    pub max_message_bytes: usize,
+    /// How long in-flight requests get to finish after SIGTERM, in milliseconds.
+    #[arg(long, env = "ADAS_SHUTDOWN_GRACE_MS", default_value_t = 10_000)]
+    pub shutdown_grace_ms: u64,
+}
+
+impl ServerArgs {
+    /// Resolves the flags into a config, with `default_port` when `--listen` is absent.
+    pub fn into_config(self, default_port: u16) -> ServerConfig {
+        ServerConfig {
+            listen: self
+                .listen
+                .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], default_port))),
+            redis_url: self.redis_url.filter(|url| !url.trim().is_empty()),
+            memory_root: self.memory_root,
+            templates_dir: self.templates_dir,
+            core_tools_ttl: Duration::from_millis(self.core_tools_ttl_ms),
+            mcp_tools_ttl: Duration::from_millis(self.mcp_tools_ttl_ms),
+            demo_mcp_url: self.demo_mcp_url,
+            workers: self.workers,
+            visibility_timeout: Duration::from_millis(self.visibility_timeout_ms),
+            tenant: self.tenant,
+            log_format: self.log_format,
+            log: self.log,
+            request_timeout: Duration::from_millis(self.request_timeout_ms),
+            concurrency_limit: self.concurrency_limit.max(1),
+            max_message_bytes: self.max_message_bytes,
+            shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
+        }
+    }
+}
+
+/// The resolved server configuration; tests build it directly.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Address to listen on.
+    pub listen: SocketAddr,
+    /// Redis URL; `None` means in-memory state.
+    pub redis_url: Option<String>,
+    /// Tenant data root on disk.
+    pub memory_root: PathBuf,
+    /// Skill templates directory.
+    pub templates_dir: PathBuf,
+    /// Freshness of the cached core tools.
+    pub core_tools_ttl: Duration,
+    /// Freshness of a cached MCP tool list.
+    pub mcp_tools_ttl: Duration,
+    /// URL of the demo MCP server.
+    pub demo_mcp_url: String,
+    /// Job workers in this process.
+    pub workers: usize,
+    /// Reclaim a job whose worker is silent this long.
+    pub visibility_timeout: Duration,
+    /// Tenant name.
+    pub tenant: String,
+    /// Log output format.
+    pub log_format: LogFormat,
+    /// Log filter.
+    pub log: String,
+    /// Per-request timeout.
+    pub request_timeout: Duration,
+    /// Maximum concurrent requests.
+    pub concurrency_limit: usize,
+    /// Maximum message size in bytes.
+    pub max_message_bytes: usize,
+    /// Drain time after SIGTERM.
+    pub shutdown_grace: Duration,
+}
+
+impl ServerConfig {
+    /// A config for tests and embedding: loopback on a free port, in-memory state.
+    pub fn local(memory_root: PathBuf) -> Self {
+        Self {
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            redis_url: None,
+            memory_root,
+            templates_dir: PathBuf::from(DEFAULT_TEMPLATES_DIR),
+            core_tools_ttl: Duration::from_millis(300_000),
+            mcp_tools_ttl: Duration::from_millis(60_000),
+            demo_mcp_url: DEFAULT_DEMO_MCP_URL.into(),
+            workers: 2,
+            visibility_timeout: Duration::from_secs(60),
+            tenant: "default".into(),
+            log_format: LogFormat::Pretty,
+            log: "info".into(),
+            request_timeout: Duration::from_secs(30),
+            concurrency_limit: 1024,
+            max_message_bytes: 4 * 1024 * 1024,
+            shutdown_grace: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Addresses of the peer services, one flag/env per service.
+#[derive(Debug, Clone, Args)]
+pub struct PeerArgs {
+    /// IntentService address.
+    #[arg(
+        long,
+        env = "ADAS_INTENT_ADDR",
+        default_value = "http://127.0.0.1:50051"
+    )]
+    pub intent_addr: String,
+    /// SkillRegistryService address.
+    #[arg(
+        long,
+        env = "ADAS_SKILL_REGISTRY_ADDR",
+        default_value = "http://127.0.0.1:50052"
+    )]
+    pub skill_registry_addr: String,
+    /// OrchestratorService address.
+    #[arg(
+        long,
+        env = "ADAS_ORCHESTRATOR_ADDR",
+        default_value = "http://127.0.0.1:50053"
+    )]
+    pub orchestrator_addr: String,
+    /// GateService address.
+    #[arg(long, env = "ADAS_GATE_ADDR", default_value = "http://127.0.0.1:50054")]
+    pub gate_addr: String,
+    /// DalAgentService address.
+    #[arg(
+        long,
+        env = "ADAS_DAL_AGENT_ADDR",
+        default_value = "http://127.0.0.1:50055"
+    )]
+    pub dal_agent_addr: String,
+}
+
+/// Resolved peer addresses.
+pub type PeerAddrs = PeerArgs;

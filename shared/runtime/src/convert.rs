@@ -1,0 +1,146 @@
+//! JSON ↔ `google.protobuf.Struct`/`Value`, and page tokens: the wire
+//! conversions every service needs at its edge.
+
+use prost_types::value::Kind;
+use serde_json::{Map, Number, Value};
+
+/// A JSON object as a `Struct`; other JSON values are wrapped under `value`.
+pub fn json_to_struct(value: &Value) -> prost_types::Struct {
+    match value {
+        Value::Object(map) => prost_types::Struct {
+            fields: map
+                .iter()
+                .map(|(key, value)| (key.clone(), json_to_value(value)))
+                .collect(),
+        },
+        other => prost_types::Struct {
+            fields: [("value".to_owned(), json_to_value(other))]
+                .into_iter()
+                .collect(),
+        },
+    }
+}
+
+/// A JSON value as a protobuf `Value`.
+pub fn json_to_value(value: &Value) -> prost_types::Value {
+    let kind = match value {
+        Value::Null => Kind::NullValue(0),
+        Value::Bool(value) => Kind::BoolValue(*value),
+        Value::Number(number) => Kind::NumberValue(number.as_f64().unwrap_or(0.0)),
+        Value::String(text) => Kind::StringValue(text.clone()),
+        Value::Array(items) => Kind::ListValue(prost_types::ListValue {
+            values: items.iter().map(json_to_value).collect(),
+        }),
+        Value::Object(_) => Kind::StructValue(json_to_struct(value)),
+    };
+    prost_types::Value { kind: Some(kind) }
+}
+
+/// A `Struct` as a JSON object.
+pub fn struct_to_json(value: &prost_types::Struct) -> Map<String, Value> {
+    value
+        .fields
+        .iter()
+        .map(|(key, value)| (key.clone(), value_to_json(value)))
+        .collect()
+}
+
+/// A protobuf `Value` as JSON; whole numbers become integers.
+pub fn value_to_json(value: &prost_types::Value) -> Value {
+    match &value.kind {
+        None | Some(Kind::NullValue(_)) => Value::Null,
+        Some(Kind::BoolValue(value)) => Value::Bool(*value),
+        Some(Kind::NumberValue(number)) => {
+            if number.fract() == 0.0 && number.abs() < 9.0e15 {
+                Value::Number((*number as i64).into())
+            } else {
+                Number::from_f64(*number).map_or(Value::Null, Value::Number)
+            }
+        }
+        Some(Kind::StringValue(text)) => Value::String(text.clone()),
+        Some(Kind::ListValue(list)) => {
+            Value::Array(list.values.iter().map(value_to_json).collect())
+        }
+        Some(Kind::StructValue(fields)) => Value::Object(struct_to_json(fields)),
+    }
+}
+
+/// Default page size when a request says 0.
+pub const DEFAULT_PAGE_SIZE: usize = 50;
+/// Largest page size honoured.
+pub const MAX_PAGE_SIZE: usize = 1000;
+
+/// A page request decoded from `page_size` and `page_token`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageWindow {
+    /// Items to skip.
+    pub offset: usize,
+    /// Items to return.
+    pub size: usize,
+}
+
+/// Decodes `page_size`/`page_token`; a token this server did not issue is refused.
+pub fn page_window(page_size: i32, page_token: &str) -> Result<PageWindow, String> {
+    if page_size < 0 {
+        return Err("page_size must not be negative".into());
+    }
+    let size = if page_size == 0 {
+        DEFAULT_PAGE_SIZE
+    } else {
+        (page_size as usize).min(MAX_PAGE_SIZE)
+    };
+    let offset = if page_token.is_empty() {
+        0
+    } else {
+        page_token
+            .strip_prefix("o")
+            .and_then(|offset| offset.parse::<usize>().ok())
+            .ok_or_else(|| "page_token was not issued by this server".to_owned())?
+    };
+    Ok(PageWindow { offset, size })
+}
+
+/// The token of the page after `window` when `total` items exist; empty on the last page.
+pub fn next_page_token(window: PageWindow, total: usize) -> String {
+    let next = window.offset + window.size;
+    if next < total {
+        format!("o{next}")
+    } else {
+        String::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_round_trips_through_struct() {
+        let value = json!({"a": 1, "b": [true, null, "x", 2.5], "c": {"d": "e"}});
+        let back = Value::Object(struct_to_json(&json_to_struct(&value)));
+        assert_eq!(back, value);
+    }
+
+    #[test]
+    fn page_tokens() {
+        assert_eq!(
+            page_window(0, "").unwrap(),
+            PageWindow {
+                offset: 0,
+                size: DEFAULT_PAGE_SIZE
+            }
+        );
+        assert_eq!(
+            page_window(5000, "o10").unwrap(),
+            PageWindow {
+                offset: 10,
+                size: MAX_PAGE_SIZE
+            }
+        );
+        assert!(page_window(1, "garbage").is_err());
+        assert!(page_window(-1, "").is_err());
+        assert_eq!(next_page_token(PageWindow { offset: 0, size: 2 }, 3), "o2");
+        assert_eq!(next_page_token(PageWindow { offset: 2, size: 2 }, 3), "");
+    }
+}

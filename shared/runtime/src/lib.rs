@@ -1,0 +1,21 @@
+//! adas-runtime: what every ADAS binary shares — typed configuration parsed once in
+//! `main` (flags and `ADAS_*` env, the same names everywhere), tracing setup, the one
+//! gRPC server builder (health, reflection, timeout, concurrency limit, message
+//! size, graceful shutdown), peer channels, and the mapping of errors to
+//! `tonic::Status` with `google.rpc` details.
+
+mod config;
+pub mod convert;
+mod entry;
+mod error;
+mod server;
+mod telemetry;
+
+pub use config::{
+    DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT, DEFAULT_TEMPLATES_DIR, LogFormat, PeerAddrs,
+    PeerArgs, ServerArgs, ServerConfig, ports,
+};
+pub use entry::{ServiceCli, run_blocking, serve_until_shutdown, service_main};
+pub use error::{ERROR_DOMAIN, FieldViolation, RuntimeError, status_with_details};
+pub use server::{GrpcServer, bind, connect_lazy, shutdown_signal};
+pub use telemetry::init_tracing;

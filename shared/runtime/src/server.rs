@@ -1,0 +1,300 @@
+//! The one server builder every binary uses, and peer channels.
+//!
+//! Layers, outer to inner: a request span (so every log line of a request carries
+//! its method), a global concurrency limit (backpressure instead of unbounded
+//! memory under load), and tonic's per-request timeout (a stuck dependency frees
+//! its slot). Health and reflection sit beside the services, not behind the limit's
+//! queue, so probes answer while the process is saturated.
+
+use std::future::Future;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+use tokio_stream::wrappers::TcpListenerStream;
+use tonic::server::NamedService;
+use tonic::service::RoutesBuilder;
+use tonic::transport::{Channel, Endpoint, Server};
+use tonic_health::ServingStatus;
+use tower::limit::GlobalConcurrencyLimitLayer;
+use tracing::{info, warn};
+
+use crate::config::ServerConfig;
+use crate::error::RuntimeError;
+
+/// Readiness line printed on stdout once the server accepts connections:
+/// `listening on 127.0.0.1:50050`. Tests and scripts wait for it.
+const LISTENING_PREFIX: &str = "listening on ";
+
+const HEALTH_SERVICE: &str = "grpc.health.v1.Health";
+const REFLECTION_SERVICES: [&str; 2] = [
+    "grpc.reflection.v1.ServerReflection",
+    "grpc.reflection.v1alpha.ServerReflection",
+];
+
+/// Builds and runs a tonic server hosting one or more ADAS services with health,
+/// reflection, limits and graceful shutdown.
+#[derive(Debug)]
+pub struct GrpcServer {
+    config: ServerConfig,
+    routes: RoutesBuilder,
+    service_names: Vec<&'static str>,
+}
+
+impl GrpcServer {
+    /// A server with no services yet.
+    pub fn new(config: &ServerConfig) -> Self {
+        Self {
+            config: config.clone(),
+            routes: RoutesBuilder::default(),
+            service_names: Vec::new(),
+        }
+    }
+
+    /// Adds a generated service; its name is reported SERVING by health and listed by reflection.
+    pub fn add_service<S>(mut self, service: S) -> Self
+    where
+        S: tower::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<tonic::body::Body>,
+                Error = std::convert::Infallible,
+            > + NamedService
+            + Clone
+            + Send
+            + Sync
+            + 'static,
+        S::Future: Send + 'static,
+    {
+        self.service_names.push(S::NAME);
+        self.routes.add_service(service);
+        self
+    }
+
+    /// Names of the services added so far.
+    pub fn service_names(&self) -> &[&'static str] {
+        &self.service_names
+    }
+
+    /// Serves on `listener` until `shutdown` resolves, then reports NOT_SERVING,
+    /// stops accepting, and drains in-flight requests for the configured grace period.
+    pub async fn serve(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), RuntimeError> {
+        let (health_reporter, health_service) = tonic_health::server::health_reporter();
+        for name in &self.service_names {
+            health_reporter
+                .set_service_status(name, ServingStatus::Serving)
+                .await;
+        }
+
+        let reflection = || {
+            let mut builder = tonic_reflection::server::Builder::configure()
+                .register_encoded_file_descriptor_set(adas_proto::FILE_DESCRIPTOR_SET)
+                .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+                .with_service_name(HEALTH_SERVICE);
+            for name in self
+                .service_names
+                .iter()
+                .copied()
+                .chain(REFLECTION_SERVICES)
+            {
+                builder = builder.with_service_name(name);
+            }
+            builder
+        };
+        let reflection_v1alpha = reflection().build_v1alpha()?;
+        let reflection_v1 = reflection().build_v1()?;
+
+        let (drain_started, drain_signal) = tokio::sync::oneshot::channel::<()>();
+        let names = self.service_names.clone();
+        let reporter = health_reporter.clone();
+        let on_shutdown = async move {
+            shutdown.await;
+            // Load balancers learn first, so new traffic goes elsewhere while we drain.
+            for name in names.iter().copied().chain([""]) {
+                reporter
+                    .set_service_status(name, ServingStatus::NotServing)
+                    .await;
+            }
+            info!("shutdown requested, draining in-flight requests");
+            let _ = drain_started.send(());
+        };
+
+        let local_addr = listener.local_addr().ok();
+        let in_flight = InFlight::default();
+        let server = Server::builder()
+            .trace_fn(|request| tracing::info_span!("grpc", method = %request.uri().path()))
+            .timeout(self.config.request_timeout)
+            .tcp_nodelay(true)
+            .http2_keepalive_interval(Some(Duration::from_secs(30)))
+            // Outermost: counts every request, so shutdown knows when the drain is done
+            // even while idle client connections stay open.
+            .layer(in_flight.clone())
+            .layer(GlobalConcurrencyLimitLayer::new(
+                self.config.concurrency_limit,
+            ))
+            .add_routes(self.routes.routes())
+            .add_service(health_service)
+            .add_service(reflection_v1)
+            .add_service(reflection_v1alpha)
+            .serve_with_incoming_shutdown(TcpListenerStream::new(listener), on_shutdown);
+
+        if let Some(addr) = local_addr {
+            info!(%addr, services = ?self.service_names, "serving");
+            announce_listening(addr);
+        }
+
+        let grace = self.config.shutdown_grace;
+        tokio::pin!(server);
+        tokio::select! {
+            result = &mut server => result?,
+            drained = async {
+                if drain_signal.await.is_err() {
+                    std::future::pending::<()>().await;
+                }
+                tokio::time::timeout(grace, in_flight.idle()).await.is_ok()
+            } => {
+                if !drained {
+                    warn!(grace_ms = grace.as_millis() as u64, "grace period over, dropping in-flight requests");
+                }
+            }
+        }
+        info!("stopped");
+        Ok(())
+    }
+}
+
+/// Counts requests in flight (a tower layer) and tells when none is left.
+/// Server streams count until their handler returns the stream, not until it ends:
+/// streaming clients (WatchJob) resume from their last event id after a restart.
+#[derive(Debug, Clone, Default)]
+struct InFlight {
+    count: Arc<AtomicUsize>,
+    idle: Arc<Notify>,
+}
+
+impl InFlight {
+    /// Resolves once no request is in flight.
+    async fn idle(&self) {
+        loop {
+            let notified = self.idle.notified();
+            if self.count.load(Ordering::Acquire) == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// Decrements the in-flight count when the request's future completes or is dropped.
+struct InFlightGuard(InFlight);
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+impl<S> tower::Layer<S> for InFlight {
+    type Service = InFlightService<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        InFlightService {
+            inner,
+            tracker: self.clone(),
+        }
+    }
+}
+
+/// The service produced by [`InFlight`].
+#[derive(Debug, Clone)]
+struct InFlightService<S> {
+    inner: S,
+    tracker: InFlight,
+}
+
+impl<S, Request> tower::Service<Request> for InFlightService<S>
+where
+    S: tower::Service<Request>,
+    S::Future: Send + 'static,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<S::Response, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, context: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(context)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        self.tracker.count.fetch_add(1, Ordering::AcqRel);
+        let guard = InFlightGuard(self.tracker.clone());
+        let future = self.inner.call(request);
+        Box::pin(async move {
+            let response = future.await;
+            drop(guard);
+            response
+        })
+    }
+}
+
+fn announce_listening(addr: SocketAddr) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{LISTENING_PREFIX}{addr}");
+    let _ = stdout.flush();
+}
+
+/// Binds the listen address.
+pub async fn bind(addr: SocketAddr) -> Result<TcpListener, RuntimeError> {
+    TcpListener::bind(addr)
+        .await
+        .map_err(|source| RuntimeError::Bind { addr, source })
+}
+
+/// A lazily connecting channel to a peer service (`http://host:port`): the first
+/// RPC connects, and a peer that restarts is reconnected without restarting us.
+pub fn connect_lazy(addr: &str) -> Result<Channel, RuntimeError> {
+    let endpoint =
+        Endpoint::from_shared(addr.to_owned()).map_err(|error| RuntimeError::PeerAddress {
+            addr: addr.to_owned(),
+            reason: error.to_string(),
+        })?;
+    Ok(endpoint
+        .connect_timeout(Duration::from_secs(5))
+        .tcp_nodelay(true)
+        .http2_keep_alive_interval(Duration::from_secs(30))
+        .keep_alive_while_idle(true)
+        .connect_lazy())
+}
+
+/// Resolves on ctrl-c or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}

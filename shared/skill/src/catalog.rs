@@ -1,0 +1,455 @@
+//! Operational skills on disk (spec 002): `<memory-root>/<slag>/skill.yaml` with
+//! `jobs/`, `logs/` and `focus-cache/` beside it, bootstrapped on first use from
+//! `<templates-dir>/<slag>.yaml`, else from the built-in minimal default skill.
+//!
+//! Edits on disk are picked up on the next read: the file's modification time and
+//! length are checked on every `get`. An edit that does not validate never
+//! replaces the last good version in service; the refusal is reported as a
+//! warning on the skill until the file is fixed. Writes are atomic (temp file +
+//! rename in the same directory).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use serde_json::Value;
+use tracing::{info, warn};
+
+use crate::compile::CompiledPolicy;
+use crate::diagnostics::{Diagnostic, codes};
+use crate::document::{Format, Position};
+use crate::engine::EngineConfig;
+use crate::error::SkillError;
+use crate::model::Skill;
+use crate::slag::is_safe_name;
+use crate::validate::load;
+
+/// Subdirectories every slag gets.
+pub const SLAG_DIRS: [&str; 3] = ["jobs", "logs", "focus-cache"];
+
+/// The file name of an operational skill.
+pub const SKILL_FILE: &str = "skill.yaml";
+
+/// Used when neither a template nor the named template exists.
+pub const MINIMAL_SKILL: &str = "\
+# Minimal default skill: bootstrapped for a slag without a template.
+name: Minimal assistant
+description: A general assistant with the core tools only.
+problem:
+  statement: Help the user with their request.
+role:
+  name: Assistant
+  persona: You are a helpful, concise assistant.
+intents:
+  supported:
+    - id: general_request
+      description: Any request the assistant can help with
+      examples:
+        - Can you help me?
+        - I have a question
+  out_of_domain:
+    action: redirect
+    message: I can only help with general requests.
+tools: []
+policy:
+  tools:
+    allowed: [\"*\"]
+engine: standard
+";
+
+/// An operational skill as served.
+#[derive(Debug, Clone)]
+pub struct OperationalSkill {
+    /// Its slag.
+    pub slag: String,
+    /// The document text as stored.
+    pub source: String,
+    /// The stored text's format.
+    pub format: Format,
+    /// The document as JSON, unknown fields included.
+    pub document: Value,
+    /// The typed skill.
+    pub skill: Skill,
+    /// The compiled policy.
+    pub compiled: CompiledPolicy,
+    /// Resolved engine settings.
+    pub engine: EngineConfig,
+    /// Warnings (including a refused on-disk edit).
+    pub warnings: Vec<Diagnostic>,
+    /// The template it was bootstrapped from, if known.
+    pub template: Option<String>,
+    /// Content digest of `source`.
+    pub etag: String,
+    /// File modification time.
+    pub modified: SystemTime,
+}
+
+/// A shipped template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateInfo {
+    /// Slag it bootstraps by default.
+    pub slag: String,
+    /// `name` of the document.
+    pub display_name: String,
+    /// `problem.statement` or `description`.
+    pub description: String,
+}
+
+#[derive(Debug)]
+struct Cached {
+    skill: Arc<OperationalSkill>,
+    /// Modification time and length of the file the cached version was read from.
+    stamp: (SystemTime, u64),
+}
+
+/// Operational skills of one tenant's memory root.
+#[derive(Debug)]
+pub struct Catalog {
+    root: PathBuf,
+    templates_dir: PathBuf,
+    /// `${NAME}` values substituted into a template when it is bootstrapped.
+    vars: Vec<(String, String)>,
+    cache: Mutex<HashMap<String, Cached>>,
+}
+
+impl Catalog {
+    /// A catalog over `memory_root`, bootstrapping from `templates_dir`.
+    pub fn new(memory_root: impl Into<PathBuf>, templates_dir: impl Into<PathBuf>) -> Self {
+        Self {
+            root: memory_root.into(),
+            templates_dir: templates_dir.into(),
+            vars: Vec::new(),
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Sets a `${NAME}` substitution applied to templates at bootstrap (e.g. the
+    /// demo MCP server URL), so operational skills hold concrete values.
+    pub fn with_var(mut self, name: &str, value: &str) -> Self {
+        self.vars.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    fn expand(&self, template: &str) -> String {
+        self.vars
+            .iter()
+            .fold(template.to_owned(), |text, (name, value)| {
+                text.replace(&format!("${{{name}}}"), value)
+            })
+    }
+
+    /// The memory root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn slag_dir(&self, slag: &str) -> Result<PathBuf, SkillError> {
+        if !is_safe_name(slag) {
+            return Err(SkillError::UnsafeSlag(slag.chars().take(80).collect()));
+        }
+        Ok(self.root.join(slag))
+    }
+
+    /// The operational skill of `slag`, bootstrapped on first use.
+    pub fn get(&self, slag: &str) -> Result<Arc<OperationalSkill>, SkillError> {
+        let file = self.slag_dir(slag)?.join(SKILL_FILE);
+        if !file.exists() {
+            return self.bootstrap(slag, None);
+        }
+        self.read(slag, &file)
+    }
+
+    /// Whether `slag` has an operational skill on disk.
+    pub fn exists(&self, slag: &str) -> Result<bool, SkillError> {
+        Ok(self.slag_dir(slag)?.join(SKILL_FILE).exists())
+    }
+
+    fn read(&self, slag: &str, file: &Path) -> Result<Arc<OperationalSkill>, SkillError> {
+        let metadata = std::fs::metadata(file).map_err(|source| SkillError::io(file, source))?;
+        let stamp = (
+            metadata.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+            metadata.len(),
+        );
+        let mut cache = self
+            .cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(cached) = cache.get(slag)
+            && cached.stamp == stamp
+        {
+            return Ok(cached.skill.clone());
+        }
+        let source =
+            std::fs::read_to_string(file).map_err(|source| SkillError::io(file, source))?;
+        let template = cache
+            .get(slag)
+            .and_then(|cached| cached.skill.template.clone())
+            .or_else(|| self.template_marker(slag));
+        match build(slag, &source, template, stamp.0) {
+            Ok(skill) => {
+                if cache.contains_key(slag) {
+                    info!(slag, "operational skill changed on disk, reloaded");
+                }
+                let skill = Arc::new(skill);
+                cache.insert(
+                    slag.to_owned(),
+                    Cached {
+                        skill: skill.clone(),
+                        stamp,
+                    },
+                );
+                Ok(skill)
+            }
+            Err(errors) => {
+                let Some(cached) = cache.get_mut(slag) else {
+                    // Nothing good to fall back on: the skill cannot be served.
+                    return Err(SkillError::Invalid {
+                        slag: slag.to_owned(),
+                        diagnostics: errors,
+                    });
+                };
+                warn!(
+                    slag,
+                    errors = errors.len(),
+                    "on-disk edit of the skill does not validate; serving the last good version"
+                );
+                let mut kept = (*cached.skill).clone();
+                kept.warnings
+                    .retain(|warning| warning.code != codes::STALE_EDIT);
+                let first = errors
+                    .first()
+                    .map(|error| error.render(SKILL_FILE))
+                    .unwrap_or_default();
+                kept.warnings.push(Diagnostic::warning(
+                    "",
+                    Position { line: 1, column: 1 },
+                    codes::STALE_EDIT,
+                    format!("the edited {SKILL_FILE} does not validate ({} errors, first: {first}); the last good version is in service", errors.len()),
+                ));
+                let kept = Arc::new(kept);
+                // Remember the broken stamp so the file is not re-parsed on every read.
+                *cached = Cached {
+                    skill: kept.clone(),
+                    stamp,
+                };
+                Ok(kept)
+            }
+        }
+    }
+
+    /// Creates `<root>/<slag>/` from a template: `template` if given, else the
+    /// template named like the slag, else the minimal default. An existing
+    /// operational skill is returned unchanged.
+    pub fn bootstrap(
+        &self,
+        slag: &str,
+        template: Option<&str>,
+    ) -> Result<Arc<OperationalSkill>, SkillError> {
+        let dir = self.slag_dir(slag)?;
+        let file = dir.join(SKILL_FILE);
+        if file.exists() {
+            return self.read(slag, &file);
+        }
+        let template_slag = template.unwrap_or(slag);
+        if !is_safe_name(template_slag) {
+            return Err(SkillError::UnsafeSlag(
+                template_slag.chars().take(80).collect(),
+            ));
+        }
+        let template_file = self.templates_dir.join(format!("{template_slag}.yaml"));
+        let (source, template_name) = match std::fs::read_to_string(&template_file) {
+            Ok(source) => (self.expand(&source), Some(template_slag.to_owned())),
+            Err(_) if template.is_some() => {
+                return Err(SkillError::UnknownTemplate(template_slag.to_owned()));
+            }
+            Err(_) => (MINIMAL_SKILL.to_owned(), None),
+        };
+        if let Err(errors) = build(slag, &source, template_name.clone(), SystemTime::now()) {
+            return Err(SkillError::Invalid {
+                slag: slag.to_owned(),
+                diagnostics: errors,
+            });
+        }
+        for sub in SLAG_DIRS {
+            let path = dir.join(sub);
+            std::fs::create_dir_all(&path).map_err(|source| SkillError::io(&path, source))?;
+        }
+        write_atomically(&file, &source)?;
+        if let Some(template_name) = &template_name {
+            let marker = dir.join(".template");
+            write_atomically(&marker, template_name)?;
+        }
+        info!(
+            slag,
+            template = template_name.as_deref().unwrap_or("minimal default"),
+            "bootstrapped operational skill"
+        );
+        self.read(slag, &file)
+    }
+
+    fn template_marker(&self, slag: &str) -> Option<String> {
+        std::fs::read_to_string(self.root.join(slag).join(".template"))
+            .ok()
+            .map(|text| text.trim().to_owned())
+    }
+
+    /// Validates and writes an operational skill. Refuses a document with errors
+    /// (the stored file is untouched) and, when `expected_etag` is given, a write
+    /// over a newer version.
+    pub fn put(
+        &self,
+        slag: &str,
+        source: &str,
+        expected_etag: Option<&str>,
+    ) -> Result<Arc<OperationalSkill>, SkillError> {
+        let dir = self.slag_dir(slag)?;
+        let file = dir.join(SKILL_FILE);
+        if let Some(expected) = expected_etag.filter(|etag| !etag.is_empty()) {
+            let current = std::fs::read_to_string(&file)
+                .ok()
+                .map(|text| etag_of(&text));
+            if current.as_deref() != Some(expected) {
+                return Err(SkillError::EtagMismatch {
+                    slag: slag.to_owned(),
+                });
+            }
+        }
+        let template = self.template_marker(slag);
+        if let Err(errors) = build(slag, source, template, SystemTime::now()) {
+            return Err(SkillError::Invalid {
+                slag: slag.to_owned(),
+                diagnostics: errors,
+            });
+        }
+        for sub in SLAG_DIRS {
+            let path = dir.join(sub);
+            std::fs::create_dir_all(&path).map_err(|source| SkillError::io(&path, source))?;
+        }
+        write_atomically(&file, source)?;
+        self.read(slag, &file)
+    }
+
+    /// Slags with an operational skill, sorted.
+    pub fn list(&self) -> Result<Vec<String>, SkillError> {
+        let entries = match std::fs::read_dir(&self.root) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(source) => return Err(SkillError::io(&self.root, source)),
+        };
+        let mut slags: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .filter(|name| is_safe_name(name) && self.root.join(name).join(SKILL_FILE).is_file())
+            .collect();
+        slags.sort();
+        Ok(slags)
+    }
+
+    /// Templates in the templates directory, sorted by slag.
+    pub fn templates(&self) -> Result<Vec<TemplateInfo>, SkillError> {
+        let entries = match std::fs::read_dir(&self.templates_dir) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(source) => return Err(SkillError::io(&self.templates_dir, source)),
+        };
+        let mut templates = Vec::new();
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            let Some(slag) = path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .and_then(|name| name.strip_suffix(".yaml"))
+            else {
+                continue;
+            };
+            if !is_safe_name(slag) {
+                continue;
+            }
+            let Ok(source) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let loaded = load(&source, Format::Yaml);
+            let skill = loaded.skill.unwrap_or_default();
+            templates.push(TemplateInfo {
+                slag: slag.to_owned(),
+                display_name: skill.name.clone().unwrap_or_else(|| slag.to_owned()),
+                description: skill
+                    .problem
+                    .as_ref()
+                    .and_then(|problem| problem.statement.clone())
+                    .or(skill.description.clone())
+                    .unwrap_or_default()
+                    .trim()
+                    .to_owned(),
+            });
+        }
+        templates.sort_by(|a, b| a.slag.cmp(&b.slag));
+        Ok(templates)
+    }
+}
+
+/// Loads a document into an operational skill, or returns its errors.
+fn build(
+    slag: &str,
+    source: &str,
+    template: Option<String>,
+    modified: SystemTime,
+) -> Result<OperationalSkill, Vec<Diagnostic>> {
+    let format = Format::detect(None, source);
+    let loaded = load(source, format);
+    if loaded.has_errors() {
+        return Err(loaded
+            .diagnostics
+            .into_iter()
+            .filter(Diagnostic::is_error)
+            .collect());
+    }
+    let (Some(document), Some(skill), Some(compiled), Some(engine)) = (
+        loaded.document,
+        loaded.skill,
+        loaded.compiled,
+        loaded.engine,
+    ) else {
+        return Err(Vec::new());
+    };
+    Ok(OperationalSkill {
+        slag: slag.to_owned(),
+        source: source.to_owned(),
+        format,
+        document: document.value,
+        skill,
+        compiled,
+        engine,
+        warnings: loaded.diagnostics,
+        template,
+        etag: etag_of(source),
+        modified,
+    })
+}
+
+/// A content digest (FNV-1a 64, hex): cheap and stable across processes.
+pub fn etag_of(source: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in source.as_bytes() {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{hash:016x}")
+}
+
+fn write_atomically(file: &Path, contents: &str) -> Result<(), SkillError> {
+    // Unique per write, so concurrent writers (two catalogs over one root, two
+    // processes) never share a temp file; the rename is the atomic step.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let dir = file.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|source| SkillError::io(dir, source))?;
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = file
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or("skill");
+    let temp = dir.join(format!(".{name}.tmp-{}-{n}", std::process::id()));
+    std::fs::write(&temp, contents).map_err(|source| SkillError::io(&temp, source))?;
+    std::fs::rename(&temp, file).map_err(|source| SkillError::io(file, source))
+}

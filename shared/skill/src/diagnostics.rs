@@ -1,0 +1,127 @@
+//! Diagnostics: `{severity, path, line, column, message, code}`, printed as
+//! `file:line:col: severity: message`.
+
+use std::fmt;
+
+use crate::document::Position;
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The document cannot be used.
+    Error,
+    /// The document is used; something in it is ignored or suspicious.
+    Warning,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.write_str(match self {
+            Self::Error => "error",
+            Self::Warning => "warning",
+        })
+    }
+}
+
+/// Stable machine-readable diagnostic codes.
+pub mod codes {
+    /// YAML or JSON that no parser accepts.
+    pub const SYNTAX: &str = "syntax";
+    /// Input over the size or node budget.
+    pub const TOO_LARGE: &str = "too_large";
+    /// Nesting over the depth budget.
+    pub const TOO_DEEP: &str = "too_deep";
+    /// A key given twice in one mapping.
+    pub const DUPLICATE_KEY: &str = "duplicate_key";
+    /// A value of the wrong shape (a list where a string belongs, ...).
+    pub const INVALID_TYPE: &str = "invalid_type";
+    /// A value outside its allowed set.
+    pub const INVALID_VALUE: &str = "invalid_value";
+    /// A required field is absent.
+    pub const MISSING_FIELD: &str = "missing_field";
+    /// Two intents with one id.
+    pub const DUPLICATE_INTENT: &str = "duplicate_intent_id";
+    /// Two tools with one name or id.
+    pub const DUPLICATE_TOOL: &str = "duplicate_tool";
+    /// A workflow step or approval names a tool the skill does not have.
+    pub const UNKNOWN_TOOL: &str = "unknown_tool";
+    /// A condition outside the condition grammar.
+    pub const INVALID_CONDITION: &str = "invalid_condition";
+    /// A slag or id that is not a safe name.
+    pub const UNSAFE_NAME: &str = "unsafe_name";
+    /// A field the runtime keeps but does not use.
+    pub const UNUSED_FIELD: &str = "unused_field";
+    /// A workflow trigger naming no intent.
+    pub const UNKNOWN_INTENT: &str = "unknown_intent";
+    /// An on-disk edit that does not validate; the last good version is served.
+    pub const STALE_EDIT: &str = "stale_edit";
+}
+
+/// One finding about a skill document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// Path of the field, e.g. `tools[2].inputs[0].type`; empty for the whole document.
+    pub path: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+    /// What is wrong, lowercase.
+    pub message: String,
+    /// One of [`codes`].
+    pub code: &'static str,
+}
+
+impl Diagnostic {
+    /// An error at `path`.
+    pub fn error(path: &str, at: Position, code: &'static str, message: impl Into<String>) -> Self {
+        Self::new(Severity::Error, path, at, code, message)
+    }
+
+    /// A warning at `path`.
+    pub fn warning(
+        path: &str,
+        at: Position,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::new(Severity::Warning, path, at, code, message)
+    }
+
+    fn new(
+        severity: Severity,
+        path: &str,
+        at: Position,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            severity,
+            path: path.to_owned(),
+            line: at.line,
+            column: at.column,
+            message: message.into(),
+            code,
+        }
+    }
+
+    /// Whether it is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// `file:line:col: severity: message`.
+    pub fn render(&self, file: &str) -> String {
+        let location = if self.path.is_empty() {
+            String::new()
+        } else {
+            format!(" (at {})", self.path)
+        };
+        format!(
+            "{file}:{}:{}: {}: {}{location}",
+            self.line, self.column, self.severity, self.message
+        )
+    }
+}

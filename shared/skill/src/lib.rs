@@ -1,0 +1,24 @@
+//! adas-skill: the DAL skill model and everything the runtime does with a skill
+//! document before a job runs — load YAML or JSON with bounded input and
+//! line:col diagnostics, validate, compile the policy (guardrails, tool
+//! permissions, approvals, workflow sub-goals), bind resources and render the
+//! persona, and keep operational skills per slag on disk, bootstrapped from
+//! templates. No gRPC here: SkillRegistryService converts at its edge.
+
+pub mod catalog;
+pub mod compile;
+pub mod condition;
+pub mod diagnostics;
+pub mod document;
+pub mod engine;
+mod error;
+pub mod model;
+pub mod resources;
+pub mod slag;
+pub mod validate;
+
+pub use catalog::{Catalog, OperationalSkill, TemplateInfo};
+pub use diagnostics::{Diagnostic, Severity};
+pub use document::Format;
+pub use error::SkillError;
+pub use validate::{Loaded, load, load_detected};

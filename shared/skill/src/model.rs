@@ -1,0 +1,442 @@
+//! The typed DAL skill model (spec 004 §3, spec 002, and what the Skill Builder's
+//! real exports carry). Deserialization is deliberately lenient about values
+//! (types, enums and conditions are strings checked by `validate`, so one pass
+//! reports every problem) and strict about shapes (a list where a string belongs
+//! is an error with its path). Fields not modelled here stay in the document
+//! value, so nothing is lost.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A skill document.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Skill {
+    /// Builder id, e.g. `skill_identity-gateway`.
+    pub id: Option<String>,
+    /// Human-readable name.
+    pub name: Option<String>,
+    /// What the skill does.
+    pub description: Option<String>,
+    /// Document version.
+    pub version: Option<Value>,
+    /// The problem the skill solves (goal coverage).
+    pub problem: Option<Problem>,
+    /// The agent's role and persona.
+    pub role: Option<Role>,
+    /// Top-level persona (builder exports carry it beside `role.persona`).
+    pub persona: Option<String>,
+    /// Intents the skill supports.
+    pub intents: Option<Intents>,
+    /// Tools the skill calls.
+    pub tools: Vec<Tool>,
+    /// Guardrails, workflows, approvals, tool filters.
+    pub policy: Option<Policy>,
+    /// Fields the final answer must carry.
+    pub output_contract: Option<OutputContract>,
+    /// Engine settings: a preset name or an object.
+    pub engine: Option<EngineSpec>,
+    /// MCP server URI providing the skill's tools.
+    pub mcp_server: Option<String>,
+    /// MCP connector ids (builder format).
+    pub connectors: Vec<String>,
+    /// Resources a job binds.
+    pub resources: Vec<ResourceDeclaration>,
+    /// Prompt hints for inputs the platform asks for.
+    pub required_inputs: Vec<RequiredInput>,
+    /// Usage scenarios (kept for the builder; not used at run time).
+    pub scenarios: Vec<Value>,
+    /// Grant mappings (kept; not used at run time).
+    pub grant_mappings: Vec<Value>,
+    /// Access policy (kept; not used at run time).
+    pub access_policy: Option<Value>,
+}
+
+/// `problem`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Problem {
+    /// The problem statement.
+    pub statement: Option<String>,
+    /// Background.
+    pub context: Option<String>,
+    /// Goals.
+    pub goals: Vec<String>,
+}
+
+/// `role`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Role {
+    /// Role name.
+    pub name: Option<String>,
+    /// Persona text; may use `{{resources.x}}` and `{{#if resources.x}}…{{/if}}`.
+    pub persona: Option<String>,
+}
+
+/// `intents`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Intents {
+    /// Supported intents.
+    pub supported: Vec<Intent>,
+    /// Score thresholds.
+    pub thresholds: Option<Thresholds>,
+    /// What to do with a message no intent matches.
+    pub out_of_domain: Option<OutOfDomain>,
+}
+
+/// One supported intent.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Intent {
+    /// Intent id.
+    pub id: String,
+    /// What the user wants.
+    pub description: Option<String>,
+    /// Example messages.
+    pub examples: Vec<String>,
+    /// Entities to extract.
+    pub entities: Vec<Entity>,
+    /// Workflow this intent runs (builder format; `policy.workflows[].trigger` is the other way).
+    pub maps_to_workflow: Option<String>,
+}
+
+/// An entity of an intent.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Entity {
+    /// Entity name (matches tool input names).
+    pub name: String,
+    /// Type name (see [`crate::validate::VALUE_TYPES`]).
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// Whether the intent needs it.
+    pub required: bool,
+    /// Allowed values.
+    #[serde(rename = "enum")]
+    pub allowed: Vec<Value>,
+}
+
+/// `intents.thresholds`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Thresholds {
+    /// Accept at or above.
+    pub accept: Option<f64>,
+    /// Ask to clarify at or above.
+    pub clarify: Option<f64>,
+    /// Out of domain below.
+    pub reject: Option<f64>,
+}
+
+/// `intents.out_of_domain`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OutOfDomain {
+    /// Action, e.g. `redirect`.
+    pub action: Option<String>,
+    /// Message to the user.
+    pub message: Option<String>,
+}
+
+/// A tool.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Tool {
+    /// Builder id (approvals may name a tool by it).
+    pub id: Option<String>,
+    /// Tool name, as called.
+    pub name: String,
+    /// What it does.
+    pub description: Option<String>,
+    /// Inputs.
+    pub inputs: Vec<ToolInput>,
+    /// Output.
+    pub output: Option<ToolOutput>,
+    /// Tool-level policy.
+    pub policy: Option<ToolPolicy>,
+    /// Security classification.
+    pub security: Option<Security>,
+}
+
+/// An input of a tool.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolInput {
+    /// Argument name.
+    pub name: String,
+    /// Type name; `text` is a string.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// Whether a call needs it.
+    pub required: bool,
+    /// What it is.
+    pub description: Option<String>,
+    /// Allowed values.
+    #[serde(rename = "enum")]
+    pub allowed: Vec<Value>,
+    /// Default value.
+    pub default: Option<Value>,
+}
+
+/// A tool's output.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolOutput {
+    /// Type name.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// What it is.
+    pub description: Option<String>,
+}
+
+/// `tools[].policy`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolPolicy {
+    /// `always` | `conditional` | `never`.
+    pub allowed: Option<String>,
+    /// `always` | `conditional` | `never`, or a boolean.
+    pub requires_approval: Option<Value>,
+    /// Condition of a conditional approval.
+    pub condition: Option<String>,
+    /// Builder format: conditions with actions.
+    pub conditions: Vec<PolicyCondition>,
+}
+
+/// One `{when, action, message}` rule.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PolicyCondition {
+    /// Condition text.
+    pub when: String,
+    /// `deny`, `require_approval`, `allow`, `warn`.
+    pub action: Option<String>,
+    /// Message when it applies.
+    pub message: Option<String>,
+}
+
+/// `tools[].security`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Security {
+    /// e.g. `pii_read`.
+    pub classification: Option<String>,
+}
+
+/// `policy`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Policy {
+    /// Guardrails.
+    pub guardrails: Option<Guardrails>,
+    /// Workflows.
+    pub workflows: Vec<Workflow>,
+    /// Approval rules.
+    pub approvals: Vec<ApprovalRule>,
+    /// Tool filters.
+    pub tools: Option<ToolFilter>,
+}
+
+/// Guardrails, in either builder shape: `{never: [..], always: [..]}` or a list of `{type, rule}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Guardrails {
+    /// `{never: [...], always: [...]}`.
+    Lists {
+        /// Things never to do.
+        #[serde(default)]
+        never: Vec<String>,
+        /// Things always to do.
+        #[serde(default)]
+        always: Vec<String>,
+    },
+    /// `[{type: never, rule: ...}, ...]`.
+    Rules(Vec<GuardrailRule>),
+}
+
+/// One `{type, rule}` guardrail.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GuardrailRule {
+    /// `never` or `always`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The rule text.
+    pub rule: String,
+}
+
+impl Guardrails {
+    /// `(never, always)` rule texts, whatever the shape. Rules of an unknown type count as `always`
+    /// (validation warns about them).
+    pub fn split(&self) -> (Vec<String>, Vec<String>) {
+        match self {
+            Self::Lists { never, always } => (never.clone(), always.clone()),
+            Self::Rules(rules) => {
+                let mut never = Vec::new();
+                let mut always = Vec::new();
+                for rule in rules {
+                    match rule.kind.to_ascii_lowercase().as_str() {
+                        "never" | "must_not" => never.push(rule.rule.clone()),
+                        _ => always.push(rule.rule.clone()),
+                    }
+                }
+                (never, always)
+            }
+        }
+    }
+}
+
+/// A workflow.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Workflow {
+    /// Builder id (`maps_to_workflow` refers to it).
+    pub id: Option<String>,
+    /// Name.
+    pub name: String,
+    /// Intent that starts it.
+    pub trigger: Option<String>,
+    /// Tool names, in order.
+    pub steps: Vec<String>,
+    /// Whether it must run for the goal to be covered.
+    pub required: bool,
+}
+
+/// An approval rule.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ApprovalRule {
+    /// Tool name or builder tool id.
+    pub tool_id: String,
+    /// Condition (flat form).
+    pub when: Option<String>,
+    /// Action, e.g. `require_approval`.
+    pub action: Option<String>,
+    /// Role that must approve.
+    pub approver: Option<String>,
+    /// Builder form: conditions with actions.
+    pub conditions: Vec<PolicyCondition>,
+}
+
+/// `policy.tools`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolFilter {
+    /// Allowed tool patterns (`*` for all).
+    pub allowed: Vec<String>,
+    /// Blocked tool names.
+    pub blocked: Vec<String>,
+}
+
+/// `output_contract`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct OutputContract {
+    /// Fields the final answer must carry.
+    pub required_fields: Vec<String>,
+}
+
+/// `engine`: a preset name or an object that replaces the preset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum EngineSpec {
+    /// `standard` | `careful` | `fast` | `autonomous`.
+    Preset(String),
+    /// Explicit settings.
+    Settings(Box<EngineSettings>),
+}
+
+/// Explicit engine settings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EngineSettings {
+    /// Model name.
+    pub model: Option<String>,
+    /// Sampling temperature.
+    pub temperature: Option<f64>,
+    /// Iteration budget.
+    pub max_iterations: Option<u32>,
+    /// What happens when the budget runs out.
+    pub on_max_iterations: Option<String>,
+    /// Finalization gate settings.
+    pub finalization_gate: Option<FinalizationGateSettings>,
+    /// Loop detection settings.
+    pub loop_detection: Option<LoopDetectionSettings>,
+    /// Builder form: `rv2.max_iterations`, `rv2.on_max_iterations`.
+    pub rv2: Option<Rv2Settings>,
+    /// Builder form: `internal_error.loop_detection`.
+    pub internal_error: Option<InternalErrorSettings>,
+    /// A waiting job whose ask is older than this (ms) ends as EXPIRED (default: never).
+    pub wait_timeout_ms: Option<u64>,
+    /// Invalid answers to one ask before the job escalates (default 3).
+    pub max_invalid_answers: Option<u32>,
+}
+
+/// `engine.finalization_gate`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FinalizationGateSettings {
+    /// Whether the gate runs.
+    pub enabled: Option<bool>,
+    /// Replans after a failed gate.
+    pub max_retries: Option<u32>,
+}
+
+/// `engine.loop_detection`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LoopDetectionSettings {
+    /// Whether identical calls are detected.
+    pub enabled: Option<bool>,
+    /// Identical calls that trip it.
+    pub identical_call_threshold: Option<u32>,
+}
+
+/// `engine.rv2`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Rv2Settings {
+    /// Iteration budget.
+    pub max_iterations: Option<u32>,
+    /// What happens when the budget runs out.
+    pub on_max_iterations: Option<String>,
+}
+
+/// `engine.internal_error`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct InternalErrorSettings {
+    /// Loop detection settings.
+    pub loop_detection: Option<LoopDetectionSettings>,
+}
+
+/// A resource declaration.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ResourceDeclaration {
+    /// Name a job binds.
+    pub name: String,
+    /// `filesystem` | `connection_string` | `api_endpoint` | `credential`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Whether a job must bind it.
+    pub required: bool,
+    /// What it is for.
+    pub description: Option<String>,
+}
+
+/// A prompt hint for an input the platform asks for.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RequiredInput {
+    /// Field path, e.g. `order_id` or `identity.email_or_phone`.
+    pub path: String,
+    /// The question.
+    pub prompt: Option<String>,
+    /// `text` | `choice`.
+    pub input_type: Option<String>,
+    /// Choices for `choice`.
+    pub options: Vec<String>,
+}

@@ -1,0 +1,304 @@
+//! The Skill Builder's real exports (`../shared/fixtures` beside the project) and
+//! the shipped templates: each either loads (warnings listed) or is refused with
+//! an error at the right line — both outcomes pinned.
+
+use std::path::PathBuf;
+
+use adas_skill::diagnostics::codes;
+use adas_skill::{Format, Severity, load, load_detected};
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn fixture(name: &str) -> (String, String) {
+    let path = workspace().join("../shared/fixtures").join(name);
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|error| {
+        panic!(
+            "{}: {error} (the fixtures live in ../shared beside the project)",
+            path.display()
+        )
+    });
+    (source, name.to_owned())
+}
+
+#[test]
+fn identity_gateway_yaml_is_refused_at_its_broken_line() {
+    let (source, name) = fixture("identity-gateway.skill.yaml");
+    let loaded = load_detected(&source, Some(&name));
+    let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    // `    - tools: [*]`: the builder concatenated YAML no parser accepts.
+    assert_eq!(
+        (errors[0].line, errors[0].column, errors[0].code),
+        (134, 15, codes::SYNTAX)
+    );
+    assert!(source.lines().nth(133).unwrap().contains("tools: [*]"));
+    assert!(loaded.skill.is_none());
+}
+
+#[test]
+fn identity_gateway_json_draft_loads_with_warnings() {
+    let (source, name) = fixture("identity-gateway.draft.skill.json");
+    let loaded = load_detected(&source, Some(&name));
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    let skill = loaded.skill.as_ref().unwrap();
+    assert_eq!(skill.tools[0].name, "identity.user.lookup");
+    assert_eq!(
+        skill.tools[0]
+            .security
+            .as_ref()
+            .unwrap()
+            .classification
+            .as_deref(),
+        Some("pii_read")
+    );
+    assert!(
+        !skill.scenarios.is_empty()
+            && !skill.grant_mappings.is_empty()
+            && skill.access_policy.is_some()
+    );
+    let unused: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == codes::UNUSED_FIELD)
+        .map(|d| d.path.as_str())
+        .collect();
+    for field in [
+        "scenarios",
+        "grant_mappings",
+        "access_policy",
+        "conversation",
+    ] {
+        assert!(
+            unused.contains(&field),
+            "{field} is reported as unused: {unused:?}"
+        );
+    }
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .all(|d| d.severity == Severity::Warning && d.line > 0)
+    );
+    let compiled = loaded.compiled.unwrap();
+    assert_eq!(compiled.sub_goals[0].id, "sg_Identity Verification_1");
+    assert_eq!(
+        compiled.sub_goals[1].depends_on,
+        vec!["sg_Identity Verification_1".to_owned()]
+    );
+}
+
+#[test]
+fn order_support_example_loads_with_thresholds_and_rv2() {
+    let (source, name) = fixture("order-support.example.skill.json");
+    let loaded = load_detected(&source, Some(&name));
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    let skill = loaded.skill.as_ref().unwrap();
+    let intents = skill.intents.as_ref().unwrap();
+    assert_eq!(intents.thresholds.as_ref().unwrap().accept, Some(0.85));
+    assert_eq!(
+        intents.supported[0].maps_to_workflow.as_deref(),
+        Some("order_lookup_flow")
+    );
+    assert_eq!(
+        loaded.engine.unwrap().max_iterations,
+        8,
+        "engine.rv2.max_iterations is read"
+    );
+    // Its workflow names a tool it does not declare but the skill has connectors: a warning.
+    assert!(loaded.diagnostics.iter().all(|d| !d.is_error()));
+}
+
+#[test]
+fn software_developer_template_loads_with_builder_conditions() {
+    let (source, name) = fixture("software-developer.template.skill.yaml");
+    let loaded = load_detected(&source, Some(&name));
+    assert!(
+        !loaded.has_errors(),
+        "{:?}",
+        loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .collect::<Vec<_>>()
+    );
+    let compiled = loaded.compiled.unwrap();
+    // approvals name tools by builder id; they resolve to tool names.
+    let delete = compiled
+        .approvals
+        .iter()
+        .find(|rule| rule.tool == "delete_file")
+        .expect("tool-fs-delete-file resolved");
+    assert_eq!(
+        (delete.when.as_str(), delete.approver.as_str()),
+        ("always", "user")
+    );
+    let engine = loaded.engine.unwrap();
+    assert_eq!(
+        (
+            engine.max_iterations,
+            engine.identical_call_threshold,
+            engine.on_max_iterations.as_str()
+        ),
+        (25, 3, "ask_user")
+    );
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.path == "mcp_server" && d.severity == Severity::Warning)
+    );
+}
+
+#[test]
+fn shipped_templates_validate_without_errors_or_warnings() {
+    let dir = workspace().join("skill-templates");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|ext| ext.to_str()) != Some("yaml") {
+            continue;
+        }
+        count += 1;
+        let source = std::fs::read_to_string(&path).unwrap();
+        let loaded = load(&source, Format::Yaml);
+        assert!(
+            loaded.diagnostics.is_empty(),
+            "{}: {:?}",
+            path.display(),
+            loaded.diagnostics
+        );
+        assert!(loaded.compiled.is_some());
+    }
+    for required in [
+        "sw-dev-agent",
+        "cs-tier-1",
+        "devops-tier-1",
+        "identity-verification",
+    ] {
+        assert!(
+            dir.join(format!("{required}.yaml")).exists(),
+            "template {required} is shipped"
+        );
+    }
+    assert!(count >= 4);
+}
+
+#[test]
+fn semantic_errors_are_reported_together_with_positions() {
+    let source = "\
+name: broken
+intents:
+  supported:
+    - id: a
+    - id: a
+tools:
+  - name: lookup
+    inputs:
+      - name: id
+        type: strin
+    policy:
+      allowed: sometimes
+      requires_approval: conditional
+      condition: amount >> 5
+  - name: lookup
+policy:
+  workflows:
+    - name: flow
+      steps: [lookup, nowhere, sys.escalate]
+  approvals:
+    - tool_id: missing_tool
+      when: amount > lots
+resources:
+  - name: db
+    type: database
+engine: turbo
+";
+    let loaded = load(source, Format::Yaml);
+    let found: Vec<(u32, &str, &str)> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.line, d.path.as_str(), d.code))
+        .collect();
+    let expected = vec![
+        (5, "intents.supported[1].id", codes::DUPLICATE_INTENT),
+        (10, "tools[0].inputs[0].type", codes::INVALID_VALUE),
+        (12, "tools[0].policy.allowed", codes::INVALID_VALUE),
+        (14, "tools[0].policy.condition", codes::INVALID_CONDITION),
+        (15, "tools[1].name", codes::DUPLICATE_TOOL),
+        (19, "policy.workflows[0].steps[1]", codes::UNKNOWN_TOOL),
+        (21, "policy.approvals[0].tool_id", codes::UNKNOWN_TOOL),
+        (22, "policy.approvals[0].when", codes::INVALID_CONDITION),
+        (25, "resources[0].type", codes::INVALID_VALUE),
+        (26, "engine", codes::INVALID_VALUE),
+    ];
+    assert_eq!(found, expected);
+    assert!(
+        loaded.compiled.is_none(),
+        "a skill with errors is not compiled"
+    );
+}
+
+#[test]
+fn shape_errors_name_the_path() {
+    let loaded = load(
+        "name: x\ntools:\n  - name: a\n    inputs: not-a-list\n",
+        Format::Yaml,
+    );
+    let error = &loaded.diagnostics[0];
+    assert_eq!(
+        (error.path.as_str(), error.line, error.code),
+        ("tools[0].inputs", 4, codes::INVALID_TYPE)
+    );
+}
+
+#[test]
+fn guardrails_as_a_list_of_rules_and_engine_presets() {
+    let source = "\
+name: x
+tools:
+  - name: deleteFile
+policy:
+  guardrails:
+    - type: never
+      rule: Never use deleteFile
+    - type: always
+      rule: Always be polite
+engine: fast
+";
+    let loaded = load(source, Format::Yaml);
+    assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+    let compiled = loaded.compiled.unwrap();
+    assert_eq!(compiled.guardrails.len(), 1);
+    assert_eq!(
+        compiled.text_guardrails,
+        vec!["Always be polite".to_owned()]
+    );
+    let engine = loaded.engine.unwrap();
+    assert_eq!(
+        (engine.preset.as_str(), engine.finalization_gate_enabled),
+        ("fast", false)
+    );
+}
+
+#[test]
+fn text_input_type_is_a_string_and_json_matches_yaml() {
+    let yaml = "name: x\ntools:\n  - name: t\n    inputs:\n      - name: note\n        type: text\n        required: true\n";
+    let json = r#"{"name": "x", "tools": [{"name": "t", "inputs": [{"name": "note", "type": "text", "required": true}]}]}"#;
+    let from_yaml = load(yaml, Format::Yaml);
+    let from_json = load(json, Format::Json);
+    assert!(!from_yaml.has_errors() && !from_json.has_errors());
+    assert_eq!(from_yaml.skill, from_json.skill);
+}
+
+#[test]
+fn oversized_documents_are_refused() {
+    let source = format!(
+        "name: x\ndescription: \"{}\"\n",
+        "a".repeat(3 * 1024 * 1024)
+    );
+    let loaded = load(&source, Format::Yaml);
+    assert_eq!(loaded.diagnostics[0].code, codes::TOO_LARGE);
+}

@@ -1,0 +1,285 @@
+//! adas-state: where jobs, their events, the ready queue, waiting indexes,
+//! idempotency keys and tool caches live.
+//!
+//! One set of traits, two backends that pass the same conformance suite
+//! (`tests/conformance.rs`): [`RedisStore`] for deployments (the source of truth
+//! shared by every service process) and [`MemoryStore`], the embedded default of
+//! `adas up` — a real implementation, not a test double.
+//!
+//! Records are opaque bytes (the services store JSON); the store owns versions,
+//! indexes and expiry. A store is bound to one tenant; every method that touches
+//! per-skill data takes the slag.
+
+mod error;
+mod keys;
+mod memory;
+mod redis_store;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+
+pub use error::StateError;
+pub use keys::{KeyLayout, validate_slag_key};
+pub use memory::MemoryStore;
+pub use redis_store::RedisStore;
+
+/// Result of store operations.
+pub type Result<T, E = StateError> = std::result::Result<T, E>;
+
+/// A record version: 1 on create, +1 on every successful write.
+pub type Version = u64;
+
+/// A stored job record and its version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionedRecord {
+    /// Version of `data`.
+    pub version: Version,
+    /// The record bytes as last written.
+    pub data: Vec<u8>,
+}
+
+/// What a job write does to the slag's waiting index, in the same atomic step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitingChange {
+    /// Leave the index as it is.
+    Keep,
+    /// Add (or move) the job to the index, waiting since this time (ms since the Unix epoch).
+    Set {
+        /// When the ask was made.
+        since_ms: u64,
+    },
+    /// Remove the job from the index.
+    Clear,
+}
+
+/// A page request by offset; page tokens at the API edge encode the offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageRequest {
+    /// Items to skip.
+    pub offset: u64,
+    /// Maximum items to return (at least 1).
+    pub limit: usize,
+}
+
+/// One page of results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page<T> {
+    /// The items.
+    pub items: Vec<T>,
+    /// Offset of the next page; `None` on the last page.
+    pub next_offset: Option<u64>,
+}
+
+/// An entry of a slag's waiting index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaitingEntry {
+    /// The paused job.
+    pub job_id: String,
+    /// When its ask was made (ms since the Unix epoch).
+    pub since_ms: u64,
+}
+
+/// An event of a job's log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredEvent {
+    /// Id, ordered within the job; read after it to resume.
+    pub id: String,
+    /// The event bytes.
+    pub data: Vec<u8>,
+}
+
+/// A job reference carried by the ready queue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueueItem {
+    /// The job's slag.
+    pub slag: String,
+    /// The job id.
+    pub job_id: String,
+}
+
+/// A queue item handed to one consumer; it stays pending until acked, and is
+/// reclaimable by another consumer once idle long enough.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delivery {
+    /// Delivery id, passed to [`ReadyQueue::ack`].
+    pub id: String,
+    /// The job.
+    pub item: QueueItem,
+}
+
+/// Queue counters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct QueueStats {
+    /// Items no consumer holds yet.
+    pub ready: u64,
+    /// Items held by a consumer and not yet acked.
+    pub pending: u64,
+}
+
+/// A cached value and whether it is still fresh.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheEntry {
+    /// The cached bytes.
+    pub value: Vec<u8>,
+    /// False once `fresh_for` has passed; the entry is still served until `keep_for`
+    /// so a caller can fall back to it when the source is down.
+    pub fresh: bool,
+    /// Age of the entry in milliseconds.
+    pub age_ms: u64,
+}
+
+/// Job records with compare-and-set writes.
+#[async_trait]
+pub trait JobStore: Send + Sync {
+    /// Creates a job record at version 1 and indexes it under its slag.
+    /// Fails with [`StateError::AlreadyExists`] if the id is taken.
+    async fn create_job(
+        &self,
+        slag: &str,
+        job_id: &str,
+        data: &[u8],
+        created_ms: u64,
+    ) -> Result<Version>;
+    /// Reads a job record.
+    async fn get_job(&self, slag: &str, job_id: &str) -> Result<Option<VersionedRecord>>;
+    /// Writes a job record if its stored version is still `expected`, applying
+    /// `waiting` to the slag's waiting index atomically with it. A stale write fails
+    /// with [`StateError::VersionConflict`] and changes nothing.
+    async fn update_job(
+        &self,
+        slag: &str,
+        job_id: &str,
+        expected: Version,
+        data: &[u8],
+        waiting: WaitingChange,
+    ) -> Result<Version>;
+    /// Deletes a job with its events and index entries; false if it did not exist.
+    async fn delete_job(&self, slag: &str, job_id: &str) -> Result<bool>;
+    /// Job ids of a slag, oldest first (by creation time, then id).
+    async fn list_jobs(&self, slag: &str, page: PageRequest) -> Result<Page<String>>;
+}
+
+/// Per-job append-only event logs.
+#[async_trait]
+pub trait EventLog: Send + Sync {
+    /// Appends an event and returns its id.
+    async fn append_event(&self, slag: &str, job_id: &str, data: &[u8]) -> Result<String>;
+    /// Reads up to `limit` events after `after` (from the start when `None`), in order.
+    async fn read_events(
+        &self,
+        slag: &str,
+        job_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>>;
+}
+
+/// The ready queue of jobs, with consumer-group semantics: an item is delivered
+/// to one consumer, stays pending until acked, and is reclaimed by another
+/// consumer when its holder stays silent past a visibility timeout.
+#[async_trait]
+pub trait ReadyQueue: Send + Sync {
+    /// Appends an item.
+    async fn enqueue(&self, item: &QueueItem) -> Result<String>;
+    /// Takes up to `max` ready items for `consumer`, waiting up to `block` for one
+    /// to arrive when none is ready (zero: do not wait).
+    async fn claim(&self, consumer: &str, max: usize, block: Duration) -> Result<Vec<Delivery>>;
+    /// Acknowledges a delivery: the item leaves the queue for good.
+    async fn ack(&self, delivery_id: &str) -> Result<()>;
+    /// Takes over up to `max` items pending with any consumer for at least `min_idle`.
+    async fn reclaim(
+        &self,
+        consumer: &str,
+        min_idle: Duration,
+        max: usize,
+    ) -> Result<Vec<Delivery>>;
+    /// Ready and pending counts.
+    async fn queue_stats(&self) -> Result<QueueStats>;
+}
+
+/// The per-slag index of paused jobs (written through [`JobStore::update_job`]).
+#[async_trait]
+pub trait WaitingIndex: Send + Sync {
+    /// Paused jobs of a slag, oldest ask first.
+    async fn list_waiting(&self, slag: &str, page: PageRequest) -> Result<Page<WaitingEntry>>;
+    /// Paused jobs whose ask is older than `before_ms`, oldest first, at most `limit`.
+    async fn waiting_before(
+        &self,
+        slag: &str,
+        before_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<WaitingEntry>>;
+    /// Number of paused jobs of a slag.
+    async fn count_waiting(&self, slag: &str) -> Result<u64>;
+}
+
+/// Set-once idempotency keys with a TTL.
+#[async_trait]
+pub trait IdempotencyStore: Send + Sync {
+    /// Stores `value` under `key` unless present. Returns `None` when this call
+    /// stored it, or the value already stored by an earlier call.
+    async fn remember(
+        &self,
+        slag: &str,
+        key: &str,
+        value: &str,
+        ttl: Duration,
+    ) -> Result<Option<String>>;
+    /// Reads a stored value.
+    async fn recall(&self, slag: &str, key: &str) -> Result<Option<String>>;
+}
+
+/// A TTL cache with a stale window (for tool lists and selections).
+#[async_trait]
+pub trait TtlCache: Send + Sync {
+    /// Reads an entry that has not passed `keep_for`.
+    async fn cache_get(&self, key: &str) -> Result<Option<CacheEntry>>;
+    /// Writes an entry, fresh for `fresh_for` and kept (stale) until `keep_for`
+    /// (at least `fresh_for`).
+    async fn cache_put(
+        &self,
+        key: &str,
+        value: &[u8],
+        fresh_for: Duration,
+        keep_for: Duration,
+    ) -> Result<()>;
+    /// Drops an entry; false if absent.
+    async fn cache_invalidate(&self, key: &str) -> Result<bool>;
+    /// Drops every entry whose key starts with `prefix`; returns how many.
+    async fn cache_invalidate_prefix(&self, prefix: &str) -> Result<u64>;
+}
+
+/// Everything a service needs from state, as one object.
+pub trait StateStore:
+    JobStore + EventLog + ReadyQueue + WaitingIndex + IdempotencyStore + TtlCache + std::fmt::Debug
+{
+}
+
+impl<T> StateStore for T where
+    T: JobStore
+        + EventLog
+        + ReadyQueue
+        + WaitingIndex
+        + IdempotencyStore
+        + TtlCache
+        + std::fmt::Debug
+{
+}
+
+/// Opens the configured backend: Redis when a URL is given, else in memory.
+pub async fn open(redis_url: Option<&str>, tenant: &str) -> Result<Arc<dyn StateStore>> {
+    match redis_url {
+        Some(url) => Ok(Arc::new(RedisStore::connect(url, tenant).await?)),
+        None => Ok(Arc::new(MemoryStore::new())),
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_millis() as u64)
+        .unwrap_or(0)
+}

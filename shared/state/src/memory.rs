@@ -1,0 +1,538 @@
+//! The in-memory backend: the embedded default of `adas up` (one process, no
+//! Redis). Same semantics as Redis, including expiry and consumer-group reclaim.
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use tokio::sync::Notify;
+
+use crate::keys::validate_slag_key;
+use crate::{
+    CacheEntry, Delivery, EventLog, IdempotencyStore, JobStore, Page, PageRequest, QueueItem,
+    QueueStats, ReadyQueue, Result, StateError, StoredEvent, TtlCache, Version, VersionedRecord,
+    WaitingChange, WaitingEntry, WaitingIndex, now_ms,
+};
+
+/// Expired cache and idempotency entries are swept every this many writes, so
+/// memory stays bounded without a background task.
+const SWEEP_EVERY: u64 = 256;
+
+/// In-memory state for one process.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    inner: Mutex<Inner>,
+    queue_signal: Notify,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    jobs: HashMap<(String, String), VersionedRecord>,
+    jobs_index: HashMap<String, BTreeSet<(u64, String)>>,
+    waiting: HashMap<String, HashMap<String, u64>>,
+    events: HashMap<(String, String), Vec<StoredEvent>>,
+    event_seq: u64,
+    queue_seq: u64,
+    ready: VecDeque<(String, QueueItem)>,
+    pending: HashMap<String, PendingItem>,
+    idempotency: HashMap<(String, String), (String, Instant)>,
+    cache: HashMap<String, MemoryCacheEntry>,
+    writes: u64,
+}
+
+#[derive(Debug)]
+struct PendingItem {
+    item: QueueItem,
+    delivered_at: Instant,
+}
+
+#[derive(Debug)]
+struct MemoryCacheEntry {
+    value: Vec<u8>,
+    stored_at: Instant,
+    fresh_until: Instant,
+    expires_at: Instant,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // A panic while holding the lock cannot leave a half-applied write (every
+        // write is a single map operation), so a poisoned lock is still consistent.
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Inner {
+    fn note_write(&mut self) {
+        self.writes += 1;
+        if self.writes.is_multiple_of(SWEEP_EVERY) {
+            let now = Instant::now();
+            self.cache.retain(|_, entry| entry.expires_at > now);
+            self.idempotency
+                .retain(|_, (_, expires_at)| *expires_at > now);
+        }
+    }
+}
+
+fn job_key(slag: &str, job_id: &str) -> Result<(String, String)> {
+    validate_slag_key(slag)?;
+    validate_slag_key(job_id)?;
+    Ok((slag.to_owned(), job_id.to_owned()))
+}
+
+fn page<T: Clone>(items: impl Iterator<Item = T>, request: PageRequest) -> Page<T> {
+    let limit = request.limit.max(1);
+    let mut selected: Vec<T> = items
+        .skip(request.offset as usize)
+        .take(limit + 1)
+        .collect();
+    let has_more = selected.len() > limit;
+    selected.truncate(limit);
+    Page {
+        next_offset: has_more.then(|| request.offset + limit as u64),
+        items: selected,
+    }
+}
+
+#[async_trait]
+impl JobStore for MemoryStore {
+    async fn create_job(
+        &self,
+        slag: &str,
+        job_id: &str,
+        data: &[u8],
+        created_ms: u64,
+    ) -> Result<Version> {
+        let key = job_key(slag, job_id)?;
+        let mut inner = self.lock();
+        if inner.jobs.contains_key(&key) {
+            return Err(StateError::AlreadyExists {
+                what: format!("job {slag}/{job_id}"),
+            });
+        }
+        inner.jobs.insert(
+            key,
+            VersionedRecord {
+                version: 1,
+                data: data.to_vec(),
+            },
+        );
+        inner
+            .jobs_index
+            .entry(slag.to_owned())
+            .or_default()
+            .insert((created_ms, job_id.to_owned()));
+        Ok(1)
+    }
+
+    async fn get_job(&self, slag: &str, job_id: &str) -> Result<Option<VersionedRecord>> {
+        let key = job_key(slag, job_id)?;
+        Ok(self.lock().jobs.get(&key).cloned())
+    }
+
+    async fn update_job(
+        &self,
+        slag: &str,
+        job_id: &str,
+        expected: Version,
+        data: &[u8],
+        waiting: WaitingChange,
+    ) -> Result<Version> {
+        let key = job_key(slag, job_id)?;
+        let mut inner = self.lock();
+        let Some(record) = inner.jobs.get_mut(&key) else {
+            return Err(StateError::NotFound {
+                what: format!("job {slag}/{job_id}"),
+            });
+        };
+        if record.version != expected {
+            return Err(StateError::VersionConflict {
+                what: format!("job {slag}/{job_id}"),
+                expected,
+                actual: record.version,
+            });
+        }
+        record.version += 1;
+        record.data = data.to_vec();
+        let version = record.version;
+        match waiting {
+            WaitingChange::Keep => {}
+            WaitingChange::Set { since_ms } => {
+                inner
+                    .waiting
+                    .entry(slag.to_owned())
+                    .or_default()
+                    .insert(job_id.to_owned(), since_ms);
+            }
+            WaitingChange::Clear => {
+                if let Some(index) = inner.waiting.get_mut(slag) {
+                    index.remove(job_id);
+                }
+            }
+        }
+        Ok(version)
+    }
+
+    async fn delete_job(&self, slag: &str, job_id: &str) -> Result<bool> {
+        let key = job_key(slag, job_id)?;
+        let mut inner = self.lock();
+        let existed = inner.jobs.remove(&key).is_some();
+        inner.events.remove(&key);
+        if let Some(index) = inner.jobs_index.get_mut(slag) {
+            index.retain(|(_, id)| id != job_id);
+        }
+        if let Some(index) = inner.waiting.get_mut(slag) {
+            index.remove(job_id);
+        }
+        Ok(existed)
+    }
+
+    async fn list_jobs(&self, slag: &str, request: PageRequest) -> Result<Page<String>> {
+        validate_slag_key(slag)?;
+        let inner = self.lock();
+        let Some(index) = inner.jobs_index.get(slag) else {
+            return Ok(Page {
+                items: Vec::new(),
+                next_offset: None,
+            });
+        };
+        Ok(page(index.iter().map(|(_, id)| id.clone()), request))
+    }
+}
+
+#[async_trait]
+impl EventLog for MemoryStore {
+    async fn append_event(&self, slag: &str, job_id: &str, data: &[u8]) -> Result<String> {
+        let key = job_key(slag, job_id)?;
+        let mut inner = self.lock();
+        inner.event_seq += 1;
+        // Same shape as Redis stream ids, ordered by the sequence part.
+        let id = format!("{}-{}", now_ms(), inner.event_seq);
+        inner.events.entry(key).or_default().push(StoredEvent {
+            id: id.clone(),
+            data: data.to_vec(),
+        });
+        Ok(id)
+    }
+
+    async fn read_events(
+        &self,
+        slag: &str,
+        job_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>> {
+        let key = job_key(slag, job_id)?;
+        let inner = self.lock();
+        let Some(events) = inner.events.get(&key) else {
+            return Ok(Vec::new());
+        };
+        let start = match after {
+            None => 0,
+            Some(after) => {
+                let after = parse_event_id(after)?;
+                events.partition_point(|event| {
+                    parse_event_id(&event.id)
+                        .map(|id| id <= after)
+                        .unwrap_or(true)
+                })
+            }
+        };
+        Ok(events
+            .iter()
+            .skip(start)
+            .take(limit.max(1))
+            .cloned()
+            .collect())
+    }
+}
+
+fn parse_event_id(id: &str) -> Result<(u64, u64)> {
+    let invalid = || StateError::InvalidKey {
+        part: id.chars().take(64).collect(),
+        reason: "not an event id",
+    };
+    let (ms, seq) = id.split_once('-').ok_or_else(invalid)?;
+    Ok((
+        ms.parse().map_err(|_| invalid())?,
+        seq.parse().map_err(|_| invalid())?,
+    ))
+}
+
+#[async_trait]
+impl ReadyQueue for MemoryStore {
+    async fn enqueue(&self, item: &QueueItem) -> Result<String> {
+        validate_slag_key(&item.slag)?;
+        validate_slag_key(&item.job_id)?;
+        let id = {
+            let mut inner = self.lock();
+            inner.queue_seq += 1;
+            let id = format!("{}-{}", now_ms(), inner.queue_seq);
+            inner.ready.push_back((id.clone(), item.clone()));
+            id
+        };
+        self.queue_signal.notify_waiters();
+        Ok(id)
+    }
+
+    async fn claim(&self, consumer: &str, max: usize, block: Duration) -> Result<Vec<Delivery>> {
+        validate_slag_key(consumer)?;
+        let deadline = Instant::now() + block;
+        loop {
+            // Register interest before checking, so an enqueue between the check and
+            // the wait is not missed.
+            let notified = self.queue_signal.notified();
+            {
+                let mut inner = self.lock();
+                let take = max.max(1).min(inner.ready.len());
+                if take > 0 {
+                    let now = Instant::now();
+                    let mut deliveries = Vec::with_capacity(take);
+                    for _ in 0..take {
+                        let Some((id, item)) = inner.ready.pop_front() else {
+                            break;
+                        };
+                        inner.pending.insert(
+                            id.clone(),
+                            PendingItem {
+                                item: item.clone(),
+                                delivered_at: now,
+                            },
+                        );
+                        deliveries.push(Delivery { id, item });
+                    }
+                    return Ok(deliveries);
+                }
+            }
+            let remaining = deadline.saturating_duration_since(Instant::now());
+            if remaining.is_zero() {
+                return Ok(Vec::new());
+            }
+            let _ = tokio::time::timeout(remaining, notified).await;
+        }
+    }
+
+    async fn ack(&self, delivery_id: &str) -> Result<()> {
+        let mut inner = self.lock();
+        inner.pending.remove(delivery_id);
+        inner.ready.retain(|(id, _)| id != delivery_id);
+        Ok(())
+    }
+
+    async fn reclaim(
+        &self,
+        consumer: &str,
+        min_idle: Duration,
+        max: usize,
+    ) -> Result<Vec<Delivery>> {
+        validate_slag_key(consumer)?;
+        let mut inner = self.lock();
+        let now = Instant::now();
+        let mut idle: Vec<(String, Instant)> = inner
+            .pending
+            .iter()
+            .filter(|(_, pending)| now.duration_since(pending.delivered_at) >= min_idle)
+            .map(|(id, pending)| (id.clone(), pending.delivered_at))
+            .collect();
+        idle.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+        let mut deliveries = Vec::new();
+        for (id, _) in idle.into_iter().take(max.max(1)) {
+            if let Some(pending) = inner.pending.get_mut(&id) {
+                pending.delivered_at = now;
+                deliveries.push(Delivery {
+                    id,
+                    item: pending.item.clone(),
+                });
+            }
+        }
+        Ok(deliveries)
+    }
+
+    async fn queue_stats(&self) -> Result<QueueStats> {
+        let inner = self.lock();
+        Ok(QueueStats {
+            ready: inner.ready.len() as u64,
+            pending: inner.pending.len() as u64,
+        })
+    }
+}
+
+#[async_trait]
+impl WaitingIndex for MemoryStore {
+    async fn list_waiting(&self, slag: &str, request: PageRequest) -> Result<Page<WaitingEntry>> {
+        validate_slag_key(slag)?;
+        let entries = self.sorted_waiting(slag);
+        Ok(page(entries.into_iter(), request))
+    }
+
+    async fn waiting_before(
+        &self,
+        slag: &str,
+        before_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<WaitingEntry>> {
+        validate_slag_key(slag)?;
+        Ok(self
+            .sorted_waiting(slag)
+            .into_iter()
+            .take_while(|entry| entry.since_ms < before_ms)
+            .take(limit.max(1))
+            .collect())
+    }
+
+    async fn count_waiting(&self, slag: &str) -> Result<u64> {
+        validate_slag_key(slag)?;
+        Ok(self
+            .lock()
+            .waiting
+            .get(slag)
+            .map_or(0, |index| index.len() as u64))
+    }
+}
+
+impl MemoryStore {
+    fn sorted_waiting(&self, slag: &str) -> Vec<WaitingEntry> {
+        let inner = self.lock();
+        let mut entries: Vec<WaitingEntry> = inner
+            .waiting
+            .get(slag)
+            .map(|index| {
+                index
+                    .iter()
+                    .map(|(job_id, since_ms)| WaitingEntry {
+                        job_id: job_id.clone(),
+                        since_ms: *since_ms,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        entries.sort_by(|a, b| {
+            a.since_ms
+                .cmp(&b.since_ms)
+                .then_with(|| a.job_id.cmp(&b.job_id))
+        });
+        entries
+    }
+}
+
+#[async_trait]
+impl IdempotencyStore for MemoryStore {
+    async fn remember(
+        &self,
+        slag: &str,
+        key: &str,
+        value: &str,
+        ttl: Duration,
+    ) -> Result<Option<String>> {
+        validate_slag_key(slag)?;
+        validate_idempotency_key(key)?;
+        let mut inner = self.lock();
+        let now = Instant::now();
+        let map_key = (slag.to_owned(), key.to_owned());
+        if let Some((existing, expires_at)) = inner.idempotency.get(&map_key)
+            && *expires_at > now
+        {
+            return Ok(Some(existing.clone()));
+        }
+        inner
+            .idempotency
+            .insert(map_key, (value.to_owned(), now + ttl));
+        inner.note_write();
+        Ok(None)
+    }
+
+    async fn recall(&self, slag: &str, key: &str) -> Result<Option<String>> {
+        validate_slag_key(slag)?;
+        validate_idempotency_key(key)?;
+        let inner = self.lock();
+        Ok(inner
+            .idempotency
+            .get(&(slag.to_owned(), key.to_owned()))
+            .filter(|(_, expires_at)| *expires_at > Instant::now())
+            .map(|(value, _)| value.clone()))
+    }
+}
+
+/// Idempotency keys come from clients: bounded, non-empty, printable.
+pub(crate) fn validate_idempotency_key(key: &str) -> Result<()> {
+    if key.is_empty() || key.len() > 256 || key.chars().any(|c| c.is_control() || c.is_whitespace())
+    {
+        return Err(StateError::InvalidKey {
+            part: key.chars().take(64).collect(),
+            reason: "idempotency keys are 1-256 printable characters without spaces",
+        });
+    }
+    Ok(())
+}
+
+/// Cache keys are chosen by the platform, never by clients; still refuse the empty key.
+pub(crate) fn validate_cache_key(key: &str) -> Result<()> {
+    if key.is_empty() || key.len() > 1024 {
+        return Err(StateError::InvalidKey {
+            part: key.chars().take(64).collect(),
+            reason: "cache keys are 1-1024 bytes",
+        });
+    }
+    Ok(())
+}
+
+#[async_trait]
+impl TtlCache for MemoryStore {
+    async fn cache_get(&self, key: &str) -> Result<Option<CacheEntry>> {
+        validate_cache_key(key)?;
+        let inner = self.lock();
+        let now = Instant::now();
+        Ok(inner
+            .cache
+            .get(key)
+            .filter(|entry| entry.expires_at > now)
+            .map(|entry| CacheEntry {
+                value: entry.value.clone(),
+                fresh: entry.fresh_until > now,
+                age_ms: now.duration_since(entry.stored_at).as_millis() as u64,
+            }))
+    }
+
+    async fn cache_put(
+        &self,
+        key: &str,
+        value: &[u8],
+        fresh_for: Duration,
+        keep_for: Duration,
+    ) -> Result<()> {
+        validate_cache_key(key)?;
+        let now = Instant::now();
+        let mut inner = self.lock();
+        inner.cache.insert(
+            key.to_owned(),
+            MemoryCacheEntry {
+                value: value.to_vec(),
+                stored_at: now,
+                fresh_until: now + fresh_for,
+                expires_at: now + keep_for.max(fresh_for),
+            },
+        );
+        inner.note_write();
+        Ok(())
+    }
+
+    async fn cache_invalidate(&self, key: &str) -> Result<bool> {
+        validate_cache_key(key)?;
+        Ok(self.lock().cache.remove(key).is_some())
+    }
+
+    async fn cache_invalidate_prefix(&self, prefix: &str) -> Result<u64> {
+        let mut inner = self.lock();
+        let before = inner.cache.len();
+        inner.cache.retain(|key, _| !key.starts_with(prefix));
+        Ok((before - inner.cache.len()) as u64)
+    }
+}

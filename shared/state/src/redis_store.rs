@@ -1,0 +1,678 @@
+//! The Redis backend. Compare-and-set and multi-key index updates are Lua
+//! scripts (atomic, one round trip); the ready queue is a stream with a consumer
+//! group; the cache's freshness is judged by the Redis clock (`TIME`), so
+//! processes with skewed clocks agree.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use redis::aio::{ConnectionManager, MultiplexedConnection};
+use redis::streams::{StreamAutoClaimReply, StreamId, StreamRangeReply, StreamReadReply};
+use redis::{AsyncConnectionConfig, Client, Script, Value};
+use tokio::sync::Mutex;
+
+use crate::keys::{KeyLayout, validate_slag_key};
+use crate::memory::{validate_cache_key, validate_idempotency_key};
+use crate::{
+    CacheEntry, Delivery, EventLog, IdempotencyStore, JobStore, Page, PageRequest, QueueItem,
+    QueueStats, ReadyQueue, Result, StateError, StoredEvent, TtlCache, Version, VersionedRecord,
+    WaitingChange, WaitingEntry, WaitingIndex,
+};
+
+/// KEYS: job, jobs index. ARGV: data, created_ms, job_id.
+const CREATE_JOB: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', 1, 'd', ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+return 1
+";
+
+/// KEYS: job, waiting index. ARGV: expected version, data, waiting op (keep|set|clear), since_ms, job_id.
+/// Returns {1, new version} | {0, stored version} | {-1, 0} (not found).
+const UPDATE_JOB: &str = r"
+local stored = redis.call('HGET', KEYS[1], 'v')
+if not stored then return {-1, 0} end
+if tonumber(stored) ~= tonumber(ARGV[1]) then return {0, tonumber(stored)} end
+local version = redis.call('HINCRBY', KEYS[1], 'v', 1)
+redis.call('HSET', KEYS[1], 'd', ARGV[2])
+if ARGV[3] == 'set' then
+  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+elseif ARGV[3] == 'clear' then
+  redis.call('ZREM', KEYS[2], ARGV[5])
+end
+return {1, version}
+";
+
+/// KEYS: job, events, jobs index, waiting index. ARGV: job_id.
+const DELETE_JOB: &str = r"
+local existed = redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[2])
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[4], ARGV[1])
+return existed
+";
+
+/// KEYS: idempotency key. ARGV: value, ttl ms. Returns the existing value or false.
+const REMEMBER: &str = r"
+local existing = redis.call('GET', KEYS[1])
+if existing then return existing end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return false
+";
+
+/// KEYS: cache entry. ARGV: value, fresh ms, keep ms.
+const CACHE_PUT: &str = r"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', now, 'f', now + tonumber(ARGV[2]))
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+";
+
+/// KEYS: cache entry. Returns {value, fresh 0|1, age ms} or false.
+const CACHE_GET: &str = r"
+local entry = redis.call('HMGET', KEYS[1], 'v', 's', 'f')
+if not entry[1] then return false end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local fresh = 0
+if now < tonumber(entry[3]) then fresh = 1 end
+return {entry[1], fresh, now - tonumber(entry[2])}
+";
+
+/// Redis-backed state for one tenant.
+pub struct RedisStore {
+    client: Client,
+    connection: ConnectionManager,
+    keys: KeyLayout,
+    scripts: Scripts,
+    /// Blocking reads (XREADGROUP BLOCK) would stall every request multiplexed
+    /// behind them, so each consumer blocks on a connection of its own.
+    blocking: Mutex<HashMap<String, MultiplexedConnection>>,
+}
+
+struct Scripts {
+    create_job: Script,
+    update_job: Script,
+    delete_job: Script,
+    remember: Script,
+    cache_put: Script,
+    cache_get: Script,
+}
+
+impl std::fmt::Debug for RedisStore {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("RedisStore")
+            .field("keys", &self.keys)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RedisStore {
+    /// Connects to `url` for `tenant` and makes sure the ready queue's consumer group exists.
+    pub async fn connect(url: &str, tenant: &str) -> Result<Self> {
+        let keys = KeyLayout::new(tenant)?;
+        let client = Client::open(url)?;
+        let connection = ConnectionManager::new(client.clone()).await?;
+        let store = Self {
+            client,
+            connection,
+            keys,
+            scripts: Scripts {
+                create_job: Script::new(CREATE_JOB),
+                update_job: Script::new(UPDATE_JOB),
+                delete_job: Script::new(DELETE_JOB),
+                remember: Script::new(REMEMBER),
+                cache_put: Script::new(CACHE_PUT),
+                cache_get: Script::new(CACHE_GET),
+            },
+            blocking: Mutex::new(HashMap::new()),
+        };
+        store.ensure_group().await?;
+        Ok(store)
+    }
+
+    async fn ensure_group(&self) -> Result<()> {
+        let result: redis::RedisResult<()> = redis::cmd("XGROUP")
+            .arg("CREATE")
+            .arg(self.keys.ready_queue())
+            .arg(KeyLayout::QUEUE_GROUP)
+            .arg("0")
+            .arg("MKSTREAM")
+            .query_async(&mut self.connection.clone())
+            .await;
+        match result {
+            Ok(()) => Ok(()),
+            Err(error) if error.code() == Some("BUSYGROUP") => Ok(()),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    fn conn(&self) -> ConnectionManager {
+        self.connection.clone()
+    }
+
+    async fn blocking_connection(&self, consumer: &str) -> Result<MultiplexedConnection> {
+        let mut connections = self.blocking.lock().await;
+        if let Some(connection) = connections.get(consumer) {
+            return Ok(connection.clone());
+        }
+        let config = AsyncConnectionConfig::new().set_response_timeout(None);
+        let connection = self
+            .client
+            .get_multiplexed_async_connection_with_config(&config)
+            .await?;
+        connections.insert(consumer.to_owned(), connection.clone());
+        Ok(connection)
+    }
+
+    async fn forget_blocking_connection(&self, consumer: &str) {
+        self.blocking.lock().await.remove(consumer);
+    }
+}
+
+fn check_job(slag: &str, job_id: &str) -> Result<()> {
+    validate_slag_key(slag)?;
+    validate_slag_key(job_id)
+}
+
+fn page_from<T>(mut items: Vec<T>, request: PageRequest, limit: usize) -> Page<T> {
+    let has_more = items.len() > limit;
+    items.truncate(limit);
+    Page {
+        items,
+        next_offset: has_more.then(|| request.offset + limit as u64),
+    }
+}
+
+fn delivery_from(entry: &StreamId) -> Result<Delivery> {
+    let slag: Option<String> = entry.get("slag");
+    let job_id: Option<String> = entry.get("job");
+    match (slag, job_id) {
+        (Some(slag), Some(job_id)) => Ok(Delivery {
+            id: entry.id.clone(),
+            item: QueueItem { slag, job_id },
+        }),
+        _ => Err(StateError::UnexpectedReply(format!(
+            "queue entry {} lacks slag or job",
+            entry.id
+        ))),
+    }
+}
+
+#[async_trait]
+impl JobStore for RedisStore {
+    async fn create_job(
+        &self,
+        slag: &str,
+        job_id: &str,
+        data: &[u8],
+        created_ms: u64,
+    ) -> Result<Version> {
+        check_job(slag, job_id)?;
+        let created: i64 = self
+            .scripts
+            .create_job
+            .key(self.keys.job(slag, job_id))
+            .key(self.keys.jobs_index(slag))
+            .arg(data)
+            .arg(created_ms)
+            .arg(job_id)
+            .invoke_async(&mut self.conn())
+            .await?;
+        if created == 1 {
+            Ok(1)
+        } else {
+            Err(StateError::AlreadyExists {
+                what: format!("job {slag}/{job_id}"),
+            })
+        }
+    }
+
+    async fn get_job(&self, slag: &str, job_id: &str) -> Result<Option<VersionedRecord>> {
+        check_job(slag, job_id)?;
+        let (version, data): (Option<u64>, Option<Vec<u8>>) = redis::cmd("HMGET")
+            .arg(self.keys.job(slag, job_id))
+            .arg("v")
+            .arg("d")
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(match (version, data) {
+            (Some(version), Some(data)) => Some(VersionedRecord { version, data }),
+            _ => None,
+        })
+    }
+
+    async fn update_job(
+        &self,
+        slag: &str,
+        job_id: &str,
+        expected: Version,
+        data: &[u8],
+        waiting: WaitingChange,
+    ) -> Result<Version> {
+        check_job(slag, job_id)?;
+        let (op, since_ms) = match waiting {
+            WaitingChange::Keep => ("keep", 0),
+            WaitingChange::Set { since_ms } => ("set", since_ms),
+            WaitingChange::Clear => ("clear", 0),
+        };
+        let (status, version): (i64, u64) = self
+            .scripts
+            .update_job
+            .key(self.keys.job(slag, job_id))
+            .key(self.keys.waiting_index(slag))
+            .arg(expected)
+            .arg(data)
+            .arg(op)
+            .arg(since_ms)
+            .arg(job_id)
+            .invoke_async(&mut self.conn())
+            .await?;
+        match status {
+            1 => Ok(version),
+            0 => Err(StateError::VersionConflict {
+                what: format!("job {slag}/{job_id}"),
+                expected,
+                actual: version,
+            }),
+            _ => Err(StateError::NotFound {
+                what: format!("job {slag}/{job_id}"),
+            }),
+        }
+    }
+
+    async fn delete_job(&self, slag: &str, job_id: &str) -> Result<bool> {
+        check_job(slag, job_id)?;
+        let existed: i64 = self
+            .scripts
+            .delete_job
+            .key(self.keys.job(slag, job_id))
+            .key(self.keys.events(slag, job_id))
+            .key(self.keys.jobs_index(slag))
+            .key(self.keys.waiting_index(slag))
+            .arg(job_id)
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(existed == 1)
+    }
+
+    async fn list_jobs(&self, slag: &str, request: PageRequest) -> Result<Page<String>> {
+        validate_slag_key(slag)?;
+        let limit = request.limit.max(1);
+        // One extra item tells whether another page exists.
+        let ids: Vec<String> = redis::cmd("ZRANGE")
+            .arg(self.keys.jobs_index(slag))
+            .arg(request.offset)
+            .arg(request.offset + limit as u64)
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(page_from(ids, request, limit))
+    }
+}
+
+#[async_trait]
+impl EventLog for RedisStore {
+    async fn append_event(&self, slag: &str, job_id: &str, data: &[u8]) -> Result<String> {
+        check_job(slag, job_id)?;
+        let id: String = redis::cmd("XADD")
+            .arg(self.keys.events(slag, job_id))
+            .arg("*")
+            .arg("d")
+            .arg(data)
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(id)
+    }
+
+    async fn read_events(
+        &self,
+        slag: &str,
+        job_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>> {
+        check_job(slag, job_id)?;
+        let start = match after {
+            None => "-".to_owned(),
+            Some(after) => {
+                validate_event_id(after)?;
+                format!("({after}")
+            }
+        };
+        let reply: StreamRangeReply = redis::cmd("XRANGE")
+            .arg(self.keys.events(slag, job_id))
+            .arg(start)
+            .arg("+")
+            .arg("COUNT")
+            .arg(limit.max(1))
+            .query_async(&mut self.conn())
+            .await?;
+        reply
+            .ids
+            .into_iter()
+            .map(|entry| {
+                let data: Option<Vec<u8>> = entry.get("d");
+                data.map(|data| StoredEvent {
+                    id: entry.id.clone(),
+                    data,
+                })
+                .ok_or_else(|| {
+                    StateError::UnexpectedReply(format!("event {} has no data", entry.id))
+                })
+            })
+            .collect()
+    }
+}
+
+fn validate_event_id(id: &str) -> Result<()> {
+    let valid = id
+        .split_once('-')
+        .is_some_and(|(ms, seq)| ms.parse::<u64>().is_ok() && seq.parse::<u64>().is_ok());
+    if valid {
+        Ok(())
+    } else {
+        Err(StateError::InvalidKey {
+            part: id.chars().take(64).collect(),
+            reason: "not an event id",
+        })
+    }
+}
+
+#[async_trait]
+impl ReadyQueue for RedisStore {
+    async fn enqueue(&self, item: &QueueItem) -> Result<String> {
+        validate_slag_key(&item.slag)?;
+        validate_slag_key(&item.job_id)?;
+        let id: String = redis::cmd("XADD")
+            .arg(self.keys.ready_queue())
+            .arg("*")
+            .arg("slag")
+            .arg(&item.slag)
+            .arg("job")
+            .arg(&item.job_id)
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(id)
+    }
+
+    async fn claim(&self, consumer: &str, max: usize, block: Duration) -> Result<Vec<Delivery>> {
+        validate_slag_key(consumer)?;
+        let mut command = redis::cmd("XREADGROUP");
+        command
+            .arg("GROUP")
+            .arg(KeyLayout::QUEUE_GROUP)
+            .arg(consumer)
+            .arg("COUNT")
+            .arg(max.max(1));
+        // BLOCK 0 means forever in Redis; zero here means do not wait.
+        let blocking = !block.is_zero();
+        if blocking {
+            command.arg("BLOCK").arg(block.as_millis().max(1) as u64);
+        }
+        command.arg("STREAMS").arg(self.keys.ready_queue()).arg(">");
+        let reply: redis::RedisResult<Option<StreamReadReply>> = if blocking {
+            let mut connection = self.blocking_connection(consumer).await?;
+            let reply = command.query_async(&mut connection).await;
+            if reply.is_err() {
+                self.forget_blocking_connection(consumer).await;
+            }
+            reply
+        } else {
+            command.query_async(&mut self.conn()).await
+        };
+        let reply = match reply {
+            Ok(reply) => reply,
+            // The group vanishes if someone deletes the stream (FLUSHDB): recreate it once.
+            Err(error) if error.code() == Some("NOGROUP") => {
+                self.ensure_group().await?;
+                return Ok(Vec::new());
+            }
+            Err(error) => return Err(error.into()),
+        };
+        let Some(reply) = reply else {
+            return Ok(Vec::new());
+        };
+        reply
+            .keys
+            .iter()
+            .flat_map(|key| key.ids.iter())
+            .map(delivery_from)
+            .collect()
+    }
+
+    async fn ack(&self, delivery_id: &str) -> Result<()> {
+        let queue = self.keys.ready_queue();
+        let _: (i64, i64) = redis::pipe()
+            .atomic()
+            .cmd("XACK")
+            .arg(&queue)
+            .arg(KeyLayout::QUEUE_GROUP)
+            .arg(delivery_id)
+            .cmd("XDEL")
+            .arg(&queue)
+            .arg(delivery_id)
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(())
+    }
+
+    async fn reclaim(
+        &self,
+        consumer: &str,
+        min_idle: Duration,
+        max: usize,
+    ) -> Result<Vec<Delivery>> {
+        validate_slag_key(consumer)?;
+        let reply: StreamAutoClaimReply = redis::cmd("XAUTOCLAIM")
+            .arg(self.keys.ready_queue())
+            .arg(KeyLayout::QUEUE_GROUP)
+            .arg(consumer)
+            .arg(min_idle.as_millis() as u64)
+            .arg("0-0")
+            .arg("COUNT")
+            .arg(max.max(1))
+            .query_async(&mut self.conn())
+            .await?;
+        reply.claimed.iter().map(delivery_from).collect()
+    }
+
+    async fn queue_stats(&self) -> Result<QueueStats> {
+        let queue = self.keys.ready_queue();
+        let (length, pending): (u64, Value) = redis::pipe()
+            .cmd("XLEN")
+            .arg(&queue)
+            .cmd("XPENDING")
+            .arg(&queue)
+            .arg(KeyLayout::QUEUE_GROUP)
+            .query_async(&mut self.conn())
+            .await?;
+        // XPENDING's summary starts with the pending count.
+        let pending = match pending {
+            Value::Array(items) => match items.first() {
+                Some(Value::Int(count)) => *count as u64,
+                _ => 0,
+            },
+            _ => 0,
+        };
+        Ok(QueueStats {
+            ready: length.saturating_sub(pending),
+            pending,
+        })
+    }
+}
+
+#[async_trait]
+impl WaitingIndex for RedisStore {
+    async fn list_waiting(&self, slag: &str, request: PageRequest) -> Result<Page<WaitingEntry>> {
+        validate_slag_key(slag)?;
+        let limit = request.limit.max(1);
+        let entries: Vec<(String, f64)> = redis::cmd("ZRANGE")
+            .arg(self.keys.waiting_index(slag))
+            .arg(request.offset)
+            .arg(request.offset + limit as u64)
+            .arg("WITHSCORES")
+            .query_async(&mut self.conn())
+            .await?;
+        let entries = entries
+            .into_iter()
+            .map(|(job_id, score)| WaitingEntry {
+                job_id,
+                since_ms: score as u64,
+            })
+            .collect();
+        Ok(page_from(entries, request, limit))
+    }
+
+    async fn waiting_before(
+        &self,
+        slag: &str,
+        before_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<WaitingEntry>> {
+        validate_slag_key(slag)?;
+        let entries: Vec<(String, f64)> = redis::cmd("ZRANGE")
+            .arg(self.keys.waiting_index(slag))
+            .arg("-inf")
+            .arg(format!("({before_ms}"))
+            .arg("BYSCORE")
+            .arg("LIMIT")
+            .arg(0)
+            .arg(limit.max(1))
+            .arg("WITHSCORES")
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(entries
+            .into_iter()
+            .map(|(job_id, score)| WaitingEntry {
+                job_id,
+                since_ms: score as u64,
+            })
+            .collect())
+    }
+
+    async fn count_waiting(&self, slag: &str) -> Result<u64> {
+        validate_slag_key(slag)?;
+        let count: u64 = redis::cmd("ZCARD")
+            .arg(self.keys.waiting_index(slag))
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(count)
+    }
+}
+
+#[async_trait]
+impl IdempotencyStore for RedisStore {
+    async fn remember(
+        &self,
+        slag: &str,
+        key: &str,
+        value: &str,
+        ttl: Duration,
+    ) -> Result<Option<String>> {
+        validate_slag_key(slag)?;
+        validate_idempotency_key(key)?;
+        let existing: Option<String> = self
+            .scripts
+            .remember
+            .key(self.keys.idempotency(slag, key))
+            .arg(value)
+            .arg(ttl.as_millis().max(1) as u64)
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(existing)
+    }
+
+    async fn recall(&self, slag: &str, key: &str) -> Result<Option<String>> {
+        validate_slag_key(slag)?;
+        validate_idempotency_key(key)?;
+        let value: Option<String> = redis::cmd("GET")
+            .arg(self.keys.idempotency(slag, key))
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(value)
+    }
+}
+
+#[async_trait]
+impl TtlCache for RedisStore {
+    async fn cache_get(&self, key: &str) -> Result<Option<CacheEntry>> {
+        validate_cache_key(key)?;
+        let entry: Option<(Vec<u8>, i64, i64)> = self
+            .scripts
+            .cache_get
+            .key(self.keys.cache(key))
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(entry.map(|(value, fresh, age_ms)| CacheEntry {
+            value,
+            fresh: fresh == 1,
+            age_ms: age_ms.max(0) as u64,
+        }))
+    }
+
+    async fn cache_put(
+        &self,
+        key: &str,
+        value: &[u8],
+        fresh_for: Duration,
+        keep_for: Duration,
+    ) -> Result<()> {
+        validate_cache_key(key)?;
+        let fresh_ms = fresh_for.as_millis() as u64;
+        let keep_ms = (keep_for.as_millis() as u64).max(fresh_ms).max(1);
+        let _: i64 = self
+            .scripts
+            .cache_put
+            .key(self.keys.cache(key))
+            .arg(value)
+            .arg(fresh_ms)
+            .arg(keep_ms)
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(())
+    }
+
+    async fn cache_invalidate(&self, key: &str) -> Result<bool> {
+        validate_cache_key(key)?;
+        let removed: i64 = redis::cmd("DEL")
+            .arg(self.keys.cache(key))
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(removed > 0)
+    }
+
+    async fn cache_invalidate_prefix(&self, prefix: &str) -> Result<u64> {
+        let pattern = self.keys.cache_glob(prefix);
+        let mut connection = self.conn();
+        let mut cursor: u64 = 0;
+        let mut removed = 0u64;
+        loop {
+            let (next, keys): (u64, Vec<String>) = redis::cmd("SCAN")
+                .arg(cursor)
+                .arg("MATCH")
+                .arg(&pattern)
+                .arg("COUNT")
+                .arg(500)
+                .query_async(&mut connection)
+                .await?;
+            if !keys.is_empty() {
+                // UNLINK frees memory off the main thread; keys may sit in different slots, so one per call.
+                for key in &keys {
+                    let count: i64 = redis::cmd("UNLINK")
+                        .arg(key)
+                        .query_async(&mut connection)
+                        .await?;
+                    removed += count as u64;
+                }
+            }
+            if next == 0 {
+                break;
+            }
+            cursor = next;
+        }
+        Ok(removed)
+    }
+}

@@ -1,0 +1,689 @@
+//! One conformance suite, run against both backends: the in-memory store and the
+//! Redis store on a private `redis-server` started for each test.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use adas_state::{
+    MemoryStore, PageRequest, QueueItem, RedisStore, StateError, StateStore, WaitingChange,
+    WaitingEntry,
+};
+use adas_testkit::RedisServer;
+
+/// A store plus whatever keeps its backend alive.
+struct Harness {
+    store: Arc<dyn StateStore>,
+    _redis: Option<RedisServer>,
+}
+
+async fn memory() -> Harness {
+    Harness {
+        store: Arc::new(MemoryStore::new()),
+        _redis: None,
+    }
+}
+
+async fn redis() -> Harness {
+    let server = RedisServer::start();
+    let store = RedisStore::connect(&server.url(), "t1")
+        .await
+        .expect("connect to private redis");
+    Harness {
+        store: Arc::new(store),
+        _redis: Some(server),
+    }
+}
+
+/// Polls `check` until it holds or 10 s pass: waiting on a condition, not a fixed sleep.
+async fn eventually<F, Fut>(what: &str, mut check: F)
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = bool>,
+{
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    panic!("condition never held: {what}");
+}
+
+fn page(offset: u64, limit: usize) -> PageRequest {
+    PageRequest { offset, limit }
+}
+
+mod cases {
+    use super::*;
+
+    pub async fn job_lifecycle(store: &dyn StateStore) {
+        assert_eq!(
+            store
+                .create_job("cs", "j1", b"{\"a\":1}", 10)
+                .await
+                .unwrap(),
+            1
+        );
+        let record = store
+            .get_job("cs", "j1")
+            .await
+            .unwrap()
+            .expect("created job");
+        assert_eq!(
+            (record.version, record.data.as_slice()),
+            (1, b"{\"a\":1}".as_slice())
+        );
+
+        let version = store
+            .update_job("cs", "j1", 1, b"{\"a\":2}", WaitingChange::Keep)
+            .await
+            .unwrap();
+        assert_eq!(version, 2);
+        let record = store.get_job("cs", "j1").await.unwrap().unwrap();
+        assert_eq!(
+            (record.version, record.data.as_slice()),
+            (2, b"{\"a\":2}".as_slice())
+        );
+
+        assert!(matches!(
+            store.create_job("cs", "j1", b"{}", 11).await,
+            Err(StateError::AlreadyExists { .. })
+        ));
+        assert!(matches!(
+            store
+                .update_job("cs", "nope", 1, b"{}", WaitingChange::Keep)
+                .await,
+            Err(StateError::NotFound { .. })
+        ));
+        // Another slag never sees the job.
+        assert!(store.get_job("other", "j1").await.unwrap().is_none());
+
+        assert!(store.delete_job("cs", "j1").await.unwrap());
+        assert!(store.get_job("cs", "j1").await.unwrap().is_none());
+        assert!(!store.delete_job("cs", "j1").await.unwrap());
+    }
+
+    pub async fn stale_write_fails_and_changes_nothing(store: &dyn StateStore) {
+        store.create_job("cs", "j1", b"v1", 1).await.unwrap();
+        store
+            .update_job("cs", "j1", 1, b"v2", WaitingChange::Keep)
+            .await
+            .unwrap();
+        match store
+            .update_job("cs", "j1", 1, b"stale", WaitingChange::Set { since_ms: 5 })
+            .await
+        {
+            Err(StateError::VersionConflict {
+                expected, actual, ..
+            }) => assert_eq!((expected, actual), (1, 2)),
+            other => panic!("a stale write must fail with a version conflict, got {other:?}"),
+        }
+        let record = store.get_job("cs", "j1").await.unwrap().unwrap();
+        assert_eq!(
+            (record.version, record.data.as_slice()),
+            (2, b"v2".as_slice())
+        );
+        // The refused write's waiting change was not applied either.
+        assert_eq!(store.count_waiting("cs").await.unwrap(), 0);
+    }
+
+    pub async fn concurrent_writers_exactly_one_wins(store: Arc<dyn StateStore>) {
+        const WRITERS: usize = 8;
+        for round in 0..25 {
+            let job_id = format!("race-{round}");
+            store
+                .create_job("cs", &job_id, b"initial", round)
+                .await
+                .unwrap();
+            let barrier = Arc::new(tokio::sync::Barrier::new(WRITERS));
+            let mut tasks = Vec::new();
+            for writer in 0..WRITERS {
+                let store = store.clone();
+                let barrier = barrier.clone();
+                let job_id = job_id.clone();
+                tasks.push(tokio::spawn(async move {
+                    barrier.wait().await;
+                    let data = format!("writer-{writer}");
+                    let result = store
+                        .update_job("cs", &job_id, 1, data.as_bytes(), WaitingChange::Keep)
+                        .await;
+                    (writer, result)
+                }));
+            }
+            let mut winners = Vec::new();
+            for task in tasks {
+                let (writer, result) = task.await.unwrap();
+                match result {
+                    Ok(version) => {
+                        assert_eq!(version, 2);
+                        winners.push(writer);
+                    }
+                    Err(StateError::VersionConflict { actual, .. }) => assert_eq!(actual, 2),
+                    Err(other) => panic!("unexpected error: {other}"),
+                }
+            }
+            assert_eq!(
+                winners.len(),
+                1,
+                "round {round}: exactly one writer must win, winners: {winners:?}"
+            );
+            let record = store.get_job("cs", &job_id).await.unwrap().unwrap();
+            assert_eq!(record.version, 2);
+            assert_eq!(record.data, format!("writer-{}", winners[0]).into_bytes());
+        }
+    }
+
+    pub async fn jobs_are_listed_in_pages(store: &dyn StateStore) {
+        for (n, id) in ["a", "b", "c", "d", "e"].iter().enumerate() {
+            store
+                .create_job("cs", id, b"{}", 100 + n as u64)
+                .await
+                .unwrap();
+        }
+        store.create_job("ops", "z", b"{}", 1).await.unwrap();
+        let first = store.list_jobs("cs", page(0, 2)).await.unwrap();
+        assert_eq!(
+            (first.items, first.next_offset),
+            (vec!["a".to_owned(), "b".to_owned()], Some(2))
+        );
+        let second = store.list_jobs("cs", page(2, 2)).await.unwrap();
+        assert_eq!(
+            (second.items, second.next_offset),
+            (vec!["c".to_owned(), "d".to_owned()], Some(4))
+        );
+        let last = store.list_jobs("cs", page(4, 2)).await.unwrap();
+        assert_eq!((last.items, last.next_offset), (vec!["e".to_owned()], None));
+        let other = store.list_jobs("ops", page(0, 10)).await.unwrap();
+        assert_eq!(other.items, vec!["z".to_owned()]);
+        assert!(
+            store
+                .list_jobs("empty", page(0, 10))
+                .await
+                .unwrap()
+                .items
+                .is_empty()
+        );
+    }
+
+    pub async fn waiting_index_follows_job_writes(store: &dyn StateStore) {
+        for id in ["j1", "j2", "j3"] {
+            store.create_job("cs", id, b"{}", 1).await.unwrap();
+        }
+        store
+            .update_job(
+                "cs",
+                "j2",
+                1,
+                b"paused",
+                WaitingChange::Set { since_ms: 200 },
+            )
+            .await
+            .unwrap();
+        store
+            .update_job(
+                "cs",
+                "j1",
+                1,
+                b"paused",
+                WaitingChange::Set { since_ms: 300 },
+            )
+            .await
+            .unwrap();
+        store
+            .update_job(
+                "cs",
+                "j3",
+                1,
+                b"paused",
+                WaitingChange::Set { since_ms: 100 },
+            )
+            .await
+            .unwrap();
+        let entry = |id: &str, since_ms| WaitingEntry {
+            job_id: id.into(),
+            since_ms,
+        };
+
+        let all = store.list_waiting("cs", page(0, 10)).await.unwrap();
+        assert_eq!(
+            all.items,
+            vec![entry("j3", 100), entry("j2", 200), entry("j1", 300)]
+        );
+        assert_eq!(all.next_offset, None);
+        let first = store.list_waiting("cs", page(0, 2)).await.unwrap();
+        assert_eq!(first.next_offset, Some(2));
+        assert_eq!(store.count_waiting("cs").await.unwrap(), 3);
+        assert_eq!(store.count_waiting("ops").await.unwrap(), 0);
+        assert_eq!(
+            store.waiting_before("cs", 250, 10).await.unwrap(),
+            vec![entry("j3", 100), entry("j2", 200)]
+        );
+
+        // Resume clears, keep leaves alone, delete removes.
+        store
+            .update_job("cs", "j2", 2, b"running", WaitingChange::Clear)
+            .await
+            .unwrap();
+        store
+            .update_job("cs", "j1", 2, b"still paused", WaitingChange::Keep)
+            .await
+            .unwrap();
+        assert_eq!(store.count_waiting("cs").await.unwrap(), 2);
+        store.delete_job("cs", "j3").await.unwrap();
+        let all = store.list_waiting("cs", page(0, 10)).await.unwrap();
+        assert_eq!(all.items, vec![entry("j1", 300)]);
+    }
+
+    pub async fn events_append_and_resume(store: &dyn StateStore) {
+        store.create_job("cs", "j1", b"{}", 1).await.unwrap();
+        let mut ids = Vec::new();
+        for n in 0..3 {
+            ids.push(
+                store
+                    .append_event("cs", "j1", format!("e{n}").as_bytes())
+                    .await
+                    .unwrap(),
+            );
+        }
+        store.append_event("cs", "j2", b"other job").await.unwrap();
+
+        let all = store.read_events("cs", "j1", None, 100).await.unwrap();
+        assert_eq!(
+            all.iter()
+                .map(|event| event.data.clone())
+                .collect::<Vec<_>>(),
+            vec![b"e0".to_vec(), b"e1".to_vec(), b"e2".to_vec()]
+        );
+        assert_eq!(
+            all.iter().map(|event| event.id.clone()).collect::<Vec<_>>(),
+            ids
+        );
+
+        let after_first = store
+            .read_events("cs", "j1", Some(&ids[0]), 100)
+            .await
+            .unwrap();
+        assert_eq!(
+            after_first
+                .iter()
+                .map(|event| event.data.clone())
+                .collect::<Vec<_>>(),
+            vec![b"e1".to_vec(), b"e2".to_vec()]
+        );
+        let limited = store.read_events("cs", "j1", None, 1).await.unwrap();
+        assert_eq!(limited.len(), 1);
+        assert!(
+            store
+                .read_events("cs", "j1", Some(&ids[2]), 100)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert!(
+            store
+                .read_events("cs", "unknown", None, 100)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert!(matches!(
+            store.read_events("cs", "j1", Some("not-an-id"), 10).await,
+            Err(StateError::InvalidKey { .. })
+        ));
+    }
+
+    fn item(job_id: &str) -> QueueItem {
+        QueueItem {
+            slag: "cs".into(),
+            job_id: job_id.into(),
+        }
+    }
+
+    pub async fn queue_claim_and_ack(store: &dyn StateStore) {
+        for id in ["q1", "q2", "q3"] {
+            store.enqueue(&item(id)).await.unwrap();
+        }
+        let claimed = store.claim("worker-a", 2, Duration::ZERO).await.unwrap();
+        assert_eq!(
+            claimed.iter().map(|d| d.item.clone()).collect::<Vec<_>>(),
+            vec![item("q1"), item("q2")]
+        );
+        let stats = store.queue_stats().await.unwrap();
+        assert_eq!((stats.ready, stats.pending), (1, 2));
+
+        // Another consumer gets only what nobody holds.
+        let other = store.claim("worker-b", 10, Duration::ZERO).await.unwrap();
+        assert_eq!(
+            other.iter().map(|d| d.item.clone()).collect::<Vec<_>>(),
+            vec![item("q3")]
+        );
+
+        for delivery in claimed.iter().chain(other.iter()) {
+            store.ack(&delivery.id).await.unwrap();
+        }
+        let stats = store.queue_stats().await.unwrap();
+        assert_eq!((stats.ready, stats.pending), (0, 0));
+        assert!(
+            store
+                .claim("worker-a", 10, Duration::ZERO)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        // A short block on an empty queue returns empty.
+        assert!(
+            store
+                .claim("worker-a", 10, Duration::from_millis(20))
+                .await
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    pub async fn blocked_claim_wakes_on_enqueue(store: Arc<dyn StateStore>) {
+        let waiter = {
+            let store = store.clone();
+            tokio::spawn(async move { store.claim("worker-a", 1, Duration::from_secs(20)).await })
+        };
+        store.enqueue(&item("late")).await.unwrap();
+        let claimed = waiter.await.unwrap().unwrap();
+        assert_eq!(
+            claimed.iter().map(|d| d.item.clone()).collect::<Vec<_>>(),
+            vec![item("late")]
+        );
+    }
+
+    pub async fn crashed_consumer_is_reclaimed(store: &dyn StateStore) {
+        store.enqueue(&item("job-of-dead-worker")).await.unwrap();
+        let held = store.claim("worker-dead", 1, Duration::ZERO).await.unwrap();
+        assert_eq!(held.len(), 1);
+        // worker-dead never acks. Within the visibility timeout nobody may take it.
+        assert!(
+            store
+                .reclaim("worker-live", Duration::from_secs(3600), 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert!(
+            store
+                .claim("worker-live", 10, Duration::ZERO)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let reclaimed = loop {
+            let got = store
+                .reclaim("worker-live", Duration::from_millis(30), 10)
+                .await
+                .unwrap();
+            if !got.is_empty() {
+                break got;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the idle delivery was never reclaimed"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        };
+        assert_eq!(reclaimed.len(), 1);
+        assert_eq!(reclaimed[0].item, item("job-of-dead-worker"));
+        assert_eq!(reclaimed[0].id, held[0].id);
+
+        // Reclaiming resets the idle clock: it is not handed out twice at once.
+        assert!(
+            store
+                .reclaim("worker-other", Duration::from_secs(3600), 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        store.ack(&reclaimed[0].id).await.unwrap();
+        let stats = store.queue_stats().await.unwrap();
+        assert_eq!((stats.ready, stats.pending), (0, 0));
+        // The dead worker's late ack is harmless.
+        store.ack(&held[0].id).await.unwrap();
+    }
+
+    pub async fn idempotency_keys_are_set_once_and_expire(store: &dyn StateStore) {
+        let ttl = Duration::from_secs(60);
+        assert_eq!(
+            store.remember("cs", "req-1", "job-a", ttl).await.unwrap(),
+            None
+        );
+        assert_eq!(
+            store.remember("cs", "req-1", "job-b", ttl).await.unwrap(),
+            Some("job-a".into())
+        );
+        assert_eq!(
+            store.recall("cs", "req-1").await.unwrap(),
+            Some("job-a".into())
+        );
+        // Keys are per slag.
+        assert_eq!(
+            store.remember("ops", "req-1", "job-c", ttl).await.unwrap(),
+            None
+        );
+        assert!(matches!(
+            store.remember("cs", "", "x", ttl).await,
+            Err(StateError::InvalidKey { .. })
+        ));
+
+        assert_eq!(
+            store
+                .remember("cs", "short", "job-x", Duration::from_millis(30))
+                .await
+                .unwrap(),
+            None
+        );
+        eventually("the idempotency key expires", || async {
+            store.recall("cs", "short").await.unwrap().is_none()
+        })
+        .await;
+        assert_eq!(
+            store.remember("cs", "short", "job-y", ttl).await.unwrap(),
+            None
+        );
+    }
+
+    pub async fn cache_entries_go_stale_then_expire(store: &dyn StateStore) {
+        store
+            .cache_put(
+                "tools:core",
+                b"[1]",
+                Duration::from_secs(60),
+                Duration::from_secs(60),
+            )
+            .await
+            .unwrap();
+        let entry = store
+            .cache_get("tools:core")
+            .await
+            .unwrap()
+            .expect("fresh entry");
+        assert_eq!(entry.value, b"[1]");
+        assert!(entry.fresh);
+
+        store
+            .cache_put(
+                "tools:mcp:a",
+                b"[2]",
+                Duration::from_millis(30),
+                Duration::from_secs(60),
+            )
+            .await
+            .unwrap();
+        eventually("the entry turns stale", || async {
+            store
+                .cache_get("tools:mcp:a")
+                .await
+                .unwrap()
+                .is_some_and(|entry| !entry.fresh)
+        })
+        .await;
+        assert_eq!(
+            store.cache_get("tools:mcp:a").await.unwrap().unwrap().value,
+            b"[2]"
+        );
+
+        store
+            .cache_put(
+                "tools:mcp:b",
+                b"[3]",
+                Duration::from_millis(20),
+                Duration::from_millis(40),
+            )
+            .await
+            .unwrap();
+        eventually("the entry expires", || async {
+            store.cache_get("tools:mcp:b").await.unwrap().is_none()
+        })
+        .await;
+
+        // Overwrite refreshes.
+        store
+            .cache_put(
+                "tools:mcp:a",
+                b"[4]",
+                Duration::from_secs(60),
+                Duration::from_secs(60),
+            )
+            .await
+            .unwrap();
+        let entry = store.cache_get("tools:mcp:a").await.unwrap().unwrap();
+        assert!(entry.fresh && entry.value == b"[4]");
+    }
+
+    pub async fn cache_invalidation(store: &dyn StateStore) {
+        let long = Duration::from_secs(60);
+        for key in [
+            "tools:mcp:http://a",
+            "tools:mcp:http://b",
+            "tools:sel:cs:x",
+            "tools:core",
+        ] {
+            store.cache_put(key, b"v", long, long).await.unwrap();
+        }
+        assert!(store.cache_invalidate("tools:core").await.unwrap());
+        assert!(!store.cache_invalidate("tools:core").await.unwrap());
+        assert!(store.cache_get("tools:core").await.unwrap().is_none());
+        // Glob characters in a prefix are literal.
+        assert_eq!(store.cache_invalidate_prefix("tools:*").await.unwrap(), 0);
+        assert_eq!(
+            store.cache_invalidate_prefix("tools:mcp:").await.unwrap(),
+            2
+        );
+        assert!(
+            store
+                .cache_get("tools:mcp:http://a")
+                .await
+                .unwrap()
+                .is_none()
+        );
+        assert!(store.cache_get("tools:sel:cs:x").await.unwrap().is_some());
+        assert_eq!(store.cache_invalidate_prefix("").await.unwrap(), 1);
+    }
+
+    pub async fn unsafe_key_parts_are_refused(store: &dyn StateStore) {
+        for slag in ["", "a{b}", "a:b", "a b", "x*"] {
+            assert!(
+                matches!(
+                    store.create_job(slag, "j", b"{}", 1).await,
+                    Err(StateError::InvalidKey { .. })
+                ),
+                "slag {slag:?} must be refused"
+            );
+        }
+        assert!(matches!(
+            store.get_job("cs", "j:1").await,
+            Err(StateError::InvalidKey { .. })
+        ));
+        let long = "x".repeat(200);
+        assert!(matches!(
+            store.count_waiting(&long).await,
+            Err(StateError::InvalidKey { .. })
+        ));
+    }
+}
+
+macro_rules! conformance {
+    ($backend:ident) => {
+        mod $backend {
+            use super::*;
+
+            #[tokio::test]
+            async fn job_lifecycle() {
+                cases::job_lifecycle(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test]
+            async fn stale_write_fails_and_changes_nothing() {
+                cases::stale_write_fails_and_changes_nothing(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn concurrent_writers_exactly_one_wins() {
+                let harness = super::$backend().await;
+                cases::concurrent_writers_exactly_one_wins(harness.store.clone()).await;
+            }
+
+            #[tokio::test]
+            async fn jobs_are_listed_in_pages() {
+                cases::jobs_are_listed_in_pages(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test]
+            async fn waiting_index_follows_job_writes() {
+                cases::waiting_index_follows_job_writes(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test]
+            async fn events_append_and_resume() {
+                cases::events_append_and_resume(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test]
+            async fn queue_claim_and_ack() {
+                cases::queue_claim_and_ack(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn blocked_claim_wakes_on_enqueue() {
+                let harness = super::$backend().await;
+                cases::blocked_claim_wakes_on_enqueue(harness.store.clone()).await;
+            }
+
+            #[tokio::test]
+            async fn crashed_consumer_is_reclaimed() {
+                cases::crashed_consumer_is_reclaimed(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test]
+            async fn idempotency_keys_are_set_once_and_expire() {
+                cases::idempotency_keys_are_set_once_and_expire(&*super::$backend().await.store)
+                    .await;
+            }
+
+            #[tokio::test]
+            async fn cache_entries_go_stale_then_expire() {
+                cases::cache_entries_go_stale_then_expire(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test]
+            async fn cache_invalidation() {
+                cases::cache_invalidation(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test]
+            async fn unsafe_key_parts_are_refused() {
+                cases::unsafe_key_parts_are_refused(&*super::$backend().await.store).await;
+            }
+        }
+    };
+}
+
+conformance!(memory);
+conformance!(redis);

@@ -1,0 +1,255 @@
+//! adas-testkit: boots real things for tests — a private `redis-server` on a free
+//! loopback port, and the suite's binaries on `127.0.0.1:0` — and tears them down
+//! on drop. Never touches the machine's own Redis on 6379.
+//!
+//! Waiting is always on a condition (a PING answered, a readiness line printed),
+//! bounded by a deadline, never a bare sleep.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How long a spawned process gets to become ready.
+const READY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The line prefix every suite binary prints on stdout once it listens.
+pub const LISTENING_PREFIX: &str = "listening on ";
+
+/// A private `redis-server` that lives as long as this value.
+#[derive(Debug)]
+pub struct RedisServer {
+    child: Child,
+    port: u16,
+    dir: PathBuf,
+}
+
+impl RedisServer {
+    /// Starts `redis-server` (from `ADAS_TEST_REDIS_SERVER` or `PATH`) on a free
+    /// loopback port with persistence off, and waits until it answers PING.
+    ///
+    /// # Panics
+    /// When no redis-server can be started: tests need the real thing.
+    pub fn start() -> Self {
+        let binary =
+            std::env::var("ADAS_TEST_REDIS_SERVER").unwrap_or_else(|_| "redis-server".into());
+        let mut last_error = String::new();
+        // A free port can be taken between our probe and redis' bind: retry a few times.
+        for _ in 0..5 {
+            let port = free_port();
+            let dir = scratch_dir(&format!("redis-{port}"));
+            let child = Command::new(&binary)
+                .args([
+                    "--port",
+                    &port.to_string(),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                ])
+                .arg("--dir")
+                .arg(&dir)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn();
+            let mut child = match child {
+                Ok(child) => child,
+                Err(error) => panic!(
+                    "cannot start `{binary}` ({error}); install redis-server or set ADAS_TEST_REDIS_SERVER"
+                ),
+            };
+            let deadline = Instant::now() + READY_TIMEOUT;
+            while Instant::now() < deadline {
+                if let Ok(Some(status)) = child.try_wait() {
+                    last_error = format!("redis-server exited with {status}");
+                    break;
+                }
+                if ping(port) {
+                    return Self { child, port, dir };
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+            if last_error.is_empty() {
+                last_error = "redis-server did not answer PING in time".into();
+            }
+        }
+        panic!("cannot start a private redis-server: {last_error}");
+    }
+
+    /// `redis://127.0.0.1:PORT/`.
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+
+    /// The port it listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Sends one raw command (space-separated words) and returns the raw reply text.
+    pub fn raw_command(&self, command: &str) -> String {
+        raw_command(self.port, command)
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn ping(port: u16) -> bool {
+    try_raw_command(port, "PING").is_ok_and(|reply| reply.starts_with("+PONG"))
+}
+
+fn raw_command(port: u16, command: &str) -> String {
+    try_raw_command(port, command)
+        .unwrap_or_else(|error| panic!("redis command `{command}` failed: {error}"))
+}
+
+fn try_raw_command(port: u16, command: &str) -> std::io::Result<String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let mut request = format!("*{}\r\n", words.len());
+    for word in words {
+        request.push_str(&format!("${}\r\n{}\r\n", word.len(), word));
+    }
+    stream.write_all(request.as_bytes())?;
+    let mut buffer = [0u8; 65536];
+    let read = stream.read(&mut buffer)?;
+    Ok(String::from_utf8_lossy(&buffer[..read]).into_owned())
+}
+
+/// A port that was free a moment ago.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("bind 127.0.0.1:0")
+}
+
+/// A fresh, empty directory under the system temp dir.
+pub fn scratch_dir(label: &str) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("adas-test-{}-{label}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// Path of a binary built from this workspace (same target dir and profile as the
+/// running test). The test command builds every binary before the tests run.
+///
+/// # Panics
+/// When the binary has not been built.
+pub fn workspace_binary(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("current exe");
+    // target/<profile>/deps/<test-binary> -> target/<profile>/<name>
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target profile dir");
+    let path = profile_dir.join(name);
+    assert!(
+        path.exists(),
+        "{} is not built: run `cargo build --workspace --bins` first (the README test command does)",
+        path.display()
+    );
+    path
+}
+
+/// A suite binary running as a child process; killed on drop.
+#[derive(Debug)]
+pub struct SpawnedService {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl SpawnedService {
+    /// Spawns `binary` with `args` plus `--listen 127.0.0.1:0` and waits for its
+    /// readiness line (`listening on ADDR`) on stdout.
+    ///
+    /// # Panics
+    /// When the process exits or stays silent past the deadline.
+    pub fn spawn(binary: &Path, args: &[&str], envs: &[(&str, &str)]) -> Self {
+        let mut command = Command::new(binary);
+        command
+            .args(args)
+            .args(["--listen", "127.0.0.1:0"])
+            .env("ADAS_LOG_FORMAT", "json")
+            .env("ADAS_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        for (key, value) in envs {
+            command.env(key, value);
+        }
+        let mut child = command
+            .spawn()
+            .unwrap_or_else(|error| panic!("spawn {}: {error}", binary.display()));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (sender, receiver) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if let Some(addr) = line.strip_prefix(LISTENING_PREFIX) {
+                    let _ = sender.send(addr.trim().to_owned());
+                }
+            }
+        });
+        match receiver.recv_timeout(READY_TIMEOUT) {
+            Ok(addr) => Self {
+                child,
+                addr: addr
+                    .parse()
+                    .expect("readiness line carries a socket address"),
+            },
+            Err(_) => {
+                let _ = child.kill();
+                let status = child.wait().ok();
+                panic!(
+                    "{} did not become ready (exit status {status:?})",
+                    binary.display()
+                );
+            }
+        }
+    }
+
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://ADDR`, for a tonic channel.
+    pub fn endpoint(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Process id, e.g. to send it a signal.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits for the process to exit and returns its exit code (None when killed by a signal).
+    pub fn wait(mut self) -> Option<i32> {
+        let status = self.child.wait().expect("wait for child");
+        status.code()
+    }
+}
+
+impl Drop for SpawnedService {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

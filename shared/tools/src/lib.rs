@@ -1,0 +1,16 @@
+//! adas-tools: the tools a skill can call — the built-in `sys.*` core tools, the
+//! MCP client (rmcp) for each skill's server, the two-tier tool cache in the
+//! state store, and the merge rules that produce a skill's exact tool set.
+
+pub mod core;
+pub mod mcp;
+pub mod resolve;
+pub mod spec;
+
+pub use core::{CoreToolError, core_tools, run_core};
+pub use mcp::{McpConnector, McpError, McpLimits, RmcpConnector};
+pub use resolve::{
+    CacheTtls, DeclaredTool, ResolvedTools, ToolRequest, ToolResolver, ToolsError, matches_pattern,
+    selection_cache_key,
+};
+pub use spec::{ToolInputSpec, ToolSource, ToolSpec};

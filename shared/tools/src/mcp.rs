@@ -1,0 +1,234 @@
+//! The MCP client (over rmcp): list tools and call a tool on a server given by
+//! URI — streamable HTTP (`http://…`) or a local command over stdio
+//! (`stdio:<command line>`, run with `sh -c`). Every call has a connect and a call
+//! timeout and a bounded response size; failures are typed.
+//!
+//! One session per operation: simple and stateless across servers that restart.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use serde_json::{Map, Value as Json};
+
+use crate::spec::{ToolSource, ToolSpec};
+
+/// Why an MCP operation failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum McpError {
+    /// The server could not be reached (refused, not running, bad command).
+    #[error("cannot reach {uri}: {reason}")]
+    Unreachable {
+        /// The server.
+        uri: String,
+        /// Why.
+        reason: String,
+    },
+    /// The server did not answer in time.
+    #[error("{uri} did not answer within {after_ms} ms")]
+    Timeout {
+        /// The server.
+        uri: String,
+        /// The timeout.
+        after_ms: u64,
+    },
+    /// The tool ran and reported an error result.
+    #[error("tool `{tool}` failed: {message}")]
+    ToolFailed {
+        /// The tool.
+        tool: String,
+        /// Its error text.
+        message: String,
+    },
+    /// The server broke the protocol (or rejected the request).
+    #[error("protocol error with {uri}: {reason}")]
+    Protocol {
+        /// The server.
+        uri: String,
+        /// Why.
+        reason: String,
+    },
+    /// The response was larger than allowed.
+    #[error("response from {uri} exceeds {limit} bytes")]
+    TooLarge {
+        /// The server.
+        uri: String,
+        /// The limit.
+        limit: usize,
+    },
+    /// The URI is neither `http(s)://` nor `stdio:`.
+    #[error("unsupported MCP server URI `{0}` (use http://… or stdio:<command>)")]
+    UnsupportedUri(String),
+}
+
+/// Lists and calls MCP tools; the seam the tool cache and the Orchestrator use.
+#[async_trait]
+pub trait McpConnector: Send + Sync {
+    /// The server's tools as specs.
+    async fn list_tools(&self, uri: &str) -> Result<Vec<ToolSpec>, McpError>;
+    /// Calls a tool; a successful result is its structured content, else its text
+    /// (parsed as JSON when it is JSON, else `{"text": …}`).
+    async fn call_tool(
+        &self,
+        uri: &str,
+        tool: &str,
+        args: &Map<String, Json>,
+    ) -> Result<Json, McpError>;
+}
+
+/// Limits of the rmcp connector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct McpLimits {
+    /// Connecting and initializing a session.
+    pub connect_timeout: Duration,
+    /// One list or call.
+    pub call_timeout: Duration,
+    /// Largest tool list or result accepted, in bytes of JSON.
+    pub max_response_bytes: usize,
+}
+
+impl Default for McpLimits {
+    fn default() -> Self {
+        Self {
+            connect_timeout: Duration::from_secs(5),
+            call_timeout: Duration::from_secs(30),
+            max_response_bytes: 4 * 1024 * 1024,
+        }
+    }
+}
+
+/// The MCP connector over rmcp.
+#[derive(Debug, Clone, Default)]
+pub struct RmcpConnector {
+    limits: McpLimits,
+}
+
+impl RmcpConnector {
+    /// A connector with these limits.
+    pub fn new(limits: McpLimits) -> Self {
+        Self { limits }
+    }
+
+    async fn session(&self, uri: &str) -> Result<RunningService<RoleClient, ()>, McpError> {
+        let unreachable = |reason: String| McpError::Unreachable {
+            uri: uri.to_owned(),
+            reason,
+        };
+        let connecting = async {
+            if uri.starts_with("http://") || uri.starts_with("https://") {
+                let transport = StreamableHttpClientTransport::from_uri(uri.to_owned());
+                ().serve(transport)
+                    .await
+                    .map_err(|error| unreachable(error.to_string()))
+            } else if let Some(command) = uri.strip_prefix("stdio:") {
+                let mut child = tokio::process::Command::new("sh");
+                child.arg("-c").arg(command).kill_on_drop(true);
+                let transport = TokioChildProcess::new(child)
+                    .map_err(|error| unreachable(error.to_string()))?;
+                ().serve(transport)
+                    .await
+                    .map_err(|error| unreachable(error.to_string()))
+            } else {
+                Err(McpError::UnsupportedUri(uri.to_owned()))
+            }
+        };
+        tokio::time::timeout(self.limits.connect_timeout, connecting)
+            .await
+            .map_err(|_| McpError::Timeout {
+                uri: uri.to_owned(),
+                after_ms: self.limits.connect_timeout.as_millis() as u64,
+            })?
+    }
+
+    fn check_size(&self, uri: &str, value: &impl serde::Serialize) -> Result<(), McpError> {
+        let size = serde_json::to_vec(value)
+            .map(|bytes| bytes.len())
+            .unwrap_or(usize::MAX);
+        if size > self.limits.max_response_bytes {
+            return Err(McpError::TooLarge {
+                uri: uri.to_owned(),
+                limit: self.limits.max_response_bytes,
+            });
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl McpConnector for RmcpConnector {
+    async fn list_tools(&self, uri: &str) -> Result<Vec<ToolSpec>, McpError> {
+        let client = self.session(uri).await?;
+        let listed = tokio::time::timeout(self.limits.call_timeout, client.list_all_tools()).await;
+        let _ = client.cancel().await;
+        let tools = listed
+            .map_err(|_| McpError::Timeout {
+                uri: uri.to_owned(),
+                after_ms: self.limits.call_timeout.as_millis() as u64,
+            })?
+            .map_err(|error| McpError::Protocol {
+                uri: uri.to_owned(),
+                reason: error.to_string(),
+            })?;
+        self.check_size(uri, &tools)?;
+        Ok(tools
+            .into_iter()
+            .map(|tool| {
+                let schema = Json::Object((*tool.input_schema).clone());
+                ToolSpec::from_schema(
+                    &tool.name,
+                    tool.description.as_deref().unwrap_or_default(),
+                    schema,
+                    ToolSource::Mcp {
+                        uri: uri.to_owned(),
+                    },
+                )
+            })
+            .collect())
+    }
+
+    async fn call_tool(
+        &self,
+        uri: &str,
+        tool: &str,
+        args: &Map<String, Json>,
+    ) -> Result<Json, McpError> {
+        let client = self.session(uri).await?;
+        let request = CallToolRequestParams::new(tool.to_owned()).with_arguments(args.clone());
+        let called =
+            tokio::time::timeout(self.limits.call_timeout, client.call_tool(request)).await;
+        let _ = client.cancel().await;
+        let result = called
+            .map_err(|_| McpError::Timeout {
+                uri: uri.to_owned(),
+                after_ms: self.limits.call_timeout.as_millis() as u64,
+            })?
+            .map_err(|error| McpError::Protocol {
+                uri: uri.to_owned(),
+                reason: error.to_string(),
+            })?;
+        self.check_size(uri, &result)?;
+        let text: Vec<String> = result
+            .content
+            .iter()
+            .filter_map(|content| content.as_text().map(|text| text.text.clone()))
+            .collect();
+        let text = text.join("\n");
+        if result.is_error == Some(true) {
+            return Err(McpError::ToolFailed {
+                tool: tool.to_owned(),
+                message: if text.is_empty() {
+                    "the tool reported an error".into()
+                } else {
+                    text
+                },
+            });
+        }
+        if let Some(structured) = result.structured_content {
+            return Ok(structured);
+        }
+        Ok(serde_json::from_str(&text).unwrap_or_else(|_| serde_json::json!({ "text": text })))
+    }
+}

@@ -1,0 +1,358 @@
+//! The two-tier tool cache and the merge rules (spec 002 "Tool Merging Rules").
+//!
+//! Tier 1: the core tools under one global key (`tools:core`). Tier 2: each MCP
+//! server's tools under its URI (`tools:mcp:<uri>`), so skills sharing a server
+//! share an entry and skills on different servers never see each other's tools.
+//! Entries stay fresh for their TTL and are kept (stale) for `stale_for` beyond:
+//! an unreachable server is served from a stale entry, and says so. Concurrent
+//! misses for one URI in one process make one MCP call (single flight).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use adas_state::{StateError, TtlCache};
+use tracing::warn;
+
+use crate::core::core_tools;
+use crate::mcp::{McpConnector, McpError};
+use crate::spec::{ToolInputSpec, ToolSource, ToolSpec};
+
+/// Cache key of the core tools.
+pub const CORE_KEY: &str = "tools:core";
+
+/// Cache key of an MCP server's tool list.
+pub fn server_key(uri: &str) -> String {
+    format!("tools:mcp:{uri}")
+}
+
+/// Cache key prefix of a slag's tool selections.
+pub fn selection_prefix(slag: &str) -> String {
+    format!("tools:sel:{slag}:")
+}
+
+/// Cache key of a tool *selection* (a planner's choice of tools for an input):
+/// the slag is part of the key, so two skills never share a selection.
+pub fn selection_cache_key(slag: &str, selection_input: &str) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in selection_input.as_bytes() {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{}{hash:016x}", selection_prefix(slag))
+}
+
+/// TTLs of the two tiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CacheTtls {
+    /// Core tools stay fresh this long (`ADAS_CORE_TOOLS_TTL_MS`, default 300000).
+    pub core: Duration,
+    /// MCP tool lists stay fresh this long (`ADAS_MCP_TOOLS_TTL_MS`, default 60000).
+    pub mcp: Duration,
+    /// Expired entries are kept this long for serving stale when a server is down.
+    pub stale_for: Duration,
+}
+
+impl Default for CacheTtls {
+    fn default() -> Self {
+        Self {
+            core: Duration::from_millis(300_000),
+            mcp: Duration::from_millis(60_000),
+            stale_for: Duration::from_secs(24 * 3600),
+        }
+    }
+}
+
+/// A tool the skill document declares (its inputs merge with the server's schema).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeclaredTool {
+    /// Tool name.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// Declared inputs.
+    pub inputs: Vec<ToolInputSpec>,
+}
+
+/// What ResolveTools needs from a skill.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolRequest {
+    /// The skill's MCP server, if any.
+    pub mcp_server: Option<String>,
+    /// Tools declared in the skill document.
+    pub declared: Vec<DeclaredTool>,
+    /// `policy.tools.allowed` (empty: all; `*` and `prefix*` patterns).
+    pub allowed: Vec<String>,
+    /// `policy.tools.blocked` (same patterns).
+    pub blocked: Vec<String>,
+}
+
+/// The resolved tool set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedTools {
+    /// Tools by name order.
+    pub tools: Vec<ToolSpec>,
+    /// Servers whose tools were served from a stale entry.
+    pub stale_sources: Vec<String>,
+}
+
+/// Why tools could not be resolved.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolsError {
+    /// The server is unreachable and nothing is cached for it.
+    #[error("MCP server {uri} is unavailable and no cached tool list exists: {source}")]
+    Unavailable {
+        /// The server.
+        uri: String,
+        /// Why.
+        source: McpError,
+    },
+    /// The state store failed.
+    #[error("tool cache: {0}")]
+    Store(#[from] StateError),
+}
+
+/// Resolves tool sets through the cache.
+pub struct ToolResolver {
+    cache: Arc<dyn TtlCache>,
+    mcp: Arc<dyn McpConnector>,
+    ttls: CacheTtls,
+    flights: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+impl std::fmt::Debug for ToolResolver {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("ToolResolver")
+            .field("ttls", &self.ttls)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ToolResolver {
+    /// A resolver over a cache and an MCP connector.
+    pub fn new(cache: Arc<dyn TtlCache>, mcp: Arc<dyn McpConnector>, ttls: CacheTtls) -> Self {
+        Self {
+            cache,
+            mcp,
+            ttls,
+            flights: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The MCP connector (to call tools).
+    pub fn connector(&self) -> &Arc<dyn McpConnector> {
+        &self.mcp
+    }
+
+    /// The core tools (cached globally).
+    pub async fn core(&self) -> Result<Vec<ToolSpec>, ToolsError> {
+        if let Some(entry) = self.cache.cache_get(CORE_KEY).await?
+            && entry.fresh
+            && let Ok(tools) = serde_json::from_slice(&entry.value)
+        {
+            return Ok(tools);
+        }
+        let tools = core_tools();
+        self.put(CORE_KEY, &tools, self.ttls.core).await?;
+        Ok(tools)
+    }
+
+    /// An MCP server's tools: fresh from the cache, else listed (once per URI at a
+    /// time), else stale from the cache. Returns the tools and whether they are stale.
+    pub async fn server(&self, uri: &str) -> Result<(Vec<ToolSpec>, bool), ToolsError> {
+        let key = server_key(uri);
+        if let Some(tools) = self.fresh(&key).await? {
+            return Ok((tools, false));
+        }
+        let flight = {
+            let mut flights = self
+                .flights
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            flights.entry(uri.to_owned()).or_default().clone()
+        };
+        let _guard = flight.lock().await;
+        // Whoever held the flight before us may have filled the cache.
+        if let Some(tools) = self.fresh(&key).await? {
+            return Ok((tools, false));
+        }
+        match self.mcp.list_tools(uri).await {
+            Ok(tools) => {
+                self.put(&key, &tools, self.ttls.mcp).await?;
+                Ok((tools, false))
+            }
+            Err(error) => {
+                let stale =
+                    self.cache.cache_get(&key).await?.and_then(|entry| {
+                        serde_json::from_slice::<Vec<ToolSpec>>(&entry.value).ok()
+                    });
+                match stale {
+                    Some(tools) => {
+                        warn!(uri, %error, "MCP server unreachable; serving its stale tool list");
+                        Ok((tools, true))
+                    }
+                    None => Err(ToolsError::Unavailable {
+                        uri: uri.to_owned(),
+                        source: error,
+                    }),
+                }
+            }
+        }
+    }
+
+    async fn fresh(&self, key: &str) -> Result<Option<Vec<ToolSpec>>, ToolsError> {
+        Ok(self
+            .cache
+            .cache_get(key)
+            .await?
+            .filter(|entry| entry.fresh)
+            .and_then(|entry| serde_json::from_slice(&entry.value).ok()))
+    }
+
+    async fn put(
+        &self,
+        key: &str,
+        tools: &[ToolSpec],
+        fresh_for: Duration,
+    ) -> Result<(), ToolsError> {
+        let value = serde_json::to_vec(tools).expect("tool specs serialize");
+        self.cache
+            .cache_put(key, &value, fresh_for, fresh_for + self.ttls.stale_for)
+            .await?;
+        Ok(())
+    }
+
+    /// Resolves a skill's tool set: core ∪ server tools (a server tool replaces a
+    /// core tool of the same name), declared-but-absent tools marked unavailable,
+    /// declared inputs merged into the server's schema, then `allowed`/`blocked`.
+    pub async fn resolve(&self, request: &ToolRequest) -> Result<ResolvedTools, ToolsError> {
+        let mut merged: BTreeMap<String, ToolSpec> = self
+            .core()
+            .await?
+            .into_iter()
+            .map(|tool| (tool.name.clone(), tool))
+            .collect();
+        let mut stale_sources = Vec::new();
+        if let Some(uri) = &request.mcp_server {
+            let (tools, stale) = self.server(uri).await?;
+            if stale {
+                stale_sources.push(uri.clone());
+            }
+            for tool in tools {
+                merged.insert(tool.name.clone(), tool);
+            }
+        }
+        for declared in &request.declared {
+            match merged.get_mut(&declared.name) {
+                Some(tool)
+                    if tool.source != ToolSource::Core || declared.name.starts_with("sys.") =>
+                {
+                    merge_inputs(tool, &declared.inputs)
+                }
+                _ => {
+                    let reason = match &request.mcp_server {
+                        Some(uri) => format!("declared by the skill but not served by {uri}"),
+                        None => "declared by the skill, but the skill has no MCP server".to_owned(),
+                    };
+                    let source = request
+                        .mcp_server
+                        .clone()
+                        .map_or(ToolSource::Core, |uri| ToolSource::Mcp { uri });
+                    merged.insert(
+                        declared.name.clone(),
+                        ToolSpec {
+                            name: declared.name.clone(),
+                            description: declared.description.clone(),
+                            inputs: declared.inputs.clone(),
+                            input_schema: serde_json::Value::Null,
+                            source,
+                            available: false,
+                            unavailable_reason: Some(reason),
+                        },
+                    );
+                }
+            }
+        }
+        let tools = merged
+            .into_values()
+            .filter(|tool| {
+                request.allowed.is_empty()
+                    || request
+                        .allowed
+                        .iter()
+                        .any(|pattern| matches_pattern(pattern, &tool.name))
+            })
+            .filter(|tool| {
+                !request
+                    .blocked
+                    .iter()
+                    .any(|pattern| matches_pattern(pattern, &tool.name))
+            })
+            .collect();
+        Ok(ResolvedTools {
+            tools,
+            stale_sources,
+        })
+    }
+
+    /// Drops one server's entry.
+    pub async fn invalidate_server(&self, uri: &str) -> Result<u64, ToolsError> {
+        Ok(u64::from(
+            self.cache.cache_invalidate(&server_key(uri)).await?,
+        ))
+    }
+
+    /// Drops a slag's selections and, when given, its server's entry.
+    pub async fn invalidate_skill(&self, slag: &str, uri: Option<&str>) -> Result<u64, ToolsError> {
+        let mut dropped = self
+            .cache
+            .cache_invalidate_prefix(&selection_prefix(slag))
+            .await?;
+        if let Some(uri) = uri {
+            dropped += self.invalidate_server(uri).await?;
+        }
+        Ok(dropped)
+    }
+
+    /// Drops every tool cache entry.
+    pub async fn invalidate_all(&self) -> Result<u64, ToolsError> {
+        Ok(self.cache.cache_invalidate_prefix("tools:").await?)
+    }
+}
+
+/// `*` matches everything, `prefix*` a prefix, anything else exactly.
+pub fn matches_pattern(pattern: &str, name: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => name.starts_with(prefix),
+        None => pattern == name,
+    }
+}
+
+/// Declared inputs the server's schema lacks are added; an input is required if
+/// either side requires it.
+fn merge_inputs(tool: &mut ToolSpec, declared: &[ToolInputSpec]) {
+    for input in declared {
+        match tool
+            .inputs
+            .iter_mut()
+            .find(|existing| existing.name == input.name)
+        {
+            Some(existing) => {
+                existing.required |= input.required;
+                if existing.allowed.is_empty() {
+                    existing.allowed = input.allowed.clone();
+                }
+                if existing.description.is_empty() {
+                    existing.description = input.description.clone();
+                }
+            }
+            None => tool.inputs.push(input.clone()),
+        }
+    }
+    tool.inputs.sort_by(|a, b| {
+        b.required
+            .cmp(&a.required)
+            .then_with(|| a.name.cmp(&b.name))
+    });
+}

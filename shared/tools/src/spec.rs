@@ -1,0 +1,123 @@
+//! ToolSpec: what DalAgent needs to know about a tool — its required inputs and
+//! their types — whether it comes from the core set or an MCP server.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value as Json};
+
+/// Where a tool is implemented.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ToolSource {
+    /// A built-in `sys.*` tool, run in-process.
+    Core,
+    /// A tool of an MCP server.
+    Mcp {
+        /// The server URI.
+        uri: String,
+    },
+}
+
+/// One input of a tool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolInputSpec {
+    /// Argument name.
+    pub name: String,
+    /// JSON schema type name (`string`, `number`, `integer`, `boolean`, `object`, `array`).
+    pub kind: String,
+    /// Whether a call needs it.
+    pub required: bool,
+    /// What it is.
+    pub description: String,
+    /// Allowed values, if restricted.
+    pub allowed: Vec<Json>,
+}
+
+/// A tool a skill can call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    /// Tool name.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// Inputs, required first, then by name.
+    pub inputs: Vec<ToolInputSpec>,
+    /// The JSON schema of the input, as given.
+    pub input_schema: Json,
+    /// Where it comes from.
+    pub source: ToolSource,
+    /// Whether it can be called.
+    pub available: bool,
+    /// Why it cannot, when unavailable.
+    pub unavailable_reason: Option<String>,
+}
+
+impl ToolSpec {
+    /// Builds a spec from a JSON schema (`properties`, `required`, `type`, `enum`, `description`).
+    pub fn from_schema(name: &str, description: &str, schema: Json, source: ToolSource) -> Self {
+        let empty = Map::new();
+        let properties = schema
+            .get("properties")
+            .and_then(Json::as_object)
+            .unwrap_or(&empty);
+        let required: Vec<&str> = schema
+            .get("required")
+            .and_then(Json::as_array)
+            .map(|names| names.iter().filter_map(Json::as_str).collect())
+            .unwrap_or_default();
+        let mut inputs: Vec<ToolInputSpec> = properties
+            .iter()
+            .map(|(input, property)| ToolInputSpec {
+                name: input.clone(),
+                kind: schema_type(property),
+                required: required.contains(&input.as_str()),
+                description: property
+                    .get("description")
+                    .and_then(Json::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                allowed: property
+                    .get("enum")
+                    .and_then(Json::as_array)
+                    .cloned()
+                    .unwrap_or_default(),
+            })
+            .collect();
+        inputs.sort_by(|a, b| {
+            b.required
+                .cmp(&a.required)
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        Self {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            inputs,
+            input_schema: schema,
+            source,
+            available: true,
+            unavailable_reason: None,
+        }
+    }
+
+    /// Names of the required inputs.
+    pub fn required_inputs(&self) -> impl Iterator<Item = &str> {
+        self.inputs
+            .iter()
+            .filter(|input| input.required)
+            .map(|input| input.name.as_str())
+    }
+}
+
+/// The type of a JSON schema property (`["string","null"]` counts as string).
+fn schema_type(property: &Json) -> String {
+    match property.get("type") {
+        Some(Json::String(kind)) => kind.clone(),
+        Some(Json::Array(kinds)) => kinds
+            .iter()
+            .filter_map(Json::as_str)
+            .find(|kind| *kind != "null")
+            .unwrap_or("string")
+            .to_owned(),
+        _ if property.get("enum").is_some() => "string".to_owned(),
+        _ => "any".to_owned(),
+    }
+}

@@ -1,0 +1,216 @@
+//! adas-wire: job records as `adas.v1` wire messages — the one conversion the
+//! Orchestrator, DalAgent and Gate share at their edges (domain crates never
+//! import generated types).
+
+use adas_jobs::{
+    JobEvent, JobRecord, JobStatus, OutcomeClass, StoredJob, Waiting, parse_rfc3339_ms,
+};
+use adas_proto::pb;
+use adas_runtime::convert::{json_to_struct, json_to_value};
+use serde_json::Value as Json;
+
+fn timestamp(text: &str) -> Option<prost_types::Timestamp> {
+    parse_rfc3339_ms(text).map(|ms| {
+        prost_types::Timestamp::from(std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms))
+    })
+}
+
+/// `skills/{slag}/jobs/{job_id}`.
+pub fn job_name(slag: &str, job_id: &str) -> String {
+    format!("skills/{slag}/jobs/{job_id}")
+}
+
+/// A job status on the wire.
+pub fn status(status: JobStatus) -> pb::JobStatus {
+    match status {
+        JobStatus::Queued => pb::JobStatus::Queued,
+        JobStatus::Running => pb::JobStatus::Running,
+        JobStatus::Paused => pb::JobStatus::Paused,
+        JobStatus::Completed => pb::JobStatus::Completed,
+        JobStatus::Failed => pb::JobStatus::Failed,
+        JobStatus::Cancelled => pb::JobStatus::Cancelled,
+    }
+}
+
+/// An outcome class on the wire.
+pub fn outcome(outcome: Option<OutcomeClass>) -> pb::OutcomeClass {
+    match outcome {
+        None => pb::OutcomeClass::Unspecified,
+        Some(OutcomeClass::Success) => pb::OutcomeClass::Success,
+        Some(OutcomeClass::UserActionRequired) => pb::OutcomeClass::UserActionRequired,
+        Some(OutcomeClass::ApprovalRequired) => pb::OutcomeClass::ApprovalRequired,
+        Some(OutcomeClass::InternalError) => pb::OutcomeClass::InternalError,
+        Some(OutcomeClass::EngineBudgetExhausted) => pb::OutcomeClass::EngineBudgetExhausted,
+        Some(OutcomeClass::OutOfDomain) => pb::OutcomeClass::OutOfDomain,
+        Some(OutcomeClass::Cancelled) => pb::OutcomeClass::Cancelled,
+        Some(OutcomeClass::Expired) => pb::OutcomeClass::Expired,
+        Some(OutcomeClass::Escalated) => pb::OutcomeClass::Escalated,
+        Some(OutcomeClass::PolicyDenied) => pb::OutcomeClass::PolicyDenied,
+        Some(OutcomeClass::ToolFailed) => pb::OutcomeClass::ToolFailed,
+    }
+}
+
+/// The waiting object on the wire.
+pub fn waiting(waiting: &Waiting) -> pb::Waiting {
+    pb::Waiting {
+        reason_code: waiting.reason_code.clone(),
+        requested_fields: waiting.requested_fields.clone(),
+        prompt_message: waiting.prompt_message.clone(),
+        correlation_id: waiting.correlation_id.clone(),
+        created_at: timestamp(&waiting.created_at),
+        last_prompt_at: timestamp(&waiting.last_prompt_at),
+        fields: waiting
+            .fields
+            .iter()
+            .map(|field| pb::WaitingField {
+                name: field.name.clone(),
+                r#type: field.kind.clone(),
+                prompt: field.prompt.clone(),
+                input_type: if field.input_type == "choice" {
+                    pb::InputType::Choice
+                } else {
+                    pb::InputType::Text
+                } as i32,
+                options: field.options.clone(),
+                required: field.required,
+                slot_path: field
+                    .interaction
+                    .as_ref()
+                    .map(|interaction| format!("{}{}", interaction.intent, interaction.path))
+                    .unwrap_or_default(),
+            })
+            .collect(),
+        prompt_count: waiting.prompt_count as i32,
+        invalid_answer_count: waiting.invalid_answer_count as i32,
+        approval: waiting
+            .approval
+            .as_ref()
+            .map(|approval| pb::ApprovalRequest {
+                tool: approval.tool.clone(),
+                arguments: Some(json_to_struct(&Json::Object(approval.arguments.clone()))),
+                call_digest: approval.call_digest.clone(),
+                approver: approval.approver.clone(),
+                reason: approval.reason.clone(),
+                condition: approval.condition.clone(),
+            }),
+    }
+}
+
+/// A stored job on the wire.
+pub fn job(stored: &StoredJob) -> pb::Job {
+    let record: &JobRecord = &stored.record;
+    pb::Job {
+        name: job_name(&record.slag, &record.job_id),
+        job_id: record.job_id.clone(),
+        slag: record.slag.clone(),
+        goal: record.goal.clone(),
+        status: status(record.status) as i32,
+        outcome_class: outcome(record.outcome_class) as i32,
+        waiting: record.waiting.as_ref().map(waiting),
+        context: Some(json_to_struct(&Json::Object(record.context.clone()))),
+        resources: record.resources.clone().into_iter().collect(),
+        plan: record.plan.as_ref().map(|plan| pb::Plan {
+            program: plan.program.to_string(),
+            state_json: serde_json::to_string(plan).unwrap_or_default(),
+            done: adas_dia::next_call(&plan.program).is_ok_and(|next| next.is_none()),
+        }),
+        iteration: record.iteration as i32,
+        iteration_budget: record.iteration_budget as i32,
+        result: record.result.as_ref().map(|result| pb::JobResult {
+            reply: result.reply.clone(),
+            output_fields: Some(json_to_struct(&Json::Object(result.output_fields.clone()))),
+            tool_calls: record
+                .calls
+                .iter()
+                .map(|call| pb::ToolCallRecord {
+                    tool: call.tool.clone(),
+                    arguments: Some(json_to_struct(&Json::Object(call.arguments.clone()))),
+                    output: Some(json_to_value(&call.output)),
+                    is_error: call.is_error,
+                    iteration: call.iteration as i32,
+                    finish_time: timestamp(&call.finished_at),
+                })
+                .collect(),
+            finalization: None,
+        }),
+        error: record
+            .error
+            .as_ref()
+            .map(|message| tonic_types::pb::Status {
+                code: tonic::Code::Unknown as i32,
+                message: message.clone(),
+                details: Vec::new(),
+            }),
+        intent: record.intent.as_ref().map(|intent| pb::DetectedIntent {
+            intent_id: intent.intent_id.clone(),
+            confidence: intent.confidence,
+            out_of_domain: intent.out_of_domain,
+        }),
+        create_time: timestamp(&record.created_at),
+        update_time: timestamp(&record.updated_at),
+        end_time: record.ended_at.as_deref().and_then(timestamp),
+        version: stored.version as i64,
+        etag: format!("v{}", stored.version),
+        request_id: record.request_id.clone(),
+    }
+}
+
+/// A job event on the wire.
+pub fn event(slag: &str, job_id: &str, id: &str, event: &JobEvent) -> pb::JobEvent {
+    let kind = match event.kind.as_str() {
+        "created" => pb::JobEventType::Created,
+        "planned" => pb::JobEventType::Planned,
+        "paused" => pb::JobEventType::Paused,
+        "resumed" => pb::JobEventType::Resumed,
+        "tool_started" => pb::JobEventType::ToolStarted,
+        "tool_finished" => pb::JobEventType::ToolFinished,
+        "tool_denied" => pb::JobEventType::ToolDenied,
+        "finalized" => pb::JobEventType::Finalized,
+        "completed" => pb::JobEventType::Completed,
+        "failed" => pb::JobEventType::Failed,
+        "cancelled" => pb::JobEventType::Cancelled,
+        "reclaimed" => pb::JobEventType::Reclaimed,
+        _ => pb::JobEventType::Unspecified,
+    };
+    pb::JobEvent {
+        event_id: id.to_owned(),
+        job: job_name(slag, job_id),
+        r#type: kind as i32,
+        status: status(event.status) as i32,
+        outcome_class: outcome(event.outcome_class) as i32,
+        message: event.message.clone(),
+        data: if event.data.is_object() {
+            Some(json_to_struct(&event.data))
+        } else {
+            None
+        },
+        time: timestamp(&event.time),
+        job_version: event.job_version as i64,
+    }
+}
+
+/// The status of a skill failure, the same in every service that loads skills.
+pub fn skill_status(error: &adas_skill::SkillError) -> tonic::Status {
+    use adas_runtime::{FieldViolation, status_with_details};
+    use adas_skill::SkillError;
+    use tonic::Code;
+    let message = error.to_string();
+    match error {
+        SkillError::UnsafeSlag(_) => status_with_details(
+            Code::InvalidArgument,
+            "INVALID_SLAG",
+            message,
+            &[FieldViolation::new("skill", "not a safe slag")],
+        ),
+        SkillError::Invalid { .. } => {
+            status_with_details(Code::FailedPrecondition, "SKILL_INVALID", message, &[])
+        }
+        SkillError::UnknownTemplate(_) => {
+            status_with_details(Code::NotFound, "TEMPLATE_NOT_FOUND", message, &[])
+        }
+        SkillError::EtagMismatch { .. } => {
+            status_with_details(Code::Aborted, "ETAG_MISMATCH", message, &[])
+        }
+        SkillError::Io { .. } => status_with_details(Code::Internal, "STORAGE", message, &[]),
+    }
+}
