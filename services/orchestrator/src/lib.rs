@@ -341,25 +341,20 @@ impl OrchestratorService for Orchestrator {
                 reason,
             }
         })?;
-        let (ids, next) = self
+        let wanted = pb::JobStatus::try_from(request.status).map_err(|_| {
+            OrchestratorError::InvalidField {
+                field: "status",
+                reason: format!("{} is not a JobStatus", request.status),
+            }
+        })?;
+        let (stored, next) = self
             .repo
-            .list(&slag, window.offset as u64, window.size)
+            .list(&slag, window.offset as u64, window.size, |record| {
+                wanted == pb::JobStatus::Unspecified || adas_wire::status(record.status) == wanted
+            })
             .await
             .map_err(OrchestratorError::from)?;
-        let wanted = pb::JobStatus::try_from(request.status).unwrap_or(pb::JobStatus::Unspecified);
-        let mut jobs = Vec::with_capacity(ids.len());
-        for id in ids {
-            let stored = self
-                .repo
-                .load(&slag, &id)
-                .await
-                .map_err(OrchestratorError::from)?;
-            let job = adas_wire::job(&stored);
-            // The status filter applies within the page: a page may hold fewer jobs than asked.
-            if wanted == pb::JobStatus::Unspecified || job.status == wanted as i32 {
-                jobs.push(job);
-            }
-        }
+        let jobs = stored.iter().map(adas_wire::job).collect();
         let next_page_token = next.map(|offset| format!("o{offset}")).unwrap_or_default();
         Ok(Response::new(pb::ListJobsResponse {
             jobs,

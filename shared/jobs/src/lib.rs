@@ -18,6 +18,9 @@ use adas_state::{PageRequest, QueueItem, StateError, StateStore, WaitingChange};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
+/// Most job ids one `JobRepo::list` call reads while filtering.
+pub const MAX_LIST_SCAN: usize = 5_000;
+
 /// Lifecycle state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -557,18 +560,58 @@ impl JobRepo {
         Ok(())
     }
 
-    /// Job ids of a slag, oldest first.
+    /// Jobs of a slag, oldest first, from `offset`, keeping those `keep` accepts
+    /// until `limit` are kept. A filter may skip many jobs (a status over a large
+    /// history), so one call reads at most `MAX_LIST_SCAN` ids and returns the
+    /// offset to continue from: a page may hold fewer jobs than asked, never miss one.
     pub async fn list(
         &self,
         slag: &str,
         offset: u64,
         limit: usize,
-    ) -> Result<(Vec<String>, Option<u64>), JobError> {
-        let page = self
-            .store
-            .list_jobs(slag, PageRequest { offset, limit })
-            .await?;
-        Ok((page.items, page.next_offset))
+        keep: impl Fn(&JobRecord) -> bool,
+    ) -> Result<(Vec<StoredJob>, Option<u64>), JobError> {
+        let limit = limit.max(1);
+        let mut jobs = Vec::with_capacity(limit.min(64));
+        let mut cursor = offset;
+        let mut scanned = 0usize;
+        loop {
+            let batch = (limit - jobs.len()).max(16);
+            let page = self
+                .store
+                .list_jobs(
+                    slag,
+                    PageRequest {
+                        offset: cursor,
+                        limit: batch,
+                    },
+                )
+                .await?;
+            let in_page = page.items.len();
+            for (index, job_id) in page.items.into_iter().enumerate() {
+                cursor += 1;
+                scanned += 1;
+                let stored = match self.load(slag, &job_id).await {
+                    Ok(stored) => stored,
+                    // Deleted between the index read and the load: not listed.
+                    Err(JobError::NotFound { .. }) => continue,
+                    Err(error) => return Err(error),
+                };
+                if keep(&stored.record) {
+                    jobs.push(stored);
+                    if jobs.len() == limit {
+                        let rest_of_page = index + 1 < in_page;
+                        let next = (rest_of_page || page.next_offset.is_some()).then_some(cursor);
+                        return Ok((jobs, next));
+                    }
+                }
+            }
+            match page.next_offset {
+                Some(next) if scanned < MAX_LIST_SCAN => cursor = next,
+                Some(next) => return Ok((jobs, Some(next))),
+                None => return Ok((jobs, None)),
+            }
+        }
     }
 
     /// `<memory>/<slag>/jobs/<id>.json` (the record) and `<memory>/<slag>/logs/<id>.log`
@@ -612,5 +655,62 @@ mod tests {
             assert_eq!(parse_rfc3339_ms(&rfc3339(ms)), Some(ms), "{}", rfc3339(ms));
         }
         assert_eq!(rfc3339(951_782_400_000), "2000-02-29T00:00:00.000Z");
+    }
+
+    fn record(job_id: &str, status: JobStatus) -> JobRecord {
+        JobRecord {
+            job_id: job_id.to_owned(),
+            slag: "s".to_owned(),
+            goal: String::new(),
+            status,
+            outcome_class: None,
+            waiting: None,
+            context: Map::new(),
+            resources: BTreeMap::new(),
+            plan: None,
+            intent: None,
+            iteration: 0,
+            iteration_budget: 1,
+            calls: Vec::new(),
+            result: None,
+            error: None,
+            audit: Vec::new(),
+            request_id: String::new(),
+            created_at: rfc3339(0),
+            updated_at: rfc3339(0),
+            ended_at: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_filtered_list_reads_past_unmatched_jobs_and_never_skips_one() {
+        let store: Arc<dyn StateStore> = Arc::new(adas_state::MemoryStore::new());
+        let repo = JobRepo::new(store, std::env::temp_dir());
+        // 40 queued jobs, then the 3 paused ones a status filter looks for.
+        for index in 0..40 {
+            repo.create(&record(&format!("q{index:02}"), JobStatus::Queued))
+                .await
+                .unwrap();
+        }
+        for job_id in ["p1", "p2", "p3"] {
+            repo.create(&record(job_id, JobStatus::Paused))
+                .await
+                .unwrap();
+        }
+        let paused = |record: &JobRecord| record.status == JobStatus::Paused;
+        let (first, next) = repo.list("s", 0, 2, paused).await.unwrap();
+        let ids: Vec<&str> = first.iter().map(|job| job.record.job_id.as_str()).collect();
+        assert_eq!(ids, ["p1", "p2"]);
+        let (second, last) = repo
+            .list("s", next.expect("a next page"), 2, paused)
+            .await
+            .unwrap();
+        assert_eq!(second.len(), 1);
+        assert_eq!(second[0].record.job_id, "p3");
+        assert_eq!(last, None);
+        let (all, next) = repo.list("s", 0, 43, |_| true).await.unwrap();
+        assert_eq!((all.len(), next), (43, None));
+        let (some, next) = repo.list("s", 0, 10, |_| true).await.unwrap();
+        assert_eq!((some.len(), next), (10, Some(10)));
     }
 }
