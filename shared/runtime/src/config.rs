@@ -91,6 +91,10 @@ pub struct ServerArgs {
     /// How long in-flight requests get to finish after SIGTERM, in milliseconds.
     #[arg(long, env = "ADAS_SHUTDOWN_GRACE_MS", default_value_t = 10_000)]
     pub shutdown_grace_ms: u64,
+    /// Serve Prometheus-format counters (gRPC requests served, in flight) over
+    /// plain HTTP on this address; off when absent.
+    #[arg(long, env = "ADAS_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 impl ServerArgs {
@@ -115,6 +119,7 @@ impl ServerArgs {
             concurrency_limit: self.concurrency_limit.max(1),
             max_message_bytes: self.max_message_bytes,
             shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
+            metrics_listen: self.metrics_listen,
         }
     }
 }
@@ -154,6 +159,8 @@ pub struct ServerConfig {
     pub max_message_bytes: usize,
     /// Drain time after SIGTERM.
     pub shutdown_grace: Duration,
+    /// Where the metrics page is served; `None`: nowhere.
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 impl ServerConfig {
@@ -176,6 +183,7 @@ impl ServerConfig {
             concurrency_limit: 1024,
             max_message_bytes: 4 * 1024 * 1024,
             shutdown_grace: Duration::from_secs(10),
+            metrics_listen: None,
         }
     }
 }

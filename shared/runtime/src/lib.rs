@@ -8,6 +8,7 @@ mod config;
 pub mod convert;
 mod entry;
 mod error;
+pub mod metrics;
 mod server;
 mod telemetry;
 

@@ -130,6 +130,10 @@ impl GrpcServer {
 
         let local_addr = listener.local_addr().ok();
         let in_flight = InFlight::default();
+        if let Some(addr) = self.config.metrics_listen {
+            let count = in_flight.count.clone();
+            crate::metrics::serve_metrics(addr, move || count.load(Ordering::Relaxed)).await?;
+        }
         let server = Server::builder()
             .trace_fn(|request| tracing::info_span!("grpc", method = %request.uri().path()))
             .timeout(self.config.request_timeout)
@@ -223,9 +227,9 @@ struct InFlightService<S> {
     tracker: InFlight,
 }
 
-impl<S, Request> tower::Service<Request> for InFlightService<S>
+impl<S, Body> tower::Service<http::Request<Body>> for InFlightService<S>
 where
-    S: tower::Service<Request>,
+    S: tower::Service<http::Request<Body>>,
     S::Future: Send + 'static,
 {
     type Response = S::Response;
@@ -236,7 +240,8 @@ where
         self.inner.poll_ready(context)
     }
 
-    fn call(&mut self, request: Request) -> Self::Future {
+    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
+        crate::metrics::count_request(request.uri().path());
         self.tracker.count.fetch_add(1, Ordering::AcqRel);
         let guard = InFlightGuard(self.tracker.clone());
         let future = self.inner.call(request);

@@ -194,3 +194,68 @@ async fn errors_carry_error_info_and_field_violations() {
         "1:5: expected `)`"
     );
 }
+
+async fn metrics_page(addr: std::net::SocketAddr) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    // The server binds its metrics listener as it starts serving: wait for it.
+    let mut attempts = 0;
+    let mut socket = loop {
+        match tokio::net::TcpStream::connect(addr).await {
+            Ok(socket) => break socket,
+            Err(_) if attempts < 500 => {
+                attempts += 1;
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            Err(error) => panic!("metrics listener never came up: {error}"),
+        }
+    };
+    socket
+        .write_all(b"GET /metrics HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut page = String::new();
+    socket.read_to_string(&mut page).await.unwrap();
+    page
+}
+
+fn served(page: &str) -> u64 {
+    page.lines()
+        .find_map(|line| line.strip_prefix("adas_grpc_requests_served_total "))
+        .expect("the counter is on the page")
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn metrics_count_application_rpcs_but_not_probes() {
+    let metrics_addr = {
+        let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        probe.local_addr().unwrap()
+    };
+    let mut config = config();
+    config.metrics_listen = Some(metrics_addr);
+    let running = start(config).await;
+    let page = metrics_page(metrics_addr).await;
+    assert!(page.starts_with("HTTP/1.1 200 OK\r\n"), "{page}");
+    assert!(page.contains("# TYPE adas_grpc_requests_served_total counter"));
+    let before = served(&page);
+
+    let channel = tonic::transport::Channel::from_shared(format!("http://{}", running.addr))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
+    health
+        .check(tonic_health::pb::HealthCheckRequest::default())
+        .await
+        .unwrap();
+    let mut intent = pb::intent_service_client::IntentServiceClient::new(channel);
+    for _ in 0..3 {
+        let _ = intent.parse_plan(pb::ParsePlanRequest::default()).await;
+    }
+    // Other tests in this binary serve requests too (the counter is per process):
+    // at least our three.
+    assert!(served(&metrics_page(metrics_addr).await) >= before + 3);
+    let _ = running.shutdown.send(());
+}

@@ -1,0 +1,786 @@
+//! adas-bench: the job path measured against its physical floor, in one run.
+//!
+//! It starts a private redis-server and the suite itself — embedded (`adas up`,
+//! one process) and separate (the five binaries and the demo MCP server) — and,
+//! repetition by repetition, measures the floors (a Redis GET, the store's own
+//! compare-and-set, a bare tonic health RPC, MCP `tools/list` and `tools/call` on
+//! a kept session) *alternating* with the scenarios, so noise hits both alike.
+//! Figures are ratios to floors measured minutes apart at most; nothing asserts a
+//! speed. `--quick` is the CI smoke: small counts, fails only if a scenario errors.
+//!
+//! Redis round trips per job are Redis' own `total_commands_processed`; gRPC hops
+//! are the suite's `adas_grpc_requests_served_total` (`--metrics-listen`); CPU is
+//! `/proc/<pid>/stat` of every suite process.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use adas_proto::pb;
+use adas_state::{JobStore, RedisStore, WaitingChange};
+use adas_testkit::{RedisServer, SpawnedService, free_port, scratch_dir};
+use clap::{Parser, ValueEnum};
+use prost_types::value::Kind;
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use serde_json::{Value as Json, json};
+use tonic::transport::Channel;
+
+type Error = Box<dyn std::error::Error + Send + Sync>;
+type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[derive(Debug, Parser)]
+#[command(name = "adas-bench", about = "Measures the job path against its physical floor, in one run")]
+struct Args {
+    /// CI smoke: small counts; fails only if a scenario errors.
+    #[arg(long)]
+    quick: bool,
+    /// Also write the figures as JSON here.
+    #[arg(long, value_name = "PATH")]
+    json: Option<PathBuf>,
+    /// Repetitions of every figure (min/median/max over them).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    repetitions: u32,
+    /// Which suites to measure.
+    #[arg(long, value_enum, default_value = "both")]
+    mode: ModeArg,
+    /// Paused jobs for the memory scenario (f), spread over the repetitions.
+    #[arg(long, default_value_t = 10_000)]
+    paused_jobs: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ModeArg {
+    Embedded,
+    Separate,
+    Both,
+}
+
+/// The bench skill: three tool calls (check, refund, check again) and one ask
+/// (the amount), no approval, so a job is start → paused → answer → completed.
+const BENCH_SKILL: &str = r#"id: bench-refund
+name: "Bench: refund"
+version: 1.0.0
+description: A refund in three tool calls with one question, for adas-bench.
+mcp_server: "${ADAS_DEMO_MCP_URL}"
+intents:
+  supported:
+    - id: intent_refund
+      description: Customer wants a refund for an order
+      examples:
+        - I'd like a refund for order ORD-12345
+        - Refund my order please
+      entities:
+        - name: order_id
+          type: identifier
+          required: true
+        - name: amount
+          type: money
+          required: true
+  out_of_domain:
+    action: redirect
+    message: I can only help with refunds
+tools:
+  - name: check_order_status
+    description: Look up the status of an order
+    inputs:
+      - name: order_id
+        type: string
+        required: true
+        description: Order number
+  - name: process_refund
+    description: Process a customer refund
+    inputs:
+      - name: order_id
+        type: string
+        required: true
+        description: Order to refund
+      - name: amount
+        type: number
+        required: true
+        description: Amount to refund
+policy:
+  workflows:
+    - name: Refund
+      trigger: intent_refund
+      steps:
+        - check_order_status
+        - process_refund
+        - check_order_status
+      required: true
+output_contract:
+  required_fields:
+    - order_id
+    - status
+required_inputs:
+  - path: amount
+    prompt: How much should be refunded?
+engine:
+  max_iterations: 10
+"#;
+
+const SKILL: &str = "skills/bench-refund";
+const GOAL: &str = "I'd like a refund for order ORD-12345";
+
+/// Where the counts of one run come from.
+struct Sizes {
+    floor_ops: usize,
+    serial_jobs: usize,
+    concurrency: Vec<usize>,
+    jobs_per_level: usize,
+    gate_calls: usize,
+    resolve_calls: usize,
+}
+
+impl Sizes {
+    fn new(quick: bool) -> Self {
+        if quick {
+            Self {
+                floor_ops: 100,
+                serial_jobs: 3,
+                concurrency: vec![1, 16],
+                jobs_per_level: 16,
+                gate_calls: 50,
+                resolve_calls: 50,
+            }
+        } else {
+            Self {
+                floor_ops: 2000,
+                serial_jobs: 30,
+                concurrency: vec![1, 16, 64, 256],
+                jobs_per_level: 256,
+                gate_calls: 1000,
+                resolve_calls: 500,
+            }
+        }
+    }
+}
+
+/// One running suite.
+struct Suite {
+    /// Kept alive: the processes die with it.
+    processes: Vec<SpawnedService>,
+    metrics: Vec<std::net::SocketAddr>,
+    orchestrator: Channel,
+    dal_agent: Channel,
+    gate: Channel,
+    registry: Channel,
+    demo_mcp_url: String,
+}
+
+impl Suite {
+    fn pids(&self) -> Vec<u32> {
+        self.processes.iter().map(SpawnedService::pid).collect()
+    }
+
+    /// The process that runs the workers (for "worker CPU while paused").
+    fn worker_pid(&self) -> u32 {
+        self.processes[self.processes.len() - 1].pid()
+    }
+
+    async fn hops(&self) -> u64 {
+        let mut total = 0;
+        for addr in &self.metrics {
+            total += scrape_served(*addr).await.unwrap_or(0);
+        }
+        total
+    }
+}
+
+fn binary(name: &str) -> PathBuf {
+    // adas-bench is built beside the suite's binaries (`cargo build --workspace --bins`).
+    let exe = std::env::current_exe().expect("current exe");
+    exe.parent().expect("target dir").join(name)
+}
+
+async fn channel(service: &SpawnedService) -> Result<Channel> {
+    Ok(Channel::from_shared(service.endpoint())?.tcp_nodelay(true).connect().await?)
+}
+
+/// The processes of a suite (the worker process last), their metrics addresses,
+/// and the demo MCP server's URL.
+type Started = (Vec<SpawnedService>, Vec<std::net::SocketAddr>, String);
+
+fn start_suite(mode: &'static str, redis: &RedisServer, root: &Path) -> Started {
+    let memory = root.join(format!("memory-{mode}"));
+    let templates = root.join("templates");
+    let memory = memory.display().to_string();
+    let templates = templates.display().to_string();
+    let suite_flags = |metrics: &str| -> Vec<String> {
+        vec![
+            "--redis-url".into(),
+            redis.url(),
+            "--memory-root".into(),
+            memory.clone(),
+            "--templates-dir".into(),
+            templates.clone(),
+            "--metrics-listen".into(),
+            metrics.into(),
+        ]
+    };
+    let env = [("ADAS_LOG", "error")];
+    let mut processes = Vec::new();
+    let mut metrics = Vec::new();
+    let mut next_metrics = || {
+        let addr: std::net::SocketAddr = format!("127.0.0.1:{}", free_port()).parse().expect("address");
+        metrics.push(addr);
+        addr.to_string()
+    };
+    if mode == "embedded" {
+        let demo = format!("127.0.0.1:{}", free_port());
+        let demo_url = format!("http://{demo}/mcp");
+        // `up` is a subcommand: its flags follow it.
+        let mut args = vec!["up".to_owned(), "--demo-mcp-listen".into(), demo, "--demo-mcp-url".into(), demo_url.clone()];
+        args.extend(suite_flags(&next_metrics()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        processes.push(SpawnedService::spawn(&binary("adas"), &args, &env));
+        return (processes, metrics, demo_url);
+    }
+    let demo = SpawnedService::spawn(&binary("adas-demo-mcp"), &[], &env);
+    let demo_url = format!("http://{}/mcp", demo.addr());
+    processes.push(demo);
+    let mut peers: BTreeMap<&str, String> = BTreeMap::new();
+    for (name, flag) in [
+        ("adas-skill-registry", "--skill-registry-addr"),
+        ("adas-intent", "--intent-addr"),
+        ("adas-gate", "--gate-addr"),
+        ("adas-dal-agent", "--dal-agent-addr"),
+    ] {
+        let mut args = suite_flags(&next_metrics());
+        args.extend(["--demo-mcp-url".into(), demo_url.clone()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let service = SpawnedService::spawn(&binary(name), &args, &env);
+        peers.insert(flag, service.endpoint());
+        processes.push(service);
+    }
+    let mut args = suite_flags(&next_metrics());
+    args.extend(["--demo-mcp-url".into(), demo_url.clone()]);
+    for (flag, addr) in &peers {
+        args.extend([(*flag).to_owned(), addr.clone()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    processes.push(SpawnedService::spawn(&binary("adas-orchestrator"), &args, &env));
+    (processes, metrics, demo_url)
+}
+
+async fn connect_suite(name: &'static str, redis: &RedisServer, root: &Path) -> Result<Suite> {
+    let (processes, metrics, demo_mcp_url) = start_suite(name, redis, root);
+    let (orchestrator, dal_agent, gate, registry) = if name == "embedded" {
+        let all = channel(&processes[0]).await?;
+        (all.clone(), all.clone(), all.clone(), all)
+    } else {
+        // demo, registry, intent, gate, dal-agent, orchestrator.
+        (channel(&processes[5]).await?, channel(&processes[4]).await?, channel(&processes[3]).await?, channel(&processes[1]).await?)
+    };
+    Ok(Suite { processes, metrics, orchestrator, dal_agent, gate, registry, demo_mcp_url })
+}
+
+// ---------------------------------------------------------------- measurements
+
+/// Durations of one batch of operations.
+#[derive(Debug, Default, Clone)]
+struct Sample {
+    micros: Vec<f64>,
+}
+
+impl Sample {
+    fn push(&mut self, elapsed: Duration) {
+        self.micros.push(elapsed.as_secs_f64() * 1e6);
+    }
+
+    fn percentile(&self, p: f64) -> f64 {
+        if self.micros.is_empty() {
+            return f64::NAN;
+        }
+        let mut sorted = self.micros.clone();
+        sorted.sort_by(f64::total_cmp);
+        let index = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+        sorted[index]
+    }
+}
+
+/// A figure's value in each repetition.
+#[derive(Debug, Default)]
+struct Figures {
+    values: BTreeMap<String, (String, Vec<f64>)>,
+    order: Vec<String>,
+}
+
+impl Figures {
+    fn record(&mut self, name: &str, unit: &str, value: f64) {
+        if !self.values.contains_key(name) {
+            self.order.push(name.to_owned());
+        }
+        self.values.entry(name.to_owned()).or_insert_with(|| (unit.to_owned(), Vec::new())).1.push(value);
+    }
+
+    fn median(&self, name: &str) -> f64 {
+        self.values.get(name).map_or(f64::NAN, |(_, values)| stats(values).1)
+    }
+}
+
+fn stats(values: &[f64]) -> (f64, f64, f64) {
+    let mut sorted: Vec<f64> = values.iter().copied().filter(|value| value.is_finite()).collect();
+    if sorted.is_empty() {
+        return (f64::NAN, f64::NAN, f64::NAN);
+    }
+    sorted.sort_by(f64::total_cmp);
+    (sorted[0], sorted[sorted.len() / 2], sorted[sorted.len() - 1])
+}
+
+/// utime + stime of a process, in seconds.
+fn cpu_seconds(pid: u32) -> f64 {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return 0.0 };
+    // Fields after the `(comm)`, which may hold spaces.
+    let Some(rest) = stat.rsplit_once(')').map(|(_, rest)| rest) else { return 0.0 };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |index: usize| fields.get(index).and_then(|field| field.parse::<f64>().ok()).unwrap_or(0.0);
+    // After `)`: state is index 0, so utime (field 14) is 11 and stime (15) is 12.
+    (ticks(11) + ticks(12)) / clock_ticks_per_second()
+}
+
+fn clock_ticks_per_second() -> f64 {
+    static TICKS: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+    *TICKS.get_or_init(|| {
+        std::process::Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .ok()
+            .and_then(|output| String::from_utf8(output.stdout).ok())
+            .and_then(|text| text.trim().parse().ok())
+            .unwrap_or(100.0)
+    })
+}
+
+fn cpu_of(pids: &[u32]) -> f64 {
+    pids.iter().map(|pid| cpu_seconds(*pid)).sum()
+}
+
+fn redis_info(connection: &RedisServer, field: &str) -> f64 {
+    let section = if field == "used_memory" { "memory" } else { "stats" };
+    let text = connection.raw_command(&format!("INFO {section}"));
+    text.lines()
+        .find_map(|line| line.strip_prefix(&format!("{field}:")))
+        .and_then(|value| value.trim().parse().ok())
+        .unwrap_or(f64::NAN)
+}
+
+async fn scrape_served(addr: std::net::SocketAddr) -> Result<u64> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut socket = tokio::net::TcpStream::connect(addr).await?;
+    socket.write_all(b"GET /metrics HTTP/1.1\r\nhost: bench\r\n\r\n").await?;
+    let mut page = String::new();
+    socket.read_to_string(&mut page).await?;
+    page.lines()
+        .find_map(|line| line.strip_prefix("adas_grpc_requests_served_total "))
+        .ok_or_else(|| "no adas_grpc_requests_served_total on the metrics page".into())
+        .and_then(|value| Ok(value.trim().parse()?))
+}
+
+// ---------------------------------------------------------------- floors
+
+struct Floors {
+    redis: redis::aio::MultiplexedConnection,
+    store: Arc<RedisStore>,
+    cas_version: u64,
+    redis_pid: u32,
+}
+
+async fn measure_floors(floors: &mut Floors, suite: &Suite, sizes: &Sizes, figures: &mut Figures) -> Result<()> {
+    let bench_pid = std::process::id();
+    // Redis GET.
+    let cpu_before = cpu_of(&[bench_pid, floors.redis_pid]);
+    let mut sample = Sample::default();
+    for _ in 0..sizes.floor_ops {
+        let started = Instant::now();
+        let _: Option<String> = redis::cmd("GET").arg("bench:floor").query_async(&mut floors.redis).await?;
+        sample.push(started.elapsed());
+    }
+    figures.record("floor redis GET p50", "µs", sample.percentile(0.5));
+    figures.record("floor redis GET cpu", "µs/op", (cpu_of(&[bench_pid, floors.redis_pid]) - cpu_before) * 1e6 / sizes.floor_ops as f64);
+    // The store's compare-and-set (one Lua script).
+    let mut sample = Sample::default();
+    for _ in 0..sizes.floor_ops {
+        let started = Instant::now();
+        floors.cas_version = floors.store.update_job("bench-floor", "floor", floors.cas_version, b"{}", WaitingChange::Keep).await?;
+        sample.push(started.elapsed());
+    }
+    figures.record("floor store CAS p50", "µs", sample.percentile(0.5));
+    // A bare tonic unary RPC: health check on the orchestrator's server.
+    let mut health = tonic_health::pb::health_client::HealthClient::new(suite.orchestrator.clone());
+    let server_pid = suite.worker_pid();
+    let cpu_before = cpu_of(&[bench_pid, server_pid]);
+    let mut sample = Sample::default();
+    for _ in 0..sizes.floor_ops {
+        let started = Instant::now();
+        health.check(tonic_health::pb::HealthCheckRequest::default()).await?;
+        sample.push(started.elapsed());
+    }
+    figures.record("floor gRPC health p50", "µs", sample.percentile(0.5));
+    figures.record("floor gRPC health cpu", "µs/op", (cpu_of(&[bench_pid, server_pid]) - cpu_before) * 1e6 / sizes.floor_ops as f64);
+    // MCP on a kept session: the protocol's own cost, without session setup.
+    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(suite.demo_mcp_url.clone());
+    let client = ().serve(transport).await?;
+    let mcp_ops = (sizes.floor_ops / 10).max(10);
+    let mut list = Sample::default();
+    let mut call = Sample::default();
+    for _ in 0..mcp_ops {
+        let started = Instant::now();
+        client.list_all_tools().await?;
+        list.push(started.elapsed());
+        let started = Instant::now();
+        let arguments = json!({"order_id": "ORD-12345"}).as_object().cloned().unwrap_or_default();
+        client.call_tool(CallToolRequestParams::new("check_order_status").with_arguments(arguments)).await?;
+        call.push(started.elapsed());
+    }
+    let _ = client.cancel().await;
+    figures.record("floor MCP tools/list p50", "µs", list.percentile(0.5));
+    figures.record("floor MCP tools/call p50", "µs", call.percentile(0.5));
+    Ok(())
+}
+
+// ---------------------------------------------------------------- scenarios
+
+fn number(value: f64) -> prost_types::Value {
+    prost_types::Value { kind: Some(Kind::NumberValue(value)) }
+}
+
+/// Start → paused → answer → completed, observed through WatchJob. Returns the
+/// whole latency and the pause → resume part (answer sent → first event after it).
+async fn one_job(suite: &Suite) -> Result<(Duration, Duration)> {
+    let mut orchestrator = pb::orchestrator_service_client::OrchestratorServiceClient::new(suite.orchestrator.clone());
+    let mut dal = pb::dal_agent_service_client::DalAgentServiceClient::new(suite.dal_agent.clone());
+    let started = Instant::now();
+    let job = orchestrator
+        .start_job(pb::StartJobRequest { skill: SKILL.into(), goal: GOAL.into(), ..Default::default() })
+        .await?
+        .into_inner();
+    let mut events = orchestrator
+        .watch_job(pb::WatchJobRequest { name: job.name.clone(), after_event_id: String::new() })
+        .await?
+        .into_inner();
+    let mut answered: Option<Instant> = None;
+    let mut resume = Duration::ZERO;
+    while let Some(event) = events.message().await? {
+        let kind = pb::JobEventType::try_from(event.r#type).unwrap_or(pb::JobEventType::Unspecified);
+        match kind {
+            pb::JobEventType::Paused if answered.is_none() => {
+                let paused = orchestrator.get_job(pb::GetJobRequest { name: job.name.clone() }).await?.into_inner();
+                let waiting = paused.waiting.ok_or("a paused job without waiting")?;
+                let sent = Instant::now();
+                dal.submit_input(pb::SubmitInputRequest {
+                    job: job.name.clone(),
+                    correlation_id: waiting.correlation_id,
+                    fields: [("amount".to_owned(), number(25.0))].into(),
+                    submitted_by: "bench".into(),
+                    request_id: String::new(),
+                })
+                .await?;
+                answered = Some(sent);
+            }
+            pb::JobEventType::Resumed => {}
+            pb::JobEventType::Completed => {
+                if answered.is_none() {
+                    return Err("the job completed without asking".into());
+                }
+                return Ok((started.elapsed(), resume));
+            }
+            pb::JobEventType::Failed | pb::JobEventType::Cancelled => {
+                let failed = orchestrator.get_job(pb::GetJobRequest { name: job.name.clone() }).await?.into_inner();
+                return Err(format!("job {} ended {kind:?}: {:?}", job.name, failed.error).into());
+            }
+            pb::JobEventType::Paused => return Err(format!("job {} paused twice", job.name).into()),
+            _ => {
+                if let Some(sent) = answered
+                    && resume.is_zero()
+                {
+                    resume = sent.elapsed();
+                }
+            }
+        }
+    }
+    Err(format!("the event stream of {} ended before the job did", job.name).into())
+}
+
+async fn serial_jobs(suite: &Suite, redis: &RedisServer, sizes: &Sizes, figures: &mut Figures) -> Result<()> {
+    let trips_before = redis_info(redis, "total_commands_processed");
+    let hops_before = suite.hops().await;
+    let mut latency = Sample::default();
+    let mut resume = Sample::default();
+    for _ in 0..sizes.serial_jobs {
+        let (whole, resumed) = one_job(suite).await?;
+        latency.push(whole);
+        resume.push(resumed);
+    }
+    let jobs = sizes.serial_jobs as f64;
+    figures.record("(a) job p50", "µs", latency.percentile(0.5));
+    figures.record("(a) job p99", "µs", latency.percentile(0.99));
+    figures.record("(a) redis trips/job", "trips", (redis_info(redis, "total_commands_processed") - trips_before - 2.0) / jobs);
+    figures.record("(a) gRPC hops/job", "hops", (suite.hops().await - hops_before) as f64 / jobs);
+    figures.record("(c) pause→resume p50", "µs", resume.percentile(0.5));
+    Ok(())
+}
+
+async fn throughput(suite: &Arc<Suite>, redis: &RedisServer, redis_pid: u32, sizes: &Sizes, figures: &mut Figures) -> Result<()> {
+    for &level in &sizes.concurrency {
+        let jobs = sizes.jobs_per_level.max(level);
+        let pids = suite.pids();
+        let cpu_before = cpu_of(&pids);
+        let redis_cpu_before = cpu_seconds(redis_pid);
+        let _ = redis;
+        let started = Instant::now();
+        let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut tasks = Vec::new();
+        for _ in 0..level {
+            let suite = suite.clone();
+            let next = next.clone();
+            tasks.push(tokio::spawn(async move {
+                while next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < jobs {
+                    one_job(&suite).await?;
+                }
+                Ok::<(), Error>(())
+            }));
+        }
+        for task in tasks {
+            task.await??;
+        }
+        let wall = started.elapsed().as_secs_f64();
+        figures.record(&format!("(b) jobs/s at c={level}"), "jobs/s", jobs as f64 / wall);
+        figures.record(&format!("(b) suite cpu/job at c={level}"), "µs", (cpu_of(&pids) - cpu_before) * 1e6 / jobs as f64);
+        figures.record(&format!("(b) redis cpu/job at c={level}"), "µs", (cpu_seconds(redis_pid) - redis_cpu_before) * 1e6 / jobs as f64);
+    }
+    Ok(())
+}
+
+async fn resolve_tools(suite: &Suite, sizes: &Sizes, figures: &mut Figures) -> Result<()> {
+    let mut registry = pb::skill_registry_service_client::SkillRegistryServiceClient::new(suite.registry.clone());
+    let request = || pb::ResolveToolsRequest { skill: SKILL.into() };
+    let first = registry.resolve_tools(request()).await?.into_inner();
+    if !first.tools.iter().any(|tool| tool.name == "process_refund") {
+        return Err("ResolveTools does not list process_refund".into());
+    }
+    let mut sample = Sample::default();
+    for _ in 0..sizes.resolve_calls {
+        let started = Instant::now();
+        registry.resolve_tools(request()).await?;
+        sample.push(started.elapsed());
+    }
+    figures.record("(d) ResolveTools warm p50", "µs", sample.percentile(0.5));
+    Ok(())
+}
+
+async fn check_tool_call(suite: &Suite, sizes: &Sizes, figures: &mut Figures) -> Result<()> {
+    let mut gate = pb::gate_service_client::GateServiceClient::new(suite.gate.clone());
+    let arguments = prost_types::Struct {
+        fields: [("order_id".to_owned(), prost_types::Value { kind: Some(Kind::StringValue("ORD-12345".into())) }), ("amount".to_owned(), number(25.0))].into(),
+    };
+    let request = || pb::CheckToolCallRequest {
+        skill: SKILL.into(),
+        job: String::new(),
+        tool: "process_refund".into(),
+        arguments: Some(arguments.clone()),
+        context: None,
+    };
+    gate.check_tool_call(request()).await?;
+    let mut sample = Sample::default();
+    for _ in 0..sizes.gate_calls {
+        let started = Instant::now();
+        gate.check_tool_call(request()).await?;
+        sample.push(started.elapsed());
+    }
+    figures.record("(e) CheckToolCall p50", "µs", sample.percentile(0.5));
+    Ok(())
+}
+
+/// Starts `count` jobs that all pause, then measures Redis memory per paused job
+/// and the worker process' CPU over a quiet second while they wait.
+async fn paused_jobs(suite: &Suite, redis: &RedisServer, count: usize, figures: &mut Figures) -> Result<()> {
+    let memory_before = redis_info(redis, "used_memory");
+    let names = Arc::new(tokio::sync::Mutex::new(Vec::with_capacity(count)));
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut tasks = Vec::new();
+    for _ in 0..32 {
+        let channel = suite.orchestrator.clone();
+        let names = names.clone();
+        let next = next.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut orchestrator = pb::orchestrator_service_client::OrchestratorServiceClient::new(channel);
+            while next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < count {
+                let job = orchestrator
+                    .start_job(pb::StartJobRequest { skill: SKILL.into(), goal: GOAL.into(), ..Default::default() })
+                    .await?
+                    .into_inner();
+                names.lock().await.push(job.name);
+            }
+            Ok::<(), Error>(())
+        }));
+    }
+    for task in tasks {
+        task.await??;
+    }
+    // Wait on the condition: every job paused (the waiting index holds them all).
+    let mut orchestrator = pb::orchestrator_service_client::OrchestratorServiceClient::new(suite.orchestrator.clone());
+    let names = names.lock().await.clone();
+    let deadline = Instant::now() + Duration::from_secs(600);
+    for name in &names {
+        loop {
+            let job = orchestrator.get_job(pb::GetJobRequest { name: name.clone() }).await?.into_inner();
+            if job.status == pb::JobStatus::Paused as i32 {
+                break;
+            }
+            if job.status != pb::JobStatus::Queued as i32 && job.status != pb::JobStatus::Running as i32 {
+                return Err(format!("{name} ended instead of pausing").into());
+            }
+            if Instant::now() > deadline {
+                return Err(format!("{name} never paused").into());
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+    figures.record("(f) redis bytes/paused job", "bytes", (redis_info(redis, "used_memory") - memory_before) / count as f64);
+    let worker = suite.worker_pid();
+    let cpu_before = cpu_seconds(worker);
+    let window = Duration::from_secs(1);
+    tokio::time::sleep(window).await;
+    figures.record("(f) worker cpu while paused", "ms/s", (cpu_seconds(worker) - cpu_before) * 1e3 / window.as_secs_f64());
+    Ok(())
+}
+
+// ---------------------------------------------------------------- report
+
+fn report(mode: &str, figures: &Figures) -> Json {
+    println!("\n== {mode}");
+    println!("{:<36} {:>12} {:>12} {:>12}  unit", "figure", "min", "median", "max");
+    let mut json_figures = serde_json::Map::new();
+    for name in &figures.order {
+        let (unit, values) = &figures.values[name];
+        let (min, median, max) = stats(values);
+        println!("{name:<36} {min:>12.1} {median:>12.1} {max:>12.1}  {unit}");
+        json_figures.insert(name.clone(), json!({"unit": unit, "min": min, "median": median, "max": max, "values": values}));
+    }
+    // The explanation of (a): the job's latency floor from its own counts and the floors.
+    let trips = figures.median("(a) redis trips/job");
+    let hops = figures.median("(a) gRPC hops/job");
+    let redis_rtt = figures.median("floor redis GET p50");
+    let grpc_rtt = figures.median("floor gRPC health p50");
+    let floor = trips * redis_rtt + hops * grpc_rtt;
+    let job = figures.median("(a) job p50");
+    println!(
+        "job p50 = {:.2} ms = {:.1} × floor ({trips:.0} Redis trips × {:.0} µs + {hops:.0} hops × {:.0} µs = {:.2} ms)",
+        job / 1e3,
+        job / floor,
+        redis_rtt,
+        grpc_rtt,
+        floor / 1e3
+    );
+    let cpu_floor = trips * figures.median("floor redis GET cpu") + hops * figures.median("floor gRPC health cpu");
+    let cores = std::thread::available_parallelism().map_or(1.0, |cores| cores.get() as f64);
+    let ceiling = cores * 1e6 / cpu_floor;
+    let best = figures
+        .order
+        .iter()
+        .filter(|name| name.starts_with("(b) jobs/s"))
+        .map(|name| figures.median(name))
+        .fold(0.0, f64::max);
+    println!("throughput: best {best:.0} jobs/s = {:.0}% of the CPU ceiling {ceiling:.0} jobs/s ({cores:.0} cores / {:.0} µs CPU floor per job)", best * 100.0 / ceiling, cpu_floor);
+    let resolve = figures.median("(d) ResolveTools warm p50");
+    let list = figures.median("floor MCP tools/list p50");
+    println!("ResolveTools warm = {resolve:.0} µs, {:.1}× cheaper than the MCP tools/list it replaces ({list:.0} µs)", list / resolve);
+    json!({
+        "figures": json_figures,
+        "explain": {
+            "job_p50_us": job, "floor_us": floor, "ratio_to_floor": job / floor,
+            "redis_trips_per_job": trips, "grpc_hops_per_job": hops,
+            "redis_rtt_us": redis_rtt, "grpc_rtt_us": grpc_rtt,
+            "cpu_floor_us_per_job": cpu_floor, "cpu_ceiling_jobs_per_s": ceiling,
+            "best_jobs_per_s": best, "percent_of_ceiling": best * 100.0 / ceiling,
+            "resolve_tools_speedup_vs_mcp_list": list / resolve,
+        }
+    })
+}
+
+async fn bench_mode(name: &'static str, args: &Args, sizes: &Sizes, redis: &RedisServer, root: &Path) -> Result<Json> {
+    redis.raw_command("FLUSHALL");
+    let suite = Arc::new(connect_suite(name, redis, root).await?);
+    eprintln!("adas-bench: {name}: suite up ({} processes)", suite.processes.len());
+    let store = Arc::new(RedisStore::connect(&redis.url(), "bench").await?);
+    let cas_version = store.create_job("bench-floor", "floor", b"{}", 0).await?;
+    let redis_pid = redis_pid(redis);
+    let mut floors = Floors {
+        redis: redis::Client::open(redis.url())?.get_multiplexed_async_connection().await?,
+        store,
+        cas_version,
+        redis_pid,
+    };
+    let mut figures = Figures::default();
+    // Warm-up: first job bootstraps the skill and fills the tool caches.
+    one_job(&suite).await?;
+    let per_rep = (args.paused_jobs / args.repetitions as usize).max(1);
+    for repetition in 1..=args.repetitions {
+        eprintln!("adas-bench: {name}: repetition {repetition}/{}", args.repetitions);
+        measure_floors(&mut floors, &suite, sizes, &mut figures).await?;
+        serial_jobs(&suite, redis, sizes, &mut figures).await?;
+        measure_floors(&mut floors, &suite, sizes, &mut figures).await?;
+        resolve_tools(&suite, sizes, &mut figures).await?;
+        check_tool_call(&suite, sizes, &mut figures).await?;
+        throughput(&suite, redis, redis_pid, sizes, &mut figures).await?;
+        paused_jobs(&suite, redis, per_rep, &mut figures).await?;
+    }
+    Ok(report(name, &figures))
+}
+
+fn redis_pid(redis: &RedisServer) -> u32 {
+    let info = redis.raw_command("INFO server");
+    info.lines()
+        .find_map(|line| line.strip_prefix("process_id:"))
+        .and_then(|pid| pid.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+fn main() -> std::process::ExitCode {
+    let args = Args::parse();
+    let sizes = Sizes::new(args.quick);
+    let mut args = args;
+    if args.quick {
+        args.paused_jobs = args.paused_jobs.min(200);
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+    let outcome = runtime.block_on(async {
+        let redis = RedisServer::start();
+        let root = scratch_dir("bench");
+        std::fs::create_dir_all(root.join("templates"))?;
+        std::fs::write(root.join("templates/bench-refund.yaml"), BENCH_SKILL)?;
+        let modes: &[&'static str] = match args.mode {
+            ModeArg::Embedded => &["embedded"],
+            ModeArg::Separate => &["separate"],
+            ModeArg::Both => &["embedded", "separate"],
+        };
+        let mut results = serde_json::Map::new();
+        for mode in modes {
+            results.insert((*mode).to_owned(), bench_mode(mode, &args, &sizes, &redis, &root).await?);
+        }
+        let _ = std::fs::remove_dir_all(&root);
+        Ok::<Json, Error>(json!({
+            "quick": args.quick,
+            "repetitions": args.repetitions,
+            "cores": std::thread::available_parallelism().map_or(1, |cores| cores.get()),
+            "modes": results,
+        }))
+    });
+    match outcome {
+        Ok(result) => {
+            if let Some(path) = &args.json {
+                if let Err(error) = std::fs::write(path, serde_json::to_string_pretty(&result).unwrap_or_default()) {
+                    eprintln!("adas-bench: cannot write {}: {error}", path.display());
+                    return std::process::ExitCode::FAILURE;
+                }
+            }
+            std::process::ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("adas-bench: a scenario failed: {error}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
