@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -26,6 +27,7 @@ pub const MCP_PATH: &str = "/mcp";
 pub struct Counters {
     list_calls: AtomicU64,
     tool_calls: AtomicU64,
+    sessions: AtomicU64,
 }
 
 impl Counters {
@@ -37,6 +39,11 @@ impl Counters {
     /// `tools/call` requests served.
     pub fn tool_calls(&self) -> u64 {
         self.tool_calls.load(Ordering::Relaxed)
+    }
+
+    /// Sessions opened (`initialize` requests served).
+    pub fn sessions(&self) -> u64 {
+        self.sessions.load(Ordering::Relaxed)
     }
 }
 
@@ -129,6 +136,16 @@ impl ServerHandler for DemoMcp {
                 env!("CARGO_PKG_VERSION"),
             ))
             .with_instructions("Demo tools of the ADAS skill templates over deterministic data.")
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        self.counters.sessions.fetch_add(1, Ordering::Relaxed);
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
     }
 
     async fn list_tools(

@@ -24,6 +24,9 @@ use serde_json::json;
 use tokio_stream::Stream;
 use tonic::{Code, Request, Response, Status};
 
+/// How long one blocking event read of WatchJob waits before it re-checks the job.
+const WATCH_BLOCK: Duration = Duration::from_secs(10);
+
 /// How long a `request_id` keeps returning the job it started.
 pub const REQUEST_ID_TTL: Duration = Duration::from_secs(24 * 3600);
 
@@ -376,8 +379,16 @@ impl OrchestratorService for Orchestrator {
         let mut after = (!request.after_event_id.is_empty()).then_some(request.after_event_id);
         let (sender, receiver) = tokio::sync::mpsc::channel(64);
         tokio::spawn(async move {
+            // Blocking reads, not polling: an event reaches the client as soon as
+            // any process appends it. The stream ends after the event that ends the
+            // job (and whatever follows it); a timed-out wait re-checks the record
+            // in case that event was never written (a crash between the two writes).
             loop {
-                let events = match repo.events(&slag, &job_id, after.as_deref(), 256).await {
+                let waited = tokio::select! {
+                    waited = repo.wait_events(&slag, &job_id, after.as_deref(), 256, WATCH_BLOCK) => waited,
+                    () = sender.closed() => return,
+                };
+                let events = match waited {
                     Ok(events) => events,
                     Err(error) => {
                         let _ = sender
@@ -386,6 +397,7 @@ impl OrchestratorService for Orchestrator {
                         return;
                     }
                 };
+                let mut ended = false;
                 for (id, event) in &events {
                     if sender
                         .send(Ok(adas_wire::event(&slag, &job_id, id, event)))
@@ -395,22 +407,22 @@ impl OrchestratorService for Orchestrator {
                         return;
                     }
                     after = Some(id.clone());
+                    ended |= event.status.is_terminal();
                 }
                 if events.is_empty() {
-                    // The stream ends once the job has ended and every event was sent.
                     match repo.load(&slag, &job_id).await {
-                        Ok(stored) if stored.record.status.is_terminal() => {
-                            let more = repo
-                                .events(&slag, &job_id, after.as_deref(), 1)
-                                .await
-                                .map(|events| !events.is_empty())
-                                .unwrap_or(false);
-                            if !more {
-                                return;
-                            }
-                        }
-                        Ok(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+                        Ok(stored) if stored.record.status.is_terminal() => ended = true,
+                        Ok(_) => {}
                         Err(_) => return,
+                    }
+                }
+                if ended {
+                    let rest = repo
+                        .events(&slag, &job_id, after.as_deref(), 256)
+                        .await
+                        .unwrap_or_default();
+                    if rest.is_empty() {
+                        return;
                     }
                 }
             }

@@ -438,15 +438,20 @@ impl JobRepo {
         &self.store
     }
 
-    /// Stores a new job (version 1) and its `created` event.
+    /// Stores a new job (version 1) and its `created` event, in one atomic write.
     pub async fn create(&self, record: &JobRecord) -> Result<StoredJob, JobError> {
         let data =
             serde_json::to_vec(record).map_err(|error| JobError::Corrupt(error.to_string()))?;
+        let event = event_bytes(record, 1, "created", "job created", Json::Null)?;
         let version = self
             .store
-            .create_job(&record.slag, &record.job_id, &data, adas_state::now_ms())
-            .await?;
-        self.event(record, version, "created", "job created", Json::Null)
+            .create_job(
+                &record.slag,
+                &record.job_id,
+                &data,
+                adas_state::now_ms(),
+                Some(&event),
+            )
             .await?;
         Ok(StoredJob {
             record: record.clone(),
@@ -492,12 +497,22 @@ impl JobRepo {
         };
         let data =
             serde_json::to_vec(record).map_err(|error| JobError::Corrupt(error.to_string()))?;
+        // A successful compare-and-set makes the version `expected + 1`, so the
+        // event can be written by the same atomic step (one round trip, and no
+        // write without its event).
+        let (kind, message, detail) = event;
+        let event = event_bytes(record, expected + 1, kind, message, detail)?;
         let version = self
             .store
-            .update_job(&record.slag, &record.job_id, expected, &data, waiting)
+            .update_job(
+                &record.slag,
+                &record.job_id,
+                expected,
+                &data,
+                waiting,
+                Some(&event),
+            )
             .await?;
-        let (kind, message, data) = event;
-        self.event(record, version, kind, message, data).await?;
         if record.status.is_terminal() {
             self.archive(record).await;
         }
@@ -513,17 +528,7 @@ impl JobRepo {
         message: &str,
         data: Json,
     ) -> Result<(), JobError> {
-        let event = JobEvent {
-            kind: kind.to_owned(),
-            status: record.status,
-            outcome_class: record.outcome_class,
-            message: message.to_owned(),
-            data,
-            time: now(),
-            job_version: version,
-        };
-        let bytes =
-            serde_json::to_vec(&event).map_err(|error| JobError::Corrupt(error.to_string()))?;
+        let bytes = event_bytes(record, version, kind, message, data)?;
         self.store
             .append_event(&record.slag, &record.job_id, &bytes)
             .await?;
@@ -539,14 +544,24 @@ impl JobRepo {
         limit: usize,
     ) -> Result<Vec<(String, JobEvent)>, JobError> {
         let events = self.store.read_events(slag, job_id, after, limit).await?;
-        events
-            .into_iter()
-            .map(|event| {
-                serde_json::from_slice(&event.data)
-                    .map(|parsed| (event.id, parsed))
-                    .map_err(|error| JobError::Corrupt(error.to_string()))
-            })
-            .collect()
+        parse_events(events)
+    }
+
+    /// Events after `after`; when there are none yet, waits up to `block` for the
+    /// next (written by any process). Empty: the wait timed out.
+    pub async fn wait_events(
+        &self,
+        slag: &str,
+        job_id: &str,
+        after: Option<&str>,
+        limit: usize,
+        block: std::time::Duration,
+    ) -> Result<Vec<(String, JobEvent)>, JobError> {
+        let events = self
+            .store
+            .wait_events(slag, job_id, after, limit, block)
+            .await?;
+        parse_events(events)
     }
 
     /// Puts a job in the ready queue.
@@ -643,6 +658,37 @@ impl JobRepo {
             tracing::warn!(slag = %record.slag, job_id = %record.job_id, "could not archive the finished job");
         }
     }
+}
+
+/// A job event as stored: what happened, and the status it left the job in.
+fn event_bytes(
+    record: &JobRecord,
+    version: u64,
+    kind: &str,
+    message: &str,
+    data: Json,
+) -> Result<Vec<u8>, JobError> {
+    let event = JobEvent {
+        kind: kind.to_owned(),
+        status: record.status,
+        outcome_class: record.outcome_class,
+        message: message.to_owned(),
+        data,
+        time: now(),
+        job_version: version,
+    };
+    serde_json::to_vec(&event).map_err(|error| JobError::Corrupt(error.to_string()))
+}
+
+fn parse_events(events: Vec<adas_state::StoredEvent>) -> Result<Vec<(String, JobEvent)>, JobError> {
+    events
+        .into_iter()
+        .map(|event| {
+            serde_json::from_slice(&event.data)
+                .map(|parsed| (event.id, parsed))
+                .map_err(|error| JobError::Corrupt(error.to_string()))
+        })
+        .collect()
 }
 
 #[cfg(test)]

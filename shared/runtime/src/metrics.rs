@@ -87,7 +87,9 @@ pub async fn serve_metrics(
 mod tests {
     #[test]
     fn probes_and_reflection_are_not_hops() {
-        assert!(super::is_application_rpc("/adas.v1.GateService/CheckToolCall"));
+        assert!(super::is_application_rpc(
+            "/adas.v1.GateService/CheckToolCall"
+        ));
         assert!(!super::is_application_rpc("/grpc.health.v1.Health/Check"));
         assert!(!super::is_application_rpc(
             "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"

@@ -133,7 +133,8 @@ pub struct CacheEntry {
 /// Job records with compare-and-set writes.
 #[async_trait]
 pub trait JobStore: Send + Sync {
-    /// Creates a job record at version 1 and indexes it under its slag.
+    /// Creates a job record at version 1 and indexes it under its slag, and
+    /// appends `event` to its log in the same atomic step (one round trip).
     /// Fails with [`StateError::AlreadyExists`] if the id is taken.
     async fn create_job(
         &self,
@@ -141,12 +142,14 @@ pub trait JobStore: Send + Sync {
         job_id: &str,
         data: &[u8],
         created_ms: u64,
+        event: Option<&[u8]>,
     ) -> Result<Version>;
     /// Reads a job record.
     async fn get_job(&self, slag: &str, job_id: &str) -> Result<Option<VersionedRecord>>;
     /// Writes a job record if its stored version is still `expected`, applying
-    /// `waiting` to the slag's waiting index atomically with it. A stale write fails
-    /// with [`StateError::VersionConflict`] and changes nothing.
+    /// `waiting` to the slag's waiting index and appending `event` to the job's
+    /// log atomically with it: the event exists exactly when the write happened.
+    /// A stale write fails with [`StateError::VersionConflict`] and changes nothing.
     async fn update_job(
         &self,
         slag: &str,
@@ -154,6 +157,7 @@ pub trait JobStore: Send + Sync {
         expected: Version,
         data: &[u8],
         waiting: WaitingChange,
+        event: Option<&[u8]>,
     ) -> Result<Version>;
     /// Deletes a job with its events and index entries; false if it did not exist.
     async fn delete_job(&self, slag: &str, job_id: &str) -> Result<bool>;
@@ -173,6 +177,17 @@ pub trait EventLog: Send + Sync {
         job_id: &str,
         after: Option<&str>,
         limit: usize,
+    ) -> Result<Vec<StoredEvent>>;
+    /// Like `read_events`, but when none is there yet waits up to `block` for
+    /// the first to be appended (by any process), so a watcher needs no polling.
+    /// An empty result means the wait timed out.
+    async fn wait_events(
+        &self,
+        slag: &str,
+        job_id: &str,
+        after: Option<&str>,
+        limit: usize,
+        block: Duration,
     ) -> Result<Vec<StoredEvent>>;
 }
 

@@ -24,6 +24,8 @@ const SWEEP_EVERY: u64 = 256;
 pub struct MemoryStore {
     inner: Mutex<Inner>,
     queue_signal: Notify,
+    /// Woken on every appended event; waiters re-check their own job.
+    events_signal: Notify,
 }
 
 #[derive(Debug, Default)]
@@ -110,6 +112,7 @@ impl JobStore for MemoryStore {
         job_id: &str,
         data: &[u8],
         created_ms: u64,
+        event: Option<&[u8]>,
     ) -> Result<Version> {
         let key = job_key(slag, job_id)?;
         let mut inner = self.lock();
@@ -119,7 +122,7 @@ impl JobStore for MemoryStore {
             });
         }
         inner.jobs.insert(
-            key,
+            key.clone(),
             VersionedRecord {
                 version: 1,
                 data: data.to_vec(),
@@ -130,6 +133,11 @@ impl JobStore for MemoryStore {
             .entry(slag.to_owned())
             .or_default()
             .insert((created_ms, job_id.to_owned()));
+        if let Some(event) = event {
+            push_event(&mut inner, key, event);
+            drop(inner);
+            self.events_signal.notify_waiters();
+        }
         Ok(1)
     }
 
@@ -145,6 +153,7 @@ impl JobStore for MemoryStore {
         expected: Version,
         data: &[u8],
         waiting: WaitingChange,
+        event: Option<&[u8]>,
     ) -> Result<Version> {
         let key = job_key(slag, job_id)?;
         let mut inner = self.lock();
@@ -178,6 +187,11 @@ impl JobStore for MemoryStore {
                 }
             }
         }
+        if let Some(event) = event {
+            push_event(&mut inner, key, event);
+            drop(inner);
+            self.events_signal.notify_waiters();
+        }
         Ok(version)
     }
 
@@ -208,19 +222,52 @@ impl JobStore for MemoryStore {
     }
 }
 
+/// Appends an event under the held lock and returns its id.
+fn push_event(inner: &mut Inner, key: (String, String), data: &[u8]) -> String {
+    inner.event_seq += 1;
+    // Same shape as Redis stream ids, ordered by the sequence part.
+    let id = format!("{}-{}", now_ms(), inner.event_seq);
+    inner.events.entry(key).or_default().push(StoredEvent {
+        id: id.clone(),
+        data: data.to_vec(),
+    });
+    id
+}
+
 #[async_trait]
 impl EventLog for MemoryStore {
     async fn append_event(&self, slag: &str, job_id: &str, data: &[u8]) -> Result<String> {
         let key = job_key(slag, job_id)?;
         let mut inner = self.lock();
-        inner.event_seq += 1;
-        // Same shape as Redis stream ids, ordered by the sequence part.
-        let id = format!("{}-{}", now_ms(), inner.event_seq);
-        inner.events.entry(key).or_default().push(StoredEvent {
-            id: id.clone(),
-            data: data.to_vec(),
-        });
+        let id = push_event(&mut inner, key, data);
+        drop(inner);
+        self.events_signal.notify_waiters();
         Ok(id)
+    }
+
+    async fn wait_events(
+        &self,
+        slag: &str,
+        job_id: &str,
+        after: Option<&str>,
+        limit: usize,
+        block: Duration,
+    ) -> Result<Vec<StoredEvent>> {
+        let deadline = tokio::time::Instant::now() + block;
+        loop {
+            // Register interest before reading, so an append between the read and
+            // the wait is not missed.
+            let notified = self.events_signal.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            let events = self.read_events(slag, job_id, after, limit).await?;
+            if !events.is_empty() {
+                return Ok(events);
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                return Ok(Vec::new());
+            }
+        }
     }
 
     async fn read_events(

@@ -20,15 +20,17 @@ use crate::{
     WaitingChange, WaitingEntry, WaitingIndex,
 };
 
-/// KEYS: job, jobs index. ARGV: data, created_ms, job_id.
+/// KEYS: job, jobs index, events. ARGV: data, created_ms, job_id, has event (0|1), event.
 const CREATE_JOB: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', 1, 'd', ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+if ARGV[4] == '1' then redis.call('XADD', KEYS[3], '*', 'd', ARGV[5]) end
 return 1
 ";
 
-/// KEYS: job, waiting index. ARGV: expected version, data, waiting op (keep|set|clear), since_ms, job_id.
+/// KEYS: job, waiting index, events. ARGV: expected version, data, waiting op
+/// (keep|set|clear), since_ms, job_id, has event (0|1), event.
 /// Returns {1, new version} | {0, stored version} | {-1, 0} (not found).
 const UPDATE_JOB: &str = r"
 local stored = redis.call('HGET', KEYS[1], 'v')
@@ -41,6 +43,7 @@ if ARGV[3] == 'set' then
 elseif ARGV[3] == 'clear' then
   redis.call('ZREM', KEYS[2], ARGV[5])
 end
+if ARGV[6] == '1' then redis.call('XADD', KEYS[3], '*', 'd', ARGV[7]) end
 return {1, version}
 ";
 
@@ -90,6 +93,9 @@ pub struct RedisStore {
     /// Blocking reads (XREADGROUP BLOCK) would stall every request multiplexed
     /// behind them, so each consumer blocks on a connection of its own.
     blocking: Mutex<HashMap<String, MultiplexedConnection>>,
+    /// Idle connections for blocking event reads (XREAD BLOCK): one per waiting
+    /// watcher at a time, returned after the read, so watchers never poll.
+    event_readers: std::sync::Mutex<Vec<MultiplexedConnection>>,
 }
 
 struct Scripts {
@@ -129,6 +135,7 @@ impl RedisStore {
                 cache_get: Script::new(CACHE_GET),
             },
             blocking: Mutex::new(HashMap::new()),
+            event_readers: std::sync::Mutex::new(Vec::new()),
         };
         store.ensure_group().await?;
         Ok(store)
@@ -173,6 +180,20 @@ impl RedisStore {
     }
 }
 
+fn stored_events(entries: Vec<StreamId>) -> Result<Vec<StoredEvent>> {
+    entries
+        .into_iter()
+        .map(|entry| {
+            let data: Option<Vec<u8>> = entry.get("d");
+            data.map(|data| StoredEvent {
+                id: entry.id.clone(),
+                data,
+            })
+            .ok_or_else(|| StateError::UnexpectedReply(format!("event {} has no data", entry.id)))
+        })
+        .collect()
+}
+
 fn check_job(slag: &str, job_id: &str) -> Result<()> {
     validate_slag_key(slag)?;
     validate_slag_key(job_id)
@@ -210,6 +231,7 @@ impl JobStore for RedisStore {
         job_id: &str,
         data: &[u8],
         created_ms: u64,
+        event: Option<&[u8]>,
     ) -> Result<Version> {
         check_job(slag, job_id)?;
         let created: i64 = self
@@ -217,9 +239,12 @@ impl JobStore for RedisStore {
             .create_job
             .key(self.keys.job(slag, job_id))
             .key(self.keys.jobs_index(slag))
+            .key(self.keys.events(slag, job_id))
             .arg(data)
             .arg(created_ms)
             .arg(job_id)
+            .arg(u8::from(event.is_some()))
+            .arg(event.unwrap_or_default())
             .invoke_async(&mut self.conn())
             .await?;
         if created == 1 {
@@ -252,6 +277,7 @@ impl JobStore for RedisStore {
         expected: Version,
         data: &[u8],
         waiting: WaitingChange,
+        event: Option<&[u8]>,
     ) -> Result<Version> {
         check_job(slag, job_id)?;
         let (op, since_ms) = match waiting {
@@ -264,11 +290,14 @@ impl JobStore for RedisStore {
             .update_job
             .key(self.keys.job(slag, job_id))
             .key(self.keys.waiting_index(slag))
+            .key(self.keys.events(slag, job_id))
             .arg(expected)
             .arg(data)
             .arg(op)
             .arg(since_ms)
             .arg(job_id)
+            .arg(u8::from(event.is_some()))
+            .arg(event.unwrap_or_default())
             .invoke_async(&mut self.conn())
             .await?;
         match status {
@@ -350,20 +379,56 @@ impl EventLog for RedisStore {
             .arg(limit.max(1))
             .query_async(&mut self.conn())
             .await?;
-        reply
-            .ids
-            .into_iter()
-            .map(|entry| {
-                let data: Option<Vec<u8>> = entry.get("d");
-                data.map(|data| StoredEvent {
-                    id: entry.id.clone(),
-                    data,
-                })
-                .ok_or_else(|| {
-                    StateError::UnexpectedReply(format!("event {} has no data", entry.id))
-                })
-            })
-            .collect()
+        stored_events(reply.ids)
+    }
+
+    async fn wait_events(
+        &self,
+        slag: &str,
+        job_id: &str,
+        after: Option<&str>,
+        limit: usize,
+        block: Duration,
+    ) -> Result<Vec<StoredEvent>> {
+        check_job(slag, job_id)?;
+        if let Some(after) = after {
+            validate_event_id(after)?;
+        }
+        let pooled = self
+            .event_readers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop();
+        let mut connection = match pooled {
+            Some(connection) => connection,
+            None => {
+                // No response timeout: the server answers when BLOCK ends.
+                let config = AsyncConnectionConfig::new().set_response_timeout(None);
+                self.client
+                    .get_multiplexed_async_connection_with_config(&config)
+                    .await?
+            }
+        };
+        // XREAD is exclusive of the id it is given; `0-0` reads from the start.
+        let reply: Option<StreamReadReply> = redis::cmd("XREAD")
+            .arg("COUNT")
+            .arg(limit.max(1))
+            .arg("BLOCK")
+            .arg(block.as_millis().max(1) as u64)
+            .arg("STREAMS")
+            .arg(self.keys.events(slag, job_id))
+            .arg(after.unwrap_or("0-0"))
+            .query_async(&mut connection)
+            .await?;
+        // Only a connection that answered goes back to the pool.
+        self.event_readers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(connection);
+        let Some(reply) = reply else {
+            return Ok(Vec::new());
+        };
+        stored_events(reply.keys.into_iter().flat_map(|key| key.ids).collect())
     }
 }
 

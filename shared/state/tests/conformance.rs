@@ -60,7 +60,7 @@ mod cases {
     pub async fn job_lifecycle(store: &dyn StateStore) {
         assert_eq!(
             store
-                .create_job("cs", "j1", b"{\"a\":1}", 10)
+                .create_job("cs", "j1", b"{\"a\":1}", 10, None)
                 .await
                 .unwrap(),
             1
@@ -76,7 +76,7 @@ mod cases {
         );
 
         let version = store
-            .update_job("cs", "j1", 1, b"{\"a\":2}", WaitingChange::Keep)
+            .update_job("cs", "j1", 1, b"{\"a\":2}", WaitingChange::Keep, None)
             .await
             .unwrap();
         assert_eq!(version, 2);
@@ -87,12 +87,12 @@ mod cases {
         );
 
         assert!(matches!(
-            store.create_job("cs", "j1", b"{}", 11).await,
+            store.create_job("cs", "j1", b"{}", 11, None).await,
             Err(StateError::AlreadyExists { .. })
         ));
         assert!(matches!(
             store
-                .update_job("cs", "nope", 1, b"{}", WaitingChange::Keep)
+                .update_job("cs", "nope", 1, b"{}", WaitingChange::Keep, None)
                 .await,
             Err(StateError::NotFound { .. })
         ));
@@ -105,13 +105,20 @@ mod cases {
     }
 
     pub async fn stale_write_fails_and_changes_nothing(store: &dyn StateStore) {
-        store.create_job("cs", "j1", b"v1", 1).await.unwrap();
+        store.create_job("cs", "j1", b"v1", 1, None).await.unwrap();
         store
-            .update_job("cs", "j1", 1, b"v2", WaitingChange::Keep)
+            .update_job("cs", "j1", 1, b"v2", WaitingChange::Keep, None)
             .await
             .unwrap();
         match store
-            .update_job("cs", "j1", 1, b"stale", WaitingChange::Set { since_ms: 5 })
+            .update_job(
+                "cs",
+                "j1",
+                1,
+                b"stale",
+                WaitingChange::Set { since_ms: 5 },
+                None,
+            )
             .await
         {
             Err(StateError::VersionConflict {
@@ -133,7 +140,7 @@ mod cases {
         for round in 0..25 {
             let job_id = format!("race-{round}");
             store
-                .create_job("cs", &job_id, b"initial", round)
+                .create_job("cs", &job_id, b"initial", round, None)
                 .await
                 .unwrap();
             let barrier = Arc::new(tokio::sync::Barrier::new(WRITERS));
@@ -146,7 +153,7 @@ mod cases {
                     barrier.wait().await;
                     let data = format!("writer-{writer}");
                     let result = store
-                        .update_job("cs", &job_id, 1, data.as_bytes(), WaitingChange::Keep)
+                        .update_job("cs", &job_id, 1, data.as_bytes(), WaitingChange::Keep, None)
                         .await;
                     (writer, result)
                 }));
@@ -177,11 +184,11 @@ mod cases {
     pub async fn jobs_are_listed_in_pages(store: &dyn StateStore) {
         for (n, id) in ["a", "b", "c", "d", "e"].iter().enumerate() {
             store
-                .create_job("cs", id, b"{}", 100 + n as u64)
+                .create_job("cs", id, b"{}", 100 + n as u64, None)
                 .await
                 .unwrap();
         }
-        store.create_job("ops", "z", b"{}", 1).await.unwrap();
+        store.create_job("ops", "z", b"{}", 1, None).await.unwrap();
         let first = store.list_jobs("cs", page(0, 2)).await.unwrap();
         assert_eq!(
             (first.items, first.next_offset),
@@ -208,7 +215,7 @@ mod cases {
 
     pub async fn waiting_index_follows_job_writes(store: &dyn StateStore) {
         for id in ["j1", "j2", "j3"] {
-            store.create_job("cs", id, b"{}", 1).await.unwrap();
+            store.create_job("cs", id, b"{}", 1, None).await.unwrap();
         }
         store
             .update_job(
@@ -217,6 +224,7 @@ mod cases {
                 1,
                 b"paused",
                 WaitingChange::Set { since_ms: 200 },
+                None,
             )
             .await
             .unwrap();
@@ -227,6 +235,7 @@ mod cases {
                 1,
                 b"paused",
                 WaitingChange::Set { since_ms: 300 },
+                None,
             )
             .await
             .unwrap();
@@ -237,6 +246,7 @@ mod cases {
                 1,
                 b"paused",
                 WaitingChange::Set { since_ms: 100 },
+                None,
             )
             .await
             .unwrap();
@@ -262,11 +272,11 @@ mod cases {
 
         // Resume clears, keep leaves alone, delete removes.
         store
-            .update_job("cs", "j2", 2, b"running", WaitingChange::Clear)
+            .update_job("cs", "j2", 2, b"running", WaitingChange::Clear, None)
             .await
             .unwrap();
         store
-            .update_job("cs", "j1", 2, b"still paused", WaitingChange::Keep)
+            .update_job("cs", "j1", 2, b"still paused", WaitingChange::Keep, None)
             .await
             .unwrap();
         assert_eq!(store.count_waiting("cs").await.unwrap(), 2);
@@ -276,7 +286,7 @@ mod cases {
     }
 
     pub async fn events_append_and_resume(store: &dyn StateStore) {
-        store.create_job("cs", "j1", b"{}", 1).await.unwrap();
+        store.create_job("cs", "j1", b"{}", 1, None).await.unwrap();
         let mut ids = Vec::new();
         for n in 0..3 {
             ids.push(
@@ -392,6 +402,81 @@ mod cases {
             claimed.iter().map(|d| d.item.clone()).collect::<Vec<_>>(),
             vec![item("late")]
         );
+    }
+
+    pub async fn a_write_and_its_event_are_one_step(store: &dyn StateStore) {
+        store
+            .create_job("cs", "e1", b"v1", 1, Some(b"created"))
+            .await
+            .unwrap();
+        store
+            .update_job("cs", "e1", 1, b"v2", WaitingChange::Keep, Some(b"updated"))
+            .await
+            .unwrap();
+        // A stale write changes nothing: neither the record nor the log.
+        assert!(
+            store
+                .update_job("cs", "e1", 1, b"stale", WaitingChange::Keep, Some(b"lost"))
+                .await
+                .is_err()
+        );
+        assert!(
+            store
+                .create_job("cs", "e1", b"again", 2, Some(b"created twice"))
+                .await
+                .is_err()
+        );
+        let events = store.read_events("cs", "e1", None, 10).await.unwrap();
+        assert_eq!(
+            events
+                .iter()
+                .map(|event| event.data.clone())
+                .collect::<Vec<_>>(),
+            vec![b"created".to_vec(), b"updated".to_vec()]
+        );
+        assert_eq!(
+            store.get_job("cs", "e1").await.unwrap().unwrap().data,
+            b"v2".to_vec()
+        );
+    }
+
+    pub async fn a_blocked_event_read_wakes_on_append(store: Arc<dyn StateStore>) {
+        store.create_job("cs", "w1", b"{}", 1, None).await.unwrap();
+        let first = store.append_event("cs", "w1", b"e0").await.unwrap();
+        // Events already there are returned at once.
+        let ready = store
+            .wait_events("cs", "w1", None, 10, Duration::from_secs(20))
+            .await
+            .unwrap();
+        assert_eq!(ready.len(), 1);
+        // Nothing after `first` yet: the read waits for the next append (by anyone),
+        // and ignores appends to other jobs.
+        let waiter = {
+            let store = store.clone();
+            let first = first.clone();
+            tokio::spawn(async move {
+                store
+                    .wait_events("cs", "w1", Some(&first), 10, Duration::from_secs(20))
+                    .await
+            })
+        };
+        store.append_event("cs", "w2", b"other job").await.unwrap();
+        store.append_event("cs", "w1", b"e1").await.unwrap();
+        let woken = waiter.await.unwrap().unwrap();
+        assert_eq!(
+            woken
+                .iter()
+                .map(|event| event.data.clone())
+                .collect::<Vec<_>>(),
+            vec![b"e1".to_vec()]
+        );
+        // With nothing new, the wait ends empty after `block`.
+        let last = woken[0].id.clone();
+        let timed_out = store
+            .wait_events("cs", "w1", Some(&last), 10, Duration::from_millis(50))
+            .await
+            .unwrap();
+        assert!(timed_out.is_empty());
     }
 
     pub async fn crashed_consumer_is_reclaimed(store: &dyn StateStore) {
@@ -591,7 +676,7 @@ mod cases {
         for slag in ["", "a{b}", "a:b", "a b", "x*"] {
             assert!(
                 matches!(
-                    store.create_job(slag, "j", b"{}", 1).await,
+                    store.create_job(slag, "j", b"{}", 1, None).await,
                     Err(StateError::InvalidKey { .. })
                 ),
                 "slag {slag:?} must be refused"
@@ -654,6 +739,17 @@ macro_rules! conformance {
             async fn blocked_claim_wakes_on_enqueue() {
                 let harness = super::$backend().await;
                 cases::blocked_claim_wakes_on_enqueue(harness.store.clone()).await;
+            }
+
+            #[tokio::test]
+            async fn a_write_and_its_event_are_one_step() {
+                cases::a_write_and_its_event_are_one_step(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn a_blocked_event_read_wakes_on_append() {
+                let harness = super::$backend().await;
+                cases::a_blocked_event_read_wakes_on_append(harness.store.clone()).await;
             }
 
             #[tokio::test]

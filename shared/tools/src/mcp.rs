@@ -3,14 +3,20 @@
 //! (`stdio:<command line>`, run with `sh -c`). Every call has a connect and a call
 //! timeout and a bounded response size; failures are typed.
 //!
-//! One session per operation: simple and stateless across servers that restart.
+//! HTTP sessions are opened once per server URI and reused: a session costs an
+//! `initialize` exchange, which adas-bench measured at twice a tool call. A
+//! session the server dropped (restart, expiry) is replaced and the operation
+//! retried once — only when it failed to be *sent*, so a tool never runs twice.
+//! stdio servers get one session (one child process) per operation.
 
+use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
-use rmcp::service::{RoleClient, RunningService};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Map, Value as Json};
 
@@ -104,12 +110,95 @@ impl Default for McpLimits {
 #[derive(Debug, Clone, Default)]
 pub struct RmcpConnector {
     limits: McpLimits,
+    /// Open HTTP sessions by server URI.
+    sessions: Arc<tokio::sync::Mutex<HashMap<String, Arc<Session>>>>,
+}
+
+type Session = RunningService<RoleClient, ()>;
+
+/// Whether an operation failed before reaching the server, so the session is
+/// dead and a retry on a new one cannot run anything twice.
+fn session_lost(error: &ServiceError) -> bool {
+    matches!(
+        error,
+        ServiceError::TransportSend(_) | ServiceError::TransportClosed
+    )
 }
 
 impl RmcpConnector {
     /// A connector with these limits.
     pub fn new(limits: McpLimits) -> Self {
-        Self { limits }
+        Self {
+            limits,
+            sessions: Arc::default(),
+        }
+    }
+
+    /// A session for `uri`: the kept one for HTTP (opened on first use, replaced
+    /// once closed), a new one for stdio. The flag says whether it is kept.
+    async fn session_for(&self, uri: &str) -> Result<(Arc<Session>, bool), McpError> {
+        if !(uri.starts_with("http://") || uri.starts_with("https://")) {
+            return Ok((Arc::new(self.session(uri).await?), false));
+        }
+        // Held while connecting: concurrent first uses of a URI open one session.
+        let mut sessions = self.sessions.lock().await;
+        if let Some(session) = sessions.get(uri)
+            && !session.is_transport_closed()
+        {
+            return Ok((session.clone(), true));
+        }
+        let session = Arc::new(self.session(uri).await?);
+        sessions.insert(uri.to_owned(), session.clone());
+        Ok((session, true))
+    }
+
+    /// Forgets `session` if it is still the kept one for `uri`.
+    async fn evict(&self, uri: &str, session: &Arc<Session>) {
+        let mut sessions = self.sessions.lock().await;
+        if sessions
+            .get(uri)
+            .is_some_and(|kept| Arc::ptr_eq(kept, session))
+        {
+            sessions.remove(uri);
+        }
+    }
+
+    /// Runs `operation` on a session for `uri` within the call timeout; a kept
+    /// session found dead is replaced and the operation tried once more.
+    async fn with_session<T, F, Fut>(&self, uri: &str, operation: F) -> Result<T, McpError>
+    where
+        F: Fn(Arc<Session>) -> Fut,
+        Fut: Future<Output = Result<T, ServiceError>>,
+    {
+        let mut retried = false;
+        loop {
+            let (session, kept) = self.session_for(uri).await?;
+            let outcome =
+                tokio::time::timeout(self.limits.call_timeout, operation(session.clone())).await;
+            let lost = matches!(&outcome, Ok(Err(error)) if session_lost(error));
+            if kept && lost {
+                self.evict(uri, &session).await;
+            }
+            if !kept && let Ok(session) = Arc::try_unwrap(session) {
+                let _ = session.cancel().await;
+            }
+            match outcome {
+                Err(_) => {
+                    return Err(McpError::Timeout {
+                        uri: uri.to_owned(),
+                        after_ms: self.limits.call_timeout.as_millis() as u64,
+                    });
+                }
+                Ok(Err(_)) if kept && lost && !retried => retried = true,
+                Ok(Err(error)) => {
+                    return Err(McpError::Protocol {
+                        uri: uri.to_owned(),
+                        reason: error.to_string(),
+                    });
+                }
+                Ok(Ok(value)) => return Ok(value),
+            }
+        }
     }
 
     async fn session(&self, uri: &str) -> Result<RunningService<RoleClient, ()>, McpError> {
@@ -160,18 +249,9 @@ impl RmcpConnector {
 #[async_trait]
 impl McpConnector for RmcpConnector {
     async fn list_tools(&self, uri: &str) -> Result<Vec<ToolSpec>, McpError> {
-        let client = self.session(uri).await?;
-        let listed = tokio::time::timeout(self.limits.call_timeout, client.list_all_tools()).await;
-        let _ = client.cancel().await;
-        let tools = listed
-            .map_err(|_| McpError::Timeout {
-                uri: uri.to_owned(),
-                after_ms: self.limits.call_timeout.as_millis() as u64,
-            })?
-            .map_err(|error| McpError::Protocol {
-                uri: uri.to_owned(),
-                reason: error.to_string(),
-            })?;
+        let tools = self
+            .with_session(uri, |session| async move { session.list_all_tools().await })
+            .await?;
         self.check_size(uri, &tools)?;
         Ok(tools
             .into_iter()
@@ -195,20 +275,13 @@ impl McpConnector for RmcpConnector {
         tool: &str,
         args: &Map<String, Json>,
     ) -> Result<Json, McpError> {
-        let client = self.session(uri).await?;
-        let request = CallToolRequestParams::new(tool.to_owned()).with_arguments(args.clone());
-        let called =
-            tokio::time::timeout(self.limits.call_timeout, client.call_tool(request)).await;
-        let _ = client.cancel().await;
-        let result = called
-            .map_err(|_| McpError::Timeout {
-                uri: uri.to_owned(),
-                after_ms: self.limits.call_timeout.as_millis() as u64,
-            })?
-            .map_err(|error| McpError::Protocol {
-                uri: uri.to_owned(),
-                reason: error.to_string(),
-            })?;
+        let result = self
+            .with_session(uri, |session| {
+                let request =
+                    CallToolRequestParams::new(tool.to_owned()).with_arguments(args.clone());
+                async move { session.call_tool(request).await }
+            })
+            .await?;
         self.check_size(uri, &result)?;
         let text: Vec<String> = result
             .content

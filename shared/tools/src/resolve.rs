@@ -227,15 +227,21 @@ impl ToolResolver {
     /// core tool of the same name), declared-but-absent tools marked unavailable,
     /// declared inputs merged into the server's schema, then `allowed`/`blocked`.
     pub async fn resolve(&self, request: &ToolRequest) -> Result<ResolvedTools, ToolsError> {
-        let mut merged: BTreeMap<String, ToolSpec> = self
-            .core()
-            .await?
+        // Both tiers at once: on a multiplexed Redis connection the two lookups
+        // share one round trip.
+        let server = async {
+            match &request.mcp_server {
+                Some(uri) => self.server(uri).await.map(|found| Some((uri, found))),
+                None => Ok(None),
+            }
+        };
+        let (core, server) = tokio::join!(self.core(), server);
+        let mut merged: BTreeMap<String, ToolSpec> = core?
             .into_iter()
             .map(|tool| (tool.name.clone(), tool))
             .collect();
         let mut stale_sources = Vec::new();
-        if let Some(uri) = &request.mcp_server {
-            let (tools, stale) = self.server(uri).await?;
+        if let Some((uri, (tools, stale))) = server? {
             if stale {
                 stale_sources.push(uri.clone());
             }

@@ -23,7 +23,11 @@ struct Server {
 
 impl Server {
     async fn start(server: DemoMcp) -> Self {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        Self::start_on(server, "127.0.0.1:0").await
+    }
+
+    async fn start_on(server: DemoMcp, addr: &str) -> Self {
+        let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
         let uri = format!("http://{}/mcp", listener.local_addr().unwrap());
         let counters = server.counters();
         let (stop, stopped) = oneshot::channel::<()>();
@@ -378,6 +382,45 @@ async fn a_stopped_server_is_served_stale_or_reported_unavailable() {
         Err(ToolsError::Unavailable { uri: reported, .. }) => assert_eq!(reported, uri),
         other => panic!("expected unavailable, got {other:?}"),
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_are_kept_and_a_restarted_server_gets_a_new_one() {
+    let first = Server::start(DemoMcp::new()).await;
+    let uri = first.uri.clone();
+    let counters = first.counters.clone();
+    let mcp = connector();
+    let args = json!({"order_id": "ORD-1"});
+    mcp.list_tools(&uri).await.unwrap();
+    for _ in 0..3 {
+        mcp.call_tool(&uri, "check_order_status", args.as_object().unwrap())
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        (counters.sessions(), counters.tool_calls()),
+        (1, 3),
+        "one session serves every operation"
+    );
+
+    // The server restarts on the same address: its sessions are gone. The next
+    // call fails to be delivered on the old session, and runs once on a new one.
+    let addr = uri
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_owned();
+    first.stop().await;
+    let second = Server::start_on(DemoMcp::new(), &addr).await;
+    let called = mcp
+        .call_tool(&uri, "check_order_status", args.as_object().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(called["order_id"], "ORD-1");
+    assert_eq!(
+        (second.counters.sessions(), second.counters.tool_calls()),
+        (1, 1)
+    );
+    second.stop().await;
 }
 
 #[test]
