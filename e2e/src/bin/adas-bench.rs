@@ -8,10 +8,11 @@
 //! Figures are ratios to floors measured minutes apart at most; nothing asserts a
 //! speed. `--quick` is the CI smoke: small counts, fails only if a scenario errors.
 //!
-//! Redis round trips per job are Redis' own `total_writes_processed` (replies
-//! written, so a pipeline counts once and commands inside a script not at all); gRPC hops
-//! are the suite's `adas_grpc_requests_served_total` (`--metrics-listen`); CPU is
-//! `/proc/<pid>/stat` of every suite process.
+//! The suite counts its Redis round trips and gRPC hops itself
+//! (`adas_redis_round_trips_total`, `adas_grpc_requests_served_total` on
+//! `--metrics-listen`); Redis' own `total_writes_processed` (replies written: a
+//! pipeline once, commands inside a script not at all) cross-checks the first.
+//! CPU is `/proc/<pid>/stat` of every suite process.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -184,14 +185,18 @@ impl Suite {
         self.processes[self.processes.len() - 1].pid()
     }
 
-    async fn hops(&self) -> u64 {
+    /// A counter summed over every suite process' metrics page.
+    async fn counter(&self, name: &str) -> u64 {
         let mut total = 0;
         for addr in &self.metrics {
-            total += scrape_served(*addr).await.unwrap_or(0);
+            total += scrape(*addr, name).await.unwrap_or(0);
         }
         total
     }
 }
+
+const HOPS: &str = "adas_grpc_requests_served_total";
+const ROUND_TRIPS: &str = "adas_redis_round_trips_total";
 
 fn binary(name: &str) -> PathBuf {
     // adas-bench is built beside the suite's binaries (`cargo build --workspace --bins`).
@@ -426,7 +431,7 @@ fn redis_info(connection: &RedisServer, field: &str) -> f64 {
         .unwrap_or(f64::NAN)
 }
 
-async fn scrape_served(addr: std::net::SocketAddr) -> Result<u64> {
+async fn scrape(addr: std::net::SocketAddr, name: &str) -> Result<u64> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut socket = tokio::net::TcpStream::connect(addr).await?;
     socket
@@ -435,8 +440,11 @@ async fn scrape_served(addr: std::net::SocketAddr) -> Result<u64> {
     let mut page = String::new();
     socket.read_to_string(&mut page).await?;
     page.lines()
-        .find_map(|line| line.strip_prefix("adas_grpc_requests_served_total "))
-        .ok_or_else(|| "no adas_grpc_requests_served_total on the metrics page".into())
+        .find_map(|line| {
+            line.strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix(' '))
+        })
+        .ok_or_else(|| format!("no {name} on the metrics page of {addr}").into())
         .and_then(|value| Ok(value.trim().parse()?))
 }
 
@@ -646,8 +654,9 @@ async fn serial_jobs(
     sizes: &Sizes,
     figures: &mut Figures,
 ) -> Result<()> {
-    let trips_before = redis_info(redis, "total_writes_processed");
-    let hops_before = suite.hops().await;
+    let replies_before = redis_info(redis, "total_writes_processed");
+    let trips_before = suite.counter(ROUND_TRIPS).await;
+    let hops_before = suite.counter(HOPS).await;
     let mut latency = Sample::default();
     let mut resume = Sample::default();
     for _ in 0..sizes.serial_jobs {
@@ -658,17 +667,22 @@ async fn serial_jobs(
     let jobs = sizes.serial_jobs as f64;
     figures.record("(a) job p50", "µs", latency.percentile(0.5));
     figures.record("(a) job p99", "µs", latency.percentile(0.99));
-    // Each reply Redis writes to a client is one round trip (a pipeline's replies go
-    // out together); the bench's own INFO is the one subtracted.
     figures.record(
         "(a) redis trips/job",
         "trips",
-        (redis_info(redis, "total_writes_processed") - trips_before - 1.0) / jobs,
+        (suite.counter(ROUND_TRIPS).await - trips_before) as f64 / jobs,
+    );
+    // Cross-check from Redis' side: each reply written to a client is one round
+    // trip (a pipeline's replies go out together); the bench's INFO is subtracted.
+    figures.record(
+        "(a) redis replies/job",
+        "trips",
+        (redis_info(redis, "total_writes_processed") - replies_before - 1.0) / jobs,
     );
     figures.record(
         "(a) gRPC hops/job",
         "hops",
-        (suite.hops().await - hops_before) as f64 / jobs,
+        (suite.counter(HOPS).await - hops_before) as f64 / jobs,
     );
     figures.record("(c) pause→resume p50", "µs", resume.percentile(0.5));
     Ok(())

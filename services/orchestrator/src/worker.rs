@@ -217,9 +217,14 @@ impl Worker {
                 }
                 Err(status) => return Err(status.into()),
             };
-            let stored = self.repo.load(slag, job_id).await?;
-            record = stored.record;
-            version = stored.version;
+            // DalAgent writes the job only when resolving changed the plan; an
+            // unchanged version means our copy is current and needs no reload.
+            let resolved_version = resolved.job.as_ref().map_or(0, |job| job.version as u64);
+            if resolved_version != version {
+                let stored = self.repo.load(slag, job_id).await?;
+                record = stored.record;
+                version = stored.version;
+            }
             match resolved.next {
                 Some(pb::resolve_next_response::Next::Waiting(_)) => return Ok(()),
                 Some(pb::resolve_next_response::Next::Done(_)) => {
@@ -257,10 +262,12 @@ impl Worker {
                         .step(&skill, record, version, &call.tool, args, &path)
                         .await?
                     {
-                        Some(next) => version = next,
+                        Some((next_record, next_version)) => {
+                            record = next_record;
+                            version = next_version;
+                        }
                         None => return Ok(()),
                     }
-                    record = self.repo.load(slag, job_id).await?.record;
                 }
                 None => return Err(WorkError::Plan("DalAgent returned nothing to do".into())),
             }
@@ -332,7 +339,8 @@ impl Worker {
         ))
     }
 
-    /// Gates and runs one call. `None` when the job paused or ended.
+    /// Gates and runs one call; the job as written after it, or `None` when the
+    /// job paused or ended.
     async fn step(
         &self,
         skill: &OperationalSkill,
@@ -341,7 +349,7 @@ impl Worker {
         tool: &str,
         args: Map<String, Json>,
         path: &adas_dia::SlotPath,
-    ) -> Result<Option<u64>, WorkError> {
+    ) -> Result<Option<(JobRecord, u64)>, WorkError> {
         let digest = adas_policy::gate::call_digest(tool, &args);
         if record.iteration >= record.iteration_budget.max(1) {
             let escalate = skill.engine.on_max_iterations == "escalate";
@@ -518,19 +526,19 @@ impl Worker {
                 .await?;
             return Ok(None);
         }
-        Ok(Some(
-            self.repo
-                .save(
-                    version,
-                    &mut record,
-                    (
-                        "tool_finished",
-                        tool,
-                        json!({"tool": tool, "is_error": is_error, "output": output}),
-                    ),
-                )
-                .await?,
-        ))
+        let version = self
+            .repo
+            .save(
+                version,
+                &mut record,
+                (
+                    "tool_finished",
+                    tool,
+                    json!({"tool": tool, "is_error": is_error, "output": output}),
+                ),
+            )
+            .await?;
+        Ok(Some((record, version)))
     }
 
     async fn finalize(

@@ -1,4 +1,5 @@
-//! Process counters in the Prometheus text format, on a plain HTTP listener of
+//! Process counters in the Prometheus text format (gRPC requests served and in
+//! flight, Redis round trips), on a plain HTTP listener of
 //! their own (`--metrics-listen`), so a scraper or `adas-bench` can explain where
 //! a job's time goes (gRPC hops served, requests in flight) without touching the
 //! gRPC port or its concurrency limit.
@@ -40,8 +41,12 @@ pub fn render(in_flight: usize) -> String {
          adas_grpc_requests_served_total {}\n\
          # HELP adas_grpc_requests_in_flight RPCs being handled now.\n\
          # TYPE adas_grpc_requests_in_flight gauge\n\
-         adas_grpc_requests_in_flight {in_flight}\n",
-        grpc_requests_served()
+         adas_grpc_requests_in_flight {in_flight}\n\
+         # HELP adas_redis_round_trips_total Requests sent to Redis (a command, script or pipeline each).\n\
+         # TYPE adas_redis_round_trips_total counter\n\
+         adas_redis_round_trips_total {}\n",
+        grpc_requests_served(),
+        adas_state::redis_round_trips()
     )
 }
 

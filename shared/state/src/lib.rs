@@ -23,7 +23,7 @@ use async_trait::async_trait;
 pub use error::StateError;
 pub use keys::{KeyLayout, validate_slag_key};
 pub use memory::MemoryStore;
-pub use redis_store::RedisStore;
+pub use redis_store::{RedisStore, redis_round_trips};
 
 /// Result of store operations.
 pub type Result<T, E = StateError> = std::result::Result<T, E>;

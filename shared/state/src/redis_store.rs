@@ -157,7 +157,11 @@ impl RedisStore {
         }
     }
 
+    /// The shared connection, for one request (a command, a script or a
+    /// pipeline): every caller takes it once per round trip, so this is where
+    /// round trips are counted.
     fn conn(&self) -> ConnectionManager {
+        count_round_trip();
         self.connection.clone()
     }
 
@@ -178,6 +182,18 @@ impl RedisStore {
     async fn forget_blocking_connection(&self, consumer: &str) {
         self.blocking.lock().await.remove(consumer);
     }
+}
+
+/// Requests this process has sent to Redis (all stores).
+static ROUND_TRIPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn count_round_trip() {
+    ROUND_TRIPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Round trips this process has made to Redis, for the metrics page.
+pub fn redis_round_trips() -> u64 {
+    ROUND_TRIPS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 fn stored_events(entries: Vec<StreamId>) -> Result<Vec<StoredEvent>> {
@@ -410,6 +426,7 @@ impl EventLog for RedisStore {
             }
         };
         // XREAD is exclusive of the id it is given; `0-0` reads from the start.
+        count_round_trip();
         let reply: Option<StreamReadReply> = redis::cmd("XREAD")
             .arg("COUNT")
             .arg(limit.max(1))
@@ -480,6 +497,7 @@ impl ReadyQueue for RedisStore {
         command.arg("STREAMS").arg(self.keys.ready_queue()).arg(">");
         let reply: redis::RedisResult<Option<StreamReadReply>> = if blocking {
             let mut connection = self.blocking_connection(consumer).await?;
+            count_round_trip();
             let reply = command.query_async(&mut connection).await;
             if reply.is_err() {
                 self.forget_blocking_connection(consumer).await;
