@@ -12,7 +12,8 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "dil",
     version,
-    about = "Runs an agent under ordered verification gates: COMPLETED (0), FAILED (1) or UNKNOWN (2)"
+    about = "Runs an agent under ordered verification gates: COMPLETED (0), FAILED (1) or UNKNOWN (2)",
+    after_long_help = adas_dil::DOCUMENTATION
 )]
 struct Cli {
     #[command(subcommand)]

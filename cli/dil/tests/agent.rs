@@ -369,15 +369,18 @@ fn usage_errors_exit_2() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(!output.stderr.is_empty());
-    let output = Command::new(env!("CARGO_BIN_EXE_dil"))
-        .args(["agent", "--help"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(0));
-    assert!(
-        String::from_utf8_lossy(&output.stdout).contains("V_GATE_NN_"),
-        "the format is documented in --help"
-    );
+    for help in [&["--help"][..], &["agent", "--help"][..]] {
+        let output = Command::new(env!("CARGO_BIN_EXE_dil"))
+            .args(help)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            text.contains("V_GATE_NN_") && text.contains("run_receipt.json"),
+            "the format and the receipt are documented in {help:?}"
+        );
+    }
 }
 
 #[test]
