@@ -360,6 +360,22 @@ fn a_spec_error_has_its_position_exit_2_and_a_receipt() {
 }
 
 #[test]
+fn a_used_run_id_is_refused_and_its_artifacts_kept() {
+    let run = dil("reused", ONE_GATE, &[], "touch ok");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let receipt = std::fs::read(run.run_dir().join("run_receipt.json")).unwrap();
+    let again = command(&run.dir, ONE_GATE, &[], "touch ok")
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stdout).contains("run id test is already used"));
+    assert_eq!(
+        std::fs::read(run.run_dir().join("run_receipt.json")).unwrap(),
+        receipt
+    );
+}
+
+#[test]
 fn usage_errors_exit_2() {
     let dir = workdir("usage");
     let output = Command::new(env!("CARGO_BIN_EXE_dil"))

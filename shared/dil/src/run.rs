@@ -283,11 +283,18 @@ pub async fn run(options: &RunOptions, out: &mut dyn Write) -> FinalState {
         .clone()
         .unwrap_or_else(|| format!("{started_at}-{}", std::process::id()));
     let dir = run_dir(&options.workdir, &run_id);
-    if let Err(error) = fs::create_dir_all(&dir) {
-        terminal.say(&format!(
-            "internal error: cannot create {}: {error}",
-            dir.display()
-        ));
+    // A run never writes into another run's artifacts: the directory must be new.
+    let created = dir
+        .parent()
+        .map_or(Ok(()), fs::create_dir_all)
+        .and_then(|()| fs::create_dir(&dir));
+    if let Err(error) = created {
+        let why = if error.kind() == std::io::ErrorKind::AlreadyExists {
+            format!("run id {run_id} is already used ({} exists)", dir.display())
+        } else {
+            format!("internal error: cannot create {}: {error}", dir.display())
+        };
+        terminal.say(&why);
         terminal.say(&format!("final state: {}", FinalState::Unknown.label()));
         return FinalState::Unknown;
     }

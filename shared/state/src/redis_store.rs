@@ -184,6 +184,10 @@ impl RedisStore {
     }
 }
 
+/// Idle blocking-read connections kept for WatchJob; more concurrent watchers
+/// open more, and those beyond this are closed after their read.
+const MAX_IDLE_EVENT_READERS: usize = 64;
+
 /// Requests this process has sent to Redis (all stores).
 static ROUND_TRIPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
@@ -437,11 +441,16 @@ impl EventLog for RedisStore {
             .arg(after.unwrap_or("0-0"))
             .query_async(&mut connection)
             .await?;
-        // Only a connection that answered goes back to the pool.
-        self.event_readers
+        // Only a connection that answered goes back to the pool, and only as many
+        // as a busy moment needed at most, up to a bound.
+        let mut idle = self
+            .event_readers
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(connection);
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if idle.len() < MAX_IDLE_EVENT_READERS {
+            idle.push(connection);
+        }
+        drop(idle);
         let Some(reply) = reply else {
             return Ok(Vec::new());
         };
