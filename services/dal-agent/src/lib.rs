@@ -135,11 +135,10 @@ impl DalAgentService for DalAgentServer {
         let request = request.into_inner();
         let (slag, job_id) =
             parse_job_name(&request.job).map_err(|reason| invalid("job", reason))?;
-        let catalog = self.catalog.clone();
-        let lookup = slag.clone();
-        let skill = tokio::task::spawn_blocking(move || catalog.get(&lookup))
+        let skill = self
+            .catalog
+            .get_async(&slag)
             .await
-            .map_err(|error| Status::internal(error.to_string()))?
             .map_err(|error| status(DalError::Skill(error)))?;
         let tools = adas_jobs::tool_request(&skill);
         let expected = (request.expected_version > 0).then_some(request.expected_version as u64);

@@ -213,11 +213,7 @@ impl Gate {
     }
 
     async fn skill(&self, slag: String) -> Result<Arc<OperationalSkill>, GateError> {
-        let catalog = self.catalog.clone();
-        tokio::task::spawn_blocking(move || catalog.get(&slag))
-            .await
-            .map_err(|error| GateError::Internal(error.to_string()))?
-            .map_err(GateError::from)
+        self.catalog.get_async(&slag).await.map_err(GateError::from)
     }
 }
 

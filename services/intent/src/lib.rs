@@ -93,10 +93,9 @@ impl Intent {
             field: "skill",
             reason,
         })?;
-        let catalog = self.catalog.clone();
-        tokio::task::spawn_blocking(move || catalog.get(&slag))
+        self.catalog
+            .get_async(&slag)
             .await
-            .map_err(|error| IntentError::Internal(error.to_string()))?
             .map_err(IntentError::from)
     }
 }

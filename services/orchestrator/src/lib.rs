@@ -229,11 +229,10 @@ impl OrchestratorService for Orchestrator {
             }
             .into());
         }
-        let catalog = self.catalog.clone();
-        let lookup = slag.clone();
-        let skill = tokio::task::spawn_blocking(move || catalog.get(&lookup))
+        let skill = self
+            .catalog
+            .get_async(&slag)
             .await
-            .map_err(|error| OrchestratorError::Internal(error.to_string()))?
             .map_err(OrchestratorError::from)?;
         let given: BTreeMap<String, String> = request.resources.clone().into_iter().collect();
         let bound =

@@ -161,12 +161,7 @@ impl Worker {
     }
 
     async fn skill(&self, slag: &str) -> Result<Arc<OperationalSkill>, WorkError> {
-        let catalog = self.catalog.clone();
-        let slag = slag.to_owned();
-        tokio::task::spawn_blocking(move || catalog.get(&slag))
-            .await
-            .map_err(|error| WorkError::Plan(error.to_string()))?
-            .map_err(WorkError::from)
+        self.catalog.get_async(slag).await.map_err(WorkError::from)
     }
 
     /// Advances one job as far as it can go.

@@ -115,11 +115,7 @@ impl DalAgent {
     }
 
     async fn skill(&self, slag: &str) -> Result<Arc<OperationalSkill>, DalError> {
-        let catalog = self.catalog.clone();
-        let slag = slag.to_owned();
-        Ok(tokio::task::spawn_blocking(move || catalog.get(&slag))
-            .await
-            .map_err(|error| DalError::Precondition(error.to_string()))??)
+        Ok(self.catalog.get_async(slag).await?)
     }
 
     /// Input schemas per tool: the resolved tool set (declared inputs merged with

@@ -96,6 +96,15 @@ pub struct TemplateInfo {
     pub description: String,
 }
 
+/// Modification time and length: what tells an edited file from the cached one.
+fn stamp_of(file: &Path) -> std::io::Result<(SystemTime, u64)> {
+    let metadata = std::fs::metadata(file)?;
+    Ok((
+        metadata.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+        metadata.len(),
+    ))
+}
+
 #[derive(Debug)]
 struct Cached {
     skill: Arc<OperationalSkill>,
@@ -165,12 +174,37 @@ impl Catalog {
         Ok(self.slag_dir(slag)?.join(SKILL_FILE).exists())
     }
 
+    /// [`Catalog::get`] for async callers. A skill already loaded and unchanged on
+    /// disk — nearly every call — comes from memory on the calling task (one
+    /// `stat`); bootstrapping or (re)loading a file runs on the blocking pool.
+    pub async fn get_async(
+        self: &Arc<Self>,
+        slag: &str,
+    ) -> Result<Arc<OperationalSkill>, SkillError> {
+        let file = self.slag_dir(slag)?.join(SKILL_FILE);
+        if let Ok(stamp) = stamp_of(&file)
+            && let Some(cached) = self
+                .cache
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get(slag)
+                .filter(|cached| cached.stamp == stamp)
+        {
+            return Ok(cached.skill.clone());
+        }
+        let catalog = self.clone();
+        let owned = slag.to_owned();
+        match tokio::task::spawn_blocking(move || catalog.get(&owned)).await {
+            Ok(loaded) => loaded,
+            // Only a runtime shutting down cancels the task; a panic is a bug and
+            // stays one on the caller's task.
+            Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+            Err(error) => Err(SkillError::io(&file, std::io::Error::other(error))),
+        }
+    }
+
     fn read(&self, slag: &str, file: &Path) -> Result<Arc<OperationalSkill>, SkillError> {
-        let metadata = std::fs::metadata(file).map_err(|source| SkillError::io(file, source))?;
-        let stamp = (
-            metadata.modified().unwrap_or(SystemTime::UNIX_EPOCH),
-            metadata.len(),
-        );
+        let stamp = stamp_of(file).map_err(|source| SkillError::io(file, source))?;
         let mut cache = self
             .cache
             .lock()

@@ -170,3 +170,30 @@ fn templates_are_listed() {
         ]
     );
 }
+
+#[tokio::test]
+async fn async_reads_serve_the_cached_skill_and_see_edits() {
+    let root = scratch("async");
+    let catalog = std::sync::Arc::new(Catalog::new(&root, templates()));
+    // First use bootstraps (on the blocking pool).
+    let first = catalog.get_async("cs-tier-1").await.unwrap();
+    assert!(root.join("cs-tier-1").join(SKILL_FILE).exists());
+    // Unchanged on disk: the very same loaded skill, no reload.
+    let again = catalog.get_async("cs-tier-1").await.unwrap();
+    assert!(std::sync::Arc::ptr_eq(&first, &again));
+    // An edit is seen by the next read, as with the blocking `get`.
+    let edited = first.source.replace(
+        "Friendly and empathetic customer support specialist",
+        "Terse support bot",
+    );
+    write(&root.join("cs-tier-1").join(SKILL_FILE), &edited);
+    let reloaded = catalog.get_async("cs-tier-1").await.unwrap();
+    assert_eq!(
+        reloaded.skill.role.as_ref().unwrap().persona.as_deref(),
+        Some("Terse support bot")
+    );
+    assert!(matches!(
+        catalog.get_async("../etc").await,
+        Err(SkillError::UnsafeSlag(_))
+    ));
+}
