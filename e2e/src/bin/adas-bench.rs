@@ -167,7 +167,8 @@ impl Sizes {
 struct Suite {
     /// Kept alive: the processes die with it.
     processes: Vec<SpawnedService>,
-    metrics: Vec<std::net::SocketAddr>,
+    /// Each process with a metrics page: its binary name and the page's address.
+    metrics: Vec<(&'static str, std::net::SocketAddr)>,
     orchestrator: Channel,
     dal_agent: Channel,
     gate: Channel,
@@ -185,13 +186,13 @@ impl Suite {
         self.processes[self.processes.len() - 1].pid()
     }
 
-    /// A counter summed over every suite process' metrics page.
-    async fn counter(&self, name: &str) -> u64 {
-        let mut total = 0;
-        for addr in &self.metrics {
-            total += scrape(*addr, name).await.unwrap_or(0);
+    /// A counter of each suite process.
+    async fn counters(&self, name: &str) -> Vec<(&'static str, u64)> {
+        let mut values = Vec::with_capacity(self.metrics.len());
+        for (process, addr) in &self.metrics {
+            values.push((*process, scrape(*addr, name).await.unwrap_or(0)));
         }
-        total
+        values
     }
 }
 
@@ -213,7 +214,11 @@ async fn channel(service: &SpawnedService) -> Result<Channel> {
 
 /// The processes of a suite (the worker process last), their metrics addresses,
 /// and the demo MCP server's URL.
-type Started = (Vec<SpawnedService>, Vec<std::net::SocketAddr>, String);
+type Started = (
+    Vec<SpawnedService>,
+    Vec<(&'static str, std::net::SocketAddr)>,
+    String,
+);
 
 fn start_suite(mode: &'static str, redis: &RedisServer, root: &Path) -> Started {
     let memory = root.join(format!("memory-{mode}"));
@@ -235,11 +240,11 @@ fn start_suite(mode: &'static str, redis: &RedisServer, root: &Path) -> Started 
     let env = [("ADAS_LOG", "error")];
     let mut processes = Vec::new();
     let mut metrics = Vec::new();
-    let mut next_metrics = || {
+    let mut next_metrics = |process: &'static str| {
         let addr: std::net::SocketAddr = format!("127.0.0.1:{}", free_port())
             .parse()
             .expect("address");
-        metrics.push(addr);
+        metrics.push((process, addr));
         addr.to_string()
     };
     if mode == "embedded" {
@@ -253,7 +258,7 @@ fn start_suite(mode: &'static str, redis: &RedisServer, root: &Path) -> Started 
             "--demo-mcp-url".into(),
             demo_url.clone(),
         ];
-        args.extend(suite_flags(&next_metrics()));
+        args.extend(suite_flags(&next_metrics("adas")));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         processes.push(SpawnedService::spawn(&binary("adas"), &args, &env));
         return (processes, metrics, demo_url);
@@ -268,14 +273,14 @@ fn start_suite(mode: &'static str, redis: &RedisServer, root: &Path) -> Started 
         ("adas-gate", "--gate-addr"),
         ("adas-dal-agent", "--dal-agent-addr"),
     ] {
-        let mut args = suite_flags(&next_metrics());
+        let mut args = suite_flags(&next_metrics(name));
         args.extend(["--demo-mcp-url".into(), demo_url.clone()]);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let service = SpawnedService::spawn(&binary(name), &args, &env);
         peers.insert(flag, service.endpoint());
         processes.push(service);
     }
-    let mut args = suite_flags(&next_metrics());
+    let mut args = suite_flags(&next_metrics("adas-orchestrator"));
     args.extend(["--demo-mcp-url".into(), demo_url.clone()]);
     for (flag, addr) in &peers {
         args.extend([(*flag).to_owned(), addr.clone()]);
@@ -685,8 +690,8 @@ async fn serial_jobs(
     figures: &mut Figures,
 ) -> Result<()> {
     let replies_before = redis_info(redis, "total_writes_processed");
-    let trips_before = suite.counter(ROUND_TRIPS).await;
-    let hops_before = suite.counter(HOPS).await;
+    let trips_before = suite.counters(ROUND_TRIPS).await;
+    let hops_before = suite.counters(HOPS).await;
     let mut latency = Sample::default();
     let mut resume = Sample::default();
     for _ in 0..sizes.serial_jobs {
@@ -697,10 +702,21 @@ async fn serial_jobs(
     let jobs = sizes.serial_jobs as f64;
     figures.record("(a) job p50", "µs", latency.percentile(0.5));
     figures.record("(a) job p99", "µs", latency.percentile(0.99));
+    let trips_after = suite.counters(ROUND_TRIPS).await;
+    let hops_after = suite.counters(HOPS).await;
+    let per_job = |before: &[(&str, u64)], after: &[(&str, u64)]| -> Vec<(String, f64)> {
+        before
+            .iter()
+            .zip(after)
+            .map(|((process, old), (_, new))| ((*process).to_owned(), (new - old) as f64 / jobs))
+            .collect()
+    };
+    let trips = per_job(&trips_before, &trips_after);
+    let hops = per_job(&hops_before, &hops_after);
     figures.record(
         "(a) redis trips/job",
         "trips",
-        (suite.counter(ROUND_TRIPS).await - trips_before) as f64 / jobs,
+        trips.iter().map(|(_, n)| n).sum(),
     );
     // Cross-check from Redis' side: each reply written to a client is one round
     // trip (a pipeline's replies go out together); the bench's INFO is subtracted.
@@ -712,8 +728,15 @@ async fn serial_jobs(
     figures.record(
         "(a) gRPC hops/job",
         "hops",
-        (suite.counter(HOPS).await - hops_before) as f64 / jobs,
+        hops.iter().map(|(_, n)| n).sum(),
     );
+    // Where they happen, when the services run apart.
+    if trips.len() > 1 {
+        for ((process, trips), (_, hops)) in trips.iter().zip(&hops) {
+            figures.record(&format!("    trips/job in {process}"), "trips", *trips);
+            figures.record(&format!("    hops/job served by {process}"), "hops", *hops);
+        }
+    }
     figures.record("(c) pause→resume p50", "µs", resume.percentile(0.5));
     Ok(())
 }
@@ -895,14 +918,14 @@ async fn paused_jobs(
 fn report(mode: &str, figures: &Figures) -> Json {
     println!("\n== {mode}");
     println!(
-        "{:<36} {:>12} {:>12} {:>12}  unit",
+        "{:<44} {:>12} {:>12} {:>12}  unit",
         "figure", "min", "median", "max"
     );
     let mut json_figures = serde_json::Map::new();
     for name in &figures.order {
         let (unit, values) = &figures.values[name];
         let (min, median, max) = stats(values);
-        println!("{name:<36} {min:>12.1} {median:>12.1} {max:>12.1}  {unit}");
+        println!("{name:<44} {min:>12.1} {median:>12.1} {max:>12.1}  {unit}");
         json_figures.insert(
             name.clone(),
             json!({"unit": unit, "min": min, "median": median, "max": max, "values": values}),
