@@ -11,11 +11,19 @@ fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The builder's exports: `ADAS_FIXTURES_DIR`, else `../shared/fixtures` beside
+/// the project (they are reference material, not copied into it).
+fn fixtures_dir() -> PathBuf {
+    std::env::var_os("ADAS_FIXTURES_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("../shared/fixtures"))
+}
+
 fn fixture(name: &str) -> (String, String) {
-    let path = workspace().join("../shared/fixtures").join(name);
+    let path = fixtures_dir().join(name);
     let source = std::fs::read_to_string(&path).unwrap_or_else(|error| {
         panic!(
-            "{}: {error} (the fixtures live in ../shared beside the project)",
+            "{}: {error} (the fixtures live in ../shared beside the project, or set ADAS_FIXTURES_DIR)",
             path.display()
         )
     });
