@@ -182,6 +182,22 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         job = c.wait(job.name, lambda j: j.version > resumed.version and j.status in (COMPLETED, FAILED))
         self.assertEqual(job.status, COMPLETED, job.error.message)
 
+    def test_resolve_next_answers_in_the_view_asked_for(self):
+        c = self.client
+        job = c.settled(c.start("What's my order status?").name)
+        self.assertEqual(job.status, PAUSED)
+        basic = c.dal.ResolveNext(dal_pb2.ResolveNextRequest(job=job.name, view=job_pb2.JOB_VIEW_BASIC), timeout=10)
+        self.assertEqual(basic.WhichOneof("next"), "waiting")
+        self.assertEqual((basic.job.name, basic.job.version, basic.job.status), (job.name, job.version, PAUSED))
+        self.assertFalse(basic.job.HasField("plan"), "BASIC leaves the plan out")
+        self.assertFalse(basic.job.HasField("context"))
+        full = c.dal.ResolveNext(dal_pb2.ResolveNextRequest(job=job.name), timeout=10)
+        self.assertTrue(full.job.HasField("plan"), "the default view is FULL")
+        self.assertEqual(full.job.version, job.version, "resolving a paused job writes nothing")
+        with self.assertRaises(grpc.RpcError) as bad:
+            c.dal.ResolveNext(dal_pb2.ResolveNextRequest(job=job.name, view=42), timeout=10)
+        self.assertEqual(bad.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+
     def test_cancel_while_paused(self):
         c = self.client
         job = c.settled(c.start("What's my order status?").name)

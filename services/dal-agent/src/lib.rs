@@ -166,9 +166,19 @@ impl DalAgentService for DalAgentServer {
                 replacement_program: String::new(),
             }),
         };
+        let job = match pb::JobView::try_from(request.view) {
+            Ok(pb::JobView::Basic) => adas_wire::job_basic(&stored),
+            Ok(pb::JobView::Full | pb::JobView::Unspecified) => adas_wire::job(&stored),
+            Err(_) => {
+                return Err(invalid(
+                    "view",
+                    format!("{} is not a JobView", request.view),
+                ));
+            }
+        };
         Ok(Response::new(pb::ResolveNextResponse {
             next: Some(next),
-            job: Some(adas_wire::job(&stored)),
+            job: Some(job),
         }))
     }
 

@@ -202,6 +202,9 @@ impl Worker {
                 .resolve_next(pb::ResolveNextRequest {
                     job: name(&record),
                     expected_version: version as i64,
+                    // Only the version is read: the full job would be converted,
+                    // sent and decoded on every step for nothing.
+                    view: pb::JobView::Basic as i32,
                 })
                 .await;
             let resolved = match resolved {

@@ -155,6 +155,28 @@ pub fn job(stored: &StoredJob) -> pb::Job {
     }
 }
 
+/// A job on the wire in the BASIC view: identity and state, without the
+/// context, plan, results and calls that make the full message expensive.
+pub fn job_basic(stored: &StoredJob) -> pb::Job {
+    let record: &JobRecord = &stored.record;
+    pb::Job {
+        name: job_name(&record.slag, &record.job_id),
+        job_id: record.job_id.clone(),
+        slag: record.slag.clone(),
+        status: status(record.status) as i32,
+        outcome_class: outcome(record.outcome_class) as i32,
+        waiting: record.waiting.as_ref().map(waiting),
+        iteration: record.iteration as i32,
+        iteration_budget: record.iteration_budget as i32,
+        create_time: timestamp(&record.created_at),
+        update_time: timestamp(&record.updated_at),
+        end_time: record.ended_at.as_deref().and_then(timestamp),
+        version: stored.version as i64,
+        etag: format!("v{}", stored.version),
+        ..pb::Job::default()
+    }
+}
+
 /// A job event on the wire.
 pub fn event(slag: &str, job_id: &str, id: &str, event: &JobEvent) -> pb::JobEvent {
     let kind = match event.kind.as_str() {
