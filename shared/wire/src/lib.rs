@@ -100,13 +100,7 @@ pub fn waiting(waiting: &Waiting) -> pb::Waiting {
 pub fn job(stored: &StoredJob) -> pb::Job {
     let record: &JobRecord = &stored.record;
     pb::Job {
-        name: job_name(&record.slag, &record.job_id),
-        job_id: record.job_id.clone(),
-        slag: record.slag.clone(),
         goal: record.goal.clone(),
-        status: status(record.status) as i32,
-        outcome_class: outcome(record.outcome_class) as i32,
-        waiting: record.waiting.as_ref().map(waiting),
         context: Some(json_to_struct(&Json::Object(record.context.clone()))),
         resources: record.resources.clone().into_iter().collect(),
         plan: record.plan.as_ref().map(|plan| pb::Plan {
@@ -114,8 +108,6 @@ pub fn job(stored: &StoredJob) -> pb::Job {
             state_json: serde_json::to_string(plan).unwrap_or_default(),
             done: adas_dia::next_call(&plan.program).is_ok_and(|next| next.is_none()),
         }),
-        iteration: record.iteration as i32,
-        iteration_budget: record.iteration_budget as i32,
         result: record.result.as_ref().map(|result| pb::JobResult {
             reply: result.reply.clone(),
             output_fields: Some(json_to_struct(&Json::Object(result.output_fields.clone()))),
@@ -146,12 +138,8 @@ pub fn job(stored: &StoredJob) -> pb::Job {
             confidence: intent.confidence,
             out_of_domain: intent.out_of_domain,
         }),
-        create_time: timestamp(&record.created_at),
-        update_time: timestamp(&record.updated_at),
-        end_time: record.ended_at.as_deref().and_then(timestamp),
-        version: stored.version as i64,
-        etag: format!("v{}", stored.version),
         request_id: record.request_id.clone(),
+        ..job_basic(stored)
     }
 }
 
