@@ -343,6 +343,17 @@ impl Sample {
     }
 }
 
+/// Runs `operation` `count` times, one after the other, timing each run.
+async fn timed<T>(count: usize, mut operation: impl AsyncFnMut() -> Result<T>) -> Result<Sample> {
+    let mut sample = Sample::default();
+    for _ in 0..count {
+        let started = Instant::now();
+        operation().await?;
+        sample.push(started.elapsed());
+    }
+    Ok(sample)
+}
+
 /// A figure's value in each repetition.
 #[derive(Debug, Default)]
 struct Figures {
@@ -495,15 +506,14 @@ async fn measure_floors(
     let bench_pid = std::process::id();
     // Redis GET.
     let cpu_before = precise_cpu_of(&[bench_pid, floors.redis_pid]);
-    let mut sample = Sample::default();
-    for _ in 0..sizes.floor_ops {
-        let started = Instant::now();
+    let sample = timed(sizes.floor_ops, async || {
         let _: Option<String> = redis::cmd("GET")
             .arg("bench:floor")
             .query_async(&mut floors.redis)
             .await?;
-        sample.push(started.elapsed());
-    }
+        Ok(())
+    })
+    .await?;
     figures.record("floor redis GET p50", "µs", sample.percentile(0.5));
     figures.record(
         "floor redis GET cpu",
@@ -512,9 +522,7 @@ async fn measure_floors(
             / sizes.floor_ops as f64,
     );
     // The store's compare-and-set (one Lua script).
-    let mut sample = Sample::default();
-    for _ in 0..sizes.floor_ops {
-        let started = Instant::now();
+    let sample = timed(sizes.floor_ops, async || {
         floors.cas_version = floors
             .store
             .update_job(
@@ -526,21 +534,21 @@ async fn measure_floors(
                 None,
             )
             .await?;
-        sample.push(started.elapsed());
-    }
+        Ok(())
+    })
+    .await?;
     figures.record("floor store CAS p50", "µs", sample.percentile(0.5));
     // A bare tonic unary RPC: health check on the orchestrator's server.
     let mut health = tonic_health::pb::health_client::HealthClient::new(suite.orchestrator.clone());
     let server_pid = suite.worker_pid();
     let cpu_before = precise_cpu_of(&[bench_pid, server_pid]);
-    let mut sample = Sample::default();
-    for _ in 0..sizes.floor_ops {
-        let started = Instant::now();
+    let sample = timed(sizes.floor_ops, async || {
         health
             .check(tonic_health::pb::HealthCheckRequest::default())
             .await?;
-        sample.push(started.elapsed());
-    }
+        Ok(())
+    })
+    .await?;
     figures.record("floor gRPC health p50", "µs", sample.percentile(0.5));
     figures.record(
         "floor gRPC health cpu",
@@ -800,12 +808,10 @@ async fn resolve_tools(suite: &Suite, sizes: &Sizes, figures: &mut Figures) -> R
     if !first.tools.iter().any(|tool| tool.name == "process_refund") {
         return Err("ResolveTools does not list process_refund".into());
     }
-    let mut sample = Sample::default();
-    for _ in 0..sizes.resolve_calls {
-        let started = Instant::now();
-        registry.resolve_tools(request()).await?;
-        sample.push(started.elapsed());
-    }
+    let sample = timed(sizes.resolve_calls, async || {
+        Ok(registry.resolve_tools(request()).await?)
+    })
+    .await?;
     figures.record("(d) ResolveTools warm p50", "µs", sample.percentile(0.5));
     Ok(())
 }
@@ -832,12 +838,10 @@ async fn check_tool_call(suite: &Suite, sizes: &Sizes, figures: &mut Figures) ->
         context: None,
     };
     gate.check_tool_call(request()).await?;
-    let mut sample = Sample::default();
-    for _ in 0..sizes.gate_calls {
-        let started = Instant::now();
-        gate.check_tool_call(request()).await?;
-        sample.push(started.elapsed());
-    }
+    let sample = timed(sizes.gate_calls, async || {
+        Ok(gate.check_tool_call(request()).await?)
+    })
+    .await?;
     figures.record("(e) CheckToolCall p50", "µs", sample.percentile(0.5));
     Ok(())
 }
