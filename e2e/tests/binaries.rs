@@ -80,7 +80,12 @@ async fn each_binary_serves_health_and_reflection_and_stops_on_sigterm() {
         let memory_root = adas_testkit::scratch_dir(binary);
         let service = SpawnedService::spawn(
             &workspace_binary(binary),
-            &["--memory-root", memory_root.to_str().unwrap()],
+            &[
+                "--memory-root",
+                memory_root.to_str().unwrap(),
+                "--templates-dir",
+                &adas_testkit::templates_arg(),
+            ],
             &[],
         );
         let channel = channel(&service).await;
@@ -128,6 +133,8 @@ async fn adas_up_hosts_all_five_services_on_one_port() {
             "up",
             "--memory-root",
             memory_root.to_str().unwrap(),
+            "--templates-dir",
+            &adas_testkit::templates_arg(),
             "--demo-mcp-listen",
             "127.0.0.1:0",
         ],
@@ -163,4 +170,30 @@ async fn adas_up_hosts_all_five_services_on_one_port() {
     assert_eq!(status.code(), tonic::Code::NotFound);
 
     assert_eq!(terminate(service), Some(0));
+}
+
+#[test]
+fn a_service_without_templates_refuses_to_start() {
+    let memory_root = adas_testkit::scratch_dir("no-templates");
+    let empty = adas_testkit::scratch_dir("no-templates-empty");
+    for (binary, templates) in [
+        ("adas-intent", memory_root.join("missing")),
+        ("adas-skill-registry", empty.clone()),
+    ] {
+        let output = std::process::Command::new(workspace_binary(binary))
+            .args(["--listen", "127.0.0.1:0", "--memory-root"])
+            .arg(&memory_root)
+            .arg("--templates-dir")
+            .arg(&templates)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{binary}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(&format!("templates dir {}", templates.display()))
+                && stderr.contains("ADAS_TEMPLATES_DIR"),
+            "{binary}: {stderr}"
+        );
+        assert!(output.stdout.is_empty(), "never listened: {binary}");
+    }
 }

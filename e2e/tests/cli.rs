@@ -27,7 +27,7 @@ fn validate_reports_positions_and_exit_codes() {
     let broken = dir.join("broken.yaml");
     std::fs::write(
         &broken,
-        "name: x\ntools:\n  - name: t\n    inputs:\n      - name: a\n        type: strng\n",
+        "name: x\nproblem: {statement: s}\nintents: {supported: [{id: a}]}\ntools:\n  - name: t\n    inputs:\n      - name: a\n        type: strng\n",
     )
     .unwrap();
     let output = adas(&["skill", "validate", broken.to_str().unwrap()]);
@@ -35,11 +35,40 @@ fn validate_reports_positions_and_exit_codes() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         stdout.starts_with(&format!(
-            "{}:6:15: error: type `strng` is not one of",
+            "{}:8:15: error: type `strng` is not one of",
             broken.display()
         )),
         "{stdout}"
     );
+
+    // A fragment is not a skill; an unknown variable is an error at its position.
+    let fragment = dir.join("fragment.yaml");
+    std::fs::write(&fragment, "name: presets\nmcp_server: \"${NO_SUCH_URL}\"\n").unwrap();
+    let output = adas(&["skill", "validate", fragment.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout.lines().next().unwrap(),
+        format!(
+            "{}:2:14: error: unknown variable `${{NO_SUCH_URL}}`; known: ADAS_DEMO_MCP_URL",
+            fragment.display()
+        ),
+        "{stdout}"
+    );
+    std::fs::write(
+        &fragment,
+        "name: presets\npolicy: {guardrails: {never: [x]}}\n",
+    )
+    .unwrap();
+    let stdout =
+        String::from_utf8_lossy(&adas(&["skill", "validate", fragment.to_str().unwrap()]).stdout)
+            .into_owned();
+    for required in ["problem.statement", "intents.supported", "tools"] {
+        assert!(
+            stdout.contains(&format!("`{required}` is required")),
+            "{stdout}"
+        );
+    }
 
     let output = adas(&["skill", "validate", &repo("skill-templates/cs-tier-1.yaml")]);
     assert_eq!(

@@ -81,7 +81,12 @@ async fn resolve_tools_lists_exactly_the_peer_tools() {
     let root = scratch_dir("interop-registry");
     let registry = SpawnedService::spawn(
         &workspace_binary("adas-skill-registry"),
-        &["--memory-root", root.to_str().unwrap()],
+        &[
+            "--memory-root",
+            root.to_str().unwrap(),
+            "--templates-dir",
+            &adas_testkit::templates_arg(),
+        ],
         &[],
     );
     let channel = Channel::from_shared(registry.endpoint())

@@ -12,7 +12,6 @@ use std::sync::Arc;
 use adas_runtime::{
     GrpcServer, RuntimeError, ServerArgs, bind, init_tracing, ports, run_blocking, shutdown_signal,
 };
-use adas_skill::Catalog;
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
@@ -139,10 +138,7 @@ pub async fn serve_suite(
     let self_url = format!("http://127.0.0.1:{}", local.port());
     let max = config.max_message_bytes;
     // One catalog for the services that read skills in this process.
-    let catalog = Arc::new(
-        Catalog::new(&config.memory_root, &config.templates_dir)
-            .with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url),
-    );
+    let catalog = adas_wire::open_catalog(&config)?;
     let repo = adas_jobs::JobRepo::new(store.clone(), config.memory_root.clone());
     let workers = adas_orchestrator::spawn_workers(
         &config,
@@ -155,7 +151,9 @@ pub async fn serve_suite(
         let _ = ready.send(std::net::SocketAddr::from(([127, 0, 0, 1], local.port())));
     }
     let served = GrpcServer::new(&config)
-        .add_service(adas_skill_registry::build(&config, store.clone()).into_service(max))
+        .add_service(
+            adas_skill_registry::build(&config, store.clone(), catalog.clone()).into_service(max),
+        )
         .add_service(
             adas_intent::Intent::new(catalog.clone(), Arc::new(adas_nlu::WorkflowPlanner))
                 .into_service(max),

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use adas_runtime::{DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT, DEFAULT_TEMPLATES_DIR};
 use adas_skill::catalog::SKILL_FILE;
-use adas_skill::{Catalog, SkillError, load_detected};
+use adas_skill::{Catalog, Format, SkillError};
 use clap::{Args, Subcommand};
 
 /// `adas skill` subcommands.
@@ -21,6 +21,9 @@ pub enum SkillCommand {
         /// Print errors only.
         #[arg(long)]
         quiet: bool,
+        /// Value of `${ADAS_DEMO_MCP_URL}` (the variables a server expands).
+        #[arg(long, env = "ADAS_DEMO_MCP_URL", default_value = DEFAULT_DEMO_MCP_URL)]
+        demo_mcp_url: String,
     },
     /// List the operational skills of the memory root.
     List {
@@ -63,13 +66,19 @@ const EXIT_USAGE: u8 = 2;
 /// Runs a skill subcommand.
 pub fn run(command: SkillCommand) -> ExitCode {
     match command {
-        SkillCommand::Validate { files, quiet } => validate(&files, quiet),
+        SkillCommand::Validate {
+            files,
+            quiet,
+            demo_mcp_url,
+        } => validate(&files, quiet, &demo_mcp_url),
         SkillCommand::List { roots } => list(&roots),
         SkillCommand::Get { slag, roots } => get(&slag, &roots),
     }
 }
 
-fn validate(files: &[PathBuf], quiet: bool) -> ExitCode {
+fn validate(files: &[PathBuf], quiet: bool, demo_mcp_url: &str) -> ExitCode {
+    // Only the variables are used: the same expansion a server applies.
+    let catalog = Catalog::new(DEFAULT_MEMORY_ROOT, "").with_var("ADAS_DEMO_MCP_URL", demo_mcp_url);
     let mut any_errors = false;
     for file in files {
         let shown = file.display().to_string();
@@ -80,7 +89,7 @@ fn validate(files: &[PathBuf], quiet: bool) -> ExitCode {
                 return ExitCode::from(EXIT_USAGE);
             }
         };
-        let loaded = load_detected(&source, Some(&shown));
+        let loaded = catalog.load(&source, Format::detect(Some(&shown), &source));
         for diagnostic in loaded.diagnostics.iter().filter(|d| !quiet || d.is_error()) {
             println!("{}", diagnostic.render(&shown));
         }

@@ -10,8 +10,8 @@ use adas_proto::pb;
 use adas_proto::pb::dal_agent_service_server::{DalAgentService, DalAgentServiceServer};
 use adas_runtime::convert::{json_to_struct, json_to_value, page_window, value_to_json};
 use adas_runtime::{FieldViolation, status_with_details};
+use adas_skill::Catalog;
 use adas_skill::slag::{parse_job_name, parse_skill_name};
-use adas_skill::{Catalog, SkillError};
 use adas_state::{PageRequest, StateError};
 use serde_json::{Map, Value as Json};
 use tonic::{Code, Request, Response, Status};
@@ -29,12 +29,7 @@ fn status(error: DalError) -> Status {
             status_with_details(Code::Unavailable, "STATE_STORE", message, &[])
         }
         DalError::Job(_) => status_with_details(Code::Internal, "INTERNAL", message, &[]),
-        DalError::Skill(SkillError::UnsafeSlag(_)) => {
-            status_with_details(Code::InvalidArgument, "INVALID_SLAG", message, &[])
-        }
-        DalError::Skill(_) => {
-            status_with_details(Code::FailedPrecondition, "SKILL_UNAVAILABLE", message, &[])
-        }
+        DalError::Skill(error) => adas_wire::skill_status(&error, "name"),
         DalError::Precondition(_) => status_with_details(
             Code::FailedPrecondition,
             "FAILED_PRECONDITION",

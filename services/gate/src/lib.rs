@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
+use adas_jobs::EventKind;
 use adas_policy::finalize::{Action, Draft, ReasonCode};
 use adas_policy::gate::{
     ApprovalBook, ApprovalChoice, ApprovalError, ApprovalRecord, RuleKind, Verdict,
@@ -55,7 +56,7 @@ impl From<GateError> for Status {
                 message,
                 &[FieldViolation::new(field, reason)],
             ),
-            GateError::Skill(error) => adas_wire::skill_status(&error),
+            GateError::Skill(error) => adas_wire::skill_status(&error, "skill"),
             GateError::Approval(ApprovalError::UnknownRequest { .. }) => status_with_details(
                 Code::NotFound,
                 "APPROVAL_NOT_FOUND",
@@ -169,7 +170,7 @@ impl Gate {
                 job.status = JobStatus::Queued;
                 job.outcome_class = None;
                 (
-                    "resumed",
+                    EventKind::Resumed,
                     "approved",
                     serde_json::json!({"approver": record.decided_by}),
                 )
@@ -181,7 +182,7 @@ impl Gate {
                     record.request.tool, record.decided_by, record.comment
                 ));
                 (
-                    "failed",
+                    EventKind::Failed,
                     "rejected by the approver",
                     serde_json::json!({"approver": record.decided_by}),
                 )

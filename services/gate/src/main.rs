@@ -1,9 +1,6 @@
 //! `adas-gate`: runs the service alone (see `adas-gate --help`).
 
-use std::sync::Arc;
-
 use adas_runtime::{GrpcServer, RuntimeError, ports};
-use adas_skill::Catalog;
 
 fn main() -> std::process::ExitCode {
     adas_runtime::service_main(
@@ -14,10 +11,7 @@ fn main() -> std::process::ExitCode {
             let store = adas_state::open(config.redis_url.as_deref(), &config.tenant)
                 .await
                 .map_err(|error| RuntimeError::Startup(error.to_string()))?;
-            let catalog = Arc::new(
-                Catalog::new(&config.memory_root, &config.templates_dir)
-                    .with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url),
-            );
+            let catalog = adas_wire::open_catalog(&config)?;
             let gate = adas_gate::Gate::deterministic(
                 catalog,
                 adas_jobs::JobRepo::new(store, config.memory_root.clone()),

@@ -51,7 +51,7 @@ impl From<IntentError> for Status {
                 message,
                 &[FieldViolation::new(field, reason)],
             ),
-            IntentError::Skill(error) => adas_wire::skill_status(&error),
+            IntentError::Skill(error) => adas_wire::skill_status(&error, "skill"),
             IntentError::Internal(_) => {
                 status_with_details(Code::Internal, "INTERNAL", message, &[])
             }

@@ -11,7 +11,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use adas_jobs::{
-    AuditEntry, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass, StoredJob, new_job_id, now,
+    AuditEntry, EventKind, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass, StoredJob,
+    new_job_id, now,
 };
 use adas_proto::pb;
 use adas_proto::pb::orchestrator_service_server::{OrchestratorService, OrchestratorServiceServer};
@@ -83,7 +84,7 @@ impl From<OrchestratorError> for Status {
                 message,
                 &violations,
             ),
-            OrchestratorError::Skill(error) => adas_wire::skill_status(&error),
+            OrchestratorError::Skill(error) => adas_wire::skill_status(&error, "skill"),
             OrchestratorError::Job(JobError::NotFound { .. }) => {
                 status_with_details(Code::NotFound, "JOB_NOT_FOUND", message, &[])
             }
@@ -474,7 +475,7 @@ impl OrchestratorService for Orchestrator {
                     version,
                     &mut record,
                     (
-                        "cancelled",
+                        EventKind::Cancelled,
                         "cancelled by a client",
                         json!({"reason": request.reason}),
                     ),

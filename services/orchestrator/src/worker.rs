@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use adas_jobs::dal::reason_codes;
 use adas_jobs::{
-    CallRecord, DetectedIntent, JobError, JobRecord, JobRepo, JobResult, JobStatus, OutcomeClass,
-    PendingApproval, StoredJob, Waiting, now,
+    CallRecord, DetectedIntent, EventKind, JobError, JobRecord, JobRepo, JobResult, JobStatus,
+    OutcomeClass, PendingApproval, StoredJob, Waiting, now,
 };
 use adas_proto::pb;
 use adas_proto::pb::dal_agent_service_client::DalAgentServiceClient;
@@ -151,7 +151,7 @@ impl Worker {
                     version,
                     &mut record,
                     (
-                        "failed",
+                        EventKind::Failed,
                         "platform failure",
                         json!({"error": error.to_string()}),
                     ),
@@ -174,21 +174,25 @@ impl Worker {
             return Ok(());
         }
         let skill = self.skill(slag).await?;
-        if record.status != JobStatus::Running {
-            record.status = JobStatus::Running;
-            version = self
-                .repo
-                .save(
-                    version,
-                    &mut record,
-                    (
-                        "running",
-                        "a worker took the job",
-                        json!({"worker": self.consumer}),
-                    ),
-                )
-                .await?;
-        }
+        // A job still RUNNING when a worker picks it up was left by a worker
+        // that went silent (a live worker holds it until it pauses or ends).
+        let (kind, message) = if record.status == JobStatus::Running {
+            (
+                EventKind::Reclaimed,
+                "a worker took over the job of a silent worker",
+            )
+        } else {
+            (EventKind::Running, "a worker took the job")
+        };
+        record.status = JobStatus::Running;
+        version = self
+            .repo
+            .save(
+                version,
+                &mut record,
+                (kind, message, json!({"worker": self.consumer})),
+            )
+            .await?;
         if record.plan.is_none() {
             let Some(next) = self.plan(&skill, &mut record, version).await? else {
                 return Ok(());
@@ -240,7 +244,7 @@ impl Worker {
                             version,
                             &mut record,
                             (
-                                "cancelled",
+                                EventKind::Cancelled,
                                 "the user aborted the plan",
                                 json!({"reason": aborted.reason}),
                             ),
@@ -309,7 +313,7 @@ impl Worker {
                     version,
                     record,
                     (
-                        "completed",
+                        EventKind::Completed,
                         "out of domain",
                         json!({"action": out_of_domain.action}),
                     ),
@@ -332,7 +336,7 @@ impl Worker {
         let data = json!({"program": response.program, "intent": detected.intent_id, "workflow": response.workflow});
         Ok(Some(
             self.repo
-                .save(version, record, ("planned", "plan made", data))
+                .save(version, record, (EventKind::Planned, "plan made", data))
                 .await?,
         ))
     }
@@ -366,7 +370,7 @@ impl Worker {
                     version,
                     &mut record,
                     (
-                        "failed",
+                        EventKind::Failed,
                         "iteration budget exhausted",
                         json!({"budget": budget}),
                     ),
@@ -389,7 +393,7 @@ impl Worker {
                 .save(
                     version,
                     &mut record,
-                    ("failed", "loop detected", json!({"tool": tool})),
+                    (EventKind::Failed, "loop detected", json!({"tool": tool})),
                 )
                 .await?;
             return Ok(None);
@@ -416,7 +420,7 @@ impl Worker {
                         version,
                         &mut record,
                         (
-                            "tool_denied",
+                            EventKind::ToolDenied,
                             &decision.reason,
                             json!({"tool": tool, "rule": decision.rule}),
                         ),
@@ -451,7 +455,7 @@ impl Worker {
                         condition: decision.condition.clone(),
                     }),
                 });
-                self.repo.save(version, &mut record, ("paused", &prompt, json!({"reason_code": reason_codes::APPROVAL_REQUIRED, "approver": decision.approver}))).await?;
+                self.repo.save(version, &mut record, (EventKind::Paused, &prompt, json!({"reason_code": reason_codes::APPROVAL_REQUIRED, "approver": decision.approver}))).await?;
                 return Ok(None);
             }
             pb::GateVerdict::Allow => {}
@@ -460,7 +464,7 @@ impl Worker {
             .event(
                 &record,
                 version,
-                "tool_started",
+                EventKind::ToolStarted,
                 tool,
                 json!({"tool": tool, "arguments": args}),
             )
@@ -516,7 +520,7 @@ impl Worker {
                     version,
                     &mut record,
                     (
-                        "failed",
+                        EventKind::Failed,
                         "a tool failed",
                         json!({"tool": tool, "error": error}),
                     ),
@@ -530,7 +534,7 @@ impl Worker {
                 version,
                 &mut record,
                 (
-                    "tool_finished",
+                    EventKind::ToolFinished,
                     tool,
                     json!({"tool": tool, "is_error": is_error, "output": output}),
                 ),
@@ -636,6 +640,19 @@ impl Worker {
             "missing_fields": verdict.missing_fields,
             "reasons": verdict.reasons.iter().map(|reason| reason.detail.clone()).collect::<Vec<_>>(),
         });
+        self.repo
+            .event(
+                &record,
+                version,
+                EventKind::Finalized,
+                if verdict.passed {
+                    "the finalization gate passed the reply"
+                } else {
+                    "the finalization gate did not pass the reply"
+                },
+                finalization.clone(),
+            )
+            .await?;
         record.status = JobStatus::Completed;
         record.outcome_class = Some(outcome);
         record.result = Some(JobResult {
@@ -647,7 +664,7 @@ impl Worker {
             .save(
                 version,
                 &mut record,
-                ("completed", "finalized", finalization),
+                (EventKind::Completed, "completed", finalization),
             )
             .await?;
         Ok(())

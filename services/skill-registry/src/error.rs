@@ -12,6 +12,15 @@ pub enum RegistryError {
     /// A skill operation failed.
     #[error(transparent)]
     Skill(#[from] SkillError),
+    /// The caller's own document (PutSkill) has errors: their argument is wrong,
+    /// where a stored skill that does not validate is a failed precondition.
+    #[error("skill `{slag}` is invalid")]
+    Document {
+        /// The slag.
+        slag: String,
+        /// The errors.
+        diagnostics: Vec<adas_skill::Diagnostic>,
+    },
     /// A request field is invalid.
     #[error("{field}: {reason}")]
     InvalidField {
@@ -35,65 +44,10 @@ impl From<RegistryError> for Status {
     fn from(error: RegistryError) -> Self {
         let message = error.to_string();
         match error {
-            RegistryError::Skill(SkillError::UnsafeSlag(slag)) => status_with_details(
-                Code::InvalidArgument,
-                "INVALID_SLAG",
-                message,
-                &[FieldViolation::new(
-                    "name",
-                    format!("`{slag}` is not a safe slag"),
-                )],
-            ),
-            RegistryError::Skill(SkillError::Invalid { slag, diagnostics }) => {
-                let violations: Vec<FieldViolation> = diagnostics
-                    .iter()
-                    .map(|diagnostic| {
-                        let field = if diagnostic.path.is_empty() {
-                            "source".to_owned()
-                        } else {
-                            format!("source.{}", diagnostic.path)
-                        };
-                        FieldViolation::new(
-                            field,
-                            format!(
-                                "{}:{}: {}",
-                                diagnostic.line, diagnostic.column, diagnostic.message
-                            ),
-                        )
-                    })
-                    .collect();
-                let first = diagnostics
-                    .first()
-                    .map(|d| format!("; first at {}:{}: {}", d.line, d.column, d.message))
-                    .unwrap_or_default();
-                status_with_details(
-                    Code::InvalidArgument,
-                    "SKILL_INVALID",
-                    format!("skill `{slag}` has {} error(s){first}", diagnostics.len()),
-                    &violations,
-                )
+            RegistryError::Document { slag, diagnostics } => {
+                adas_wire::diagnostics_status(Code::InvalidArgument, &slag, &diagnostics)
             }
-            RegistryError::Skill(SkillError::UnknownTemplate(template)) => status_with_details(
-                Code::NotFound,
-                "TEMPLATE_NOT_FOUND",
-                message,
-                &[FieldViolation::new(
-                    "template",
-                    format!("no template `{template}`"),
-                )],
-            ),
-            RegistryError::Skill(SkillError::EtagMismatch { .. }) => status_with_details(
-                Code::Aborted,
-                "ETAG_MISMATCH",
-                message,
-                &[FieldViolation::new(
-                    "etag",
-                    "the stored skill changed; read it again",
-                )],
-            ),
-            RegistryError::Skill(SkillError::Io { .. }) => {
-                status_with_details(Code::Internal, "STORAGE", message, &[])
-            }
+            RegistryError::Skill(error) => adas_wire::skill_status(&error, "name"),
             RegistryError::InvalidField { field, reason } => status_with_details(
                 Code::InvalidArgument,
                 "INVALID_FIELD",

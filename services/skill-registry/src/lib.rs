@@ -17,7 +17,7 @@ use adas_proto::pb::skill_registry_service_server::{
 };
 use adas_runtime::convert::{next_page_token, page_window};
 use adas_skill::catalog::Catalog;
-use adas_skill::slag::{is_safe_name, parse_skill_name};
+use adas_skill::slag::{check_slag, parse_required_skill_name, parse_skill_name};
 use adas_skill::{Format, SkillError};
 use adas_tools::ToolResolver;
 use tonic::{Request, Response, Status};
@@ -57,14 +57,13 @@ impl SkillRegistry {
     }
 }
 
-/// A registry as configured: the memory root's catalog (templates get
-/// `${ADAS_DEMO_MCP_URL}`) and a tool resolver over `store` with the configured TTLs.
+/// A registry as configured: `catalog` (see `adas_wire::open_catalog`) and a tool
+/// resolver over `store` with the configured TTLs.
 pub fn build(
     config: &adas_runtime::ServerConfig,
     store: Arc<dyn adas_state::StateStore>,
+    catalog: Arc<Catalog>,
 ) -> SkillRegistry {
-    let catalog = Catalog::new(&config.memory_root, &config.templates_dir)
-        .with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url);
     let ttls = adas_tools::CacheTtls {
         core: config.core_tools_ttl,
         mcp: config.mcp_tools_ttl,
@@ -72,7 +71,7 @@ pub fn build(
     };
     let cache: Arc<dyn adas_state::TtlCache> = store_as_cache(store);
     let tools = ToolResolver::new(cache, Arc::new(adas_tools::RmcpConnector::default()), ttls);
-    SkillRegistry::new(Arc::new(catalog), Arc::new(tools))
+    SkillRegistry::new(catalog, Arc::new(tools))
 }
 
 fn store_as_cache(store: Arc<dyn adas_state::StateStore>) -> Arc<dyn adas_state::TtlCache> {
@@ -197,7 +196,7 @@ impl SkillRegistryService for SkillRegistry {
         let file_name = (!request.file_name.is_empty()).then_some(request.file_name.as_str());
         let format =
             format_of(request.format).unwrap_or_else(|| Format::detect(file_name, &request.source));
-        let loaded = adas_skill::load(&request.source, format);
+        let loaded = self.catalog.load(&request.source, format);
         let mut diagnostics: Vec<pb::Diagnostic> =
             loaded.diagnostics.iter().map(convert::diagnostic).collect();
         if let (Some(skill), Some(document)) = (&loaded.skill, &loaded.document) {
@@ -217,7 +216,12 @@ impl SkillRegistryService for SkillRegistry {
         request: Request<pb::PutSkillRequest>,
     ) -> Result<Response<pb::Skill>, Status> {
         let request = request.into_inner();
-        let slag = slag_of("name", &request.name)?;
+        let slag = parse_required_skill_name(&request.name).map_err(|reason| {
+            RegistryError::InvalidField {
+                field: "name",
+                reason,
+            }
+        })?;
         if request.source.trim().is_empty() {
             return Err(RegistryError::InvalidField {
                 field: "source",
@@ -238,19 +242,36 @@ impl SkillRegistryService for SkillRegistry {
         let skill = self
             .with_catalog(move |catalog| {
                 let etag = (!request.etag.is_empty()).then_some(request.etag.as_str());
-                match catalog.put(&slag, &request.source, etag) {
-                    // A retried request whose first attempt already wrote this content.
-                    Err(SkillError::EtagMismatch { .. })
-                        if catalog.get(&slag)?.etag
-                            == adas_skill::catalog::etag_of(&request.source) =>
-                    {
-                        catalog.get(&slag)
-                    }
-                    other => other,
-                }
+                Ok(catalog.put(&slag, &request.source, etag))
             })
-            .await?;
+            .await?
+            .map_err(|error| match error {
+                SkillError::Invalid { slag, diagnostics } => {
+                    RegistryError::Document { slag, diagnostics }
+                }
+                other => RegistryError::Skill(other),
+            })?;
         Ok(Response::new(convert::skill(&skill)))
+    }
+
+    async fn delete_skill(
+        &self,
+        request: Request<pb::DeleteSkillRequest>,
+    ) -> Result<Response<pb::DeleteSkillResponse>, Status> {
+        let request = request.into_inner();
+        let slag = parse_required_skill_name(&request.name).map_err(|reason| {
+            RegistryError::InvalidField {
+                field: "name",
+                reason,
+            }
+        })?;
+        let name = format!("skills/{slag}");
+        self.with_catalog(move |catalog| {
+            let etag = (!request.etag.is_empty()).then_some(request.etag.as_str());
+            catalog.delete(&slag, etag)
+        })
+        .await?;
+        Ok(Response::new(pb::DeleteSkillResponse { name }))
     }
 
     async fn bootstrap_skill(
@@ -258,16 +279,10 @@ impl SkillRegistryService for SkillRegistry {
         request: Request<pb::BootstrapSkillRequest>,
     ) -> Result<Response<pb::Skill>, Status> {
         let request = request.into_inner();
-        if !is_safe_name(&request.slag) {
-            let reason = parse_skill_name(&request.slag)
-                .err()
-                .unwrap_or_else(|| "slag is required".into());
-            return Err(RegistryError::InvalidField {
-                field: "slag",
-                reason,
-            }
-            .into());
-        }
+        check_slag(&request.slag).map_err(|reason| RegistryError::InvalidField {
+            field: "slag",
+            reason,
+        })?;
         let template = (!request.template.is_empty()).then_some(request.template);
         let skill = self
             .with_catalog(move |catalog| catalog.bootstrap(&request.slag, template.as_deref()))

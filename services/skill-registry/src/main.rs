@@ -11,7 +11,8 @@ fn main() -> std::process::ExitCode {
             let store = adas_state::open(config.redis_url.as_deref(), &config.tenant)
                 .await
                 .map_err(|error| RuntimeError::Startup(error.to_string()))?;
-            let registry = adas_skill_registry::build(&config, store);
+            let catalog = adas_wire::open_catalog(&config)?;
+            let registry = adas_skill_registry::build(&config, store, catalog);
             adas_runtime::serve_until_shutdown(
                 &config,
                 GrpcServer::new(&config)

@@ -18,8 +18,8 @@ use adas_tools::ToolResolver;
 use serde_json::{Map, Value as Json, json};
 
 use crate::{
-    AuditEntry, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass, StoredJob, Waiting,
-    WaitingField, new_correlation_id, now,
+    AuditEntry, EventKind, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass, StoredJob,
+    Waiting, WaitingField, new_correlation_id, now,
 };
 
 /// Why the job waits, derived from what is asked (documented in ARCHITECTURE.md).
@@ -278,7 +278,7 @@ impl DalAgent {
                         let data = json!({"reason_code": waiting.reason_code, "requested_fields": waiting.requested_fields, "correlation_id": waiting.correlation_id});
                         let version = self
                             .repo
-                            .save(version, &mut record, ("paused", &message, data))
+                            .save(version, &mut record, (EventKind::Paused, &message, data))
                             .await?;
                         return Ok((
                             Next::Waiting(Box::new(waiting)),
@@ -305,7 +305,11 @@ impl DalAgent {
         record.plan = Some(plan);
         Ok(self
             .repo
-            .save(version, record, ("resolved", "plan resolved", Json::Null))
+            .save(
+                version,
+                record,
+                (EventKind::Resolved, "plan resolved", Json::Null),
+            )
             .await?)
     }
 
@@ -404,7 +408,7 @@ impl DalAgent {
                         version,
                         &mut record,
                         (
-                            "failed",
+                            EventKind::Failed,
                             "too many invalid answers; escalated",
                             json!({"violations": violations.len()}),
                         ),
@@ -417,7 +421,7 @@ impl DalAgent {
                         version,
                         &mut record,
                         (
-                            "answer_refused",
+                            EventKind::AnswerRefused,
                             "the answer was refused",
                             json!({"violations": violations.len()}),
                         ),
@@ -452,7 +456,7 @@ impl DalAgent {
                 version,
                 &mut record,
                 (
-                    "resumed",
+                    EventKind::Resumed,
                     "answers accepted",
                     json!({"correlation_id": correlation_id}),
                 ),
@@ -648,7 +652,7 @@ pub async fn sweep_expired(repo: &JobRepo, catalog: &Catalog) -> usize {
                     version,
                     &mut record,
                     (
-                        "failed",
+                        EventKind::Failed,
                         "the ask expired",
                         json!({"wait_timeout_ms": timeout}),
                     ),

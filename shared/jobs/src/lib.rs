@@ -243,13 +243,70 @@ pub struct JobRecord {
     pub ended_at: Option<String>,
 }
 
+/// What a job event records. Every kind the engine emits is a variant, so
+/// the wire mapping is an exhaustive `match` (a new kind cannot reach clients as
+/// UNSPECIFIED). Stored as its snake_case name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// The job was stored and queued.
+    Created,
+    /// A worker took the queued job.
+    Running,
+    /// A worker took over the job of a worker that went silent.
+    Reclaimed,
+    /// A plan was made for the goal.
+    Planned,
+    /// DalAgent resolved the plan: nothing is missing before the next call.
+    Resolved,
+    /// The job paused for input or approval.
+    Paused,
+    /// An answer or decision was accepted and the job re-queued.
+    Resumed,
+    /// An answer to the current ask was refused; the job still waits.
+    AnswerRefused,
+    /// A gated tool call started.
+    ToolStarted,
+    /// A tool call finished.
+    ToolFinished,
+    /// The pre-tool gate denied a call.
+    ToolDenied,
+    /// The finalization gate judged the draft reply.
+    Finalized,
+    /// The job completed.
+    Completed,
+    /// The job failed.
+    Failed,
+    /// The job was cancelled.
+    Cancelled,
+}
+
+impl EventKind {
+    /// Every kind, for exhaustive tests of the mappings.
+    pub const ALL: [EventKind; 15] = [
+        Self::Created,
+        Self::Running,
+        Self::Reclaimed,
+        Self::Planned,
+        Self::Resolved,
+        Self::Paused,
+        Self::Resumed,
+        Self::AnswerRefused,
+        Self::ToolStarted,
+        Self::ToolFinished,
+        Self::ToolDenied,
+        Self::Finalized,
+        Self::Completed,
+        Self::Failed,
+        Self::Cancelled,
+    ];
+}
+
 /// A job event.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JobEvent {
-    /// What happened (`created`, `planned`, `paused`, `resumed`, `tool_started`,
-    /// `tool_finished`, `tool_denied`, `finalized`, `completed`, `failed`,
-    /// `cancelled`, `reclaimed`).
-    pub kind: String,
+    /// What happened.
+    pub kind: EventKind,
     /// Status after it.
     pub status: JobStatus,
     /// Outcome after it.
@@ -442,7 +499,7 @@ impl JobRepo {
     pub async fn create(&self, record: &JobRecord) -> Result<StoredJob, JobError> {
         let data =
             serde_json::to_vec(record).map_err(|error| JobError::Corrupt(error.to_string()))?;
-        let event = event_bytes(record, 1, "created", "job created", Json::Null)?;
+        let event = event_bytes(record, 1, EventKind::Created, "job created", Json::Null)?;
         let version = self
             .store
             .create_job(
@@ -483,7 +540,7 @@ impl JobRepo {
         &self,
         expected: u64,
         record: &mut JobRecord,
-        event: (&str, &str, Json),
+        event: (EventKind, &str, Json),
     ) -> Result<u64, JobError> {
         record.updated_at = now();
         if record.status.is_terminal() && record.ended_at.is_none() {
@@ -524,7 +581,7 @@ impl JobRepo {
         &self,
         record: &JobRecord,
         version: u64,
-        kind: &str,
+        kind: EventKind,
         message: &str,
         data: Json,
     ) -> Result<(), JobError> {
@@ -664,12 +721,12 @@ impl JobRepo {
 fn event_bytes(
     record: &JobRecord,
     version: u64,
-    kind: &str,
+    kind: EventKind,
     message: &str,
     data: Json,
 ) -> Result<Vec<u8>, JobError> {
     let event = JobEvent {
-        kind: kind.to_owned(),
+        kind,
         status: record.status,
         outcome_class: record.outcome_class,
         message: message.to_owned(),

@@ -1,6 +1,13 @@
 //! Operational skills on disk (spec 002): `<memory-root>/<slag>/skill.yaml` with
 //! `jobs/`, `logs/` and `focus-cache/` beside it, bootstrapped on first use from
-//! `<templates-dir>/<slag>.yaml`, else from the built-in minimal default skill.
+//! `<templates-dir>/<slag>.yaml`. Only the default slag ([`DEFAULT_SLAG`]) may
+//! fall back to the built-in minimal skill; any other slag without a skill or a
+//! template is [`SkillError::UnknownSkill`] — a typo must never become a
+//! persisted skill that answers every job "out of domain".
+//!
+//! Every document that enters — a template at bootstrap, a PutSkill, a
+//! ValidateSkill — has its `${NAME}` variables expanded by the one [`Vars`] of
+//! the catalog.
 //!
 //! Edits on disk are picked up on the next read: the file's modification time and
 //! length are checked on every `get`. An edit that does not validate never
@@ -22,8 +29,9 @@ use crate::document::{Format, Position};
 use crate::engine::EngineConfig;
 use crate::error::SkillError;
 use crate::model::Skill;
-use crate::slag::is_safe_name;
-use crate::validate::load;
+use crate::slag::{DEFAULT_SLAG, is_valid_slag};
+use crate::validate::{Loaded, load};
+use crate::vars::Vars;
 
 /// Subdirectories every slag gets.
 pub const SLAG_DIRS: [&str; 3] = ["jobs", "logs", "focus-cache"];
@@ -31,7 +39,7 @@ pub const SLAG_DIRS: [&str; 3] = ["jobs", "logs", "focus-cache"];
 /// The file name of an operational skill.
 pub const SKILL_FILE: &str = "skill.yaml";
 
-/// Used when neither a template nor the named template exists.
+/// The default slag's skill when no template of that name exists.
 pub const MINIMAL_SKILL: &str = "\
 # Minimal default skill: bootstrapped for a slag without a template.
 name: Minimal assistant
@@ -117,35 +125,67 @@ struct Cached {
 pub struct Catalog {
     root: PathBuf,
     templates_dir: PathBuf,
-    /// `${NAME}` values substituted into a template when it is bootstrapped.
-    vars: Vec<(String, String)>,
+    /// `${NAME}` values substituted into every document that enters.
+    vars: Vars,
     cache: Mutex<HashMap<String, Cached>>,
 }
 
 impl Catalog {
-    /// A catalog over `memory_root`, bootstrapping from `templates_dir`.
+    /// A catalog over `memory_root`, bootstrapping from `templates_dir` (not
+    /// checked: see [`Catalog::open`]).
     pub fn new(memory_root: impl Into<PathBuf>, templates_dir: impl Into<PathBuf>) -> Self {
         Self {
             root: memory_root.into(),
             templates_dir: templates_dir.into(),
-            vars: Vec::new(),
+            vars: Vars::default(),
             cache: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Sets a `${NAME}` substitution applied to templates at bootstrap (e.g. the
-    /// demo MCP server URL), so operational skills hold concrete values.
+    /// A catalog for a service: like [`Catalog::new`], but a templates dir that
+    /// does not exist or holds no template is an error, so a misconfigured
+    /// service fails at start instead of refusing every skill later.
+    pub fn open(
+        memory_root: impl Into<PathBuf>,
+        templates_dir: impl Into<PathBuf>,
+    ) -> Result<Self, SkillError> {
+        let catalog = Self::new(memory_root, templates_dir);
+        let problem = match std::fs::metadata(&catalog.templates_dir) {
+            Err(error) => Some(format!("cannot be read ({error})")),
+            Ok(metadata) if !metadata.is_dir() => Some("is not a directory".to_owned()),
+            Ok(_) if catalog.template_slags()?.is_empty() => {
+                Some("holds no template (`<slag>.yaml`)".to_owned())
+            }
+            Ok(_) => None,
+        };
+        match problem {
+            Some(reason) => Err(SkillError::Templates {
+                path: catalog.templates_dir.display().to_string(),
+                reason: format!("{reason}; set --templates-dir / ADAS_TEMPLATES_DIR"),
+            }),
+            None => Ok(catalog),
+        }
+    }
+
+    /// Sets a `${NAME}` value (e.g. the demo MCP server URL), expanded in every
+    /// document that enters, so operational skills hold concrete values.
     pub fn with_var(mut self, name: &str, value: &str) -> Self {
-        self.vars.push((name.to_owned(), value.to_owned()));
+        self.vars.set(name, value);
         self
     }
 
-    fn expand(&self, template: &str) -> String {
-        self.vars
-            .iter()
-            .fold(template.to_owned(), |text, (name, value)| {
-                text.replace(&format!("${{{name}}}"), value)
-            })
+    /// The catalog's variables.
+    pub fn vars(&self) -> &Vars {
+        &self.vars
+    }
+
+    /// Loads and validates a document as it would be stored: variables
+    /// expanded first; an unknown `${…}` is an error at its line:col.
+    pub fn load(&self, source: &str, format: Format) -> Loaded {
+        match self.vars.expand(source) {
+            Ok(expanded) => load(&expanded, format),
+            Err(diagnostics) => Loaded::refused(diagnostics),
+        }
     }
 
     /// The memory root.
@@ -154,13 +194,14 @@ impl Catalog {
     }
 
     fn slag_dir(&self, slag: &str) -> Result<PathBuf, SkillError> {
-        if !is_safe_name(slag) {
+        if !is_valid_slag(slag) {
             return Err(SkillError::UnsafeSlag(slag.chars().take(80).collect()));
         }
         Ok(self.root.join(slag))
     }
 
-    /// The operational skill of `slag`, bootstrapped on first use.
+    /// The operational skill of `slag`, bootstrapped on first use from its
+    /// template; [`SkillError::UnknownSkill`] when there is none.
     pub fn get(&self, slag: &str) -> Result<Arc<OperationalSkill>, SkillError> {
         let file = self.slag_dir(slag)?.join(SKILL_FILE);
         if !file.exists() {
@@ -273,8 +314,8 @@ impl Catalog {
     }
 
     /// Creates `<root>/<slag>/` from a template: `template` if given, else the
-    /// template named like the slag, else the minimal default. An existing
-    /// operational skill is returned unchanged.
+    /// template named like the slag, else — for the default slag only — the
+    /// minimal skill. An existing operational skill is returned unchanged.
     pub fn bootstrap(
         &self,
         slag: &str,
@@ -286,19 +327,27 @@ impl Catalog {
             return self.read(slag, &file);
         }
         let template_slag = template.unwrap_or(slag);
-        if !is_safe_name(template_slag) {
+        if !is_valid_slag(template_slag) {
             return Err(SkillError::UnsafeSlag(
                 template_slag.chars().take(80).collect(),
             ));
         }
         let template_file = self.templates_dir.join(format!("{template_slag}.yaml"));
         let (source, template_name) = match std::fs::read_to_string(&template_file) {
-            Ok(source) => (self.expand(&source), Some(template_slag.to_owned())),
+            Ok(source) => (source, Some(template_slag.to_owned())),
             Err(_) if template.is_some() => {
                 return Err(SkillError::UnknownTemplate(template_slag.to_owned()));
             }
-            Err(_) => (MINIMAL_SKILL.to_owned(), None),
+            Err(_) if slag == DEFAULT_SLAG => (MINIMAL_SKILL.to_owned(), None),
+            Err(_) => {
+                return Err(SkillError::UnknownSkill {
+                    slag: slag.to_owned(),
+                    known: self.list()?,
+                    templates: self.template_slags()?,
+                });
+            }
         };
+        let source = self.expand_or_refuse(slag, &source)?;
         if let Err(errors) = build(slag, &source, template_name.clone(), SystemTime::now()) {
             return Err(SkillError::Invalid {
                 slag: slag.to_owned(),
@@ -328,9 +377,20 @@ impl Catalog {
             .map(|text| text.trim().to_owned())
     }
 
-    /// Validates and writes an operational skill. Refuses a document with errors
+    fn expand_or_refuse(&self, slag: &str, source: &str) -> Result<String, SkillError> {
+        self.vars
+            .expand(source)
+            .map_err(|diagnostics| SkillError::Invalid {
+                slag: slag.to_owned(),
+                diagnostics,
+            })
+    }
+
+    /// Validates and writes an operational skill, variables expanded (the stored
+    /// text is the expanded one, as at bootstrap). Refuses a document with errors
     /// (the stored file is untouched) and, when `expected_etag` is given, a write
-    /// over a newer version.
+    /// over a newer version — unless the stored skill already is this document
+    /// (a retried request whose first attempt wrote it).
     pub fn put(
         &self,
         slag: &str,
@@ -339,10 +399,14 @@ impl Catalog {
     ) -> Result<Arc<OperationalSkill>, SkillError> {
         let dir = self.slag_dir(slag)?;
         let file = dir.join(SKILL_FILE);
+        let source = &self.expand_or_refuse(slag, source)?;
         if let Some(expected) = expected_etag.filter(|etag| !etag.is_empty()) {
             let current = std::fs::read_to_string(&file)
                 .ok()
                 .map(|text| etag_of(&text));
+            if current.as_deref() == Some(etag_of(source).as_str()) {
+                return self.read(slag, &file);
+            }
             if current.as_deref() != Some(expected) {
                 return Err(SkillError::EtagMismatch {
                     slag: slag.to_owned(),
@@ -364,6 +428,64 @@ impl Catalog {
         self.read(slag, &file)
     }
 
+    /// Removes the operational skill of `slag` (its file and template marker; the
+    /// archived jobs stay). `expected_etag`, when given, must match the stored
+    /// version. A slag with a template is bootstrapped again on its next use.
+    pub fn delete(&self, slag: &str, expected_etag: Option<&str>) -> Result<(), SkillError> {
+        let dir = self.slag_dir(slag)?;
+        let file = dir.join(SKILL_FILE);
+        let current = match std::fs::read_to_string(&file) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Err(SkillError::UnknownSkill {
+                    slag: slag.to_owned(),
+                    known: self.list()?,
+                    templates: self.template_slags()?,
+                });
+            }
+            Err(source) => return Err(SkillError::io(&file, source)),
+        };
+        if let Some(expected) = expected_etag.filter(|etag| !etag.is_empty())
+            && etag_of(&current) != expected
+        {
+            return Err(SkillError::EtagMismatch {
+                slag: slag.to_owned(),
+            });
+        }
+        std::fs::remove_file(&file).map_err(|source| SkillError::io(&file, source))?;
+        let marker = dir.join(".template");
+        if let Err(error) = std::fs::remove_file(&marker)
+            && error.kind() != std::io::ErrorKind::NotFound
+        {
+            return Err(SkillError::io(&marker, error));
+        }
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(slag);
+        info!(slag, "operational skill deleted");
+        Ok(())
+    }
+
+    /// Slugs of the templates directory's `<slag>.yaml` files, sorted.
+    fn template_slags(&self) -> Result<Vec<String>, SkillError> {
+        let entries = match std::fs::read_dir(&self.templates_dir) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(source) => return Err(SkillError::io(&self.templates_dir, source)),
+        };
+        let mut slags: Vec<String> = entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                let slag = name.strip_suffix(".yaml")?;
+                is_valid_slag(slag).then(|| slag.to_owned())
+            })
+            .collect();
+        slags.sort();
+        Ok(slags)
+    }
+
     /// Slags with an operational skill, sorted.
     pub fn list(&self) -> Result<Vec<String>, SkillError> {
         let entries = match std::fs::read_dir(&self.root) {
@@ -374,7 +496,7 @@ impl Catalog {
         let mut slags: Vec<String> = entries
             .filter_map(Result::ok)
             .filter_map(|entry| entry.file_name().into_string().ok())
-            .filter(|name| is_safe_name(name) && self.root.join(name).join(SKILL_FILE).is_file())
+            .filter(|name| is_valid_slag(name) && self.root.join(name).join(SKILL_FILE).is_file())
             .collect();
         slags.sort();
         Ok(slags)
@@ -382,32 +504,16 @@ impl Catalog {
 
     /// Templates in the templates directory, sorted by slag.
     pub fn templates(&self) -> Result<Vec<TemplateInfo>, SkillError> {
-        let entries = match std::fs::read_dir(&self.templates_dir) {
-            Ok(entries) => entries,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(source) => return Err(SkillError::io(&self.templates_dir, source)),
-        };
         let mut templates = Vec::new();
-        for entry in entries.filter_map(Result::ok) {
-            let path = entry.path();
-            let Some(slag) = path
-                .file_name()
-                .and_then(|name| name.to_str())
-                .and_then(|name| name.strip_suffix(".yaml"))
+        for slag in self.template_slags()? {
+            let Ok(source) =
+                std::fs::read_to_string(self.templates_dir.join(format!("{slag}.yaml")))
             else {
                 continue;
             };
-            if !is_safe_name(slag) {
-                continue;
-            }
-            let Ok(source) = std::fs::read_to_string(&path) else {
-                continue;
-            };
-            let loaded = load(&source, Format::Yaml);
-            let skill = loaded.skill.unwrap_or_default();
+            let skill = self.load(&source, Format::Yaml).skill.unwrap_or_default();
             templates.push(TemplateInfo {
-                slag: slag.to_owned(),
-                display_name: skill.name.clone().unwrap_or_else(|| slag.to_owned()),
+                display_name: skill.name.clone().unwrap_or_else(|| slag.clone()),
                 description: skill
                     .problem
                     .as_ref()
@@ -416,9 +522,9 @@ impl Catalog {
                     .unwrap_or_default()
                     .trim()
                     .to_owned(),
+                slag,
             });
         }
-        templates.sort_by(|a, b| a.slag.cmp(&b.slag));
         Ok(templates)
     }
 }

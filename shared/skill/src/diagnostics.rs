@@ -53,6 +53,8 @@ pub mod codes {
     pub const UNUSED_FIELD: &str = "unused_field";
     /// A workflow trigger naming no intent.
     pub const UNKNOWN_INTENT: &str = "unknown_intent";
+    /// A `${NAME}` the catalog has no value for, or an unterminated `${`.
+    pub const UNKNOWN_VARIABLE: &str = "unknown_variable";
     /// An on-disk edit that does not validate; the last good version is served.
     pub const STALE_EDIT: &str = "stale_edit";
 }

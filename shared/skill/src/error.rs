@@ -7,11 +7,27 @@ use crate::diagnostics::Diagnostic;
 /// Errors of skill operations.
 #[derive(Debug, thiserror::Error)]
 pub enum SkillError {
-    /// The slag is not a safe name.
-    #[error(
-        "`{0}` is not a safe slag: 1-64 letters, digits, `-`, `_`, `.`, not starting with `.` or `-`, no `..`"
-    )]
+    /// The slag breaks the slag rule.
+    #[error("`{0}` is not a valid slag: {rule}", rule = crate::slag::SLAG_RULE)]
     UnsafeSlag(String),
+    /// No operational skill and no template for the slag.
+    #[error("no skill `{slag}`: known skills [{}], templates [{}]", known.join(", "), templates.join(", "))]
+    UnknownSkill {
+        /// The slag asked for.
+        slag: String,
+        /// Slags with an operational skill.
+        known: Vec<String>,
+        /// Template slags a skill can be bootstrapped from.
+        templates: Vec<String>,
+    },
+    /// The templates directory is missing or holds no template.
+    #[error("templates dir {path}: {reason}")]
+    Templates {
+        /// The directory.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// The document has errors.
     #[error("skill `{slag}` is invalid: {} error(s)", diagnostics.len())]
     Invalid {

@@ -16,9 +16,11 @@ pub mod model;
 pub mod resources;
 pub mod slag;
 pub mod validate;
+pub mod vars;
 
 pub use catalog::{Catalog, OperationalSkill, TemplateInfo};
 pub use diagnostics::{Diagnostic, Severity};
 pub use document::Format;
 pub use error::SkillError;
 pub use validate::{Loaded, load, load_detected};
+pub use vars::Vars;

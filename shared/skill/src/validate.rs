@@ -58,6 +58,17 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// A document refused before parsing (e.g. an unknown `${…}` variable).
+    pub fn refused(diagnostics: Vec<Diagnostic>) -> Self {
+        Self {
+            document: None,
+            skill: None,
+            diagnostics,
+            compiled: None,
+            engine: None,
+        }
+    }
+
     /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
@@ -118,6 +129,7 @@ pub fn load(source: &str, format: Format) -> Loaded {
         positions: &positions,
         diagnostics: Vec::new(),
     };
+    checker.required(&document.value);
     checker.check(&skill);
     unused_fields(&document.value, &positions, &mut checker.diagnostics);
 
@@ -195,6 +207,40 @@ impl Checker<'_> {
                 path,
                 codes::INVALID_CONDITION,
                 format!("condition `{text}` does not parse: {error}"),
+            );
+        }
+    }
+
+    /// Spec 004 §3.2's required fields: what makes a document a skill rather
+    /// than a preset library or a fragment, which must never become operational.
+    fn required(&mut self, document: &Value) {
+        let statement = document
+            .pointer("/problem/statement")
+            .and_then(Value::as_str)
+            .is_some_and(|text| !text.trim().is_empty());
+        if !statement {
+            self.error(
+                "problem.statement",
+                codes::MISSING_FIELD,
+                "`problem.statement` is required: the goal the skill covers",
+            );
+        }
+        let intents = document
+            .pointer("/intents/supported")
+            .and_then(Value::as_array)
+            .is_some_and(|intents| !intents.is_empty());
+        if !intents {
+            self.error(
+                "intents.supported",
+                codes::MISSING_FIELD,
+                "`intents.supported` is required: at least one intent the skill serves",
+            );
+        }
+        if document.get("tools").is_none() {
+            self.error(
+                "tools",
+                codes::MISSING_FIELD,
+                "`tools` is required (`tools: []` for a skill with only the core tools)",
             );
         }
     }

@@ -1,11 +1,13 @@
-//! Operational skills on disk: bootstrap from templates, edits picked up, broken
-//! edits never replacing the last good version, atomic validated writes.
+//! Operational skills on disk: bootstrap from templates (and from nothing else
+//! but for the default slag), edits picked up, broken edits never replacing the
+//! last good version, atomic validated writes with variables expanded, deletes.
 
 use std::path::{Path, PathBuf};
 
 use adas_skill::SkillError;
 use adas_skill::catalog::{Catalog, MINIMAL_SKILL, SKILL_FILE, etag_of};
 use adas_skill::diagnostics::codes;
+use adas_skill::slag::DEFAULT_SLAG;
 
 fn scratch(label: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("adas-catalog-{}-{label}", std::process::id()));
@@ -18,6 +20,13 @@ fn templates() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../skill-templates")
 }
 
+const DEMO_URL: &str = "http://127.0.0.1:1/mcp";
+
+/// A catalog as a service opens it: templates get `${ADAS_DEMO_MCP_URL}`.
+fn catalog(root: &Path) -> Catalog {
+    Catalog::new(root, templates()).with_var("ADAS_DEMO_MCP_URL", DEMO_URL)
+}
+
 fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap();
 }
@@ -25,7 +34,7 @@ fn write(path: &Path, text: &str) {
 #[test]
 fn first_use_bootstraps_from_the_template_with_its_directories() {
     let root = scratch("bootstrap");
-    let catalog = Catalog::new(&root, templates());
+    let catalog = catalog(&root);
     let skill = catalog.get("cs-tier-1").unwrap();
     for entry in [SKILL_FILE, "jobs", "logs", "focus-cache"] {
         assert!(root.join("cs-tier-1").join(entry).exists(), "{entry}");
@@ -33,19 +42,54 @@ fn first_use_bootstraps_from_the_template_with_its_directories() {
     assert_eq!(skill.template.as_deref(), Some("cs-tier-1"));
     assert_eq!(
         std::fs::read_to_string(root.join("cs-tier-1").join(SKILL_FILE)).unwrap(),
-        std::fs::read_to_string(templates().join("cs-tier-1.yaml")).unwrap()
+        std::fs::read_to_string(templates().join("cs-tier-1.yaml"))
+            .unwrap()
+            .replace("${ADAS_DEMO_MCP_URL}", DEMO_URL),
+        "stored with its variables expanded"
     );
     assert_eq!(skill.compiled.approvals[0].approver, "supervisor");
     assert_eq!(catalog.list().unwrap(), vec!["cs-tier-1".to_owned()]);
 }
 
 #[test]
-fn a_slag_without_a_template_gets_the_minimal_default() {
+fn only_the_default_slag_bootstraps_without_a_template() {
     let root = scratch("minimal");
-    let catalog = Catalog::new(&root, templates());
-    let skill = catalog.get("my-new-agent").unwrap();
+    // A templates dir without the default slag's template.
+    let only_cs = scratch("minimal-templates");
+    std::fs::copy(
+        templates().join("cs-tier-1.yaml"),
+        only_cs.join("cs-tier-1.yaml"),
+    )
+    .unwrap();
+    let catalog = Catalog::new(&root, &only_cs).with_var("ADAS_DEMO_MCP_URL", DEMO_URL);
+    let skill = catalog.get(DEFAULT_SLAG).unwrap();
     assert_eq!(skill.source, MINIMAL_SKILL);
     assert_eq!(skill.template, None);
+    catalog.get("cs-tier-1").unwrap();
+
+    // A typo is not a new skill: NOT FOUND, naming what exists, nothing stored.
+    match catalog.get("cs-teir-1") {
+        Err(SkillError::UnknownSkill {
+            slag,
+            known,
+            templates,
+        }) => {
+            assert_eq!(slag, "cs-teir-1");
+            assert_eq!(known, vec!["cs-tier-1", DEFAULT_SLAG]);
+            assert_eq!(templates, vec!["cs-tier-1"]);
+        }
+        other => panic!("an unknown slag is refused, got {other:?}"),
+    }
+    let error = catalog.get("cs-teir-1").unwrap_err().to_string();
+    assert!(error.contains("cs-tier-1"), "{error}");
+    assert!(!root.join("cs-teir-1").exists(), "nothing is persisted");
+    assert_eq!(catalog.list().unwrap(), vec!["cs-tier-1", DEFAULT_SLAG]);
+}
+
+#[test]
+fn explicit_templates_bootstrap_other_slags() {
+    let root = scratch("explicit");
+    let catalog = catalog(&root);
     assert!(matches!(
         catalog.bootstrap("other", Some("no-such-template")),
         Err(SkillError::UnknownTemplate(_))
@@ -59,7 +103,7 @@ fn a_slag_without_a_template_gets_the_minimal_default() {
 fn unsafe_slags_touch_nothing() {
     let root = scratch("unsafe");
     let catalog = Catalog::new(root.join("memory"), templates());
-    for slag in ["../etc", "..", "a/b", "", ".x"] {
+    for slag in ["../etc", "..", "a/b", "", ".x", "CS-Tier-1"] {
         assert!(
             matches!(catalog.get(slag), Err(SkillError::UnsafeSlag(_))),
             "{slag:?}"
@@ -71,7 +115,7 @@ fn unsafe_slags_touch_nothing() {
 #[test]
 fn edits_on_disk_are_picked_up_and_broken_edits_keep_the_last_good_version() {
     let root = scratch("edits");
-    let catalog = Catalog::new(&root, templates());
+    let catalog = catalog(&root);
     let first = catalog.get("cs-tier-1").unwrap();
     let file = root.join("cs-tier-1").join(SKILL_FILE);
 
@@ -112,7 +156,7 @@ fn edits_on_disk_are_picked_up_and_broken_edits_keep_the_last_good_version() {
 #[test]
 fn put_validates_writes_atomically_and_checks_the_etag() {
     let root = scratch("put");
-    let catalog = Catalog::new(&root, templates());
+    let catalog = catalog(&root);
     let original = catalog.get("cs-tier-1").unwrap();
     let file = root.join("cs-tier-1").join(SKILL_FILE);
 
@@ -142,6 +186,11 @@ fn put_validates_writes_atomically_and_checks_the_etag() {
         catalog.put("cs-tier-1", &original.source, Some(&original.etag)),
         Err(SkillError::EtagMismatch { .. })
     ));
+    // A retried put whose first attempt already wrote the document succeeds.
+    let retried = catalog
+        .put("cs-tier-1", &updated, Some(&original.etag))
+        .unwrap();
+    assert_eq!(retried.etag, stored.etag);
     // No temp files left behind.
     let leftovers: Vec<_> = std::fs::read_dir(root.join("cs-tier-1"))
         .unwrap()
@@ -174,7 +223,7 @@ fn templates_are_listed() {
 #[tokio::test]
 async fn async_reads_serve_the_cached_skill_and_see_edits() {
     let root = scratch("async");
-    let catalog = std::sync::Arc::new(Catalog::new(&root, templates()));
+    let catalog = std::sync::Arc::new(catalog(&root));
     // First use bootstraps (on the blocking pool).
     let first = catalog.get_async("cs-tier-1").await.unwrap();
     assert!(root.join("cs-tier-1").join(SKILL_FILE).exists());
@@ -196,4 +245,96 @@ async fn async_reads_serve_the_cached_skill_and_see_edits() {
         catalog.get_async("../etc").await,
         Err(SkillError::UnsafeSlag(_))
     ));
+}
+
+#[test]
+fn put_expands_variables_like_bootstrap_and_refuses_unknown_ones() {
+    let root = scratch("vars");
+    let catalog = catalog(&root);
+    // A template copy put as a new skill: the same expansion as at bootstrap.
+    let template = std::fs::read_to_string(templates().join("cs-tier-1.yaml")).unwrap();
+    let stored = catalog.put("refunds-eu", &template, None).unwrap();
+    assert_eq!(stored.skill.mcp_server.as_deref(), Some(DEMO_URL));
+    assert!(!stored.source.contains("${"));
+
+    let typo = template.replace("${ADAS_DEMO_MCP_URL}", "${ADAS_DEMO_MCP_ULR}");
+    match catalog.put("refunds-us", &typo, None) {
+        Err(SkillError::Invalid { diagnostics, .. }) => {
+            assert_eq!(diagnostics.len(), 1);
+            assert_eq!(
+                (
+                    diagnostics[0].line,
+                    diagnostics[0].column,
+                    diagnostics[0].code
+                ),
+                (8, 14, codes::UNKNOWN_VARIABLE)
+            );
+            assert!(diagnostics[0].message.contains("ADAS_DEMO_MCP_ULR"));
+        }
+        other => panic!("an unknown variable is an error, got {other:?}"),
+    }
+    assert!(!root.join("refunds-us").exists());
+    // Validation through the catalog reports it the same way.
+    let loaded = catalog.load(&typo, adas_skill::Format::Yaml);
+    assert_eq!(loaded.diagnostics[0].code, codes::UNKNOWN_VARIABLE);
+}
+
+#[test]
+fn fragments_are_not_skills() {
+    let root = scratch("fragments");
+    let catalog = catalog(&root);
+    let preset = "name: presets\npolicy:\n  guardrails:\n    never: [Never share secrets]\n";
+    match catalog.put("presets", preset, None) {
+        Err(SkillError::Invalid { diagnostics, .. }) => {
+            let missing: Vec<(&str, u32)> = diagnostics
+                .iter()
+                .filter(|d| d.code == codes::MISSING_FIELD)
+                .map(|d| (d.path.as_str(), d.line))
+                .collect();
+            assert_eq!(
+                missing,
+                vec![
+                    ("problem.statement", 1),
+                    ("intents.supported", 1),
+                    ("tools", 1)
+                ]
+            );
+        }
+        other => panic!("a fragment is refused, got {other:?}"),
+    }
+    assert!(!root.join("presets").exists());
+}
+
+#[test]
+fn delete_removes_the_skill_and_checks_the_etag() {
+    let root = scratch("delete");
+    let catalog = catalog(&root);
+    let skill = catalog.get("devops-tier-1").unwrap();
+    assert!(matches!(
+        catalog.delete("devops-tier-1", Some("0000000000000000")),
+        Err(SkillError::EtagMismatch { .. })
+    ));
+    catalog.delete("devops-tier-1", Some(&skill.etag)).unwrap();
+    assert!(!root.join("devops-tier-1").join(SKILL_FILE).exists());
+    assert!(catalog.list().unwrap().is_empty());
+    assert!(matches!(
+        catalog.delete("devops-tier-1", None),
+        Err(SkillError::UnknownSkill { .. })
+    ));
+}
+
+#[test]
+fn a_service_refuses_a_missing_or_empty_templates_dir() {
+    let root = scratch("open");
+    let missing = root.join("nope");
+    let error = Catalog::open(&root, &missing).unwrap_err().to_string();
+    assert!(
+        error.contains("nope") && error.contains("cannot be read"),
+        "{error}"
+    );
+    let empty = scratch("open-empty");
+    write(&empty.join("README.md"), "not a template");
+    let error = Catalog::open(&root, &empty).unwrap_err().to_string();
+    assert!(error.contains("holds no template"), "{error}");
+    assert!(Catalog::open(&root, templates()).is_ok());
 }

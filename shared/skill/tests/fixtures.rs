@@ -1,4 +1,4 @@
-//! The Skill Builder's real exports (`../shared/fixtures` beside the project) and
+//! The Skill Builder's real exports (copied byte for byte into `tests/fixtures/`) and
 //! the shipped templates: each either loads (warnings listed) or is refused with
 //! an error at the right line — both outcomes pinned.
 
@@ -11,22 +11,14 @@ fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The builder's exports: `ADAS_FIXTURES_DIR`, else `../shared/fixtures` beside
-/// the project (they are reference material, not copied into it).
-fn fixtures_dir() -> PathBuf {
-    std::env::var_os("ADAS_FIXTURES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("../shared/fixtures"))
-}
-
+/// The builder's exports, kept byte for byte as exported: the loader must take
+/// what the builder really writes, not a tidied copy.
 fn fixture(name: &str) -> (String, String) {
-    let path = fixtures_dir().join(name);
-    let source = std::fs::read_to_string(&path).unwrap_or_else(|error| {
-        panic!(
-            "{}: {error} (the fixtures live in ../shared beside the project, or set ADAS_FIXTURES_DIR)",
-            path.display()
-        )
-    });
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    let source = std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
     (source, name.to_owned())
 }
 
@@ -231,6 +223,7 @@ engine: turbo
         .map(|d| (d.line, d.path.as_str(), d.code))
         .collect();
     let expected = vec![
+        (1, "problem.statement", codes::MISSING_FIELD),
         (5, "intents.supported[1].id", codes::DUPLICATE_INTENT),
         (10, "tools[0].inputs[0].type", codes::INVALID_VALUE),
         (12, "tools[0].policy.allowed", codes::INVALID_VALUE),
@@ -266,6 +259,8 @@ fn shape_errors_name_the_path() {
 fn guardrails_as_a_list_of_rules_and_engine_presets() {
     let source = "\
 name: x
+problem: {statement: Help}
+intents: {supported: [{id: help}]}
 tools:
   - name: deleteFile
 policy:
@@ -293,8 +288,8 @@ engine: fast
 
 #[test]
 fn text_input_type_is_a_string_and_json_matches_yaml() {
-    let yaml = "name: x\ntools:\n  - name: t\n    inputs:\n      - name: note\n        type: text\n        required: true\n";
-    let json = r#"{"name": "x", "tools": [{"name": "t", "inputs": [{"name": "note", "type": "text", "required": true}]}]}"#;
+    let yaml = "name: x\nproblem: {statement: s}\nintents: {supported: [{id: a}]}\ntools:\n  - name: t\n    inputs:\n      - name: note\n        type: text\n        required: true\n";
+    let json = r#"{"name": "x", "problem": {"statement": "s"}, "intents": {"supported": [{"id": "a"}]}, "tools": [{"name": "t", "inputs": [{"name": "note", "type": "text", "required": true}]}]}"#;
     let from_yaml = load(yaml, Format::Yaml);
     let from_json = load(json, Format::Json);
     assert!(!from_yaml.has_errors() && !from_json.has_errors());

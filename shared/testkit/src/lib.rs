@@ -147,6 +147,17 @@ pub fn scratch_dir(label: &str) -> PathBuf {
     dir
 }
 
+/// The project's shipped templates (`skill-templates/`), for the services a
+/// test spawns: a service refuses to start without templates.
+pub fn templates_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../skill-templates")
+}
+
+/// The project's `skill-templates/`, as a `--templates-dir` argument.
+pub fn templates_arg() -> String {
+    templates_dir().to_str().expect("utf-8 path").to_owned()
+}
+
 /// Path of a binary built from this workspace (same target dir and profile as the
 /// running test). The test command builds every binary before the tests run.
 ///

@@ -3,7 +3,7 @@
 //! import generated types).
 
 use adas_jobs::{
-    JobEvent, JobRecord, JobStatus, OutcomeClass, StoredJob, Waiting, parse_rfc3339_ms,
+    EventKind, JobEvent, JobRecord, JobStatus, OutcomeClass, StoredJob, Waiting, parse_rfc3339_ms,
 };
 use adas_proto::pb;
 use adas_runtime::convert::{json_to_struct, json_to_value};
@@ -165,23 +165,31 @@ pub fn job_basic(stored: &StoredJob) -> pb::Job {
     }
 }
 
+/// An event kind on the wire: exhaustive, so no kind reaches a client as
+/// UNSPECIFIED.
+pub fn event_type(kind: EventKind) -> pb::JobEventType {
+    match kind {
+        EventKind::Created => pb::JobEventType::Created,
+        EventKind::Running => pb::JobEventType::Running,
+        EventKind::Reclaimed => pb::JobEventType::Reclaimed,
+        EventKind::Planned => pb::JobEventType::Planned,
+        EventKind::Resolved => pb::JobEventType::Resolved,
+        EventKind::Paused => pb::JobEventType::Paused,
+        EventKind::Resumed => pb::JobEventType::Resumed,
+        EventKind::AnswerRefused => pb::JobEventType::AnswerRefused,
+        EventKind::ToolStarted => pb::JobEventType::ToolStarted,
+        EventKind::ToolFinished => pb::JobEventType::ToolFinished,
+        EventKind::ToolDenied => pb::JobEventType::ToolDenied,
+        EventKind::Finalized => pb::JobEventType::Finalized,
+        EventKind::Completed => pb::JobEventType::Completed,
+        EventKind::Failed => pb::JobEventType::Failed,
+        EventKind::Cancelled => pb::JobEventType::Cancelled,
+    }
+}
+
 /// A job event on the wire.
 pub fn event(slag: &str, job_id: &str, id: &str, event: &JobEvent) -> pb::JobEvent {
-    let kind = match event.kind.as_str() {
-        "created" => pb::JobEventType::Created,
-        "planned" => pb::JobEventType::Planned,
-        "paused" => pb::JobEventType::Paused,
-        "resumed" => pb::JobEventType::Resumed,
-        "tool_started" => pb::JobEventType::ToolStarted,
-        "tool_finished" => pb::JobEventType::ToolFinished,
-        "tool_denied" => pb::JobEventType::ToolDenied,
-        "finalized" => pb::JobEventType::Finalized,
-        "completed" => pb::JobEventType::Completed,
-        "failed" => pb::JobEventType::Failed,
-        "cancelled" => pb::JobEventType::Cancelled,
-        "reclaimed" => pb::JobEventType::Reclaimed,
-        _ => pb::JobEventType::Unspecified,
-    };
+    let kind = event_type(event.kind);
     pb::JobEvent {
         event_id: id.to_owned(),
         job: job_name(slag, job_id),
@@ -199,28 +207,137 @@ pub fn event(slag: &str, job_id: &str, id: &str, event: &JobEvent) -> pb::JobEve
     }
 }
 
+/// A document's errors as a status: each diagnostic a `source.<path>` field
+/// violation with its line:col.
+pub fn diagnostics_status(
+    code: tonic::Code,
+    slag: &str,
+    diagnostics: &[adas_skill::Diagnostic],
+) -> tonic::Status {
+    use adas_runtime::{FieldViolation, status_with_details};
+    let violations: Vec<FieldViolation> = diagnostics
+        .iter()
+        .map(|diagnostic| {
+            let field = if diagnostic.path.is_empty() {
+                "source".to_owned()
+            } else {
+                format!("source.{}", diagnostic.path)
+            };
+            FieldViolation::new(
+                field,
+                format!(
+                    "{}:{}: {}",
+                    diagnostic.line, diagnostic.column, diagnostic.message
+                ),
+            )
+        })
+        .collect();
+    let first = diagnostics
+        .first()
+        .map(|d| format!("; first at {}:{}: {}", d.line, d.column, d.message))
+        .unwrap_or_default();
+    status_with_details(
+        code,
+        "SKILL_INVALID",
+        format!("skill `{slag}` has {} error(s){first}", diagnostics.len()),
+        &violations,
+    )
+}
+
 /// The status of a skill failure, the same in every service that loads skills.
-pub fn skill_status(error: &adas_skill::SkillError) -> tonic::Status {
+/// `field` names the request field that carried the skill name.
+pub fn skill_status(error: &adas_skill::SkillError, field: &str) -> tonic::Status {
     use adas_runtime::{FieldViolation, status_with_details};
     use adas_skill::SkillError;
     use tonic::Code;
     let message = error.to_string();
     match error {
-        SkillError::UnsafeSlag(_) => status_with_details(
+        SkillError::UnsafeSlag(slag) => status_with_details(
             Code::InvalidArgument,
             "INVALID_SLAG",
             message,
-            &[FieldViolation::new("skill", "not a safe slag")],
+            &[FieldViolation::new(
+                field,
+                format!(
+                    "`{slag}` is not a valid slag: {}",
+                    adas_skill::slag::SLAG_RULE
+                ),
+            )],
         ),
-        SkillError::Invalid { .. } => {
-            status_with_details(Code::FailedPrecondition, "SKILL_INVALID", message, &[])
+        // A stored skill that does not validate: the caller can't fix it with
+        // another argument. PutSkill reports its own document with
+        // `diagnostics_status(Code::InvalidArgument, …)`.
+        SkillError::Invalid { slag, diagnostics } => {
+            diagnostics_status(Code::FailedPrecondition, slag, diagnostics)
         }
-        SkillError::UnknownTemplate(_) => {
-            status_with_details(Code::NotFound, "TEMPLATE_NOT_FOUND", message, &[])
+        SkillError::UnknownSkill { slag, .. } => status_with_details(
+            Code::NotFound,
+            "SKILL_NOT_FOUND",
+            message,
+            &[FieldViolation::new(
+                field,
+                format!("no skill and no template `{slag}`"),
+            )],
+        ),
+        SkillError::UnknownTemplate(template) => status_with_details(
+            Code::NotFound,
+            "TEMPLATE_NOT_FOUND",
+            message,
+            &[FieldViolation::new(
+                "template",
+                format!("no template `{template}`"),
+            )],
+        ),
+        SkillError::EtagMismatch { .. } => status_with_details(
+            Code::Aborted,
+            "ETAG_MISMATCH",
+            message,
+            &[FieldViolation::new(
+                "etag",
+                "the stored skill changed; read it again",
+            )],
+        ),
+        SkillError::Templates { .. } | SkillError::Io { .. } => {
+            status_with_details(Code::Internal, "STORAGE", message, &[])
         }
-        SkillError::EtagMismatch { .. } => {
-            status_with_details(Code::Aborted, "ETAG_MISMATCH", message, &[])
+    }
+}
+
+/// The catalog every service reads skills through, as configured: the memory
+/// root, the templates dir (checked: a missing or empty one fails the start),
+/// and the `${NAME}` variables operators set.
+pub fn open_catalog(
+    config: &adas_runtime::ServerConfig,
+) -> Result<std::sync::Arc<adas_skill::Catalog>, adas_runtime::RuntimeError> {
+    adas_skill::Catalog::open(&config.memory_root, &config.templates_dir)
+        .map(|catalog| {
+            std::sync::Arc::new(catalog.with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url))
+        })
+        .map_err(|error| adas_runtime::RuntimeError::Startup(error.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_event_kind_has_its_own_wire_value() {
+        let mut seen = std::collections::HashSet::new();
+        for kind in EventKind::ALL {
+            let wire = event_type(kind);
+            assert_ne!(wire, pb::JobEventType::Unspecified, "{kind:?}");
+            assert!(seen.insert(wire), "{kind:?} shares {wire:?}");
+            // The stored name and the wire name agree: `answer_refused` is
+            // JOB_EVENT_TYPE_ANSWER_REFUSED.
+            let stored = serde_json::to_value(kind).unwrap();
+            assert_eq!(
+                wire.as_str_name(),
+                format!(
+                    "JOB_EVENT_TYPE_{}",
+                    stored.as_str().unwrap().to_ascii_uppercase()
+                )
+            );
         }
-        SkillError::Io { .. } => status_with_details(Code::Internal, "STORAGE", message, &[]),
+        assert_eq!(seen.len(), EventKind::ALL.len());
     }
 }
