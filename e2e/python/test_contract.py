@@ -1,6 +1,6 @@
 """A Python client generated from proto/ with grpcio-tools talks to the real
-binaries: health, and contract RPCs that answer UNIMPLEMENTED until their issue
-lands (or a real answer) — never a transport error."""
+binaries: health, and every service's RPCs answering with exactly the status the
+contract gives the request — never UNIMPLEMENTED, never a transport error."""
 
 import unittest
 
@@ -24,9 +24,6 @@ from adas.v1 import (  # noqa: E402  (generated above)
     skill_registry_service_pb2,
     skill_registry_service_pb2_grpc,
 )
-
-EXPECTED_CODES = {grpc.StatusCode.OK, grpc.StatusCode.UNIMPLEMENTED, grpc.StatusCode.INVALID_ARGUMENT,
-                  grpc.StatusCode.NOT_FOUND}
 
 
 def call_code(call, request) -> grpc.StatusCode:
@@ -58,22 +55,31 @@ class ContractOverAllInOne(unittest.TestCase):
             self.assertEqual(response.status, health_pb2.HealthCheckResponse.SERVING, name)
 
     def test_every_service_answers_with_a_grpc_status(self):
+        ok, invalid, not_found = grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND
+        registry = skill_registry_service_pb2_grpc.SkillRegistryServiceStub(self.channel)
+        intent = intent_service_pb2_grpc.IntentServiceStub(self.channel)
+        orchestrator = orchestrator_service_pb2_grpc.OrchestratorServiceStub(self.channel)
+        gate = gate_service_pb2_grpc.GateServiceStub(self.channel)
+        dal = dal_agent_service_pb2_grpc.DalAgentServiceStub(self.channel)
         calls = [
-            (skill_registry_service_pb2_grpc.SkillRegistryServiceStub(self.channel).GetSkill,
-             skill_registry_service_pb2.GetSkillRequest(name="skills/cs-tier-1")),
-            (intent_service_pb2_grpc.IntentServiceStub(self.channel).ParsePlan,
-             intent_service_pb2.ParsePlanRequest(program="retrieve_screw(count=3)")),
-            (orchestrator_service_pb2_grpc.OrchestratorServiceStub(self.channel).StartJob,
-             orchestrator_service_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="refund ORD-1",
-                                                      request_id="py-1")),
-            (gate_service_pb2_grpc.GateServiceStub(self.channel).Finalize,
-             gate_service_pb2.FinalizeRequest(skill="skills/cs-tier-1", draft_reply="done")),
-            (dal_agent_service_pb2_grpc.DalAgentServiceStub(self.channel).ListWaiting,
-             dal_agent_service_pb2.ListWaitingRequest(parent="skills/cs-tier-1", page_size=10)),
+            (registry.GetSkill, skill_registry_service_pb2.GetSkillRequest(name="skills/cs-tier-1"), ok),
+            (registry.GetSkill, skill_registry_service_pb2.GetSkillRequest(name="skills/cs-teir-1"), not_found),
+            (registry.GetSkill, skill_registry_service_pb2.GetSkillRequest(name="skills/CS-Tier-1"), invalid),
+            (registry.PutSkill, skill_registry_service_pb2.PutSkillRequest(name="", source="name: x\n"), invalid),
+            (registry.DeleteSkill, skill_registry_service_pb2.DeleteSkillRequest(name="skills/nothing-here"),
+             not_found),
+            (intent.ParsePlan, intent_service_pb2.ParsePlanRequest(program="retrieve_screw(count=3)"), ok),
+            (orchestrator.StartJob,
+             orchestrator_service_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="refund ORD-1", request_id="py-1"),
+             ok),
+            (orchestrator.StartJob,
+             orchestrator_service_pb2.StartJobRequest(skill="skills/no-such-skill", goal="hello"), not_found),
+            (gate.Finalize, gate_service_pb2.FinalizeRequest(skill="skills/cs-tier-1", draft_reply="done"), ok),
+            (dal.ListWaiting, dal_agent_service_pb2.ListWaitingRequest(parent="skills/cs-tier-1", page_size=10), ok),
         ]
-        for call, request in calls:
+        for call, request, expected in calls:
             code = call_code(call, request)
-            self.assertIn(code, EXPECTED_CODES, f"{type(request).__name__}: {code}")
+            self.assertEqual(code, expected, f"{type(request).__name__} {request}")
 
     def test_resolve_tools_merges_core_and_demo_mcp_tools(self):
         stub = skill_registry_service_pb2_grpc.SkillRegistryServiceStub(self.channel)
@@ -88,12 +94,20 @@ class ContractOverAllInOne(unittest.TestCase):
         self.assertTrue(all(tool.available for tool in response.tools))
 
         # A declared tool the server does not serve is a ValidateSkill warning.
-        source = (f"name: x\nmcp_server: {refund.source.uri}\ntools:\n  - name: check_order_status\n"
+        source = ("name: x\nproblem: {statement: s}\nintents: {supported: [{id: a}]}\n"
+                  "mcp_server: ${ADAS_DEMO_MCP_URL}\ntools:\n  - name: check_order_status\n"
                   "  - name: teleport_parcel\n")
         validated = stub.ValidateSkill(skill_registry_service_pb2.ValidateSkillRequest(source=source), timeout=20)
-        self.assertTrue(validated.valid)
+        self.assertTrue(validated.valid, validated.diagnostics)
         not_served = [(d.path, d.line) for d in validated.diagnostics if d.code == "tool_not_served"]
-        self.assertEqual(not_served, [("tools[1].name", 5)])
+        self.assertEqual(not_served, [("tools[1].name", 7)])
+
+        # A preset library is not a skill; an unknown variable is an error at its place.
+        fragment = "name: presets\nmcp_server: ${NO_SUCH_URL}\npolicy: {guardrails: {never: [x]}}\n"
+        validated = stub.ValidateSkill(skill_registry_service_pb2.ValidateSkillRequest(source=fragment), timeout=20)
+        self.assertFalse(validated.valid)
+        self.assertEqual([(d.code, d.line, d.column) for d in validated.diagnostics],
+                         [("unknown_variable", 2, 13)])
 
     def test_waiting_contract_keys_are_in_the_generated_client(self):
         # The six keys of spec 000 are fields of Waiting, by these exact names.
@@ -104,11 +118,11 @@ class ContractOverAllInOne(unittest.TestCase):
 
 class ContractOverSeparateBinaries(unittest.TestCase):
     def test_skill_registry_and_orchestrator_binaries(self):
-        for binary, stub, method, request in [
+        for binary, stub, method, request, expected in [
             ("adas-skill-registry", skill_registry_service_pb2_grpc.SkillRegistryServiceStub, "ListSkills",
-             skill_registry_service_pb2.ListSkillsRequest(page_size=10)),
+             skill_registry_service_pb2.ListSkillsRequest(page_size=10), grpc.StatusCode.OK),
             ("adas-orchestrator", orchestrator_service_pb2_grpc.OrchestratorServiceStub, "GetJob",
-             orchestrator_service_pb2.GetJobRequest(name="skills/cs-tier-1/jobs/unknown")),
+             orchestrator_service_pb2.GetJobRequest(name="skills/cs-tier-1/jobs/unknown"), grpc.StatusCode.NOT_FOUND),
         ]:
             service = adas_client.Service(binary)
             try:
@@ -116,7 +130,7 @@ class ContractOverSeparateBinaries(unittest.TestCase):
                     health = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=10)
                     self.assertEqual(health.status, health_pb2.HealthCheckResponse.SERVING)
                     code = call_code(getattr(stub(channel), method), request)
-                    self.assertIn(code, EXPECTED_CODES, f"{binary} {method}: {code}")
+                    self.assertEqual(code, expected, f"{binary} {method}")
             finally:
                 self.assertEqual(service.stop(), 0, binary)
 

@@ -119,7 +119,7 @@ class Decisions(unittest.TestCase):
 
         self.registry.PutSkill(skill_registry_service_pb2.PutSkillRequest(
             name="skills/fast-skill",
-            source="name: Fast\ntools: []\noutput_contract:\n  required_fields: [x]\nengine: fast\n"), timeout=10)
+            source="name: Fast\nproblem: {statement: s}\nintents: {supported: [{id: a}]}\ntools: []\noutput_contract:\n  required_fields: [x]\nengine: fast\n"), timeout=10)
         skipped = self.gate.Finalize(gate_service_pb2.FinalizeRequest(skill="skills/fast-skill"), timeout=10)
         self.assertTrue(skipped.passed and skipped.skipped)
 

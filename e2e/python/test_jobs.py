@@ -283,6 +283,7 @@ class BudgetIsNeverSpentOnWaiting(unittest.TestCase):
             stub = registry.SkillRegistryServiceStub(c.channel(suite.registry))
             source = (
                 "name: Tight budget\n"
+                "problem: {statement: Answer order questions}\n"
                 f"mcp_server: http://{suite.demo.address}/mcp\n"
                 "intents:\n  supported:\n    - id: refund\n      examples: [I want a refund, refund please]\n"
                 "tools:\n"
@@ -327,6 +328,7 @@ class WaitTimeoutAndRepromptLimit(unittest.TestCase):
     def put(self, slag, engine):
         source = (
             "name: Settings\n"
+            "problem: {statement: Answer order questions}\n"
             f"mcp_server: http://{self.suite.demo.address}/mcp\n"
             "intents:\n  supported:\n    - id: status\n      examples: [what is my order status, where is my order]\n"
             "tools:\n  - name: check_order_status\n    inputs:\n      - {name: order_id, type: string, required: true}\n"
@@ -339,6 +341,7 @@ class WaitTimeoutAndRepromptLimit(unittest.TestCase):
     def put_workflow(self, slag, steps, engine):
         source = (
             "name: Engine limits\n"
+            "problem: {statement: Answer order questions}\n"
             f"mcp_server: http://{self.suite.demo.address}/mcp\n"
             "intents:\n  supported:\n    - id: status\n      examples: [what is my order status, where is my order]\n"
             "tools:\n  - name: check_order_status\n    inputs:\n      - {name: order_id, type: string, required: true}\n"

@@ -19,6 +19,8 @@ from adas.v1 import (  # noqa: E402  (generated above)
 )
 
 BROKEN = """name: broken
+problem: {statement: s}
+intents: {supported: [{id: a}]}
 tools:
   - name: lookup
     inputs:
@@ -86,7 +88,7 @@ class SkillRegistry(unittest.TestCase):
             registry_pb2.ValidateSkillRequest(source=BROKEN, file_name="broken.yaml"), timeout=10)
         self.assertFalse(response.valid)
         errors = [(d.line, d.column, d.path) for d in response.diagnostics if d.severity == skill_pb2.SEVERITY_ERROR]
-        self.assertEqual(errors, [(6, 15, "tools[0].inputs[0].type"), (10, 23, "policy.workflows[0].steps[1]")])
+        self.assertEqual(errors, [(8, 15, "tools[0].inputs[0].type"), (12, 23, "policy.workflows[0].steps[1]")])
 
         syntax = self.stub.ValidateSkill(registry_pb2.ValidateSkillRequest(source="a: [1,\n"), timeout=10)
         self.assertFalse(syntax.valid)
@@ -117,6 +119,26 @@ class SkillRegistry(unittest.TestCase):
                 self.stub.GetSkill(registry_pb2.GetSkillRequest(name=name), timeout=10)
             self.assertEqual(caught.exception.code(), grpc.StatusCode.INVALID_ARGUMENT, name)
         self.assertFalse((self.root.parent / "etc").exists())
+
+    def test_unknown_slags_are_not_found_and_nothing_is_persisted(self):
+        with self.assertRaises(grpc.RpcError) as caught:
+            self.stub.GetSkill(registry_pb2.GetSkillRequest(name="skills/cs-teir-1"), timeout=10)
+        self.assertEqual(caught.exception.code(), grpc.StatusCode.NOT_FOUND)
+        self.assertEqual(details(caught.exception)["ErrorInfo"].reason, "SKILL_NOT_FOUND")
+        self.assertIn("cs-tier-1", caught.exception.details(), "the known templates are named")
+        self.assertFalse((self.root / "cs-teir-1").exists())
+
+    def test_put_skill_needs_a_name(self):
+        default = self.stub.GetSkill(registry_pb2.GetSkillRequest(name=""), timeout=10)
+        source = "name: overwritten\nproblem: {statement: s}\nintents: {supported: [{id: a}]}\ntools: []\n"
+        for name in ["", "skills/"]:
+            with self.assertRaises(grpc.RpcError) as caught:
+                self.stub.PutSkill(registry_pb2.PutSkillRequest(name=name, source=source), timeout=10)
+            self.assertEqual(caught.exception.code(), grpc.StatusCode.INVALID_ARGUMENT, name)
+            fields = [v.field for v in details(caught.exception)["BadRequest"].field_violations]
+            self.assertEqual(fields, ["name"])
+        after = self.stub.GetSkill(registry_pb2.GetSkillRequest(name=""), timeout=10)
+        self.assertEqual(after.etag, default.etag, "the default skill was not overwritten")
 
     def test_bind_resources_names_what_is_missing(self):
         with self.assertRaises(grpc.RpcError) as caught:

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use adas_testkit::{scratch_dir, workspace_binary};
+use adas_testkit::{SpawnedService, scratch_dir, workspace_binary};
 
 fn adas(args: &[&str]) -> Output {
     Command::new(workspace_binary("adas"))
@@ -88,51 +88,246 @@ fn validate_reports_positions_and_exit_codes() {
     assert_eq!(output.status.code(), Some(2), "usage errors exit 2");
 }
 
+/// `adas up` on free ports, private memory root, the shipped templates.
+fn suite(label: &str) -> (SpawnedService, String) {
+    let root = scratch_dir(label);
+    let service = SpawnedService::spawn(
+        &workspace_binary("adas"),
+        &[
+            "up",
+            "--memory-root",
+            root.to_str().unwrap(),
+            "--templates-dir",
+            &adas_testkit::templates_arg(),
+            "--demo-mcp-listen",
+            "127.0.0.1:0",
+        ],
+        &[],
+    );
+    let server = service.endpoint();
+    (service, server)
+}
+
+fn text(output: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
 #[test]
-fn get_bootstraps_and_list_shows_the_slag() {
-    let root = scratch_dir("cli-get");
-    let memory = root.join("memory");
-    let templates = repo("skill-templates");
+fn skills_are_authored_from_the_cli() {
+    let (_suite, server) = suite("cli-author");
+    let dir = scratch_dir("cli-author-files");
+
+    // A template copy, put under a new slag: `${ADAS_DEMO_MCP_URL}` is expanded
+    // as at bootstrap, so its tools resolve. `--server` after the subcommand.
+    let copy = dir.join("refunds-eu.yaml");
+    std::fs::copy(repo("skill-templates/cs-tier-1.yaml"), &copy).unwrap();
+    let output = adas(&["skill", "put", copy.to_str().unwrap(), "--server", &server]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("skills/refunds-eu stored (etag "),
+        "{stdout}"
+    );
+
+    // `--server` before the subcommand.
+    let output = adas(&["--server", &server, "skill", "tools", "refunds-eu"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    let refund = stdout
+        .lines()
+        .find(|line| line.starts_with("process_refund\t"))
+        .unwrap_or_else(|| panic!("process_refund is resolved: {stdout}"));
+    assert!(
+        refund.contains("\tmcp http://127.0.0.1:") && refund.contains("amount: number*"),
+        "{refund}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|line| line.starts_with("sys.") && line.contains("\tcore\t"))
+    );
+
+    // A document with errors: refused, each diagnostic as file:line:col, nothing stored.
+    let broken = dir.join("broken.yaml");
+    std::fs::write(
+        &broken,
+        "name: b\nproblem: {statement: s}\nintents: {supported: [{id: a}]}\nmcp_server: \"${NO_SUCH_VAR}\"\ntools:\n  - name: t\n    inputs:\n      - {name: a, type: strng}\n",
+    )
+    .unwrap();
+    let output = adas(&[
+        "skill",
+        "put",
+        broken.to_str().unwrap(),
+        "--name",
+        "broken-one",
+        "--server",
+        &server,
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    let shown = broken.display();
+    assert!(
+        stdout.contains(&format!(
+            "{shown}:4:14: error: unknown variable `${{NO_SUCH_VAR}}`"
+        )),
+        "{stdout}"
+    );
+    let output = adas(&["skill", "get", "broken-one", "--server", &server]);
+    assert_eq!(output.status.code(), Some(1), "never stored");
+    let (_, stderr) = text(&output);
+    assert!(
+        stderr.contains("NotFound")
+            && stderr.contains("refunds-eu")
+            && stderr.contains("SKILL_NOT_FOUND"),
+        "the error names the known skills: {stderr}"
+    );
+
+    // -o json / yaml are the proto3 JSON mapping.
+    let output = adas(&[
+        "skill",
+        "get",
+        "refunds-eu",
+        "-o",
+        "json",
+        "--server",
+        &server,
+    ]);
+    let skill: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(skill["name"], "skills/refunds-eu");
+    assert_eq!(
+        skill["compiledPolicy"]["approvals"][0]["approver"],
+        "supervisor"
+    );
+    let output = adas(&[
+        "skill",
+        "get",
+        "refunds-eu",
+        "-o",
+        "yaml",
+        "--server",
+        &server,
+    ]);
+    let (stdout, _) = text(&output);
+    assert!(stdout.contains("name: skills/refunds-eu"), "{stdout}");
+    let output = adas(&["skill", "list", "--server", &server]);
+    assert!(text(&output).0.contains("refunds-eu\tCS: Tier 1"));
+
+    // Delete: gone, and a second delete says so.
+    let output = adas(&["skill", "delete", "refunds-eu", "--server", &server]);
+    assert_eq!(text(&output).0.trim(), "skills/refunds-eu deleted");
+    let output = adas(&["skill", "delete", "refunds-eu", "--server", &server]);
+    assert_eq!(output.status.code(), Some(1));
+
+    // An unreachable server is exit 2, not a refusal.
     let output = adas(&[
         "skill",
         "get",
         "cs-tier-1",
-        "--memory-root",
-        memory.to_str().unwrap(),
-        "--templates-dir",
-        &templates,
-    ]);
-    assert_eq!(output.status.code(), Some(0));
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        stdout.contains("name: skills/cs-tier-1")
-            && stdout.contains("approval: process_refund when amount > 500 by supervisor"),
-        "{stdout}"
-    );
-    assert!(memory.join("cs-tier-1/skill.yaml").exists());
-
-    let output = adas(&[
-        "skill",
-        "list",
-        "--memory-root",
-        memory.to_str().unwrap(),
-        "--templates-dir",
-        &templates,
-    ]);
-    assert_eq!(
-        String::from_utf8_lossy(&output.stdout).trim(),
-        "cs-tier-1\tCS: Tier 1"
-    );
-
-    let output = adas(&[
-        "skill",
-        "get",
-        "../etc",
-        "--memory-root",
-        memory.to_str().unwrap(),
+        "--server",
+        "http://127.0.0.1:1",
     ]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(!root.join("etc").exists());
+}
+
+#[test]
+fn jobs_print_as_json_yaml_and_text_and_pipes_close_quietly() {
+    let (_suite, server) = suite("cli-jobs");
+    let output = adas(&[
+        "job",
+        "start",
+        "cs-tier-1",
+        "I want a refund",
+        "--server",
+        &server,
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let name = stdout.trim().to_owned();
+    assert!(name.starts_with("skills/cs-tier-1/jobs/"), "{name}");
+
+    let output = adas(&["job", "--server", &server, "get", &name, "-o", "json"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let job: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(job["name"], name.as_str());
+    assert!(job["status"].as_str().unwrap().starts_with("JOB_STATUS_"));
+
+    let output = adas(&["job", "get", &name, "--server", &server]);
+    let (stdout, _) = text(&output);
+    assert!(
+        stdout.starts_with(&format!("name: {name}\nstatus: ")) && !stdout.contains("Job {"),
+        "a summary, not a Debug dump: {stdout}"
+    );
+
+    let output = adas(&[
+        "job",
+        "list",
+        "cs-tier-1",
+        "-o",
+        "yaml",
+        "--server",
+        &server,
+    ]);
+    let (stdout, _) = text(&output);
+    assert!(stdout.contains(&format!("name: {name}")), "{stdout}");
+    let output = adas(&[
+        "job",
+        "list",
+        "cs-tier-1",
+        "--status",
+        "bogus",
+        "--server",
+        &server,
+    ]);
+    assert_ne!(output.status.code(), Some(0));
+
+    // The reader goes away before anything is written: no panic, exit 0.
+    let mut child = Command::new(workspace_binary("adas"))
+        .args([
+            "job",
+            "list",
+            "cs-tier-1",
+            "-o",
+            "json",
+            "--server",
+            &server,
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn chat_says_why_an_answer_is_refused() {
+    let (_suite, server) = suite("cli-chat");
+    let dir = scratch_dir("cli-chat-script");
+    let script = dir.join("lines.txt");
+    std::fs::write(&script, "I want a refund\nORD-1\nlots\n700\ny\n").unwrap();
+    let output = adas(&[
+        "chat",
+        "cs-tier-1",
+        "--script",
+        script.to_str().unwrap(),
+        "--server",
+        &server,
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    let refused = stdout
+        .lines()
+        .find(|line| line.contains("fields.amount: "))
+        .unwrap_or_else(|| panic!("the refused field and why: {stdout}"));
+    assert!(refused.contains("number"), "{refused}");
+    assert!(stdout.contains("- Status: refunded"), "{stdout}");
 }
 
 #[test]
@@ -161,6 +356,9 @@ fn demo_runs_the_refund_conversation_on_the_embedded_suite() {
             "missing `{expected}` in:\n{stdout}"
         );
     }
+    // Sessions close before the demo MCP server stops: no library errors.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("ERROR"), "{stderr}");
     // The finished job is archived under the memory root.
     let jobs = std::fs::read_dir(root.join("cs-tier-1/jobs"))
         .unwrap()

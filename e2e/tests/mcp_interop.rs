@@ -97,7 +97,7 @@ async fn resolve_tools_lists_exactly_the_peer_tools() {
     let mut client = pb::skill_registry_service_client::SkillRegistryServiceClient::new(channel);
 
     let source = format!(
-        "name: Interop\nmcp_server: {uri}\ntools:\n  - name: greet\n    inputs:\n      - name: name\n        type: string\n        required: true\n"
+        "name: Interop\nproblem: {{statement: Greet people}}\nintents: {{supported: [{{id: greet}}]}}\nmcp_server: {uri}\ntools:\n  - name: greet\n    inputs:\n      - name: name\n        type: string\n        required: true\n"
     );
     client
         .put_skill(pb::PutSkillRequest {

@@ -4,7 +4,7 @@
 //! one prompt per requested field and its type, and approvals as a prompt for the
 //! approver.
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -13,17 +13,10 @@ use adas_proto::pb::dal_agent_service_client::DalAgentServiceClient;
 use adas_proto::pb::gate_service_client::GateServiceClient;
 use adas_proto::pb::orchestrator_service_client::OrchestratorServiceClient;
 use clap::{Args, Subcommand};
+
+use crate::output::{Format, out, print_value, to_json, write_out};
 use tonic::transport::Channel;
-
-const DEFAULT_SERVER: &str = "http://127.0.0.1:50050";
-
-/// Where the suite answers.
-#[derive(Debug, Clone, Args)]
-pub struct Server {
-    /// The suite's address (`adas up`).
-    #[arg(long, env = "ADAS_SERVER", default_value = DEFAULT_SERVER)]
-    server: String,
-}
+use tonic_types::StatusExt;
 
 /// `adas job` subcommands.
 #[derive(Debug, Subcommand)]
@@ -40,29 +33,30 @@ pub enum JobCommand {
         /// Idempotency key.
         #[arg(long)]
         request_id: Option<String>,
-        #[command(flatten)]
-        server: Server,
     },
-    /// Print a job as JSON-like text.
+    /// Print a job: a summary, or the whole job with `-o json|yaml`.
     Get {
         /// Job name `skills/{slag}/jobs/{id}`.
         name: String,
-        #[command(flatten)]
-        server: Server,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t)]
+        output: Format,
     },
-    /// List a skill's jobs.
+    /// List a skill's jobs (every page), oldest first.
     List {
         /// Skill slag.
         slag: String,
-        #[command(flatten)]
-        server: Server,
+        /// Only jobs in this status (queued, running, paused, completed, failed, cancelled).
+        #[arg(long)]
+        status: Option<String>,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t)]
+        output: Format,
     },
     /// Stream a job's events until it ends.
     Watch {
         /// Job name.
         name: String,
-        #[command(flatten)]
-        server: Server,
     },
     /// Answer the job's current ask: `field=value` pairs.
     Answer {
@@ -71,8 +65,6 @@ pub enum JobCommand {
         /// Answers.
         #[arg(value_parser = key_value, required = true)]
         fields: Vec<(String, String)>,
-        #[command(flatten)]
-        server: Server,
     },
     /// Approve (or `--reject`) the call the job waits on.
     Approve {
@@ -87,15 +79,11 @@ pub enum JobCommand {
         /// Note for the audit trail.
         #[arg(long, default_value = "")]
         comment: String,
-        #[command(flatten)]
-        server: Server,
     },
     /// Cancel a job.
     Cancel {
         /// Job name.
         name: String,
-        #[command(flatten)]
-        server: Server,
     },
 }
 
@@ -110,8 +98,6 @@ pub struct ChatArgs {
     /// Who approves when a call needs approval (`role` or `role:name`); by default the required role.
     #[arg(long)]
     approver: Option<String>,
-    #[command(flatten)]
-    server: Server,
 }
 
 fn key_value(text: &str) -> Result<(String, String), String> {
@@ -160,8 +146,60 @@ fn status_text(status: tonic::Status) -> String {
     format!("{:?}: {}", status.code(), status.message())
 }
 
-/// Runs a job subcommand.
-pub fn run(command: JobCommand) -> ExitCode {
+/// `JOB_STATUS_PAUSED` → `paused`; an unknown wire value shows as a number.
+fn enum_name(name: Result<&str, prost::UnknownEnumValue>) -> String {
+    match name {
+        Ok(name) => name
+            .split_once("_TYPE_")
+            .or_else(|| name.split_once("_STATUS_"))
+            .or_else(|| name.split_once("_CLASS_"))
+            .map_or(name, |(_, rest)| rest)
+            .to_ascii_lowercase(),
+        Err(unknown) => format!("unknown({})", unknown.0),
+    }
+}
+
+/// A job for people: identity, state, what it waits for, its answer.
+fn print_job(job: &pb::Job) {
+    out(&format!("name: {}", job.name));
+    out(&format!(
+        "status: {}",
+        enum_name(pb::JobStatus::try_from(job.status).map(|s| s.as_str_name()))
+    ));
+    if job.outcome_class != 0 {
+        out(&format!(
+            "outcome: {}",
+            enum_name(pb::OutcomeClass::try_from(job.outcome_class).map(|o| o.as_str_name()))
+        ));
+    }
+    out(&format!("goal: {}", job.goal));
+    if let Some(intent) = &job.intent {
+        out(&format!(
+            "intent: {} ({:.2})",
+            intent.intent_id, intent.confidence
+        ));
+    }
+    if let Some(waiting) = &job.waiting {
+        out(&format!(
+            "waiting: {} ({})",
+            waiting.reason_code, waiting.correlation_id
+        ));
+        out(&format!("  prompt: {}", waiting.prompt_message));
+        for field in &waiting.fields {
+            out(&format!("  field: {} ({})", field.name, field.r#type));
+        }
+    }
+    if let Some(result) = &job.result {
+        out(&format!("reply: {}", result.reply));
+    }
+    if let Some(error) = &job.error {
+        out(&format!("error: {}", error.message));
+    }
+    out(&format!("version: {}", job.version));
+}
+
+/// Runs a job subcommand against the suite at `server`.
+pub fn run(command: JobCommand, server: &str) -> ExitCode {
     finish(runtime().block_on(async move {
         match command {
             JobCommand::Start {
@@ -169,9 +207,8 @@ pub fn run(command: JobCommand) -> ExitCode {
                 goal,
                 resources,
                 request_id,
-                server,
             } => {
-                let mut clients = connect(&server.server).await?;
+                let mut clients = connect(server).await?;
                 let job = clients
                     .orchestrator
                     .start_job(pb::StartJobRequest {
@@ -184,43 +221,80 @@ pub fn run(command: JobCommand) -> ExitCode {
                     .await
                     .map_err(status_text)?
                     .into_inner();
-                println!("{}", job.name);
+                out(&job.name);
             }
-            JobCommand::Get { name, server } => {
-                let job = connect(&server.server)
+            JobCommand::Get { name, output } => {
+                let job = connect(server)
                     .await?
                     .orchestrator
                     .get_job(pb::GetJobRequest { name })
                     .await
                     .map_err(status_text)?
                     .into_inner();
-                println!("{job:#?}");
-            }
-            JobCommand::List { slag, server } => {
-                let response = connect(&server.server)
-                    .await?
-                    .orchestrator
-                    .list_jobs(pb::ListJobsRequest {
-                        parent: format!("skills/{slag}"),
-                        status: 0,
-                        page_size: 1000,
-                        page_token: String::new(),
-                    })
-                    .await
-                    .map_err(status_text)?
-                    .into_inner();
-                for job in response.jobs {
-                    println!(
-                        "{}\t{:?}\t{:?}\t{}",
-                        job.name,
-                        pb::JobStatus::try_from(job.status).unwrap_or_default(),
-                        pb::OutcomeClass::try_from(job.outcome_class).unwrap_or_default(),
-                        job.goal
-                    );
+                match output {
+                    Format::Text => print_job(&job),
+                    format => print_value(&to_json(&job, "adas.v1.Job")?, format),
                 }
             }
-            JobCommand::Watch { name, server } => {
-                let mut stream = connect(&server.server)
+            JobCommand::List {
+                slag,
+                status,
+                output,
+            } => {
+                let status = match status {
+                    None => pb::JobStatus::Unspecified,
+                    Some(name) => pb::JobStatus::from_str_name(&format!(
+                        "JOB_STATUS_{}",
+                        name.to_ascii_uppercase()
+                    ))
+                    .filter(|status| *status != pb::JobStatus::Unspecified)
+                    .ok_or_else(|| format!("`{name}` is not a job status"))?,
+                };
+                let mut orchestrator = connect(server).await?.orchestrator;
+                let mut jobs = Vec::new();
+                let mut page_token = String::new();
+                loop {
+                    let page = orchestrator
+                        .list_jobs(pb::ListJobsRequest {
+                            parent: format!("skills/{slag}"),
+                            status: status as i32,
+                            page_size: 1000,
+                            page_token,
+                        })
+                        .await
+                        .map_err(status_text)?
+                        .into_inner();
+                    if output == Format::Text {
+                        for job in &page.jobs {
+                            out(&format!(
+                                "{}\t{}\t{}\t{}",
+                                job.name,
+                                enum_name(
+                                    pb::JobStatus::try_from(job.status).map(|s| s.as_str_name())
+                                ),
+                                enum_name(
+                                    pb::OutcomeClass::try_from(job.outcome_class)
+                                        .map(|o| o.as_str_name())
+                                ),
+                                job.goal
+                            ));
+                        }
+                    } else {
+                        for job in &page.jobs {
+                            jobs.push(to_json(job, "adas.v1.Job")?);
+                        }
+                    }
+                    if page.next_page_token.is_empty() {
+                        break;
+                    }
+                    page_token = page.next_page_token;
+                }
+                if output != Format::Text {
+                    print_value(&serde_json::Value::Array(jobs), output);
+                }
+            }
+            JobCommand::Watch { name } => {
+                let mut stream = connect(server)
                     .await?
                     .orchestrator
                     .watch_job(pb::WatchJobRequest {
@@ -231,20 +305,18 @@ pub fn run(command: JobCommand) -> ExitCode {
                     .map_err(status_text)?
                     .into_inner();
                 while let Some(event) = stream.message().await.map_err(status_text)? {
-                    println!(
-                        "{}\t{:?}\t{}",
+                    out(&format!(
+                        "{}\t{}\t{}",
                         event.event_id,
-                        pb::JobEventType::try_from(event.r#type).unwrap_or_default(),
+                        enum_name(
+                            pb::JobEventType::try_from(event.r#type).map(|t| t.as_str_name())
+                        ),
                         event.message
-                    );
+                    ));
                 }
             }
-            JobCommand::Answer {
-                name,
-                fields,
-                server,
-            } => {
-                let mut clients = connect(&server.server).await?;
+            JobCommand::Answer { name, fields } => {
+                let mut clients = connect(server).await?;
                 let job = clients
                     .orchestrator
                     .get_job(pb::GetJobRequest { name: name.clone() })
@@ -277,16 +349,15 @@ pub fn run(command: JobCommand) -> ExitCode {
                     })
                     .await
                     .map_err(status_text)?;
-                println!("answered");
+                out("answered");
             }
             JobCommand::Approve {
                 name,
                 approver,
                 reject,
                 comment,
-                server,
             } => {
-                let mut clients = connect(&server.server).await?;
+                let mut clients = connect(server).await?;
                 let job = clients
                     .orchestrator
                     .get_job(pb::GetJobRequest { name: name.clone() })
@@ -314,10 +385,10 @@ pub fn run(command: JobCommand) -> ExitCode {
                     })
                     .await
                     .map_err(status_text)?;
-                println!("{}", if reject { "rejected" } else { "approved" });
+                out(if reject { "rejected" } else { "approved" });
             }
-            JobCommand::Cancel { name, server } => {
-                connect(&server.server)
+            JobCommand::Cancel { name } => {
+                connect(server)
                     .await?
                     .orchestrator
                     .cancel_job(pb::CancelJobRequest {
@@ -327,7 +398,7 @@ pub fn run(command: JobCommand) -> ExitCode {
                     })
                     .await
                     .map_err(status_text)?;
-                println!("cancelled");
+                out("cancelled");
             }
         }
         Ok(())
@@ -335,7 +406,7 @@ pub fn run(command: JobCommand) -> ExitCode {
 }
 
 /// `adas chat`.
-pub fn chat_main(args: ChatArgs) -> ExitCode {
+pub fn chat_main(args: ChatArgs, server: &str) -> ExitCode {
     let script = match &args.script {
         Some(path) => match std::fs::read_to_string(path) {
             Ok(text) => Some(
@@ -352,7 +423,7 @@ pub fn chat_main(args: ChatArgs) -> ExitCode {
         None => None,
     };
     let approver = args.approver.clone().unwrap_or_default();
-    finish(runtime().block_on(chat(&args.server.server, &args.slag, &approver, script)))
+    finish(runtime().block_on(chat(server, &args.slag, &approver, script)))
 }
 
 /// Lines from the script (echoed, as if typed) or the terminal; `None` at the end.
@@ -362,12 +433,11 @@ struct Input {
 
 impl Input {
     fn line(&mut self, prompt: &str) -> Option<String> {
-        print!("{prompt}");
-        let _ = std::io::stdout().flush();
+        write_out(prompt);
         match &mut self.script {
             Some(lines) => {
                 let line = lines.pop_front()?;
-                println!("{line}");
+                out(&line);
                 Some(line)
             }
             None => {
@@ -424,7 +494,9 @@ pub async fn chat(
     };
     let mut clients = connect(server).await?;
     let mut last_completed = true;
-    println!("Chatting with {slag} on {server}. An empty line ends the conversation.");
+    out(&format!(
+        "Chatting with {slag} on {server}. An empty line ends the conversation."
+    ));
     while let Some(goal) = input.line("you> ") {
         if goal.trim().is_empty() {
             break;
@@ -448,24 +520,24 @@ pub async fn chat(
             }) else {
                 last_completed = status == pb::JobStatus::Completed;
                 match job.result.as_ref() {
-                    Some(result) if !result.reply.is_empty() => println!(
+                    Some(result) if !result.reply.is_empty() => out(&format!(
                         "{slag}> {}",
                         result.reply.replace('\n', &format!("\n{slag}> "))
-                    ),
-                    _ => println!(
+                    )),
+                    _ => out(&format!(
                         "{slag}> ({status:?}, {outcome:?}) {}",
                         job.error
                             .as_ref()
                             .map(|error| error.message.as_str())
                             .unwrap_or_default()
-                    ),
+                    )),
                 }
                 break;
             };
             let version = job.version;
             if outcome == pb::OutcomeClass::UserActionRequired {
                 // The widget: one prompt per requested field, with its type.
-                println!("{slag}> {}", waiting.prompt_message);
+                out(&format!("{slag}> {}", waiting.prompt_message));
                 let mut fields = std::collections::HashMap::new();
                 for field in &waiting.fields {
                     let options = if field.options.is_empty() {
@@ -500,7 +572,18 @@ pub async fn chat(
                         job = settle(&mut clients, &job.name, resumed.into_inner().version).await?
                     }
                     Err(status) => {
-                        println!("{slag}> {}", status.message());
+                        // Say why: the server names each refused field.
+                        out(&format!("{slag}> {}", status.message()));
+                        for violation in status
+                            .get_details_bad_request()
+                            .map(|bad| bad.field_violations)
+                            .unwrap_or_default()
+                        {
+                            out(&format!(
+                                "{slag}>   {}: {}",
+                                violation.field, violation.description
+                            ));
+                        }
                         job = clients
                             .orchestrator
                             .get_job(pb::GetJobRequest {
@@ -513,7 +596,7 @@ pub async fn chat(
                 }
             } else if outcome == pb::OutcomeClass::ApprovalRequired {
                 let approval = waiting.approval.clone().unwrap_or_default();
-                println!("{slag}> {}", waiting.prompt_message);
+                out(&format!("{slag}> {}", waiting.prompt_message));
                 let who = if approver.is_empty() {
                     approval.approver.clone()
                 } else {

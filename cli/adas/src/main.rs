@@ -1,9 +1,11 @@
 //! `adas`: the command-line entry of the suite. `adas up` hosts all five services
 //! on one port in one process — the embedded default (in-memory state unless
-//! `--redis-url` is given). `adas skill …` works on skill files and the local
-//! memory root, offline.
+//! `--redis-url` is given). `adas skill validate` checks files offline; the other
+//! `adas skill …`, `adas job …` and `adas chat` are clients of a running suite.
+//! `--server` (anywhere on the line) names the suite the client commands talk to.
 
 mod jobs;
+mod output;
 mod skill;
 
 use std::process::ExitCode;
@@ -21,9 +23,15 @@ use clap::{Parser, Subcommand};
     about = "ADAS: a runtime for declarative agent skills"
 )]
 struct Cli {
+    /// The suite's address for client commands (`adas up` serves it); accepted
+    /// before or after the subcommand.
+    #[arg(long, global = true, env = "ADAS_SERVER", default_value = DEFAULT_SERVER)]
+    server: String,
     #[command(subcommand)]
     command: Command,
 }
+
+const DEFAULT_SERVER: &str = "http://127.0.0.1:50050";
 
 #[derive(Debug, Subcommand)]
 enum Command {
@@ -31,7 +39,7 @@ enum Command {
     /// with the demo MCP server beside them (default 127.0.0.1:50060).
     Up {
         #[command(flatten)]
-        server: ServerArgs,
+        server: Box<ServerArgs>,
         /// Where the demo MCP server listens; skills bootstrapped from templates use it.
         #[arg(long, env = "ADAS_DEMO_MCP_LISTEN", default_value = "127.0.0.1:50060")]
         demo_mcp_listen: std::net::SocketAddr,
@@ -39,7 +47,7 @@ enum Command {
         #[arg(long)]
         no_demo_mcp: bool,
     },
-    /// Validate skill files and inspect the operational skills of a memory root (offline).
+    /// Validate skill files (offline); put, get, list, delete skills and resolve their tools.
     Skill {
         #[command(subcommand)]
         command: skill::SkillCommand,
@@ -63,15 +71,17 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    let server = cli.server;
+    match cli.command {
         Command::Up {
             server,
             demo_mcp_listen,
             no_demo_mcp,
-        } => up(server, (!no_demo_mcp).then_some(demo_mcp_listen)),
-        Command::Skill { command } => skill::run(command),
-        Command::Job { command } => jobs::run(command),
-        Command::Chat(args) => jobs::chat_main(args),
+        } => up(*server, (!no_demo_mcp).then_some(demo_mcp_listen)),
+        Command::Skill { command } => skill::run(command, &server),
+        Command::Job { command } => jobs::run(command, &server),
+        Command::Chat(args) => jobs::chat_main(args, &server),
         Command::Demo {
             memory_root,
             templates_dir,
@@ -106,6 +116,7 @@ pub async fn serve_suite(
     stop: tokio::sync::watch::Receiver<bool>,
     ready: Option<tokio::sync::oneshot::Sender<std::net::SocketAddr>>,
 ) -> Result<(), RuntimeError> {
+    let mut demo = None;
     if let Some(addr) = demo_mcp_listen {
         // The demo server's real address (port 0 picks one) is what templates get.
         let demo_listener = tokio::net::TcpListener::bind(addr)
@@ -116,15 +127,17 @@ pub async fn serve_suite(
             .map_err(|source| RuntimeError::Bind { addr, source })?;
         config.demo_mcp_url = format!("http://{demo_addr}{}", adas_demo_mcp::MCP_PATH);
         tracing::info!(url = %config.demo_mcp_url, "demo MCP server serving");
-        let demo_stop = stop.clone();
-        tokio::spawn(async move {
+        // Stopped last (below), so the suite's MCP sessions close while it listens.
+        let (stop_demo, demo_stopped) = tokio::sync::watch::channel(false);
+        let server = tokio::spawn(async move {
             if let Err(error) = adas_demo_mcp::DemoMcp::new()
-                .serve_http(demo_listener, stopped(demo_stop))
+                .serve_http(demo_listener, stopped(demo_stopped))
                 .await
             {
                 tracing::error!(%error, "demo MCP server stopped");
             }
         });
+        demo = Some((stop_demo, server));
     }
     let store = adas_state::open(config.redis_url.as_deref(), &config.tenant)
         .await
@@ -140,11 +153,14 @@ pub async fn serve_suite(
     // One catalog for the services that read skills in this process.
     let catalog = adas_wire::open_catalog(&config)?;
     let repo = adas_jobs::JobRepo::new(store.clone(), config.memory_root.clone());
+    // One MCP connector: one kept session per server for the whole process.
+    let mcp = adas_tools::RmcpConnector::default();
     let workers = adas_orchestrator::spawn_workers(
         &config,
         repo.clone(),
         catalog.clone(),
         (&self_url, &self_url, &self_url),
+        mcp.clone(),
         stop.clone(),
     )?;
     if let Some(ready) = ready {
@@ -152,7 +168,8 @@ pub async fn serve_suite(
     }
     let served = GrpcServer::new(&config)
         .add_service(
-            adas_skill_registry::build(&config, store.clone(), catalog.clone()).into_service(max),
+            adas_skill_registry::build(&config, store.clone(), catalog.clone(), mcp.clone())
+                .into_service(max),
         )
         .add_service(
             adas_intent::Intent::new(catalog.clone(), Arc::new(adas_nlu::WorkflowPlanner))
@@ -165,12 +182,19 @@ pub async fn serve_suite(
             adas_gate::Gate::deterministic(catalog.clone(), repo.clone()).into_service(max),
         )
         .add_service(
-            adas_dal_agent::build(&config, store.clone(), catalog.clone()).into_service(max),
+            adas_dal_agent::build(&config, store.clone(), catalog.clone(), mcp.clone())
+                .into_service(max),
         )
         .serve(listener, stopped(stop))
         .await;
     for worker in workers {
         let _ = worker.await;
+    }
+    // In this order: sessions end while their server listens, then it stops.
+    mcp.close().await;
+    if let Some((stop_demo, server)) = demo {
+        let _ = stop_demo.send(true);
+        let _ = server.await;
     }
     served
 }

@@ -1,14 +1,21 @@
-//! `adas skill validate|list|get`: offline, on files and the local memory root.
-//! Diagnostics print as `file:line:col: severity: message`. Exit codes: 0 no
-//! errors, 1 errors, 2 usage or I/O failure.
+//! `adas skill …`: `validate` checks files offline (the same expansion and
+//! rules as the server); the others are clients of a running suite's
+//! SkillRegistryService. Diagnostics print as `file:line:col: severity: message`.
+//! Exit codes: 0 success, 1 the document or request was refused, 2 usage, I/O or
+//! an unreachable server.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use adas_runtime::{DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT, DEFAULT_TEMPLATES_DIR};
-use adas_skill::catalog::SKILL_FILE;
-use adas_skill::{Catalog, Format, SkillError};
-use clap::{Args, Subcommand};
+use adas_proto::pb;
+use adas_proto::pb::skill_registry_service_client::SkillRegistryServiceClient;
+use adas_runtime::{DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT};
+use adas_skill::{Catalog, Format as DocumentFormat};
+use clap::Subcommand;
+use tonic::transport::Channel;
+use tonic_types::StatusExt;
+
+use crate::output::{Format, out, print_value, to_json};
 
 /// `adas skill` subcommands.
 #[derive(Debug, Subcommand)]
@@ -25,54 +32,358 @@ pub enum SkillCommand {
         #[arg(long, env = "ADAS_DEMO_MCP_URL", default_value = DEFAULT_DEMO_MCP_URL)]
         demo_mcp_url: String,
     },
-    /// List the operational skills of the memory root.
+    /// Validate and store a skill on the server (PutSkill).
+    Put {
+        /// The skill document (YAML or JSON).
+        file: PathBuf,
+        /// The slag to store it under; default: the file name without its extension.
+        #[arg(long)]
+        name: Option<String>,
+        /// Refuse the write unless the stored skill still has this etag.
+        #[arg(long)]
+        etag: Option<String>,
+    },
+    /// Delete a skill from the server (DeleteSkill); its archived jobs stay.
+    Delete {
+        /// The slag.
+        slag: String,
+        /// Refuse unless the stored skill still has this etag.
+        #[arg(long)]
+        etag: Option<String>,
+    },
+    /// The skill's resolved tools (ResolveTools): name, source, inputs.
+    Tools {
+        /// The slag.
+        slag: String,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t)]
+        output: Format,
+    },
+    /// List the server's operational skills.
     List {
-        #[command(flatten)]
-        roots: Roots,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t)]
+        output: Format,
     },
     /// Show an operational skill (bootstrapped from its template on first use).
     Get {
         /// The slag, e.g. `cs-tier-1`.
         slag: String,
-        #[command(flatten)]
-        roots: Roots,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t)]
+        output: Format,
     },
-}
-
-/// Where operational skills and templates live.
-#[derive(Debug, Args)]
-pub struct Roots {
-    /// Tenant data root.
-    #[arg(long, env = "ADAS_MEMORY_ROOT", default_value = DEFAULT_MEMORY_ROOT)]
-    memory_root: PathBuf,
-    /// Templates directory.
-    #[arg(long, env = "ADAS_TEMPLATES_DIR", default_value = DEFAULT_TEMPLATES_DIR)]
-    templates_dir: PathBuf,
-    /// Demo MCP server URL substituted for `${ADAS_DEMO_MCP_URL}` when a template is bootstrapped.
-    #[arg(long, env = "ADAS_DEMO_MCP_URL", default_value = DEFAULT_DEMO_MCP_URL)]
-    demo_mcp_url: String,
-}
-
-impl Roots {
-    fn catalog(&self) -> Catalog {
-        Catalog::new(&self.memory_root, &self.templates_dir)
-            .with_var("ADAS_DEMO_MCP_URL", &self.demo_mcp_url)
-    }
 }
 
 const EXIT_ERRORS: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 
-/// Runs a skill subcommand.
-pub fn run(command: SkillCommand) -> ExitCode {
-    match command {
+/// Runs a skill subcommand; `server` is the suite's address.
+pub fn run(command: SkillCommand, server: &str) -> ExitCode {
+    let command = match command {
         SkillCommand::Validate {
             files,
             quiet,
             demo_mcp_url,
-        } => validate(&files, quiet, &demo_mcp_url),
-        SkillCommand::List { roots } => list(&roots),
-        SkillCommand::Get { slag, roots } => get(&slag, &roots),
+        } => return validate(&files, quiet, &demo_mcp_url),
+        remote => remote,
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    match runtime.block_on(remote(command, server)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Refused(message)) => {
+            if !message.is_empty() {
+                eprintln!("error: {message}");
+            }
+            ExitCode::from(EXIT_ERRORS)
+        }
+        Err(Failure::Usage(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// Why a remote command failed: the server refused (exit 1), or it could not
+/// be asked (exit 2).
+enum Failure {
+    Refused(String),
+    Usage(String),
+}
+
+fn refused(status: &tonic::Status) -> Failure {
+    let reason = status
+        .get_details_error_info()
+        .map(|info| format!(" [{}]", info.reason))
+        .unwrap_or_default();
+    let message = format!("{:?}: {}{reason}", status.code(), status.message());
+    match status.code() {
+        tonic::Code::Unavailable | tonic::Code::Unknown | tonic::Code::Internal => {
+            Failure::Usage(message)
+        }
+        _ => Failure::Refused(message),
+    }
+}
+
+async fn registry(server: &str) -> Result<SkillRegistryServiceClient<Channel>, Failure> {
+    let channel = Channel::from_shared(server.to_owned())
+        .map_err(|error| Failure::Usage(format!("`{server}`: {error}")))?
+        .connect()
+        .await
+        .map_err(|error| Failure::Usage(format!("cannot reach {server}: {error}")))?;
+    Ok(SkillRegistryServiceClient::new(channel))
+}
+
+async fn remote(command: SkillCommand, server: &str) -> Result<(), Failure> {
+    let mut registry = registry(server).await?;
+    match command {
+        SkillCommand::Validate { .. } => unreachable!("validate runs offline"),
+        SkillCommand::Put { file, name, etag } => {
+            let shown = file.display().to_string();
+            let source = std::fs::read_to_string(&file)
+                .map_err(|error| Failure::Usage(format!("{shown}: cannot read: {error}")))?;
+            let slag = match name {
+                Some(name) => name,
+                None => slag_of_file(&file)?,
+            };
+            let format = match DocumentFormat::detect(Some(&shown), &source) {
+                DocumentFormat::Json => pb::SkillFormat::Json,
+                DocumentFormat::Yaml => pb::SkillFormat::Yaml,
+            };
+            let put = registry
+                .put_skill(pb::PutSkillRequest {
+                    name: format!("skills/{slag}"),
+                    source,
+                    format: format as i32,
+                    etag: etag.unwrap_or_default(),
+                    request_id: String::new(),
+                })
+                .await;
+            match put {
+                Ok(skill) => {
+                    let skill = skill.into_inner();
+                    for warning in &skill.diagnostics {
+                        out(&render(
+                            &shown,
+                            warning.line,
+                            warning.column,
+                            "warning",
+                            &warning.message,
+                        ));
+                    }
+                    out(&format!("{} stored (etag {})", skill.name, skill.etag));
+                    Ok(())
+                }
+                Err(status) => {
+                    // A refused document: each BadRequest violation is one
+                    // diagnostic, `source.<path>` with `line:col: message`.
+                    let violations = status
+                        .get_details_bad_request()
+                        .map(|bad| bad.field_violations)
+                        .unwrap_or_default();
+                    let mut printed = false;
+                    for violation in &violations {
+                        if let Some(at) = violation.field.strip_prefix("source")
+                            && let Some((line, rest)) = violation.description.split_once(':')
+                            && let Some((column, message)) = rest.split_once(':')
+                        {
+                            let path = at.strip_prefix('.').unwrap_or(at);
+                            let message = message.trim();
+                            let message = if path.is_empty() {
+                                message.to_owned()
+                            } else {
+                                format!("{message} (at {path})")
+                            };
+                            out(&format!("{shown}:{line}:{column}: error: {message}"));
+                            printed = true;
+                        }
+                    }
+                    Err(if printed {
+                        Failure::Refused(format!("{shown}: refused, {} error(s)", violations.len()))
+                    } else {
+                        refused(&status)
+                    })
+                }
+            }
+        }
+        SkillCommand::Delete { slag, etag } => {
+            let deleted = registry
+                .delete_skill(pb::DeleteSkillRequest {
+                    name: format!("skills/{slag}"),
+                    etag: etag.unwrap_or_default(),
+                })
+                .await
+                .map_err(|status| refused(&status))?
+                .into_inner();
+            out(&format!("{} deleted", deleted.name));
+            Ok(())
+        }
+        SkillCommand::Tools { slag, output } => {
+            let tools = registry
+                .resolve_tools(pb::ResolveToolsRequest {
+                    skill: format!("skills/{slag}"),
+                })
+                .await
+                .map_err(|status| refused(&status))?
+                .into_inner();
+            if output != Format::Text {
+                print_value(&json(&tools, "adas.v1.ResolveToolsResponse")?, output);
+                return Ok(());
+            }
+            for tool in &tools.tools {
+                out(&tool_line(tool));
+            }
+            if tools.stale {
+                out(&format!(
+                    "(served stale: {} unreachable)",
+                    tools.stale_sources.join(", ")
+                ));
+            }
+            Ok(())
+        }
+        SkillCommand::List { output } => {
+            let mut skills = Vec::new();
+            let mut page_token = String::new();
+            loop {
+                let page = registry
+                    .list_skills(pb::ListSkillsRequest {
+                        page_size: 1000,
+                        page_token,
+                    })
+                    .await
+                    .map_err(|status| refused(&status))?
+                    .into_inner();
+                for skill in &page.skills {
+                    if output == Format::Text {
+                        out(&format!("{}\t{}", skill.slag, skill.display_name));
+                    } else {
+                        skills.push(json(skill, "adas.v1.Skill")?);
+                    }
+                }
+                if page.next_page_token.is_empty() {
+                    break;
+                }
+                page_token = page.next_page_token;
+            }
+            if output != Format::Text {
+                print_value(&serde_json::Value::Array(skills), output);
+            }
+            Ok(())
+        }
+        SkillCommand::Get { slag, output } => {
+            let skill = registry
+                .get_skill(pb::GetSkillRequest {
+                    name: format!("skills/{slag}"),
+                })
+                .await
+                .map_err(|status| refused(&status))?
+                .into_inner();
+            if output == Format::Text {
+                print_skill(&skill);
+            } else {
+                print_value(&json(&skill, "adas.v1.Skill")?, output);
+            }
+            Ok(())
+        }
+    }
+}
+
+fn json(message: &impl prost::Message, full_name: &str) -> Result<serde_json::Value, Failure> {
+    to_json(message, full_name).map_err(Failure::Usage)
+}
+
+/// `refunds-eu.yaml` → `refunds-eu`.
+fn slag_of_file(file: &Path) -> Result<String, Failure> {
+    file.file_stem()
+        .and_then(|stem| stem.to_str())
+        .map(|stem| stem.split('.').next().unwrap_or(stem).to_owned())
+        .filter(|slag| !slag.is_empty())
+        .ok_or_else(|| {
+            Failure::Usage(format!(
+                "{}: cannot name a slag after this file; pass --name",
+                file.display()
+            ))
+        })
+}
+
+fn render(file: &str, line: i32, column: i32, severity: &str, message: &str) -> String {
+    format!("{file}:{line}:{column}: {severity}: {message}")
+}
+
+/// `process_refund  mcp http://…/mcp  order_id: string*, amount: number*`.
+fn tool_line(tool: &pb::ToolSpec) -> String {
+    let source = match tool.source.as_ref() {
+        Some(source) if source.kind == pb::ToolSourceKind::Mcp as i32 => {
+            format!("mcp {}", source.uri)
+        }
+        Some(source) if source.kind == pb::ToolSourceKind::Core as i32 => "core".to_owned(),
+        _ => "unknown".to_owned(),
+    };
+    let inputs: Vec<String> = tool
+        .inputs
+        .iter()
+        .map(|input| {
+            format!(
+                "{}: {}{}",
+                input.name,
+                input.r#type,
+                if input.required { "*" } else { "" }
+            )
+        })
+        .collect();
+    let unavailable = if tool.available {
+        String::new()
+    } else {
+        format!("\tUNAVAILABLE: {}", tool.unavailable_reason)
+    };
+    format!(
+        "{}\t{source}\t({}){unavailable}",
+        tool.name,
+        inputs.join(", ")
+    )
+}
+
+fn print_skill(skill: &pb::Skill) {
+    out(&format!("name: {}", skill.name));
+    out(&format!("display_name: {}", skill.display_name));
+    out(&format!(
+        "template: {}",
+        if skill.template.is_empty() {
+            "(minimal default)"
+        } else {
+            &skill.template
+        }
+    ));
+    out(&format!("etag: {}", skill.etag));
+    if !skill.mcp_server.is_empty() {
+        out(&format!("mcp_server: {}", skill.mcp_server));
+    }
+    if let Some(policy) = &skill.compiled_policy {
+        for rule in &policy.approvals {
+            out(&format!(
+                "approval: {} when {} by {}",
+                rule.tool, rule.when, rule.approver
+            ));
+        }
+    }
+    let file = format!("skills/{}/skill.yaml", skill.slag);
+    for warning in &skill.diagnostics {
+        out(&render(
+            &file,
+            warning.line,
+            warning.column,
+            "warning",
+            &warning.message,
+        ));
     }
 }
 
@@ -89,9 +400,9 @@ fn validate(files: &[PathBuf], quiet: bool, demo_mcp_url: &str) -> ExitCode {
                 return ExitCode::from(EXIT_USAGE);
             }
         };
-        let loaded = catalog.load(&source, Format::detect(Some(&shown), &source));
+        let loaded = catalog.load(&source, DocumentFormat::detect(Some(&shown), &source));
         for diagnostic in loaded.diagnostics.iter().filter(|d| !quiet || d.is_error()) {
-            println!("{}", diagnostic.render(&shown));
+            out(&diagnostic.render(&shown));
         }
         let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
         let warnings = loaded.diagnostics.len() - errors;
@@ -103,85 +414,4 @@ fn validate(files: &[PathBuf], quiet: bool, demo_mcp_url: &str) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
-}
-
-fn list(roots: &Roots) -> ExitCode {
-    let catalog = roots.catalog();
-    match catalog.list() {
-        Ok(slags) => {
-            for slag in slags {
-                match catalog.get(&slag) {
-                    Ok(skill) => println!("{slag}\t{}", skill.skill.name.as_deref().unwrap_or("")),
-                    Err(error) => println!("{slag}\t(invalid: {error})"),
-                }
-            }
-            ExitCode::SUCCESS
-        }
-        Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::from(EXIT_USAGE)
-        }
-    }
-}
-
-fn get(slag: &str, roots: &Roots) -> ExitCode {
-    let catalog = roots.catalog();
-    let file = roots
-        .memory_root
-        .join(slag)
-        .join(SKILL_FILE)
-        .display()
-        .to_string();
-    match catalog.get(slag) {
-        Ok(skill) => {
-            println!("name: skills/{}", skill.slag);
-            println!(
-                "display_name: {}",
-                skill.skill.name.as_deref().unwrap_or("")
-            );
-            println!(
-                "template: {}",
-                skill.template.as_deref().unwrap_or("(minimal default)")
-            );
-            println!("etag: {}", skill.etag);
-            let tools: Vec<&str> = skill
-                .skill
-                .tools
-                .iter()
-                .map(|tool| tool.name.as_str())
-                .collect();
-            println!("tools: {}", tools.join(", "));
-            println!(
-                "engine: {} (max_iterations {})",
-                skill.engine.preset, skill.engine.max_iterations
-            );
-            for guardrail in &skill.compiled.guardrails {
-                println!("compiled guardrail: {}", serde_json_line(guardrail));
-            }
-            for rule in &skill.compiled.approvals {
-                println!(
-                    "approval: {} when {} by {}",
-                    rule.tool, rule.when, rule.approver
-                );
-            }
-            for warning in &skill.warnings {
-                println!("{}", warning.render(&file));
-            }
-            ExitCode::SUCCESS
-        }
-        Err(SkillError::Invalid { diagnostics, .. }) => {
-            for diagnostic in &diagnostics {
-                println!("{}", diagnostic.render(&file));
-            }
-            ExitCode::from(EXIT_ERRORS)
-        }
-        Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::from(EXIT_USAGE)
-        }
-    }
-}
-
-fn serde_json_line(value: &impl serde::Serialize) -> String {
-    serde_json::to_string(value).unwrap_or_default()
 }

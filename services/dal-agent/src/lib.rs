@@ -105,6 +105,7 @@ pub fn build(
     config: &adas_runtime::ServerConfig,
     store: Arc<dyn adas_state::StateStore>,
     catalog: Arc<Catalog>,
+    mcp: adas_tools::RmcpConnector,
 ) -> DalAgentServer {
     let ttls = adas_tools::CacheTtls {
         core: config.core_tools_ttl,
@@ -112,11 +113,7 @@ pub fn build(
         ..adas_tools::CacheTtls::default()
     };
     let cache: Arc<dyn adas_state::TtlCache> = store.clone();
-    let tools = Arc::new(adas_tools::ToolResolver::new(
-        cache,
-        Arc::new(adas_tools::RmcpConnector::default()),
-        ttls,
-    ));
+    let tools = Arc::new(adas_tools::ToolResolver::new(cache, Arc::new(mcp), ttls));
     let repo = adas_jobs::JobRepo::new(store, config.memory_root.clone());
     DalAgentServer::new(DalAgent::new(repo, catalog.clone(), tools), catalog)
 }

@@ -146,6 +146,7 @@ pub fn spawn_workers(
     repo: JobRepo,
     catalog: Arc<Catalog>,
     peers: (&str, &str, &str),
+    mcp: adas_tools::RmcpConnector,
     stop: tokio::sync::watch::Receiver<bool>,
 ) -> Result<Vec<tokio::task::JoinHandle<()>>, adas_runtime::RuntimeError> {
     use adas_proto::pb::{
@@ -159,7 +160,7 @@ pub fn spawn_workers(
         .max_decoding_message_size(max);
     let gate =
         GateServiceClient::new(adas_runtime::connect_lazy(peers.2)?).max_decoding_message_size(max);
-    let mcp: Arc<dyn adas_tools::McpConnector> = Arc::new(adas_tools::RmcpConnector::default());
+    let mcp: Arc<dyn adas_tools::McpConnector> = Arc::new(mcp);
     // One sweeper per process ends asks older than their skill's wait timeout.
     let sweeper = {
         let (repo, catalog, mut stop) = (repo.clone(), catalog.clone(), stop.clone());

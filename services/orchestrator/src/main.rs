@@ -14,11 +14,13 @@ fn main() -> std::process::ExitCode {
             let catalog = adas_wire::open_catalog(&config)?;
             let repo = adas_jobs::JobRepo::new(store, config.memory_root.clone());
             let (stop, stopped) = tokio::sync::watch::channel(false);
+            let mcp = adas_tools::RmcpConnector::default();
             let workers = adas_orchestrator::spawn_workers(
                 &config,
                 repo.clone(),
                 catalog.clone(),
                 (&peers.intent_addr, &peers.dal_agent_addr, &peers.gate_addr),
+                mcp.clone(),
                 stopped,
             )?;
             let server = GrpcServer::new(&config).add_service(
@@ -30,6 +32,7 @@ fn main() -> std::process::ExitCode {
             for worker in workers {
                 let _ = worker.await;
             }
+            mcp.close().await;
             served
         },
     )

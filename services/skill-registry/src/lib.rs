@@ -63,6 +63,7 @@ pub fn build(
     config: &adas_runtime::ServerConfig,
     store: Arc<dyn adas_state::StateStore>,
     catalog: Arc<Catalog>,
+    mcp: adas_tools::RmcpConnector,
 ) -> SkillRegistry {
     let ttls = adas_tools::CacheTtls {
         core: config.core_tools_ttl,
@@ -70,7 +71,7 @@ pub fn build(
         ..adas_tools::CacheTtls::default()
     };
     let cache: Arc<dyn adas_state::TtlCache> = store_as_cache(store);
-    let tools = ToolResolver::new(cache, Arc::new(adas_tools::RmcpConnector::default()), ttls);
+    let tools = ToolResolver::new(cache, Arc::new(mcp), ttls);
     SkillRegistry::new(catalog, Arc::new(tools))
 }
 

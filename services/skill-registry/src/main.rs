@@ -12,7 +12,12 @@ fn main() -> std::process::ExitCode {
                 .await
                 .map_err(|error| RuntimeError::Startup(error.to_string()))?;
             let catalog = adas_wire::open_catalog(&config)?;
-            let registry = adas_skill_registry::build(&config, store, catalog);
+            let registry = adas_skill_registry::build(
+                &config,
+                store,
+                catalog,
+                adas_tools::RmcpConnector::default(),
+            );
             adas_runtime::serve_until_shutdown(
                 &config,
                 GrpcServer::new(&config)

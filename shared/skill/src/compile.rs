@@ -405,15 +405,18 @@ fn tool_permission(tool: &Tool) -> ToolPermission {
 }
 
 /// Workflows → sub-goals `sg_<workflow>_<n>`, each depending on the previous step.
+/// The workflow part is an identifier (`Identity Verification` →
+/// `identity_verification`), so ids can be referenced from DIA and logs.
 pub fn workflows_to_sub_goals(workflows: &[crate::model::Workflow]) -> Vec<SubGoal> {
     let mut sub_goals = Vec::new();
     for workflow in workflows {
+        let name = identifier(&workflow.name);
         for (index, step) in workflow.steps.iter().enumerate() {
             sub_goals.push(SubGoal {
-                id: format!("sg_{}_{}", workflow.name, index + 1),
+                id: format!("sg_{name}_{}", index + 1),
                 intent: step.clone(),
                 depends_on: if index > 0 {
-                    vec![format!("sg_{}_{}", workflow.name, index)]
+                    vec![format!("sg_{name}_{index}")]
                 } else {
                     Vec::new()
                 },
@@ -423,6 +426,25 @@ pub fn workflows_to_sub_goals(workflows: &[crate::model::Workflow]) -> Vec<SubGo
         }
     }
     sub_goals
+}
+
+/// Lowercase ASCII letters, digits and single `_`s: every other run of
+/// characters becomes one `_`.
+fn identifier(name: &str) -> String {
+    let mut id = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            id.push(c.to_ascii_lowercase());
+        } else if !id.is_empty() && !id.ends_with('_') {
+            id.push('_');
+        }
+    }
+    let id = id.trim_end_matches('_');
+    if id.is_empty() {
+        "workflow".to_owned()
+    } else {
+        id.to_owned()
+    }
 }
 
 /// Parses a condition, for callers that hold compiled rule text.

@@ -55,6 +55,8 @@ pub mod codes {
     pub const UNKNOWN_INTENT: &str = "unknown_intent";
     /// A `${NAME}` the catalog has no value for, or an unterminated `${`.
     pub const UNKNOWN_VARIABLE: &str = "unknown_variable";
+    /// A text guardrail past the number kept for prompts.
+    pub const GUARDRAIL_DROPPED: &str = "guardrail_dropped";
     /// An on-disk edit that does not validate; the last good version is served.
     pub const STALE_EDIT: &str = "stale_edit";
 }

@@ -271,15 +271,37 @@ impl Guardrails {
     /// `(never, always)` rule texts, whatever the shape. Rules of an unknown type count as `always`
     /// (validation warns about them).
     pub fn split(&self) -> (Vec<String>, Vec<String>) {
+        let (never, always) = self.split_with_paths();
+        let rules = |list: Vec<(String, String)>| list.into_iter().map(|(_, rule)| rule).collect();
+        (rules(never), rules(always))
+    }
+
+    /// [`Guardrails::split`] with each rule's document path, for diagnostics.
+    #[allow(clippy::type_complexity)]
+    pub fn split_with_paths(&self) -> (Vec<(String, String)>, Vec<(String, String)>) {
         match self {
-            Self::Lists { never, always } => (never.clone(), always.clone()),
+            Self::Lists { never, always } => {
+                let with_paths = |key: &str, list: &[String]| {
+                    list.iter()
+                        .enumerate()
+                        .map(|(index, rule)| {
+                            (format!("policy.guardrails.{key}[{index}]"), rule.clone())
+                        })
+                        .collect()
+                };
+                (with_paths("never", never), with_paths("always", always))
+            }
             Self::Rules(rules) => {
                 let mut never = Vec::new();
                 let mut always = Vec::new();
-                for rule in rules {
+                for (index, rule) in rules.iter().enumerate() {
+                    let entry = (
+                        format!("policy.guardrails[{index}].rule"),
+                        rule.rule.clone(),
+                    );
                     match rule.kind.to_ascii_lowercase().as_str() {
-                        "never" | "must_not" => never.push(rule.rule.clone()),
-                        _ => always.push(rule.rule.clone()),
+                        "never" | "must_not" => never.push(entry),
+                        _ => always.push(entry),
                     }
                 }
                 (never, always)

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::compile::{CompiledPolicy, compile, compile_guardrail};
+use crate::compile::{CompiledPolicy, MAX_TEXT_GUARDRAILS, compile, compile_guardrail};
 use crate::condition::Condition;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::document::{self, Document, Format, Positions};
@@ -509,6 +509,25 @@ impl Checker<'_> {
                         ),
                     );
                 }
+            }
+        }
+        if let Some(guardrails) = &policy.guardrails {
+            // Compilation keeps the first MAX_TEXT_GUARDRAILS text rules, never
+            // first: say which ones a prompt will not carry.
+            let (never, always) = guardrails.split_with_paths();
+            let text_rules = never
+                .iter()
+                .chain(always.iter())
+                .filter(|(_, rule)| compile_guardrail(rule).is_none());
+            for (path, rule) in text_rules.skip(MAX_TEXT_GUARDRAILS) {
+                self.warning(
+                    path,
+                    codes::GUARDRAIL_DROPPED,
+                    format!(
+                        "guardrail `{}` is dropped: only the first {MAX_TEXT_GUARDRAILS} text guardrails (never first) are kept for prompts",
+                        rule.chars().take(80).collect::<String>()
+                    ),
+                );
             }
         }
         if let Some(guardrails) = &policy.guardrails {

@@ -116,15 +116,15 @@ fn workflows_become_chained_sub_goals() {
     assert_eq!(
         ids,
         vec![
-            "sg_Refund Processing_1",
-            "sg_Refund Processing_2",
-            "sg_Refund Processing_3"
+            "sg_refund_processing_1",
+            "sg_refund_processing_2",
+            "sg_refund_processing_3"
         ]
     );
     assert!(sub_goals[0].depends_on.is_empty());
     assert_eq!(
         sub_goals[2].depends_on,
-        vec!["sg_Refund Processing_2".to_owned()]
+        vec!["sg_refund_processing_2".to_owned()]
     );
     assert_eq!(sub_goals[1].intent, "check_eligibility");
     assert!(

@@ -82,10 +82,12 @@ fn identity_gateway_json_draft_loads_with_warnings() {
             .all(|d| d.severity == Severity::Warning && d.line > 0)
     );
     let compiled = loaded.compiled.unwrap();
-    assert_eq!(compiled.sub_goals[0].id, "sg_Identity Verification_1");
+    // Sub-goal ids are identifiers, whatever the workflow's display name.
+    assert_eq!(compiled.sub_goals[0].id, "sg_identity_verification_1");
+    assert_eq!(compiled.sub_goals[0].workflow, "Identity Verification");
     assert_eq!(
         compiled.sub_goals[1].depends_on,
-        vec!["sg_Identity Verification_1".to_owned()]
+        vec!["sg_identity_verification_1".to_owned()]
     );
 }
 
@@ -304,4 +306,36 @@ fn oversized_documents_are_refused() {
     );
     let loaded = load(&source, Format::Yaml);
     assert_eq!(loaded.diagnostics[0].code, codes::TOO_LARGE);
+}
+
+#[test]
+fn text_guardrails_past_the_prompt_budget_are_reported_where_they_stand() {
+    let mut source = String::from(
+        "name: x\nproblem: {statement: s}\nintents: {supported: [{id: a}]}\ntools: []\npolicy:\n  guardrails:\n    never:\n",
+    );
+    for n in 1..=4 {
+        source.push_str(&format!("      - Never reveal secret number {n}\n"));
+    }
+    source.push_str("    always:\n");
+    for n in 1..=8 {
+        source.push_str(&format!("      - Always be kind in way {n}\n"));
+    }
+    let loaded = load(&source, Format::Yaml);
+    let dropped: Vec<(u32, u32, &str)> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == codes::GUARDRAIL_DROPPED)
+        .map(|d| (d.line, d.column, d.path.as_str()))
+        .collect();
+    // 12 text rules, never first: the last two `always` rules are not kept.
+    assert_eq!(
+        dropped,
+        vec![
+            (19, 9, "policy.guardrails.always[6]"),
+            (20, 9, "policy.guardrails.always[7]")
+        ]
+    );
+    let compiled = loaded.compiled.unwrap();
+    assert_eq!(compiled.text_guardrails.len(), 10);
+    assert_eq!(compiled.dropped_text_guardrails, 2);
 }

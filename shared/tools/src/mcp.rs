@@ -152,6 +152,19 @@ impl RmcpConnector {
         Ok((session, true))
     }
 
+    /// Ends every kept session (the MCP `DELETE`, then the transport), so a
+    /// process that stops closes its sessions while their servers still listen
+    /// instead of leaving the cleanup to a cancelled task.
+    pub async fn close(&self) {
+        let sessions: Vec<Arc<Session>> =
+            self.sessions.lock().await.drain().map(|(_, s)| s).collect();
+        for session in sessions {
+            if let Ok(session) = Arc::try_unwrap(session) {
+                let _ = session.cancel().await;
+            }
+        }
+    }
+
     /// Forgets `session` if it is still the kept one for `uri`.
     async fn evict(&self, uri: &str, session: &Arc<Session>) {
         let mut sessions = self.sessions.lock().await;
