@@ -188,9 +188,17 @@ class Suite:
         return [self.orchestrator, self.dal, self.gate, self.intent, self.registry, self.demo]
 
     def stop(self):
+        """Stops every process (SIGTERM); fails if one did not exit 0 — a crash
+        at shutdown is a bug, not noise. Everything is stopped either way."""
+        failures = []
         for service in self.services():
             try:
-                service.stop()
-            except Exception:  # noqa: BLE001 - best effort teardown
-                service.process.kill()
+                code = service.stop()
+                if code != 0:
+                    failures.append(f"{service.process.args[0]} exited {code} after SIGTERM")
+            except subprocess.TimeoutExpired:
+                service.kill()
+                failures.append(f"{service.process.args[0]} did not exit within 30 s of SIGTERM")
         self.redis.stop()
+        if failures:
+            raise AssertionError("; ".join(failures))

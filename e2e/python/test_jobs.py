@@ -242,14 +242,75 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         other = c.orch.ListJobs(orch_pb2.ListJobsRequest(parent="skills/devops-tier-1", page_size=1000), timeout=10)
         self.assertNotIn(job.name, [j.name for j in other.jobs], "slags never see each other's jobs")
 
+    def test_a_clients_own_program_runs_gated_and_asks(self):
+        c = self.client
+        program = 'check_order_status(order_id="ORD-1"), process_refund(order_id="ORD-1", amount=ASK("How much?"))'
+        job = c.orch.StartJob(orch_pb2.StartJobRequest(skill="skills/cs-tier-1", program=program), timeout=10)
+        job = c.settled(job.name)
+        # The ASK pauses the job like any missing input: no intent was detected.
+        self.assertEqual((job.status, job.outcome_class), (PAUSED, job_pb2.OUTCOME_CLASS_USER_ACTION_REQUIRED))
+        self.assertEqual(list(job.waiting.requested_fields), ["amount"])
+        self.assertFalse(job.intent.intent_id)
+        resumed = c.answer(job, amount=number(900))
+        job = c.settled(job.name, resumed.version)
+        # The policy still holds: above the threshold the call waits for a supervisor.
+        self.assertEqual((job.status, job.outcome_class), (PAUSED, job_pb2.OUTCOME_CLASS_APPROVAL_REQUIRED))
+        self.assertEqual((job.waiting.approval.tool, job.waiting.approval.approver), ("process_refund", "supervisor"))
+        c.gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
+            job=job.name, correlation_id=job.waiting.correlation_id, approver="supervisor:alice",
+            decision=gate_pb2.APPROVAL_DECISION_APPROVE, comment="ok"), timeout=10)
+        job = c.wait(job.name, lambda j: j.status in (COMPLETED, FAILED))
+        self.assertEqual(job.status, COMPLETED, job.error.message)
+        self.assertEqual([call.tool for call in job.result.tool_calls], ["check_order_status", "process_refund"])
+
+        # A required input the program leaves out is asked before the call runs.
+        job = c.orch.StartJob(orch_pb2.StartJobRequest(
+            skill="skills/cs-tier-1", program='process_refund(order_id="ORD-2")'), timeout=10)
+        job = c.settled(job.name)
+        self.assertEqual((job.status, list(job.waiting.requested_fields)), (PAUSED, ["amount"]))
+
+        # A program that does not parse is refused with its position; nothing is stored.
+        before = c.orch.ListJobs(orch_pb2.ListJobsRequest(parent="skills/cs-tier-1", page_size=1000), timeout=10)
+        with self.assertRaises(grpc.RpcError) as caught:
+            c.orch.StartJob(orch_pb2.StartJobRequest(
+                skill="skills/cs-tier-1", program='process_refund(order_id="ORD-9",'), timeout=10)
+        self.assertEqual(caught.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        self.assertIn("program: 1:33: expected", caught.exception.details())
+        after = c.orch.ListJobs(orch_pb2.ListJobsRequest(parent="skills/cs-tier-1", page_size=1000), timeout=10)
+        self.assertEqual(len(after.jobs), len(before.jobs))
+
     def test_events_stream_and_resume_from_the_last_id(self):
         c = self.client
-        job = c.start("refund ORD-2", amount=25)
+        job = c.settled(c.start("I want a refund").name)
+        with self.assertRaises(grpc.RpcError):
+            c.answer(job, order_id=text(""))  # refused: the job still waits
+        job = c.wait(job.name, lambda j: j.status == PAUSED and j.waiting.correlation_id)
+        resumed = c.answer(job, order_id=text("ORD-2"))
+        job = c.settled(job.name, resumed.version)
+        resumed = c.answer(job, amount=number(25))
         job = c.wait(job.name, lambda j: j.status in (COMPLETED, FAILED))
+        self.assertEqual(job.status, COMPLETED, job.error.message)
         events = list(c.orch.WatchJob(orch_pb2.WatchJobRequest(name=job.name), timeout=10))
-        kinds = [event.type for event in events]
-        self.assertEqual(kinds[0], job_pb2.JOB_EVENT_TYPE_CREATED)
-        self.assertEqual(kinds[-1], job_pb2.JOB_EVENT_TYPE_COMPLETED)
+        names = [job_pb2.JobEventType.Name(event.type).removeprefix("JOB_EVENT_TYPE_").lower() for event in events]
+        # Every event, in order: each kind the engine emits reaches clients by
+        # name. `resolved` is written only when resolving changed the plan, which
+        # depends on whether the answer's write already filled the slot: it is
+        # checked apart.
+        self.assertIn("resolved", names)
+        self.assertEqual([name for name in names if name != "resolved"], [
+            "created", "running", "planned", "paused",      # the order id is missing
+            "answer_refused",                                # an empty order id
+            "resumed", "running",
+            "tool_started", "tool_finished",                 # check_order_status
+            "paused",                                        # then the amount is missing
+            "resumed", "running",
+            "tool_started", "tool_finished",                 # process_refund under the threshold
+            "finalized", "completed",
+        ])
+        self.assertNotIn(job_pb2.JOB_EVENT_TYPE_UNSPECIFIED, [event.type for event in events])
+        refused = events[names.index("answer_refused")]
+        self.assertEqual(refused.status, PAUSED)
+        self.assertEqual([e.job_version for e in events], sorted(e.job_version for e in events))
         tail = list(c.orch.WatchJob(orch_pb2.WatchJobRequest(name=job.name, after_event_id=events[2].event_id), timeout=10))
         self.assertEqual([e.event_id for e in tail], [e.event_id for e in events[3:]])
 
@@ -266,7 +327,10 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         pending = self.suite.redis.command("XPENDING", queue, "workers")
         self.assertEqual(pending[0], 0)
         versions = {name: c.orch.GetJob(orch_pb2.GetJobRequest(name=name)).version for name in names[:50]}
-        time.sleep(1.0)
+        # Workers busy after the snapshot (a sentinel job through the queue to
+        # its end) still never touched a paused job: a condition, not a sleep.
+        sentinel = c.start("refund ORD-3", amount=5, order_id="ORD-3")
+        c.wait(sentinel.name, lambda j: j.status in (COMPLETED, FAILED))
         again = {name: c.orch.GetJob(orch_pb2.GetJobRequest(name=name)).version for name in names[:50]}
         self.assertEqual(versions, again, "nobody touches a paused job")
         waiting = int(self.suite.redis.command("ZCARD", "adas:default:{cs-tier-1}:waiting"))

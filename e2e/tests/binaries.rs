@@ -71,7 +71,8 @@ fn terminate(service: SpawnedService) -> Option<i32> {
         .status()
         .unwrap();
     assert!(status.success());
-    service.wait()
+    // The grace period is 10 s by default; an idle server exits at once.
+    service.wait(std::time::Duration::from_secs(30))
 }
 
 #[tokio::test]

@@ -25,8 +25,13 @@ pub enum JobCommand {
     Start {
         /// Skill slag.
         slag: String,
-        /// The goal.
+        /// The goal (optional with --program).
+        #[arg(required_unless_present = "program", default_value = "")]
         goal: String,
+        /// Run this DIA program instead of planning from the goal (every call is
+        /// still gated; an ASK pauses the job).
+        #[arg(long)]
+        program: Option<String>,
         /// Resource bindings `name=value`.
         #[arg(long = "resource", value_parser = key_value)]
         resources: Vec<(String, String)>,
@@ -205,6 +210,7 @@ pub fn run(command: JobCommand, server: &str) -> ExitCode {
             JobCommand::Start {
                 slag,
                 goal,
+                program,
                 resources,
                 request_id,
             } => {
@@ -217,6 +223,7 @@ pub fn run(command: JobCommand, server: &str) -> ExitCode {
                         resources: resources.into_iter().collect(),
                         context: None,
                         request_id: request_id.unwrap_or_default(),
+                        program: program.unwrap_or_default(),
                     })
                     .await
                     .map_err(status_text)?

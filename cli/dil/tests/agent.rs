@@ -404,7 +404,7 @@ fn ctrl_c_kills_the_agents_process_group_and_ends_unknown() {
     let dir = workdir("interrupt");
     let marker = dir.join("late");
     let agent = format!(
-        "(sleep 3; touch {}) & echo started > started; wait",
+        "(sleep 3; touch {}) & echo $! > background.pid; echo started > started; wait",
         marker.display()
     );
     let child = command(&dir, ONE_GATE, &[], &agent)
@@ -443,7 +443,17 @@ fn ctrl_c_kills_the_agents_process_group_and_ends_unknown() {
         std::fs::read_to_string(run.run_dir().join("agent.exit_code")).unwrap(),
         "interrupted\n"
     );
-    // The agent's background child died with its group: it never touches the marker.
-    std::thread::sleep(Duration::from_millis(3500));
+    // The agent's background child died with its group: wait for it to be gone
+    // (at once when killed; after its `sleep 3` and the marker if it was not).
+    let pid = std::fs::read_to_string(run.dir.join("background.pid")).unwrap();
+    let stat = format!("/proc/{}/stat", pid.trim());
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while std::fs::read_to_string(&stat).is_ok_and(|stat| !stat.contains(") Z ")) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the background child lives on"
+        );
+        std::thread::sleep(Duration::from_millis(25));
+    }
     assert!(!marker.exists(), "the agent's process group was killed");
 }

@@ -197,6 +197,33 @@ pub fn spawn_workers(
     Ok(handles)
 }
 
+/// Largest `program` StartJob takes: a plan is a handful of calls.
+pub const MAX_PROGRAM_BYTES: usize = 64 * 1024;
+
+/// A client's DIA program, parsed (None when the request has none).
+fn parse_program(source: &str) -> Result<Option<adas_dia::Program>, OrchestratorError> {
+    if source.trim().is_empty() {
+        return Ok(None);
+    }
+    if source.len() > MAX_PROGRAM_BYTES {
+        return Err(OrchestratorError::InvalidField {
+            field: "program",
+            reason: format!("{} bytes; the limit is {MAX_PROGRAM_BYTES}", source.len()),
+        });
+    }
+    let program = adas_dia::parse(source).map_err(|error| OrchestratorError::InvalidField {
+        field: "program",
+        reason: error.to_string(),
+    })?;
+    if program.elements.is_empty() {
+        return Err(OrchestratorError::InvalidField {
+            field: "program",
+            reason: "the program has no element".into(),
+        });
+    }
+    Ok(Some(program))
+}
+
 /// How often waiting jobs are checked against their skill's wait timeout.
 pub const EXPIRY_SWEEP_INTERVAL: Duration = Duration::from_secs(1);
 
@@ -214,10 +241,11 @@ impl OrchestratorService for Orchestrator {
                 field: "skill",
                 reason,
             })?;
-        if request.goal.trim().is_empty() {
+        let program = parse_program(&request.program)?;
+        if request.goal.trim().is_empty() && program.is_none() {
             return Err(OrchestratorError::InvalidField {
                 field: "goal",
-                reason: "a goal is required".into(),
+                reason: "a goal (or a DIA `program`) is required".into(),
             }
             .into());
         }
@@ -290,7 +318,9 @@ impl OrchestratorService for Orchestrator {
                 .map(struct_to_json)
                 .unwrap_or_default(),
             resources: bound.values,
-            plan: None,
+            // A client's own program skips intent and planning; every call
+            // in it is still resolved (ASK pauses) and gated like a plan's.
+            plan: program.map(adas_dia::Plan::new),
             intent: None,
             iteration: 0,
             iteration_budget: skill.engine.max_iterations,

@@ -6,11 +6,11 @@
 //!
 //! ```text
 //! program   = [ element { "," element } ] ;              (* empty input: empty program *)
-//! element   = call ;                                     (* calls and special forms *)
+//! element   = value ;                                    (* calls, special forms, literals, lists *)
 //! call      = name "(" [ arg { "," arg } ] ")" | special ;
 //! arg       = ident "=" value ;                          (* each name once per call *)
 //! value     = literal | list | call ;                    (* a call's return value feeds its slot *)
-//! list      = "[" [ value { "," value } ] "]" ;          (* calls are not list items *)
+//! list      = "[" [ value { "," value } ] "]" ;          (* a call's result takes its item's place *)
 //! literal   = integer | float | string | "true" | "false" ;
 //! special   = "ASK" "(" string ")"
 //!           | "QUERY_FILL" "(" string ")"
@@ -35,7 +35,9 @@
 //! # Deliberate differences from the Python reference
 //!
 //! The reference splits on commas without a tokenizer. Every program its own
-//! parser tests accept parses here to the same tree, with these principled changes:
+//! parser tests accept parses here to the same tree — top-level literals and lists
+//! (`123`, `'hello'`, `[1, 2]`, the reply `5, PROPAGATE_SLOT(length=12)`) and calls as
+//! list items (`add(v=[1, negate(v=2)])`) included — with these principled changes:
 //! - literals are typed: the reference's `Value("1")` is `Int(1)` here, `Value("hello")`
 //!   is `Str("hello")`; `true`/`false` are booleans;
 //! - a nested call in argument position is a plain `Intent` node (the reference wraps it

@@ -66,13 +66,15 @@ fn truncate(text: &str) -> String {
     shown
 }
 
-/// Parses a program: comma-separated top-level elements; empty input is an empty program.
+/// Parses a program: comma-separated top-level elements (any value: calls,
+/// special forms, literals, lists — a reply such as `5, PROPAGATE_SLOT(length=12)`
+/// is a program too); empty input is an empty program.
 pub fn parse(source: &str) -> Result<Program, ParseError> {
     let mut parser = Parser::new(source)?;
     let mut elements = Vec::new();
     if parser.peek() != &Token::End {
         loop {
-            elements.push(parser.element(0)?);
+            elements.push(parser.value(0)?);
             match parser.peek() {
                 Token::Comma => parser.advance()?,
                 Token::End => break,
@@ -382,14 +384,6 @@ impl<'a> Parser<'a> {
         Ok(depth + 1)
     }
 
-    /// A top-level element: a call or a special form.
-    fn element(&mut self, depth: usize) -> Result<Node, ParseError> {
-        match self.peek() {
-            Token::Ident(_) => self.call_or_special(depth),
-            _ => Err(self.error("an intent call such as `tool(arg=1)`")),
-        }
-    }
-
     /// A value in argument position.
     fn value(&mut self, depth: usize) -> Result<Node, ParseError> {
         let depth = self.enter(depth)?;
@@ -417,16 +411,8 @@ impl<'a> Parser<'a> {
         let mut items = Vec::new();
         if self.peek() != &Token::RBracket {
             loop {
-                let at = self.token_start;
-                let item = self.value(depth)?;
-                if matches!(item, Node::Intent(_)) {
-                    return Err(self.error_at(
-                        at,
-                        "a value in a list (calls are not list items)".into(),
-                        "a call".into(),
-                    ));
-                }
-                items.push(item);
+                // A call is an item like any value: its result takes its place.
+                items.push(self.value(depth)?);
                 match self.peek() {
                     Token::Comma => self.advance()?,
                     Token::RBracket => break,
@@ -531,6 +517,8 @@ impl<'a> Parser<'a> {
     /// `name=value, ...` up to (not including) `)`.
     fn args(&mut self, depth: usize) -> Result<Vec<Arg>, ParseError> {
         let mut args: Vec<Arg> = Vec::new();
+        // A set, not a scan of `args`: a call with many arguments stays linear.
+        let mut seen = std::collections::HashSet::new();
         if self.peek() == &Token::RParen {
             return Ok(args);
         }
@@ -549,7 +537,7 @@ impl<'a> Parser<'a> {
             self.advance()?;
             self.expect(&Token::Equals, "`=` after the argument name")?;
             let value = self.value(depth)?;
-            if args.iter().any(|arg| arg.name == name) {
+            if !seen.insert(name.clone()) {
                 return Err(self.error_at(
                     name_at,
                     "each argument once".into(),

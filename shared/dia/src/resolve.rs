@@ -561,6 +561,20 @@ impl<'a> Resolver<'a> {
         interaction: &Interaction,
         text: &str,
     ) -> Result<(), AnswerError> {
+        let (answer, slots) = parse_reply(text.trim());
+        self.fill_with(plan, interaction, answer)?;
+        // Values given beside the answer (`5, PROPAGATE_SLOT(length=12)`) are
+        // known from now on — only once the answer itself was taken.
+        remember(&mut plan.context, &slots);
+        Ok(())
+    }
+
+    fn fill_with(
+        &self,
+        plan: &mut Plan,
+        interaction: &Interaction,
+        answer: Node,
+    ) -> Result<(), AnswerError> {
         let missing = || AnswerError::MissingSlot(interaction.path.to_string());
         let element = interaction.path.element().ok_or_else(missing)?;
         if element >= plan.program.elements.len()
@@ -568,8 +582,6 @@ impl<'a> Resolver<'a> {
         {
             return Err(missing());
         }
-        let answer = parser::parse_value(text.trim())
-            .unwrap_or_else(|_| Node::literal(Literal::Str(text.trim().to_owned())));
         match answer {
             Node::Abort => {
                 let removed = plan.program.elements.remove(element);
@@ -661,6 +673,30 @@ impl<'a> Resolver<'a> {
             .map(|spec| spec.allowed.clone())
             .unwrap_or_default();
         convert(&interaction.field, interaction.expected, &allowed, value)
+    }
+}
+
+/// A reply as DSL: one value, or one value with `PROPAGATE_SLOT(...)`s beside it
+/// (the reference's reply form); anything else is the text as a string.
+fn parse_reply(text: &str) -> (Node, Vec<Arg>) {
+    if let Ok(node) = parser::parse_value(text) {
+        return (node, Vec::new());
+    }
+    let as_text = || (Node::literal(Literal::Str(text.to_owned())), Vec::new());
+    let Ok(program) = parser::parse(text) else {
+        return as_text();
+    };
+    let mut slots = Vec::new();
+    let mut values = Vec::new();
+    for element in program.elements {
+        match element {
+            Node::PropagateSlots { args } => slots.extend(args),
+            other => values.push(other),
+        }
+    }
+    match (values.len(), slots.is_empty()) {
+        (1, false) => (values.remove(0), slots),
+        _ => as_text(),
     }
 }
 

@@ -220,8 +220,60 @@ fn reference_invalid_elements() {
     );
     assert!(parse_value("").is_err());
     assert!(parse_value("PROPAGATE_SLOT(x)").is_err());
-    let error = parse_value("[foo()]").unwrap_err();
-    assert_eq!(error.column, 2, "{error}");
+    assert!(parse("[1, 2").is_err());
+    assert_eq!(parse("12mm").unwrap_err().column, 1);
+}
+
+#[test]
+fn reference_top_level_values_and_calls_in_lists() {
+    // The reference's own cases: a program may be a bare value…
+    for (source, expected) in [
+        ("123", int(123)),
+        ("'hello'", text("hello")),
+        (
+            "[1, 2]",
+            Node::List {
+                items: vec![int(1), int(2)],
+            },
+        ),
+    ] {
+        assert_eq!(parse(source).unwrap().elements, vec![expected], "{source}");
+    }
+    // …a reply to an ASK: a value with the slots it also fills…
+    let reply = parse("5, PROPAGATE_SLOT(length=12)").unwrap();
+    assert_eq!(
+        reply.elements,
+        vec![
+            int(5),
+            Node::PropagateSlots {
+                args: vec![Arg {
+                    name: "length".into(),
+                    value: int(12)
+                }]
+            }
+        ]
+    );
+    // …and a call is a list item whose result takes its place.
+    assert_eq!(
+        one("add(v=[1, negate(v=2)])"),
+        call(
+            "add",
+            vec![(
+                "v",
+                Node::List {
+                    items: vec![int(1), call("negate", vec![("v", int(2))])]
+                }
+            )]
+        )
+    );
+    for source in ["123", "[1, negate(v=2)]", "5, PROPAGATE_SLOT(length=12)"] {
+        let program = parse(source).unwrap();
+        assert_eq!(
+            parse(&program.to_string()).unwrap(),
+            program,
+            "{source} round-trips"
+        );
+    }
 }
 
 #[test]

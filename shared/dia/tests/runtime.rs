@@ -38,6 +38,12 @@ impl ToolRunner for CountingRunner {
                 .ok_or_else(|| ToolError::Unrecoverable(format!("{name} missing")))
         };
         match tool {
+            "add" if args.contains_key("v") => {
+                Ok(json!(args["v"].as_array().map(|items| {
+                    items.iter().filter_map(Json::as_i64).sum::<i64>()
+                })))
+            }
+            "negate" => Ok(json!(-number("v")?)),
             "add" => Ok(json!(number("a")? + number("b")?)),
             "multiply" => Ok(json!(number("a")? * number("b")?)),
             "retrieve_screw" => {
@@ -94,6 +100,62 @@ async fn nested_calculator_evaluates_once() {
     assert_eq!(again.value, Some(json!(7)));
     assert_eq!(runner.calls().len(), 2);
     assert_eq!(program.to_string(), "7");
+}
+
+#[tokio::test]
+async fn calls_in_lists_and_top_level_values_evaluate() {
+    let mut program = parse("add(v=[1, negate(v=2)])").unwrap();
+    let runner = CountingRunner::default();
+    let evaluation = evaluate(&mut program, &runner).await.unwrap();
+    assert_eq!(evaluation.value, Some(json!(-1)));
+    assert_eq!(
+        runner.calls(),
+        vec![
+            ("negate".to_owned(), json!({"v": 2})),
+            ("add".to_owned(), json!({"v": [1, -2]}))
+        ],
+        "the list item runs first, once"
+    );
+    let mut literal = parse("[1, 2]").unwrap();
+    let evaluation = evaluate(&mut literal, &runner).await.unwrap();
+    assert_eq!(evaluation.value, Some(json!([1, 2])));
+}
+
+#[tokio::test]
+async fn a_reply_may_fill_other_slots_beside_the_answer() {
+    let schemas = screw_schemas();
+    let mut plan = Plan::new(
+        parse(r#"retrieve_screw(count=ASK("How many?"), length=ASK("Length?"))"#).unwrap(),
+    );
+    let resolver = Resolver::new(&schemas, &NoQuerySource);
+    assert!(matches!(
+        resolver.resolve(&mut plan).await,
+        Outcome::InteractionRequested(_)
+    ));
+    // The reference's reply form: the value asked for, and a slot known for later.
+    resolver
+        .answer(&mut plan, "5, PROPAGATE_SLOT(length=12)")
+        .unwrap();
+    assert_eq!(
+        resolver.resolve(&mut plan).await,
+        Outcome::Resolved,
+        "the propagated length fills its ask: never asked"
+    );
+    assert_eq!(
+        plan.program.to_string(),
+        "retrieve_screw(count=5, length=12)"
+    );
+    // A refused answer propagates nothing.
+    let mut plan = Plan::new(
+        parse(r#"retrieve_screw(count=ASK("How many?"), length=ASK("Length?"))"#).unwrap(),
+    );
+    resolver.resolve(&mut plan).await;
+    assert!(
+        resolver
+            .answer(&mut plan, "'many', PROPAGATE_SLOT(length=12)")
+            .is_err()
+    );
+    assert!(plan.context.known.get("length").is_none());
 }
 
 #[tokio::test]

@@ -1,5 +1,6 @@
 //! The intent test table over the shipped templates: message → expected intent
-//! (None = out of domain) and entities. Prints the accuracy; must stay ≥ 90%.
+//! (None = out of domain) and entities. Prints the accuracy; must stay ≥ 90%,
+//! and every out-of-domain row must be refused.
 
 use std::path::PathBuf;
 
@@ -268,6 +269,9 @@ fn intent_table_accuracy() {
     let rows = table();
     assert!(rows.len() >= 40);
     let (mut intents_right, mut rows_right) = (0, 0);
+    // Refusals are counted apart: a 90% bar over every row would let every
+    // out-of-domain row fail unnoticed, and a guess there is an action.
+    let mut refusals_missed = Vec::new();
     for (slag, message, expected_intent, expected_entities) in &rows {
         let skill = template(slag);
         let detection = adas_nlu::detect(&skill, message, &Map::new());
@@ -279,6 +283,9 @@ fn intent_table_accuracy() {
         let intent_ok = detection.intent_id.as_deref() == *expected_intent;
         let entities_ok = Json::Object(entities.clone()) == *expected_entities;
         intents_right += usize::from(intent_ok);
+        if expected_intent.is_none() && detection.intent_id.is_some() {
+            refusals_missed.push(format!("[{slag}] {message:?} -> {:?}", detection.intent_id));
+        }
         rows_right += usize::from(intent_ok && entities_ok);
         if !(intent_ok && entities_ok) {
             println!(
@@ -300,6 +307,12 @@ fn intent_table_accuracy() {
         "intent + entities accuracy: {rows_right}/{} = {:.1}%",
         rows.len(),
         row_accuracy * 100.0
+    );
+    let refusals = rows.iter().filter(|row| row.2.is_none()).count();
+    assert!(refusals >= 4, "the table keeps out-of-domain rows");
+    assert!(
+        refusals_missed.is_empty(),
+        "every out-of-domain message is refused; acted on: {refusals_missed:?}"
     );
     assert!(
         intent_accuracy >= 0.9,

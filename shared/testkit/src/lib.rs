@@ -251,10 +251,24 @@ impl SpawnedService {
         self.child.id()
     }
 
-    /// Waits for the process to exit and returns its exit code (None when killed by a signal).
-    pub fn wait(mut self) -> Option<i32> {
-        let status = self.child.wait().expect("wait for child");
-        status.code()
+    /// Waits up to `deadline` for the process to exit and returns its exit code
+    /// (None when killed by a signal).
+    ///
+    /// # Panics
+    /// When it is still running at the deadline (it is killed first), so a
+    /// shutdown that hangs fails the test instead of hanging it.
+    pub fn wait(mut self, deadline: Duration) -> Option<i32> {
+        let until = std::time::Instant::now() + deadline;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for child") {
+                return status.code();
+            }
+            if std::time::Instant::now() > until {
+                let _ = self.child.kill();
+                panic!("the process did not exit within {deadline:?}");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 }
 
