@@ -9,7 +9,7 @@ import time
 import unittest
 
 import grpc
-from google.protobuf import struct_pb2
+from google.protobuf import json_format, struct_pb2
 
 import adas_client
 
@@ -278,6 +278,36 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         self.assertIn("program: 1:33: expected", caught.exception.details())
         after = c.orch.ListJobs(orch_pb2.ListJobsRequest(parent="skills/cs-tier-1", page_size=1000), timeout=10)
         self.assertEqual(len(after.jobs), len(before.jobs))
+
+    def test_large_tool_outputs_live_in_the_focus_cache(self):
+        c = self.client
+        registry = __import__("adas.v1.skill_registry_service_pb2_grpc", fromlist=["x"])
+        registry_pb2 = __import__("adas.v1.skill_registry_service_pb2", fromlist=["x"])
+        stub = registry.SkillRegistryServiceStub(c.channel(self.suite.registry))
+        stub.PutSkill(registry_pb2.PutSkillRequest(name="skills/echoes", source=(
+            "name: Echoes\nproblem: {statement: Echo text}\nintents: {supported: [{id: echo}]}\ntools: []\n"
+            "engine:\n  finalization_gate: {enabled: false}\n")), timeout=10)
+        big = "x" * 20000
+        job = c.orch.StartJob(orch_pb2.StartJobRequest(skill="skills/echoes", program=f'sys.echo(text="{big}")'),
+                              timeout=10)
+        job = c.wait(job.name, lambda j: j.status in (COMPLETED, FAILED))
+        self.assertEqual(job.status, COMPLETED, job.error.message)
+        # The job keeps a reference, not a copy…
+        output = json_format.MessageToDict(job.result.tool_calls[0].output)
+        self.assertEqual(sorted(output), ["bytes", "focus_ref", "preview"])
+        self.assertEqual(output["bytes"], len(json.dumps({"text": big}, separators=(",", ":"))))
+        stored = self.stored(job)
+        self.assertEqual(stored["calls"][0]["output"]["focus_ref"], output["focus_ref"],
+                         "the stored call holds the reference")
+        # …the artifact is in the slag's focus cache…
+        artifact = os.path.join(self.suite.memory_root, "echoes", "focus-cache", output["focus_ref"])
+        with open(artifact, encoding="utf-8") as file:
+            self.assertTrue(json.load(file) == {"text": big}, "the artifact is the whole output")
+        # …and finalization read it back: the answer carries the whole output.
+        self.assertTrue(dict(job.result.output_fields)["text"] == big, "the whole output is in the answer")
+        events = list(c.orch.WatchJob(orch_pb2.WatchJobRequest(name=job.name), timeout=10))
+        finished = [e for e in events if e.type == job_pb2.JOB_EVENT_TYPE_TOOL_FINISHED][0]
+        self.assertEqual(json_format.MessageToDict(finished.data)["output"]["focus_ref"], output["focus_ref"])
 
     def test_events_stream_and_resume_from_the_last_id(self):
         c = self.client

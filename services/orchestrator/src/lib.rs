@@ -178,6 +178,13 @@ pub fn spawn_workers(
         })
     };
     let mut handles = vec![sweeper];
+    let focus = Arc::new(adas_jobs::focus::FocusCache::new(
+        &config.memory_root,
+        adas_jobs::focus::FocusLimits {
+            max_bytes: config.focus_cache_max_bytes,
+            max_entries: config.focus_cache_max_entries,
+        },
+    ));
     handles.extend((0..config.workers.max(1)).map(|n| {
         let worker = worker::Worker {
             repo: repo.clone(),
@@ -188,6 +195,7 @@ pub fn spawn_workers(
             gate: gate.clone(),
             consumer: format!("orchestrator-{}-{n}", std::process::id()),
             visibility_timeout: config.visibility_timeout,
+            focus: focus.clone(),
         };
         let mut stop = stop.clone();
         tokio::spawn(worker.run(async move {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use adas_jobs::dal::reason_codes;
+use adas_jobs::focus::FocusCache;
 use adas_jobs::{
     CallRecord, DetectedIntent, EventKind, JobError, JobRecord, JobRepo, JobResult, JobStatus,
     OutcomeClass, PendingApproval, StoredJob, Waiting, now,
@@ -43,7 +44,16 @@ pub struct Worker {
     pub consumer: String,
     /// A job held by a silent worker this long is taken over.
     pub visibility_timeout: Duration,
+    /// Large tool outputs, kept once per slag and referenced from the job.
+    pub focus: Arc<FocusCache>,
 }
+
+/// A tool output larger than this (as JSON) is kept in the focus cache and the
+/// job record, its event and its archive hold a reference instead of a copy.
+pub const FOCUS_INLINE_MAX_BYTES: usize = 8 * 1024;
+
+/// How many characters of a referenced output the reference shows.
+const FOCUS_PREVIEW_CHARS: usize = 200;
 
 /// Why processing a job stopped early.
 #[derive(Debug, thiserror::Error)]
@@ -499,7 +509,7 @@ impl Worker {
         record.plan = Some(plan);
         record.iteration += 1;
         let (output, is_error) = match &outcome {
-            Ok(value) => (value.clone(), false),
+            Ok(value) => (self.keep_large(&record.slag, value).await, false),
             Err(error) => (Json::String(error.to_string()), true),
         };
         record.calls.push(CallRecord {
@@ -543,6 +553,48 @@ impl Worker {
         Ok(Some((record, version)))
     }
 
+    /// `output` as the job keeps it: itself when small, else a reference to
+    /// its copy in the slag's focus cache (`focus_ref`, `bytes`, `preview`).
+    /// A cache that cannot take it leaves the output inline: never lost.
+    async fn keep_large(&self, slag: &str, output: &Json) -> Json {
+        let text = output.to_string();
+        if text.len() <= FOCUS_INLINE_MAX_BYTES {
+            return output.clone();
+        }
+        let (focus, owned_slag, bytes) = (self.focus.clone(), slag.to_owned(), text.clone());
+        match tokio::task::spawn_blocking(move || focus.put(&owned_slag, bytes.as_bytes())).await {
+            Ok(Ok(id)) => json!({
+                "focus_ref": id,
+                "bytes": text.len(),
+                "preview": text.chars().take(FOCUS_PREVIEW_CHARS).collect::<String>(),
+            }),
+            Ok(Err(error)) => {
+                warn!(%error, slag, "focus cache refused a tool output; kept inline");
+                output.clone()
+            }
+            Err(error) => {
+                warn!(%error, slag, "focus cache task failed; output kept inline");
+                output.clone()
+            }
+        }
+    }
+
+    /// A call's output as the tool returned it: a focus reference is read back
+    /// from the cache (an evicted one stays the reference).
+    async fn full_output(&self, slag: &str, output: &Json) -> Json {
+        let Some(id) = output.get("focus_ref").and_then(Json::as_str) else {
+            return output.clone();
+        };
+        let (focus, slag, id) = (self.focus.clone(), slag.to_owned(), id.to_owned());
+        let read = tokio::task::spawn_blocking(move || focus.get(&slag, &id)).await;
+        match read {
+            Ok(Ok(Some(bytes))) => {
+                serde_json::from_slice(&bytes).unwrap_or_else(|_| output.clone())
+            }
+            _ => output.clone(),
+        }
+    }
+
     async fn finalize(
         &self,
         skill: &OperationalSkill,
@@ -551,14 +603,21 @@ impl Worker {
     ) -> Result<(), WorkError> {
         let mut results = record.context.clone();
         let mut succeeded = Vec::new();
+        let mut outputs = Vec::new();
         for call in record.calls.iter().filter(|call| !call.is_error) {
-            succeeded.push(call.tool.clone());
-            if let Json::Object(fields) = &call.output {
+            outputs.push((
+                call.tool.clone(),
+                self.full_output(&record.slag, &call.output).await,
+            ));
+        }
+        for (tool, output) in &outputs {
+            succeeded.push(tool.clone());
+            if let Json::Object(fields) = output {
                 for (key, value) in fields {
                     results.insert(key.clone(), value.clone());
                 }
             }
-            results.insert(call.tool.clone(), call.output.clone());
+            results.insert(tool.clone(), output.clone());
         }
         let draft = match record
             .calls
@@ -597,12 +656,9 @@ impl Worker {
             .map(|contract| contract.required_fields.clone())
             .unwrap_or_default();
         let output_fields: Map<String, Json> = if required.is_empty() {
-            record
-                .calls
-                .iter()
-                .rev()
-                .find(|call| !call.is_error)
-                .and_then(|call| call.output.as_object().cloned())
+            outputs
+                .last()
+                .and_then(|(_, output)| output.as_object().cloned())
                 .unwrap_or_default()
         } else {
             required

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 pub mod dal;
+pub mod focus;
 
 use adas_dia::Plan;
 use adas_state::{PageRequest, QueueItem, StateError, StateStore, WaitingChange};

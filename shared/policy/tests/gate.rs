@@ -40,7 +40,19 @@ fn custom(source: &str) -> Arc<OperationalSkill> {
         rand_suffix()
     ));
     let catalog = Catalog::new(&root, &root);
-    catalog.put("custom", source, None).unwrap()
+    // These tests are about policy: the fields that make a document a skill
+    // are added when a source leaves them out.
+    let mut source = source.to_owned();
+    for (key, line) in [
+        ("problem:", "problem: {statement: Test the gate}\n"),
+        ("intents:", "intents: {supported: [{id: test}]}\n"),
+        ("tools:", "tools: []\n"),
+    ] {
+        if !source.contains(key) {
+            source.push_str(line);
+        }
+    }
+    catalog.put("custom", &source, None).unwrap()
 }
 
 fn args(value: Json) -> Map<String, Json> {

@@ -95,6 +95,12 @@ pub struct ServerArgs {
     /// plain HTTP on this address; off when absent.
     #[arg(long, env = "ADAS_METRICS_LISTEN")]
     pub metrics_listen: Option<SocketAddr>,
+    /// Most bytes of artifacts one slag's focus cache keeps (large tool outputs).
+    #[arg(long, env = "ADAS_FOCUS_CACHE_MAX_BYTES", default_value_t = 64 * 1024 * 1024)]
+    pub focus_cache_max_bytes: u64,
+    /// Most artifacts one slag's focus cache keeps.
+    #[arg(long, env = "ADAS_FOCUS_CACHE_MAX_ENTRIES", default_value_t = 10_000)]
+    pub focus_cache_max_entries: usize,
 }
 
 impl ServerArgs {
@@ -120,6 +126,8 @@ impl ServerArgs {
             max_message_bytes: self.max_message_bytes,
             shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
             metrics_listen: self.metrics_listen,
+            focus_cache_max_bytes: self.focus_cache_max_bytes,
+            focus_cache_max_entries: self.focus_cache_max_entries.max(1),
         }
     }
 }
@@ -161,6 +169,10 @@ pub struct ServerConfig {
     pub shutdown_grace: Duration,
     /// Where the metrics page is served; `None`: nowhere.
     pub metrics_listen: Option<SocketAddr>,
+    /// Bound of each slag's focus cache, in bytes.
+    pub focus_cache_max_bytes: u64,
+    /// Bound of each slag's focus cache, in artifacts.
+    pub focus_cache_max_entries: usize,
 }
 
 impl ServerConfig {
@@ -184,6 +196,8 @@ impl ServerConfig {
             max_message_bytes: 4 * 1024 * 1024,
             shutdown_grace: Duration::from_secs(10),
             metrics_listen: None,
+            focus_cache_max_bytes: 64 * 1024 * 1024,
+            focus_cache_max_entries: 10_000,
         }
     }
 }
