@@ -359,8 +359,8 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         versions = {name: c.orch.GetJob(orch_pb2.GetJobRequest(name=name)).version for name in names[:50]}
         # Workers busy after the snapshot (a sentinel job through the queue to
         # its end) still never touched a paused job: a condition, not a sleep.
-        sentinel = c.start("refund ORD-3", amount=5, order_id="ORD-3")
-        c.wait(sentinel.name, lambda j: j.status in (COMPLETED, FAILED))
+        sentinel = c.start("refund ORD-1", amount=5, order_id="ORD-1")
+        c.settled(sentinel.name, timeout=60)
         again = {name: c.orch.GetJob(orch_pb2.GetJobRequest(name=name)).version for name in names[:50]}
         self.assertEqual(versions, again, "nobody touches a paused job")
         waiting = int(self.suite.redis.command("ZCARD", "adas:default:{cs-tier-1}:waiting"))
