@@ -69,6 +69,8 @@ const BENCH_SKILL: &str = r#"id: bench-refund
 name: "Bench: refund"
 version: 1.0.0
 description: A refund in three tool calls with one question, for adas-bench.
+problem:
+  statement: Refund a customer's order
 mcp_server: "${ADAS_DEMO_MCP_URL}"
 intents:
   supported:

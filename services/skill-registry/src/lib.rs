@@ -83,6 +83,14 @@ fn slag_of(field: &'static str, name: &str) -> Result<String, RegistryError> {
     parse_skill_name(name).map_err(|reason| RegistryError::InvalidField { field, reason })
 }
 
+/// The slag of a write's `name` (REQUIRED: empty is refused, not the default).
+fn required_slag(name: &str) -> Result<String, RegistryError> {
+    parse_required_skill_name(name).map_err(|reason| RegistryError::InvalidField {
+        field: "name",
+        reason,
+    })
+}
+
 fn format_of(format: i32) -> Option<Format> {
     match pb::SkillFormat::try_from(format).unwrap_or(pb::SkillFormat::Unspecified) {
         pb::SkillFormat::Yaml => Some(Format::Yaml),
@@ -217,12 +225,7 @@ impl SkillRegistryService for SkillRegistry {
         request: Request<pb::PutSkillRequest>,
     ) -> Result<Response<pb::Skill>, Status> {
         let request = request.into_inner();
-        let slag = parse_required_skill_name(&request.name).map_err(|reason| {
-            RegistryError::InvalidField {
-                field: "name",
-                reason,
-            }
-        })?;
+        let slag = required_slag(&request.name)?;
         if request.source.trim().is_empty() {
             return Err(RegistryError::InvalidField {
                 field: "source",
@@ -260,12 +263,7 @@ impl SkillRegistryService for SkillRegistry {
         request: Request<pb::DeleteSkillRequest>,
     ) -> Result<Response<pb::DeleteSkillResponse>, Status> {
         let request = request.into_inner();
-        let slag = parse_required_skill_name(&request.name).map_err(|reason| {
-            RegistryError::InvalidField {
-                field: "name",
-                reason,
-            }
-        })?;
+        let slag = required_slag(&request.name)?;
         let name = format!("skills/{slag}");
         self.with_catalog(move |catalog| {
             let etag = (!request.etag.is_empty()).then_some(request.etag.as_str());
