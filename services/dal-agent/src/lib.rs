@@ -2,6 +2,7 @@
 //! contract, deduplicated asks and validated resume (spec 000). The logic is
 //! `adas_jobs::dal::DalAgent`; this crate maps it to the wire.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use adas_jobs::JobError;
@@ -13,8 +14,12 @@ use adas_runtime::{FieldViolation, status_with_details};
 use adas_skill::Catalog;
 use adas_skill::slag::{parse_job_name, parse_skill_name};
 use adas_state::{PageRequest, StateError};
-use serde_json::{Map, Value as Json};
+use serde_json::{Map, Value as Json, json};
 use tonic::{Code, Request, Response, Status};
+
+fn job_status(error: JobError) -> Status {
+    status(DalError::Job(error))
+}
 
 fn status(error: DalError) -> Status {
     let message = error.to_string();
@@ -70,7 +75,7 @@ fn status(error: DalError) -> Status {
     }
 }
 
-fn invalid(field: &'static str, reason: String) -> Status {
+fn invalid(field: &str, reason: String) -> Status {
     status_with_details(
         Code::InvalidArgument,
         "INVALID_FIELD",
@@ -187,11 +192,51 @@ impl DalAgentService for DalAgentServer {
                 "the ask's correlation id is required".into(),
             ));
         }
+        if let Some((name, _)) = request
+            .fields
+            .iter()
+            .find(|(_, value)| !adas_runtime::convert::is_finite(value))
+        {
+            return Err(invalid(
+                &format!("fields.{name}"),
+                "numbers must be finite (no NaN or infinity)".into(),
+            ));
+        }
         let fields: Map<String, Json> = request
             .fields
             .iter()
             .map(|(name, value)| (name.clone(), value_to_json(value)))
             .collect();
+        let idempotency = (!request.request_id.is_empty()).then(|| {
+            (
+                format!("submit-input:{job_id}:{}", request.request_id),
+                adas_jobs::request_fingerprint(&json!({
+                    "correlation_id": request.correlation_id,
+                    "fields": fields.iter().collect::<BTreeMap<_, _>>(),
+                })),
+            )
+        });
+        let repo = self.dal.repo();
+        if let Some((key, fingerprint)) = &idempotency {
+            match repo
+                .seen_request(&slag, key, fingerprint)
+                .await
+                .map_err(job_status)?
+            {
+                // A retry of an answer that was taken: the job as it is now.
+                Some(true) => {
+                    let stored = repo.load(&slag, &job_id).await.map_err(job_status)?;
+                    return Ok(Response::new(adas_wire::job(&stored)));
+                }
+                Some(false) => {
+                    return Err(invalid(
+                        "request_id",
+                        "was already used for a different request".into(),
+                    ));
+                }
+                None => {}
+            }
+        }
         let stored = self
             .dal
             .submit(
@@ -203,6 +248,11 @@ impl DalAgentService for DalAgentServer {
             )
             .await
             .map_err(status)?;
+        if let Some((key, fingerprint)) = &idempotency {
+            repo.remember_request(&slag, key, fingerprint)
+                .await
+                .map_err(job_status)?;
+        }
         Ok(Response::new(adas_wire::job(&stored)))
     }
 

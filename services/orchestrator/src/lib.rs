@@ -296,17 +296,37 @@ impl OrchestratorService for Orchestrator {
         let job_id = new_job_id();
         if !request.request_id.is_empty() {
             let key = format!("start-job:{}", request.request_id);
+            let fingerprint = adas_jobs::request_fingerprint(&json!({
+                "skill": slag,
+                "goal": request.goal,
+                "program": request.program,
+                "context": request.context.as_ref().map(struct_to_json),
+                "resources": given,
+            }));
             if let Some(existing) = self
                 .repo
                 .store()
-                .remember(&slag, &key, &job_id, REQUEST_ID_TTL)
+                .remember(
+                    &slag,
+                    &key,
+                    &format!("{job_id} {fingerprint}"),
+                    REQUEST_ID_TTL,
+                )
                 .await
                 .map_err(OrchestratorError::from)?
             {
+                let (existing, first) = existing.split_once(' ').unwrap_or((&existing, ""));
+                if first != fingerprint {
+                    return Err(OrchestratorError::InvalidField {
+                        field: "request_id",
+                        reason: "was already used for a different request".into(),
+                    }
+                    .into());
+                }
                 // A repeated request returns the first job.
                 let stored = self
                     .repo
-                    .load(&slag, &existing)
+                    .load(&slag, existing)
                     .await
                     .map_err(OrchestratorError::from)?;
                 return Ok(Response::new(adas_wire::job(&stored)));

@@ -38,12 +38,23 @@ pub struct Arg {
 pub enum Literal {
     /// An integer.
     Int(i64),
-    /// A float.
+    /// A float; always finite (the parser and answer conversion refuse others).
+    #[serde(serialize_with = "finite")]
     Float(f64),
     /// A string.
     Str(String),
     /// A boolean.
     Bool(bool),
+}
+
+/// JSON would write a non-finite float as `null` and read back something else:
+/// such a plan is refused at the write instead of corrupting the job for good.
+fn finite<S: serde::Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    if value.is_finite() {
+        serializer.serialize_f64(*value)
+    } else {
+        Err(serde::ser::Error::custom("a non-finite number cannot be stored"))
+    }
 }
 
 /// A node of the tree.

@@ -58,7 +58,8 @@ impl Token {
     }
 }
 
-fn truncate(text: &str) -> String {
+/// At most 40 characters of `text`, for messages that quote input.
+pub(crate) fn truncate(text: &str) -> String {
     let mut shown: String = text.chars().take(40).collect();
     if shown.len() < text.len() {
         shown.push('…');
@@ -349,9 +350,14 @@ impl<'a> Parser<'a> {
         }
         let text = &self.source[start..self.cursor];
         self.token = if is_float {
+            // `1e999` parses as infinity, which JSON cannot hold: a finite number or nothing.
             Token::Float(
-                text.parse()
-                    .map_err(|_| self.error_at(start, "a number".into(), format!("`{text}`")))?,
+                text.parse::<f64>()
+                    .ok()
+                    .filter(|value| value.is_finite())
+                    .ok_or_else(|| {
+                        self.error_at(start, "a finite number".into(), format!("`{}`", truncate(text)))
+                    })?,
             )
         } else {
             Token::Int(text.parse().map_err(|_| {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use crate::ast::{Arg, Intent, Literal, Node, Program};
-use crate::parser;
+use crate::parser::{self, truncate};
 
 /// A plan and its resolution state: the unit stored in a job record.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -744,7 +744,7 @@ pub fn convert(
         (ValueKind::Integer, Literal::Str(text)) => Literal::Int(
             text.trim()
                 .parse()
-                .map_err(|_| invalid("an integer", format!("`{text}` is not a whole number")))?,
+                .map_err(|_| invalid("an integer", format!("`{}` is not a whole number", truncate(text))))?,
         ),
         (ValueKind::Number, Literal::Int(number)) => Literal::Int(*number),
         (ValueKind::Number, Literal::Float(number)) => Literal::Float(*number),
@@ -757,8 +757,13 @@ pub fn convert(
                 Ok(number) => Literal::Int(number),
                 Err(_) => Literal::Float(
                     cleaned
-                        .parse()
-                        .map_err(|_| invalid("a number", format!("`{text}` is not a number")))?,
+                        .parse::<f64>()
+                        .ok()
+                        // `1e999` is infinity: no store can keep it, so it is no answer.
+                        .filter(|number| number.is_finite())
+                        .ok_or_else(|| {
+                            invalid("a finite number", format!("`{}` is not one", truncate(text)))
+                        })?,
                 ),
             }
         }
@@ -767,7 +772,7 @@ pub fn convert(
         {
             "yes" | "y" | "true" => Literal::Bool(true),
             "no" | "n" | "false" => Literal::Bool(false),
-            _ => return Err(invalid("yes or no", format!("`{text}` is neither"))),
+            _ => return Err(invalid("yes or no", format!("`{}` is neither", truncate(text)))),
         },
         (ValueKind::List, _) => return Err(invalid("a list", "a single value was given".into())),
         (kind, other) => {

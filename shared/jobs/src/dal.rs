@@ -22,6 +22,10 @@ use crate::{
     Waiting, WaitingField, new_correlation_id, now,
 };
 
+/// Largest answer to one asked field, in bytes: an answer is a value for a
+/// tool argument, and whatever is accepted is stored in the job and its events.
+pub const MAX_ANSWER_BYTES: usize = 16 * 1024;
+
 /// Why the job waits, derived from what is asked (documented in ARCHITECTURE.md).
 pub mod reason_codes {
     /// A required tool input is missing.
@@ -369,6 +373,13 @@ impl DalAgent {
                 Json::Null => String::new(),
                 other => other.to_string(),
             };
+            if text.len() > MAX_ANSWER_BYTES {
+                violations.push((
+                    field.name.clone(),
+                    format!("{} bytes; an answer holds at most {MAX_ANSWER_BYTES}", text.len()),
+                ));
+                continue;
+            }
             if text.trim().is_empty() && field.required {
                 violations.push((field.name.clone(), "required".to_owned()));
                 continue;

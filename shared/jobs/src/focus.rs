@@ -280,7 +280,7 @@ fn write_atomically(file: &Path, content: &[u8]) -> Result<(), FocusError> {
     std::fs::rename(&temp, file).map_err(io(file))
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
     bytes
         .iter()

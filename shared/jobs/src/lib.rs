@@ -448,6 +448,16 @@ pub fn parse_rfc3339_ms(text: &str) -> Option<u64> {
     Some((secs * 1000 + millis.parse::<i64>().ok()?) as u64)
 }
 
+/// A short digest of a request's meaningful content (`request`, built by the
+/// caller from sorted maps so equal requests give equal text). A `request_id` is bound to it, so a reused
+/// id with another payload is refused instead of answering for the first
+/// request (AIP-155).
+pub fn request_fingerprint(request: &Json) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(request.to_string().as_bytes());
+    focus::hex(&digest[..16])
+}
+
 /// A new job id: time-ordered, unique.
 pub fn new_job_id() -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -494,6 +504,39 @@ impl JobRepo {
     /// The underlying store.
     pub fn store(&self) -> &Arc<dyn StateStore> {
         &self.store
+    }
+
+    /// What an earlier request with this idempotency `key` was: `None` when
+    /// there was none, else whether it had the same `fingerprint`.
+    pub async fn seen_request(
+        &self,
+        slag: &str,
+        key: &str,
+        fingerprint: &str,
+    ) -> Result<Option<bool>, JobError> {
+        Ok(self
+            .store
+            .recall(slag, &format!("request:{key}"))
+            .await?
+            .map(|first| first == fingerprint))
+    }
+
+    /// Remembers that the request with idempotency `key` succeeded (30 days).
+    pub async fn remember_request(
+        &self,
+        slag: &str,
+        key: &str,
+        fingerprint: &str,
+    ) -> Result<(), JobError> {
+        self.store
+            .remember(
+                slag,
+                &format!("request:{key}"),
+                fingerprint,
+                std::time::Duration::from_secs(30 * 24 * 3600),
+            )
+            .await?;
+        Ok(())
     }
 
     /// Stores a new job (version 1) and its `created` event, in one atomic write.
@@ -668,6 +711,12 @@ impl JobRepo {
                     Ok(stored) => stored,
                     // Deleted between the index read and the load: not listed.
                     Err(JobError::NotFound { .. }) => continue,
+                    // One unreadable record must not hide every other job from
+                    // every caller of the skill: it is logged and skipped.
+                    Err(JobError::Corrupt(reason)) => {
+                        tracing::error!(%slag, %job_id, %reason, "skipping an unreadable job record");
+                        continue;
+                    }
                     Err(error) => return Err(error),
                 };
                 if keep(&stored.record) {

@@ -65,6 +65,19 @@ pub fn value_to_json(value: &prost_types::Value) -> Value {
     }
 }
 
+/// Whether every number in `value` is finite. JSON has no NaN or infinity, so a
+/// non-finite number would be stored as `null` and read back as something else;
+/// services refuse such values at their edge. Depth is bounded by prost's
+/// decoding recursion limit.
+pub fn is_finite(value: &prost_types::Value) -> bool {
+    match &value.kind {
+        Some(Kind::NumberValue(number)) => number.is_finite(),
+        Some(Kind::ListValue(list)) => list.values.iter().all(is_finite),
+        Some(Kind::StructValue(fields)) => fields.fields.values().all(is_finite),
+        _ => true,
+    }
+}
+
 /// Default page size when a request says 0.
 pub const DEFAULT_PAGE_SIZE: usize = 50;
 /// Largest page size honoured.

@@ -18,6 +18,11 @@ pub const RESOURCE_TYPES: &[&str] = &[
     "credential",
 ];
 
+/// Deepest `{{#if}}` nesting a persona may have. Rendering, collecting and
+/// dropping the tree recurse once per level, so the depth is bounded where the
+/// text is parsed (a 784 KB persona of nested blocks overflowed the stack).
+pub const MAX_TEMPLATE_DEPTH: usize = 16;
+
 /// What a rendered persona shows for a credential.
 pub const CREDENTIAL_PLACEHOLDER: &str = "[credential]";
 
@@ -137,24 +142,35 @@ fn check_value(kind: &str, value: &str) -> Result<(), String> {
             }
         }
         "credential" => {
-            let well_formed = value.split_once(':').is_some_and(|(scheme, reference)| {
-                !scheme.is_empty()
-                    && scheme
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-                    && !reference.is_empty()
-            }) && !value.chars().any(char::is_whitespace);
-            if well_formed {
+            if is_secret_reference(value) {
                 Ok(())
             } else {
-                Err(
-                    "must be a secret reference like `vault:path` or `env:NAME` (value not shown)"
-                        .into(),
-                )
+                Err(format!(
+                    "must be a secret reference `{}:NAME` (value not shown)",
+                    SECRET_SCHEMES.join(":NAME`, `")
+                ))
             }
         }
         other => Err(format!("unknown resource type `{other}`")),
     }
+}
+
+/// The schemes a credential reference may use: `env:NAME` (the service's
+/// environment), `secret:NAME` (the operator's secrets file), `vault:path`.
+/// Anything else — `password:hunter2` — is a literal secret and refused.
+pub const SECRET_SCHEMES: &[&str] = &["env", "secret", "vault"];
+
+/// Whether `value` is a reference to a secret (never the secret itself): a known
+/// scheme, then a name of letters, digits and `_ - . /`, at most 256 bytes.
+pub fn is_secret_reference(value: &str) -> bool {
+    value.len() <= 256
+        && value.split_once(':').is_some_and(|(scheme, name)| {
+            SECRET_SCHEMES.contains(&scheme)
+                && !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
+        })
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -198,6 +214,11 @@ fn parse_template(text: &str) -> Result<Vec<Node>, String> {
         if let Some(name) = tag.strip_prefix("#if").map(str::trim) {
             let name = resource_name(name)
                 .ok_or_else(|| format!("`{{{{#if {name}}}}}` must test `resources.<name>`"))?;
+            if stack.len() > MAX_TEMPLATE_DEPTH {
+                return Err(format!(
+                    "`{{{{#if}}}}` blocks nest at most {MAX_TEMPLATE_DEPTH} deep in a persona"
+                ));
+            }
             stack.push(Block {
                 condition: Some(name),
                 ..Block::default()
@@ -410,5 +431,36 @@ mod tests {
         assert!(template_references("{{#if resources.x}}unclosed").is_err());
         assert!(template_references("{{/if}}").is_err());
         assert!(template_references("{{user.name}}").is_err());
+    }
+
+    #[test]
+    fn literal_secrets_are_refused_and_never_echoed() {
+        let declared = vec![declare("token", "credential", true)];
+        for literal in ["password:hunter2", "hunter2", "env:", "env:A B", "ENV:X"] {
+            let problems = bind(&declared, &given(&[("token", literal)])).unwrap_err();
+            assert_eq!(problems[0].name, "token");
+            assert!(
+                !problems[0].message.contains("hunter2"),
+                "{}",
+                problems[0].message
+            );
+        }
+        for reference in ["env:DB_PASSWORD", "secret:payments/api", "vault:aws/creds/dev"] {
+            bind(&declared, &given(&[("token", reference)])).unwrap();
+        }
+    }
+
+    #[test]
+    fn nesting_is_bounded_without_recursing_over_the_input() {
+        // The attack document: 784 KB of nested blocks. Refused at the bound, and
+        // parsing it neither recurses nor overflows (drop included).
+        let depth = 784 * 1024 / "{{#if resources.x}}".len();
+        let hostile = "{{#if resources.x}}".repeat(depth) + &"{{/if}}".repeat(depth);
+        let error = template_references(&hostile).unwrap_err();
+        assert!(error.contains("at most 16"), "{error}");
+        assert_eq!(render(&hostile, &BoundResources::default()), hostile);
+        let ok = "{{#if resources.x}}".repeat(MAX_TEMPLATE_DEPTH)
+            + &"{{/if}}".repeat(MAX_TEMPLATE_DEPTH);
+        assert_eq!(template_references(&ok).unwrap(), vec!["x"]);
     }
 }
