@@ -93,14 +93,18 @@ class ContractOverAllInOne(unittest.TestCase):
         self.assertTrue(refund.source.uri.endswith("/mcp"))
         self.assertTrue(all(tool.available for tool in response.tools))
 
-        # A declared tool the server does not serve is a ValidateSkill warning.
+        # ValidateSkill is a check, never an action: it contacts no server (what a
+        # server serves shows in ResolveTools); the egress rule is judged from the text.
         source = ("name: x\nproblem: {statement: s}\nintents: {supported: [{id: a}]}\n"
                   "mcp_server: ${ADAS_DEMO_MCP_URL}\ntools:\n  - name: check_order_status\n"
                   "  - name: teleport_parcel\n")
         validated = stub.ValidateSkill(skill_registry_service_pb2.ValidateSkillRequest(source=source), timeout=20)
         self.assertTrue(validated.valid, validated.diagnostics)
-        not_served = [(d.path, d.line) for d in validated.diagnostics if d.code == "tool_not_served"]
-        self.assertEqual(not_served, [("tools[1].name", 7)])
+        denied = source.replace("${ADAS_DEMO_MCP_URL}", "stdio:touch /tmp/adas-pwned")
+        validated = stub.ValidateSkill(skill_registry_service_pb2.ValidateSkillRequest(source=denied), timeout=20)
+        self.assertFalse(validated.valid)
+        self.assertEqual([(d.code, d.path, d.line) for d in validated.diagnostics if d.severity == 1],
+                         [("egress_denied", "mcp_server", 4)])
 
         # A preset library is not a skill; an unknown variable is an error at its place.
         fragment = "name: presets\nmcp_server: ${NO_SUCH_URL}\npolicy: {guardrails: {never: [x]}}\n"

@@ -33,7 +33,10 @@ fn peer() -> SpawnedService {
 async fn rmcp_client_lists_and_calls_a_python_sdk_server() {
     let peer = peer();
     let uri = format!("http://{}/mcp", peer.addr());
-    let mcp = RmcpConnector::default();
+    let mcp = RmcpConnector::new(
+        adas_tools::McpLimits::default(),
+        adas_tools::EgressPolicy::new(["127.0.0.1/32"], []).unwrap(),
+    );
 
     let tools = mcp.list_tools(&uri).await.unwrap();
     let mut names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();

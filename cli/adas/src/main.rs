@@ -154,7 +154,7 @@ pub async fn serve_suite(
     let catalog = adas_wire::open_catalog(&config)?;
     let repo = adas_jobs::JobRepo::new(store.clone(), config.memory_root.clone());
     // One MCP connector: one kept session per server for the whole process.
-    let mcp = adas_tools::RmcpConnector::default();
+    let mcp = adas_wire::mcp_connector(&config)?;
     let workers = adas_orchestrator::spawn_workers(
         &config,
         repo.clone(),

@@ -582,7 +582,10 @@ async fn measure_floors(
     figures.record("floor MCP tools/list p50", "µs", list.percentile(0.5));
     figures.record("floor MCP tools/call p50", "µs", call.percentile(0.5));
     // What the suite itself pays per MCP operation (its connector), for comparison.
-    let connector = adas_tools::RmcpConnector::default();
+    let connector = adas_tools::RmcpConnector::new(
+        adas_tools::McpLimits::default(),
+        adas_tools::EgressPolicy::new(["127.0.0.1/32"], []).expect("a valid policy"),
+    );
     let arguments = json!({"order_id": "ORD-12345"})
         .as_object()
         .cloned()

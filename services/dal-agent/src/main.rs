@@ -16,7 +16,7 @@ fn main() -> std::process::ExitCode {
                 &config,
                 store,
                 catalog,
-                adas_tools::RmcpConnector::default(),
+                adas_wire::mcp_connector(&config)?,
             );
             adas_runtime::serve_until_shutdown(
                 &config,

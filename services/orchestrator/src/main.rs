@@ -14,7 +14,7 @@ fn main() -> std::process::ExitCode {
             let catalog = adas_wire::open_catalog(&config)?;
             let repo = adas_jobs::JobRepo::new(store, config.memory_root.clone());
             let (stop, stopped) = tokio::sync::watch::channel(false);
-            let mcp = adas_tools::RmcpConnector::default();
+            let mcp = adas_wire::mcp_connector(&config)?;
             let workers = adas_orchestrator::spawn_workers(
                 &config,
                 repo.clone(),

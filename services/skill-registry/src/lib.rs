@@ -99,57 +99,6 @@ fn format_of(format: i32) -> Option<Format> {
     }
 }
 
-impl SkillRegistry {
-    /// Warnings for tools the document declares but its MCP server does not serve
-    /// (or that could not be checked because the server is unreachable).
-    async fn check_tools_against_server(
-        &self,
-        skill: &adas_skill::model::Skill,
-        positions: &adas_skill::document::Positions,
-    ) -> Vec<pb::Diagnostic> {
-        let Some(uri) = skill.mcp_server.as_deref().filter(|uri| {
-            uri.starts_with("http://") || uri.starts_with("https://") || uri.starts_with("stdio:")
-        }) else {
-            return Vec::new();
-        };
-        let warning = |path: &str, message: String| {
-            let at = positions.find(path);
-            pb::Diagnostic {
-                severity: pb::Severity::Warning as i32,
-                path: path.to_owned(),
-                line: at.line as i32,
-                column: at.column as i32,
-                message,
-                code: "tool_not_served".into(),
-            }
-        };
-        match self.tools.server(uri).await {
-            Ok((served, _stale)) => skill
-                .tools
-                .iter()
-                .enumerate()
-                .filter(|(_, tool)| {
-                    !tool.name.starts_with("sys.")
-                        && !served.iter().any(|served| served.name == tool.name)
-                })
-                .map(|(index, tool)| {
-                    warning(
-                        &format!("tools[{index}].name"),
-                        format!(
-                            "tool `{}` is declared but not served by {uri}; calls to it will fail",
-                            tool.name
-                        ),
-                    )
-                })
-                .collect(),
-            Err(error) => vec![warning(
-                "mcp_server",
-                format!("could not check the declared tools against {uri}: {error}"),
-            )],
-        }
-    }
-}
-
 #[tonic::async_trait]
 impl SkillRegistryService for SkillRegistry {
     async fn get_skill(
@@ -205,15 +154,11 @@ impl SkillRegistryService for SkillRegistry {
         let file_name = (!request.file_name.is_empty()).then_some(request.file_name.as_str());
         let format =
             format_of(request.format).unwrap_or_else(|| Format::detect(file_name, &request.source));
+        // A check, never an action: nothing is resolved, contacted or run here
+        // (the egress rule on `mcp_server` is decided from the text alone).
         let loaded = self.catalog.load(&request.source, format);
-        let mut diagnostics: Vec<pb::Diagnostic> =
+        let diagnostics: Vec<pb::Diagnostic> =
             loaded.diagnostics.iter().map(convert::diagnostic).collect();
-        if let (Some(skill), Some(document)) = (&loaded.skill, &loaded.document) {
-            diagnostics.extend(
-                self.check_tools_against_server(skill, &document.positions)
-                    .await,
-            );
-        }
         Ok(Response::new(pb::ValidateSkillResponse {
             valid: !loaded.has_errors(),
             diagnostics,

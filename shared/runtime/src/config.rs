@@ -47,7 +47,8 @@ pub struct ServerArgs {
     #[arg(long, env = "ADAS_LISTEN")]
     pub listen: Option<SocketAddr>,
     /// Redis URL for shared state; absent means in-memory state (single process only).
-    #[arg(long, env = "ADAS_REDIS_URL")]
+    /// (Its value is never printed by `--help`: it may hold a password.)
+    #[arg(long, env = "ADAS_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
     /// Tenant data root on disk: `<root>/<slag>/{skill.yaml,jobs,logs,focus-cache}`.
     #[arg(long, env = "ADAS_MEMORY_ROOT", default_value = DEFAULT_MEMORY_ROOT)]
@@ -64,6 +65,15 @@ pub struct ServerArgs {
     /// URL of the demo MCP server; templates use it as `${ADAS_DEMO_MCP_URL}`.
     #[arg(long, env = "ADAS_DEMO_MCP_URL", default_value = DEFAULT_DEMO_MCP_URL)]
     pub demo_mcp_url: String,
+    /// MCP servers skills may use beyond the demo server: hosts, `host:port`,
+    /// CIDRs, or `public` (any globally routable address). Loopback, private,
+    /// link-local and metadata addresses are refused unless listed here.
+    #[arg(long, env = "ADAS_MCP_ALLOW", value_delimiter = ',')]
+    pub mcp_allow: Vec<String>,
+    /// Local MCP servers skills may name as `stdio:NAME`, as `NAME=COMMAND`
+    /// (repeat the flag; `;`-separated in the env). Skills never supply commands.
+    #[arg(long, env = "ADAS_MCP_STDIO", value_delimiter = ';')]
+    pub mcp_stdio: Vec<String>,
     /// Job workers in this process (adas-orchestrator and `adas up`).
     #[arg(long, env = "ADAS_WORKERS", default_value_t = 2)]
     pub workers: usize,
@@ -116,6 +126,8 @@ impl ServerArgs {
             core_tools_ttl: Duration::from_millis(self.core_tools_ttl_ms),
             mcp_tools_ttl: Duration::from_millis(self.mcp_tools_ttl_ms),
             demo_mcp_url: self.demo_mcp_url,
+            mcp_allow: self.mcp_allow,
+            mcp_stdio: self.mcp_stdio,
             workers: self.workers,
             visibility_timeout: Duration::from_millis(self.visibility_timeout_ms),
             tenant: self.tenant,
@@ -149,6 +161,10 @@ pub struct ServerConfig {
     pub mcp_tools_ttl: Duration,
     /// URL of the demo MCP server.
     pub demo_mcp_url: String,
+    /// Egress allow-list entries for MCP servers.
+    pub mcp_allow: Vec<String>,
+    /// Operator-configured stdio MCP servers, `NAME=COMMAND`.
+    pub mcp_stdio: Vec<String>,
     /// Job workers in this process.
     pub workers: usize,
     /// Reclaim a job whose worker is silent this long.
@@ -186,6 +202,8 @@ impl ServerConfig {
             core_tools_ttl: Duration::from_millis(300_000),
             mcp_tools_ttl: Duration::from_millis(60_000),
             demo_mcp_url: DEFAULT_DEMO_MCP_URL.into(),
+            mcp_allow: Vec::new(),
+            mcp_stdio: Vec::new(),
             workers: 2,
             visibility_timeout: Duration::from_secs(60),
             tenant: "default".into(),

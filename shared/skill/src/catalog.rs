@@ -120,6 +120,42 @@ struct Cached {
     stamp: (SystemTime, u64),
 }
 
+/// Decides whether a skill's `mcp_server` may be used by this deployment (the
+/// operator's egress policy, without resolving or connecting): `Err` says why not.
+#[derive(Clone)]
+pub struct McpCheck(pub Arc<dyn Fn(&str) -> Result<(), String> + Send + Sync>);
+
+impl std::fmt::Debug for McpCheck {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("McpCheck")
+    }
+}
+
+impl McpCheck {
+    /// Adds an `egress_denied` error when `loaded`'s server is refused.
+    fn apply(&self, loaded: &mut Loaded) {
+        let Some(uri) = loaded
+            .skill
+            .as_ref()
+            .and_then(|skill| skill.mcp_server.clone())
+        else {
+            return;
+        };
+        if let Err(reason) = (self.0)(&uri) {
+            let at = loaded
+                .document
+                .as_ref()
+                .map(|document| document.positions.find("mcp_server"))
+                .unwrap_or_default();
+            loaded.diagnostics.insert(
+                0,
+                Diagnostic::error("mcp_server", at, codes::EGRESS_DENIED, reason),
+            );
+            loaded.compiled = None;
+        }
+    }
+}
+
 /// Operational skills of one tenant's memory root.
 #[derive(Debug)]
 pub struct Catalog {
@@ -127,6 +163,8 @@ pub struct Catalog {
     templates_dir: PathBuf,
     /// `${NAME}` values substituted into every document that enters.
     vars: Vars,
+    /// The egress rule every document's `mcp_server` must pass.
+    mcp_check: Option<McpCheck>,
     cache: Mutex<HashMap<String, Cached>>,
 }
 
@@ -138,6 +176,7 @@ impl Catalog {
             root: memory_root.into(),
             templates_dir: templates_dir.into(),
             vars: Vars::default(),
+            mcp_check: None,
             cache: Mutex::new(HashMap::new()),
         }
     }
@@ -174,6 +213,13 @@ impl Catalog {
         self
     }
 
+    /// Refuses documents whose `mcp_server` `check` rejects (an `egress_denied`
+    /// error at `mcp_server`), wherever they enter.
+    pub fn with_mcp_check(mut self, check: McpCheck) -> Self {
+        self.mcp_check = Some(check);
+        self
+    }
+
     /// The catalog's variables.
     pub fn vars(&self) -> &Vars {
         &self.vars
@@ -183,9 +229,17 @@ impl Catalog {
     /// expanded first; an unknown `${…}` is an error at its line:col.
     pub fn load(&self, source: &str, format: Format) -> Loaded {
         match self.vars.expand(source) {
-            Ok(expanded) => load(&expanded, format),
+            Ok(expanded) => self.checked_load(&expanded, format),
             Err(diagnostics) => Loaded::refused(diagnostics),
         }
+    }
+
+    fn checked_load(&self, source: &str, format: Format) -> Loaded {
+        let mut loaded = load(source, format);
+        if let Some(check) = &self.mcp_check {
+            check.apply(&mut loaded);
+        }
+        loaded
     }
 
     /// The memory root.
@@ -261,7 +315,7 @@ impl Catalog {
             .get(slag)
             .and_then(|cached| cached.skill.template.clone())
             .or_else(|| self.template_marker(slag));
-        match build(slag, &source, template, stamp.0) {
+        match build(self.checked_load(&source, Format::detect(None, &source)), slag, &source, template, stamp.0) {
             Ok(skill) => {
                 if cache.contains_key(slag) {
                     info!(slag, "operational skill changed on disk, reloaded");
@@ -348,7 +402,13 @@ impl Catalog {
             }
         };
         let source = self.expand_or_refuse(slag, &source)?;
-        if let Err(errors) = build(slag, &source, template_name.clone(), SystemTime::now()) {
+        if let Err(errors) = build(
+            self.checked_load(&source, Format::detect(None, &source)),
+            slag,
+            &source,
+            template_name.clone(),
+            SystemTime::now(),
+        ) {
             return Err(SkillError::Invalid {
                 slag: slag.to_owned(),
                 diagnostics: errors,
@@ -414,7 +474,13 @@ impl Catalog {
             }
         }
         let template = self.template_marker(slag);
-        if let Err(errors) = build(slag, source, template, SystemTime::now()) {
+        if let Err(errors) = build(
+            self.checked_load(source, Format::detect(None, source)),
+            slag,
+            source,
+            template,
+            SystemTime::now(),
+        ) {
             return Err(SkillError::Invalid {
                 slag: slag.to_owned(),
                 diagnostics: errors,
@@ -529,15 +595,15 @@ impl Catalog {
     }
 }
 
-/// Loads a document into an operational skill, or returns its errors.
+/// Turns a loaded document into an operational skill, or returns its errors.
 fn build(
+    loaded: Loaded,
     slag: &str,
     source: &str,
     template: Option<String>,
     modified: SystemTime,
 ) -> Result<OperationalSkill, Vec<Diagnostic>> {
     let format = Format::detect(None, source);
-    let loaded = load(source, format);
     if loaded.has_errors() {
         return Err(loaded
             .diagnostics

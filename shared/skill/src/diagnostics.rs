@@ -57,6 +57,8 @@ pub mod codes {
     pub const UNKNOWN_VARIABLE: &str = "unknown_variable";
     /// A text guardrail past the number kept for prompts.
     pub const GUARDRAIL_DROPPED: &str = "guardrail_dropped";
+    /// The skill's `mcp_server` is refused by the operator's egress policy.
+    pub const EGRESS_DENIED: &str = "egress_denied";
     /// An on-disk edit that does not validate; the last good version is served.
     pub const STALE_EDIT: &str = "stale_edit";
 }

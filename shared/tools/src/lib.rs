@@ -3,11 +3,13 @@
 //! state store, and the merge rules that produce a skill's exact tool set.
 
 pub mod core;
+pub mod egress;
 pub mod mcp;
 pub mod resolve;
 pub mod spec;
 
 pub use core::{CoreToolError, core_tools, run_core};
+pub use egress::{EgressDenied, EgressPolicy};
 pub use mcp::{McpConnector, McpError, McpLimits, RmcpConnector};
 pub use resolve::{
     CacheTtls, DeclaredTool, ResolvedTools, ToolRequest, ToolResolver, ToolsError, matches_pattern,

@@ -1,7 +1,10 @@
 //! The MCP client (over rmcp): list tools and call a tool on a server given by
-//! URI — streamable HTTP (`http://…`) or a local command over stdio
-//! (`stdio:<command line>`, run with `sh -c`). Every call has a connect and a call
-//! timeout and a bounded response size; failures are typed.
+//! URI — streamable HTTP (`http://…`) or an operator-configured local command
+//! over stdio (`stdio:NAME`). Every URI passes the [`EgressPolicy`] before any
+//! connection, HTTP connections are pinned to the address the policy checked and
+//! never follow redirects. Every call has a connect and a call timeout and a
+//! bounded response size; failures are typed, and their text never carries what
+//! a server sent (details go to the log).
 //!
 //! HTTP sessions are opened once per server URI and reused: a session costs an
 //! `initialize` exchange, which adas-bench measured at twice a tool call. A
@@ -17,9 +20,11 @@ use async_trait::async_trait;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService, ServiceError};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Map, Value as Json};
 
+use crate::egress::{EgressDenied, EgressPolicy, Target};
 use crate::spec::{ToolSource, ToolSpec};
 
 /// Why an MCP operation failed.
@@ -65,9 +70,9 @@ pub enum McpError {
         /// The limit.
         limit: usize,
     },
-    /// The URI is neither `http(s)://` nor `stdio:`.
-    #[error("unsupported MCP server URI `{0}` (use http://… or stdio:<command>)")]
-    UnsupportedUri(String),
+    /// The egress policy refuses the URI; nothing was contacted.
+    #[error(transparent)]
+    Denied(#[from] EgressDenied),
 }
 
 /// Lists and calls MCP tools; the seam the tool cache and the Orchestrator use.
@@ -110,11 +115,27 @@ impl Default for McpLimits {
 #[derive(Debug, Clone, Default)]
 pub struct RmcpConnector {
     limits: McpLimits,
+    policy: Arc<EgressPolicy>,
     /// Open HTTP sessions by server URI.
     sessions: Arc<tokio::sync::Mutex<HashMap<String, Arc<Session>>>>,
 }
 
 type Session = RunningService<RoleClient, ()>;
+
+/// A fixed description of an operation's failure: rmcp's own text can carry
+/// what the server sent.
+fn protocol_reason(error: &ServiceError) -> &'static str {
+    match error {
+        ServiceError::McpError(_) => "the server rejected the request",
+        ServiceError::TransportSend(_) | ServiceError::TransportClosed => {
+            "the connection to the server was lost"
+        }
+        ServiceError::UnexpectedResponse => "the server sent an unexpected response",
+        ServiceError::Cancelled { .. } => "the request was cancelled",
+        ServiceError::Timeout { .. } => "the server did not answer in time",
+        _ => "the MCP exchange failed",
+    }
+}
 
 /// Whether an operation failed before reaching the server, so the session is
 /// dead and a retry on a new one cannot run anything twice.
@@ -126,12 +147,19 @@ fn session_lost(error: &ServiceError) -> bool {
 }
 
 impl RmcpConnector {
-    /// A connector with these limits.
-    pub fn new(limits: McpLimits) -> Self {
+    /// A connector with these limits, allowed to reach what `policy` allows.
+    /// (`Default` allows nothing.)
+    pub fn new(limits: McpLimits, policy: EgressPolicy) -> Self {
         Self {
             limits,
+            policy: Arc::new(policy),
             sessions: Arc::default(),
         }
+    }
+
+    /// The egress policy in force.
+    pub fn policy(&self) -> &EgressPolicy {
+        &self.policy
     }
 
     /// A session for `uri`: the kept one for HTTP (opened on first use, replaced
@@ -204,9 +232,10 @@ impl RmcpConnector {
                 }
                 Ok(Err(_)) if kept && lost && !retried => retried = true,
                 Ok(Err(error)) => {
+                    tracing::warn!(%uri, %error, "MCP operation failed");
                     return Err(McpError::Protocol {
                         uri: uri.to_owned(),
-                        reason: error.to_string(),
+                        reason: protocol_reason(&error).into(),
                     });
                 }
                 Ok(Ok(value)) => return Ok(value),
@@ -215,26 +244,43 @@ impl RmcpConnector {
     }
 
     async fn session(&self, uri: &str) -> Result<RunningService<RoleClient, ()>, McpError> {
-        let unreachable = |reason: String| McpError::Unreachable {
-            uri: uri.to_owned(),
-            reason,
+        // Decided before anything is resolved to a connection or a process.
+        let target = self.policy.check(uri).await?;
+        let unreachable = |what: &str, error: &dyn std::fmt::Display| {
+            // The server's words (an error body, a banner) stay in the log: a
+            // caller probing internal addresses learns nothing from them.
+            tracing::warn!(%uri, %error, "MCP {what} failed");
+            McpError::Unreachable {
+                uri: uri.to_owned(),
+                reason: format!("the MCP {what} failed"),
+            }
         };
         let connecting = async {
-            if uri.starts_with("http://") || uri.starts_with("https://") {
-                let transport = StreamableHttpClientTransport::from_uri(uri.to_owned());
-                ().serve(transport)
-                    .await
-                    .map_err(|error| unreachable(error.to_string()))
-            } else if let Some(command) = uri.strip_prefix("stdio:") {
-                let mut child = tokio::process::Command::new("sh");
-                child.arg("-c").arg(command).kill_on_drop(true);
-                let transport = TokioChildProcess::new(child)
-                    .map_err(|error| unreachable(error.to_string()))?;
-                ().serve(transport)
-                    .await
-                    .map_err(|error| unreachable(error.to_string()))
-            } else {
-                Err(McpError::UnsupportedUri(uri.to_owned()))
+            match target {
+                Target::Http { host, addr, .. } => {
+                    let client = reqwest::Client::builder()
+                        .resolve(&host, addr)
+                        .redirect(reqwest::redirect::Policy::none())
+                        .no_proxy()
+                        .build()
+                        .map_err(|error| unreachable("client setup", &error))?;
+                    let transport = StreamableHttpClientTransport::with_client(
+                        client,
+                        StreamableHttpClientTransportConfig::with_uri(uri.to_owned()),
+                    );
+                    ().serve(transport)
+                        .await
+                        .map_err(|error| unreachable("handshake", &error))
+                }
+                Target::Stdio { command, .. } => {
+                    let mut child = tokio::process::Command::new("sh");
+                    child.arg("-c").arg(command).kill_on_drop(true);
+                    let transport = TokioChildProcess::new(child)
+                        .map_err(|error| unreachable("server start", &error))?;
+                    ().serve(transport)
+                        .await
+                        .map_err(|error| unreachable("handshake", &error))
+                }
             }
         };
         tokio::time::timeout(self.limits.connect_timeout, connecting)

@@ -223,8 +223,8 @@ impl ToolResolver {
         Ok(())
     }
 
-    /// Resolves a skill's tool set: core ∪ server tools (a server tool replaces a
-    /// core tool of the same name), declared-but-absent tools marked unavailable,
+    /// Resolves a skill's tool set: core ∪ server tools (a server tool named
+    /// `sys.*` or like a core tool is ignored: no shadowing), declared-but-absent tools marked unavailable,
     /// declared inputs merged into the server's schema, then `allowed`/`blocked`.
     pub async fn resolve(&self, request: &ToolRequest) -> Result<ResolvedTools, ToolsError> {
         // Both tiers at once: on a multiplexed Redis connection the two lookups
@@ -246,6 +246,11 @@ impl ToolResolver {
                 stale_sources.push(uri.clone());
             }
             for tool in tools {
+                // A server never shadows a platform tool: `sys.` is ours.
+                if tool.name.starts_with("sys.") || merged.contains_key(&tool.name) {
+                    warn!(uri = %uri, tool = %tool.name, "MCP server offers a reserved tool name; ignored");
+                    continue;
+                }
                 merged.insert(tool.name.clone(), tool);
             }
         }

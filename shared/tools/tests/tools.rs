@@ -8,7 +8,7 @@ use adas_demo_mcp::{Counters, DemoMcp};
 use adas_state::{MemoryStore, RedisStore, TtlCache};
 use adas_testkit::RedisServer;
 use adas_tools::{
-    CacheTtls, DeclaredTool, McpConnector, McpError, McpLimits, RmcpConnector, ToolInputSpec,
+    CacheTtls, DeclaredTool, EgressPolicy, McpConnector, McpError, McpLimits, RmcpConnector, ToolInputSpec,
     ToolRequest, ToolResolver, ToolSource, ToolsError, run_core, selection_cache_key,
 };
 use serde_json::json;
@@ -54,12 +54,25 @@ impl Server {
     }
 }
 
+/// Loopback servers of the test and the demo server as the operator's `demo`
+/// stdio command.
+fn loopback_policy() -> EgressPolicy {
+    let demo = format!(
+        "demo={} --stdio",
+        adas_testkit::workspace_binary("adas-demo-mcp").display()
+    );
+    EgressPolicy::new(["127.0.0.1/32"], [demo.as_str(), "dies=exit 3"]).unwrap()
+}
+
 fn connector() -> Arc<dyn McpConnector> {
-    Arc::new(RmcpConnector::new(McpLimits {
-        connect_timeout: Duration::from_secs(5),
-        call_timeout: Duration::from_secs(10),
-        max_response_bytes: 1 << 20,
-    }))
+    Arc::new(RmcpConnector::new(
+        McpLimits {
+            connect_timeout: Duration::from_secs(5),
+            call_timeout: Duration::from_secs(10),
+            max_response_bytes: 1 << 20,
+        },
+        loopback_policy(),
+    ))
 }
 
 fn request(uri: &str) -> ToolRequest {
@@ -133,17 +146,20 @@ async fn lists_and_calls_tools_over_streamable_http() {
         }
     );
 
-    let small = RmcpConnector::new(McpLimits {
-        max_response_bytes: 100,
-        ..McpLimits::default()
-    });
+    let small = RmcpConnector::new(
+        McpLimits {
+            max_response_bytes: 100,
+            ..McpLimits::default()
+        },
+        loopback_policy(),
+    );
     assert!(matches!(
         small.list_tools(&server.uri).await,
         Err(McpError::TooLarge { .. })
     ));
     assert!(matches!(
         mcp.list_tools("ftp://nowhere").await,
-        Err(McpError::UnsupportedUri(_))
+        Err(McpError::Denied(_))
     ));
     server.stop().await;
 }
@@ -151,23 +167,20 @@ async fn lists_and_calls_tools_over_streamable_http() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stdio_servers_are_reached_by_command() {
     let mcp = connector();
-    let uri = format!(
-        "stdio:{} --stdio",
-        adas_testkit::workspace_binary("adas-demo-mcp").display()
-    );
-    let tools = mcp.list_tools(&uri).await.unwrap();
+    let uri = "stdio:demo";
+    let tools = mcp.list_tools(uri).await.unwrap();
     assert!(names(&tools).contains(&"identity.user.lookup"));
     let args = json!({"email": "alice@company.com"})
         .as_object()
         .unwrap()
         .clone();
     let user = mcp
-        .call_tool(&uri, "identity.user.lookup", &args)
+        .call_tool(uri, "identity.user.lookup", &args)
         .await
         .unwrap();
     assert_eq!(user["user_type"], "team_member");
 
-    let error = mcp.list_tools("stdio:exit 3").await.unwrap_err();
+    let error = mcp.list_tools("stdio:dies").await.unwrap_err();
     assert!(
         matches!(
             error,
@@ -307,10 +320,8 @@ async fn merge_rules() {
         .unwrap();
     assert_eq!(
         echo.source,
-        ToolSource::Mcp {
-            uri: server.uri.clone()
-        },
-        "a server tool named like a core tool replaces it"
+        ToolSource::Core,
+        "a server tool named like a core tool never shadows it"
     );
     let missing = resolved
         .tools

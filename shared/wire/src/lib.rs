@@ -309,11 +309,45 @@ pub fn skill_status(error: &adas_skill::SkillError, field: &str) -> tonic::Statu
 pub fn open_catalog(
     config: &adas_runtime::ServerConfig,
 ) -> Result<std::sync::Arc<adas_skill::Catalog>, adas_runtime::RuntimeError> {
+    let policy = egress_policy(config)?;
+    let check = adas_skill::catalog::McpCheck(std::sync::Arc::new(move |uri: &str| {
+        policy
+            .check_static(uri)
+            .map_err(|denied| denied.to_string())
+    }));
     adas_skill::Catalog::open(&config.memory_root, &config.templates_dir)
         .map(|catalog| {
-            std::sync::Arc::new(catalog.with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url))
+            std::sync::Arc::new(
+                catalog
+                    .with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url)
+                    .with_mcp_check(check),
+            )
         })
         .map_err(|error| adas_runtime::RuntimeError::Startup(error.to_string()))
+}
+
+/// The process's one MCP connector, under the operator's egress policy (the
+/// configured demo server's URL is allowed too).
+pub fn mcp_connector(
+    config: &adas_runtime::ServerConfig,
+) -> Result<adas_tools::RmcpConnector, adas_runtime::RuntimeError> {
+    Ok(adas_tools::RmcpConnector::new(
+        adas_tools::McpLimits::default(),
+        egress_policy(config)?,
+    ))
+}
+
+/// The operator's egress policy for MCP servers (`--mcp-allow`, `--mcp-stdio`,
+/// and the configured demo server's URL).
+pub fn egress_policy(
+    config: &adas_runtime::ServerConfig,
+) -> Result<adas_tools::EgressPolicy, adas_runtime::RuntimeError> {
+    Ok(adas_tools::EgressPolicy::new(
+        config.mcp_allow.iter().map(String::as_str),
+        config.mcp_stdio.iter().map(String::as_str),
+    )
+    .map_err(adas_runtime::RuntimeError::Startup)?
+    .allowing_url(&config.demo_mcp_url))
 }
 
 #[cfg(test)]
