@@ -83,17 +83,13 @@ class Decisions(unittest.TestCase):
         self.assertEqual((held.verdict, held.approver, held.condition), (APPROVAL, "supervisor", "amount > 500"))
         self.assertTrue(held.correlation_id.startswith("apr-"))
 
-        with self.assertRaises(grpc.RpcError) as wrong:
-            self.gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
-                job=JOB, correlation_id=held.correlation_id, approver="user:bob",
-                decision=gate_pb2.APPROVAL_DECISION_APPROVE), timeout=10)
-        self.assertEqual(wrong.exception.code(), grpc.StatusCode.PERMISSION_DENIED)
-
+        # Who decides is the authenticated principal (here dev mode's `dev`); role
+        # spoofing and self-approval are refused in e2e/tests/security.rs.
         record = self.gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
-            job=JOB, correlation_id=held.correlation_id, approver="supervisor:alice",
+            job=JOB, correlation_id=held.correlation_id,
             decision=gate_pb2.APPROVAL_DECISION_APPROVE, comment="verified"), timeout=10)
         self.assertEqual((record.decided_by, record.tool, record.call_digest),
-                         ("supervisor:alice", "process_refund", held.call_digest))
+                         ("dev", "process_refund", held.call_digest))
         self.assertGreater(record.decide_time.seconds, 0)
 
         after = self.check("process_refund", JOB, order_id="ORD-1", amount=501)

@@ -77,7 +77,7 @@ class Client:
 
     def answer(self, job, **fields):
         return self.dal.SubmitInput(dal_pb2.SubmitInputRequest(
-            job=job.name, correlation_id=job.waiting.correlation_id, fields=fields, submitted_by="customer"), timeout=10)
+            job=job.name, correlation_id=job.waiting.correlation_id, fields=fields), timeout=10)
 
 
 class JobsOnSeparateProcesses(unittest.TestCase):
@@ -127,7 +127,7 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         self.assertEqual((job.waiting.approval.tool, job.waiting.approval.approver), ("process_refund", "supervisor"))
 
         record = c.gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
-            job=job.name, correlation_id=job.waiting.correlation_id, approver="supervisor:alice",
+            job=job.name, correlation_id=job.waiting.correlation_id,
             decision=gate_pb2.APPROVAL_DECISION_APPROVE, comment="ok"), timeout=10)
         self.assertEqual(record.call_digest, job.waiting.approval.call_digest)
         job = c.wait(job.name, lambda j: j.status in (COMPLETED, FAILED))
@@ -257,7 +257,7 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         self.assertEqual((job.status, job.outcome_class), (PAUSED, job_pb2.OUTCOME_CLASS_APPROVAL_REQUIRED))
         self.assertEqual((job.waiting.approval.tool, job.waiting.approval.approver), ("process_refund", "supervisor"))
         c.gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
-            job=job.name, correlation_id=job.waiting.correlation_id, approver="supervisor:alice",
+            job=job.name, correlation_id=job.waiting.correlation_id,
             decision=gate_pb2.APPROVAL_DECISION_APPROVE, comment="ok"), timeout=10)
         job = c.wait(job.name, lambda j: j.status in (COMPLETED, FAILED))
         self.assertEqual(job.status, COMPLETED, job.error.message)

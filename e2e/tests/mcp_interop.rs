@@ -89,6 +89,9 @@ async fn resolve_tools_lists_exactly_the_peer_tools() {
             root.to_str().unwrap(),
             "--templates-dir",
             &adas_testkit::templates_arg(),
+            // The operator allows the peer: loopback is refused unless listed.
+            "--mcp-allow",
+            &peer.addr().to_string(),
         ],
         &[],
     );

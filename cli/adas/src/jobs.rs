@@ -2,7 +2,8 @@
 //! services behind one address). The chat renders the input widget exactly when
 //! spec 000's UI contract says — paused ∧ USER_ACTION_REQUIRED ∧ reason_code — with
 //! one prompt per requested field and its type, and approvals as a prompt for the
-//! approver.
+//! approver. Who answers and who approves is the principal of the API key used
+//! (`--api-key`, and `adas chat --approver-key` for approvals).
 
 use std::io::BufRead;
 use std::process::ExitCode;
@@ -15,7 +16,9 @@ use adas_proto::pb::orchestrator_service_client::OrchestratorServiceClient;
 use clap::{Args, Subcommand};
 
 use crate::output::{Format, out, print_value, to_json, write_out};
-use tonic::transport::Channel;
+use adas_runtime::auth::AuthChannel as Channel;
+
+use crate::client::Client;
 use tonic_types::StatusExt;
 
 /// `adas job` subcommands.
@@ -71,13 +74,11 @@ pub enum JobCommand {
         #[arg(value_parser = key_value, required = true)]
         fields: Vec<(String, String)>,
     },
-    /// Approve (or `--reject`) the call the job waits on.
+    /// Approve (or `--reject`) the call the job waits on, as the principal of
+    /// the API key (it must hold the approver role the skill names).
     Approve {
         /// Job name.
         name: String,
-        /// Who decides: `role` or `role:name`.
-        #[arg(long)]
-        approver: String,
         /// Reject instead.
         #[arg(long)]
         reject: bool,
@@ -100,9 +101,10 @@ pub struct ChatArgs {
     /// Read the user's lines from this file instead of the terminal.
     #[arg(long)]
     script: Option<std::path::PathBuf>,
-    /// Who approves when a call needs approval (`role` or `role:name`); by default the required role.
-    #[arg(long)]
-    approver: Option<String>,
+    /// The API key that decides approvals (an approver principal); by default
+    /// the chat's own key, which may not approve its own job outside dev mode.
+    #[arg(long, env = "ADAS_APPROVER_KEY", hide_env_values = true)]
+    approver_key: Option<String>,
 }
 
 fn key_value(text: &str) -> Result<(String, String), String> {
@@ -117,12 +119,8 @@ struct Clients {
     gate: GateServiceClient<Channel>,
 }
 
-async fn connect(server: &str) -> Result<Clients, String> {
-    let channel = Channel::from_shared(server.to_owned())
-        .map_err(|error| error.to_string())?
-        .connect()
-        .await
-        .map_err(|error| format!("cannot reach {server}: {error}"))?;
+async fn connect(client: &Client) -> Result<Clients, String> {
+    let channel = client.channel().await?;
     Ok(Clients {
         orchestrator: OrchestratorServiceClient::new(channel.clone()),
         dal: DalAgentServiceClient::new(channel.clone()),
@@ -204,7 +202,7 @@ fn print_job(job: &pb::Job) {
 }
 
 /// Runs a job subcommand against the suite at `server`.
-pub fn run(command: JobCommand, server: &str) -> ExitCode {
+pub fn run(command: JobCommand, client: &Client) -> ExitCode {
     finish(runtime().block_on(async move {
         match command {
             JobCommand::Start {
@@ -214,7 +212,7 @@ pub fn run(command: JobCommand, server: &str) -> ExitCode {
                 resources,
                 request_id,
             } => {
-                let mut clients = connect(server).await?;
+                let mut clients = connect(client).await?;
                 let job = clients
                     .orchestrator
                     .start_job(pb::StartJobRequest {
@@ -231,7 +229,7 @@ pub fn run(command: JobCommand, server: &str) -> ExitCode {
                 out(&job.name);
             }
             JobCommand::Get { name, output } => {
-                let job = connect(server)
+                let job = connect(client)
                     .await?
                     .orchestrator
                     .get_job(pb::GetJobRequest { name })
@@ -257,7 +255,7 @@ pub fn run(command: JobCommand, server: &str) -> ExitCode {
                     .filter(|status| *status != pb::JobStatus::Unspecified)
                     .ok_or_else(|| format!("`{name}` is not a job status"))?,
                 };
-                let mut orchestrator = connect(server).await?.orchestrator;
+                let mut orchestrator = connect(client).await?.orchestrator;
                 let mut jobs = Vec::new();
                 let mut page_token = String::new();
                 loop {
@@ -301,7 +299,7 @@ pub fn run(command: JobCommand, server: &str) -> ExitCode {
                 }
             }
             JobCommand::Watch { name } => {
-                let mut stream = connect(server)
+                let mut stream = connect(client)
                     .await?
                     .orchestrator
                     .watch_job(pb::WatchJobRequest {
@@ -323,7 +321,7 @@ pub fn run(command: JobCommand, server: &str) -> ExitCode {
                 }
             }
             JobCommand::Answer { name, fields } => {
-                let mut clients = connect(server).await?;
+                let mut clients = connect(client).await?;
                 let job = clients
                     .orchestrator
                     .get_job(pb::GetJobRequest { name: name.clone() })
@@ -351,7 +349,6 @@ pub fn run(command: JobCommand, server: &str) -> ExitCode {
                         job: name,
                         correlation_id,
                         fields,
-                        submitted_by: "cli".into(),
                         request_id: String::new(),
                     })
                     .await
@@ -360,11 +357,10 @@ pub fn run(command: JobCommand, server: &str) -> ExitCode {
             }
             JobCommand::Approve {
                 name,
-                approver,
                 reject,
                 comment,
             } => {
-                let mut clients = connect(server).await?;
+                let mut clients = connect(client).await?;
                 let job = clients
                     .orchestrator
                     .get_job(pb::GetJobRequest { name: name.clone() })
@@ -385,7 +381,6 @@ pub fn run(command: JobCommand, server: &str) -> ExitCode {
                     .decide_approval(pb::DecideApprovalRequest {
                         job: name,
                         correlation_id,
-                        approver,
                         decision,
                         comment,
                         request_id: String::new(),
@@ -395,7 +390,7 @@ pub fn run(command: JobCommand, server: &str) -> ExitCode {
                 out(if reject { "rejected" } else { "approved" });
             }
             JobCommand::Cancel { name } => {
-                connect(server)
+                connect(client)
                     .await?
                     .orchestrator
                     .cancel_job(pb::CancelJobRequest {
@@ -413,7 +408,7 @@ pub fn run(command: JobCommand, server: &str) -> ExitCode {
 }
 
 /// `adas chat`.
-pub fn chat_main(args: ChatArgs, server: &str) -> ExitCode {
+pub fn chat_main(args: ChatArgs, client: &Client) -> ExitCode {
     let script = match &args.script {
         Some(path) => match std::fs::read_to_string(path) {
             Ok(text) => Some(
@@ -429,8 +424,17 @@ pub fn chat_main(args: ChatArgs, server: &str) -> ExitCode {
         },
         None => None,
     };
-    let approver = args.approver.clone().unwrap_or_default();
-    finish(runtime().block_on(chat(server, &args.slag, &approver, script)))
+    let approver = match &args.approver_key {
+        Some(key) => match Client::new(&client.server, Some(key)) {
+            Ok(approver) => approver,
+            Err(error) => {
+                eprintln!("error: {error}");
+                return ExitCode::from(2);
+            }
+        },
+        None => client.clone(),
+    };
+    finish(runtime().block_on(chat(client, &args.slag, &approver, script)))
 }
 
 /// Lines from the script (echoed, as if typed) or the terminal; `None` at the end.
@@ -490,19 +494,20 @@ async fn settle(clients: &mut Clients, name: &str, after_version: i64) -> Result
 /// prompted for until it ends. With a script, it ends with the script and fails
 /// if the last job did not complete.
 pub async fn chat(
-    server: &str,
+    client: &Client,
     slag: &str,
-    approver: &str,
+    approver: &Client,
     script: Option<Vec<String>>,
 ) -> Result<(), String> {
     let scripted = script.is_some();
     let mut input = Input {
         script: script.map(Into::into),
     };
-    let mut clients = connect(server).await?;
+    let mut clients = connect(client).await?;
     let mut last_completed = true;
     out(&format!(
-        "Chatting with {slag} on {server}. An empty line ends the conversation."
+        "Chatting with {slag} on {}. An empty line ends the conversation.",
+        client.server
     ));
     while let Some(goal) = input.line("you> ") {
         if goal.trim().is_empty() {
@@ -570,7 +575,6 @@ pub async fn chat(
                         job: job.name.clone(),
                         correlation_id: waiting.correlation_id.clone(),
                         fields,
-                        submitted_by: "chat".into(),
                         request_id: String::new(),
                     })
                     .await;
@@ -604,12 +608,10 @@ pub async fn chat(
             } else if outcome == pb::OutcomeClass::ApprovalRequired {
                 let approval = waiting.approval.clone().unwrap_or_default();
                 out(&format!("{slag}> {}", waiting.prompt_message));
-                let who = if approver.is_empty() {
-                    approval.approver.clone()
-                } else {
-                    approver.to_owned()
-                };
-                let Some(answer) = input.line(&format!("  approve as {who}? [y/n]: ")) else {
+                let Some(answer) = input.line(&format!(
+                    "  approve (role needed: {})? [y/n]: ",
+                    approval.approver
+                )) else {
                     return finish_early(scripted);
                 };
                 let decision = if answer.trim().eq_ignore_ascii_case("y") {
@@ -617,12 +619,10 @@ pub async fn chat(
                 } else {
                     pb::ApprovalDecision::Reject
                 } as i32;
-                clients
-                    .gate
+                GateServiceClient::new(approver.channel().await?)
                     .decide_approval(pb::DecideApprovalRequest {
                         job: job.name.clone(),
                         correlation_id: waiting.correlation_id.clone(),
-                        approver: who,
                         decision,
                         comment: "from adas chat".into(),
                         request_id: String::new(),

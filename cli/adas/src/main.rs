@@ -4,6 +4,7 @@
 //! `adas skill …`, `adas job …` and `adas chat` are clients of a running suite.
 //! `--server` (anywhere on the line) names the suite the client commands talk to.
 
+mod client;
 mod jobs;
 mod output;
 mod skill;
@@ -27,6 +28,10 @@ struct Cli {
     /// before or after the subcommand.
     #[arg(long, global = true, env = "ADAS_SERVER", default_value = DEFAULT_SERVER)]
     server: String,
+    /// The API key client commands present (`authorization: Bearer …`); not
+    /// needed against a suite in dev mode.
+    #[arg(long, global = true, env = "ADAS_API_KEY", hide_env_values = true)]
+    api_key: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -57,6 +62,11 @@ enum Command {
         #[command(subcommand)]
         command: jobs::JobCommand,
     },
+    /// Manage principals and their API keys in an auth file (offline).
+    Auth {
+        #[command(subcommand)]
+        command: AuthCommand,
+    },
     /// A terminal conversation with a skill on a running suite.
     Chat(jobs::ChatArgs),
     /// Run the embedded suite and a scripted refund conversation, then exit.
@@ -70,18 +80,88 @@ enum Command {
     },
 }
 
+#[derive(Debug, Subcommand)]
+enum AuthCommand {
+    /// API keys.
+    Key {
+        #[command(subcommand)]
+        command: KeyCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum KeyCommand {
+    /// Add a principal with a new API key; the key is printed once and only
+    /// its SHA-256 digest is kept.
+    Create {
+        /// Principal name (recorded as job owner, approver, skill author).
+        #[arg(long)]
+        name: String,
+        /// The tenant whose skills and jobs it sees.
+        #[arg(long)]
+        tenant: String,
+        /// A role: admin, operator, user, service, or an approver role a skill
+        /// names (e.g. supervisor). Repeat for several.
+        #[arg(long = "role", required = true)]
+        roles: Vec<String>,
+        /// The auth file to add it to (created if absent).
+        #[arg(long, env = "ADAS_AUTH_FILE")]
+        auth_file: std::path::PathBuf,
+    },
+}
+
+fn auth(command: AuthCommand) -> ExitCode {
+    let AuthCommand::Key {
+        command:
+            KeyCommand::Create {
+                name,
+                tenant,
+                roles,
+                auth_file,
+            },
+    } = command;
+    let created = adas_runtime::auth::AuthFile::read(&auth_file).and_then(|mut file| {
+        let key = file.add_key(&name, &tenant, &roles)?;
+        file.write(&auth_file)?;
+        Ok(key)
+    });
+    match created {
+        Ok(key) => {
+            eprintln!(
+                "principal `{name}` (tenant `{tenant}`, roles {}) added to {}; the key is shown once:",
+                roles.join(", "),
+                auth_file.display()
+            );
+            println!("{key}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let server = cli.server;
+    let client = match client::Client::new(&server, cli.api_key.as_deref()) {
+        Ok(client) => client,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
     match cli.command {
         Command::Up {
             server,
             demo_mcp_listen,
             no_demo_mcp,
         } => up(*server, (!no_demo_mcp).then_some(demo_mcp_listen)),
-        Command::Skill { command } => skill::run(command, &server),
-        Command::Job { command } => jobs::run(command, &server),
-        Command::Chat(args) => jobs::chat_main(args, &server),
+        Command::Skill { command } => skill::run(command, &client),
+        Command::Job { command } => jobs::run(command, &client),
+        Command::Chat(args) => jobs::chat_main(args, &client),
+        Command::Auth { command } => auth(command),
         Command::Demo {
             memory_root,
             templates_dir,
@@ -150,6 +230,15 @@ pub async fn serve_suite(
     })?;
     let self_url = format!("http://127.0.0.1:{}", local.port());
     let max = config.max_message_bytes;
+    // With an auth file, the workers call this server with a key that exists
+    // only in this process (a `service` principal); in dev mode with none.
+    let (auth, internal_key) = config
+        .authenticator()?
+        .with_internal_key()
+        .map_err(RuntimeError::Startup)?;
+    if internal_key.is_some() {
+        config.peer_key = internal_key;
+    }
     // One catalog for the services that read skills in this process.
     let catalog = adas_wire::open_catalog(&config)?;
     let repo = adas_jobs::JobRepo::new(store.clone(), config.memory_root.clone());
@@ -167,6 +256,7 @@ pub async fn serve_suite(
         let _ = ready.send(std::net::SocketAddr::from(([127, 0, 0, 1], local.port())));
     }
     let served = GrpcServer::new(&config)
+        .with_auth(auth)
         .add_service(
             adas_skill_registry::build(&config, store.clone(), catalog.clone(), mcp.clone())
                 .into_service(max),
@@ -229,11 +319,9 @@ fn demo(
             "700".to_owned(),
             "y".to_owned(),
         ];
-        let outcome = jobs::chat(
-            &format!("http://{address}"),
-            "cs-tier-1",
-            "supervisor:demo",
-            Some(script),
+        let client = client::Client::new(&format!("http://{address}"), None)
+            .map_err(RuntimeError::Startup)?;
+        let outcome = jobs::chat(&client, "cs-tier-1", &client, Some(script),
         )
         .await;
         let _ = stop.send(true);

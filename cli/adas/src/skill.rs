@@ -12,7 +12,9 @@ use adas_proto::pb::skill_registry_service_client::SkillRegistryServiceClient;
 use adas_runtime::{DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT};
 use adas_skill::{Catalog, Format as DocumentFormat};
 use clap::Subcommand;
-use tonic::transport::Channel;
+use adas_runtime::auth::AuthChannel as Channel;
+
+use crate::client::Client;
 use tonic_types::StatusExt;
 
 use crate::output::{Format, out, print_value, to_json};
@@ -79,7 +81,7 @@ const EXIT_ERRORS: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 
 /// Runs a skill subcommand; `server` is the suite's address.
-pub fn run(command: SkillCommand, server: &str) -> ExitCode {
+pub fn run(command: SkillCommand, client: &Client) -> ExitCode {
     let command = match command {
         SkillCommand::Validate {
             files,
@@ -98,7 +100,7 @@ pub fn run(command: SkillCommand, server: &str) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    match runtime.block_on(remote(command, server)) {
+    match runtime.block_on(remote(command, client)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Refused(message)) => {
             if !message.is_empty() {
@@ -134,17 +136,14 @@ fn refused(status: &tonic::Status) -> Failure {
     }
 }
 
-async fn registry(server: &str) -> Result<SkillRegistryServiceClient<Channel>, Failure> {
-    let channel = Channel::from_shared(server.to_owned())
-        .map_err(|error| Failure::Usage(format!("`{server}`: {error}")))?
-        .connect()
-        .await
-        .map_err(|error| Failure::Usage(format!("cannot reach {server}: {error}")))?;
-    Ok(SkillRegistryServiceClient::new(channel))
+async fn registry(client: &Client) -> Result<SkillRegistryServiceClient<Channel>, Failure> {
+    Ok(SkillRegistryServiceClient::new(
+        client.channel().await.map_err(Failure::Usage)?,
+    ))
 }
 
-async fn remote(command: SkillCommand, server: &str) -> Result<(), Failure> {
-    let mut registry = registry(server).await?;
+async fn remote(command: SkillCommand, client: &Client) -> Result<(), Failure> {
+    let mut registry = registry(client).await?;
     match command {
         SkillCommand::Validate { .. } => unreachable!("validate runs offline"),
         SkillCommand::Put { file, name, etag } => {

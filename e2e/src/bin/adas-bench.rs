@@ -661,7 +661,6 @@ async fn one_job(suite: &Suite) -> Result<(Duration, Duration)> {
                     job: job.name.clone(),
                     correlation_id: waiting.correlation_id,
                     fields: [("amount".to_owned(), number(25.0))].into(),
-                    submitted_by: "bench".into(),
                     request_id: String::new(),
                 })
                 .await?;

@@ -129,6 +129,7 @@ impl DalAgentService for DalAgentServer {
         &self,
         request: Request<pb::ResolveNextRequest>,
     ) -> Result<Response<pb::ResolveNextResponse>, Status> {
+        adas_wire::require_service(&adas_runtime::principal(&request)?)?;
         let request = request.into_inner();
         let (slag, job_id) =
             parse_job_name(&request.job).map_err(|reason| invalid("job", reason))?;
@@ -183,9 +184,18 @@ impl DalAgentService for DalAgentServer {
         &self,
         request: Request<pb::SubmitInputRequest>,
     ) -> Result<Response<pb::Job>, Status> {
+        let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
         let (slag, job_id) =
             parse_job_name(&request.job).map_err(|reason| invalid("job", reason))?;
+        // A correlation id is not a capability: only whoever may act on the job answers.
+        let current = self
+            .dal
+            .repo()
+            .load(&slag, &job_id)
+            .await
+            .map_err(job_status)?;
+        adas_wire::check_job_access(&principal, &current.record)?;
         if request.correlation_id.is_empty() {
             return Err(invalid(
                 "correlation_id",
@@ -244,7 +254,7 @@ impl DalAgentService for DalAgentServer {
                 &job_id,
                 &request.correlation_id,
                 &fields,
-                &request.submitted_by,
+                &principal.name,
             )
             .await
             .map_err(status)?;
@@ -260,6 +270,7 @@ impl DalAgentService for DalAgentServer {
         &self,
         request: Request<pb::GetWaitingRequest>,
     ) -> Result<Response<pb::Waiting>, Status> {
+        let principal = adas_runtime::principal(&request)?;
         let (slag, job_id) =
             parse_job_name(&request.get_ref().name).map_err(|reason| invalid("name", reason))?;
         let stored = self
@@ -268,6 +279,7 @@ impl DalAgentService for DalAgentServer {
             .load(&slag, &job_id)
             .await
             .map_err(|error| status(DalError::Job(error)))?;
+        adas_wire::check_job_access(&principal, &stored.record)?;
         match stored.record.waiting {
             Some(waiting) => Ok(Response::new(adas_wire::waiting(&waiting))),
             None => Err(status_with_details(
@@ -283,6 +295,7 @@ impl DalAgentService for DalAgentServer {
         &self,
         request: Request<pb::ListWaitingRequest>,
     ) -> Result<Response<pb::ListWaitingResponse>, Status> {
+        let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
         let slag = parse_skill_name(&request.parent).map_err(|reason| invalid("parent", reason))?;
         let window = page_window(request.page_size, &request.page_token)
@@ -302,7 +315,9 @@ impl DalAgentService for DalAgentServer {
             .map_err(|error| status(DalError::Job(JobError::Store(error))))?;
         let mut jobs = Vec::with_capacity(page.items.len());
         for entry in page.items {
-            if let Ok(stored) = self.dal.repo().load(&slag, &entry.job_id).await {
+            if let Ok(stored) = self.dal.repo().load(&slag, &entry.job_id).await
+                && adas_wire::check_job_access(&principal, &stored.record).is_ok()
+            {
                 jobs.push(adas_wire::job(&stored));
             }
         }

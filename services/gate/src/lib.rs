@@ -9,7 +9,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use adas_jobs::EventKind;
 use adas_policy::finalize::{Action, Draft, ReasonCode};
-use adas_policy::gate::{
+use adas_policy::gate::{Decider, 
     ApprovalBook, ApprovalChoice, ApprovalError, ApprovalRecord, RuleKind, Verdict,
 };
 use adas_policy::llm::{FinalizationJudge, Polisher};
@@ -66,15 +66,12 @@ impl From<GateError> for Status {
                     "no pending approval with this id for the job",
                 )],
             ),
-            GateError::Approval(ApprovalError::WrongApprover { .. }) => status_with_details(
-                Code::PermissionDenied,
-                "WRONG_APPROVER",
-                message,
-                &[FieldViolation::new(
-                    "approver",
-                    "does not hold the required role",
-                )],
-            ),
+            GateError::Approval(ApprovalError::WrongApprover { .. }) => {
+                status_with_details(Code::PermissionDenied, "WRONG_APPROVER", message, &[])
+            }
+            GateError::Approval(ApprovalError::SelfApproval(_)) => {
+                status_with_details(Code::PermissionDenied, "SELF_APPROVAL", message, &[])
+            }
             GateError::Approval(ApprovalError::AlreadyDecided(_)) => {
                 status_with_details(Code::FailedPrecondition, "ALREADY_DECIDED", message, &[])
             }
@@ -263,7 +260,12 @@ impl GateService for Gate {
         &self,
         request: Request<pb::CheckToolCallRequest>,
     ) -> Result<Response<pb::GateDecision>, Status> {
+        let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
+        // Naming a job records an approval request against it: the worker's call.
+        if !request.job.is_empty() {
+            adas_wire::require_service(&principal)?;
+        }
         let slag = skill_slag(&request.skill)?;
         if request.tool.trim().is_empty() {
             return Err(GateError::InvalidField {
@@ -328,6 +330,8 @@ impl GateService for Gate {
         &self,
         request: Request<pb::DecideApprovalRequest>,
     ) -> Result<Response<pb::Approval>, Status> {
+        // Who decides is who is authenticated; the request cannot name anyone.
+        let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
         let (slag, job_id) =
             parse_job_name(&request.job).map_err(|reason| GateError::InvalidField {
@@ -347,13 +351,6 @@ impl GateService for Gate {
                 .into());
             }
         };
-        if request.approver.trim().is_empty() {
-            return Err(GateError::InvalidField {
-                field: "approver",
-                reason: "who decides is required".into(),
-            }
-            .into());
-        }
         if request.correlation_id.trim().is_empty() {
             return Err(GateError::InvalidField {
                 field: "correlation_id",
@@ -361,12 +358,33 @@ impl GateService for Gate {
             }
             .into());
         }
+        let owner = match self.jobs.load(&slag, &job_id).await {
+            Ok(stored) => {
+                if !principal.dev && stored.record.tenant != principal.tenant {
+                    return Err(status_with_details(
+                        Code::NotFound,
+                        "JOB_NOT_FOUND",
+                        format!("job {job_id} not found"),
+                        &[],
+                    ));
+                }
+                stored.record.owner
+            }
+            Err(_) => String::new(),
+        };
+        let holds_role = |role: &str| principal.has_role(role);
+        let decider = Decider {
+            name: &principal.name,
+            holds_role: &holds_role,
+            // Dev mode has one principal for everyone: nothing to separate.
+            owns_job: !principal.dev && principal.name == owner,
+        };
         let record = ApprovalBook::new(self.store.as_ref())
             .decide(
                 &slag,
                 &job_id,
                 &request.correlation_id,
-                &request.approver,
+                &decider,
                 choice,
                 &request.comment,
             )

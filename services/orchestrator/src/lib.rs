@@ -154,12 +154,11 @@ pub fn spawn_workers(
         intent_service_client::IntentServiceClient,
     };
     let max = config.max_message_bytes;
-    let intent = IntentServiceClient::new(adas_runtime::connect_lazy(peers.0)?)
-        .max_decoding_message_size(max);
-    let dal = DalAgentServiceClient::new(adas_runtime::connect_lazy(peers.1)?)
-        .max_decoding_message_size(max);
-    let gate =
-        GateServiceClient::new(adas_runtime::connect_lazy(peers.2)?).max_decoding_message_size(max);
+    let credentials = config.peer_credentials()?;
+    let connect = |addr| adas_runtime::connect_peer(addr, &credentials);
+    let intent = IntentServiceClient::new(connect(peers.0)?).max_decoding_message_size(max);
+    let dal = DalAgentServiceClient::new(connect(peers.1)?).max_decoding_message_size(max);
+    let gate = GateServiceClient::new(connect(peers.2)?).max_decoding_message_size(max);
     let mcp: Arc<dyn adas_tools::McpConnector> = Arc::new(mcp);
     // One sweeper per process ends asks older than their skill's wait timeout.
     let sweeper = {
@@ -243,6 +242,7 @@ impl OrchestratorService for Orchestrator {
         &self,
         request: Request<pb::StartJobRequest>,
     ) -> Result<Response<pb::Job>, Status> {
+        let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
         let slag =
             parse_skill_name(&request.skill).map_err(|reason| OrchestratorError::InvalidField {
@@ -295,7 +295,8 @@ impl OrchestratorService for Orchestrator {
             })?;
         let job_id = new_job_id();
         if !request.request_id.is_empty() {
-            let key = format!("start-job:{}", request.request_id);
+            // Scoped by who asks: another principal's id is not a way to its job.
+            let key = format!("start-job:{}:{}", principal.name, request.request_id);
             let fingerprint = adas_jobs::request_fingerprint(&json!({
                 "skill": slag,
                 "goal": request.goal,
@@ -357,6 +358,8 @@ impl OrchestratorService for Orchestrator {
             error: None,
             audit: Vec::new(),
             request_id: request.request_id,
+            owner: principal.name.clone(),
+            tenant: principal.tenant.clone(),
             created_at: stamp.clone(),
             updated_at: stamp,
             ended_at: None,
@@ -377,12 +380,14 @@ impl OrchestratorService for Orchestrator {
         &self,
         request: Request<pb::GetJobRequest>,
     ) -> Result<Response<pb::Job>, Status> {
+        let principal = adas_runtime::principal(&request)?;
         let (slag, job_id) = Self::job_name(&request.get_ref().name)?;
         let stored = self
             .repo
             .load(&slag, &job_id)
             .await
             .map_err(OrchestratorError::from)?;
+        adas_wire::check_job_access(&principal, &stored.record)?;
         Ok(Response::new(adas_wire::job(&stored)))
     }
 
@@ -390,6 +395,7 @@ impl OrchestratorService for Orchestrator {
         &self,
         request: Request<pb::ListJobsRequest>,
     ) -> Result<Response<pb::ListJobsResponse>, Status> {
+        let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
         let slag = parse_skill_name(&request.parent).map_err(|reason| {
             OrchestratorError::InvalidField {
@@ -412,7 +418,11 @@ impl OrchestratorService for Orchestrator {
         let (stored, next) = self
             .repo
             .list(&slag, window.offset as u64, window.size, |record| {
-                wanted == pb::JobStatus::Unspecified || adas_wire::status(record.status) == wanted
+                // Only what the caller may read: its tenant, and its own jobs
+                // unless it oversees them all.
+                adas_wire::check_job_access(&principal, record).is_ok()
+                    && (wanted == pb::JobStatus::Unspecified
+                        || adas_wire::status(record.status) == wanted)
             })
             .await
             .map_err(OrchestratorError::from)?;
@@ -428,12 +438,15 @@ impl OrchestratorService for Orchestrator {
         &self,
         request: Request<pb::WatchJobRequest>,
     ) -> Result<Response<EventStream>, Status> {
+        let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
         let (slag, job_id) = Self::job_name(&request.name)?;
-        self.repo
+        let stored = self
+            .repo
             .load(&slag, &job_id)
             .await
             .map_err(OrchestratorError::from)?;
+        adas_wire::check_job_access(&principal, &stored.record)?;
         let repo = self.repo.clone();
         let mut after = (!request.after_event_id.is_empty()).then_some(request.after_event_id);
         let (sender, receiver) = tokio::sync::mpsc::channel(64);
@@ -495,6 +508,7 @@ impl OrchestratorService for Orchestrator {
         &self,
         request: Request<pb::CancelJobRequest>,
     ) -> Result<Response<pb::Job>, Status> {
+        let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
         let (slag, job_id) = Self::job_name(&request.name)?;
         for _ in 0..5 {
@@ -506,6 +520,7 @@ impl OrchestratorService for Orchestrator {
                 .load(&slag, &job_id)
                 .await
                 .map_err(OrchestratorError::from)?;
+            adas_wire::check_job_access(&principal, &record)?;
             if record.status.is_terminal() {
                 if record.status == JobStatus::Cancelled {
                     return Ok(Response::new(adas_wire::job(&StoredJob {
@@ -523,7 +538,7 @@ impl OrchestratorService for Orchestrator {
             record.outcome_class = Some(OutcomeClass::Cancelled);
             record.waiting = None;
             record.audit.push(AuditEntry {
-                who: "client".into(),
+                who: principal.name.clone(),
                 at: now(),
                 action: "cancel".into(),
                 detail: json!({"reason": request.reason}),

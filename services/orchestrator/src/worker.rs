@@ -22,7 +22,7 @@ use adas_skill::{Catalog, OperationalSkill};
 use adas_state::StateError;
 use adas_tools::{McpConnector, McpError};
 use serde_json::{Map, Value as Json, json};
-use tonic::transport::Channel;
+use adas_runtime::auth::AuthChannel as Channel;
 use tracing::{info, warn};
 
 /// What a worker needs.

@@ -20,7 +20,8 @@ use adas_skill::catalog::Catalog;
 use adas_skill::slag::{check_slag, parse_required_skill_name, parse_skill_name};
 use adas_skill::{Format, SkillError};
 use adas_tools::ToolResolver;
-use tonic::{Request, Response, Status};
+use adas_runtime::{FieldViolation, status_with_details};
+use tonic::{Code, Request, Response, Status};
 
 pub use error::RegistryError;
 
@@ -89,6 +90,18 @@ fn required_slag(name: &str) -> Result<String, RegistryError> {
         field: "name",
         reason,
     })
+}
+
+/// The caller, when it administers skills; PERMISSION_DENIED otherwise.
+fn require_admin<T>(request: &Request<T>) -> Result<adas_runtime::Principal, Status> {
+    let principal = adas_runtime::principal(request)?;
+    if principal.is_admin() {
+        Ok(principal)
+    } else {
+        Err(adas_runtime::auth::permission_denied(
+            "changing skills takes the `admin` role",
+        ))
+    }
 }
 
 fn format_of(format: i32) -> Option<Format> {
@@ -169,6 +182,7 @@ impl SkillRegistryService for SkillRegistry {
         &self,
         request: Request<pb::PutSkillRequest>,
     ) -> Result<Response<pb::Skill>, Status> {
+        let principal = require_admin(&request)?;
         let request = request.into_inner();
         let slag = required_slag(&request.name)?;
         if request.source.trim().is_empty() {
@@ -188,6 +202,19 @@ impl SkillRegistryService for SkillRegistry {
             }
             .into());
         }
+        let author = principal.name.clone();
+        let written = slag.clone();
+        // Replacing the rules in force takes knowing which rules they are: a
+        // write over an existing skill must carry its current etag.
+        let lookup = slag.clone();
+        if request.etag.is_empty() && self.with_catalog(move |catalog| catalog.exists(&lookup)).await? {
+            return Err(status_with_details(
+                Code::FailedPrecondition,
+                "ETAG_REQUIRED",
+                format!("skills/{slag} exists: replacing it takes its current etag (GetSkill)"),
+                &[FieldViolation::new("etag", "required to replace an existing skill")],
+            ));
+        }
         let skill = self
             .with_catalog(move |catalog| {
                 let etag = (!request.etag.is_empty()).then_some(request.etag.as_str());
@@ -200,6 +227,7 @@ impl SkillRegistryService for SkillRegistry {
                 }
                 other => RegistryError::Skill(other),
             })?;
+        tracing::info!(target: "adas::audit", principal = %author, tenant = %principal.tenant, skill = %written, etag = %skill.etag, "skill written");
         Ok(Response::new(convert::skill(&skill)))
     }
 
@@ -207,6 +235,7 @@ impl SkillRegistryService for SkillRegistry {
         &self,
         request: Request<pb::DeleteSkillRequest>,
     ) -> Result<Response<pb::DeleteSkillResponse>, Status> {
+        let principal = require_admin(&request)?;
         let request = request.into_inner();
         let slag = required_slag(&request.name)?;
         let name = format!("skills/{slag}");
@@ -215,6 +244,7 @@ impl SkillRegistryService for SkillRegistry {
             catalog.delete(&slag, etag)
         })
         .await?;
+        tracing::info!(target: "adas::audit", principal = %principal.name, skill = %name, "skill deleted");
         Ok(Response::new(pb::DeleteSkillResponse { name }))
     }
 
@@ -222,6 +252,7 @@ impl SkillRegistryService for SkillRegistry {
         &self,
         request: Request<pb::BootstrapSkillRequest>,
     ) -> Result<Response<pb::Skill>, Status> {
+        require_admin(&request)?;
         let request = request.into_inner();
         check_slag(&request.slag).map_err(|reason| RegistryError::InvalidField {
             field: "slag",
@@ -301,6 +332,7 @@ impl SkillRegistryService for SkillRegistry {
         request: Request<pb::InvalidateToolCacheRequest>,
     ) -> Result<Response<pb::InvalidateToolCacheResponse>, Status> {
         use pb::invalidate_tool_cache_request::Target;
+        require_admin(&request)?;
         let dropped = match request.into_inner().target {
             Some(Target::Skill(name)) => {
                 let slag = slag_of("skill", &name)?;

@@ -199,6 +199,10 @@ pub struct DetectedIntent {
     pub out_of_domain: bool,
 }
 
+fn default_tenant() -> String {
+    "default".into()
+}
+
 /// A job record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JobRecord {
@@ -236,6 +240,12 @@ pub struct JobRecord {
     pub audit: Vec<AuditEntry>,
     /// Idempotency key it was started with.
     pub request_id: String,
+    /// The principal that started it (empty: started in dev mode).
+    #[serde(default)]
+    pub owner: String,
+    /// The tenant of that principal.
+    #[serde(default = "default_tenant")]
+    pub tenant: String,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Last written (RFC 3339).
@@ -829,6 +839,8 @@ mod tests {
             error: None,
             audit: Vec::new(),
             request_id: String::new(),
+            owner: String::new(),
+            tenant: "default".into(),
             created_at: rfc3339(0),
             updated_at: rfc3339(0),
             ended_at: None,

@@ -70,6 +70,9 @@ pub struct Decision {
     pub call_digest: String,
     /// Identifies the approval request (set when a job asked).
     pub correlation_id: String,
+    /// The rule lets the job's own principal approve.
+    #[serde(default)]
+    pub allow_self_approval: bool,
 }
 
 impl Decision {
@@ -89,6 +92,7 @@ impl Decision {
             condition: String::new(),
             call_digest: call_digest.to_owned(),
             correlation_id: String::new(),
+            allow_self_approval: false,
         }
     }
 
@@ -310,7 +314,10 @@ pub fn check(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> 
                 .message
                 .clone()
                 .unwrap_or_else(|| format!("approval required: {}", rule.when));
-            return Decision::approval(&rule.approver, reason, rule_text, &rule.when, &digest);
+            return Decision {
+                allow_self_approval: rule.allow_self_approval,
+                ..Decision::approval(&rule.approver, reason, rule_text, &rule.when, &digest)
+            };
         }
     }
 
@@ -411,6 +418,9 @@ pub struct ApprovalRequest {
     pub condition: String,
     /// When it was requested (ms since epoch).
     pub requested_at_ms: u64,
+    /// The job's own principal may decide.
+    #[serde(default)]
+    pub allow_self_approval: bool,
 }
 
 /// A recorded decision (the audit record).
@@ -447,12 +457,35 @@ pub enum ApprovalError {
         /// Who tried.
         given: String,
     },
+    /// The principal that started the job may not approve its own call.
+    #[error("`{0}` started this job and may not approve its own call")]
+    SelfApproval(String),
     /// A different decision was already recorded.
     #[error("the request was already decided ({0:?})")]
     AlreadyDecided(ApprovalChoice),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StateError),
+}
+
+/// Who decides: an authenticated principal, as the gate sees it.
+pub struct Decider<'a> {
+    /// Principal name (recorded as `decided_by`).
+    pub name: &'a str,
+    /// Whether it holds a role.
+    pub holds_role: &'a (dyn Fn(&str) -> bool + Sync),
+    /// Whether it started the job (self-approval).
+    pub owns_job: bool,
+}
+
+impl std::fmt::Debug for Decider<'_> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Decider")
+            .field("name", &self.name)
+            .field("owns_job", &self.owns_job)
+            .finish()
+    }
 }
 
 /// Approval requests and decisions, set-once in the state store and scoped to a job.
@@ -544,6 +577,7 @@ impl<'a> ApprovalBook<'a> {
             reason: decision.reason.clone(),
             condition: decision.condition.clone(),
             requested_at_ms: adas_state::now_ms(),
+            allow_self_approval: decision.allow_self_approval,
         };
         let value = serde_json::to_string(&request).expect("requests serialize");
         self.store
@@ -558,18 +592,20 @@ impl<'a> ApprovalBook<'a> {
         Ok(decision)
     }
 
-    /// Records a decision on a pending request. `decided_by` must hold the
-    /// request's approver role (`role` or `role:name`). Deciding the same way twice
-    /// is idempotent; deciding differently is refused.
+    /// Records a decision on a pending request by `decider`, who must hold the
+    /// request's approver role and — unless the rule allows it — must not be the
+    /// job's owner. Deciding the same way twice is idempotent (the first record is
+    /// returned); deciding differently is refused.
     pub async fn decide(
         &self,
         slag: &str,
         job_id: &str,
         correlation_id: &str,
-        decided_by: &str,
+        decider: &Decider<'_>,
         decision: ApprovalChoice,
         comment: &str,
     ) -> Result<ApprovalRecord, ApprovalError> {
+        let decided_by = decider.name;
         let unknown = || ApprovalError::UnknownRequest {
             job_id: job_id.to_owned(),
             correlation_id: correlation_id.to_owned(),
@@ -587,12 +623,14 @@ impl<'a> ApprovalBook<'a> {
         };
         let request: ApprovalRequest = serde_json::from_str(&request)
             .map_err(|error| StateError::UnexpectedReply(error.to_string()))?;
-        let role = decided_by.split(':').next().unwrap_or_default().trim();
-        if !role.eq_ignore_ascii_case(&request.approver) {
+        if !(decider.holds_role)(&request.approver) {
             return Err(ApprovalError::WrongApprover {
                 required: request.approver.clone(),
                 given: decided_by.to_owned(),
             });
+        }
+        if decider.owns_job && !request.allow_self_approval {
+            return Err(ApprovalError::SelfApproval(decided_by.to_owned()));
         }
         let record = ApprovalRecord {
             request,

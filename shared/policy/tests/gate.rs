@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use adas_policy::finalize::{Action, Draft, ReasonCode, RetryDecision, judge, retry_decision};
-use adas_policy::gate::{
+use adas_policy::gate::{Decider, 
     ApprovalBook, ApprovalChoice, ApprovalError, RuleKind, Verdict, call_digest, check,
 };
 use adas_policy::llm::{FinalizationJudge, MAX_PROMPT_GUARDRAILS, guardrail_prompt};
@@ -217,7 +217,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             &correlation,
-            "user:bob",
+            &Decider { name: "user:bob", holds_role: &|role: &str| role == "user", owns_job: false },
             ApprovalChoice::Approve,
             "ok",
         )
@@ -227,12 +227,29 @@ async fn an_approval_applies_to_the_exact_call_only() {
         matches!(wrong, ApprovalError::WrongApprover { .. }),
         "{wrong}"
     );
+    // The right role is not enough when the decider started the job.
+    let own = book
+        .decide(
+            "cs-tier-1",
+            "job-1",
+            &correlation,
+            &Decider {
+                name: "mallory",
+                holds_role: &|role: &str| role == "supervisor",
+                owns_job: true,
+            },
+            ApprovalChoice::Approve,
+            "",
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(own, ApprovalError::SelfApproval(_)), "{own}");
     assert!(matches!(
         book.decide(
             "cs-tier-1",
             "job-1",
             "apr-nope",
-            "supervisor",
+            &Decider { name: "supervisor", holds_role: &|role: &str| role == "supervisor", owns_job: false },
             ApprovalChoice::Approve,
             ""
         )
@@ -245,7 +262,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             &correlation,
-            "supervisor:alice",
+            &Decider { name: "supervisor:alice", holds_role: &|role: &str| role == "supervisor", owns_job: false },
             ApprovalChoice::Approve,
             "customer is right",
         )
@@ -306,7 +323,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             &correlation,
-            "supervisor",
+            &Decider { name: "supervisor", holds_role: &|role: &str| role == "supervisor", owns_job: false },
             ApprovalChoice::Reject,
             ""
         )
@@ -318,7 +335,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             &correlation,
-            "supervisor",
+            &Decider { name: "supervisor", holds_role: &|role: &str| role == "supervisor", owns_job: false },
             ApprovalChoice::Approve,
             ""
         )
@@ -341,7 +358,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
         "cs-tier-1",
         "job-3",
         &rejected.correlation_id,
-        "supervisor",
+        &Decider { name: "supervisor", holds_role: &|role: &str| role == "supervisor", owns_job: false },
         ApprovalChoice::Reject,
         "fraud",
     )

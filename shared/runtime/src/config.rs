@@ -74,6 +74,14 @@ pub struct ServerArgs {
     /// (repeat the flag; `;`-separated in the env). Skills never supply commands.
     #[arg(long, env = "ADAS_MCP_STDIO", value_delimiter = ';')]
     pub mcp_stdio: Vec<String>,
+    /// The auth file (principals and key digests; `adas auth key create` writes
+    /// it). Absent: dev mode — no authentication, loopback listeners only.
+    #[arg(long, env = "ADAS_AUTH_FILE")]
+    pub auth_file: Option<PathBuf>,
+    /// The API key this process presents to its peers (a principal with the
+    /// `service` role); `adas up` makes its own.
+    #[arg(long, env = "ADAS_PEER_KEY", hide_env_values = true)]
+    pub peer_key: Option<String>,
     /// Job workers in this process (adas-orchestrator and `adas up`).
     #[arg(long, env = "ADAS_WORKERS", default_value_t = 2)]
     pub workers: usize,
@@ -128,6 +136,8 @@ impl ServerArgs {
             demo_mcp_url: self.demo_mcp_url,
             mcp_allow: self.mcp_allow,
             mcp_stdio: self.mcp_stdio,
+            auth_file: self.auth_file,
+            peer_key: self.peer_key.filter(|key| !key.trim().is_empty()),
             workers: self.workers,
             visibility_timeout: Duration::from_millis(self.visibility_timeout_ms),
             tenant: self.tenant,
@@ -165,6 +175,10 @@ pub struct ServerConfig {
     pub mcp_allow: Vec<String>,
     /// Operator-configured stdio MCP servers, `NAME=COMMAND`.
     pub mcp_stdio: Vec<String>,
+    /// The auth file; `None`: dev mode.
+    pub auth_file: Option<PathBuf>,
+    /// The key presented to peers.
+    pub peer_key: Option<String>,
     /// Job workers in this process.
     pub workers: usize,
     /// Reclaim a job whose worker is silent this long.
@@ -204,6 +218,8 @@ impl ServerConfig {
             demo_mcp_url: DEFAULT_DEMO_MCP_URL.into(),
             mcp_allow: Vec::new(),
             mcp_stdio: Vec::new(),
+            auth_file: None,
+            peer_key: None,
             workers: 2,
             visibility_timeout: Duration::from_secs(60),
             tenant: "default".into(),
@@ -217,6 +233,22 @@ impl ServerConfig {
             focus_cache_max_bytes: 64 * 1024 * 1024,
             focus_cache_max_entries: 10_000,
         }
+    }
+}
+
+impl ServerConfig {
+    /// How this process recognises callers: the auth file, or dev mode.
+    pub fn authenticator(&self) -> Result<crate::auth::Authenticator, crate::RuntimeError> {
+        match &self.auth_file {
+            Some(path) => crate::auth::Authenticator::from_file(path)
+                .map_err(crate::RuntimeError::Startup),
+            None => Ok(crate::auth::Authenticator::dev()),
+        }
+    }
+
+    /// The credentials for calls to peers.
+    pub fn peer_credentials(&self) -> Result<crate::auth::Credentials, crate::RuntimeError> {
+        crate::auth::Credentials::new(self.peer_key.as_deref()).map_err(crate::RuntimeError::Startup)
     }
 }
 

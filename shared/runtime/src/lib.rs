@@ -4,6 +4,7 @@
 //! size, graceful shutdown), peer channels, and the mapping of errors to
 //! `tonic::Status` with `google.rpc` details.
 
+pub mod auth;
 mod config;
 pub mod convert;
 mod entry;
@@ -18,5 +19,6 @@ pub use config::{
 };
 pub use entry::{ServiceCli, run_blocking, serve_until_shutdown, service_main};
 pub use error::{ERROR_DOMAIN, FieldViolation, RuntimeError, status_with_details};
-pub use server::{GrpcServer, bind, connect_lazy, shutdown_signal};
+pub use auth::{Principal, principal};
+pub use server::{GrpcServer, bind, connect_lazy, connect_peer, shutdown_signal};
 pub use telemetry::init_tracing;

@@ -43,6 +43,7 @@ const REFLECTION_SERVICES: [&str; 2] = [
 #[derive(Debug)]
 pub struct GrpcServer {
     config: ServerConfig,
+    auth: Option<crate::auth::Authenticator>,
     routes: RoutesBuilder,
     service_names: Vec<&'static str>,
 }
@@ -52,6 +53,7 @@ impl GrpcServer {
     pub fn new(config: &ServerConfig) -> Self {
         Self {
             config: config.clone(),
+            auth: None,
             routes: RoutesBuilder::default(),
             service_names: Vec::new(),
         }
@@ -76,6 +78,13 @@ impl GrpcServer {
         self
     }
 
+    /// Authenticates callers with `auth` instead of the config's auth file
+    /// (`adas up` adds its own internal key).
+    pub fn with_auth(mut self, auth: crate::auth::Authenticator) -> Self {
+        self.auth = Some(auth);
+        self
+    }
+
     /// Names of the services added so far.
     pub fn service_names(&self) -> &[&'static str] {
         &self.service_names
@@ -88,6 +97,23 @@ impl GrpcServer {
         listener: TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> Result<(), RuntimeError> {
+        let auth = match self.auth.clone() {
+            Some(auth) => auth,
+            None => self.config.authenticator()?,
+        };
+        let listening = listener.local_addr().ok();
+        if auth.is_dev() {
+            // Without an auth file every caller holds every role: only processes
+            // on this machine may call.
+            if listening.is_some_and(|addr| !addr.ip().is_loopback()) {
+                return Err(RuntimeError::Startup(
+                    "no --auth-file (ADAS_AUTH_FILE): dev mode serves loopback only; \
+                     create keys with `adas auth key create` to listen on other addresses"
+                        .into(),
+                ));
+            }
+            warn!("dev mode: no auth file, every caller is an admin; serving loopback only");
+        }
         let (health_reporter, health_service) = tonic_health::server::health_reporter();
         for name in &self.service_names {
             health_reporter
@@ -142,6 +168,7 @@ impl GrpcServer {
             // Outermost: counts every request, so shutdown knows when the drain is done
             // even while idle client connections stay open.
             .layer(in_flight.clone())
+            .layer(crate::auth::AuthLayer::new(auth))
             .layer(GlobalConcurrencyLimitLayer::new(
                 self.config.concurrency_limit,
             ))
@@ -297,6 +324,17 @@ pub fn connect_lazy(addr: &str) -> Result<Channel, RuntimeError> {
         .http2_keep_alive_interval(Duration::from_secs(30))
         .keep_alive_while_idle(true)
         .connect_lazy())
+}
+
+/// [`connect_lazy`] with `credentials` on every call.
+pub fn connect_peer(
+    addr: &str,
+    credentials: &crate::auth::Credentials,
+) -> Result<crate::auth::AuthChannel, RuntimeError> {
+    Ok(tonic::service::interceptor::InterceptedService::new(
+        connect_lazy(addr)?,
+        credentials.clone(),
+    ))
 }
 
 /// Resolves on ctrl-c or SIGTERM.

@@ -246,6 +246,9 @@ pub struct CompiledApproval {
     pub approver: String,
     /// Message when it applies.
     pub message: Option<String>,
+    /// The job's own principal may approve.
+    #[serde(default)]
+    pub allow_self_approval: bool,
 }
 
 /// A workflow step as a sub-goal.
@@ -329,6 +332,7 @@ pub fn compile(skill: &Skill) -> CompiledPolicy {
                         .unwrap_or_else(|| default_action.clone()),
                     approver: approver.clone(),
                     message: condition.message.clone(),
+                    allow_self_approval: rule.allow_self_approval,
                 })
                 .collect();
             if rule.when.is_some() || compiled.is_empty() {
@@ -338,6 +342,7 @@ pub fn compile(skill: &Skill) -> CompiledPolicy {
                     action: default_action,
                     approver,
                     message: None,
+                    allow_self_approval: rule.allow_self_approval,
                 });
             }
             compiled

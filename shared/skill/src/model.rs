@@ -338,6 +338,9 @@ pub struct ApprovalRule {
     pub action: Option<String>,
     /// Role that must approve.
     pub approver: Option<String>,
+    /// Whether the principal that started the job may approve its own call
+    /// (default: no — the approver must be someone else).
+    pub allow_self_approval: bool,
     /// Builder form: conditions with actions.
     pub conditions: Vec<PolicyCondition>,
 }

@@ -817,6 +817,7 @@ const USED_FIELDS: &[&str] = &[
     "policy.workflows[*].required",
     "policy.approvals",
     "policy.approvals[*].id",
+    "policy.approvals[*].allow_self_approval",
     "policy.approvals[*].tool_id",
     "policy.approvals[*].when",
     "policy.approvals[*].action",

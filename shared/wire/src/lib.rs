@@ -326,6 +326,49 @@ pub fn open_catalog(
         .map_err(|error| adas_runtime::RuntimeError::Startup(error.to_string()))
 }
 
+/// Whether `principal` may see and act on `record`, as a status: another
+/// tenant's job does not exist for it (NOT_FOUND, the same answer as a job
+/// that does not exist); a job of its tenant it neither started nor oversees is
+/// PERMISSION_DENIED. An approver sees the job whose decision it holds the role for.
+pub fn check_job_access(
+    principal: &adas_runtime::Principal,
+    record: &adas_jobs::JobRecord,
+) -> Result<(), tonic::Status> {
+    if !principal.dev && principal.tenant != record.tenant {
+        return Err(adas_runtime::status_with_details(
+            tonic::Code::NotFound,
+            "JOB_NOT_FOUND",
+            format!("job {} not found", record.job_id),
+            &[],
+        ));
+    }
+    let approver = record
+        .waiting
+        .as_ref()
+        .and_then(|waiting| waiting.approval.as_ref())
+        .is_some_and(|approval| principal.has_role(&approval.approver));
+    if principal.sees_all_jobs() || principal.name == record.owner || approver {
+        Ok(())
+    } else {
+        Err(adas_runtime::auth::permission_denied(format!(
+            "job {} belongs to another principal",
+            record.job_id
+        )))
+    }
+}
+
+/// Refuses callers that are not one of the suite's own processes (internal
+/// RPCs: the worker's calls that move jobs forward).
+pub fn require_service(principal: &adas_runtime::Principal) -> Result<(), tonic::Status> {
+    if principal.is_service() || principal.is_admin() {
+        Ok(())
+    } else {
+        Err(adas_runtime::auth::permission_denied(
+            "this RPC is internal to the suite (role `service`)",
+        ))
+    }
+}
+
 /// The process's one MCP connector, under the operator's egress policy (the
 /// configured demo server's URL is allowed too).
 pub fn mcp_connector(

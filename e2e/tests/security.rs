@@ -1,0 +1,744 @@
+//! The trust boundary, tried as an attacker on the loopback network would: one
+//! test per threat, each against the real `adas` binary (`adas up` with an auth
+//! file made by `adas auth key create`), over real gRPC. Every attack must end in a
+//! clear refusal with the process alive and the data intact.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use adas_proto::pb;
+use adas_runtime::auth::{AuthChannel, Credentials};
+use adas_testkit::{SpawnedService, scratch_dir, workspace_binary};
+use pb::dal_agent_service_client::DalAgentServiceClient;
+use pb::gate_service_client::GateServiceClient;
+use pb::intent_service_client::IntentServiceClient;
+use pb::orchestrator_service_client::OrchestratorServiceClient;
+use pb::skill_registry_service_client::SkillRegistryServiceClient;
+use tonic::Code;
+use tonic::transport::Channel;
+
+/// The principals of the suite under attack, by name: (tenant, roles).
+const PRINCIPALS: &[(&str, &str, &[&str])] = &[
+    ("root", "acme", &["admin"]),
+    ("alice", "acme", &["user"]),
+    ("bob", "acme", &["user"]),
+    ("sam", "acme", &["supervisor"]),
+    // Holds the approver role and starts jobs: may not approve its own.
+    ("mallory", "acme", &["user", "supervisor"]),
+    ("eve", "globex", &["admin", "operator"]),
+];
+
+struct Suite {
+    service: SpawnedService,
+    keys: HashMap<&'static str, String>,
+    root: std::path::PathBuf,
+}
+
+fn create_key(auth_file: &Path, name: &str, tenant: &str, roles: &[&str]) -> String {
+    let mut command = Command::new(workspace_binary("adas"));
+    command.args([
+        "auth",
+        "key",
+        "create",
+        "--name",
+        name,
+        "--tenant",
+        tenant,
+        "--auth-file",
+        auth_file.to_str().unwrap(),
+    ]);
+    for role in roles {
+        command.args(["--role", role]);
+    }
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let key = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    assert!(key.starts_with("adas_"), "{key}");
+    key
+}
+
+impl Suite {
+    fn start(label: &str) -> Self {
+        let root = scratch_dir(label);
+        let auth_file = root.join("auth.json");
+        let keys: HashMap<&'static str, String> = PRINCIPALS
+            .iter()
+            .map(|(name, tenant, roles)| (*name, create_key(&auth_file, name, tenant, roles)))
+            .collect();
+        let text = std::fs::read_to_string(&auth_file).unwrap();
+        assert!(
+            keys.values().all(|key: &String| !text.contains(key.as_str())),
+            "keys are kept only as digests"
+        );
+        let memory = root.join("memory");
+        let service = SpawnedService::spawn(
+            &workspace_binary("adas"),
+            &[
+                "up",
+                "--memory-root",
+                memory.to_str().unwrap(),
+                "--templates-dir",
+                &adas_testkit::templates_arg(),
+                "--demo-mcp-listen",
+                "127.0.0.1:0",
+                "--auth-file",
+                auth_file.to_str().unwrap(),
+            ],
+            &[],
+        );
+        Self {
+            service,
+            keys,
+            root,
+        }
+    }
+
+    async fn channel(&self, who: Option<&str>) -> AuthChannel {
+        let channel = Channel::from_shared(self.service.endpoint())
+            .unwrap()
+            .connect()
+            .await
+            .unwrap();
+        let key = who.map(|who| self.keys[who].as_str());
+        AuthChannel::new(channel, Credentials::new(key).unwrap())
+    }
+
+    async fn jobs(&self, who: &str) -> OrchestratorServiceClient<AuthChannel> {
+        OrchestratorServiceClient::new(self.channel(Some(who)).await)
+    }
+
+    async fn gate(&self, who: &str) -> GateServiceClient<AuthChannel> {
+        GateServiceClient::new(self.channel(Some(who)).await)
+    }
+
+    async fn dal(&self, who: &str) -> DalAgentServiceClient<AuthChannel> {
+        DalAgentServiceClient::new(self.channel(Some(who)).await)
+    }
+
+    async fn registry(&self, who: &str) -> SkillRegistryServiceClient<AuthChannel> {
+        SkillRegistryServiceClient::new(self.channel(Some(who)).await)
+    }
+
+    /// Starts `program` on cs-tier-1 as `who` and waits until it pauses or ends.
+    async fn job(&self, who: &str, program: &str) -> pb::Job {
+        let mut jobs = self.jobs(who).await;
+        let job = jobs
+            .start_job(pb::StartJobRequest {
+                skill: "skills/cs-tier-1".into(),
+                program: program.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        self.settle(who, &job.name).await
+    }
+
+    async fn settle(&self, who: &str, name: &str) -> pb::Job {
+        let mut jobs = self.jobs(who).await;
+        for _ in 0..500 {
+            let job = jobs
+                .get_job(pb::GetJobRequest { name: name.into() })
+                .await
+                .unwrap()
+                .into_inner();
+            let status = pb::JobStatus::try_from(job.status).unwrap();
+            if !matches!(status, pb::JobStatus::Queued | pb::JobStatus::Running) {
+                return job;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("job {name} did not settle");
+    }
+
+    /// The process still answers.
+    async fn alive(&self) {
+        let mut health = tonic_health::pb::health_client::HealthClient::new(
+            Channel::from_shared(self.service.endpoint())
+                .unwrap()
+                .connect()
+                .await
+                .unwrap(),
+        );
+        health
+            .check(tonic_health::pb::HealthCheckRequest::default())
+            .await
+            .expect("the suite is alive");
+    }
+}
+
+fn code<T: std::fmt::Debug>(result: Result<tonic::Response<T>, tonic::Status>) -> Code {
+    result.expect_err("the call must be refused").code()
+}
+
+const REFUND_900: &str = r#"process_refund(order_id="ORD-1", amount=900)"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unauthenticated_calls_are_refused_on_all_five_services() {
+    let suite = Suite::start("sec-unauthenticated");
+    for who in [None, Some("forged")] {
+        let channel = match who {
+            None => suite.channel(None).await,
+            Some(_) => {
+                let raw = Channel::from_shared(suite.service.endpoint())
+                    .unwrap()
+                    .connect()
+                    .await
+                    .unwrap();
+                AuthChannel::new(raw, Credentials::new(Some("adas_forged")).unwrap())
+            }
+        };
+        let skill = || "skills/cs-tier-1".to_owned();
+        assert_eq!(
+            code(
+                SkillRegistryServiceClient::new(channel.clone())
+                    .list_skills(pb::ListSkillsRequest::default())
+                    .await
+            ),
+            Code::Unauthenticated
+        );
+        assert_eq!(
+            code(
+                IntentServiceClient::new(channel.clone())
+                    .detect_intent(pb::DetectIntentRequest {
+                        skill: skill(),
+                        message: "refund".into(),
+                        ..Default::default()
+                    })
+                    .await
+            ),
+            Code::Unauthenticated
+        );
+        assert_eq!(
+            code(
+                OrchestratorServiceClient::new(channel.clone())
+                    .start_job(pb::StartJobRequest {
+                        skill: skill(),
+                        goal: "refund".into(),
+                        ..Default::default()
+                    })
+                    .await
+            ),
+            Code::Unauthenticated
+        );
+        assert_eq!(
+            code(
+                GateServiceClient::new(channel.clone())
+                    .finalize(pb::FinalizeRequest {
+                        skill: skill(),
+                        ..Default::default()
+                    })
+                    .await
+            ),
+            Code::Unauthenticated
+        );
+        assert_eq!(
+            code(
+                DalAgentServiceClient::new(channel.clone())
+                    .list_waiting(pb::ListWaitingRequest {
+                        parent: skill(),
+                        ..Default::default()
+                    })
+                    .await
+            ),
+            Code::Unauthenticated
+        );
+    }
+    // Health stays open for probes; a key opens the services.
+    suite.alive().await;
+    suite
+        .registry("alice")
+        .await
+        .list_skills(pb::ListSkillsRequest::default())
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn dev_mode_refuses_to_listen_beyond_loopback() {
+    let root = scratch_dir("sec-dev-mode");
+    let output = Command::new(workspace_binary("adas-gate"))
+        .args([
+            "--memory-root",
+            root.to_str().unwrap(),
+            "--templates-dir",
+            &adas_testkit::templates_arg(),
+            "--listen",
+            "0.0.0.0:0",
+        ])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("dev mode serves loopback only"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approvals_come_only_from_an_authenticated_approver_who_is_not_the_owner() {
+    let suite = Suite::start("sec-approvals");
+    let held = suite.job("alice", REFUND_900).await;
+    let waiting = held.waiting.clone().expect("held for approval");
+    assert_eq!(waiting.reason_code, "APPROVAL_REQUIRED");
+    let decide = |correlation_id: String, name: String| pb::DecideApprovalRequest {
+        job: name,
+        correlation_id,
+        decision: pb::ApprovalDecision::Approve as i32,
+        ..Default::default()
+    };
+    // Anyone can no longer approve: the caller itself (no role), a stranger,
+    // and another tenant's admin.
+    for who in ["alice", "bob"] {
+        assert_eq!(
+            code(
+                suite
+                    .gate(who)
+                    .await
+                    .decide_approval(decide(waiting.correlation_id.clone(), held.name.clone()))
+                    .await
+            ),
+            Code::PermissionDenied,
+            "{who}"
+        );
+    }
+    assert_eq!(
+        code(
+            suite
+                .gate("eve")
+                .await
+                .decide_approval(decide(waiting.correlation_id.clone(), held.name.clone()))
+                .await
+        ),
+        Code::NotFound
+    );
+
+    // Self-approval: the right role, but its own job.
+    let own = suite.job("mallory", REFUND_900).await;
+    let status = suite
+        .gate("mallory")
+        .await
+        .decide_approval(decide(
+            own.waiting.unwrap().correlation_id,
+            own.name.clone(),
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::PermissionDenied);
+    assert!(status.message().contains("own call"), "{}", status.message());
+
+    // The approver decides; the record names the authenticated principal.
+    let record = suite
+        .gate("sam")
+        .await
+        .decide_approval(decide(waiting.correlation_id.clone(), held.name.clone()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(record.decided_by, "sam");
+    let done = suite.settle("alice", &held.name).await;
+    assert_eq!(done.status, pb::JobStatus::Completed as i32, "{done:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_strangers_reads_and_answers_are_refused_and_tenants_are_invisible() {
+    let suite = Suite::start("sec-jobs");
+    let paused = suite
+        .job(
+            "alice",
+            r#"check_order_status(order_id=ASK("Which order?"))"#,
+        )
+        .await;
+    let waiting = paused.waiting.clone().expect("asks for the order");
+    let get = |name: &str| pb::GetJobRequest { name: name.into() };
+
+    assert_eq!(
+        code(suite.jobs("bob").await.get_job(get(&paused.name)).await),
+        Code::PermissionDenied
+    );
+    assert_eq!(
+        code(suite.jobs("eve").await.get_job(get(&paused.name)).await),
+        Code::NotFound
+    );
+    let mut fields = HashMap::new();
+    fields.insert(
+        "order_id".to_owned(),
+        prost_types::Value {
+            kind: Some(prost_types::value::Kind::StringValue("ORD-1".into())),
+        },
+    );
+    let answer = pb::SubmitInputRequest {
+        job: paused.name.clone(),
+        correlation_id: waiting.correlation_id.clone(),
+        fields: fields.clone(),
+        ..Default::default()
+    };
+    assert_eq!(
+        code(suite.dal("bob").await.submit_input(answer.clone()).await),
+        Code::PermissionDenied
+    );
+    assert_eq!(
+        code(suite.dal("eve").await.submit_input(answer.clone()).await),
+        Code::NotFound
+    );
+    // Lists show a stranger nothing of alice's.
+    for who in ["bob", "eve"] {
+        let listed = suite
+            .jobs(who)
+            .await
+            .list_jobs(pb::ListJobsRequest {
+                parent: "skills/cs-tier-1".into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(listed.jobs.is_empty(), "{who}: {listed:?}");
+        let waiting = suite
+            .dal(who)
+            .await
+            .list_waiting(pb::ListWaitingRequest {
+                parent: "skills/cs-tier-1".into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(waiting.jobs.is_empty(), "{who}: {waiting:?}");
+    }
+    // The internal step of the worker is not for callers.
+    assert_eq!(
+        code(
+            suite
+                .dal("alice")
+                .await
+                .resolve_next(pb::ResolveNextRequest {
+                    job: paused.name.clone(),
+                    ..Default::default()
+                })
+                .await
+        ),
+        Code::PermissionDenied
+    );
+    // The owner answers; the audit trail names it.
+    let resumed = suite
+        .dal("alice")
+        .await
+        .submit_input(answer)
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(resumed.status, pb::JobStatus::Queued as i32);
+    let done = suite.settle("alice", &paused.name).await;
+    assert_eq!(done.status, pb::JobStatus::Completed as i32, "{done:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn skills_change_only_by_an_admin_holding_the_current_etag() {
+    let suite = Suite::start("sec-skills");
+    let current = suite
+        .registry("root")
+        .await
+        .get_skill(pb::GetSkillRequest {
+            name: "skills/cs-tier-1".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    // The attack: the same skill without its approval rule.
+    let weakened = current
+        .source
+        .replace("  approvals:\n", "  approvals_removed:\n");
+    let put = |etag: &str| pb::PutSkillRequest {
+        name: "skills/cs-tier-1".into(),
+        source: weakened.clone(),
+        etag: etag.into(),
+        ..Default::default()
+    };
+    assert_eq!(
+        code(suite.registry("alice").await.put_skill(put("")).await),
+        Code::PermissionDenied
+    );
+    assert_eq!(
+        code(
+            suite
+                .registry("alice")
+                .await
+                .put_skill(put(&current.etag))
+                .await
+        ),
+        Code::PermissionDenied
+    );
+    let blind = suite
+        .registry("root")
+        .await
+        .put_skill(put(""))
+        .await
+        .unwrap_err();
+    assert_eq!(blind.code(), Code::FailedPrecondition);
+    assert!(blind.message().contains("etag"), "{}", blind.message());
+    // The rules in force are unchanged: a $50,000 refund is still held.
+    let held = suite
+        .job("alice", r#"process_refund(order_id="ORD-1", amount=50000)"#)
+        .await;
+    assert_eq!(
+        held.waiting.map(|waiting| waiting.reason_code).as_deref(),
+        Some("APPROVAL_REQUIRED")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stdio_commands_and_internal_addresses_are_refused_without_contact() {
+    let suite = Suite::start("sec-egress");
+    let marker = suite.root.join("pwned");
+    // A listener standing in for an internal service: it must see nothing.
+    let internal = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    internal.set_nonblocking(true).unwrap();
+    let internal_addr = internal.local_addr().unwrap();
+    let skill = |server: &str| {
+        format!(
+            "name: x\nproblem: {{statement: s}}\nintents: {{supported: [{{id: a}}]}}\nmcp_server: \"{server}\"\ntools: []\n"
+        )
+    };
+    let attacks = [
+        format!("stdio:touch {}", marker.display()),
+        "stdio:sh -c id".to_owned(),
+        format!("http://{internal_addr}/mcp"),
+        "http://169.254.169.254/latest/meta-data/".to_owned(),
+        "http://[fd00:ec2::254]/latest".to_owned(),
+        "http://10.0.0.7:8080/mcp".to_owned(),
+    ];
+    let mut registry = suite.registry("root").await;
+    for server in &attacks {
+        let validated = registry
+            .validate_skill(pb::ValidateSkillRequest {
+                source: skill(server),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(!validated.valid, "{server}");
+        let denied = &validated.diagnostics[0];
+        assert_eq!(
+            (denied.code.as_str(), denied.path.as_str(), denied.line),
+            ("egress_denied", "mcp_server", 4)
+        );
+        let status = registry
+            .put_skill(pb::PutSkillRequest {
+                name: "skills/attack".into(),
+                source: skill(server),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument, "{server}");
+    }
+    // A name that resolves to loopback passes the text check and is refused
+    // after resolution, before any connection.
+    registry
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/rebind".into(),
+            source: skill(&format!("http://localhost:{}/mcp", internal_addr.port())),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let status = registry
+        .resolve_tools(pb::ResolveToolsRequest {
+            skill: "skills/rebind".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::Unavailable);
+    assert!(status.message().contains("not allowed"), "{}", status.message());
+
+    assert!(!marker.exists(), "no command ran");
+    assert_eq!(
+        internal.accept().map_err(|error| error.kind()).unwrap_err(),
+        std::io::ErrorKind::WouldBlock,
+        "no connection reached the internal listener"
+    );
+    suite.alive().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn literal_secrets_are_refused_and_references_never_echoed() {
+    let suite = Suite::start("sec-secrets");
+    let source = "name: vault\nproblem: {statement: s}\nintents: {supported: [{id: a, examples: [hello]}]}\ntools: []\nresources:\n  - {name: token, type: credential, required: true}\n";
+    suite
+        .registry("root")
+        .await
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/vault".into(),
+            source: source.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let start = |value: &str| pb::StartJobRequest {
+        skill: "skills/vault".into(),
+        goal: "hello".into(),
+        resources: [("token".to_owned(), value.to_owned())].into(),
+        ..Default::default()
+    };
+    let refused = suite
+        .jobs("alice")
+        .await
+        .start_job(start("password:hunter2"))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    let text = format!("{refused:?}");
+    assert!(text.contains("resources.token"), "{text}");
+    assert!(!text.contains("hunter2"), "the value is never echoed: {text}");
+
+    let job = suite
+        .jobs("alice")
+        .await
+        .start_job(start("secret:payments-token"))
+        .await
+        .unwrap()
+        .into_inner();
+    let shown = format!("{:?}", suite.settle("alice", &job.name).await);
+    assert!(!shown.contains("hunter2"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_documents_are_refused_and_the_process_lives() {
+    let suite = Suite::start("sec-documents");
+    let mut registry = suite.registry("root").await;
+    // 784 KB of nested persona blocks (it overflowed the stack).
+    let depth = 784 * 1024 / "{{#if resources.x}}".len();
+    let persona = "{{#if resources.x}}".repeat(depth) + &"{{/if}}".repeat(depth);
+    let nested = format!(
+        "name: x\nproblem: {{statement: s}}\nintents: {{supported: [{{id: a}}]}}\ntools: []\nresources:\n  - {{name: x, type: api_endpoint}}\npersona: \"{persona}\"\n"
+    );
+    let deep_yaml = format!("name: x\nproblem: {}1{}\n", "[".repeat(5000), "]".repeat(5000));
+    let huge_yaml = format!("name: x\ndescription: \"{}\"\n", "a".repeat(3 * 1024 * 1024));
+    for document in [nested, deep_yaml, huge_yaml] {
+        let validated = registry
+            .validate_skill(pb::ValidateSkillRequest {
+                source: document.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(!validated.valid);
+        let status = registry
+            .put_skill(pb::PutSkillRequest {
+                name: "skills/hostile".into(),
+                source: document,
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument);
+    }
+    // A deeply nested plan: positioned errors, no crash.
+    let deep_plan = format!("f(a={}1{})", "[".repeat(100_000), "]".repeat(100_000));
+    let parsed = IntentServiceClient::new(suite.channel(Some("alice")).await)
+        .parse_plan(pb::ParsePlanRequest {
+            program: deep_plan,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!parsed.errors.is_empty());
+    suite.alive().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn non_finite_and_huge_answers_are_refused_and_the_job_stays_intact() {
+    let suite = Suite::start("sec-answers");
+    let paused = suite
+        .job(
+            "alice",
+            r#"process_refund(order_id="ORD-1", amount=ASK("How much?"))"#,
+        )
+        .await;
+    let waiting = paused.waiting.clone().expect("asks for the amount");
+    let field = waiting.requested_fields[0].clone();
+    let answer = |kind: prost_types::value::Kind| pb::SubmitInputRequest {
+        job: paused.name.clone(),
+        correlation_id: waiting.correlation_id.clone(),
+        fields: [(field.clone(), prost_types::Value { kind: Some(kind) })].into(),
+        ..Default::default()
+    };
+    use prost_types::value::Kind;
+    for (label, kind) in [
+        ("1e999 as text", Kind::StringValue("1e999".into())),
+        ("infinity", Kind::NumberValue(f64::INFINITY)),
+        ("NaN", Kind::NumberValue(f64::NAN)),
+        (
+            "3 million digits",
+            Kind::StringValue("9".repeat(3_000_000)),
+        ),
+    ] {
+        let status = suite
+            .dal("alice")
+            .await
+            .submit_input(answer(kind))
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument, "{label}");
+        assert!(status.message().len() < 1000, "{label}: the answer is not echoed");
+    }
+    // The job is intact: readable, listed, still waiting, and cancellable.
+    let mut jobs = suite.jobs("alice").await;
+    let job = jobs
+        .get_job(pb::GetJobRequest {
+            name: paused.name.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(job.status, pb::JobStatus::Paused as i32);
+    let listed = jobs
+        .list_jobs(pb::ListJobsRequest {
+            parent: "skills/cs-tier-1".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(listed.jobs.len(), 1);
+    let cancelled = jobs
+        .cancel_job(pb::CancelJobRequest {
+            name: paused.name.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(cancelled.status, pb::JobStatus::Cancelled as i32);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_id_reused_for_another_request_is_refused() {
+    let suite = Suite::start("sec-request-id");
+    let mut jobs = suite.jobs("alice").await;
+    let start = |amount: u32| pb::StartJobRequest {
+        skill: "skills/cs-tier-1".into(),
+        program: format!(r#"process_refund(order_id="ORD-1", amount={amount})"#),
+        request_id: "r-1".into(),
+        ..Default::default()
+    };
+    let first = jobs.start_job(start(10)).await.unwrap().into_inner();
+    let again = jobs.start_job(start(10)).await.unwrap().into_inner();
+    assert_eq!(first.name, again.name);
+    let status = jobs.start_job(start(9000)).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(status.message().contains("request_id"), "{}", status.message());
+    // Another principal's identical id is its own request, not a way to alice's job.
+    let other = suite
+        .jobs("bob")
+        .await
+        .start_job(start(10))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_ne!(other.name, first.name);
+}

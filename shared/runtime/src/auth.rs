@@ -1,0 +1,558 @@
+//! Who is calling: principals, API keys, and the one tower layer that
+//! authenticates every RPC of every service.
+//!
+//! A principal has a name, a tenant and roles. Keys are bearer tokens
+//! (`authorization: Bearer adas_…`), 256 random bits, kept in the auth file only
+//! as SHA-256 digests (a fast hash is enough for keys of that entropy; nothing
+//! about them can be guessed from the file). The layer puts the caller's
+//! [`Principal`] into the request's extensions; services read it with
+//! [`principal`] and decide from its roles — never from a name the request
+//! carries. Health stays open so probes work without credentials; reflection and
+//! everything else needs a principal.
+//!
+//! Without an auth file the suite runs in *dev mode*: every caller is the dev
+//! principal (all roles), which is only allowed on a loopback listener.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::{Arc, RwLock};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tonic::Status;
+
+/// Roles with a meaning to the platform (skills name their own approver roles).
+pub mod roles {
+    /// Skills, keys, tool acceptance; everything an operator may do.
+    pub const ADMIN: &str = "admin";
+    /// Every job of the tenant.
+    pub const OPERATOR: &str = "operator";
+    /// The jobs it started.
+    pub const USER: &str = "user";
+    /// The suite's own processes calling each other (workers → peers).
+    pub const SERVICE: &str = "service";
+}
+
+/// The tenant of dev mode and of jobs stored before tenants existed.
+pub const DEV_TENANT: &str = "default";
+
+/// The authenticated caller.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Principal {
+    /// Unique name (recorded as owner, decider, author).
+    pub name: String,
+    /// The tenant whose data it sees.
+    pub tenant: String,
+    /// Its roles.
+    pub roles: Vec<String>,
+    /// The dev-mode principal (no auth file): holds every role.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dev: bool,
+}
+
+impl Principal {
+    /// The principal of dev mode.
+    pub fn dev() -> Self {
+        Self {
+            name: "dev".into(),
+            tenant: DEV_TENANT.into(),
+            roles: vec![roles::ADMIN.into()],
+            dev: true,
+        }
+    }
+
+    /// Whether it holds `role` exactly (approver roles are never implied).
+    pub fn has_role(&self, role: &str) -> bool {
+        self.dev || self.roles.iter().any(|held| held.eq_ignore_ascii_case(role))
+    }
+
+    /// Whether it may see and drive every job of its tenant.
+    pub fn sees_all_jobs(&self) -> bool {
+        self.has_role(roles::OPERATOR) || self.has_role(roles::ADMIN) || self.has_role(roles::SERVICE)
+    }
+
+    /// Whether it administers skills and keys.
+    pub fn is_admin(&self) -> bool {
+        self.has_role(roles::ADMIN)
+    }
+
+    /// Whether it is one of the suite's own processes.
+    pub fn is_service(&self) -> bool {
+        self.has_role(roles::SERVICE)
+    }
+}
+
+/// The caller of `request`, put there by [`AuthLayer`].
+pub fn principal<T>(request: &tonic::Request<T>) -> Result<Principal, Status> {
+    request
+        .extensions()
+        .get::<Principal>()
+        .cloned()
+        .ok_or_else(|| unauthenticated("no authenticated principal on the request"))
+}
+
+/// `PERMISSION_DENIED` with an `ErrorInfo` reason.
+pub fn permission_denied(message: impl Into<String>) -> Status {
+    crate::status_with_details(tonic::Code::PermissionDenied, "PERMISSION_DENIED", message, &[])
+}
+
+fn unauthenticated(message: &str) -> Status {
+    crate::status_with_details(tonic::Code::Unauthenticated, "UNAUTHENTICATED", message, &[])
+}
+
+/// One principal in the auth file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrincipalEntry {
+    /// Principal name.
+    pub name: String,
+    /// Its tenant.
+    pub tenant: String,
+    /// Its roles.
+    pub roles: Vec<String>,
+    /// SHA-256 of its API key, hex.
+    pub key_sha256: String,
+}
+
+/// The auth file: principals and their key digests (JSON).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuthFile {
+    /// Every principal.
+    #[serde(default)]
+    pub principals: Vec<PrincipalEntry>,
+}
+
+impl AuthFile {
+    /// Reads `path`; a missing file is an empty one.
+    pub fn read(path: &Path) -> Result<Self, String> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => serde_json::from_str(&text)
+                .map_err(|error| format!("auth file {}: {error}", path.display())),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(error) => Err(format!("auth file {}: {error}", path.display())),
+        }
+    }
+
+    /// Writes it atomically, readable by the owner only.
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        let text = serde_json::to_string_pretty(self).map_err(|error| error.to_string())?;
+        let temp = path.with_extension("tmp");
+        let write = || -> std::io::Result<()> {
+            use std::io::Write;
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create(true).truncate(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            let mut file = options.open(&temp)?;
+            file.write_all(text.as_bytes())?;
+            file.sync_all()?;
+            std::fs::rename(&temp, path)
+        };
+        write().map_err(|error| format!("auth file {}: {error}", path.display()))
+    }
+
+    /// Adds a principal with a new key and returns the key (shown once, kept
+    /// nowhere but in the caller's hands).
+    pub fn add_key(&mut self, name: &str, tenant: &str, roles: &[String]) -> Result<String, String> {
+        check_name("name", name)?;
+        check_name("tenant", tenant)?;
+        if roles.is_empty() {
+            return Err("at least one --role is required".into());
+        }
+        for role in roles {
+            check_name("role", role)?;
+        }
+        if self.principals.iter().any(|entry| entry.name == name) {
+            return Err(format!("a principal named `{name}` already exists"));
+        }
+        let key = new_key()?;
+        self.principals.push(PrincipalEntry {
+            name: name.to_owned(),
+            tenant: tenant.to_owned(),
+            roles: roles.to_vec(),
+            key_sha256: key_digest(&key),
+        });
+        Ok(key)
+    }
+}
+
+fn check_name(what: &str, value: &str) -> Result<(), String> {
+    let ok = !value.is_empty()
+        && value.len() <= 64
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} `{value}`: 1–64 letters, digits, `-`, `_` or `.`"
+        ))
+    }
+}
+
+/// A new API key: `adas_` and 64 hex digits (256 random bits).
+pub fn new_key() -> Result<String, String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|error| format!("no randomness: {error}"))?;
+    Ok(format!("adas_{}", hex(&bytes)))
+}
+
+/// The digest kept for a key.
+pub fn key_digest(key: &str) -> String {
+    hex(&Sha256::digest(key.as_bytes()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut out, byte| {
+        let _ = write!(out, "{byte:02x}");
+        out
+    })
+}
+
+/// How callers are recognised.
+#[derive(Debug, Clone)]
+pub struct Authenticator {
+    mode: Arc<Mode>,
+}
+
+#[derive(Debug)]
+enum Mode {
+    Dev,
+    Keys {
+        path: Option<PathBuf>,
+        state: RwLock<KeyState>,
+        /// Keys known only to this process (`adas up`'s own peer calls).
+        internal: HashMap<String, Principal>,
+    },
+}
+
+#[derive(Debug, Default)]
+struct KeyState {
+    by_digest: HashMap<String, Principal>,
+    modified: Option<SystemTime>,
+    checked: Option<Instant>,
+}
+
+/// How often the auth file's modification time is looked at: a key created by
+/// `adas auth key create` works within this long, without a restart.
+const RELOAD_EVERY: Duration = Duration::from_secs(1);
+
+impl Authenticator {
+    /// Dev mode: every caller is [`Principal::dev`].
+    pub fn dev() -> Self {
+        Self {
+            mode: Arc::new(Mode::Dev),
+        }
+    }
+
+    /// Keys from the auth file at `path` (re-read when it changes).
+    pub fn from_file(path: &Path) -> Result<Self, String> {
+        let file = AuthFile::read(path)?;
+        if !path.exists() {
+            return Err(format!("auth file {} does not exist", path.display()));
+        }
+        Ok(Self {
+            mode: Arc::new(Mode::Keys {
+                path: Some(path.to_owned()),
+                state: RwLock::new(KeyState {
+                    by_digest: index(&file),
+                    modified: modified(path),
+                    checked: Some(Instant::now()),
+                }),
+                internal: HashMap::new(),
+            }),
+        })
+    }
+
+    /// Keys given directly (tests and embedding).
+    pub fn from_entries(file: &AuthFile) -> Self {
+        Self {
+            mode: Arc::new(Mode::Keys {
+                path: None,
+                state: RwLock::new(KeyState {
+                    by_digest: index(file),
+                    ..KeyState::default()
+                }),
+                internal: HashMap::new(),
+            }),
+        }
+    }
+
+    /// Also accepts a key that exists only in this process, as a `service`
+    /// principal (`adas up` calls its own services with it). Returns the key.
+    pub fn with_internal_key(self) -> Result<(Self, Option<String>), String> {
+        match Arc::try_unwrap(self.mode) {
+            Ok(Mode::Keys {
+                path,
+                state,
+                mut internal,
+            }) => {
+                let key = new_key()?;
+                internal.insert(
+                    key_digest(&key),
+                    Principal {
+                        name: "adas-internal".into(),
+                        tenant: DEV_TENANT.into(),
+                        roles: vec![roles::SERVICE.into()],
+                        dev: false,
+                    },
+                );
+                Ok((
+                    Self {
+                        mode: Arc::new(Mode::Keys {
+                            path,
+                            state,
+                            internal,
+                        }),
+                    },
+                    Some(key),
+                ))
+            }
+            Ok(Mode::Dev) => Ok((Self::dev(), None)),
+            Err(shared) => Ok((Self { mode: shared }, None)),
+        }
+    }
+
+    /// Whether this is dev mode (no auth file).
+    pub fn is_dev(&self) -> bool {
+        matches!(*self.mode, Mode::Dev)
+    }
+
+    /// The principal holding `key`, if any.
+    pub fn authenticate(&self, key: &str) -> Option<Principal> {
+        match &*self.mode {
+            Mode::Dev => Some(Principal::dev()),
+            Mode::Keys {
+                path,
+                state,
+                internal,
+            } => {
+                let digest = key_digest(key);
+                if let Some(principal) = internal.get(&digest) {
+                    return Some(principal.clone());
+                }
+                if let Some(path) = path {
+                    reload_if_changed(path, state);
+                }
+                state
+                    .read()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .by_digest
+                    .get(&digest)
+                    .cloned()
+            }
+        }
+    }
+}
+
+fn index(file: &AuthFile) -> HashMap<String, Principal> {
+    file.principals
+        .iter()
+        .map(|entry| {
+            (
+                entry.key_sha256.to_ascii_lowercase(),
+                Principal {
+                    name: entry.name.clone(),
+                    tenant: entry.tenant.clone(),
+                    roles: entry.roles.clone(),
+                    dev: false,
+                },
+            )
+        })
+        .collect()
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|meta| meta.modified()).ok()
+}
+
+fn reload_if_changed(path: &Path, state: &RwLock<KeyState>) {
+    let due = state
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .checked
+        .is_none_or(|at| at.elapsed() >= RELOAD_EVERY);
+    if !due {
+        return;
+    }
+    let mut state = state
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    state.checked = Some(Instant::now());
+    let now = modified(path);
+    if now == state.modified {
+        return;
+    }
+    match AuthFile::read(path) {
+        Ok(file) => {
+            state.by_digest = index(&file);
+            state.modified = now;
+            tracing::info!(principals = state.by_digest.len(), "auth file reloaded");
+        }
+        // A half-written or broken file keeps the keys that worked.
+        Err(error) => tracing::error!(%error, "auth file not reloaded"),
+    }
+}
+
+/// The tower layer that authenticates every request (see the module doc).
+#[derive(Debug, Clone)]
+pub struct AuthLayer {
+    authenticator: Authenticator,
+}
+
+impl AuthLayer {
+    /// A layer over `authenticator`.
+    pub fn new(authenticator: Authenticator) -> Self {
+        Self { authenticator }
+    }
+}
+
+impl<S> tower::Layer<S> for AuthLayer {
+    type Service = AuthService<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        AuthService {
+            inner,
+            authenticator: self.authenticator.clone(),
+        }
+    }
+}
+
+/// The service produced by [`AuthLayer`].
+#[derive(Debug, Clone)]
+pub struct AuthService<S> {
+    inner: S,
+    authenticator: Authenticator,
+}
+
+const OPEN_PREFIX: &str = "/grpc.health.v1.Health/";
+
+impl<S, Body, ResBody> tower::Service<http::Request<Body>> for AuthService<S>
+where
+    S: tower::Service<http::Request<Body>, Response = http::Response<ResBody>>,
+    S::Future: Send + 'static,
+    ResBody: Default + Send + 'static,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<S::Response, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, context: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(context)
+    }
+
+    fn call(&mut self, mut request: http::Request<Body>) -> Self::Future {
+        request.extensions_mut().remove::<Principal>();
+        if !request.uri().path().starts_with(OPEN_PREFIX) {
+            let found = bearer(request.headers())
+                .and_then(|key| self.authenticator.authenticate(key))
+                .or_else(|| self.authenticator.is_dev().then(Principal::dev));
+            match found {
+                Some(principal) => {
+                    request.extensions_mut().insert(principal);
+                }
+                None => {
+                    let message = if bearer(request.headers()).is_some() {
+                        "the API key is not valid"
+                    } else {
+                        "credentials are required: `authorization: Bearer <key>`"
+                    };
+                    let response = unauthenticated(message).into_http();
+                    return Box::pin(async move { Ok(response) });
+                }
+            }
+        }
+        let future = self.inner.call(request);
+        Box::pin(future)
+    }
+}
+
+fn bearer(headers: &http::HeaderMap) -> Option<&str> {
+    let value = headers.get(http::header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, key) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| key.trim())
+        .filter(|key| !key.is_empty() && key.len() <= 256)
+}
+
+/// Adds `authorization: Bearer <key>` to every call on a client channel (the
+/// suite's peer calls and the CLI). `None` sends no credentials (dev mode).
+#[derive(Debug, Clone, Default)]
+pub struct Credentials {
+    header: Option<tonic::metadata::MetadataValue<tonic::metadata::Ascii>>,
+}
+
+impl Credentials {
+    /// Credentials for `key`; `None` or empty means none.
+    pub fn new(key: Option<&str>) -> Result<Self, String> {
+        let header = key
+            .filter(|key| !key.trim().is_empty())
+            .map(|key| {
+                format!("Bearer {}", key.trim())
+                    .parse()
+                    .map_err(|_| "the API key is not valid header text".to_owned())
+            })
+            .transpose()?;
+        Ok(Self { header })
+    }
+}
+
+impl tonic::service::Interceptor for Credentials {
+    fn call(&mut self, mut request: tonic::Request<()>) -> Result<tonic::Request<()>, Status> {
+        if let Some(header) = &self.header {
+            request
+                .metadata_mut()
+                .insert("authorization", header.clone());
+        }
+        Ok(request)
+    }
+}
+
+/// A client channel that carries [`Credentials`].
+pub type AuthChannel =
+    tonic::service::interceptor::InterceptedService<tonic::transport::Channel, Credentials>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_kept_as_digests_and_recognised() {
+        let mut file = AuthFile::default();
+        let key = file
+            .add_key("alice", "acme", &["user".into()])
+            .unwrap();
+        assert!(key.starts_with("adas_") && key.len() == 69);
+        assert!(!serde_json::to_string(&file).unwrap().contains(&key));
+        assert!(file.add_key("alice", "acme", &["user".into()]).is_err());
+        assert!(file.add_key("bob", "a b", &["user".into()]).is_err());
+        assert!(file.add_key("bob", "acme", &[]).is_err());
+
+        let auth = Authenticator::from_entries(&file);
+        let alice = auth.authenticate(&key).unwrap();
+        assert_eq!((alice.name.as_str(), alice.tenant.as_str()), ("alice", "acme"));
+        assert!(alice.has_role("user") && !alice.has_role("supervisor") && !alice.sees_all_jobs());
+        assert!(auth.authenticate("adas_wrong").is_none());
+        assert!(!auth.is_dev());
+
+        let (auth, internal) = auth.with_internal_key().unwrap();
+        assert!(auth.authenticate(&internal.unwrap()).unwrap().is_service());
+        assert!(Authenticator::dev().authenticate("").unwrap().dev);
+    }
+
+    #[test]
+    fn bearer_headers() {
+        let mut headers = http::HeaderMap::new();
+        assert_eq!(bearer(&headers), None);
+        headers.insert("authorization", "Bearer  adas_x ".parse().unwrap());
+        assert_eq!(bearer(&headers), Some("adas_x"));
+        headers.insert("authorization", "Basic abc".parse().unwrap());
+        assert_eq!(bearer(&headers), None);
+    }
+}
