@@ -81,6 +81,14 @@ class ContractOverAllInOne(unittest.TestCase):
             code = call_code(call, request)
             self.assertEqual(code, expected, f"{type(request).__name__} {request}")
 
+    def test_an_undecodable_request_is_invalid_argument(self):
+        # Field 1 of GetJobRequest is a string; a varint there does not decode.
+        for path in ("/adas.v1.OrchestratorService/GetJob", "/adas.v1.SkillRegistryService/GetSkill"):
+            call = self.channel.unary_unary(path, request_serializer=None, response_deserializer=None)
+            with self.assertRaises(grpc.RpcError) as refused:
+                call(b"\x08\x01", timeout=10)
+            self.assertEqual(refused.exception.code(), grpc.StatusCode.INVALID_ARGUMENT, path)
+
     def test_resolve_tools_merges_core_and_demo_mcp_tools(self):
         stub = skill_registry_service_pb2_grpc.SkillRegistryServiceStub(self.channel)
         response = stub.ResolveTools(skill_registry_service_pb2.ResolveToolsRequest(skill="skills/cs-tier-1"), timeout=20)

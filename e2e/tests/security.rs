@@ -647,6 +647,48 @@ async fn hostile_documents_are_refused_and_the_process_lives() {
         .unwrap()
         .into_inner();
     assert!(!parsed.errors.is_empty());
+
+    // Two plans of ~750 KB (the duplicate-argument check was quadratic) in
+    // parallel, parsed off the async workers, while other calls go on.
+    let plan = |arguments: usize| {
+        format!(
+            "f({})",
+            (0..arguments)
+                .map(|index| format!("a{index}=1"))
+                .collect::<Vec<_>>()
+                .join(",")
+        )
+    };
+    // The valid one smaller: its tree comes back whole, within the message bound.
+    let huge = plan(75_000);
+    let parse = |program: String| {
+        let channel = suite.channel(Some("alice"));
+        async move {
+            IntentServiceClient::new(channel.await)
+                .parse_plan(pb::ParsePlanRequest {
+                    program,
+                    ..Default::default()
+                })
+                .await
+                .unwrap()
+                .into_inner()
+        }
+    };
+    let duplicated = format!("{}, a0=2)", huge.trim_end_matches(')'));
+    let (first, second, listed) = tokio::join!(
+        parse(plan(20_000)),
+        parse(duplicated),
+        async {
+            suite
+                .registry("alice")
+                .await
+                .list_skills(pb::ListSkillsRequest::default())
+                .await
+        }
+    );
+    assert!(first.errors.is_empty(), "{:?}", first.errors);
+    assert_eq!(second.errors.len(), 1);
+    listed.expect("other RPCs are served meanwhile");
     suite.alive().await;
 }
 

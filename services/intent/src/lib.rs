@@ -194,10 +194,15 @@ impl IntentService for Intent {
         request: Request<pb::ParsePlanRequest>,
     ) -> Result<Response<pb::ParsePlanResponse>, Status> {
         let request = request.into_inner();
-        Ok(Response::new(match adas_dia::parse(&request.program) {
-            Ok(program) => pb::ParsePlanResponse {
-                tree_json: program.to_json(),
-                canonical: program.to_string(),
+        // Up to a MiB of plan text: parsed off the async workers.
+        let parsed = adas_runtime::off_worker(move || {
+            adas_dia::parse(&request.program).map(|program| (program.to_json(), program.to_string()))
+        })
+        .await?;
+        Ok(Response::new(match parsed {
+            Ok((tree_json, canonical)) => pb::ParsePlanResponse {
+                tree_json,
+                canonical,
                 errors: Vec::new(),
             },
             Err(error) => pb::ParsePlanResponse {

@@ -169,7 +169,9 @@ impl SkillRegistryService for SkillRegistry {
             format_of(request.format).unwrap_or_else(|| Format::detect(file_name, &request.source));
         // A check, never an action: nothing is resolved, contacted or run here
         // (the egress rule on `mcp_server` is decided from the text alone).
-        let loaded = self.catalog.load(&request.source, format);
+        let loaded = self
+            .with_catalog(move |catalog| Ok(catalog.load(&request.source, format)))
+            .await?;
         let diagnostics: Vec<pb::Diagnostic> =
             loaded.diagnostics.iter().map(convert::diagnostic).collect();
         Ok(Response::new(pb::ValidateSkillResponse {

@@ -10,6 +10,9 @@
 //! carries. Health stays open so probes work without credentials; reflection and
 //! everything else needs a principal.
 //!
+//! The same layer turns tonic's INTERNAL for an undecodable request body into
+//! INVALID_ARGUMENT.
+//!
 //! Without an auth file the suite runs in *dev mode*: every caller is the dev
 //! principal (all roles), which is only allowed on a loopback listener.
 
@@ -468,8 +471,25 @@ where
             }
         }
         let future = self.inner.call(request);
-        Box::pin(future)
+        Box::pin(async move { future.await.map(undecodable_is_invalid) })
     }
+}
+
+/// tonic answers a request body that does not decode with INTERNAL; to the
+/// caller it is a bad request (INVALID_ARGUMENT), and INTERNAL would page an
+/// operator for a client's bug.
+fn undecodable_is_invalid<B>(mut response: http::Response<B>) -> http::Response<B> {
+    let headers = response.headers_mut();
+    let undecodable = headers.get("grpc-status").is_some_and(|code| code == "13")
+        && headers.get("grpc-message").is_some_and(|message| {
+            let message = message.as_bytes();
+            message.starts_with(b"failed%20to%20decode%20Protobuf%20message")
+                || message.starts_with(b"failed to decode Protobuf message")
+        });
+    if undecodable {
+        headers.insert("grpc-status", http::HeaderValue::from_static("3"));
+    }
+    response
 }
 
 fn bearer(headers: &http::HeaderMap) -> Option<&str> {

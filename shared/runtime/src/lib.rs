@@ -12,6 +12,7 @@ mod error;
 pub mod metrics;
 mod server;
 mod telemetry;
+mod work;
 
 pub use config::{
     DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT, DEFAULT_TEMPLATES_DIR, LogFormat, PeerAddrs,
@@ -22,3 +23,4 @@ pub use error::{ERROR_DOMAIN, FieldViolation, RuntimeError, status_with_details}
 pub use auth::{Principal, principal};
 pub use server::{GrpcServer, bind, connect_lazy, connect_peer, shutdown_signal};
 pub use telemetry::init_tracing;
+pub use work::off_worker;
