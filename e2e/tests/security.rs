@@ -69,7 +69,8 @@ impl Suite {
             .collect();
         let text = std::fs::read_to_string(&auth_file).unwrap();
         assert!(
-            keys.values().all(|key: &String| !text.contains(key.as_str())),
+            keys.values()
+                .all(|key: &String| !text.contains(key.as_str())),
             "keys are kept only as digests"
         );
         let memory = root.join("memory");
@@ -325,7 +326,11 @@ async fn approvals_come_only_from_an_authenticated_approver_who_is_not_the_owner
         .await
         .unwrap_err();
     assert_eq!(status.code(), Code::PermissionDenied);
-    assert!(status.message().contains("own call"), "{}", status.message());
+    assert!(
+        status.message().contains("own call"),
+        "{}",
+        status.message()
+    );
 
     // The approver decides; the record names the authenticated principal.
     let record = suite
@@ -551,7 +556,11 @@ async fn stdio_commands_and_internal_addresses_are_refused_without_contact() {
         .await
         .unwrap_err();
     assert_eq!(status.code(), Code::Unavailable);
-    assert!(status.message().contains("not allowed"), "{}", status.message());
+    assert!(
+        status.message().contains("not allowed"),
+        "{}",
+        status.message()
+    );
 
     assert!(!marker.exists(), "no command ran");
     assert_eq!(
@@ -591,7 +600,10 @@ async fn literal_secrets_are_refused_and_references_never_echoed() {
     assert_eq!(refused.code(), Code::InvalidArgument);
     let text = format!("{refused:?}");
     assert!(text.contains("resources.token"), "{text}");
-    assert!(!text.contains("hunter2"), "the value is never echoed: {text}");
+    assert!(
+        !text.contains("hunter2"),
+        "the value is never echoed: {text}"
+    );
 
     let job = suite
         .jobs("alice")
@@ -614,8 +626,15 @@ async fn hostile_documents_are_refused_and_the_process_lives() {
     let nested = format!(
         "name: x\nproblem: {{statement: s}}\nintents: {{supported: [{{id: a}}]}}\ntools: []\nresources:\n  - {{name: x, type: api_endpoint}}\npersona: \"{persona}\"\n"
     );
-    let deep_yaml = format!("name: x\nproblem: {}1{}\n", "[".repeat(5000), "]".repeat(5000));
-    let huge_yaml = format!("name: x\ndescription: \"{}\"\n", "a".repeat(3 * 1024 * 1024));
+    let deep_yaml = format!(
+        "name: x\nproblem: {}1{}\n",
+        "[".repeat(5000),
+        "]".repeat(5000)
+    );
+    let huge_yaml = format!(
+        "name: x\ndescription: \"{}\"\n",
+        "a".repeat(3 * 1024 * 1024)
+    );
     for document in [nested, deep_yaml, huge_yaml] {
         let validated = registry
             .validate_skill(pb::ValidateSkillRequest {
@@ -639,10 +658,7 @@ async fn hostile_documents_are_refused_and_the_process_lives() {
     // A deeply nested plan: positioned errors, no crash.
     let deep_plan = format!("f(a={}1{})", "[".repeat(100_000), "]".repeat(100_000));
     let parsed = IntentServiceClient::new(suite.channel(Some("alice")).await)
-        .parse_plan(pb::ParsePlanRequest {
-            program: deep_plan,
-            ..Default::default()
-        })
+        .parse_plan(pb::ParsePlanRequest { program: deep_plan })
         .await
         .unwrap()
         .into_inner();
@@ -665,27 +681,20 @@ async fn hostile_documents_are_refused_and_the_process_lives() {
         let channel = suite.channel(Some("alice"));
         async move {
             IntentServiceClient::new(channel.await)
-                .parse_plan(pb::ParsePlanRequest {
-                    program,
-                    ..Default::default()
-                })
+                .parse_plan(pb::ParsePlanRequest { program })
                 .await
                 .unwrap()
                 .into_inner()
         }
     };
     let duplicated = format!("{}, a0=2)", huge.trim_end_matches(')'));
-    let (first, second, listed) = tokio::join!(
-        parse(plan(20_000)),
-        parse(duplicated),
-        async {
-            suite
-                .registry("alice")
-                .await
-                .list_skills(pb::ListSkillsRequest::default())
-                .await
-        }
-    );
+    let (first, second, listed) = tokio::join!(parse(plan(20_000)), parse(duplicated), async {
+        suite
+            .registry("alice")
+            .await
+            .list_skills(pb::ListSkillsRequest::default())
+            .await
+    });
     assert!(first.errors.is_empty(), "{:?}", first.errors);
     assert_eq!(second.errors.len(), 1);
     listed.expect("other RPCs are served meanwhile");
@@ -714,10 +723,7 @@ async fn non_finite_and_huge_answers_are_refused_and_the_job_stays_intact() {
         ("1e999 as text", Kind::StringValue("1e999".into())),
         ("infinity", Kind::NumberValue(f64::INFINITY)),
         ("NaN", Kind::NumberValue(f64::NAN)),
-        (
-            "3 million digits",
-            Kind::StringValue("9".repeat(3_000_000)),
-        ),
+        ("3 million digits", Kind::StringValue("9".repeat(3_000_000))),
     ] {
         let status = suite
             .dal("alice")
@@ -726,7 +732,10 @@ async fn non_finite_and_huge_answers_are_refused_and_the_job_stays_intact() {
             .await
             .unwrap_err();
         assert_eq!(status.code(), Code::InvalidArgument, "{label}");
-        assert!(status.message().len() < 1000, "{label}: the answer is not echoed");
+        assert!(
+            status.message().len() < 1000,
+            "{label}: the answer is not echoed"
+        );
     }
     // The job is intact: readable, listed, still waiting, and cancellable.
     let mut jobs = suite.jobs("alice").await;
@@ -773,7 +782,11 @@ async fn a_request_id_reused_for_another_request_is_refused() {
     assert_eq!(first.name, again.name);
     let status = jobs.start_job(start(9000)).await.unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
-    assert!(status.message().contains("request_id"), "{}", status.message());
+    assert!(
+        status.message().contains("request_id"),
+        "{}",
+        status.message()
+    );
     // Another principal's identical id is its own request, not a way to alice's job.
     let other = suite
         .jobs("bob")
@@ -783,4 +796,88 @@ async fn a_request_id_reused_for_another_request_is_refused() {
         .unwrap()
         .into_inner();
     assert_ne!(other.name, first.name);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tenants_neither_see_nor_change_each_others_skills() {
+    let suite = Suite::start("sec-tenants");
+    let custom = "name: private\nproblem: {statement: acme only}\nintents: {supported: [{id: a, examples: [hello]}]}\ntools: []\n";
+    suite
+        .registry("root")
+        .await
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/acme-private".into(),
+            source: custom.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let acme_refunds = suite
+        .registry("root")
+        .await
+        .get_skill(pb::GetSkillRequest {
+            name: "skills/cs-tier-1".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+
+    // Another tenant's admin: acme's own skill does not exist for it, and a
+    // skill of the same name is its own copy.
+    let mut eve = suite.registry("eve").await;
+    assert_eq!(
+        code(
+            eve.get_skill(pb::GetSkillRequest {
+                name: "skills/acme-private".into(),
+            })
+            .await
+        ),
+        Code::NotFound
+    );
+    let listed = eve
+        .list_skills(pb::ListSkillsRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(
+        listed
+            .skills
+            .iter()
+            .all(|skill| skill.name != "skills/acme-private"),
+        "{listed:?}"
+    );
+    let theirs = eve
+        .get_skill(pb::GetSkillRequest {
+            name: "skills/cs-tier-1".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let without_approvals = theirs
+        .source
+        .replace("  approvals:\n", "  approvals_off:\n");
+    eve.put_skill(pb::PutSkillRequest {
+        name: "skills/cs-tier-1".into(),
+        source: without_approvals,
+        etag: theirs.etag.clone(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let after = suite
+        .registry("root")
+        .await
+        .get_skill(pb::GetSkillRequest {
+            name: "skills/cs-tier-1".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(after.etag, acme_refunds.etag, "acme's rules are untouched");
+    // A job of each tenant runs under its own tenant's skill.
+    let held = suite.job("alice", REFUND_900).await;
+    assert_eq!(
+        held.waiting.map(|waiting| waiting.reason_code).as_deref(),
+        Some("APPROVAL_REQUIRED")
+    );
 }

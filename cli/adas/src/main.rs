@@ -321,9 +321,7 @@ fn demo(
         ];
         let client = client::Client::new(&format!("http://{address}"), None)
             .map_err(RuntimeError::Startup)?;
-        let outcome = jobs::chat(&client, "cs-tier-1", &client, Some(script),
-        )
-        .await;
+        let outcome = jobs::chat(&client, "cs-tier-1", &client, Some(script)).await;
         let _ = stop.send(true);
         let _ = suite.await;
         outcome.map_err(RuntimeError::Startup)

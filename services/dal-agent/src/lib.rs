@@ -130,11 +130,14 @@ impl DalAgentService for DalAgentServer {
         request: Request<pb::ResolveNextRequest>,
     ) -> Result<Response<pb::ResolveNextResponse>, Status> {
         adas_wire::require_service(&adas_runtime::principal(&request)?)?;
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
         let (slag, job_id) =
             parse_job_name(&request.job).map_err(|reason| invalid("job", reason))?;
         let skill = self
             .catalog
+            .for_tenant(&tenant)
+            .map_err(|error| status(DalError::Skill(error)))?
             .get_async(&slag)
             .await
             .map_err(|error| status(DalError::Skill(error)))?;

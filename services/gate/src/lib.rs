@@ -9,8 +9,8 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use adas_jobs::EventKind;
 use adas_policy::finalize::{Action, Draft, ReasonCode};
-use adas_policy::gate::{Decider, 
-    ApprovalBook, ApprovalChoice, ApprovalError, ApprovalRecord, RuleKind, Verdict,
+use adas_policy::gate::{
+    ApprovalBook, ApprovalChoice, ApprovalError, ApprovalRecord, Decider, RuleKind, Verdict,
 };
 use adas_policy::llm::{FinalizationJudge, Polisher};
 use adas_proto::pb;
@@ -210,8 +210,12 @@ impl Gate {
             .max_encoding_message_size(max_message_bytes)
     }
 
-    async fn skill(&self, slag: String) -> Result<Arc<OperationalSkill>, GateError> {
-        self.catalog.get_async(&slag).await.map_err(GateError::from)
+    async fn skill(&self, tenant: &str, slag: String) -> Result<Arc<OperationalSkill>, GateError> {
+        self.catalog
+            .for_tenant(tenant)?
+            .get_async(&slag)
+            .await
+            .map_err(GateError::from)
     }
 }
 
@@ -261,6 +265,7 @@ impl GateService for Gate {
         request: Request<pb::CheckToolCallRequest>,
     ) -> Result<Response<pb::GateDecision>, Status> {
         let principal = adas_runtime::principal(&request)?;
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
         // Naming a job records an approval request against it: the worker's call.
         if !request.job.is_empty() {
@@ -291,7 +296,7 @@ impl GateService for Gate {
             }
             job_id
         };
-        let skill = self.skill(slag.clone()).await?;
+        let skill = self.skill(&tenant, slag.clone()).await?;
         let args = request
             .arguments
             .as_ref()
@@ -398,8 +403,9 @@ impl GateService for Gate {
         &self,
         request: Request<pb::FinalizeRequest>,
     ) -> Result<Response<pb::FinalizationResult>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
-        let skill = self.skill(skill_slag(&request.skill)?).await?;
+        let skill = self.skill(&tenant, skill_slag(&request.skill)?).await?;
         let draft = Draft {
             reply: request.draft_reply,
             results: request
@@ -451,8 +457,9 @@ impl GateService for Gate {
         &self,
         request: Request<pb::PolishReplyRequest>,
     ) -> Result<Response<pb::PolishReplyResponse>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
-        let skill = self.skill(skill_slag(&request.skill)?).await?;
+        let skill = self.skill(&tenant, skill_slag(&request.skill)?).await?;
         let template = skill
             .skill
             .role

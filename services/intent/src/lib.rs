@@ -88,12 +88,13 @@ impl Intent {
             .max_encoding_message_size(max_message_bytes)
     }
 
-    async fn skill(&self, name: &str) -> Result<Arc<OperationalSkill>, IntentError> {
+    async fn skill(&self, tenant: &str, name: &str) -> Result<Arc<OperationalSkill>, IntentError> {
         let slag = parse_skill_name(name).map_err(|reason| IntentError::InvalidField {
             field: "skill",
             reason,
         })?;
         self.catalog
+            .for_tenant(tenant)?
             .get_async(&slag)
             .await
             .map_err(IntentError::from)
@@ -147,9 +148,10 @@ impl IntentService for Intent {
         &self,
         request: Request<pb::DetectIntentRequest>,
     ) -> Result<Response<pb::DetectIntentResponse>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
         check_message(&request.message)?;
-        let skill = self.skill(&request.skill).await?;
+        let skill = self.skill(&tenant, &request.skill).await?;
         let context = request
             .context
             .as_ref()
@@ -163,9 +165,10 @@ impl IntentService for Intent {
         &self,
         request: Request<pb::PlanRequest>,
     ) -> Result<Response<pb::PlanResponse>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
         check_message(&request.message)?;
-        let skill = self.skill(&request.skill).await?;
+        let skill = self.skill(&tenant, &request.skill).await?;
         let context = request
             .context
             .as_ref()
@@ -196,7 +199,8 @@ impl IntentService for Intent {
         let request = request.into_inner();
         // Up to a MiB of plan text: parsed off the async workers.
         let parsed = adas_runtime::off_worker(move || {
-            adas_dia::parse(&request.program).map(|program| (program.to_json(), program.to_string()))
+            adas_dia::parse(&request.program)
+                .map(|program| (program.to_json(), program.to_string()))
         })
         .await?;
         Ok(Response::new(match parsed {

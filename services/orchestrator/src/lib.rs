@@ -269,6 +269,8 @@ impl OrchestratorService for Orchestrator {
         }
         let skill = self
             .catalog
+            .for_tenant(&principal.tenant)
+            .map_err(OrchestratorError::from)?
             .get_async(&slag)
             .await
             .map_err(OrchestratorError::from)?;

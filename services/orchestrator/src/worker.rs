@@ -17,12 +17,12 @@ use adas_proto::pb;
 use adas_proto::pb::dal_agent_service_client::DalAgentServiceClient;
 use adas_proto::pb::gate_service_client::GateServiceClient;
 use adas_proto::pb::intent_service_client::IntentServiceClient;
+use adas_runtime::auth::AuthChannel as Channel;
 use adas_runtime::convert::{json_to_struct, struct_to_json, value_to_json};
 use adas_skill::{Catalog, OperationalSkill};
 use adas_state::StateError;
 use adas_tools::{McpConnector, McpError};
 use serde_json::{Map, Value as Json, json};
-use adas_runtime::auth::AuthChannel as Channel;
 use tracing::{info, warn};
 
 /// What a worker needs.
@@ -170,8 +170,12 @@ impl Worker {
         }
     }
 
-    async fn skill(&self, slag: &str) -> Result<Arc<OperationalSkill>, WorkError> {
-        self.catalog.get_async(slag).await.map_err(WorkError::from)
+    async fn skill(&self, tenant: &str, slag: &str) -> Result<Arc<OperationalSkill>, WorkError> {
+        self.catalog
+            .for_tenant(tenant)?
+            .get_async(slag)
+            .await
+            .map_err(WorkError::from)
     }
 
     /// Advances one job as far as it can go.
@@ -183,7 +187,7 @@ impl Worker {
         if record.status.is_terminal() || record.status == JobStatus::Paused {
             return Ok(());
         }
-        let skill = self.skill(slag).await?;
+        let skill = self.skill(&record.tenant, slag).await?;
         // A job still RUNNING when a worker picks it up was left by a worker
         // that went silent (a live worker holds it until it pauses or ends).
         let (kind, message) = if record.status == JobStatus::Running {
@@ -213,13 +217,16 @@ impl Worker {
             let resolved = self
                 .dal
                 .clone()
-                .resolve_next(pb::ResolveNextRequest {
-                    job: name(&record),
-                    expected_version: version as i64,
-                    // Only the version is read: the full job would be converted,
-                    // sent and decoded on every step for nothing.
-                    view: pb::JobView::Basic as i32,
-                })
+                .resolve_next(adas_runtime::auth::in_tenant(
+                    &record.tenant,
+                    pb::ResolveNextRequest {
+                        job: name(&record),
+                        expected_version: version as i64,
+                        // Only the version is read: the full job would be converted,
+                        // sent and decoded on every step for nothing.
+                        view: pb::JobView::Basic as i32,
+                    },
+                ))
                 .await;
             let resolved = match resolved {
                 Ok(response) => response.into_inner(),
@@ -296,12 +303,15 @@ impl Worker {
         let response = self
             .intent
             .clone()
-            .plan(pb::PlanRequest {
-                skill: format!("skills/{}", record.slag),
-                message: record.goal.clone(),
-                context: Some(json_to_struct(&Json::Object(record.context.clone()))),
-                job: name(record),
-            })
+            .plan(adas_runtime::auth::in_tenant(
+                &record.tenant,
+                pb::PlanRequest {
+                    skill: format!("skills/{}", record.slag),
+                    message: record.goal.clone(),
+                    context: Some(json_to_struct(&Json::Object(record.context.clone()))),
+                    job: name(record),
+                },
+            ))
             .await?
             .into_inner();
         let detected = response.intent.unwrap_or_default();
@@ -411,13 +421,16 @@ impl Worker {
         let decision = self
             .gate
             .clone()
-            .check_tool_call(pb::CheckToolCallRequest {
-                skill: format!("skills/{}", record.slag),
-                job: name(&record),
-                tool: tool.to_owned(),
-                arguments: Some(json_to_struct(&Json::Object(args.clone()))),
-                context: Some(json_to_struct(&Json::Object(record.context.clone()))),
-            })
+            .check_tool_call(adas_runtime::auth::in_tenant(
+                &record.tenant,
+                pb::CheckToolCallRequest {
+                    skill: format!("skills/{}", record.slag),
+                    job: name(&record),
+                    tool: tool.to_owned(),
+                    arguments: Some(json_to_struct(&Json::Object(args.clone()))),
+                    context: Some(json_to_struct(&Json::Object(record.context.clone()))),
+                },
+            ))
             .await?
             .into_inner();
         match pb::GateVerdict::try_from(decision.verdict).unwrap_or(pb::GateVerdict::Unspecified) {
@@ -635,18 +648,21 @@ impl Worker {
         let verdict = self
             .gate
             .clone()
-            .finalize(pb::FinalizeRequest {
-                skill: skill_name.clone(),
-                goal: record.goal.clone(),
-                draft_reply: draft.clone(),
-                results: Some(json_to_struct(&Json::Object(results.clone()))),
-                intent_id: record
-                    .intent
-                    .as_ref()
-                    .map(|intent| intent.intent_id.clone())
-                    .unwrap_or_default(),
-                succeeded_tools: succeeded,
-            })
+            .finalize(adas_runtime::auth::in_tenant(
+                &record.tenant,
+                pb::FinalizeRequest {
+                    skill: skill_name.clone(),
+                    goal: record.goal.clone(),
+                    draft_reply: draft.clone(),
+                    results: Some(json_to_struct(&Json::Object(results.clone()))),
+                    intent_id: record
+                        .intent
+                        .as_ref()
+                        .map(|intent| intent.intent_id.clone())
+                        .unwrap_or_default(),
+                    succeeded_tools: succeeded,
+                },
+            ))
             .await?
             .into_inner();
         let required = skill
@@ -673,12 +689,15 @@ impl Worker {
         let polished = self
             .gate
             .clone()
-            .polish_reply(pb::PolishReplyRequest {
-                skill: skill_name,
-                reply: draft,
-                results: Some(json_to_struct(&Json::Object(output_fields.clone()))),
-                resources: record.resources.clone().into_iter().collect(),
-            })
+            .polish_reply(adas_runtime::auth::in_tenant(
+                &record.tenant,
+                pb::PolishReplyRequest {
+                    skill: skill_name,
+                    reply: draft,
+                    results: Some(json_to_struct(&Json::Object(output_fields.clone()))),
+                    resources: record.resources.clone().into_iter().collect(),
+                },
+            ))
             .await?
             .into_inner();
         // A replan must bring new evidence (spec 004 §4.4); the deterministic planner

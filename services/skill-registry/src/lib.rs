@@ -16,11 +16,11 @@ use adas_proto::pb::skill_registry_service_server::{
     SkillRegistryService, SkillRegistryServiceServer,
 };
 use adas_runtime::convert::{next_page_token, page_window};
+use adas_runtime::{FieldViolation, status_with_details};
 use adas_skill::catalog::Catalog;
 use adas_skill::slag::{check_slag, parse_required_skill_name, parse_skill_name};
 use adas_skill::{Format, SkillError};
 use adas_tools::ToolResolver;
-use adas_runtime::{FieldViolation, status_with_details};
 use tonic::{Code, Request, Response, Status};
 
 pub use error::RegistryError;
@@ -46,11 +46,13 @@ impl SkillRegistry {
     }
 
     /// Runs a catalog operation off the async threads (it reads and writes files).
+    /// Every operation is on the caller's tenant's catalog.
     async fn with_catalog<T: Send + 'static>(
         &self,
+        tenant: &str,
         operation: impl FnOnce(&Catalog) -> Result<T, SkillError> + Send + 'static,
     ) -> Result<T, RegistryError> {
-        let catalog = self.catalog.clone();
+        let catalog = self.catalog.for_tenant(tenant)?;
         tokio::task::spawn_blocking(move || operation(&catalog))
             .await
             .map_err(|error| RegistryError::Internal(error.to_string()))?
@@ -118,8 +120,11 @@ impl SkillRegistryService for SkillRegistry {
         &self,
         request: Request<pb::GetSkillRequest>,
     ) -> Result<Response<pb::Skill>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let slag = slag_of("name", &request.get_ref().name)?;
-        let skill = self.with_catalog(move |catalog| catalog.get(&slag)).await?;
+        let skill = self
+            .with_catalog(&tenant, move |catalog| catalog.get(&slag))
+            .await?;
         Ok(Response::new(convert::skill(&skill)))
     }
 
@@ -127,6 +132,7 @@ impl SkillRegistryService for SkillRegistry {
         &self,
         request: Request<pb::ListSkillsRequest>,
     ) -> Result<Response<pb::ListSkillsResponse>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
         let window = page_window(request.page_size, &request.page_token).map_err(|reason| {
             RegistryError::InvalidField {
@@ -135,7 +141,7 @@ impl SkillRegistryService for SkillRegistry {
             }
         })?;
         let (skills, total) = self
-            .with_catalog(move |catalog| {
+            .with_catalog(&tenant, move |catalog| {
                 let slags = catalog.list()?;
                 let total = slags.len();
                 let skills = slags
@@ -163,6 +169,7 @@ impl SkillRegistryService for SkillRegistry {
         &self,
         request: Request<pb::ValidateSkillRequest>,
     ) -> Result<Response<pb::ValidateSkillResponse>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
         let file_name = (!request.file_name.is_empty()).then_some(request.file_name.as_str());
         let format =
@@ -170,7 +177,9 @@ impl SkillRegistryService for SkillRegistry {
         // A check, never an action: nothing is resolved, contacted or run here
         // (the egress rule on `mcp_server` is decided from the text alone).
         let loaded = self
-            .with_catalog(move |catalog| Ok(catalog.load(&request.source, format)))
+            .with_catalog(&tenant, move |catalog| {
+                Ok(catalog.load(&request.source, format))
+            })
             .await?;
         let diagnostics: Vec<pb::Diagnostic> =
             loaded.diagnostics.iter().map(convert::diagnostic).collect();
@@ -184,6 +193,7 @@ impl SkillRegistryService for SkillRegistry {
         &self,
         request: Request<pb::PutSkillRequest>,
     ) -> Result<Response<pb::Skill>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let principal = require_admin(&request)?;
         let request = request.into_inner();
         let slag = required_slag(&request.name)?;
@@ -209,16 +219,23 @@ impl SkillRegistryService for SkillRegistry {
         // Replacing the rules in force takes knowing which rules they are: a
         // write over an existing skill must carry its current etag.
         let lookup = slag.clone();
-        if request.etag.is_empty() && self.with_catalog(move |catalog| catalog.exists(&lookup)).await? {
+        if request.etag.is_empty()
+            && self
+                .with_catalog(&tenant, move |catalog| catalog.exists(&lookup))
+                .await?
+        {
             return Err(status_with_details(
                 Code::FailedPrecondition,
                 "ETAG_REQUIRED",
                 format!("skills/{slag} exists: replacing it takes its current etag (GetSkill)"),
-                &[FieldViolation::new("etag", "required to replace an existing skill")],
+                &[FieldViolation::new(
+                    "etag",
+                    "required to replace an existing skill",
+                )],
             ));
         }
         let skill = self
-            .with_catalog(move |catalog| {
+            .with_catalog(&tenant, move |catalog| {
                 let etag = (!request.etag.is_empty()).then_some(request.etag.as_str());
                 Ok(catalog.put(&slag, &request.source, etag))
             })
@@ -237,11 +254,12 @@ impl SkillRegistryService for SkillRegistry {
         &self,
         request: Request<pb::DeleteSkillRequest>,
     ) -> Result<Response<pb::DeleteSkillResponse>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let principal = require_admin(&request)?;
         let request = request.into_inner();
         let slag = required_slag(&request.name)?;
         let name = format!("skills/{slag}");
-        self.with_catalog(move |catalog| {
+        self.with_catalog(&tenant, move |catalog| {
             let etag = (!request.etag.is_empty()).then_some(request.etag.as_str());
             catalog.delete(&slag, etag)
         })
@@ -254,6 +272,7 @@ impl SkillRegistryService for SkillRegistry {
         &self,
         request: Request<pb::BootstrapSkillRequest>,
     ) -> Result<Response<pb::Skill>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         require_admin(&request)?;
         let request = request.into_inner();
         check_slag(&request.slag).map_err(|reason| RegistryError::InvalidField {
@@ -262,7 +281,9 @@ impl SkillRegistryService for SkillRegistry {
         })?;
         let template = (!request.template.is_empty()).then_some(request.template);
         let skill = self
-            .with_catalog(move |catalog| catalog.bootstrap(&request.slag, template.as_deref()))
+            .with_catalog(&tenant, move |catalog| {
+                catalog.bootstrap(&request.slag, template.as_deref())
+            })
             .await?;
         Ok(Response::new(convert::skill(&skill)))
     }
@@ -271,6 +292,7 @@ impl SkillRegistryService for SkillRegistry {
         &self,
         request: Request<pb::ListTemplatesRequest>,
     ) -> Result<Response<pb::ListTemplatesResponse>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
         let window = page_window(request.page_size, &request.page_token).map_err(|reason| {
             RegistryError::InvalidField {
@@ -278,7 +300,9 @@ impl SkillRegistryService for SkillRegistry {
                 reason,
             }
         })?;
-        let templates = self.with_catalog(|catalog| catalog.templates()).await?;
+        let templates = self
+            .with_catalog(&tenant, |catalog| catalog.templates())
+            .await?;
         let total = templates.len();
         Ok(Response::new(pb::ListTemplatesResponse {
             templates: templates
@@ -299,9 +323,12 @@ impl SkillRegistryService for SkillRegistry {
         &self,
         request: Request<pb::BindResourcesRequest>,
     ) -> Result<Response<pb::BindResourcesResponse>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
         let slag = slag_of("skill", &request.skill)?;
-        let skill = self.with_catalog(move |catalog| catalog.get(&slag)).await?;
+        let skill = self
+            .with_catalog(&tenant, move |catalog| catalog.get(&slag))
+            .await?;
         let given: BTreeMap<String, String> = request.resources.into_iter().collect();
         let bound = adas_skill::resources::bind(&skill.skill.resources, &given)
             .map_err(RegistryError::Resources)?;
@@ -315,8 +342,11 @@ impl SkillRegistryService for SkillRegistry {
         &self,
         request: Request<pb::ResolveToolsRequest>,
     ) -> Result<Response<pb::ResolveToolsResponse>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         let slag = slag_of("skill", &request.get_ref().skill)?;
-        let skill = self.with_catalog(move |catalog| catalog.get(&slag)).await?;
+        let skill = self
+            .with_catalog(&tenant, move |catalog| catalog.get(&slag))
+            .await?;
         let resolved = self
             .tools
             .resolve(&adas_jobs::tool_request(&skill))
@@ -333,6 +363,7 @@ impl SkillRegistryService for SkillRegistry {
         &self,
         request: Request<pb::InvalidateToolCacheRequest>,
     ) -> Result<Response<pb::InvalidateToolCacheResponse>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
         use pb::invalidate_tool_cache_request::Target;
         require_admin(&request)?;
         let dropped = match request.into_inner().target {
@@ -340,7 +371,7 @@ impl SkillRegistryService for SkillRegistry {
                 let slag = slag_of("skill", &name)?;
                 let lookup = slag.clone();
                 let skill = self
-                    .with_catalog(move |catalog| catalog.get(&lookup))
+                    .with_catalog(&tenant, move |catalog| catalog.get(&lookup))
                     .await?;
                 self.tools
                     .invalidate_skill(&slag, skill.skill.mcp_server.as_deref())

@@ -53,7 +53,9 @@ fn finite<S: serde::Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::
     if value.is_finite() {
         serializer.serialize_f64(*value)
     } else {
-        Err(serde::ser::Error::custom("a non-finite number cannot be stored"))
+        Err(serde::ser::Error::custom(
+            "a non-finite number cannot be stored",
+        ))
     }
 }
 

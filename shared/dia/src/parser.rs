@@ -356,7 +356,11 @@ impl<'a> Parser<'a> {
                     .ok()
                     .filter(|value| value.is_finite())
                     .ok_or_else(|| {
-                        self.error_at(start, "a finite number".into(), format!("`{}`", truncate(text)))
+                        self.error_at(
+                            start,
+                            "a finite number".into(),
+                            format!("`{}`", truncate(text)),
+                        )
                     })?,
             )
         } else {

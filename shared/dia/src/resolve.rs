@@ -741,11 +741,14 @@ pub fn convert(
         {
             Literal::Int(*number as i64)
         }
-        (ValueKind::Integer, Literal::Str(text)) => Literal::Int(
-            text.trim()
-                .parse()
-                .map_err(|_| invalid("an integer", format!("`{}` is not a whole number", truncate(text))))?,
-        ),
+        (ValueKind::Integer, Literal::Str(text)) => {
+            Literal::Int(text.trim().parse().map_err(|_| {
+                invalid(
+                    "an integer",
+                    format!("`{}` is not a whole number", truncate(text)),
+                )
+            })?)
+        }
         (ValueKind::Number, Literal::Int(number)) => Literal::Int(*number),
         (ValueKind::Number, Literal::Float(number)) => Literal::Float(*number),
         (ValueKind::Number, Literal::Str(text)) => {
@@ -762,7 +765,10 @@ pub fn convert(
                         // `1e999` is infinity: no store can keep it, so it is no answer.
                         .filter(|number| number.is_finite())
                         .ok_or_else(|| {
-                            invalid("a finite number", format!("`{}` is not one", truncate(text)))
+                            invalid(
+                                "a finite number",
+                                format!("`{}` is not one", truncate(text)),
+                            )
                         })?,
                 ),
             }
@@ -772,7 +778,12 @@ pub fn convert(
         {
             "yes" | "y" | "true" => Literal::Bool(true),
             "no" | "n" | "false" => Literal::Bool(false),
-            _ => return Err(invalid("yes or no", format!("`{}` is neither", truncate(text)))),
+            _ => {
+                return Err(invalid(
+                    "yes or no",
+                    format!("`{}` is neither", truncate(text)),
+                ));
+            }
         },
         (ValueKind::List, _) => return Err(invalid("a list", "a single value was given".into())),
         (kind, other) => {

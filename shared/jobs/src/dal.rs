@@ -118,8 +118,9 @@ impl DalAgent {
         &self.repo
     }
 
-    async fn skill(&self, slag: &str) -> Result<Arc<OperationalSkill>, DalError> {
-        Ok(self.catalog.get_async(slag).await?)
+    /// The skill of a job: from the catalog of the job's tenant.
+    async fn skill(&self, tenant: &str, slag: &str) -> Result<Arc<OperationalSkill>, DalError> {
+        Ok(self.catalog.for_tenant(tenant)?.get_async(slag).await?)
     }
 
     /// Input schemas per tool: the resolved tool set (declared inputs merged with
@@ -210,7 +211,7 @@ impl DalAgent {
                 "job {job_id} has no plan yet"
             )));
         };
-        let skill = self.skill(slag).await?;
+        let skill = self.skill(&record.tenant, slag).await?;
         let schemas = self.schemas(&skill, request).await;
         let known: std::collections::BTreeMap<String, Json> = record
             .context
@@ -350,7 +351,11 @@ impl DalAgent {
                 given: correlation_id.to_owned(),
             });
         }
-        let limit = self.skill(slag).await?.engine.max_invalid_answers;
+        let limit = self
+            .skill(&record.tenant, slag)
+            .await?
+            .engine
+            .max_invalid_answers;
         let mut plan = record
             .plan
             .clone()
@@ -376,7 +381,10 @@ impl DalAgent {
             if text.len() > MAX_ANSWER_BYTES {
                 violations.push((
                     field.name.clone(),
-                    format!("{} bytes; an answer holds at most {MAX_ANSWER_BYTES}", text.len()),
+                    format!(
+                        "{} bytes; an answer holds at most {MAX_ANSWER_BYTES}",
+                        text.len()
+                    ),
                 ));
                 continue;
             }
@@ -628,7 +636,18 @@ fn build_waiting(
 /// Ends jobs whose ask is older than their skill's `engine.wait_timeout_ms` with
 /// outcome EXPIRED. Works from the waiting index in the store, so a sweep after a
 /// restart finds every job that waited through it. Returns how many ended.
-pub async fn sweep_expired(repo: &JobRepo, catalog: &Catalog) -> usize {
+pub async fn sweep_expired(repo: &JobRepo, catalog: &Arc<Catalog>) -> usize {
+    let mut expired = 0;
+    for tenant in catalog.tenant_names() {
+        let Ok(catalog) = catalog.for_tenant(&tenant) else {
+            continue;
+        };
+        expired += sweep_tenant(repo, &tenant, &catalog).await;
+    }
+    expired
+}
+
+async fn sweep_tenant(repo: &JobRepo, tenant: &str, catalog: &Catalog) -> usize {
     let slags = catalog.list().unwrap_or_default();
     let mut expired = 0;
     for slag in slags {
@@ -650,7 +669,8 @@ pub async fn sweep_expired(repo: &JobRepo, catalog: &Catalog) -> usize {
             else {
                 continue;
             };
-            if record.status != JobStatus::Paused {
+            // Slags are shared names: another tenant's job is judged by its own skill.
+            if record.status != JobStatus::Paused || record.tenant != tenant {
                 continue;
             }
             record.status = JobStatus::Failed;

@@ -753,7 +753,15 @@ impl JobRepo {
             .events(&record.slag, &record.job_id, None, 10_000)
             .await
             .unwrap_or_default();
-        let dir = self.memory_root.join(&record.slag);
+        // Each tenant's archive beside its skills (see `Catalog::for_tenant`).
+        let root = if record.tenant == adas_skill::catalog::DEFAULT_TENANT {
+            self.memory_root.clone()
+        } else if adas_skill::slag::is_valid_slag(&record.tenant) {
+            self.memory_root.join(".tenants").join(&record.tenant)
+        } else {
+            return;
+        };
+        let dir = root.join(&record.slag);
         let job_file = dir.join("jobs").join(format!("{}.json", record.job_id));
         let log_file = dir.join("logs").join(format!("{}.log", record.job_id));
         let record_json = serde_json::to_string_pretty(record).unwrap_or_default();

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use adas_policy::finalize::{Action, Draft, ReasonCode, RetryDecision, judge, retry_decision};
-use adas_policy::gate::{Decider, 
-    ApprovalBook, ApprovalChoice, ApprovalError, RuleKind, Verdict, call_digest, check,
+use adas_policy::gate::{
+    ApprovalBook, ApprovalChoice, ApprovalError, Decider, RuleKind, Verdict, call_digest, check,
 };
 use adas_policy::llm::{FinalizationJudge, MAX_PROMPT_GUARDRAILS, guardrail_prompt};
 use adas_policy::polish::polish;
@@ -217,7 +217,11 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             &correlation,
-            &Decider { name: "user:bob", holds_role: &|role: &str| role == "user", owns_job: false },
+            &Decider {
+                name: "user:bob",
+                holds_role: &|role: &str| role == "user",
+                owns_job: false,
+            },
             ApprovalChoice::Approve,
             "ok",
         )
@@ -249,7 +253,11 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             "apr-nope",
-            &Decider { name: "supervisor", holds_role: &|role: &str| role == "supervisor", owns_job: false },
+            &Decider {
+                name: "supervisor",
+                holds_role: &|role: &str| role == "supervisor",
+                owns_job: false
+            },
             ApprovalChoice::Approve,
             ""
         )
@@ -262,7 +270,11 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             &correlation,
-            &Decider { name: "supervisor:alice", holds_role: &|role: &str| role == "supervisor", owns_job: false },
+            &Decider {
+                name: "supervisor:alice",
+                holds_role: &|role: &str| role == "supervisor",
+                owns_job: false,
+            },
             ApprovalChoice::Approve,
             "customer is right",
         )
@@ -323,7 +335,11 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             &correlation,
-            &Decider { name: "supervisor", holds_role: &|role: &str| role == "supervisor", owns_job: false },
+            &Decider {
+                name: "supervisor",
+                holds_role: &|role: &str| role == "supervisor",
+                owns_job: false
+            },
             ApprovalChoice::Reject,
             ""
         )
@@ -335,7 +351,11 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             &correlation,
-            &Decider { name: "supervisor", holds_role: &|role: &str| role == "supervisor", owns_job: false },
+            &Decider {
+                name: "supervisor",
+                holds_role: &|role: &str| role == "supervisor",
+                owns_job: false
+            },
             ApprovalChoice::Approve,
             ""
         )
@@ -358,7 +378,11 @@ async fn an_approval_applies_to_the_exact_call_only() {
         "cs-tier-1",
         "job-3",
         &rejected.correlation_id,
-        &Decider { name: "supervisor", holds_role: &|role: &str| role == "supervisor", owns_job: false },
+        &Decider {
+            name: "supervisor",
+            holds_role: &|role: &str| role == "supervisor",
+            owns_job: false,
+        },
         ApprovalChoice::Reject,
         "fraud",
     )

@@ -70,12 +70,18 @@ impl Principal {
 
     /// Whether it holds `role` exactly (approver roles are never implied).
     pub fn has_role(&self, role: &str) -> bool {
-        self.dev || self.roles.iter().any(|held| held.eq_ignore_ascii_case(role))
+        self.dev
+            || self
+                .roles
+                .iter()
+                .any(|held| held.eq_ignore_ascii_case(role))
     }
 
     /// Whether it may see and drive every job of its tenant.
     pub fn sees_all_jobs(&self) -> bool {
-        self.has_role(roles::OPERATOR) || self.has_role(roles::ADMIN) || self.has_role(roles::SERVICE)
+        self.has_role(roles::OPERATOR)
+            || self.has_role(roles::ADMIN)
+            || self.has_role(roles::SERVICE)
     }
 
     /// Whether it administers skills and keys.
@@ -98,13 +104,52 @@ pub fn principal<T>(request: &tonic::Request<T>) -> Result<Principal, Status> {
         .ok_or_else(|| unauthenticated("no authenticated principal on the request"))
 }
 
+/// Metadata a `service` principal (the suite's worker) sets to act within the
+/// tenant of the job it works on. From anyone else it is ignored.
+pub const TENANT_HEADER: &str = "x-adas-tenant";
+
+/// The tenant `request` acts in: the principal's own, or — for the suite's own
+/// processes only — the one named by [`TENANT_HEADER`].
+pub fn tenant<T>(request: &tonic::Request<T>) -> Result<String, Status> {
+    let principal = principal(request)?;
+    if principal.is_service()
+        && let Some(tenant) = request
+            .metadata()
+            .get(TENANT_HEADER)
+            .and_then(|value| value.to_str().ok())
+            .filter(|value| !value.is_empty())
+    {
+        return Ok(tenant.to_owned());
+    }
+    Ok(principal.tenant)
+}
+
+/// `message` as a request acting in `tenant` (see [`TENANT_HEADER`]).
+pub fn in_tenant<T>(tenant: &str, message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    if let Ok(value) = tenant.parse() {
+        request.metadata_mut().insert(TENANT_HEADER, value);
+    }
+    request
+}
+
 /// `PERMISSION_DENIED` with an `ErrorInfo` reason.
 pub fn permission_denied(message: impl Into<String>) -> Status {
-    crate::status_with_details(tonic::Code::PermissionDenied, "PERMISSION_DENIED", message, &[])
+    crate::status_with_details(
+        tonic::Code::PermissionDenied,
+        "PERMISSION_DENIED",
+        message,
+        &[],
+    )
 }
 
 fn unauthenticated(message: &str) -> Status {
-    crate::status_with_details(tonic::Code::Unauthenticated, "UNAUTHENTICATED", message, &[])
+    crate::status_with_details(
+        tonic::Code::Unauthenticated,
+        "UNAUTHENTICATED",
+        message,
+        &[],
+    )
 }
 
 /// One principal in the auth file.
@@ -159,9 +204,23 @@ impl AuthFile {
 
     /// Adds a principal with a new key and returns the key (shown once, kept
     /// nowhere but in the caller's hands).
-    pub fn add_key(&mut self, name: &str, tenant: &str, roles: &[String]) -> Result<String, String> {
+    pub fn add_key(
+        &mut self,
+        name: &str,
+        tenant: &str,
+        roles: &[String],
+    ) -> Result<String, String> {
         check_name("name", name)?;
         check_name("tenant", tenant)?;
+        // A tenant names a directory and a key prefix: the slag rule.
+        if !tenant
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_'))
+        {
+            return Err(format!(
+                "tenant `{tenant}`: lowercase letters, digits, `-` and `_` only"
+            ));
+        }
         if roles.is_empty() {
             return Err("at least one --role is required".into());
         }
@@ -211,10 +270,12 @@ pub fn key_digest(key: &str) -> String {
 
 fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut out, byte| {
-        let _ = write!(out, "{byte:02x}");
-        out
-    })
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut out, byte| {
+            let _ = write!(out, "{byte:02x}");
+            out
+        })
 }
 
 /// How callers are recognised.
@@ -371,7 +432,9 @@ fn index(file: &AuthFile) -> HashMap<String, Principal> {
 }
 
 fn modified(path: &Path) -> Option<SystemTime> {
-    std::fs::metadata(path).and_then(|meta| meta.modified()).ok()
+    std::fs::metadata(path)
+        .and_then(|meta| meta.modified())
+        .ok()
 }
 
 fn reload_if_changed(path: &Path, state: &RwLock<KeyState>) {
@@ -545,9 +608,7 @@ mod tests {
     #[test]
     fn keys_are_kept_as_digests_and_recognised() {
         let mut file = AuthFile::default();
-        let key = file
-            .add_key("alice", "acme", &["user".into()])
-            .unwrap();
+        let key = file.add_key("alice", "acme", &["user".into()]).unwrap();
         assert!(key.starts_with("adas_") && key.len() == 69);
         assert!(!serde_json::to_string(&file).unwrap().contains(&key));
         assert!(file.add_key("alice", "acme", &["user".into()]).is_err());
@@ -556,7 +617,10 @@ mod tests {
 
         let auth = Authenticator::from_entries(&file);
         let alice = auth.authenticate(&key).unwrap();
-        assert_eq!((alice.name.as_str(), alice.tenant.as_str()), ("alice", "acme"));
+        assert_eq!(
+            (alice.name.as_str(), alice.tenant.as_str()),
+            ("alice", "acme")
+        );
         assert!(alice.has_role("user") && !alice.has_role("supervisor") && !alice.sees_all_jobs());
         assert!(auth.authenticate("adas_wrong").is_none());
         assert!(!auth.is_dev());

@@ -240,15 +240,17 @@ impl ServerConfig {
     /// How this process recognises callers: the auth file, or dev mode.
     pub fn authenticator(&self) -> Result<crate::auth::Authenticator, crate::RuntimeError> {
         match &self.auth_file {
-            Some(path) => crate::auth::Authenticator::from_file(path)
-                .map_err(crate::RuntimeError::Startup),
+            Some(path) => {
+                crate::auth::Authenticator::from_file(path).map_err(crate::RuntimeError::Startup)
+            }
             None => Ok(crate::auth::Authenticator::dev()),
         }
     }
 
     /// The credentials for calls to peers.
     pub fn peer_credentials(&self) -> Result<crate::auth::Credentials, crate::RuntimeError> {
-        crate::auth::Credentials::new(self.peer_key.as_deref()).map_err(crate::RuntimeError::Startup)
+        crate::auth::Credentials::new(self.peer_key.as_deref())
+            .map_err(crate::RuntimeError::Startup)
     }
 }
 

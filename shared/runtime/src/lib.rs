@@ -14,13 +14,13 @@ mod server;
 mod telemetry;
 mod work;
 
+pub use auth::{Principal, principal};
 pub use config::{
     DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT, DEFAULT_TEMPLATES_DIR, LogFormat, PeerAddrs,
     PeerArgs, ServerArgs, ServerConfig, ports,
 };
 pub use entry::{ServiceCli, run_blocking, serve_until_shutdown, service_main};
 pub use error::{ERROR_DOMAIN, FieldViolation, RuntimeError, status_with_details};
-pub use auth::{Principal, principal};
 pub use server::{GrpcServer, bind, connect_lazy, connect_peer, shutdown_signal};
 pub use telemetry::init_tracing;
 pub use work::off_worker;

@@ -123,7 +123,10 @@ struct Cached {
 /// Decides whether a skill's `mcp_server` may be used by this deployment (the
 /// operator's egress policy, without resolving or connecting): `Err` says why not.
 #[derive(Clone)]
-pub struct McpCheck(pub Arc<dyn Fn(&str) -> Result<(), String> + Send + Sync>);
+pub struct McpCheck(pub Arc<McpRule>);
+
+/// The rule inside an [`McpCheck`].
+pub type McpRule = dyn Fn(&str) -> Result<(), String> + Send + Sync;
 
 impl std::fmt::Debug for McpCheck {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -166,7 +169,17 @@ pub struct Catalog {
     /// The egress rule every document's `mcp_server` must pass.
     mcp_check: Option<McpCheck>,
     cache: Mutex<HashMap<String, Cached>>,
+    /// The other tenants' catalogs, opened on first use.
+    tenants: Mutex<HashMap<String, Arc<Catalog>>>,
 }
+
+/// The tenant whose skills live at the memory root itself (dev mode's, and
+/// every deployment's before tenants existed).
+pub const DEFAULT_TENANT: &str = "default";
+
+/// Where the other tenants' memory roots are: `<root>/.tenants/<tenant>` — a
+/// slag cannot start with `.`, so no skill can collide with it.
+const TENANTS_DIR: &str = ".tenants";
 
 impl Catalog {
     /// A catalog over `memory_root`, bootstrapping from `templates_dir` (not
@@ -178,6 +191,7 @@ impl Catalog {
             vars: Vars::default(),
             mcp_check: None,
             cache: Mutex::new(HashMap::new()),
+            tenants: Mutex::new(HashMap::new()),
         }
     }
 
@@ -218,6 +232,50 @@ impl Catalog {
     pub fn with_mcp_check(mut self, check: McpCheck) -> Self {
         self.mcp_check = Some(check);
         self
+    }
+
+    /// The catalog of `tenant`: this one for [`DEFAULT_TENANT`], else one rooted at
+    /// `<root>/.tenants/<tenant>` with the same templates, variables and egress
+    /// rule. Tenants never see each other's skills.
+    pub fn for_tenant(self: &Arc<Self>, tenant: &str) -> Result<Arc<Catalog>, SkillError> {
+        if tenant == DEFAULT_TENANT {
+            return Ok(self.clone());
+        }
+        if !is_valid_slag(tenant) {
+            return Err(SkillError::UnsafeSlag(tenant.chars().take(80).collect()));
+        }
+        let mut tenants = self
+            .tenants
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Ok(tenants
+            .entry(tenant.to_owned())
+            .or_insert_with(|| {
+                Arc::new(Catalog {
+                    root: self.root.join(TENANTS_DIR).join(tenant),
+                    templates_dir: self.templates_dir.clone(),
+                    vars: self.vars.clone(),
+                    mcp_check: self.mcp_check.clone(),
+                    cache: Mutex::new(HashMap::new()),
+                    tenants: Mutex::new(HashMap::new()),
+                })
+            })
+            .clone())
+    }
+
+    /// Every tenant with a memory root here, [`DEFAULT_TENANT`] first.
+    pub fn tenant_names(&self) -> Vec<String> {
+        let mut names = vec![DEFAULT_TENANT.to_owned()];
+        if let Ok(entries) = std::fs::read_dir(self.root.join(TENANTS_DIR)) {
+            let mut others: Vec<String> = entries
+                .filter_map(Result::ok)
+                .filter_map(|entry| entry.file_name().into_string().ok())
+                .filter(|name| is_valid_slag(name) && name != DEFAULT_TENANT)
+                .collect();
+            others.sort();
+            names.extend(others);
+        }
+        names
     }
 
     /// The catalog's variables.
@@ -315,7 +373,13 @@ impl Catalog {
             .get(slag)
             .and_then(|cached| cached.skill.template.clone())
             .or_else(|| self.template_marker(slag));
-        match build(self.checked_load(&source, Format::detect(None, &source)), slag, &source, template, stamp.0) {
+        match build(
+            self.checked_load(&source, Format::detect(None, &source)),
+            slag,
+            &source,
+            template,
+            stamp.0,
+        ) {
             Ok(skill) => {
                 if cache.contains_key(slag) {
                     info!(slag, "operational skill changed on disk, reloaded");

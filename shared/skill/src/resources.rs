@@ -445,7 +445,11 @@ mod tests {
                 problems[0].message
             );
         }
-        for reference in ["env:DB_PASSWORD", "secret:payments/api", "vault:aws/creds/dev"] {
+        for reference in [
+            "env:DB_PASSWORD",
+            "secret:payments/api",
+            "vault:aws/creds/dev",
+        ] {
             bind(&declared, &given(&[("token", reference)])).unwrap();
         }
     }

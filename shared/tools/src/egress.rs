@@ -169,9 +169,11 @@ impl EgressPolicy {
         if self.stdio.contains_key(name) {
             Ok(())
         } else {
-            Err("a stdio server must be one the operator configured by name \
+            Err(
+                "a stdio server must be one the operator configured by name \
                  (--mcp-stdio NAME=COMMAND); a skill cannot supply a command"
-                .into())
+                    .into(),
+            )
         }
     }
 
@@ -227,7 +229,9 @@ fn parse_allow(entry: &str) -> Result<Allow, String> {
         _ if !entry.is_empty() && !entry.contains(['/', ' ']) => {
             Ok(Allow::Host(entry.to_ascii_lowercase()))
         }
-        _ => Err(format!("allow-list entry `{entry}` is not a host, host:port or CIDR")),
+        _ => Err(format!(
+            "allow-list entry `{entry}` is not a host, host:port or CIDR"
+        )),
     }
 }
 
@@ -256,9 +260,7 @@ fn authority(uri: &str) -> Result<(String, u16), String> {
 /// An IPv4-mapped IPv6 address as the IPv4 address it is.
 fn canonical(ip: IpAddr) -> IpAddr {
     match ip {
-        IpAddr::V6(v6) => v6
-            .to_ipv4_mapped()
-            .map_or(IpAddr::V6(v6), IpAddr::V4),
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
         v4 => v4,
     }
 }
@@ -320,7 +322,9 @@ fn class_v6(ip: Ipv6Addr) -> Option<&'static str> {
         Some("private")
     } else if first & 0xffc0 == 0xfe80 {
         Some("link-local")
-    } else if ip.is_unspecified() || ip.is_multicast() || first == 0x2001 && ip.segments()[1] == 0xdb8
+    } else if ip.is_unspecified()
+        || ip.is_multicast()
+        || first == 0x2001 && ip.segments()[1] == 0xdb8
     {
         Some("reserved")
     } else if first == 0x0064 && ip.segments()[1] == 0xff9b {

@@ -8,8 +8,9 @@ use adas_demo_mcp::{Counters, DemoMcp};
 use adas_state::{MemoryStore, RedisStore, TtlCache};
 use adas_testkit::RedisServer;
 use adas_tools::{
-    CacheTtls, DeclaredTool, EgressPolicy, McpConnector, McpError, McpLimits, RmcpConnector, ToolInputSpec,
-    ToolRequest, ToolResolver, ToolSource, ToolsError, run_core, selection_cache_key,
+    CacheTtls, DeclaredTool, EgressPolicy, McpConnector, McpError, McpLimits, RmcpConnector,
+    ToolInputSpec, ToolRequest, ToolResolver, ToolSource, ToolsError, run_core,
+    selection_cache_key,
 };
 use serde_json::json;
 use tokio::sync::oneshot;
