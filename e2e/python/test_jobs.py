@@ -214,8 +214,11 @@ class JobsOnSeparateProcesses(unittest.TestCase):
     def test_start_is_idempotent_validates_resources_and_lists_by_status(self):
         c = self.client
         first = c.orch.StartJob(orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="What's my order status?", request_id="req-42"), timeout=10)
-        again = c.orch.StartJob(orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="something else", request_id="req-42"), timeout=10)
+        again = c.orch.StartJob(orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="What's my order status?", request_id="req-42"), timeout=10)
         self.assertEqual(first.name, again.name, "a repeated request_id returns the first job")
+        with self.assertRaises(grpc.RpcError) as reused:
+            c.orch.StartJob(orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="something else", request_id="req-42"), timeout=10)
+        self.assertEqual(reused.exception.code(), grpc.StatusCode.INVALID_ARGUMENT, "AIP-155: same id, other payload")
 
         with self.assertRaises(grpc.RpcError) as missing:
             c.orch.StartJob(orch_pb2.StartJobRequest(skill="skills/sw-dev-agent", goal="List the files"), timeout=10)

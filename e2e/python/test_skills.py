@@ -99,7 +99,8 @@ class SkillRegistry(unittest.TestCase):
         path = self.root / "devops-tier-1" / "skill.yaml"
         before = path.read_text()
         with self.assertRaises(grpc.RpcError) as caught:
-            self.stub.PutSkill(registry_pb2.PutSkillRequest(name="skills/devops-tier-1", source=BROKEN), timeout=10)
+            self.stub.PutSkill(registry_pb2.PutSkillRequest(name="skills/devops-tier-1", source=BROKEN, etag=skill.etag),
+                               timeout=10)
         self.assertEqual(caught.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
         found = details(caught.exception)
         self.assertEqual(found["ErrorInfo"].reason, "SKILL_INVALID")

@@ -236,6 +236,15 @@ mod tests {
     use adas_nlu::Planned;
     use serde_json::{Map, Value as Json};
 
+    /// A request as the auth layer hands it over in dev mode.
+    fn as_dev<T>(message: T) -> Request<T> {
+        let mut request = Request::new(message);
+        request
+            .extensions_mut()
+            .insert(adas_runtime::Principal::dev());
+        request
+    }
+
     mockall::mock! {
         Planner {}
         #[async_trait::async_trait]
@@ -276,7 +285,7 @@ mod tests {
             message: "I want a refund for ORD-1".into(),
             ..Default::default()
         };
-        let status = service.plan(Request::new(request)).await.unwrap_err();
+        let status = service.plan(as_dev(request)).await.unwrap_err();
         assert_eq!(status.code(), Code::Internal);
         assert!(
             status.message().contains("invalid plan"),
@@ -296,7 +305,7 @@ mod tests {
             ..Default::default()
         };
         let response = service
-            .plan(Request::new(request))
+            .plan(as_dev(request))
             .await
             .unwrap()
             .into_inner();
