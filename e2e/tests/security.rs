@@ -61,6 +61,11 @@ fn create_key(auth_file: &Path, name: &str, tenant: &str, roles: &[&str]) -> Str
 
 impl Suite {
     fn start(label: &str) -> Self {
+        // Generous quotas: the tests poll; quotas have their own test.
+        Self::start_with(label, &["--rate-per-principal", "1000"])
+    }
+
+    fn start_with(label: &str, extra: &[&str]) -> Self {
         let root = scratch_dir(label);
         let auth_file = root.join("auth.json");
         let keys: HashMap<&'static str, String> = PRINCIPALS
@@ -74,21 +79,20 @@ impl Suite {
             "keys are kept only as digests"
         );
         let memory = root.join("memory");
-        let service = SpawnedService::spawn(
-            &workspace_binary("adas"),
-            &[
-                "up",
-                "--memory-root",
-                memory.to_str().unwrap(),
-                "--templates-dir",
-                &adas_testkit::templates_arg(),
-                "--demo-mcp-listen",
-                "127.0.0.1:0",
-                "--auth-file",
-                auth_file.to_str().unwrap(),
-            ],
-            &[],
-        );
+        let templates = adas_testkit::templates_arg();
+        let mut args = vec![
+            "up",
+            "--memory-root",
+            memory.to_str().unwrap(),
+            "--templates-dir",
+            &templates,
+            "--demo-mcp-listen",
+            "127.0.0.1:0",
+            "--auth-file",
+            auth_file.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let service = SpawnedService::spawn(&workspace_binary("adas"), &args, &[]);
         Self {
             service,
             keys,
@@ -880,4 +884,37 @@ async fn tenants_neither_see_nor_change_each_others_skills() {
         held.waiting.map(|waiting| waiting.reason_code).as_deref(),
         Some("APPROVAL_REQUIRED")
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_principal_over_its_quota_is_told_when_to_retry() {
+    // One request, then a token every 100 s: the second call is over the quota.
+    let suite = Suite::start_with("sec-quota", &["--rate-per-principal", "0.01"]);
+    let mut alice = suite.registry("alice").await;
+    alice
+        .list_skills(pb::ListSkillsRequest::default())
+        .await
+        .unwrap();
+    let refused = alice
+        .list_skills(pb::ListSkillsRequest::default())
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted);
+    use tonic_types::StatusExt;
+    let details = refused.get_error_details();
+    let retry = details
+        .retry_info()
+        .expect("RetryInfo")
+        .retry_delay
+        .unwrap();
+    assert!(retry > Duration::from_secs(1), "{retry:?}");
+    assert_eq!(details.error_info().unwrap().reason, "RATE_LIMITED");
+    // Another principal has its own quota; health is never limited.
+    suite
+        .registry("bob")
+        .await
+        .list_skills(pb::ListSkillsRequest::default())
+        .await
+        .unwrap();
+    suite.alive().await;
 }

@@ -304,11 +304,7 @@ mod tests {
             message: "Where is my order ORD-12345?".into(),
             ..Default::default()
         };
-        let response = service
-            .plan(as_dev(request))
-            .await
-            .unwrap()
-            .into_inner();
+        let response = service.plan(as_dev(request)).await.unwrap().into_inner();
         assert_eq!(
             response.program,
             r#"check_order_status(order_id="ORD-12345")"#

@@ -469,12 +469,16 @@ fn reload_if_changed(path: &Path, state: &RwLock<KeyState>) {
 #[derive(Debug, Clone)]
 pub struct AuthLayer {
     authenticator: Authenticator,
+    quotas: Arc<crate::quota::Quotas>,
 }
 
 impl AuthLayer {
-    /// A layer over `authenticator`.
-    pub fn new(authenticator: Authenticator) -> Self {
-        Self { authenticator }
+    /// A layer over `authenticator`, admitting callers within `quotas`.
+    pub fn new(authenticator: Authenticator, quotas: crate::quota::Quotas) -> Self {
+        Self {
+            authenticator,
+            quotas: Arc::new(quotas),
+        }
     }
 }
 
@@ -485,6 +489,7 @@ impl<S> tower::Layer<S> for AuthLayer {
         AuthService {
             inner,
             authenticator: self.authenticator.clone(),
+            quotas: self.quotas.clone(),
         }
     }
 }
@@ -494,6 +499,7 @@ impl<S> tower::Layer<S> for AuthLayer {
 pub struct AuthService<S> {
     inner: S,
     authenticator: Authenticator,
+    quotas: Arc<crate::quota::Quotas>,
 }
 
 const OPEN_PREFIX: &str = "/grpc.health.v1.Health/";
@@ -520,6 +526,10 @@ where
                 .or_else(|| self.authenticator.is_dev().then(Principal::dev));
             match found {
                 Some(principal) => {
+                    if let Err(status) = self.quotas.admit(&principal) {
+                        let response = status.into_http();
+                        return Box::pin(async move { Ok(response) });
+                    }
                     request.extensions_mut().insert(principal);
                 }
                 None => {

@@ -82,6 +82,14 @@ pub struct ServerArgs {
     /// `service` role); `adas up` makes its own.
     #[arg(long, env = "ADAS_PEER_KEY", hide_env_values = true)]
     pub peer_key: Option<String>,
+    /// Requests per second one principal may make (burst: twice that, at least
+    /// one); over it, RESOURCE_EXHAUSTED with RetryInfo. Not applied in dev mode
+    /// nor to the suite's own `service` calls.
+    #[arg(long, env = "ADAS_RATE_PER_PRINCIPAL", default_value_t = 50.0)]
+    pub rate_per_principal: f64,
+    /// Requests per second all principals of one tenant may make together.
+    #[arg(long, env = "ADAS_RATE_PER_TENANT", default_value_t = 500.0)]
+    pub rate_per_tenant: f64,
     /// Job workers in this process (adas-orchestrator and `adas up`).
     #[arg(long, env = "ADAS_WORKERS", default_value_t = 2)]
     pub workers: usize,
@@ -137,6 +145,8 @@ impl ServerArgs {
             mcp_allow: self.mcp_allow,
             mcp_stdio: self.mcp_stdio,
             auth_file: self.auth_file,
+            rate_per_principal: self.rate_per_principal,
+            rate_per_tenant: self.rate_per_tenant,
             peer_key: self.peer_key.filter(|key| !key.trim().is_empty()),
             workers: self.workers,
             visibility_timeout: Duration::from_millis(self.visibility_timeout_ms),
@@ -179,6 +189,10 @@ pub struct ServerConfig {
     pub auth_file: Option<PathBuf>,
     /// The key presented to peers.
     pub peer_key: Option<String>,
+    /// Requests per second per principal.
+    pub rate_per_principal: f64,
+    /// Requests per second per tenant.
+    pub rate_per_tenant: f64,
     /// Job workers in this process.
     pub workers: usize,
     /// Reclaim a job whose worker is silent this long.
@@ -220,6 +234,8 @@ impl ServerConfig {
             mcp_stdio: Vec::new(),
             auth_file: None,
             peer_key: None,
+            rate_per_principal: 50.0,
+            rate_per_tenant: 500.0,
             workers: 2,
             visibility_timeout: Duration::from_secs(60),
             tenant: "default".into(),
@@ -245,6 +261,15 @@ impl ServerConfig {
             }
             None => Ok(crate::auth::Authenticator::dev()),
         }
+    }
+
+    /// The request-rate quotas.
+    pub fn quotas(&self) -> crate::quota::Quotas {
+        let rate = |per_second: f64| crate::quota::Rate {
+            per_second: per_second.max(f64::MIN_POSITIVE),
+            burst: (per_second * 2.0).max(1.0),
+        };
+        crate::quota::Quotas::new(rate(self.rate_per_principal), rate(self.rate_per_tenant))
     }
 
     /// The credentials for calls to peers.

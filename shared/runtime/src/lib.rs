@@ -10,6 +10,7 @@ pub mod convert;
 mod entry;
 mod error;
 pub mod metrics;
+pub mod quota;
 mod server;
 mod telemetry;
 mod work;

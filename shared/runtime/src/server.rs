@@ -168,7 +168,7 @@ impl GrpcServer {
             // Outermost: counts every request, so shutdown knows when the drain is done
             // even while idle client connections stay open.
             .layer(in_flight.clone())
-            .layer(crate::auth::AuthLayer::new(auth))
+            .layer(crate::auth::AuthLayer::new(auth, self.config.quotas()))
             .layer(GlobalConcurrencyLimitLayer::new(
                 self.config.concurrency_limit,
             ))
