@@ -219,7 +219,7 @@ pub async fn serve_suite(
         });
         demo = Some((stop_demo, server));
     }
-    let store = adas_state::open(config.redis_url.as_deref(), &config.tenant)
+    let store = adas_state::open(config.redis_url.as_deref(), &config.redis_prefix)
         .await
         .map_err(|error| RuntimeError::Startup(error.to_string()))?;
     let listener = bind(config.listen).await?;

@@ -8,7 +8,7 @@ fn main() -> std::process::ExitCode {
         "ADAS GateService: pre-tool gate, approvals, finalization, polishing",
         ports::GATE,
         |config, _peers| async move {
-            let store = adas_state::open(config.redis_url.as_deref(), &config.tenant)
+            let store = adas_state::open(config.redis_url.as_deref(), &config.redis_prefix)
                 .await
                 .map_err(|error| RuntimeError::Startup(error.to_string()))?;
             let catalog = adas_wire::open_catalog(&config)?;

@@ -96,9 +96,10 @@ pub struct ServerArgs {
     /// A job held by a silent worker this long (ms) is reclaimed by another.
     #[arg(long, env = "ADAS_VISIBILITY_TIMEOUT_MS", default_value_t = 60_000)]
     pub visibility_timeout_ms: u64,
-    /// Tenant name: the key prefix of this deployment's data in Redis.
-    #[arg(long, env = "ADAS_TENANT", default_value = "default")]
-    pub tenant: String,
+    /// The key prefix of this deployment's data in Redis (`adas:<prefix>:…`).
+    /// Not a tenant: tenants come from the callers' principals.
+    #[arg(long, env = "ADAS_REDIS_PREFIX", default_value = "default")]
+    pub redis_prefix: String,
     /// Log output format.
     #[arg(long, env = "ADAS_LOG_FORMAT", value_enum, default_value = "pretty")]
     pub log_format: LogFormat,
@@ -150,7 +151,7 @@ impl ServerArgs {
             peer_key: self.peer_key.filter(|key| !key.trim().is_empty()),
             workers: self.workers,
             visibility_timeout: Duration::from_millis(self.visibility_timeout_ms),
-            tenant: self.tenant,
+            redis_prefix: self.redis_prefix,
             log_format: self.log_format,
             log: self.log,
             request_timeout: Duration::from_millis(self.request_timeout_ms),
@@ -197,8 +198,8 @@ pub struct ServerConfig {
     pub workers: usize,
     /// Reclaim a job whose worker is silent this long.
     pub visibility_timeout: Duration,
-    /// Tenant name.
-    pub tenant: String,
+    /// Key prefix in Redis.
+    pub redis_prefix: String,
     /// Log output format.
     pub log_format: LogFormat,
     /// Log filter.
@@ -238,7 +239,7 @@ impl ServerConfig {
             rate_per_tenant: 500.0,
             workers: 2,
             visibility_timeout: Duration::from_secs(60),
-            tenant: "default".into(),
+            redis_prefix: "default".into(),
             log_format: LogFormat::Pretty,
             log: "info".into(),
             request_timeout: Duration::from_secs(30),
