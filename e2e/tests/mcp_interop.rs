@@ -198,3 +198,146 @@ async fn resolve_tools_lists_exactly_the_peer_tools() {
         .await
         .expect("the registry is still serving");
 }
+
+/// The peer on a fixed address, honest or (`rug_pull`) turned hostile.
+fn peer_at(listen: &str, rug_pull: bool) -> SpawnedService {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/mcp_peer_server.py");
+    SpawnedService::spawn(
+        &python(),
+        &[script.to_str().unwrap()],
+        &[
+            ("PEER_LISTEN", listen),
+            ("PEER_RUG_PULL", if rug_pull { "1" } else { "0" }),
+        ],
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rug_pulled_tool_is_blocked_until_an_admin_accepts_it() {
+    let listen = format!("127.0.0.1:{}", adas_testkit::free_port());
+    let honest = peer_at(&listen, false);
+    let root = scratch_dir("interop-rug-pull");
+    let suite = SpawnedService::spawn(
+        &workspace_binary("adas"),
+        &[
+            "up",
+            "--memory-root",
+            root.to_str().unwrap(),
+            "--templates-dir",
+            &adas_testkit::templates_arg(),
+            "--demo-mcp-listen",
+            "127.0.0.1:0",
+            "--mcp-allow",
+            &listen,
+        ],
+        &[],
+    );
+    let channel = Channel::from_shared(suite.endpoint())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut registry =
+        pb::skill_registry_service_client::SkillRegistryServiceClient::new(channel.clone());
+    let jobs = pb::orchestrator_service_client::OrchestratorServiceClient::new(channel);
+    registry
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/greeter".into(),
+            source: format!(
+                "name: Greeter\nproblem: {{statement: Greet people}}\nintents: {{supported: [{{id: greet, examples: [greet me]}}]}}\nmcp_server: http://{listen}/mcp\ntools: []\n"
+            ),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let resolve = |mut registry: pb::skill_registry_service_client::SkillRegistryServiceClient<
+        Channel,
+    >| async move {
+        registry
+            .resolve_tools(pb::ResolveToolsRequest {
+                skill: "skills/greeter".into(),
+            })
+            .await
+            .unwrap()
+            .into_inner()
+    };
+    // First resolution: what the server offers is accepted.
+    let first = resolve(registry.clone()).await;
+    assert!(first.unaccepted_tools.is_empty());
+    assert!(first.tools.iter().all(|tool| tool.available));
+
+    let run = |mut jobs: pb::orchestrator_service_client::OrchestratorServiceClient<Channel>| async move {
+        let job = jobs
+            .start_job(pb::StartJobRequest {
+                skill: "skills/greeter".into(),
+                program: r#"greet(name="Ann")"#.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        for _ in 0..500 {
+            let job = jobs
+                .get_job(pb::GetJobRequest {
+                    name: job.name.clone(),
+                })
+                .await
+                .unwrap()
+                .into_inner();
+            if job.status == pb::JobStatus::Completed as i32
+                || job.status == pb::JobStatus::Failed as i32
+            {
+                return job;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        panic!("the job did not end");
+    };
+    assert_eq!(
+        run(jobs.clone()).await.status,
+        pb::JobStatus::Completed as i32
+    );
+
+    // The same server, now hostile: another description and schema for `greet`,
+    // and a new tool.
+    drop(honest);
+    let _hostile = peer_at(&listen, true);
+    registry
+        .invalidate_tool_cache(pb::InvalidateToolCacheRequest {
+            target: Some(pb::invalidate_tool_cache_request::Target::All(true)),
+            request_id: String::new(),
+        })
+        .await
+        .unwrap();
+    let pulled = resolve(registry.clone()).await;
+    assert_eq!(pulled.unaccepted_tools, vec!["export_everything", "greet"]);
+    let greet = pulled
+        .tools
+        .iter()
+        .find(|tool| tool.name == "greet")
+        .unwrap();
+    assert!(!greet.available);
+    assert!(
+        greet.unavailable_reason.contains("changed"),
+        "{}",
+        greet.unavailable_reason
+    );
+
+    let refused = run(jobs.clone()).await;
+    assert_eq!(refused.status, pb::JobStatus::Failed as i32);
+    assert_eq!(refused.outcome_class, pb::OutcomeClass::PolicyDenied as i32);
+    let error = refused.error.unwrap().message;
+    assert!(error.contains("--accept"), "{error}");
+
+    // An admin reviews and accepts `greet` only; the new tool stays blocked.
+    let accepted = registry
+        .accept_tools(pb::AcceptToolsRequest {
+            skill: "skills/greeter".into(),
+            tools: vec!["greet".into()],
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(accepted.unaccepted_tools, vec!["export_everything"]);
+    assert_eq!(run(jobs).await.status, pb::JobStatus::Completed as i32);
+}

@@ -53,10 +53,18 @@ pub enum SkillCommand {
         #[arg(long)]
         etag: Option<String>,
     },
-    /// The skill's resolved tools (ResolveTools): name, source, inputs.
+    /// The skill's resolved tools (ResolveTools): name, source, inputs. A server
+    /// tool that is new or changed since it was accepted shows UNAVAILABLE.
     Tools {
         /// The slag.
         slag: String,
+        /// Accept the server's current definitions (AcceptTools, admin): all of
+        /// them, or those named with --tool.
+        #[arg(long)]
+        accept: bool,
+        /// With --accept: a tool to accept (repeat for several).
+        #[arg(long = "tool", requires = "accept")]
+        tools: Vec<String>,
         /// Output format.
         #[arg(short, long, value_enum, default_value_t)]
         output: Format,
@@ -226,14 +234,24 @@ async fn remote(command: SkillCommand, client: &Client) -> Result<(), Failure> {
             out(&format!("{} deleted", deleted.name));
             Ok(())
         }
-        SkillCommand::Tools { slag, output } => {
-            let tools = registry
-                .resolve_tools(pb::ResolveToolsRequest {
-                    skill: format!("skills/{slag}"),
-                })
-                .await
-                .map_err(|status| refused(&status))?
-                .into_inner();
+        SkillCommand::Tools {
+            slag,
+            accept,
+            tools,
+            output,
+        } => {
+            let skill = format!("skills/{slag}");
+            let tools = if accept {
+                registry
+                    .accept_tools(pb::AcceptToolsRequest { skill, tools })
+                    .await
+            } else {
+                registry
+                    .resolve_tools(pb::ResolveToolsRequest { skill })
+                    .await
+            }
+            .map_err(|status| refused(&status))?
+            .into_inner();
             if output != Format::Text {
                 print_value(&json(&tools, "adas.v1.ResolveToolsResponse")?, output);
                 return Ok(());
@@ -245,6 +263,12 @@ async fn remote(command: SkillCommand, client: &Client) -> Result<(), Failure> {
                 out(&format!(
                     "(served stale: {} unreachable)",
                     tools.stale_sources.join(", ")
+                ));
+            }
+            if !tools.unaccepted_tools.is_empty() {
+                out(&format!(
+                    "(not accepted: {}; review, then `adas skill tools {slag} --accept`)",
+                    tools.unaccepted_tools.join(", ")
                 ));
             }
             Ok(())

@@ -141,7 +141,7 @@ impl DalAgentService for DalAgentServer {
             .get_async(&slag)
             .await
             .map_err(|error| status(DalError::Skill(error)))?;
-        let tools = adas_jobs::tool_request(&skill);
+        let tools = adas_jobs::tool_request(&skill, &tenant);
         let expected = (request.expected_version > 0).then_some(request.expected_version as u64);
         let (next, stored) = self
             .dal

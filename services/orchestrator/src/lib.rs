@@ -160,6 +160,17 @@ pub fn spawn_workers(
     let dal = DalAgentServiceClient::new(connect(peers.1)?).max_decoding_message_size(max);
     let gate = GateServiceClient::new(connect(peers.2)?).max_decoding_message_size(max);
     let mcp: Arc<dyn adas_tools::McpConnector> = Arc::new(mcp);
+    // The same tool cache as the registry's: a call runs only on a tool whose
+    // definition is the accepted one.
+    let tools = Arc::new(adas_tools::ToolResolver::new(
+        repo.store().clone(),
+        mcp.clone(),
+        adas_tools::CacheTtls {
+            core: config.core_tools_ttl,
+            mcp: config.mcp_tools_ttl,
+            ..adas_tools::CacheTtls::default()
+        },
+    ));
     // One sweeper per process ends asks older than their skill's wait timeout.
     let sweeper = {
         let (repo, catalog, mut stop) = (repo.clone(), catalog.clone(), stop.clone());
@@ -189,6 +200,7 @@ pub fn spawn_workers(
             repo: repo.clone(),
             catalog: catalog.clone(),
             mcp: mcp.clone(),
+            tools: tools.clone(),
             intent: intent.clone(),
             dal: dal.clone(),
             gate: gate.clone(),

@@ -34,6 +34,8 @@ pub struct Worker {
     pub catalog: Arc<Catalog>,
     /// MCP tool calls.
     pub mcp: Arc<dyn McpConnector>,
+    /// Tool sets with their accepted definitions.
+    pub tools: Arc<adas_tools::ToolResolver>,
     /// IntentService.
     pub intent: IntentServiceClient<Channel>,
     /// DalAgentService.
@@ -361,6 +363,36 @@ impl Worker {
         ))
     }
 
+    /// Why `tool` may not run now: its server's current definition is not the
+    /// one an admin accepted (a rug pull, or a tool the server added), or it
+    /// cannot be checked. `None`: it may run.
+    async fn unaccepted(
+        &self,
+        skill: &OperationalSkill,
+        record: &JobRecord,
+        tool: &str,
+    ) -> Option<String> {
+        if tool.starts_with("sys.") {
+            return None;
+        }
+        match self
+            .tools
+            .resolve(&adas_jobs::tool_request(skill, &record.tenant))
+            .await
+        {
+            Ok(resolved) if resolved.unaccepted.iter().any(|name| name == tool) => resolved
+                .tools
+                .iter()
+                .find(|spec| spec.name == tool)
+                .and_then(|spec| spec.unavailable_reason.clone()),
+            Ok(_) => None,
+            // Fail closed: a server that will not list its tools does not get calls.
+            Err(error) => Some(format!(
+                "`{tool}` cannot be checked against its accepted definition: {error}"
+            )),
+        }
+    }
+
     /// Gates and runs one call; the job as written after it, or `None` when the
     /// job paused or ended.
     async fn step(
@@ -482,6 +514,24 @@ impl Worker {
                 return Ok(None);
             }
             pb::GateVerdict::Allow => {}
+        }
+        if let Some(reason) = self.unaccepted(skill, &record, tool).await {
+            adas_runtime::metrics::count_unaccepted_tool_call();
+            record.status = JobStatus::Failed;
+            record.outcome_class = Some(OutcomeClass::PolicyDenied);
+            record.error = Some(reason.clone());
+            self.repo
+                .save(
+                    version,
+                    &mut record,
+                    (
+                        EventKind::ToolDenied,
+                        &reason,
+                        json!({"tool": tool, "rule": "tool definition not accepted"}),
+                    ),
+                )
+                .await?;
+            return Ok(None);
         }
         self.repo
             .event(

@@ -94,6 +94,15 @@ fn required_slag(name: &str) -> Result<String, RegistryError> {
     })
 }
 
+fn resolve_response(resolved: adas_tools::ResolvedTools) -> pb::ResolveToolsResponse {
+    pb::ResolveToolsResponse {
+        tools: resolved.tools.iter().map(convert::tool).collect(),
+        stale: !resolved.stale_sources.is_empty(),
+        stale_sources: resolved.stale_sources,
+        unaccepted_tools: resolved.unaccepted,
+    }
+}
+
 /// The caller, when it administers skills; PERMISSION_DENIED otherwise.
 fn require_admin<T>(request: &Request<T>) -> Result<adas_runtime::Principal, Status> {
     let principal = adas_runtime::principal(request)?;
@@ -349,14 +358,31 @@ impl SkillRegistryService for SkillRegistry {
             .await?;
         let resolved = self
             .tools
-            .resolve(&adas_jobs::tool_request(&skill))
+            .resolve(&adas_jobs::tool_request(&skill, &tenant))
             .await
             .map_err(RegistryError::from)?;
-        Ok(Response::new(pb::ResolveToolsResponse {
-            tools: resolved.tools.iter().map(convert::tool).collect(),
-            stale: !resolved.stale_sources.is_empty(),
-            stale_sources: resolved.stale_sources,
-        }))
+        Ok(Response::new(resolve_response(resolved)))
+    }
+
+    async fn accept_tools(
+        &self,
+        request: Request<pb::AcceptToolsRequest>,
+    ) -> Result<Response<pb::ResolveToolsResponse>, Status> {
+        let principal = require_admin(&request)?;
+        let tenant = adas_runtime::auth::tenant(&request)?;
+        let request = request.into_inner();
+        let slag = slag_of("skill", &request.skill)?;
+        let lookup = slag.clone();
+        let skill = self
+            .with_catalog(&tenant, move |catalog| catalog.get(&lookup))
+            .await?;
+        let resolved = self
+            .tools
+            .accept(&adas_jobs::tool_request(&skill, &tenant), &request.tools)
+            .await
+            .map_err(RegistryError::from)?;
+        tracing::info!(target: "adas::audit", principal = %principal.name, tenant = %tenant, skill = %slag, tools = ?request.tools, "tool definitions accepted");
+        Ok(Response::new(resolve_response(resolved)))
     }
 
     async fn invalidate_tool_cache(

@@ -360,8 +360,9 @@ pub enum JobError {
     Store(#[from] StateError),
 }
 
-/// What ResolveTools needs from a skill.
-pub fn tool_request(skill: &adas_skill::OperationalSkill) -> adas_tools::ToolRequest {
+/// What ResolveTools needs from a skill of `tenant`. Accepted tool definitions
+/// are kept per tenant, skill and server: another server starts afresh.
+pub fn tool_request(skill: &adas_skill::OperationalSkill, tenant: &str) -> adas_tools::ToolRequest {
     let declared = skill
         .skill
         .tools
@@ -392,12 +393,16 @@ pub fn tool_request(skill: &adas_skill::OperationalSkill) -> adas_tools::ToolReq
                 .collect(),
         })
         .collect();
+    let mcp_server = skill
+        .skill
+        .mcp_server
+        .clone()
+        .filter(|uri| !uri.trim().is_empty());
     adas_tools::ToolRequest {
-        mcp_server: skill
-            .skill
-            .mcp_server
-            .clone()
-            .filter(|uri| !uri.trim().is_empty()),
+        pin_scope: mcp_server
+            .as_ref()
+            .map(|uri| format!("{tenant}/{}@{uri}", skill.slag)),
+        mcp_server,
         declared,
         allowed: skill.compiled.allowed_tools.clone(),
         blocked: skill.compiled.blocked_tools.clone(),

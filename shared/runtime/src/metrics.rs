@@ -28,6 +28,14 @@ fn is_application_rpc(path: &str) -> bool {
     !path.starts_with("/grpc.")
 }
 
+/// Tool calls refused because the server's tool definition is not the accepted one.
+static UNACCEPTED_TOOL_CALLS: AtomicU64 = AtomicU64::new(0);
+
+/// Counts a call refused for an unaccepted tool definition.
+pub fn count_unaccepted_tool_call() {
+    UNACCEPTED_TOOL_CALLS.fetch_add(1, Ordering::Relaxed);
+}
+
 /// Application RPCs this process has served since it started.
 pub fn grpc_requests_served() -> u64 {
     GRPC_REQUESTS_SERVED.load(Ordering::Relaxed)
@@ -44,9 +52,13 @@ pub fn render(in_flight: usize) -> String {
          adas_grpc_requests_in_flight {in_flight}\n\
          # HELP adas_redis_round_trips_total Requests sent to Redis (a command, script or pipeline each).\n\
          # TYPE adas_redis_round_trips_total counter\n\
-         adas_redis_round_trips_total {}\n",
+         adas_redis_round_trips_total {}\n\
+         # HELP adas_unaccepted_tool_calls_total Tool calls refused: the server's definition of the tool is new or changed since an admin accepted it.\n\
+         # TYPE adas_unaccepted_tool_calls_total counter\n\
+         adas_unaccepted_tool_calls_total {}\n",
         grpc_requests_served(),
-        adas_state::redis_round_trips()
+        adas_state::redis_round_trips(),
+        UNACCEPTED_TOOL_CALLS.load(Ordering::Relaxed)
     )
 }
 

@@ -13,6 +13,6 @@ pub use egress::{EgressDenied, EgressPolicy};
 pub use mcp::{McpConnector, McpError, McpLimits, RmcpConnector};
 pub use resolve::{
     CacheTtls, DeclaredTool, ResolvedTools, ToolRequest, ToolResolver, ToolsError, matches_pattern,
-    selection_cache_key,
+    selection_cache_key, tool_digest,
 };
 pub use spec::{ToolInputSpec, ToolSource, ToolSpec};

@@ -85,6 +85,9 @@ pub struct ToolRequest {
     pub allowed: Vec<String>,
     /// `policy.tools.blocked` (same patterns).
     pub blocked: Vec<String>,
+    /// Whose accepted tool definitions apply (`<tenant>/<slag>`); `None`: none
+    /// are checked (offline tools, tests).
+    pub pin_scope: Option<String>,
 }
 
 /// The resolved tool set.
@@ -94,6 +97,51 @@ pub struct ResolvedTools {
     pub tools: Vec<ToolSpec>,
     /// Servers whose tools were served from a stale entry.
     pub stale_sources: Vec<String>,
+    /// Server tools whose current definition is not the accepted one (new or
+    /// changed): unavailable until an admin accepts them.
+    pub unaccepted: Vec<String>,
+}
+
+/// A server tool's identity as accepted: SHA-256 over its name, description and
+/// input schema (objects with sorted keys, so a reordering is no change).
+pub fn tool_digest(tool: &ToolSpec) -> String {
+    use sha2::{Digest, Sha256};
+    let canonical = serde_json::json!([tool.name, tool.description, sorted(&tool.input_schema)]);
+    Sha256::digest(canonical.to_string().as_bytes())
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// `value` with object keys sorted. Recursion is bounded by serde_json's own
+/// nesting limit on the text the schema was parsed from.
+fn sorted(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut entries: Vec<(&String, &serde_json::Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            serde_json::Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(key, value)| (key.clone(), sorted(value)))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(sorted).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+/// Accepted definitions by tool name (digests), kept for as long as the skill.
+type Pins = BTreeMap<String, String>;
+
+/// How long accepted definitions are kept in the cache store: for good.
+const PINS_KEEP: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
+fn pins_key(scope: &str) -> String {
+    format!("pins:{scope}")
 }
 
 /// Why tools could not be resolved.
@@ -301,10 +349,95 @@ impl ToolResolver {
                     .any(|pattern| matches_pattern(pattern, &tool.name))
             })
             .collect();
-        Ok(ResolvedTools {
+        let mut resolved = ResolvedTools {
             tools,
             stale_sources,
-        })
+            unaccepted: Vec::new(),
+        };
+        if let Some(scope) = &request.pin_scope {
+            self.apply_pins(scope, &mut resolved).await?;
+        }
+        Ok(resolved)
+    }
+
+    async fn pins(&self, scope: &str) -> Result<Option<Pins>, ToolsError> {
+        Ok(self
+            .cache
+            .cache_get(&pins_key(scope))
+            .await?
+            .and_then(|entry| serde_json::from_slice(&entry.value).ok()))
+    }
+
+    async fn store_pins(&self, scope: &str, pins: &Pins) -> Result<(), ToolsError> {
+        let value = serde_json::to_vec(pins).expect("pins serialize");
+        self.cache
+            .cache_put(&pins_key(scope), &value, PINS_KEEP, PINS_KEEP)
+            .await?;
+        Ok(())
+    }
+
+    /// Marks server tools whose definition is not the accepted one unavailable.
+    /// The first resolution of a scope accepts what the server offers then
+    /// (trust on first use: the admin who put the skill chose the server).
+    async fn apply_pins(
+        &self,
+        scope: &str,
+        resolved: &mut ResolvedTools,
+    ) -> Result<(), ToolsError> {
+        let served =
+            |tool: &&mut ToolSpec| tool.available && matches!(tool.source, ToolSource::Mcp { .. });
+        let Some(pins) = self.pins(scope).await? else {
+            let pins: Pins = resolved
+                .tools
+                .iter_mut()
+                .filter(served)
+                .map(|tool| (tool.name.clone(), tool_digest(tool)))
+                .collect();
+            return self.store_pins(scope, &pins).await;
+        };
+        for tool in resolved.tools.iter_mut().filter(served) {
+            let reason = match pins.get(&tool.name) {
+                Some(accepted) if *accepted == tool_digest(tool) => continue,
+                Some(_) => "its definition changed since an admin accepted it",
+                None => "it is new on the server and not accepted yet",
+            };
+            warn!(scope, tool = %tool.name, reason, "MCP tool not accepted");
+            tool.available = false;
+            tool.unavailable_reason = Some(format!(
+                "`{}` is unavailable: {reason} (adas skill tools SLAG --accept)",
+                tool.name
+            ));
+            resolved.unaccepted.push(tool.name.clone());
+        }
+        Ok(())
+    }
+
+    /// Accepts the current definitions of `names` (all server tools when
+    /// empty) for `scope`, read fresh from the server, and resolves again.
+    pub async fn accept(
+        &self,
+        request: &ToolRequest,
+        names: &[String],
+    ) -> Result<ResolvedTools, ToolsError> {
+        let Some(scope) = &request.pin_scope else {
+            return self.resolve(request).await;
+        };
+        if let Some(uri) = &request.mcp_server {
+            self.invalidate_server(uri).await?;
+        }
+        let mut unpinned = request.clone();
+        unpinned.pin_scope = None;
+        let current = self.resolve(&unpinned).await?;
+        let mut pins = self.pins(scope).await?.unwrap_or_default();
+        for tool in current.tools.iter().filter(|tool| {
+            tool.available
+                && matches!(tool.source, ToolSource::Mcp { .. })
+                && (names.is_empty() || names.contains(&tool.name))
+        }) {
+            pins.insert(tool.name.clone(), tool_digest(tool));
+        }
+        self.store_pins(scope, &pins).await?;
+        self.resolve(request).await
     }
 
     /// Drops one server's entry.

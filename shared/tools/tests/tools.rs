@@ -288,6 +288,7 @@ async fn merge_rules() {
     };
     let request = ToolRequest {
         mcp_server: Some(server.uri.clone()),
+        pin_scope: None,
         declared: vec![
             declared(
                 "check_order_status",
