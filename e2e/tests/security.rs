@@ -918,3 +918,64 @@ async fn a_principal_over_its_quota_is_told_when_to_retry() {
         .unwrap();
     suite.alive().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_keeps_the_skill_version_it_started_with() {
+    let suite = Suite::start("sec-versions");
+    // A job that will ask for the amount, started under "approval above 500".
+    let paused = suite
+        .job(
+            "alice",
+            r#"process_refund(order_id="ORD-1", amount=ASK("How much?"))"#,
+        )
+        .await;
+    let waiting = paused.waiting.clone().expect("asks for the amount");
+
+    // The admin raises the threshold to 100,000 meanwhile.
+    let mut registry = suite.registry("root").await;
+    let current = registry
+        .get_skill(pb::GetSkillRequest {
+            name: "skills/cs-tier-1".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    registry
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/cs-tier-1".into(),
+            source: current.source.replace("500", "100000"),
+            etag: current.etag.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+
+    // The running job is still judged by the rules it started with…
+    let answered = suite
+        .dal("alice")
+        .await
+        .submit_input(pb::SubmitInputRequest {
+            job: paused.name.clone(),
+            correlation_id: waiting.correlation_id,
+            fields: [(
+                waiting.requested_fields[0].clone(),
+                prost_types::Value {
+                    kind: Some(prost_types::value::Kind::StringValue("900".into())),
+                },
+            )]
+            .into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let held = suite.settle("alice", &answered.name).await;
+    assert_eq!(
+        held.waiting.map(|waiting| waiting.reason_code).as_deref(),
+        Some("APPROVAL_REQUIRED"),
+        "the job started under `amount > 500`"
+    );
+    // …and a new job by the new ones.
+    let fresh = suite.job("alice", REFUND_900).await;
+    assert_eq!(fresh.status, pb::JobStatus::Completed as i32, "{fresh:?}");
+}

@@ -131,6 +131,7 @@ impl DalAgentService for DalAgentServer {
     ) -> Result<Response<pb::ResolveNextResponse>, Status> {
         adas_wire::require_service(&adas_runtime::principal(&request)?)?;
         let tenant = adas_runtime::auth::tenant(&request)?;
+        let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
         let (slag, job_id) =
             parse_job_name(&request.job).map_err(|reason| invalid("job", reason))?;
@@ -138,7 +139,7 @@ impl DalAgentService for DalAgentServer {
             .catalog
             .for_tenant(&tenant)
             .map_err(|error| status(DalError::Skill(error)))?
-            .get_async(&slag)
+            .get_version_async(&slag, &version)
             .await
             .map_err(|error| status(DalError::Skill(error)))?;
         let tools = adas_jobs::tool_request(&skill, &tenant);

@@ -210,10 +210,15 @@ impl Gate {
             .max_encoding_message_size(max_message_bytes)
     }
 
-    async fn skill(&self, tenant: &str, slag: String) -> Result<Arc<OperationalSkill>, GateError> {
+    /// The skill, at the version the calling job started with (if a job's).
+    async fn skill(
+        &self,
+        (tenant, version): (&str, &str),
+        slag: String,
+    ) -> Result<Arc<OperationalSkill>, GateError> {
         self.catalog
             .for_tenant(tenant)?
-            .get_async(&slag)
+            .get_version_async(&slag, version)
             .await
             .map_err(GateError::from)
     }
@@ -266,6 +271,7 @@ impl GateService for Gate {
     ) -> Result<Response<pb::GateDecision>, Status> {
         let principal = adas_runtime::principal(&request)?;
         let tenant = adas_runtime::auth::tenant(&request)?;
+        let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
         // Naming a job records an approval request against it: the worker's call.
         if !request.job.is_empty() {
@@ -296,7 +302,7 @@ impl GateService for Gate {
             }
             job_id
         };
-        let skill = self.skill(&tenant, slag.clone()).await?;
+        let skill = self.skill((&tenant, &version), slag.clone()).await?;
         let args = request
             .arguments
             .as_ref()
@@ -404,8 +410,11 @@ impl GateService for Gate {
         request: Request<pb::FinalizeRequest>,
     ) -> Result<Response<pb::FinalizationResult>, Status> {
         let tenant = adas_runtime::auth::tenant(&request)?;
+        let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
-        let skill = self.skill(&tenant, skill_slag(&request.skill)?).await?;
+        let skill = self
+            .skill((&tenant, &version), skill_slag(&request.skill)?)
+            .await?;
         let draft = Draft {
             reply: request.draft_reply,
             results: request
@@ -458,8 +467,11 @@ impl GateService for Gate {
         request: Request<pb::PolishReplyRequest>,
     ) -> Result<Response<pb::PolishReplyResponse>, Status> {
         let tenant = adas_runtime::auth::tenant(&request)?;
+        let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
-        let skill = self.skill(&tenant, skill_slag(&request.skill)?).await?;
+        let skill = self
+            .skill((&tenant, &version), skill_slag(&request.skill)?)
+            .await?;
         let template = skill
             .skill
             .role

@@ -88,14 +88,19 @@ impl Intent {
             .max_encoding_message_size(max_message_bytes)
     }
 
-    async fn skill(&self, tenant: &str, name: &str) -> Result<Arc<OperationalSkill>, IntentError> {
+    /// The skill, at the version the calling job started with (if a job's).
+    async fn skill(
+        &self,
+        (tenant, version): (&str, &str),
+        name: &str,
+    ) -> Result<Arc<OperationalSkill>, IntentError> {
         let slag = parse_skill_name(name).map_err(|reason| IntentError::InvalidField {
             field: "skill",
             reason,
         })?;
         self.catalog
             .for_tenant(tenant)?
-            .get_async(&slag)
+            .get_version_async(&slag, version)
             .await
             .map_err(IntentError::from)
     }
@@ -149,9 +154,10 @@ impl IntentService for Intent {
         request: Request<pb::DetectIntentRequest>,
     ) -> Result<Response<pb::DetectIntentResponse>, Status> {
         let tenant = adas_runtime::auth::tenant(&request)?;
+        let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
         check_message(&request.message)?;
-        let skill = self.skill(&tenant, &request.skill).await?;
+        let skill = self.skill((&tenant, &version), &request.skill).await?;
         let context = request
             .context
             .as_ref()
@@ -166,9 +172,10 @@ impl IntentService for Intent {
         request: Request<pb::PlanRequest>,
     ) -> Result<Response<pb::PlanResponse>, Status> {
         let tenant = adas_runtime::auth::tenant(&request)?;
+        let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
         check_message(&request.message)?;
-        let skill = self.skill(&tenant, &request.skill).await?;
+        let skill = self.skill((&tenant, &version), &request.skill).await?;
         let context = request
             .context
             .as_ref()

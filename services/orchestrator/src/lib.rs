@@ -374,6 +374,7 @@ impl OrchestratorService for Orchestrator {
             request_id: request.request_id,
             owner: principal.name.clone(),
             tenant: principal.tenant.clone(),
+            skill_etag: skill.etag.clone(),
             created_at: stamp.clone(),
             updated_at: stamp,
             ended_at: None,

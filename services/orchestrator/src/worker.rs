@@ -172,10 +172,11 @@ impl Worker {
         }
     }
 
-    async fn skill(&self, tenant: &str, slag: &str) -> Result<Arc<OperationalSkill>, WorkError> {
+    /// The skill version the job started with, from its tenant's catalog.
+    async fn skill(&self, record: &JobRecord) -> Result<Arc<OperationalSkill>, WorkError> {
         self.catalog
-            .for_tenant(tenant)?
-            .get_async(slag)
+            .for_tenant(&record.tenant)?
+            .get_version_async(&record.slag, &record.skill_etag)
             .await
             .map_err(WorkError::from)
     }
@@ -189,7 +190,7 @@ impl Worker {
         if record.status.is_terminal() || record.status == JobStatus::Paused {
             return Ok(());
         }
-        let skill = self.skill(&record.tenant, slag).await?;
+        let skill = self.skill(&record).await?;
         // A job still RUNNING when a worker picks it up was left by a worker
         // that went silent (a live worker holds it until it pauses or ends).
         let (kind, message) = if record.status == JobStatus::Running {
@@ -219,8 +220,8 @@ impl Worker {
             let resolved = self
                 .dal
                 .clone()
-                .resolve_next(adas_runtime::auth::in_tenant(
-                    &record.tenant,
+                .resolve_next(adas_runtime::auth::for_job(
+                    (&record.tenant, &record.skill_etag),
                     pb::ResolveNextRequest {
                         job: name(&record),
                         expected_version: version as i64,
@@ -305,8 +306,8 @@ impl Worker {
         let response = self
             .intent
             .clone()
-            .plan(adas_runtime::auth::in_tenant(
-                &record.tenant,
+            .plan(adas_runtime::auth::for_job(
+                (&record.tenant, &record.skill_etag),
                 pb::PlanRequest {
                     skill: format!("skills/{}", record.slag),
                     message: record.goal.clone(),
@@ -453,8 +454,8 @@ impl Worker {
         let decision = self
             .gate
             .clone()
-            .check_tool_call(adas_runtime::auth::in_tenant(
-                &record.tenant,
+            .check_tool_call(adas_runtime::auth::for_job(
+                (&record.tenant, &record.skill_etag),
                 pb::CheckToolCallRequest {
                     skill: format!("skills/{}", record.slag),
                     job: name(&record),
@@ -698,8 +699,8 @@ impl Worker {
         let verdict = self
             .gate
             .clone()
-            .finalize(adas_runtime::auth::in_tenant(
-                &record.tenant,
+            .finalize(adas_runtime::auth::for_job(
+                (&record.tenant, &record.skill_etag),
                 pb::FinalizeRequest {
                     skill: skill_name.clone(),
                     goal: record.goal.clone(),
@@ -739,8 +740,8 @@ impl Worker {
         let polished = self
             .gate
             .clone()
-            .polish_reply(adas_runtime::auth::in_tenant(
-                &record.tenant,
+            .polish_reply(adas_runtime::auth::for_job(
+                (&record.tenant, &record.skill_etag),
                 pb::PolishReplyRequest {
                     skill: skill_name,
                     reply: draft,

@@ -118,9 +118,13 @@ impl DalAgent {
         &self.repo
     }
 
-    /// The skill of a job: from the catalog of the job's tenant.
-    async fn skill(&self, tenant: &str, slag: &str) -> Result<Arc<OperationalSkill>, DalError> {
-        Ok(self.catalog.for_tenant(tenant)?.get_async(slag).await?)
+    /// The skill of a job: the version it started with, from its tenant's catalog.
+    async fn skill(&self, record: &JobRecord) -> Result<Arc<OperationalSkill>, DalError> {
+        Ok(self
+            .catalog
+            .for_tenant(&record.tenant)?
+            .get_version_async(&record.slag, &record.skill_etag)
+            .await?)
     }
 
     /// Input schemas per tool: the resolved tool set (declared inputs merged with
@@ -211,7 +215,7 @@ impl DalAgent {
                 "job {job_id} has no plan yet"
             )));
         };
-        let skill = self.skill(&record.tenant, slag).await?;
+        let skill = self.skill(&record).await?;
         let schemas = self.schemas(&skill, request).await;
         let known: std::collections::BTreeMap<String, Json> = record
             .context
@@ -351,11 +355,7 @@ impl DalAgent {
                 given: correlation_id.to_owned(),
             });
         }
-        let limit = self
-            .skill(&record.tenant, slag)
-            .await?
-            .engine
-            .max_invalid_answers;
+        let limit = self.skill(&record).await?.engine.max_invalid_answers;
         let mut plan = record
             .plan
             .clone()

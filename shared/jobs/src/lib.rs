@@ -246,6 +246,10 @@ pub struct JobRecord {
     /// The tenant of that principal.
     #[serde(default = "default_tenant")]
     pub tenant: String,
+    /// The etag of the skill version the job started with; it runs on that
+    /// version to the end (empty: the current one).
+    #[serde(default)]
+    pub skill_etag: String,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Last written (RFC 3339).
@@ -854,6 +858,7 @@ mod tests {
             request_id: String::new(),
             owner: String::new(),
             tenant: "default".into(),
+            skill_etag: String::new(),
             created_at: rfc3339(0),
             updated_at: rfc3339(0),
             ended_at: None,

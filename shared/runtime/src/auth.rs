@@ -124,13 +124,36 @@ pub fn tenant<T>(request: &tonic::Request<T>) -> Result<String, Status> {
     Ok(principal.tenant)
 }
 
-/// `message` as a request acting in `tenant` (see [`TENANT_HEADER`]).
-pub fn in_tenant<T>(tenant: &str, message: T) -> tonic::Request<T> {
+/// Metadata a `service` principal sets to name the skill version (etag) of the
+/// job it works on, so every service judges the job by the rules it started with.
+pub const SKILL_VERSION_HEADER: &str = "x-adas-skill-etag";
+
+/// `message` as a request for a job of `tenant` started on skill version `etag`
+/// (see [`TENANT_HEADER`], [`SKILL_VERSION_HEADER`]).
+pub fn for_job<T>((tenant, etag): (&str, &str), message: T) -> tonic::Request<T> {
     let mut request = tonic::Request::new(message);
     if let Ok(value) = tenant.parse() {
         request.metadata_mut().insert(TENANT_HEADER, value);
     }
+    if let Ok(value) = etag.parse() {
+        request.metadata_mut().insert(SKILL_VERSION_HEADER, value);
+    }
     request
+}
+
+/// The skill version a `service` caller names for its job (empty: current).
+pub fn skill_version<T>(request: &tonic::Request<T>) -> String {
+    let service = request
+        .extensions()
+        .get::<Principal>()
+        .is_some_and(Principal::is_service);
+    request
+        .metadata()
+        .get(SKILL_VERSION_HEADER)
+        .filter(|_| service)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// `PERMISSION_DENIED` with an `ErrorInfo` reason.

@@ -171,7 +171,13 @@ pub struct Catalog {
     cache: Mutex<HashMap<String, Cached>>,
     /// The other tenants' catalogs, opened on first use.
     tenants: Mutex<HashMap<String, Arc<Catalog>>>,
+    /// Earlier versions jobs still run on, by `slag@etag`.
+    versions: Mutex<HashMap<String, Arc<OperationalSkill>>>,
 }
+
+/// Every version a skill had, `<slag>/versions/<etag>.yaml`: a job runs on the
+/// version it started with, whatever is put meanwhile.
+const VERSIONS_DIR: &str = "versions";
 
 /// The tenant whose skills live at the memory root itself (dev mode's, and
 /// every deployment's before tenants existed).
@@ -192,6 +198,7 @@ impl Catalog {
             mcp_check: None,
             cache: Mutex::new(HashMap::new()),
             tenants: Mutex::new(HashMap::new()),
+            versions: Mutex::new(HashMap::new()),
         }
     }
 
@@ -258,9 +265,87 @@ impl Catalog {
                     mcp_check: self.mcp_check.clone(),
                     cache: Mutex::new(HashMap::new()),
                     tenants: Mutex::new(HashMap::new()),
+                    versions: Mutex::new(HashMap::new()),
                 })
             })
             .clone())
+    }
+
+    /// Keeps `skill`'s text as a version a job may run on later.
+    fn keep_version(&self, slag: &str, skill: &OperationalSkill) {
+        let Ok(dir) = self.slag_dir(slag) else { return };
+        let file = dir.join(VERSIONS_DIR).join(format!("{}.yaml", skill.etag));
+        if file.exists() {
+            return;
+        }
+        let kept = std::fs::create_dir_all(file.parent().unwrap_or(&dir))
+            .map_err(|source| SkillError::io(&file, source))
+            .and_then(|()| write_atomically(&file, &skill.source));
+        if let Err(error) = kept {
+            warn!(slag, %error, "could not keep the skill version");
+        }
+    }
+
+    /// The version `etag` of `slag` — the one a job started with. Empty or
+    /// current: the current skill. A version that was never kept (a job from
+    /// before versions were kept) is the current skill too.
+    pub fn get_version(&self, slag: &str, etag: &str) -> Result<Arc<OperationalSkill>, SkillError> {
+        let current = self.get(slag)?;
+        if etag.is_empty() || current.etag == etag {
+            return Ok(current);
+        }
+        if !etag.chars().all(|c| c.is_ascii_hexdigit()) || etag.len() > 64 {
+            return Ok(current);
+        }
+        let key = format!("{slag}@{etag}");
+        if let Some(kept) = self
+            .versions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&key)
+        {
+            return Ok(kept.clone());
+        }
+        let file = self
+            .slag_dir(slag)?
+            .join(VERSIONS_DIR)
+            .join(format!("{etag}.yaml"));
+        let Ok(source) = std::fs::read_to_string(&file) else {
+            warn!(
+                slag,
+                etag, "the job's skill version was not kept; using the current one"
+            );
+            return Ok(current);
+        };
+        let skill = build(
+            self.checked_load(&source, Format::detect(None, &source)),
+            slag,
+            &source,
+            current.template.clone(),
+            SystemTime::now(),
+        )
+        .map_err(|diagnostics| SkillError::Invalid {
+            slag: slag.to_owned(),
+            diagnostics,
+        })?;
+        let skill = Arc::new(skill);
+        self.versions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(key, skill.clone());
+        Ok(skill)
+    }
+
+    /// [`Self::get_version`] off the async threads.
+    pub async fn get_version_async(
+        self: &Arc<Self>,
+        slag: &str,
+        etag: &str,
+    ) -> Result<Arc<OperationalSkill>, SkillError> {
+        let (catalog, owned, etag) = (self.clone(), slag.to_owned(), etag.to_owned());
+        tokio::task::spawn_blocking(move || catalog.get_version(&owned, &etag))
+            .await
+            .map_err(|error| SkillError::io(Path::new(slag), std::io::Error::other(error)))?
     }
 
     /// Every tenant with a memory root here, [`DEFAULT_TENANT`] first.
@@ -384,6 +469,7 @@ impl Catalog {
                 if cache.contains_key(slag) {
                     info!(slag, "operational skill changed on disk, reloaded");
                 }
+                self.keep_version(slag, &skill);
                 let skill = Arc::new(skill);
                 cache.insert(
                     slag.to_owned(),
