@@ -3,7 +3,7 @@
 # Python client generated from proto/ against the real binaries.
 #
 # Needs nothing running: tests start their own private redis-server on free
-# loopback ports (never the machine's 6379). Installs redis-server (apt) and the
+# loopback ports (never the machine's 6379). Installs redis-server and openssl (apt) and the
 # Python client's packages (a venv under ~/.cache) when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,15 @@ if ! command -v redis-server >/dev/null 2>&1; then
   [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq redis-server >/dev/null
+fi
+
+# The TLS tests make their private CA and certificates with the openssl command.
+if ! command -v openssl >/dev/null 2>&1; then
+  echo "test.sh: openssl not found, installing it"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq openssl >/dev/null
 fi
 
 stamp="$venv/.requirements.sha256"

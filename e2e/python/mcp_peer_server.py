@@ -4,7 +4,8 @@ a few tools over streamable HTTP on a free loopback port. Prints
 
 With `PEER_RUG_PULL=1` it is the same server turned hostile: `greet` has another
 description and schema, and a new tool appeared (a tool rug pull). `PEER_LISTEN`
-fixes the address (the rug-pulled server takes the first one's place)."""
+fixes the address (the rug-pulled server takes the first one's place).
+`PEER_TLS_CERT` / `PEER_TLS_KEY` serve HTTPS."""
 
 import argparse
 import asyncio
@@ -57,7 +58,10 @@ async def main() -> None:
     port = sock.getsockname()[1]
     host = sock.getsockname()[0]
     app = server.streamable_http_app(streamable_http_path="/mcp")
-    config = uvicorn.Config(app, log_level="warning")
+    tls = {}
+    if os.environ.get("PEER_TLS_CERT"):
+        tls = {"ssl_certfile": os.environ["PEER_TLS_CERT"], "ssl_keyfile": os.environ["PEER_TLS_KEY"]}
+    config = uvicorn.Config(app, log_level="warning", **tls)
     print(f"listening on {host}:{port}", flush=True)
     await uvicorn.Server(config).serve(sockets=[sock])
 

@@ -341,3 +341,31 @@ async fn a_rug_pulled_tool_is_blocked_until_an_admin_accepts_it() {
     assert_eq!(accepted.unaccepted_tools, vec!["export_everything"]);
     assert_eq!(run(jobs).await.status, pb::JobStatus::Completed as i32);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn https_mcp_servers_are_reached_and_verified() {
+    let pki = adas_testkit::TestPki::new("interop-https");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/mcp_peer_server.py");
+    let (cert, key) = (pki.cert("server"), pki.key("server"));
+    let peer = SpawnedService::spawn(
+        &python(),
+        &[script.to_str().unwrap()],
+        &[
+            ("PEER_TLS_CERT", cert.to_str().unwrap()),
+            ("PEER_TLS_KEY", key.to_str().unwrap()),
+        ],
+    );
+    let uri = format!("https://localhost:{}/mcp", peer.addr().port());
+    let policy = || adas_tools::EgressPolicy::new(["127.0.0.1/32"], []).unwrap();
+    let trusting = RmcpConnector::new(adas_tools::McpLimits::default(), policy())
+        .with_ca_pem(&std::fs::read(pki.cert("ca")).unwrap())
+        .unwrap();
+    let tools = trusting.list_tools(&uri).await.unwrap();
+    assert!(tools.iter().any(|tool| tool.name == "greet"));
+
+    // A server whose certificate no trusted CA signed is not spoken to.
+    let strict = RmcpConnector::new(adas_tools::McpLimits::default(), policy());
+    let error = strict.list_tools(&uri).await.unwrap_err();
+    assert!(matches!(error, McpError::Unreachable { .. }), "{error:?}");
+    trusting.close().await;
+}

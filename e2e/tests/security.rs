@@ -979,3 +979,127 @@ async fn a_job_keeps_the_skill_version_it_started_with() {
     let fresh = suite.job("alice", REFUND_900).await;
     assert_eq!(fresh.status, pb::JobStatus::Completed as i32, "{fresh:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn client_certificates_map_to_principals_over_mtls() {
+    let pki = adas_testkit::TestPki::new("sec-mtls-pki");
+    let carol = pki.client("carol", false);
+    pki.client("rogue", true);
+    let root = scratch_dir("sec-mtls");
+    let auth_file = root.join("auth.json");
+    let output = Command::new(workspace_binary("adas"))
+        .args([
+            "auth", "cert", "add", "--name", "carol", "--tenant", "acme", "--role", "user",
+        ])
+        .args(["--cert", carol.to_str().unwrap()])
+        .args(["--auth-file", auth_file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let bob = create_key(&auth_file, "bob", "acme", &["user"]);
+    let path = |name: &Path| name.to_str().unwrap().to_owned();
+    let suite = SpawnedService::spawn(
+        &workspace_binary("adas"),
+        &[
+            "up",
+            "--memory-root",
+            &path(&root.join("memory")),
+            "--templates-dir",
+            &adas_testkit::templates_arg(),
+            "--demo-mcp-listen",
+            "127.0.0.1:0",
+            "--auth-file",
+            &path(&auth_file),
+            "--rate-per-principal",
+            "1000",
+            "--tls-cert",
+            &path(&pki.cert("server")),
+            "--tls-key",
+            &path(&pki.key("server")),
+            "--tls-client-ca",
+            &path(&pki.cert("ca")),
+            "--peer-ca",
+            &path(&pki.cert("ca")),
+        ],
+        &[],
+    );
+    let url = format!("https://localhost:{}", suite.addr().port());
+    let connect = |identity: Option<&str>, key: Option<String>| {
+        let url = url.clone();
+        let ca = std::fs::read(pki.cert("ca")).unwrap();
+        let identity = identity.map(|name| {
+            tonic::transport::Identity::from_pem(
+                std::fs::read(pki.cert(name)).unwrap(),
+                std::fs::read(pki.key(name)).unwrap(),
+            )
+        });
+        async move {
+            let mut tls = tonic::transport::ClientTlsConfig::new()
+                .ca_certificate(tonic::transport::Certificate::from_pem(ca));
+            if let Some(identity) = identity {
+                tls = tls.identity(identity);
+            }
+            let channel = Channel::from_shared(url)
+                .unwrap()
+                .tls_config(tls)
+                .unwrap()
+                .connect()
+                .await?;
+            Ok::<_, tonic::transport::Error>(AuthChannel::new(
+                channel,
+                Credentials::new(key.as_deref()).unwrap(),
+            ))
+        }
+    };
+
+    // Carol's certificate is her identity: she starts a job and it is hers.
+    let as_carol = connect(Some("carol"), None).await.unwrap();
+    let job = OrchestratorServiceClient::new(as_carol.clone())
+        .start_job(pb::StartJobRequest {
+            skill: "skills/cs-tier-1".into(),
+            program: r#"check_order_status(order_id="ORD-1")"#.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let get = || pb::GetJobRequest {
+        name: job.name.clone(),
+    };
+    let mut carols = OrchestratorServiceClient::new(as_carol);
+    carols.get_job(get()).await.unwrap();
+    // Bob, by key over the same TLS, is another principal.
+    let as_bob = connect(None, Some(bob)).await.unwrap();
+    assert_eq!(
+        code(OrchestratorServiceClient::new(as_bob).get_job(get()).await),
+        Code::PermissionDenied
+    );
+    // Neither certificate nor key: unauthenticated. A certificate from another
+    // CA does not even get a connection.
+    let anonymous = connect(None, None).await.unwrap();
+    assert_eq!(
+        code(
+            OrchestratorServiceClient::new(anonymous)
+                .get_job(get())
+                .await
+        ),
+        Code::Unauthenticated
+    );
+    let rogue = match connect(Some("rogue"), None).await {
+        Err(_) => None,
+        Ok(channel) => Some(OrchestratorServiceClient::new(channel).get_job(get()).await),
+    };
+    assert!(
+        !matches!(rogue, Some(Ok(_))),
+        "a foreign certificate is refused: {rogue:?}"
+    );
+    // The suite's own workers reach it over TLS: the job ran.
+    for _ in 0..500 {
+        let current = carols.get_job(get()).await.unwrap().into_inner();
+        if current.status == pb::JobStatus::Completed as i32 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the job did not complete over TLS");
+}

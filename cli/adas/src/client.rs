@@ -9,6 +9,7 @@ pub struct Client {
     /// The suite's address (`http://host:port`).
     pub server: String,
     credentials: Credentials,
+    tls: Option<tonic::transport::ClientTlsConfig>,
 }
 
 impl Client {
@@ -17,13 +18,37 @@ impl Client {
         Ok(Self {
             server: server.to_owned(),
             credentials: Credentials::new(api_key)?,
+            tls: None,
         })
+    }
+
+    /// Verifies an `https://` server with the CA in `ca` (PEM).
+    pub fn with_ca(mut self, ca: Option<&std::path::Path>) -> Result<Self, String> {
+        if let Some(path) = ca {
+            let pem =
+                std::fs::read(path).map_err(|error| format!("{}: {error}", path.display()))?;
+            self.tls = Some(
+                tonic::transport::ClientTlsConfig::new()
+                    .ca_certificate(tonic::transport::Certificate::from_pem(pem)),
+            );
+        }
+        Ok(self)
     }
 
     /// A connected channel that sends the key on every call.
     pub async fn channel(&self) -> Result<AuthChannel, String> {
-        let channel = Channel::from_shared(self.server.clone())
-            .map_err(|error| format!("`{}`: {error}", self.server))?
+        let mut endpoint = Channel::from_shared(self.server.clone())
+            .map_err(|error| format!("`{}`: {error}", self.server))?;
+        if let Some(tls) = self
+            .tls
+            .clone()
+            .filter(|_| self.server.starts_with("https://"))
+        {
+            endpoint = endpoint
+                .tls_config(tls)
+                .map_err(|error| format!("`{}`: {error}", self.server))?;
+        }
+        let channel = endpoint
             .connect()
             .await
             .map_err(|error| format!("cannot reach {}: {error}", self.server))?;

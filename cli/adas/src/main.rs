@@ -32,6 +32,9 @@ struct Cli {
     /// needed against a suite in dev mode.
     #[arg(long, global = true, env = "ADAS_API_KEY", hide_env_values = true)]
     api_key: Option<String>,
+    /// CA certificate (PEM) to verify an `https://` --server.
+    #[arg(long, global = true, env = "ADAS_CA")]
+    ca: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -87,6 +90,34 @@ enum AuthCommand {
         #[command(subcommand)]
         command: KeyCommand,
     },
+    /// Client certificates (mTLS; the server needs --tls-client-ca).
+    Cert {
+        #[command(subcommand)]
+        command: CertCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum CertCommand {
+    /// Add a principal that authenticates with a client certificate; only its
+    /// SHA-256 fingerprint is kept.
+    Add {
+        /// Principal name.
+        #[arg(long)]
+        name: String,
+        /// The tenant whose skills and jobs it sees.
+        #[arg(long)]
+        tenant: String,
+        /// A role (repeat for several).
+        #[arg(long = "role", required = true)]
+        roles: Vec<String>,
+        /// The client certificate (PEM).
+        #[arg(long)]
+        cert: std::path::PathBuf,
+        /// The auth file to add it to (created if absent).
+        #[arg(long, env = "ADAS_AUTH_FILE")]
+        auth_file: std::path::PathBuf,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -111,28 +142,57 @@ enum KeyCommand {
 }
 
 fn auth(command: AuthCommand) -> ExitCode {
-    let AuthCommand::Key {
-        command:
-            KeyCommand::Create {
-                name,
-                tenant,
-                roles,
-                auth_file,
-            },
-    } = command;
-    let created = adas_runtime::auth::AuthFile::read(&auth_file).and_then(|mut file| {
-        let key = file.add_key(&name, &tenant, &roles)?;
-        file.write(&auth_file)?;
-        Ok(key)
-    });
-    match created {
-        Ok(key) => {
-            eprintln!(
-                "principal `{name}` (tenant `{tenant}`, roles {}) added to {}; the key is shown once:",
-                roles.join(", "),
-                auth_file.display()
-            );
-            println!("{key}");
+    use adas_runtime::auth::AuthFile;
+    let (done, auth_file, shown) = match command {
+        AuthCommand::Key {
+            command:
+                KeyCommand::Create {
+                    name,
+                    tenant,
+                    roles,
+                    auth_file,
+                },
+        } => (
+            AuthFile::read(&auth_file).and_then(|mut file| {
+                let key = file.add_key(&name, &tenant, &roles)?;
+                file.write(&auth_file)?;
+                Ok(key)
+            }),
+            auth_file,
+            format!(
+                "principal `{name}` (tenant `{tenant}`, roles {}) added; the key is shown once:",
+                roles.join(", ")
+            ),
+        ),
+        AuthCommand::Cert {
+            command:
+                CertCommand::Add {
+                    name,
+                    tenant,
+                    roles,
+                    cert,
+                    auth_file,
+                },
+        } => (
+            std::fs::read(&cert)
+                .map_err(|error| format!("{}: {error}", cert.display()))
+                .and_then(|pem| {
+                    let mut file = AuthFile::read(&auth_file)?;
+                    let fingerprint = file.add_cert(&name, &tenant, &roles, &pem)?;
+                    file.write(&auth_file)?;
+                    Ok(fingerprint)
+                }),
+            auth_file,
+            format!(
+                "principal `{name}` (tenant `{tenant}`, roles {}) added for the certificate with SHA-256:",
+                roles.join(", ")
+            ),
+        ),
+    };
+    match done {
+        Ok(value) => {
+            eprintln!("{} {shown}", auth_file.display());
+            println!("{value}");
             ExitCode::SUCCESS
         }
         Err(error) => {
@@ -145,7 +205,9 @@ fn auth(command: AuthCommand) -> ExitCode {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let server = cli.server;
-    let client = match client::Client::new(&server, cli.api_key.as_deref()) {
+    let client = match client::Client::new(&server, cli.api_key.as_deref())
+        .and_then(|client| client.with_ca(cli.ca.as_deref()))
+    {
         Ok(client) => client,
         Err(error) => {
             eprintln!("error: {error}");
@@ -228,7 +290,21 @@ pub async fn serve_suite(
         addr: config.listen,
         source,
     })?;
-    let self_url = format!("http://127.0.0.1:{}", local.port());
+    // Over TLS the workers verify this server like any peer: --peer-ca is the
+    // CA of its certificate, which must name 127.0.0.1.
+    let scheme = if config.tls.is_some() {
+        if config.peer_ca.is_none() {
+            return Err(RuntimeError::Startup(
+                "with --tls-cert, `adas up` needs --peer-ca (the CA of its certificate) \
+                 for its own workers' calls"
+                    .into(),
+            ));
+        }
+        "https"
+    } else {
+        "http"
+    };
+    let self_url = format!("{scheme}://127.0.0.1:{}", local.port());
     let max = config.max_message_bytes;
     // With an auth file, the workers call this server with a key that exists
     // only in this process (a `service` principal); in dev mode with none.

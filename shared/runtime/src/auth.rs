@@ -184,8 +184,12 @@ pub struct PrincipalEntry {
     pub tenant: String,
     /// Its roles.
     pub roles: Vec<String>,
-    /// SHA-256 of its API key, hex.
+    /// SHA-256 of its API key, hex (empty: no key).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub key_sha256: String,
+    /// SHA-256 of its client certificate (DER), hex: it may authenticate by mTLS.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub cert_sha256: String,
 }
 
 /// The auth file: principals and their key digests (JSON).
@@ -259,8 +263,33 @@ impl AuthFile {
             tenant: tenant.to_owned(),
             roles: roles.to_vec(),
             key_sha256: key_digest(&key),
+            cert_sha256: String::new(),
         });
         Ok(key)
+    }
+
+    /// Adds a principal that authenticates with the client certificate in
+    /// `pem` (its first certificate); returns the fingerprint kept.
+    pub fn add_cert(
+        &mut self,
+        name: &str,
+        tenant: &str,
+        roles: &[String],
+        pem: &[u8],
+    ) -> Result<String, String> {
+        use rustls_pki_types::CertificateDer;
+        use rustls_pki_types::pem::PemObject;
+        let der = CertificateDer::pem_slice_iter(pem)
+            .next()
+            .ok_or("no certificate in the PEM file")?
+            .map_err(|error| format!("the PEM file does not parse: {error}"))?;
+        let fingerprint = hex(&Sha256::digest(der.as_ref()));
+        // Checks the name, tenant and roles the same way as for a key.
+        self.add_key(name, tenant, roles)?;
+        let entry = self.principals.last_mut().expect("just added");
+        entry.key_sha256 = String::new();
+        entry.cert_sha256 = fingerprint.clone();
+        Ok(fingerprint)
     }
 }
 
@@ -423,35 +452,64 @@ impl Authenticator {
                 if let Some(principal) = internal.get(&digest) {
                     return Some(principal.clone());
                 }
-                if let Some(path) = path {
-                    reload_if_changed(path, state);
-                }
-                state
-                    .read()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .by_digest
-                    .get(&digest)
-                    .cloned()
+                self.lookup(path.as_deref(), state, &format!("key:{digest}"))
             }
         }
     }
+
+    /// The principal whose client certificate (DER) this is, if any.
+    pub fn authenticate_cert(&self, der: &[u8]) -> Option<Principal> {
+        match &*self.mode {
+            Mode::Dev => None,
+            Mode::Keys { path, state, .. } => {
+                let digest = hex(&Sha256::digest(der));
+                self.lookup(path.as_deref(), state, &format!("cert:{digest}"))
+            }
+        }
+    }
+
+    fn lookup(
+        &self,
+        path: Option<&Path>,
+        state: &RwLock<KeyState>,
+        key: &str,
+    ) -> Option<Principal> {
+        if let Some(path) = path {
+            reload_if_changed(path, state);
+        }
+        state
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .by_digest
+            .get(key)
+            .cloned()
+    }
 }
 
+/// Principals by `key:<digest>` and `cert:<digest>`.
 fn index(file: &AuthFile) -> HashMap<String, Principal> {
-    file.principals
-        .iter()
-        .map(|entry| {
-            (
-                entry.key_sha256.to_ascii_lowercase(),
-                Principal {
-                    name: entry.name.clone(),
-                    tenant: entry.tenant.clone(),
-                    roles: entry.roles.clone(),
-                    dev: false,
-                },
-            )
-        })
-        .collect()
+    let mut by_digest = HashMap::new();
+    for entry in &file.principals {
+        let principal = Principal {
+            name: entry.name.clone(),
+            tenant: entry.tenant.clone(),
+            roles: entry.roles.clone(),
+            dev: false,
+        };
+        if !entry.key_sha256.is_empty() {
+            by_digest.insert(
+                format!("key:{}", entry.key_sha256.to_ascii_lowercase()),
+                principal.clone(),
+            );
+        }
+        if !entry.cert_sha256.is_empty() {
+            by_digest.insert(
+                format!("cert:{}", entry.cert_sha256.to_ascii_lowercase()),
+                principal,
+            );
+        }
+    }
+    by_digest
 }
 
 fn modified(path: &Path) -> Option<SystemTime> {
@@ -546,6 +604,10 @@ where
         if !request.uri().path().starts_with(OPEN_PREFIX) {
             let found = bearer(request.headers())
                 .and_then(|key| self.authenticator.authenticate(key))
+                .or_else(|| {
+                    client_certificate(&request)
+                        .and_then(|der| self.authenticator.authenticate_cert(&der))
+                })
                 .or_else(|| self.authenticator.is_dev().then(Principal::dev));
             match found {
                 Some(principal) => {
@@ -588,6 +650,16 @@ fn undecodable_is_invalid<B>(mut response: http::Response<B>) -> http::Response<
     response
 }
 
+/// The client's certificate (DER) on an mTLS connection.
+fn client_certificate<B>(request: &http::Request<B>) -> Option<Vec<u8>> {
+    use tonic::transport::server::{TcpConnectInfo, TlsConnectInfo};
+    let certs = request
+        .extensions()
+        .get::<TlsConnectInfo<TcpConnectInfo>>()?
+        .peer_certs()?;
+    certs.first().map(|cert| cert.as_ref().to_vec())
+}
+
 fn bearer(headers: &http::HeaderMap) -> Option<&str> {
     let value = headers.get(http::header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, key) = value.split_once(' ')?;
@@ -602,6 +674,8 @@ fn bearer(headers: &http::HeaderMap) -> Option<&str> {
 #[derive(Debug, Clone, Default)]
 pub struct Credentials {
     header: Option<tonic::metadata::MetadataValue<tonic::metadata::Ascii>>,
+    /// For `https://` addresses: the CA to trust and the identity to present.
+    tls: Option<tonic::transport::ClientTlsConfig>,
 }
 
 impl Credentials {
@@ -615,7 +689,18 @@ impl Credentials {
                     .map_err(|_| "the API key is not valid header text".to_owned())
             })
             .transpose()?;
-        Ok(Self { header })
+        Ok(Self { header, tls: None })
+    }
+
+    /// Also connects to `https://` addresses with `tls`.
+    pub fn with_tls(mut self, tls: tonic::transport::ClientTlsConfig) -> Self {
+        self.tls = Some(tls);
+        self
+    }
+
+    /// The TLS settings for `https://` addresses.
+    pub fn tls(&self) -> Option<&tonic::transport::ClientTlsConfig> {
+        self.tls.as_ref()
     }
 }
 

@@ -90,6 +90,24 @@ pub struct ServerArgs {
     /// Requests per second all principals of one tenant may make together.
     #[arg(long, env = "ADAS_RATE_PER_TENANT", default_value_t = 500.0)]
     pub rate_per_tenant: f64,
+    /// Serve over TLS with this certificate chain (PEM); needs --tls-key.
+    #[arg(long, env = "ADAS_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, env = "ADAS_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// Accept client certificates signed by this CA (PEM): mTLS. A certificate
+    /// whose SHA-256 is in the auth file authenticates as that principal.
+    #[arg(long, env = "ADAS_TLS_CLIENT_CA", requires = "tls_cert")]
+    pub tls_client_ca: Option<PathBuf>,
+    /// CA (PEM) that signs the peers' certificates, for `https://` peer
+    /// addresses; --tls-cert/--tls-key are presented to them as client identity.
+    #[arg(long, env = "ADAS_PEER_CA")]
+    pub peer_ca: Option<PathBuf>,
+    /// Extra CA certificates (PEM) trusted for `https://` MCP servers, beside the
+    /// system's roots.
+    #[arg(long, env = "ADAS_MCP_CA")]
+    pub mcp_ca: Option<PathBuf>,
     /// Job workers in this process (adas-orchestrator and `adas up`).
     #[arg(long, env = "ADAS_WORKERS", default_value_t = 2)]
     pub workers: usize,
@@ -146,6 +164,13 @@ impl ServerArgs {
             mcp_allow: self.mcp_allow,
             mcp_stdio: self.mcp_stdio,
             auth_file: self.auth_file,
+            tls: self.tls_cert.zip(self.tls_key).map(|(cert, key)| TlsFiles {
+                cert,
+                key,
+                client_ca: self.tls_client_ca,
+            }),
+            peer_ca: self.peer_ca,
+            mcp_ca: self.mcp_ca,
             rate_per_principal: self.rate_per_principal,
             rate_per_tenant: self.rate_per_tenant,
             peer_key: self.peer_key.filter(|key| !key.trim().is_empty()),
@@ -190,6 +215,12 @@ pub struct ServerConfig {
     pub auth_file: Option<PathBuf>,
     /// The key presented to peers.
     pub peer_key: Option<String>,
+    /// Serve over TLS (and mTLS when a client CA is given).
+    pub tls: Option<TlsFiles>,
+    /// CA of the peers' certificates.
+    pub peer_ca: Option<PathBuf>,
+    /// Extra roots for HTTPS MCP servers.
+    pub mcp_ca: Option<PathBuf>,
     /// Requests per second per principal.
     pub rate_per_principal: f64,
     /// Requests per second per tenant.
@@ -235,6 +266,9 @@ impl ServerConfig {
             mcp_stdio: Vec::new(),
             auth_file: None,
             peer_key: None,
+            tls: None,
+            peer_ca: None,
+            mcp_ca: None,
             rate_per_principal: 50.0,
             rate_per_tenant: 500.0,
             workers: 2,
@@ -273,11 +307,41 @@ impl ServerConfig {
         crate::quota::Quotas::new(rate(self.rate_per_principal), rate(self.rate_per_tenant))
     }
 
-    /// The credentials for calls to peers.
+    /// The credentials for calls to peers: the key, and for `https://` peers
+    /// the CA to verify them and this process's certificate as client identity.
     pub fn peer_credentials(&self) -> Result<crate::auth::Credentials, crate::RuntimeError> {
-        crate::auth::Credentials::new(self.peer_key.as_deref())
-            .map_err(crate::RuntimeError::Startup)
+        let credentials = crate::auth::Credentials::new(self.peer_key.as_deref())
+            .map_err(crate::RuntimeError::Startup)?;
+        let Some(ca) = &self.peer_ca else {
+            return Ok(credentials);
+        };
+        let mut tls = tonic::transport::ClientTlsConfig::new()
+            .ca_certificate(tonic::transport::Certificate::from_pem(read_file(ca)?));
+        if let Some(files) = &self.tls {
+            tls = tls.identity(tonic::transport::Identity::from_pem(
+                read_file(&files.cert)?,
+                read_file(&files.key)?,
+            ));
+        }
+        Ok(credentials.with_tls(tls))
     }
+}
+
+/// A configured file's bytes, or a startup error naming it.
+pub(crate) fn read_file(path: &std::path::Path) -> Result<Vec<u8>, crate::RuntimeError> {
+    std::fs::read(path)
+        .map_err(|error| crate::RuntimeError::Startup(format!("{}: {error}", path.display())))
+}
+
+/// The server's TLS files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TlsFiles {
+    /// Certificate chain (PEM).
+    pub cert: PathBuf,
+    /// Private key (PEM).
+    pub key: PathBuf,
+    /// Client CA (PEM): mTLS.
+    pub client_ca: Option<PathBuf>,
 }
 
 /// Addresses of the peer services, one flag/env per service.

@@ -160,7 +160,23 @@ impl GrpcServer {
             let count = in_flight.count.clone();
             crate::metrics::serve_metrics(addr, move || count.load(Ordering::Relaxed)).await?;
         }
-        let server = Server::builder()
+        let mut builder = Server::builder();
+        if let Some(files) = &self.config.tls {
+            let read = crate::config::read_file;
+            let mut tls = tonic::transport::ServerTlsConfig::new().identity(
+                tonic::transport::Identity::from_pem(read(&files.cert)?, read(&files.key)?),
+            );
+            if let Some(ca) = &files.client_ca {
+                // A certificate is one way in; a key is the other.
+                tls = tls
+                    .client_ca_root(tonic::transport::Certificate::from_pem(read(ca)?))
+                    .client_auth_optional(true);
+            }
+            builder = builder
+                .tls_config(tls)
+                .map_err(|error| RuntimeError::Startup(format!("TLS: {error}")))?;
+        }
+        let server = builder
             .trace_fn(|request| tracing::info_span!("grpc", method = %request.uri().path()))
             .timeout(self.config.request_timeout)
             .tcp_nodelay(true)
@@ -313,6 +329,10 @@ pub async fn bind(addr: SocketAddr) -> Result<TcpListener, RuntimeError> {
 /// A lazily connecting channel to a peer service (`http://host:port`): the first
 /// RPC connects, and a peer that restarts is reconnected without restarting us.
 pub fn connect_lazy(addr: &str) -> Result<Channel, RuntimeError> {
+    Ok(endpoint(addr)?.connect_lazy())
+}
+
+fn endpoint(addr: &str) -> Result<Endpoint, RuntimeError> {
     let endpoint =
         Endpoint::from_shared(addr.to_owned()).map_err(|error| RuntimeError::PeerAddress {
             addr: addr.to_owned(),
@@ -322,17 +342,27 @@ pub fn connect_lazy(addr: &str) -> Result<Channel, RuntimeError> {
         .connect_timeout(Duration::from_secs(5))
         .tcp_nodelay(true)
         .http2_keep_alive_interval(Duration::from_secs(30))
-        .keep_alive_while_idle(true)
-        .connect_lazy())
+        .keep_alive_while_idle(true))
 }
 
-/// [`connect_lazy`] with `credentials` on every call.
+/// [`connect_lazy`] with `credentials` on every call (and their TLS settings
+/// for an `https://` address).
 pub fn connect_peer(
     addr: &str,
     credentials: &crate::auth::Credentials,
 ) -> Result<crate::auth::AuthChannel, RuntimeError> {
+    let channel = match credentials.tls().filter(|_| addr.starts_with("https://")) {
+        Some(tls) => endpoint(addr)?
+            .tls_config(tls.clone())
+            .map_err(|error| RuntimeError::PeerAddress {
+                addr: addr.to_owned(),
+                reason: error.to_string(),
+            })?
+            .connect_lazy(),
+        None => connect_lazy(addr)?,
+    };
     Ok(tonic::service::interceptor::InterceptedService::new(
-        connect_lazy(addr)?,
+        channel,
         credentials.clone(),
     ))
 }

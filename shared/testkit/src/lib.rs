@@ -278,3 +278,118 @@ impl Drop for SpawnedService {
         let _ = self.child.wait();
     }
 }
+
+/// A private PKI for TLS tests, made with the `openssl` command (no crate):
+/// a CA, a server certificate for `localhost` and 127.0.0.1, and client
+/// certificates signed by the CA or by an unrelated one.
+#[derive(Debug)]
+pub struct TestPki {
+    dir: PathBuf,
+}
+
+impl TestPki {
+    /// A CA and a server certificate under a scratch dir (for serving and, as a
+    /// service calling its peers, for client authentication).
+    ///
+    /// # Panics
+    /// When `openssl` is missing or fails.
+    pub fn new(label: &str) -> Self {
+        let pki = Self {
+            dir: scratch_dir(label),
+        };
+        pki.ca("ca");
+        pki.ca("rogue-ca");
+        pki.signed(
+            "server",
+            "ca",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth",
+        );
+        pki
+    }
+
+    /// A client certificate named `name` signed by the CA (or, `rogue`, by the
+    /// unrelated CA); returns its PEM path.
+    pub fn client(&self, name: &str, rogue: bool) -> PathBuf {
+        self.signed(
+            name,
+            if rogue { "rogue-ca" } else { "ca" },
+            "extendedKeyUsage=clientAuth",
+        );
+        self.cert(name)
+    }
+
+    /// `<name>.pem`.
+    pub fn cert(&self, name: &str) -> PathBuf {
+        self.dir.join(format!("{name}.pem"))
+    }
+
+    /// `<name>.key`.
+    pub fn key(&self, name: &str) -> PathBuf {
+        self.dir.join(format!("{name}.key"))
+    }
+
+    fn openssl(&self, args: &[&str]) {
+        let output = Command::new("openssl")
+            .args(args)
+            .current_dir(&self.dir)
+            .output()
+            .expect("the openssl command (e2e/test.sh installs it)");
+        assert!(output.status.success(), "openssl {args:?}: {output:?}");
+    }
+
+    fn ca(&self, name: &str) {
+        self.openssl(&[
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-nodes",
+            "-days",
+            "2",
+            "-subj",
+            &format!("/CN={name}"),
+            "-keyout",
+            &format!("{name}.key"),
+            "-out",
+            &format!("{name}.pem"),
+        ]);
+    }
+
+    fn signed(&self, name: &str, ca: &str, extensions: &str) {
+        let ext = self.dir.join(format!("{name}.ext"));
+        std::fs::write(&ext, extensions).expect("write the extensions");
+        self.openssl(&[
+            "req",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-nodes",
+            "-subj",
+            &format!("/CN={name}"),
+            "-keyout",
+            &format!("{name}.key"),
+            "-out",
+            &format!("{name}.csr"),
+        ]);
+        self.openssl(&[
+            "x509",
+            "-req",
+            "-in",
+            &format!("{name}.csr"),
+            "-CA",
+            &format!("{ca}.pem"),
+            "-CAkey",
+            &format!("{ca}.key"),
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            ext.to_str().expect("utf-8 path"),
+            "-out",
+            &format!("{name}.pem"),
+        ]);
+    }
+}

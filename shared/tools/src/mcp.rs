@@ -116,11 +116,22 @@ impl Default for McpLimits {
 pub struct RmcpConnector {
     limits: McpLimits,
     policy: Arc<EgressPolicy>,
+    /// CA certificates trusted for `https://` servers beside the system's.
+    extra_roots: Arc<Vec<reqwest::Certificate>>,
     /// Open HTTP sessions by server URI.
     sessions: Arc<tokio::sync::Mutex<HashMap<String, Arc<Session>>>>,
 }
 
 type Session = RunningService<RoleClient, ()>;
+
+/// rustls with ring is the process's one TLS provider (tonic's is ring too);
+/// reqwest needs it installed before its first HTTPS client.
+fn install_crypto_provider() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
 
 /// A fixed description of an operation's failure: rmcp's own text can carry
 /// what the server sent.
@@ -153,8 +164,20 @@ impl RmcpConnector {
         Self {
             limits,
             policy: Arc::new(policy),
+            extra_roots: Arc::default(),
             sessions: Arc::default(),
         }
+    }
+
+    /// Also trusts the CA certificates in `pem` for `https://` servers.
+    pub fn with_ca_pem(mut self, pem: &[u8]) -> Result<Self, String> {
+        let roots = reqwest::Certificate::from_pem_bundle(pem)
+            .map_err(|error| format!("MCP CA certificates: {error}"))?;
+        if roots.is_empty() {
+            return Err("MCP CA file holds no certificate".into());
+        }
+        self.extra_roots = Arc::new(roots);
+        Ok(self)
     }
 
     /// The egress policy in force.
@@ -258,7 +281,12 @@ impl RmcpConnector {
         let connecting = async {
             match target {
                 Target::Http { host, addr, .. } => {
-                    let client = reqwest::Client::builder()
+                    install_crypto_provider();
+                    let mut client = reqwest::Client::builder();
+                    if !self.extra_roots.is_empty() {
+                        client = client.tls_certs_merge(self.extra_roots.iter().cloned());
+                    }
+                    let client = client
                         .resolve(&host, addr)
                         // As rmcp's own client: a connection per request. A pooled
                         // connection waited ~40 ms per call on the server's delayed

@@ -374,10 +374,19 @@ pub fn require_service(principal: &adas_runtime::Principal) -> Result<(), tonic:
 pub fn mcp_connector(
     config: &adas_runtime::ServerConfig,
 ) -> Result<adas_tools::RmcpConnector, adas_runtime::RuntimeError> {
-    Ok(adas_tools::RmcpConnector::new(
-        adas_tools::McpLimits::default(),
-        egress_policy(config)?,
-    ))
+    let connector =
+        adas_tools::RmcpConnector::new(adas_tools::McpLimits::default(), egress_policy(config)?);
+    match &config.mcp_ca {
+        Some(path) => {
+            let pem = std::fs::read(path).map_err(|error| {
+                adas_runtime::RuntimeError::Startup(format!("{}: {error}", path.display()))
+            })?;
+            connector
+                .with_ca_pem(&pem)
+                .map_err(adas_runtime::RuntimeError::Startup)
+        }
+        None => Ok(connector),
+    }
 }
 
 /// The operator's egress policy for MCP servers (`--mcp-allow`, `--mcp-stdio`,
