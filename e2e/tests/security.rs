@@ -908,7 +908,7 @@ async fn a_principal_over_its_quota_is_told_when_to_retry() {
         .retry_delay
         .unwrap();
     assert!(retry > Duration::from_secs(1), "{retry:?}");
-    assert_eq!(details.error_info().unwrap().reason, "RATE_LIMITED");
+    assert_eq!(details.error_info().unwrap().reason, "QUOTA_EXCEEDED");
     // Another principal has its own quota; health is never limited.
     suite
         .registry("bob")
@@ -1102,4 +1102,47 @@ async fn client_certificates_map_to_principals_over_mtls() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     panic!("the job did not complete over TLS");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_principal_over_its_active_jobs_quota_waits_for_one_to_end() {
+    let suite = Suite::start_with(
+        "sec-active-jobs",
+        &[
+            "--rate-per-principal",
+            "1000",
+            "--max-active-jobs-per-principal",
+            "1",
+        ],
+    );
+    let asks = r#"check_order_status(order_id=ASK("Which order?"))"#;
+    let paused = suite.job("alice", asks).await;
+    assert_eq!(paused.status, pb::JobStatus::Paused as i32);
+    let start = || pb::StartJobRequest {
+        skill: "skills/cs-tier-1".into(),
+        program: asks.into(),
+        ..Default::default()
+    };
+    let refused = suite
+        .jobs("alice")
+        .await
+        .start_job(start())
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted);
+    use tonic_types::StatusExt;
+    assert!(refused.get_error_details().retry_info().is_some());
+    // Another principal has its own quota.
+    suite.jobs("bob").await.start_job(start()).await.unwrap();
+    // Once alice's job ends, she may start another.
+    suite
+        .jobs("alice")
+        .await
+        .cancel_job(pb::CancelJobRequest {
+            name: paused.name.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    suite.jobs("alice").await.start_job(start()).await.unwrap();
 }

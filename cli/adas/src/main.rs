@@ -342,7 +342,8 @@ pub async fn serve_suite(
                 .into_service(max),
         )
         .add_service(
-            adas_orchestrator::Orchestrator::new(repo.clone(), catalog.clone()).into_service(max),
+            adas_orchestrator::Orchestrator::new(repo.clone(), catalog.clone(), &config)
+                .into_service(max),
         )
         .add_service(
             adas_gate::Gate::deterministic(catalog.clone(), repo.clone()).into_service(max),

@@ -116,12 +116,20 @@ impl From<OrchestratorError> for Status {
 pub struct Orchestrator {
     repo: JobRepo,
     catalog: Arc<Catalog>,
+    limits: adas_jobs::JobLimits,
 }
 
 impl Orchestrator {
-    /// A service over job storage and skills.
-    pub fn new(repo: JobRepo, catalog: Arc<Catalog>) -> Self {
-        Self { repo, catalog }
+    /// A service over job storage and skills, with the configured quotas.
+    pub fn new(repo: JobRepo, catalog: Arc<Catalog>, config: &adas_runtime::ServerConfig) -> Self {
+        Self {
+            repo,
+            catalog,
+            limits: adas_jobs::JobLimits {
+                per_principal: config.max_active_jobs_per_principal,
+                per_tenant: config.max_active_jobs_per_tenant,
+            },
+        }
     }
 
     /// The tonic service, with the configured message size limit in both directions.
@@ -347,6 +355,25 @@ impl OrchestratorService for Orchestrator {
                 return Ok(Response::new(adas_wire::job(&stored)));
             }
         }
+        // Active-job quotas: the suite's own calls and dev mode are not limited.
+        let holds_quota = !(principal.dev || principal.is_service());
+        if holds_quota
+            && let Err(scope) = self
+                .repo
+                .claim_job_slots(
+                    (&principal.tenant, &principal.name),
+                    (&slag, &job_id),
+                    self.limits,
+                )
+                .await
+                .map_err(OrchestratorError::from)?
+        {
+            return Err(adas_runtime::quota::exhausted(
+                &format!("active jobs of this {scope}"),
+                scope,
+                Duration::from_secs(1),
+            ));
+        }
         let stamp = now();
         let record = JobRecord {
             job_id: job_id.clone(),
@@ -375,15 +402,20 @@ impl OrchestratorService for Orchestrator {
             owner: principal.name.clone(),
             tenant: principal.tenant.clone(),
             skill_etag: skill.etag.clone(),
+            holds_quota,
             created_at: stamp.clone(),
             updated_at: stamp,
             ended_at: None,
         };
-        let stored = self
-            .repo
-            .create(&record)
-            .await
-            .map_err(OrchestratorError::from)?;
+        let stored = match self.repo.create(&record).await {
+            Ok(stored) => stored,
+            Err(error) => {
+                if holds_quota {
+                    let _ = self.repo.release_job_slots(&record).await;
+                }
+                return Err(OrchestratorError::from(error).into());
+            }
+        };
         self.repo
             .enqueue(&slag, &job_id)
             .await

@@ -24,7 +24,7 @@ fn main() -> std::process::ExitCode {
                 stopped,
             )?;
             let server = GrpcServer::new(&config).add_service(
-                adas_orchestrator::Orchestrator::new(repo, catalog)
+                adas_orchestrator::Orchestrator::new(repo, catalog, &config)
                     .into_service(config.max_message_bytes),
             );
             let served = adas_runtime::serve_until_shutdown(&config, server).await;

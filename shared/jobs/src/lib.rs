@@ -250,6 +250,10 @@ pub struct JobRecord {
     /// version to the end (empty: the current one).
     #[serde(default)]
     pub skill_etag: String,
+    /// The job holds a slot in its owner's and tenant's active-job quotas,
+    /// given back when it ends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub holds_quota: bool,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Last written (RFC 3339).
@@ -467,6 +471,20 @@ pub fn parse_rfc3339_ms(text: &str) -> Option<u64> {
     Some((secs * 1000 + millis.parse::<i64>().ok()?) as u64)
 }
 
+/// How many jobs may be active (not ended) at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JobLimits {
+    /// Per principal.
+    pub per_principal: u64,
+    /// Per tenant.
+    pub per_tenant: u64,
+}
+
+/// The active-job sets of a principal and of its tenant.
+fn job_slot_sets(tenant: &str, owner: &str) -> [String; 2] {
+    [format!("jobs:{tenant}:{owner}"), format!("jobs:{tenant}")]
+}
+
 /// A short digest of a request's meaningful content (`request`, built by the
 /// caller from sorted maps so equal requests give equal text). A `request_id` is bound to it, so a reused
 /// id with another payload is refused instead of answering for the first
@@ -523,6 +541,62 @@ impl JobRepo {
     /// The underlying store.
     pub fn store(&self) -> &Arc<dyn StateStore> {
         &self.store
+    }
+
+    /// Claims a slot for a new job of `owner` in its principal's and its
+    /// tenant's active-job sets (bounded by `limits`). A full set is first
+    /// cleaned of jobs that ended or vanished (a crash between claim and
+    /// release leaves such members). `Err(scope)` names the set that is full.
+    pub async fn claim_job_slots(
+        &self,
+        (tenant, owner): (&str, &str),
+        (slag, job_id): (&str, &str),
+        limits: JobLimits,
+    ) -> Result<Result<(), &'static str>, JobError> {
+        let member = format!("{slag}/{job_id}");
+        let sets = job_slot_sets(tenant, owner);
+        for (set, limit, scope) in [
+            (&sets[0], limits.per_principal, "principal"),
+            (&sets[1], limits.per_tenant, "tenant"),
+        ] {
+            let mut claimed = self.store.claim_slot(set, &member, limit).await?;
+            if !claimed {
+                self.prune_slots(set).await?;
+                claimed = self.store.claim_slot(set, &member, limit).await?;
+            }
+            if !claimed {
+                // Nothing was started: give back what this call took.
+                self.store.release_slot(&sets[0], &member).await?;
+                return Ok(Err(scope));
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// Gives back a job's slots (it ended, or was never created).
+    pub async fn release_job_slots(&self, record: &JobRecord) -> Result<(), JobError> {
+        let member = format!("{}/{}", record.slag, record.job_id);
+        for set in job_slot_sets(&record.tenant, &record.owner) {
+            self.store.release_slot(&set, &member).await?;
+        }
+        Ok(())
+    }
+
+    async fn prune_slots(&self, set: &str) -> Result<(), JobError> {
+        for member in self.store.slot_members(set).await? {
+            let Some((slag, job_id)) = member.split_once('/') else {
+                continue;
+            };
+            let active = match self.load(slag, job_id).await {
+                Ok(stored) => !stored.record.status.is_terminal(),
+                Err(JobError::NotFound { .. } | JobError::Corrupt(_)) => false,
+                Err(error) => return Err(error),
+            };
+            if !active {
+                self.store.release_slot(set, &member).await?;
+            }
+        }
+        Ok(())
     }
 
     /// What an earlier request with this idempotency `key` was: `None` when
@@ -634,6 +708,12 @@ impl JobRepo {
             )
             .await?;
         if record.status.is_terminal() {
+            // Best effort: a slot left behind is pruned when its set fills up.
+            if record.holds_quota
+                && let Err(error) = self.release_job_slots(record).await
+            {
+                tracing::warn!(job_id = %record.job_id, %error, "could not release the job's quota slots");
+            }
             self.archive(record).await;
         }
         Ok(version)
@@ -859,6 +939,7 @@ mod tests {
             owner: String::new(),
             tenant: "default".into(),
             skill_etag: String::new(),
+            holds_quota: false,
             created_at: rfc3339(0),
             updated_at: rfc3339(0),
             ended_at: None,

@@ -108,6 +108,17 @@ pub struct ServerArgs {
     /// system's roots.
     #[arg(long, env = "ADAS_MCP_CA")]
     pub mcp_ca: Option<PathBuf>,
+    /// Jobs one principal may have active (not ended) at once; StartJob beyond
+    /// it is RESOURCE_EXHAUSTED with RetryInfo. Not applied in dev mode.
+    #[arg(
+        long,
+        env = "ADAS_MAX_ACTIVE_JOBS_PER_PRINCIPAL",
+        default_value_t = 100
+    )]
+    pub max_active_jobs_per_principal: u64,
+    /// Jobs one tenant may have active at once.
+    #[arg(long, env = "ADAS_MAX_ACTIVE_JOBS_PER_TENANT", default_value_t = 1000)]
+    pub max_active_jobs_per_tenant: u64,
     /// Job workers in this process (adas-orchestrator and `adas up`).
     #[arg(long, env = "ADAS_WORKERS", default_value_t = 2)]
     pub workers: usize,
@@ -171,6 +182,8 @@ impl ServerArgs {
             }),
             peer_ca: self.peer_ca,
             mcp_ca: self.mcp_ca,
+            max_active_jobs_per_principal: self.max_active_jobs_per_principal.max(1),
+            max_active_jobs_per_tenant: self.max_active_jobs_per_tenant.max(1),
             rate_per_principal: self.rate_per_principal,
             rate_per_tenant: self.rate_per_tenant,
             peer_key: self.peer_key.filter(|key| !key.trim().is_empty()),
@@ -221,6 +234,10 @@ pub struct ServerConfig {
     pub peer_ca: Option<PathBuf>,
     /// Extra roots for HTTPS MCP servers.
     pub mcp_ca: Option<PathBuf>,
+    /// Active jobs per principal.
+    pub max_active_jobs_per_principal: u64,
+    /// Active jobs per tenant.
+    pub max_active_jobs_per_tenant: u64,
     /// Requests per second per principal.
     pub rate_per_principal: f64,
     /// Requests per second per tenant.
@@ -269,6 +286,8 @@ impl ServerConfig {
             tls: None,
             peer_ca: None,
             mcp_ca: None,
+            max_active_jobs_per_principal: 100,
+            max_active_jobs_per_tenant: 1000,
             rate_per_principal: 50.0,
             rate_per_tenant: 500.0,
             workers: 2,

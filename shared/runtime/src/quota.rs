@@ -113,18 +113,27 @@ impl Quotas {
                 Ok(()) => return Ok(()),
             },
         };
-        let mut details = ErrorDetails::with_error_info(
-            "RATE_LIMITED",
-            crate::ERROR_DOMAIN,
-            [("scope".to_owned(), scope.to_owned())],
-        );
-        details.set_retry_info(Some(refused.max(Duration::from_millis(1))));
-        Err(Status::with_error_details(
-            Code::ResourceExhausted,
-            format!("request rate of this {scope} exceeded; retry later"),
-            details,
+        Err(exhausted(
+            &format!("request rate of this {scope}"),
+            scope,
+            refused.max(Duration::from_millis(1)),
         ))
     }
+}
+
+/// RESOURCE_EXHAUSTED for `what` (the quota of `scope`), with `RetryInfo`.
+pub fn exhausted(what: &str, scope: &str, retry_after: Duration) -> Status {
+    let mut details = ErrorDetails::with_error_info(
+        "QUOTA_EXCEEDED",
+        crate::ERROR_DOMAIN,
+        [("scope".to_owned(), scope.to_owned())],
+    );
+    details.set_retry_info(Some(retry_after));
+    Status::with_error_details(
+        Code::ResourceExhausted,
+        format!("{what} exceeded the quota; retry later"),
+        details,
+    )
 }
 
 #[cfg(test)]

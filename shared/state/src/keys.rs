@@ -80,6 +80,11 @@ impl KeyLayout {
     /// Consumer group of the ready queue.
     pub const QUEUE_GROUP: &'static str = "workers";
 
+    /// Set of a quota's members (`claim_slot`).
+    pub fn slots(&self, set: &str) -> String {
+        format!("{}:slots:{set}", self.prefix)
+    }
+
     /// Hash of a cache entry: fields `v` (value), `s` (stored at, ms), `f` (fresh until, ms).
     pub fn cache(&self, key: &str) -> String {
         format!("{}:cache:{key}", self.prefix)

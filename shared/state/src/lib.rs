@@ -268,7 +268,14 @@ pub trait TtlCache: Send + Sync {
 
 /// Everything a service needs from state, as one object.
 pub trait StateStore:
-    JobStore + EventLog + ReadyQueue + WaitingIndex + IdempotencyStore + TtlCache + std::fmt::Debug
+    JobStore
+    + EventLog
+    + ReadyQueue
+    + WaitingIndex
+    + IdempotencyStore
+    + TtlCache
+    + Slots
+    + std::fmt::Debug
 {
 }
 
@@ -279,8 +286,21 @@ impl<T> StateStore for T where
         + WaitingIndex
         + IdempotencyStore
         + TtlCache
+        + Slots
         + std::fmt::Debug
 {
+}
+
+/// Bounded sets of members (quota bookkeeping: a principal's active jobs).
+#[async_trait]
+pub trait Slots: Send + Sync {
+    /// Adds `member` to `set` unless the set already holds `limit` others, in one
+    /// atomic step. True when the member is (now or already) in the set.
+    async fn claim_slot(&self, set: &str, member: &str, limit: u64) -> Result<bool>;
+    /// Removes `member` from `set` (no-op when absent).
+    async fn release_slot(&self, set: &str, member: &str) -> Result<()>;
+    /// The members of `set`.
+    async fn slot_members(&self, set: &str) -> Result<Vec<String>>;
 }
 
 /// Opens the configured backend: Redis when a URL is given, else in memory.

@@ -11,8 +11,8 @@ use tokio::sync::Notify;
 use crate::keys::validate_slag_key;
 use crate::{
     CacheEntry, Delivery, EventLog, IdempotencyStore, JobStore, Page, PageRequest, QueueItem,
-    QueueStats, ReadyQueue, Result, StateError, StoredEvent, TtlCache, Version, VersionedRecord,
-    WaitingChange, WaitingEntry, WaitingIndex, now_ms,
+    QueueStats, ReadyQueue, Result, Slots, StateError, StoredEvent, TtlCache, Version,
+    VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex, now_ms,
 };
 
 /// Expired cache and idempotency entries are swept every this many writes, so
@@ -40,6 +40,7 @@ struct Inner {
     pending: HashMap<String, PendingItem>,
     idempotency: HashMap<(String, String), (String, Instant)>,
     cache: HashMap<String, MemoryCacheEntry>,
+    slots: HashMap<String, BTreeSet<String>>,
     writes: u64,
 }
 
@@ -581,5 +582,42 @@ impl TtlCache for MemoryStore {
         let before = inner.cache.len();
         inner.cache.retain(|key, _| !key.starts_with(prefix));
         Ok((before - inner.cache.len()) as u64)
+    }
+}
+
+#[async_trait]
+impl Slots for MemoryStore {
+    async fn claim_slot(&self, set: &str, member: &str, limit: u64) -> Result<bool> {
+        validate_idempotency_key(set)?;
+        let mut inner = self.lock();
+        let members = inner.slots.entry(set.to_owned()).or_default();
+        if members.contains(member) {
+            return Ok(true);
+        }
+        if members.len() as u64 >= limit {
+            return Ok(false);
+        }
+        members.insert(member.to_owned());
+        inner.note_write();
+        Ok(true)
+    }
+
+    async fn release_slot(&self, set: &str, member: &str) -> Result<()> {
+        validate_idempotency_key(set)?;
+        let mut inner = self.lock();
+        if let Some(members) = inner.slots.get_mut(set) {
+            members.remove(member);
+        }
+        Ok(())
+    }
+
+    async fn slot_members(&self, set: &str) -> Result<Vec<String>> {
+        validate_idempotency_key(set)?;
+        Ok(self
+            .lock()
+            .slots
+            .get(set)
+            .map(|members| members.iter().cloned().collect())
+            .unwrap_or_default())
     }
 }

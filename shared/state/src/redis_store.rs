@@ -16,8 +16,8 @@ use crate::keys::{KeyLayout, validate_slag_key};
 use crate::memory::{validate_cache_key, validate_idempotency_key};
 use crate::{
     CacheEntry, Delivery, EventLog, IdempotencyStore, JobStore, Page, PageRequest, QueueItem,
-    QueueStats, ReadyQueue, Result, StateError, StoredEvent, TtlCache, Version, VersionedRecord,
-    WaitingChange, WaitingEntry, WaitingIndex,
+    QueueStats, ReadyQueue, Result, Slots, StateError, StoredEvent, TtlCache, Version,
+    VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex,
 };
 
 /// KEYS: job, jobs index, events. ARGV: data, created_ms, job_id, has event (0|1), event.
@@ -64,6 +64,14 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return false
 ";
 
+/// KEYS: slot set. ARGV: member, limit. 1 when the member holds a slot.
+const CLAIM_SLOT: &str = r"
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
+if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('SADD', KEYS[1], ARGV[1])
+return 1
+";
+
 /// KEYS: cache entry. ARGV: value, fresh ms, keep ms.
 const CACHE_PUT: &str = r"
 local t = redis.call('TIME')
@@ -105,6 +113,7 @@ struct Scripts {
     remember: Script,
     cache_put: Script,
     cache_get: Script,
+    claim_slot: Script,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -133,6 +142,7 @@ impl RedisStore {
                 remember: Script::new(REMEMBER),
                 cache_put: Script::new(CACHE_PUT),
                 cache_get: Script::new(CACHE_GET),
+                claim_slot: Script::new(CLAIM_SLOT),
             },
             blocking: Mutex::new(HashMap::new()),
             event_readers: std::sync::Mutex::new(Vec::new()),
@@ -766,5 +776,41 @@ impl TtlCache for RedisStore {
             cursor = next;
         }
         Ok(removed)
+    }
+}
+
+#[async_trait]
+impl Slots for RedisStore {
+    async fn claim_slot(&self, set: &str, member: &str, limit: u64) -> Result<bool> {
+        validate_idempotency_key(set)?;
+        let held: i64 = self
+            .scripts
+            .claim_slot
+            .key(self.keys.slots(set))
+            .arg(member)
+            .arg(limit)
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(held == 1)
+    }
+
+    async fn release_slot(&self, set: &str, member: &str) -> Result<()> {
+        validate_idempotency_key(set)?;
+        let _: i64 = redis::cmd("SREM")
+            .arg(self.keys.slots(set))
+            .arg(member)
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(())
+    }
+
+    async fn slot_members(&self, set: &str) -> Result<Vec<String>> {
+        validate_idempotency_key(set)?;
+        let mut members: Vec<String> = redis::cmd("SMEMBERS")
+            .arg(self.keys.slots(set))
+            .query_async(&mut self.conn())
+            .await?;
+        members.sort();
+        Ok(members)
     }
 }

@@ -672,6 +672,28 @@ mod cases {
         assert_eq!(store.cache_invalidate_prefix("").await.unwrap(), 1);
     }
 
+    pub async fn slots_are_bounded_and_claimed_once(store: &dyn StateStore) {
+        let set = "jobs:acme:alice";
+        assert!(store.claim_slot(set, "cs/j1", 2).await.unwrap());
+        assert!(store.claim_slot(set, "cs/j2", 2).await.unwrap());
+        // Full: a third member waits; a member already in holds its slot.
+        assert!(!store.claim_slot(set, "cs/j3", 2).await.unwrap());
+        assert!(store.claim_slot(set, "cs/j1", 2).await.unwrap());
+        assert_eq!(
+            store.slot_members(set).await.unwrap(),
+            vec!["cs/j1".to_owned(), "cs/j2".to_owned()]
+        );
+        store.release_slot(set, "cs/j1").await.unwrap();
+        store.release_slot(set, "cs/j1").await.unwrap();
+        assert!(store.claim_slot(set, "cs/j3", 2).await.unwrap());
+        // Sets are independent.
+        assert!(store.claim_slot("jobs:acme:bob", "cs/j1", 1).await.unwrap());
+        assert!(matches!(
+            store.claim_slot("a b", "m", 1).await,
+            Err(StateError::InvalidKey { .. })
+        ));
+    }
+
     pub async fn unsafe_key_parts_are_refused(store: &dyn StateStore) {
         for slag in ["", "a{b}", "a:b", "a b", "x*"] {
             assert!(
@@ -771,6 +793,11 @@ macro_rules! conformance {
             #[tokio::test]
             async fn cache_invalidation() {
                 cases::cache_invalidation(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test]
+            async fn slots_are_bounded_and_claimed_once() {
+                cases::slots_are_bounded_and_claimed_once(&*super::$backend().await.store).await;
             }
 
             #[tokio::test]
