@@ -7,7 +7,7 @@
 //! `adas up` — a real implementation, not a test double.
 //!
 //! Records are opaque bytes (the services store JSON); the store owns versions,
-//! indexes and expiry. A store is bound to one tenant; every method that touches
+//! indexes and expiry. A store is bound to one deployment key prefix; every method that touches
 //! per-skill data takes the slag.
 
 mod error;
