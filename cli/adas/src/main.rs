@@ -102,22 +102,30 @@ enum CertCommand {
     /// Add a principal that authenticates with a client certificate; only its
     /// SHA-256 fingerprint is kept.
     Add {
-        /// Principal name.
-        #[arg(long)]
-        name: String,
-        /// The tenant whose skills and jobs it sees.
-        #[arg(long)]
-        tenant: String,
-        /// A role (repeat for several).
-        #[arg(long = "role", required = true)]
-        roles: Vec<String>,
+        #[command(flatten)]
+        principal: PrincipalArgs,
         /// The client certificate (PEM).
         #[arg(long)]
         cert: std::path::PathBuf,
-        /// The auth file to add it to (created if absent).
-        #[arg(long, env = "ADAS_AUTH_FILE")]
-        auth_file: std::path::PathBuf,
     },
+}
+
+/// Who a new principal is, and the auth file it goes to.
+#[derive(Debug, clap::Args)]
+struct PrincipalArgs {
+    /// Principal name (recorded as job owner, approver, skill author).
+    #[arg(long)]
+    name: String,
+    /// The tenant whose skills and jobs it sees.
+    #[arg(long)]
+    tenant: String,
+    /// A role: admin, operator, user, service, or an approver role a skill
+    /// names (e.g. supervisor). Repeat for several.
+    #[arg(long = "role", required = true)]
+    roles: Vec<String>,
+    /// The auth file to add it to (created if absent).
+    #[arg(long, env = "ADAS_AUTH_FILE")]
+    auth_file: std::path::PathBuf,
 }
 
 #[derive(Debug, Subcommand)]
@@ -125,19 +133,8 @@ enum KeyCommand {
     /// Add a principal with a new API key; the key is printed once and only
     /// its SHA-256 digest is kept.
     Create {
-        /// Principal name (recorded as job owner, approver, skill author).
-        #[arg(long)]
-        name: String,
-        /// The tenant whose skills and jobs it sees.
-        #[arg(long)]
-        tenant: String,
-        /// A role: admin, operator, user, service, or an approver role a skill
-        /// names (e.g. supervisor). Repeat for several.
-        #[arg(long = "role", required = true)]
-        roles: Vec<String>,
-        /// The auth file to add it to (created if absent).
-        #[arg(long, env = "ADAS_AUTH_FILE")]
-        auth_file: std::path::PathBuf,
+        #[command(flatten)]
+        principal: PrincipalArgs,
     },
 }
 
@@ -147,10 +144,13 @@ fn auth(command: AuthCommand) -> ExitCode {
         AuthCommand::Key {
             command:
                 KeyCommand::Create {
-                    name,
-                    tenant,
-                    roles,
-                    auth_file,
+                    principal:
+                        PrincipalArgs {
+                            name,
+                            tenant,
+                            roles,
+                            auth_file,
+                        },
                 },
         } => (
             AuthFile::read(&auth_file).and_then(|mut file| {
@@ -167,11 +167,14 @@ fn auth(command: AuthCommand) -> ExitCode {
         AuthCommand::Cert {
             command:
                 CertCommand::Add {
-                    name,
-                    tenant,
-                    roles,
+                    principal:
+                        PrincipalArgs {
+                            name,
+                            tenant,
+                            roles,
+                            auth_file,
+                        },
                     cert,
-                    auth_file,
                 },
         } => (
             std::fs::read(&cert)
