@@ -1146,3 +1146,27 @@ async fn a_principal_over_its_active_jobs_quota_waits_for_one_to_end() {
         .unwrap();
     suite.jobs("alice").await.start_job(start()).await.unwrap();
 }
+
+#[test]
+fn help_never_prints_secrets_from_the_environment() {
+    for binary in ["adas-orchestrator", "adas-gate"] {
+        let output = Command::new(workspace_binary(binary))
+            .arg("--help")
+            .env("ADAS_REDIS_URL", "redis://:hunter2@127.0.0.1:6390/")
+            .env("ADAS_PEER_KEY", "adas_peer_secret")
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(text.contains("--redis-url"), "{text}");
+        assert!(
+            !text.contains("hunter2") && !text.contains("adas_peer_secret"),
+            "{text}"
+        );
+    }
+    let output = Command::new(workspace_binary("adas"))
+        .args(["job", "list", "x", "--help"])
+        .env("ADAS_API_KEY", "adas_client_secret")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("adas_client_secret"));
+}
