@@ -558,6 +558,8 @@ async fn measure_floors(
         (precise_cpu_of(&[bench_pid, server_pid]) - cpu_before) * 1e6 / sizes.floor_ops as f64,
     );
     // MCP on a kept session: the protocol's own cost, without session setup.
+    // rmcp's own client is a reqwest client: the process's TLS provider first.
+    adas_tools::install_crypto_provider();
     let transport =
         rmcp::transport::StreamableHttpClientTransport::from_uri(suite.demo_mcp_url.clone());
     let client = ().serve(transport).await?;

@@ -10,7 +10,7 @@ pub mod spec;
 
 pub use core::{CoreToolError, core_tools, run_core};
 pub use egress::{EgressDenied, EgressPolicy};
-pub use mcp::{McpConnector, McpError, McpLimits, RmcpConnector};
+pub use mcp::{McpConnector, McpError, McpLimits, RmcpConnector, install_crypto_provider};
 pub use resolve::{
     CacheTtls, DeclaredTool, ResolvedTools, ToolRequest, ToolResolver, ToolsError, matches_pattern,
     selection_cache_key, tool_digest,

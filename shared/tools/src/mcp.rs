@@ -124,9 +124,10 @@ pub struct RmcpConnector {
 
 type Session = RunningService<RoleClient, ()>;
 
-/// rustls with ring is the process's one TLS provider (tonic's is ring too);
-/// reqwest needs it installed before its first HTTPS client.
-fn install_crypto_provider() {
+/// Installs rustls with ring as the process's TLS provider (tonic's is ring
+/// too). reqwest is built without one, so any reqwest client — ours, or rmcp's
+/// own default one — needs this first; it is idempotent.
+pub fn install_crypto_provider() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let _ = rustls::crypto::ring::default_provider().install_default();
@@ -161,6 +162,7 @@ impl RmcpConnector {
     /// A connector with these limits, allowed to reach what `policy` allows.
     /// (`Default` allows nothing.)
     pub fn new(limits: McpLimits, policy: EgressPolicy) -> Self {
+        install_crypto_provider();
         Self {
             limits,
             policy: Arc::new(policy),
