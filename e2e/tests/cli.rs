@@ -327,7 +327,7 @@ fn chat_says_why_an_answer_is_refused() {
         .find(|line| line.contains("fields.amount: "))
         .unwrap_or_else(|| panic!("the refused field and why: {stdout}"));
     assert!(refused.contains("number"), "{refused}");
-    assert!(stdout.contains("- Status: refunded"), "{stdout}");
+    assert!(stdout.contains("status: refunded"), "{stdout}");
 }
 
 #[test]
@@ -349,7 +349,7 @@ fn demo_runs_the_refund_conversation_on_the_embedded_suite() {
         "order_id (string): ORD-1",
         "amount (number): 700",
         "Approval required from supervisor",
-        "- Status: refunded",
+        "status: refunded",
     ] {
         assert!(
             stdout.contains(expected),

@@ -41,6 +41,10 @@ pub enum JobCommand {
         /// Idempotency key.
         #[arg(long)]
         request_id: Option<String>,
+        /// Continue this conversation (`skills/{slag}/conversations/{id}`, a
+        /// previous job's `conversation`): its facts carry over.
+        #[arg(long)]
+        conversation: Option<String>,
     },
     /// Print a job: a summary, or the whole job with `-o json|yaml`.
     Get {
@@ -90,6 +94,21 @@ pub enum JobCommand {
     Cancel {
         /// Job name.
         name: String,
+    },
+    /// List a skill's paused jobs with what each waits for — escalated jobs
+    /// (HUMAN_TAKEOVER_REQUIRED) among them, oldest ask first.
+    Waiting {
+        /// Skill slag.
+        slag: String,
+    },
+    /// Take over an escalated job: send `--reply` to the user as the human in
+    /// charge (operator or admin); the job completes with it.
+    Takeover {
+        /// Job name.
+        name: String,
+        /// The reply to the user.
+        #[arg(long)]
+        reply: String,
     },
 }
 
@@ -211,6 +230,7 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                 program,
                 resources,
                 request_id,
+                conversation,
             } => {
                 let mut clients = connect(client).await?;
                 let job = clients
@@ -222,6 +242,7 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                         context: None,
                         request_id: request_id.unwrap_or_default(),
                         program: program.unwrap_or_default(),
+                        conversation: conversation.unwrap_or_default(),
                     })
                     .await
                     .map_err(status_text)?
@@ -402,6 +423,62 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                     .map_err(status_text)?;
                 out("cancelled");
             }
+            JobCommand::Waiting { slag } => {
+                let mut dal = connect(client).await?.dal;
+                let mut page_token = String::new();
+                loop {
+                    let page = dal
+                        .list_waiting(pb::ListWaitingRequest {
+                            parent: format!("skills/{slag}"),
+                            page_size: 1000,
+                            page_token,
+                        })
+                        .await
+                        .map_err(status_text)?
+                        .into_inner();
+                    for job in &page.jobs {
+                        let waiting = job.waiting.clone().unwrap_or_default();
+                        out(&format!(
+                            "{}\t{}\t{}",
+                            job.name, waiting.reason_code, waiting.prompt_message
+                        ));
+                    }
+                    if page.next_page_token.is_empty() {
+                        break;
+                    }
+                    page_token = page.next_page_token;
+                }
+            }
+            JobCommand::Takeover { name, reply } => {
+                let mut clients = connect(client).await?;
+                let job = clients
+                    .orchestrator
+                    .get_job(pb::GetJobRequest { name: name.clone() })
+                    .await
+                    .map_err(status_text)?
+                    .into_inner();
+                let waiting = job
+                    .waiting
+                    .filter(|waiting| waiting.reason_code == "HUMAN_TAKEOVER_REQUIRED")
+                    .ok_or("the job is not escalated to a human")?;
+                clients
+                    .dal
+                    .submit_input(pb::SubmitInputRequest {
+                        job: name,
+                        correlation_id: waiting.correlation_id,
+                        fields: [(
+                            "reply".to_owned(),
+                            prost_types::Value {
+                                kind: Some(prost_types::value::Kind::StringValue(reply)),
+                            },
+                        )]
+                        .into(),
+                        request_id: String::new(),
+                    })
+                    .await
+                    .map_err(status_text)?;
+                out("replied");
+            }
         }
         Ok(())
     }))
@@ -505,6 +582,8 @@ pub async fn chat(
     };
     let mut clients = connect(client).await?;
     let mut last_completed = true;
+    // One conversation: every line after the first continues it.
+    let mut conversation = String::new();
     out(&format!(
         "Chatting with {slag} on {}. An empty line ends the conversation.",
         client.server
@@ -518,11 +597,13 @@ pub async fn chat(
             .start_job(pb::StartJobRequest {
                 skill: format!("skills/{slag}"),
                 goal,
+                conversation: conversation.clone(),
                 ..Default::default()
             })
             .await
             .map_err(status_text)?
             .into_inner();
+        conversation = started.conversation.clone();
         let mut job = settle(&mut clients, &started.name, 0).await?;
         loop {
             let status = pb::JobStatus::try_from(job.status).unwrap_or_default();
@@ -547,12 +628,26 @@ pub async fn chat(
                 break;
             };
             let version = job.version;
+            if outcome == pb::OutcomeClass::Escalated {
+                // A human takes it from here; the next line starts afresh.
+                out(&format!(
+                    "{slag}> {} An operator will reply (adas job takeover {}).",
+                    waiting.prompt_message, job.name
+                ));
+                conversation.clear();
+                last_completed = false;
+                break;
+            }
             if outcome == pb::OutcomeClass::UserActionRequired {
                 // The widget: one prompt per requested field, with its type.
                 out(&format!("{slag}> {}", waiting.prompt_message));
                 let mut fields = std::collections::HashMap::new();
                 for field in &waiting.fields {
-                    let options = if field.options.is_empty() {
+                    // Labelled options (a clarification) are listed by number.
+                    for (index, label) in field.option_labels.iter().enumerate() {
+                        out(&format!("  {}) {label}", index + 1));
+                    }
+                    let options = if field.options.is_empty() || !field.option_labels.is_empty() {
                         String::new()
                     } else {
                         format!(" [{}]", field.options.join("/"))

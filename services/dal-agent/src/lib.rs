@@ -200,6 +200,15 @@ impl DalAgentService for DalAgentServer {
             .await
             .map_err(job_status)?;
         adas_wire::check_job_access(&principal, &current.record)?;
+        // An escalated job is a human's now: the user cannot answer it away.
+        if current.record.waiting.as_ref().is_some_and(|waiting| {
+            waiting.reason_code == adas_jobs::dal::reason_codes::HUMAN_TAKEOVER_REQUIRED
+        }) && !principal.sees_all_jobs()
+        {
+            return Err(adas_runtime::auth::permission_denied(
+                "an escalated job is answered by an operator (adas job takeover)",
+            ));
+        }
         if request.correlation_id.is_empty() {
             return Err(invalid(
                 "correlation_id",

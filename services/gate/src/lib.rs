@@ -499,7 +499,7 @@ impl GateService for Gate {
             .unwrap_or_default();
         let text = self
             .polisher
-            .polish(&persona, &request.reply, &results)
+            .polish(&persona, &request.reply, &results, request.user_waited)
             .await;
         Ok(Response::new(pb::PolishReplyResponse { text }))
     }

@@ -116,22 +116,25 @@ fn check_message(message: &str) -> Result<(), IntentError> {
     Ok(())
 }
 
+fn entity(entity: &adas_nlu::Entity) -> pb::Entity {
+    pb::Entity {
+        name: entity.name.clone(),
+        r#type: entity.kind.clone(),
+        value: Some(json_to_value(&entity.value)),
+        text: entity.text.clone(),
+        start: entity.start as i32,
+        end: entity.end as i32,
+        guessed: entity.guessed,
+    }
+}
+
 fn detection_response(detection: &Detection) -> pb::DetectIntentResponse {
     pb::DetectIntentResponse {
         intent_id: detection.intent_id.clone().unwrap_or_default(),
         confidence: detection.confidence,
-        entities: detection
-            .entities
-            .iter()
-            .map(|entity| pb::Entity {
-                name: entity.name.clone(),
-                r#type: entity.kind.clone(),
-                value: Some(json_to_value(&entity.value)),
-                text: entity.text.clone(),
-                start: entity.start as i32,
-                end: entity.end as i32,
-            })
-            .collect(),
+        margin: detection.margin,
+        confident: detection.confident,
+        entities: detection.entities.iter().map(entity).collect(),
         out_of_domain: detection.out_of_domain.as_ref().map(|out| pb::OutOfDomain {
             action: out.action.clone(),
             message: out.message.clone(),
@@ -181,9 +184,10 @@ impl IntentService for Intent {
             .as_ref()
             .map(struct_to_json)
             .unwrap_or_default();
+        let chosen = (!request.intent_id.is_empty()).then(|| request.intent_id.clone());
         let planned = self
             .planner
-            .plan(&skill.skill, &request.message, &context)
+            .plan(&skill.skill, &request.message, &context, chosen)
             .await;
         let program = planned
             .program
@@ -196,6 +200,7 @@ impl IntentService for Intent {
             program,
             intent: Some(detection_response(&planned.detection)),
             workflow: planned.workflow.unwrap_or_default(),
+            facts: planned.facts.iter().map(entity).collect(),
         }))
     }
 
@@ -256,7 +261,7 @@ mod tests {
         Planner {}
         #[async_trait::async_trait]
         impl Planner for Planner {
-            async fn plan(&self, skill: &adas_skill::model::Skill, message: &str, context: &Map<String, Json>) -> Planned;
+            async fn plan(&self, skill: &adas_skill::model::Skill, message: &str, context: &Map<String, Json>, intent: Option<String>) -> Planned;
         }
     }
 
@@ -275,8 +280,8 @@ mod tests {
         planner
             .expect_plan()
             .times(1)
-            .returning(|skill, message, context| {
-                let mut planned = adas_nlu::plan(skill, message, context);
+            .returning(|skill, message, context, intent| {
+                let mut planned = adas_nlu::plan(skill, message, context, intent.as_deref());
                 // An LLM planner that produced a call with a bare word as a name.
                 planned.program = Some(adas_dia::Program {
                     elements: vec![adas_dia::Node::Intent(adas_dia::Intent {
@@ -304,7 +309,12 @@ mod tests {
     #[tokio::test]
     async fn the_deterministic_planner_is_used_through_the_seam() {
         let mut planner = MockPlanner::new();
-        planner.expect_plan().times(1).returning(adas_nlu::plan);
+        planner
+            .expect_plan()
+            .times(1)
+            .returning(|skill, message, context, intent| {
+                adas_nlu::plan(skill, message, context, intent.as_deref())
+            });
         let service = Intent::new(catalog(), Arc::new(planner));
         let request = pb::PlanRequest {
             skill: "cs-tier-1".into(),

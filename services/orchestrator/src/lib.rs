@@ -11,8 +11,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use adas_jobs::{
-    AuditEntry, EventKind, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass, StoredJob,
-    new_job_id, now,
+    AuditEntry, EventKind, Evidence, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass,
+    StoredJob, new_job_id, now,
 };
 use adas_proto::pb;
 use adas_proto::pb::orchestrator_service_server::{OrchestratorService, OrchestratorServiceServer};
@@ -57,6 +57,9 @@ pub enum OrchestratorError {
     /// The job is not in a state for this.
     #[error("{0}")]
     Precondition(String),
+    /// No such conversation (or another principal's).
+    #[error("conversation {0} not found")]
+    ConversationNotFound(String),
     /// A platform failure.
     #[error("internal error: {0}")]
     Internal(String),
@@ -97,6 +100,12 @@ impl From<OrchestratorError> for Status {
             OrchestratorError::Job(JobError::Store(store)) if store.is_unavailable() => {
                 status_with_details(Code::Unavailable, "STATE_STORE", message, &[])
             }
+            OrchestratorError::ConversationNotFound(_) => status_with_details(
+                Code::NotFound,
+                "CONVERSATION_NOT_FOUND",
+                message,
+                &[FieldViolation::new("conversation", "no such conversation")],
+            ),
             OrchestratorError::Precondition(_) => status_with_details(
                 Code::FailedPrecondition,
                 "FAILED_PRECONDITION",
@@ -120,6 +129,49 @@ pub struct Orchestrator {
 }
 
 impl Orchestrator {
+    /// The conversation a new job continues: its id and its latest job, which
+    /// must be the caller's to read and must have ended. `None` for an empty name.
+    async fn continue_conversation(
+        &self,
+        principal: &adas_runtime::Principal,
+        slag: &str,
+        name: &str,
+    ) -> Result<Option<(String, JobRecord)>, OrchestratorError> {
+        if name.is_empty() {
+            return Ok(None);
+        }
+        let id = name
+            .strip_prefix(&format!("skills/{slag}/conversations/"))
+            .filter(|id| adas_state::validate_slag_key(id).is_ok() && !id.contains('/'))
+            .ok_or_else(|| OrchestratorError::InvalidField {
+                field: "conversation",
+                reason: format!("expected `skills/{slag}/conversations/{{id}}`"),
+            })?;
+        let not_found = || OrchestratorError::ConversationNotFound(name.to_owned());
+        let Some(latest) = self
+            .repo
+            .conversation_turn(&principal.tenant, slag, id)
+            .await?
+        else {
+            return Err(not_found());
+        };
+        let previous = match self.repo.load(slag, &latest).await {
+            Ok(stored) => stored.record,
+            Err(JobError::NotFound { .. }) => return Err(not_found()),
+            Err(error) => return Err(error.into()),
+        };
+        // Another principal's conversation does not exist for this caller.
+        if adas_wire::check_job_access(principal, &previous).is_err() {
+            return Err(not_found());
+        }
+        if !previous.status.is_terminal() {
+            return Err(OrchestratorError::Precondition(format!(
+                "the conversation's job skills/{slag}/jobs/{latest} has not ended: answer or cancel it first"
+            )));
+        }
+        Ok(Some((id.to_owned(), previous)))
+    }
+
     /// A service over job storage and skills, with the configured quotas.
     pub fn new(repo: JobRepo, catalog: Arc<Catalog>, config: &adas_runtime::ServerConfig) -> Self {
         Self {
@@ -355,6 +407,40 @@ impl OrchestratorService for Orchestrator {
                 return Ok(Response::new(adas_wire::job(&stored)));
             }
         }
+        let mut context = request
+            .context
+            .as_ref()
+            .map(struct_to_json)
+            .unwrap_or_default();
+        let mut evidence: Vec<Evidence> = context
+            .iter()
+            .map(|(name, value)| Evidence {
+                name: name.clone(),
+                value: value.clone(),
+                source: "client".into(),
+            })
+            .collect();
+        let conversation = match self
+            .continue_conversation(&principal, &slag, &request.conversation)
+            .await
+        {
+            Ok(Some((id, previous))) => {
+                for (name, value) in previous.context {
+                    context.entry(name).or_insert(value);
+                }
+                for mut item in previous.evidence {
+                    if !evidence.iter().any(|known| {
+                        known.name == item.name && adas_jobs::same_value(&known.value, &item.value)
+                    }) {
+                        item.source = "conversation".into();
+                        evidence.push(item);
+                    }
+                }
+                id
+            }
+            Ok(None) => job_id.clone(),
+            Err(error) => return Err(error.into()),
+        };
         // Active-job quotas: the suite's own calls and dev mode are not limited.
         let holds_quota = !(principal.dev || principal.is_service());
         if holds_quota
@@ -374,6 +460,7 @@ impl OrchestratorService for Orchestrator {
                 Duration::from_secs(1),
             ));
         }
+        let client_program = program.is_some();
         let stamp = now();
         let record = JobRecord {
             job_id: job_id.clone(),
@@ -382,16 +469,19 @@ impl OrchestratorService for Orchestrator {
             status: JobStatus::Queued,
             outcome_class: None,
             waiting: None,
-            context: request
-                .context
-                .as_ref()
-                .map(struct_to_json)
-                .unwrap_or_default(),
+            context,
             resources: bound.values,
             // A client's own program skips intent and planning; every call
             // in it is still resolved (ASK pauses) and gated like a plan's.
             plan: program.map(adas_dia::Plan::new),
-            intent: None,
+            // A client's program is its own decision: no intent was guessed.
+            intent: client_program.then(|| adas_jobs::DetectedIntent {
+                intent_id: String::new(),
+                confidence: 1.0,
+                out_of_domain: false,
+                margin: 1.0,
+                confident: true,
+            }),
             iteration: 0,
             iteration_budget: skill.engine.max_iterations,
             calls: Vec::new(),
@@ -403,6 +493,9 @@ impl OrchestratorService for Orchestrator {
             tenant: principal.tenant.clone(),
             skill_etag: skill.etag.clone(),
             holds_quota,
+            conversation: conversation.clone(),
+            evidence,
+            confirmed_calls: Vec::new(),
             created_at: stamp.clone(),
             updated_at: stamp,
             ended_at: None,
@@ -416,6 +509,10 @@ impl OrchestratorService for Orchestrator {
                 return Err(OrchestratorError::from(error).into());
             }
         };
+        self.repo
+            .set_conversation_turn(&principal.tenant, &slag, &conversation, &job_id)
+            .await
+            .map_err(OrchestratorError::from)?;
         self.repo
             .enqueue(&slag, &job_id)
             .await

@@ -7,11 +7,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use adas_jobs::dal::reason_codes;
+use adas_jobs::certainty;
+use adas_jobs::dal::{self, reason_codes};
 use adas_jobs::focus::FocusCache;
 use adas_jobs::{
-    CallRecord, DetectedIntent, EventKind, JobError, JobRecord, JobRepo, JobResult, JobStatus,
-    OutcomeClass, PendingApproval, StoredJob, Waiting, now,
+    CallRecord, DetectedIntent, EventKind, Evidence, JobError, JobRecord, JobRepo, JobResult,
+    JobStatus, OutcomeClass, PendingApproval, StoredJob, Waiting, now,
 };
 use adas_proto::pb;
 use adas_proto::pb::dal_agent_service_client::DalAgentServiceClient;
@@ -313,6 +314,13 @@ impl Worker {
                     message: record.goal.clone(),
                     context: Some(json_to_struct(&Json::Object(record.context.clone()))),
                     job: name(record),
+                    // The user's answer to a clarification.
+                    intent_id: record
+                        .intent
+                        .as_ref()
+                        .filter(|intent| intent.confident)
+                        .map(|intent| intent.intent_id.clone())
+                        .unwrap_or_default(),
                 },
             ))
             .await?
@@ -322,6 +330,8 @@ impl Worker {
             intent_id: detected.intent_id.clone(),
             confidence: detected.confidence,
             out_of_domain: detected.out_of_domain.is_some(),
+            margin: detected.margin,
+            confident: detected.confident,
         });
         if let Some(out_of_domain) = detected.out_of_domain {
             // Out of domain is an answer, not an error.
@@ -344,12 +354,32 @@ impl Worker {
                 .await?;
             return Ok(None);
         }
-        for entity in &detected.entities {
-            if let Some(value) = &entity.value {
-                record
-                    .context
-                    .entry(entity.name.clone())
-                    .or_insert_with(|| value_to_json(value));
+        if response.program.is_empty() {
+            return self
+                .clarify(skill, record, version, &detected)
+                .await
+                .map(|()| None);
+        }
+        for fact in detected.entities.iter().chain(&response.facts) {
+            let Some(value) = fact.value.as_ref().map(value_to_json) else {
+                continue;
+            };
+            record
+                .context
+                .entry(fact.name.clone())
+                .or_insert_with(|| value.clone());
+            // Matched values are evidence; a guess may fill a read-only call,
+            // never a side-effecting one without the user's yes.
+            if !fact.guessed
+                && !record.evidence.iter().any(|known| {
+                    known.name == fact.name && adas_jobs::same_value(&known.value, &value)
+                })
+            {
+                record.evidence.push(Evidence {
+                    name: fact.name.clone(),
+                    value,
+                    source: "message".into(),
+                });
             }
         }
         let program = adas_dia::parse(&response.program)
@@ -364,6 +394,69 @@ impl Worker {
         ))
     }
 
+    /// Pauses the job to ask which intent the user meant: the candidates close
+    /// to the best (at most three) and "none".
+    async fn clarify(
+        &self,
+        skill: &OperationalSkill,
+        record: &mut JobRecord,
+        version: u64,
+        detected: &pb::DetectIntentResponse,
+    ) -> Result<(), WorkError> {
+        let best = detected
+            .candidates
+            .first()
+            .map_or(0.0, |candidate| candidate.score);
+        let intents = skill.skill.intents.clone().unwrap_or_default();
+        let describe = |intent_id: &str| {
+            intents
+                .supported
+                .iter()
+                .find(|intent| intent.id == intent_id)
+                .and_then(|intent| intent.description.clone())
+                .unwrap_or_else(|| intent_id.replace('_', " "))
+        };
+        let mut options: Vec<(String, String)> = detected
+            .candidates
+            .iter()
+            .filter(|candidate| candidate.score >= best - 0.2 && candidate.score > 0.0)
+            .take(3)
+            .map(|candidate| (candidate.intent_id.clone(), describe(&candidate.intent_id)))
+            .collect();
+        let listed = options
+            .iter()
+            .enumerate()
+            .map(|(index, (_, label))| format!("{}) {label}", index + 1))
+            .collect::<Vec<_>>()
+            .join("; ");
+        options.push(("none".into(), "None of these".into()));
+        let prompt = format!(
+            "I'm not sure what you need. Did you mean: {listed}? Reply with the number, or none."
+        );
+        let field = dal::ask_field("intent", "string", &prompt, options);
+        let waiting = dal::single_ask(
+            reason_codes::INTENT_CLARIFICATION_REQUIRED,
+            field,
+            prompt.clone(),
+            None,
+        );
+        record.status = JobStatus::Paused;
+        record.outcome_class = Some(OutcomeClass::UserActionRequired);
+        record.waiting = Some(waiting);
+        self.repo
+            .save(
+                version,
+                record,
+                (
+                    EventKind::Paused,
+                    &prompt,
+                    json!({"reason_code": reason_codes::INTENT_CLARIFICATION_REQUIRED, "confidence": detected.confidence, "margin": detected.margin}),
+                ),
+            )
+            .await?;
+        Ok(())
+    }
+
     /// Why `tool` may not run now: its server's current definition is not the
     /// one an admin accepted (a rug pull, or a tool the server added), or it
     /// cannot be checked. `None`: it may run.
@@ -372,25 +465,39 @@ impl Worker {
         skill: &OperationalSkill,
         record: &JobRecord,
         tool: &str,
-    ) -> Option<String> {
+    ) -> (Option<String>, Option<adas_tools::ToolSpec>) {
         if tool.starts_with("sys.") {
-            return None;
+            return (None, None);
         }
         match self
             .tools
             .resolve(&adas_jobs::tool_request(skill, &record.tenant))
             .await
         {
-            Ok(resolved) if resolved.unaccepted.iter().any(|name| name == tool) => resolved
-                .tools
-                .iter()
-                .find(|spec| spec.name == tool)
-                .and_then(|spec| spec.unavailable_reason.clone()),
-            Ok(_) => None,
+            Ok(resolved) => {
+                let spec = resolved
+                    .tools
+                    .iter()
+                    .find(|spec| spec.name == tool)
+                    .cloned();
+                let refused = resolved
+                    .unaccepted
+                    .iter()
+                    .any(|name| name == tool)
+                    .then(|| {
+                        spec.as_ref()
+                            .and_then(|spec| spec.unavailable_reason.clone())
+                    })
+                    .flatten();
+                (refused, spec)
+            }
             // Fail closed: a server that will not list its tools does not get calls.
-            Err(error) => Some(format!(
-                "`{tool}` cannot be checked against its accepted definition: {error}"
-            )),
+            Err(error) => (
+                Some(format!(
+                    "`{tool}` cannot be checked against its accepted definition: {error}"
+                )),
+                None,
+            ),
         }
     }
 
@@ -407,17 +514,26 @@ impl Worker {
     ) -> Result<Option<(JobRecord, u64)>, WorkError> {
         let digest = adas_policy::gate::call_digest(tool, &args);
         if record.iteration >= record.iteration_budget.max(1) {
-            let escalate = skill.engine.on_max_iterations == "escalate";
-            record.status = JobStatus::Failed;
-            record.outcome_class = Some(if escalate {
-                OutcomeClass::Escalated
-            } else {
-                OutcomeClass::EngineBudgetExhausted
-            });
             let budget = record.iteration_budget;
-            record.error = Some(format!(
-                "iteration budget of {budget} tool calls is used up"
-            ));
+            let why = format!("iteration budget of {budget} tool calls is used up");
+            if skill.engine.on_max_iterations == "escalate" {
+                dal::escalate(&mut record, &why, None);
+                self.repo
+                    .save(
+                        version,
+                        &mut record,
+                        (
+                            EventKind::Paused,
+                            "iteration budget exhausted; handed to a human",
+                            json!({"budget": budget, "reason_code": reason_codes::HUMAN_TAKEOVER_REQUIRED}),
+                        ),
+                    )
+                    .await?;
+                return Ok(None);
+            }
+            record.status = JobStatus::Failed;
+            record.outcome_class = Some(OutcomeClass::EngineBudgetExhausted);
+            record.error = Some(why);
             self.repo
                 .save(
                     version,
@@ -447,6 +563,52 @@ impl Worker {
                     version,
                     &mut record,
                     (EventKind::Failed, "loop detected", json!({"tool": tool})),
+                )
+                .await?;
+            return Ok(None);
+        }
+        let (refused, spec) = self.unaccepted(skill, &record, tool).await;
+        // Side effects need certainty: a confident intent and evidence for every
+        // argument, or the user's yes to the exact call.
+        if certainty::side_effecting(skill, tool, spec.as_ref())
+            && let Some(why) = certainty::confirmation_needed(&record, &args, &digest)
+        {
+            let call = certainty::describe_call(skill, tool, &args);
+            let prompt = format!("{why}. Shall I go ahead? {call}. (yes/no)");
+            let field = dal::ask_field(
+                "confirm",
+                "boolean",
+                &prompt,
+                vec![
+                    ("yes".into(), "Yes, do it".into()),
+                    ("no".into(), "No".into()),
+                ],
+            );
+            let approval = PendingApproval {
+                tool: tool.to_owned(),
+                arguments: args.clone(),
+                call_digest: digest.clone(),
+                approver: String::new(),
+                reason: why.clone(),
+                condition: String::new(),
+            };
+            record.status = JobStatus::Paused;
+            record.outcome_class = Some(OutcomeClass::UserActionRequired);
+            record.waiting = Some(dal::single_ask(
+                reason_codes::ACTION_CONFIRMATION_REQUIRED,
+                field,
+                prompt.clone(),
+                Some(approval),
+            ));
+            self.repo
+                .save(
+                    version,
+                    &mut record,
+                    (
+                        EventKind::Paused,
+                        &prompt,
+                        json!({"reason_code": reason_codes::ACTION_CONFIRMATION_REQUIRED, "tool": tool, "why": why}),
+                    ),
                 )
                 .await?;
             return Ok(None);
@@ -516,7 +678,7 @@ impl Worker {
             }
             pb::GateVerdict::Allow => {}
         }
-        if let Some(reason) = self.unaccepted(skill, &record, tool).await {
+        if let Some(reason) = refused {
             adas_runtime::metrics::count_unaccepted_tool_call();
             record.status = JobStatus::Failed;
             record.outcome_class = Some(OutcomeClass::PolicyDenied);
@@ -683,18 +845,44 @@ impl Worker {
             }
             results.insert(tool.clone(), output.clone());
         }
-        let draft = match record
-            .calls
+        // The answer is what the tools returned, not the contract's field names.
+        let labelled: Vec<(String, Json)> = outputs
             .iter()
-            .rev()
-            .find(|call| !call.is_error && !call.tool.starts_with("sys."))
-        {
-            Some(call) => format!(
-                "Here is the result of {}.",
-                call.tool.replace(['_', '.'], " ")
-            ),
-            None => "Done.".to_owned(),
+            .filter(|(tool, _)| !tool.starts_with("sys."))
+            .map(|(tool, output)| (tool_label(skill, tool), output.clone()))
+            .collect();
+        let template = record.intent.as_ref().and_then(|detected| {
+            skill
+                .skill
+                .intents
+                .iter()
+                .flat_map(|intents| &intents.supported)
+                .find(|intent| intent.id == detected.intent_id)
+                .and_then(|intent| intent.reply.clone())
+        });
+        let spoken: Vec<(String, Json)> = outputs
+            .iter()
+            .filter(|(tool, _)| tool == "sys.emitUserMessage")
+            .filter_map(|(_, output)| {
+                output
+                    .get("text")
+                    .cloned()
+                    .map(|text| (String::new(), text))
+            })
+            .collect();
+        let draft = if labelled.is_empty() && !spoken.is_empty() {
+            spoken
+                .iter()
+                .map(|(_, text)| text.as_str().unwrap_or_default().to_owned())
+                .collect::<Vec<_>>()
+                .join("\n")
+        } else {
+            adas_policy::polish::compose(template.as_deref(), &labelled, &results)
         };
+        let user_waited = record
+            .audit
+            .iter()
+            .any(|entry| matches!(entry.action.as_str(), "answer" | "clarify" | "confirm"));
         let skill_name = format!("skills/{}", record.slag);
         let verdict = self
             .gate
@@ -747,18 +935,14 @@ impl Worker {
                     reply: draft,
                     results: Some(json_to_struct(&Json::Object(output_fields.clone()))),
                     resources: record.resources.clone().into_iter().collect(),
+                    user_waited,
                 },
             ))
             .await?
             .into_inner();
         // A replan must bring new evidence (spec 004 §4.4); the deterministic planner
         // would only plan the same calls again, so a failed verdict goes to a human
-        // with the reply attached. An LLM planner plugs in at the IntentService seam.
-        let outcome = if verdict.passed {
-            OutcomeClass::Success
-        } else {
-            OutcomeClass::Escalated
-        };
+        // with the draft attached. An LLM planner plugs in at the IntentService seam.
         let finalization = json!({
             "passed": verdict.passed,
             "skipped": verdict.skipped,
@@ -779,13 +963,32 @@ impl Worker {
                 finalization.clone(),
             )
             .await?;
-        record.status = JobStatus::Completed;
-        record.outcome_class = Some(outcome);
         record.result = Some(JobResult {
-            reply: polished.text,
+            reply: polished.text.clone(),
             output_fields,
             finalization: finalization.clone(),
         });
+        if !verdict.passed {
+            dal::escalate(
+                &mut record,
+                "the finalization gate did not pass the reply",
+                Some(&polished.text),
+            );
+            self.repo
+                .save(
+                    version,
+                    &mut record,
+                    (
+                        EventKind::Paused,
+                        "handed to a human: the reply did not pass finalization",
+                        json!({"reason_code": reason_codes::HUMAN_TAKEOVER_REQUIRED, "finalization": finalization}),
+                    ),
+                )
+                .await?;
+            return Ok(());
+        }
+        record.status = JobStatus::Completed;
+        record.outcome_class = Some(OutcomeClass::Success);
         self.repo
             .save(
                 version,
@@ -795,6 +998,19 @@ impl Worker {
             .await?;
         Ok(())
     }
+}
+
+/// A tool as the user knows it: its description, else its name in words.
+fn tool_label(skill: &OperationalSkill, tool: &str) -> String {
+    skill
+        .skill
+        .tools
+        .iter()
+        .find(|declared| declared.name == tool)
+        .and_then(|declared| declared.description.clone())
+        .filter(|description| !description.trim().is_empty())
+        .map(|description| description.trim().trim_end_matches('.').to_owned())
+        .unwrap_or_else(|| tool.replace(['_', '.'], " "))
 }
 
 fn record_uri(skill: &OperationalSkill) -> Option<String> {

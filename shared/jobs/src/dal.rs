@@ -38,6 +38,174 @@ pub mod reason_codes {
     pub const USER_CONFIRMATION_REQUIRED: &str = "USER_CONFIRMATION_REQUIRED";
     /// An approver must decide on a call.
     pub const APPROVAL_REQUIRED: &str = "APPROVAL_REQUIRED";
+    /// No intent matched confidently: the user picks one (field `intent`).
+    pub const INTENT_CLARIFICATION_REQUIRED: &str = "INTENT_CLARIFICATION_REQUIRED";
+    /// A side-effecting call rests on a guess: the user says yes or no (field `confirm`).
+    pub const ACTION_CONFIRMATION_REQUIRED: &str = "ACTION_CONFIRMATION_REQUIRED";
+    /// Escalated: an operator replies in the agent's place (field `reply`).
+    pub const HUMAN_TAKEOVER_REQUIRED: &str = "HUMAN_TAKEOVER_REQUIRED";
+}
+
+/// A one-field ask the engine makes itself (a clarification, a confirmation,
+/// a takeover): not a tool input, so it has no slot in the plan.
+pub fn single_ask(
+    reason_code: &str,
+    field: WaitingField,
+    prompt: String,
+    approval: Option<crate::PendingApproval>,
+) -> Waiting {
+    let stamp = now();
+    Waiting {
+        reason_code: reason_code.to_owned(),
+        requested_fields: vec![field.name.clone()],
+        prompt_message: prompt,
+        correlation_id: new_correlation_id(),
+        created_at: stamp.clone(),
+        last_prompt_at: stamp,
+        fields: vec![field],
+        prompt_count: 1,
+        invalid_answer_count: 0,
+        approval,
+    }
+}
+
+/// A field of a [`single_ask`].
+pub fn ask_field(
+    name: &str,
+    kind: &str,
+    prompt: &str,
+    options: Vec<(String, String)>,
+) -> WaitingField {
+    let (options, option_labels): (Vec<String>, Vec<String>) = options.into_iter().unzip();
+    WaitingField {
+        name: name.to_owned(),
+        kind: kind.to_owned(),
+        prompt: prompt.to_owned(),
+        input_type: if options.is_empty() { "text" } else { "choice" }.to_owned(),
+        options,
+        option_labels,
+        required: true,
+        slot_path: Json::Null,
+        interaction: None,
+    }
+}
+
+/// Hands the job to a human: it stays paused in the skill's waiting queue
+/// (ListWaiting shows why) until an operator replies in the agent's place.
+pub fn escalate(record: &mut JobRecord, why: &str, draft: Option<&str>) {
+    let mut prompt = format!("Handed to a human: {why}.");
+    if let Some(draft) = draft.filter(|draft| !draft.trim().is_empty()) {
+        prompt.push_str(&format!(" Draft reply: {draft}"));
+    }
+    let field = ask_field(
+        "reply",
+        "string",
+        "The reply to send to the user",
+        Vec::new(),
+    );
+    record.status = JobStatus::Paused;
+    record.outcome_class = Some(OutcomeClass::Escalated);
+    record.error = Some(why.to_owned());
+    record.waiting = Some(single_ask(
+        reason_codes::HUMAN_TAKEOVER_REQUIRED,
+        field,
+        prompt,
+        None,
+    ));
+}
+
+/// Yes or no, in plain words.
+fn yes_or_no(text: &str) -> Option<bool> {
+    let text = text.trim().trim_end_matches(['.', '!']).to_lowercase();
+    match text.as_str() {
+        "yes" | "y" | "yeah" | "yep" | "sure" | "ok" | "okay" | "go ahead" | "do it"
+        | "confirm" | "true" | "please do" | "yes please" => Some(true),
+        "no" | "n" | "nope" | "don't" | "do not" | "cancel" | "stop" | "false" | "no thanks" => {
+            Some(false)
+        }
+        _ => None,
+    }
+}
+
+/// What an answer to an engine-made ask does.
+enum Decided {
+    /// Plan again for the intent the user chose.
+    Intent(String),
+    /// None of the intents: the skill's out-of-domain answer.
+    NoIntent,
+    /// Run the confirmed call.
+    Confirmed(String),
+    /// The user said no: nothing is done.
+    Declined,
+    /// A human's reply ends the job.
+    HumanReply(String),
+}
+
+/// Reads the answer to a clarification, confirmation or takeover ask;
+/// `None` for the tool-input asks.
+fn decide(waiting: &Waiting, fields: &Map<String, Json>) -> Option<Result<Decided, String>> {
+    let field = waiting.fields.first()?;
+    let text = match fields.get(&field.name) {
+        Some(Json::String(text)) => text.trim().to_owned(),
+        Some(Json::Bool(yes)) => yes.to_string(),
+        Some(Json::Number(number)) => number.to_string(),
+        _ => String::new(),
+    };
+    match waiting.reason_code.as_str() {
+        reason_codes::INTENT_CLARIFICATION_REQUIRED => {
+            let lower = text.to_lowercase();
+            if matches!(lower.as_str(), "none" | "neither" | "no" | "none of these") {
+                return Some(Ok(Decided::NoIntent));
+            }
+            let by_number = lower
+                .parse::<usize>()
+                .ok()
+                .and_then(|number| number.checked_sub(1))
+                .and_then(|index| field.options.get(index));
+            let chosen = by_number.or_else(|| {
+                field
+                    .options
+                    .iter()
+                    .zip(
+                        field
+                            .option_labels
+                            .iter()
+                            .chain(std::iter::repeat(&String::new())),
+                    )
+                    .find(|(option, label)| {
+                        option.eq_ignore_ascii_case(&lower) || label.eq_ignore_ascii_case(&lower)
+                    })
+                    .map(|(option, _)| option)
+            });
+            Some(match chosen {
+                Some(option) if option == "none" => Ok(Decided::NoIntent),
+                Some(option) => Ok(Decided::Intent(option.clone())),
+                None => Err(format!(
+                    "expected one of {} (or its number)",
+                    field.options.join(", ")
+                )),
+            })
+        }
+        reason_codes::ACTION_CONFIRMATION_REQUIRED => Some(match yes_or_no(&text) {
+            Some(true) => Ok(Decided::Confirmed(
+                waiting
+                    .approval
+                    .as_ref()
+                    .map(|call| call.call_digest.clone())
+                    .unwrap_or_default(),
+            )),
+            Some(false) => Ok(Decided::Declined),
+            None => Err("expected yes or no".into()),
+        }),
+        reason_codes::HUMAN_TAKEOVER_REQUIRED => Some(if text.is_empty() {
+            Err("required".into())
+        } else if text.len() > MAX_ANSWER_BYTES {
+            Err(format!("an answer holds at most {MAX_ANSWER_BYTES} bytes"))
+        } else {
+            Ok(Decided::HumanReply(text))
+        }),
+        _ => None,
+    }
 }
 
 /// What the job does next.
@@ -266,6 +434,7 @@ impl DalAgent {
                     Outcome::InteractionRequested(interaction) => {
                         // Answers go through `fill` per field; the resolver's own pending slot is not used.
                         plan.context.pending = None;
+                        let interaction = plain_recovery(&plan.program, interaction, &schemas);
                         let asks = if interaction.kind == InteractionKind::Ask {
                             let mut call_path = interaction.path.clone();
                             call_path.0.pop();
@@ -322,6 +491,128 @@ impl DalAgent {
             .await?)
     }
 
+    /// Applies the answer to an engine-made ask (clarification, confirmation,
+    /// takeover).
+    #[allow(clippy::too_many_arguments)]
+    async fn apply(
+        &self,
+        mut record: JobRecord,
+        version: u64,
+        skill: &OperationalSkill,
+        decided: Decided,
+        correlation_id: &str,
+        fields: &Map<String, Json>,
+        submitted_by: &str,
+    ) -> Result<StoredJob, DalError> {
+        let who = if submitted_by.is_empty() {
+            "user".to_owned()
+        } else {
+            submitted_by.to_owned()
+        };
+        let (action, requeue, event) = match decided {
+            Decided::Intent(intent_id) => {
+                record.intent = Some(crate::DetectedIntent {
+                    intent_id: intent_id.clone(),
+                    confidence: 1.0,
+                    out_of_domain: false,
+                    margin: 1.0,
+                    confident: true,
+                });
+                record.plan = None;
+                record.status = JobStatus::Queued;
+                record.outcome_class = None;
+                (
+                    "clarify",
+                    true,
+                    (
+                        EventKind::Resumed,
+                        "the user chose the intent",
+                        json!({"intent": intent_id}),
+                    ),
+                )
+            }
+            Decided::NoIntent => {
+                let message = skill
+                    .skill
+                    .intents
+                    .as_ref()
+                    .and_then(|intents| intents.out_of_domain.as_ref())
+                    .and_then(|out| out.message.clone())
+                    .unwrap_or_else(|| "Sorry, I can't help with that.".into());
+                record.status = JobStatus::Completed;
+                record.outcome_class = Some(OutcomeClass::OutOfDomain);
+                record.result = Some(crate::JobResult {
+                    reply: message.trim().to_owned(),
+                    ..crate::JobResult::default()
+                });
+                (
+                    "clarify",
+                    false,
+                    (EventKind::Completed, "none of the intents", Json::Null),
+                )
+            }
+            Decided::Confirmed(digest) => {
+                record.confirmed_calls.push(digest.clone());
+                record.status = JobStatus::Queued;
+                record.outcome_class = None;
+                (
+                    "confirm",
+                    true,
+                    (
+                        EventKind::Resumed,
+                        "the user confirmed the call",
+                        json!({"call_digest": digest}),
+                    ),
+                )
+            }
+            Decided::Declined => {
+                record.status = JobStatus::Cancelled;
+                record.outcome_class = Some(OutcomeClass::Cancelled);
+                record.result = Some(crate::JobResult {
+                    reply: "All right, I did not do it. Nothing was changed.".into(),
+                    ..crate::JobResult::default()
+                });
+                (
+                    "decline",
+                    false,
+                    (
+                        EventKind::Cancelled,
+                        "the user declined the call",
+                        Json::Null,
+                    ),
+                )
+            }
+            Decided::HumanReply(reply) => {
+                record.status = JobStatus::Completed;
+                record.result = Some(crate::JobResult {
+                    reply,
+                    ..crate::JobResult::default()
+                });
+                (
+                    "takeover",
+                    false,
+                    (EventKind::Completed, "a human replied", json!({"by": who})),
+                )
+            }
+        };
+        record.waiting = None;
+        record.audit.push(AuditEntry {
+            who,
+            at: now(),
+            action: action.into(),
+            detail: json!({"correlation_id": correlation_id, "fields": fields}),
+        });
+        let (kind, message, data) = event;
+        let version = self
+            .repo
+            .save(version, &mut record, (kind, message, data))
+            .await?;
+        if requeue {
+            self.repo.enqueue(&record.slag, &record.job_id).await?;
+        }
+        Ok(StoredJob { record, version })
+    }
+
     /// Validates the answers to the current ask, fills the slots, clears `waiting`
     /// and re-queues the job. All-or-nothing.
     pub async fn submit(
@@ -355,81 +646,58 @@ impl DalAgent {
                 given: correlation_id.to_owned(),
             });
         }
-        let limit = self.skill(&record).await?.engine.max_invalid_answers;
-        let mut plan = record
-            .plan
-            .clone()
-            .ok_or_else(|| DalError::Precondition(format!("job {job_id} has no plan")))?;
+        let skill = self.skill(&record).await?;
+        let limit = skill.engine.max_invalid_answers;
+        let mut plan = record.plan.clone();
         let mut violations = Vec::new();
+        // A DIA reply stays open to API clients after a tool failure.
+        let recovery = waiting.reason_code == reason_codes::TOOL_ERROR_RECOVERY;
         for name in fields.keys() {
-            if !waiting.requested_fields.contains(name) {
+            if !waiting.requested_fields.contains(name) && !(recovery && name == "reply") {
                 violations.push((name.clone(), "this field was not asked for".to_owned()));
             }
         }
-        for field in &waiting.fields {
-            let Some(value) = fields.get(&field.name) else {
-                if field.required {
-                    violations.push((field.name.clone(), "required".to_owned()));
-                }
-                continue;
-            };
-            let text = match value {
-                Json::String(text) => text.clone(),
-                Json::Null => String::new(),
-                other => other.to_string(),
-            };
-            if text.len() > MAX_ANSWER_BYTES {
-                violations.push((
-                    field.name.clone(),
-                    format!(
-                        "{} bytes; an answer holds at most {MAX_ANSWER_BYTES}",
-                        text.len()
-                    ),
-                ));
-                continue;
+        match decide(&waiting, fields) {
+            Some(Ok(decided)) if violations.is_empty() => {
+                return self
+                    .apply(
+                        record,
+                        version,
+                        &skill,
+                        decided,
+                        correlation_id,
+                        fields,
+                        submitted_by,
+                    )
+                    .await;
             }
-            if text.trim().is_empty() && field.required {
-                violations.push((field.name.clone(), "required".to_owned()));
-                continue;
-            }
-            let Some(interaction) = field.interaction.clone() else {
-                continue;
-            };
-            let mut interaction: Interaction = interaction;
-            interaction.expected = kind_of(&field.kind);
-            let fill = Resolver::new(&schemas_for(field), &NoQuerySource).fill(
-                &mut plan,
-                &interaction,
-                &text,
-            );
-            match fill {
-                Ok(()) => {}
-                Err(AnswerError::Invalid {
-                    expected, reason, ..
-                }) => {
-                    violations.push((field.name.clone(), format!("expected {expected}: {reason}")))
-                }
-                Err(other) => violations.push((field.name.clone(), other.to_string())),
+            Some(Ok(_)) => {}
+            Some(Err(problem)) => violations.push((waiting.fields[0].name.clone(), problem)),
+            None => {
+                let plan = plan
+                    .as_mut()
+                    .ok_or_else(|| DalError::Precondition(format!("job {job_id} has no plan")))?;
+                violations.extend(fill_answers(plan, &waiting, fields));
             }
         }
         if !violations.is_empty() {
             waiting.invalid_answer_count += 1;
-            let escalated = waiting.invalid_answer_count >= limit;
+            let takeover = waiting.reason_code == reason_codes::HUMAN_TAKEOVER_REQUIRED;
+            let escalated = !takeover && waiting.invalid_answer_count >= limit;
             if escalated {
-                record.status = JobStatus::Failed;
-                record.outcome_class = Some(OutcomeClass::Escalated);
-                record.waiting = None;
-                record.error = Some(format!(
-                    "{limit} invalid answers to the same question; handed to a human"
-                ));
+                escalate(
+                    &mut record,
+                    &format!("{limit} invalid answers to the same question"),
+                    None,
+                );
                 self.repo
                     .save(
                         version,
                         &mut record,
                         (
-                            EventKind::Failed,
-                            "too many invalid answers; escalated",
-                            json!({"violations": violations.len()}),
+                            EventKind::Paused,
+                            "too many invalid answers; handed to a human",
+                            json!({"violations": violations.len(), "reason_code": reason_codes::HUMAN_TAKEOVER_REQUIRED}),
                         ),
                     )
                     .await?;
@@ -454,8 +722,13 @@ impl DalAgent {
         }
         for (name, value) in fields {
             record.context.insert(name.clone(), value.clone());
+            record.evidence.push(crate::Evidence {
+                name: name.clone(),
+                value: value.clone(),
+                source: "answer".into(),
+            });
         }
-        record.plan = Some(plan);
+        record.plan = plan;
         record.audit.push(AuditEntry {
             who: if submitted_by.is_empty() {
                 "user".into()
@@ -484,6 +757,167 @@ impl DalAgent {
         self.repo.enqueue(slag, job_id).await?;
         Ok(StoredJob { record, version })
     }
+}
+
+/// Fills the plan's slots with the answers to a tool-input ask; the problems
+/// by field (the plan may be partly filled when there are any: the caller
+/// keeps the stored plan then).
+fn fill_answers(
+    plan: &mut adas_dia::Plan,
+    waiting: &Waiting,
+    fields: &Map<String, Json>,
+) -> Vec<(String, String)> {
+    let mut violations = Vec::new();
+    if waiting.reason_code == reason_codes::TOOL_ERROR_RECOVERY
+        && let Some(Json::String(dia)) = fields.get("reply")
+        && let Some(interaction) = waiting
+            .fields
+            .first()
+            .and_then(|field| field.interaction.clone())
+    {
+        if let Err(error) =
+            Resolver::new(&Schemas::new(), &NoQuerySource).fill(plan, &interaction, dia)
+        {
+            violations.push(("reply".to_owned(), error.to_string()));
+        }
+        return violations;
+    }
+    for field in &waiting.fields {
+        let Some(value) = fields.get(&field.name) else {
+            if field.required {
+                violations.push((field.name.clone(), "required".to_owned()));
+            }
+            continue;
+        };
+        let text = match value {
+            Json::String(text) => text.clone(),
+            Json::Null => String::new(),
+            other => other.to_string(),
+        };
+        if text.len() > MAX_ANSWER_BYTES {
+            violations.push((
+                field.name.clone(),
+                format!(
+                    "{} bytes; an answer holds at most {MAX_ANSWER_BYTES}",
+                    text.len()
+                ),
+            ));
+            continue;
+        }
+        if text.trim().is_empty() && field.required {
+            violations.push((field.name.clone(), "required".to_owned()));
+            continue;
+        }
+        let Some(interaction) = field.interaction.clone() else {
+            continue;
+        };
+        let mut interaction: Interaction = interaction;
+        interaction.expected = kind_of(&field.kind);
+        let reply = match recovery_reply(&interaction, field, &text) {
+            Ok(reply) => reply,
+            Err(problem) => {
+                violations.push((field.name.clone(), problem));
+                continue;
+            }
+        };
+        let fill =
+            Resolver::new(&schemas_for(field), &NoQuerySource).fill(plan, &interaction, &reply);
+        match fill {
+            Ok(()) => {}
+            Err(AnswerError::Invalid {
+                expected, reason, ..
+            }) => violations.push((field.name.clone(), format!("expected {expected}: {reason}"))),
+            Err(other) => violations.push((field.name.clone(), other.to_string())),
+        }
+    }
+    violations
+}
+
+/// The reply the resolver reads for an answer. After a tool failure a plain
+/// value for the offending field retries the call with it, and `retry` / `stop`
+/// are words; an API client may still send a DIA reply in `reply`.
+fn recovery_reply(
+    interaction: &Interaction,
+    field: &WaitingField,
+    text: &str,
+) -> Result<String, String> {
+    if interaction.kind != InteractionKind::RuntimeError {
+        return Ok(text.to_owned());
+    }
+    if field.name == "reply" {
+        return Ok(match text.trim().to_lowercase().as_str() {
+            "stop" | "abort" | "cancel" | "give up" | "no" => "ABORT()".to_owned(),
+            "retry" | "try again" | "again" | "yes" => "retry".to_owned(),
+            _ => text.to_owned(),
+        });
+    }
+    let allowed: Vec<Json> = field
+        .options
+        .iter()
+        .map(|option| Json::String(option.clone()))
+        .collect();
+    let value = adas_dia::convert(
+        &field.name,
+        kind_of(&field.kind),
+        &allowed,
+        adas_dia::Node::literal(adas_dia::Literal::Str(text.to_owned())),
+    )
+    .map_err(|error| error.to_string())?;
+    let retry = adas_dia::Node::PropagateSlots {
+        args: vec![adas_dia::Arg {
+            name: field.name.clone(),
+            value,
+        }],
+    };
+    Ok(retry.to_string())
+}
+
+/// A tool failure asked in plain words: the argument the error names (by its
+/// value or its name) is asked again ("The order ORD-555 was not found. What is
+/// the right order id?"); when none is named, `retry` or `stop`.
+fn plain_recovery(
+    program: &adas_dia::Program,
+    mut interaction: Interaction,
+    schemas: &Schemas,
+) -> Interaction {
+    if interaction.kind != InteractionKind::RuntimeError {
+        return interaction;
+    }
+    let Some(adas_dia::Node::RuntimeError { intent, error }) =
+        adas_dia::node_at(program, &interaction.path)
+    else {
+        return interaction;
+    };
+    let lower = error.to_lowercase();
+    let offending = intent.args.iter().find(|arg| {
+        let value = match arg.value.to_json() {
+            Some(Json::String(text)) => text,
+            Some(other) => other.to_string(),
+            None => return false,
+        };
+        (value.len() >= 2 && lower.contains(&value.to_lowercase()))
+            || lower.contains(&arg.name.replace('_', " "))
+            || lower.contains(&arg.name)
+    });
+    let failed = error.trim().trim_end_matches('.');
+    match offending {
+        Some(arg) => {
+            interaction.field = arg.name.clone();
+            interaction.expected = schemas
+                .get(&intent.name)
+                .and_then(|inputs| inputs.iter().find(|input| input.name == arg.name))
+                .map_or(ValueKind::String, |input| input.kind);
+            interaction.question = format!(
+                "That did not work: {failed}. What is the right {}?",
+                arg.name.replace('_', " ")
+            );
+        }
+        None => {
+            interaction.question =
+                format!("That did not work: {failed}. Say retry to try again, or stop.");
+        }
+    }
+    interaction
 }
 
 fn schemas_for(field: &WaitingField) -> Schemas {
@@ -592,6 +1026,7 @@ fn build_waiting(
                 prompt: ask.question.clone(),
                 input_type,
                 options,
+                option_labels: Vec::new(),
                 required: true,
                 slot_path: serde_json::to_value(&ask.path).unwrap_or(Json::Null),
                 interaction: Some(ask.clone()),
@@ -670,7 +1105,11 @@ async fn sweep_tenant(repo: &JobRepo, tenant: &str, catalog: &Catalog) -> usize 
                 continue;
             };
             // Slags are shared names: another tenant's job is judged by its own skill.
-            if record.status != JobStatus::Paused || record.tenant != tenant {
+            // An escalated job waits for a human, not for the user's timeout.
+            let takeover = record.waiting.as_ref().is_some_and(|waiting| {
+                waiting.reason_code == reason_codes::HUMAN_TAKEOVER_REQUIRED
+            });
+            if record.status != JobStatus::Paused || record.tenant != tenant || takeover {
                 continue;
             }
             record.status = JobStatus::Failed;

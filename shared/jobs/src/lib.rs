@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub mod certainty;
 pub mod dal;
 pub mod focus;
 
@@ -18,6 +19,15 @@ use adas_dia::Plan;
 use adas_state::{PageRequest, QueueItem, StateError, StateStore, WaitingChange};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
+
+/// How long a conversation is remembered after its latest turn started.
+pub const CONVERSATION_TTL: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
+
+/// The store key of a conversation's latest turn (tenant-scoped: another
+/// tenant's conversation with the same id is another conversation).
+fn conversation_key(tenant: &str, slag: &str, conversation: &str) -> String {
+    format!("conversation:{tenant}/{slag}/{conversation}")
+}
 
 /// Most job ids one `JobRepo::list` call reads while filtering.
 pub const MAX_LIST_SCAN: usize = 5_000;
@@ -90,6 +100,9 @@ pub struct WaitingField {
     /// Choices.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<String>,
+    /// A label per choice, same order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub option_labels: Vec<String>,
     /// Whether it must be answered.
     pub required: bool,
     /// Where the answer goes in the plan (JSON of the slot path).
@@ -197,6 +210,39 @@ pub struct DetectedIntent {
     pub confidence: f64,
     /// Out of domain.
     pub out_of_domain: bool,
+    /// How far it led the next candidate.
+    #[serde(default)]
+    pub margin: f64,
+    /// Acted on without asking (confident detection, or the user's choice).
+    #[serde(default)]
+    pub confident: bool,
+}
+
+/// Where a value known to a job came from. A side-effecting call runs without
+/// asking only when each of its arguments is one of these (or a previous tool's
+/// output) and the intent was confident.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// The input or entity it is a value for.
+    pub name: String,
+    /// The value.
+    pub value: Json,
+    /// `message` (the user's words matched to the input's type, pattern, enum
+    /// or name), `answer`, `client` (StartJob's context or program) or
+    /// `conversation` (an earlier turn's evidence).
+    pub source: String,
+}
+
+/// Whether two values are the same fact (`40` and `40.0`, `"ORD-1"` and `"ord-1"`).
+pub fn same_value(a: &Json, b: &Json) -> bool {
+    match (a, b) {
+        (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
+        (Json::String(x), Json::String(y)) => x.trim().eq_ignore_ascii_case(y.trim()),
+        (Json::Number(x), Json::String(y)) | (Json::String(y), Json::Number(x)) => {
+            y.trim().parse::<f64>().ok() == x.as_f64()
+        }
+        _ => a == b,
+    }
 }
 
 fn default_tenant() -> String {
@@ -254,6 +300,15 @@ pub struct JobRecord {
     /// given back when it ends.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub holds_quota: bool,
+    /// The conversation this job is a turn of (its id; the first job's id).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub conversation: String,
+    /// Values the job may act on, with where each came from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<Evidence>,
+    /// Digests of side-effecting calls the user confirmed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub confirmed_calls: Vec<String>,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Last written (RFC 3339).
@@ -571,6 +626,39 @@ impl JobRepo {
             }
         }
         Ok(Ok(()))
+    }
+
+    /// The latest job of a conversation, if the conversation exists.
+    pub async fn conversation_turn(
+        &self,
+        tenant: &str,
+        slag: &str,
+        conversation: &str,
+    ) -> Result<Option<String>, JobError> {
+        let entry = self
+            .store
+            .cache_get(&conversation_key(tenant, slag, conversation))
+            .await?;
+        Ok(entry.and_then(|entry| String::from_utf8(entry.value).ok()))
+    }
+
+    /// Makes `job_id` the latest job of a conversation.
+    pub async fn set_conversation_turn(
+        &self,
+        tenant: &str,
+        slag: &str,
+        conversation: &str,
+        job_id: &str,
+    ) -> Result<(), JobError> {
+        self.store
+            .cache_put(
+                &conversation_key(tenant, slag, conversation),
+                job_id.as_bytes(),
+                CONVERSATION_TTL,
+                CONVERSATION_TTL,
+            )
+            .await?;
+        Ok(())
     }
 
     /// Gives back a job's slots (it ended, or was never created).
@@ -940,6 +1028,9 @@ mod tests {
             tenant: "default".into(),
             skill_etag: String::new(),
             holds_quota: false,
+            conversation: String::new(),
+            evidence: Vec::new(),
+            confirmed_calls: Vec::new(),
             created_at: rfc3339(0),
             updated_at: rfc3339(0),
             ended_at: None,

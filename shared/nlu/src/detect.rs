@@ -2,18 +2,30 @@
 //! examples and description, over word tokens plus character trigrams (so
 //! "refunded" still meets "refund"). The best intent's score is its confidence;
 //! below the skill's `intents.thresholds.reject` (default
-//! [`DEFAULT_REJECT_THRESHOLD`]) the message is out of domain.
+//! [`DEFAULT_REJECT_THRESHOLD`]) the message is out of domain. An intent is
+//! *confident* only at or above `intents.thresholds.accept` (default
+//! [`DEFAULT_ACCEPT_THRESHOLD`]) and ahead of the next by at least
+//! `intents.thresholds.margin` (default [`DEFAULT_MARGIN`]); otherwise the job
+//! asks which one the user meant.
 
 use std::collections::{HashMap, HashSet};
 
 use adas_skill::model::Skill;
 use serde_json::{Map, Value as Json};
 
-use crate::entities::{Entity, extract};
+use crate::entities::{Entity, Vocabulary, extract};
 
 /// Below this best score a message is out of domain (when the skill sets no
 /// `intents.thresholds.reject`). Tuned on the shipped templates' intent table.
 pub const DEFAULT_REJECT_THRESHOLD: f64 = 0.18;
+
+/// At or above this best score (and [`DEFAULT_MARGIN`] ahead) an intent is
+/// acted on without asking (when the skill sets no `intents.thresholds.accept`).
+pub const DEFAULT_ACCEPT_THRESHOLD: f64 = 0.40;
+
+/// How far the best intent must lead the next to be acted on (when the skill
+/// sets no `intents.thresholds.margin`).
+pub const DEFAULT_MARGIN: f64 = 0.10;
 
 /// The skill's out-of-domain handling, as detected.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +43,10 @@ pub struct Detection {
     pub intent_id: Option<String>,
     /// Its score in [0, 1].
     pub confidence: f64,
+    /// How far it leads the next candidate.
+    pub margin: f64,
+    /// Whether it may be acted on without asking which intent was meant.
+    pub confident: bool,
     /// Entities of the intent found in the message.
     pub entities: Vec<Entity>,
     /// Every intent with its score, best first.
@@ -131,8 +147,8 @@ fn cosine(a: &Vector, b: &Vector) -> f64 {
     }
 }
 
-/// Detects the intent and entities of a message for a skill.
-pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Detection {
+/// Every intent of the skill with its score for `message`, best first.
+pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
     let intents = skill.intents.clone().unwrap_or_default();
     let documents: Vec<(usize, Vec<String>)> = intents
         .supported
@@ -161,13 +177,28 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
     let default_idf = f64::ln(1.0 + total) + 1.0;
     let query = vectorize(&features(message), &idf, default_idf);
 
-    let mut scores = vec![0.0f64; intents.supported.len()];
+    // Two views of each intent: its closest example (a message phrased like
+    // one), and all its examples at once (words only this intent uses — "refund"
+    // — outweigh words every intent shares, such as "order").
+    let mut best_example = vec![0.0f64; intents.supported.len()];
+    let mut whole: Vec<Vec<String>> = vec![Vec::new(); intents.supported.len()];
     for (index, doc) in &documents {
         let score = cosine(&query, &vectorize(doc, &idf, default_idf));
-        if score > scores[*index] {
-            scores[*index] = score;
+        if score > best_example[*index] {
+            best_example[*index] = score;
         }
+        whole[*index].extend(doc.iter().cloned());
     }
+    let scores: Vec<f64> = whole
+        .iter()
+        .zip(&best_example)
+        .map(|(doc, example)| {
+            let mut distinct = doc.clone();
+            distinct.sort();
+            distinct.dedup();
+            (example + cosine(&query, &vectorize(&distinct, &idf, default_idf))) / 2.0
+        })
+        .collect();
     let mut candidates: Vec<(String, f64)> = intents
         .supported
         .iter()
@@ -176,33 +207,53 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
         .collect();
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
 
-    let threshold = intents
-        .thresholds
+    candidates
+}
+
+fn thresholds(skill: &Skill) -> (f64, f64, f64) {
+    let thresholds = skill
+        .intents
         .as_ref()
-        .and_then(|thresholds| thresholds.reject)
-        .unwrap_or(DEFAULT_REJECT_THRESHOLD);
+        .and_then(|intents| intents.thresholds.clone())
+        .unwrap_or_default();
+    let reject = thresholds.reject.unwrap_or(DEFAULT_REJECT_THRESHOLD);
+    let accept = thresholds
+        .accept
+        .unwrap_or(DEFAULT_ACCEPT_THRESHOLD)
+        .max(reject);
+    (reject, accept, thresholds.margin.unwrap_or(DEFAULT_MARGIN))
+}
+
+/// Detects the intent and entities of a message for a skill.
+pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Detection {
+    let candidates = score(skill, message);
+    let (reject, accept, margin_needed) = thresholds(skill);
     let best = candidates.first().cloned();
+    let margin = match candidates.as_slice() {
+        [(_, first), (_, second), ..] => first - second,
+        [(_, first)] => *first,
+        [] => 0.0,
+    };
     match best {
-        Some((intent_id, confidence)) if confidence >= threshold => {
-            let intent = intents
-                .supported
-                .iter()
-                .find(|intent| intent.id == intent_id)
-                .expect("candidate intents exist");
-            let entities = extract(intent, message, context);
-            Detection {
-                intent_id: Some(intent_id),
-                confidence,
-                entities,
-                candidates,
-                out_of_domain: None,
-            }
+        Some((intent_id, confidence)) if confidence >= reject => {
+            let mut detection = detect_as(skill, &intent_id, message, context);
+            detection.confidence = confidence;
+            detection.margin = margin;
+            detection.confident = confidence >= accept && margin >= margin_needed;
+            detection.candidates = candidates;
+            detection
         }
         best => {
-            let out_of_domain = intents.out_of_domain.clone().unwrap_or_default();
+            let out_of_domain = skill
+                .intents
+                .as_ref()
+                .and_then(|intents| intents.out_of_domain.clone())
+                .unwrap_or_default();
             Detection {
                 intent_id: None,
                 confidence: best.map_or(0.0, |(_, score)| score),
+                margin,
+                confident: false,
                 entities: Vec::new(),
                 candidates,
                 out_of_domain: Some(OutOfDomain {
@@ -215,5 +266,45 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
                 }),
             }
         }
+    }
+}
+
+/// The detection of `intent_id` as the user's choice (a clarification's
+/// answer): confident, with its entities read from the message. An unknown id
+/// is out of domain.
+pub fn detect_as(
+    skill: &Skill,
+    intent_id: &str,
+    message: &str,
+    context: &Map<String, Json>,
+) -> Detection {
+    let Some(intent) = skill
+        .intents
+        .iter()
+        .flat_map(|intents| intents.supported.iter())
+        .find(|intent| intent.id == intent_id)
+    else {
+        return Detection {
+            intent_id: None,
+            confidence: 0.0,
+            margin: 0.0,
+            confident: false,
+            entities: Vec::new(),
+            candidates: Vec::new(),
+            out_of_domain: Some(OutOfDomain {
+                action: "redirect".into(),
+                message: "Sorry, I can't help with that.".into(),
+            }),
+        };
+    };
+    let entities = extract(intent, message, context, &Vocabulary::of(skill));
+    Detection {
+        intent_id: Some(intent_id.to_owned()),
+        confidence: 1.0,
+        margin: 1.0,
+        confident: true,
+        entities,
+        candidates: vec![(intent_id.to_owned(), 1.0)],
+        out_of_domain: None,
     }
 }

@@ -1,9 +1,15 @@
-//! Typed entity extraction for an intent's entities: explicit forms first
-//! ("my order id is X", `order_id=X`, `order_id: X`), then by type — email,
-//! phone, integer, number, money, ISO date, yes/no, enum values, identifiers
-//! shaped like those in the intent's examples (`ORD-12345`) — with the entity's
-//! name as a hint when its type is a plain string (an entity called `email` is
-//! an email).
+//! Typed value extraction for an intent's entities and for any tool input:
+//! explicit forms first ("my order id is X", `order_id=X`, `order_id: X`, "room
+//! 5", "3 people"), then by type — email, phone, integer, number, money, ISO
+//! date, yes/no, enum values, a declared `pattern`, identifiers shaped like those
+//! in the intent's examples (`ORD-12345`) — with the name as a hint when the
+//! type is a plain string (an entity called `email` is an email).
+//!
+//! Every value says whether it is *evidence* (the user's words matched to the
+//! slot's type, pattern, enum or name) or a *guess* (a plain word placed by its
+//! position). A guess is never a word of the skill's own vocabulary (its
+//! intents, tools and descriptions: "reserve" is never a room), and a
+//! side-effecting call is never made on a guess without the user's yes.
 
 use adas_skill::model::{Entity as EntitySpec, Intent};
 use serde_json::{Map, Value as Json};
@@ -23,6 +29,61 @@ pub struct Entity {
     pub start: usize,
     /// Byte offset just past `text`.
     pub end: usize,
+    /// Placed by position rather than matched by type, pattern, enum or name.
+    pub guessed: bool,
+}
+
+/// What a value is extracted for: an intent's entity or a tool's input.
+#[derive(Debug, Clone)]
+pub struct Slot {
+    /// Name (entity or input).
+    pub name: String,
+    /// Declared type name (`string` when absent).
+    pub kind: Option<String>,
+    /// Allowed values.
+    pub allowed: Vec<Json>,
+    /// A pattern a string value must match.
+    pub pattern: Option<regex::Regex>,
+}
+
+impl Slot {
+    /// The slot of an intent's entity.
+    pub fn of_entity(spec: &EntitySpec) -> Self {
+        Self {
+            name: spec.name.clone(),
+            kind: spec.kind.clone(),
+            allowed: spec.allowed.clone(),
+            pattern: None,
+        }
+    }
+
+    /// The slot of a tool's input; a `pattern` that does not compile is ignored
+    /// here (validation reports it) and the value is never matched by it.
+    pub fn of_input(input: &adas_skill::model::ToolInput) -> Self {
+        let kind = match input.format.as_deref() {
+            Some("email") => Some("email".to_owned()),
+            Some("date") => Some("date".to_owned()),
+            _ => input.kind.clone(),
+        };
+        Self {
+            name: input.name.clone(),
+            kind,
+            allowed: input.allowed.clone(),
+            pattern: input
+                .pattern
+                .as_deref()
+                .and_then(|pattern| regex::Regex::new(pattern).ok()),
+        }
+    }
+
+    fn spec(&self) -> EntitySpec {
+        EntitySpec {
+            name: self.name.clone(),
+            kind: self.kind.clone(),
+            required: true,
+            allowed: self.allowed.clone(),
+        }
+    }
 }
 
 /// A token of the message with its byte span.
@@ -74,14 +135,15 @@ fn tokens(message: &str) -> Vec<Token<'_>> {
         .collect()
 }
 
-fn found(spec: &EntitySpec, kind: &str, value: Json, token: &Token<'_>) -> Entity {
+fn found(name: &str, kind: &str, value: Json, token: &Token<'_>, guessed: bool) -> Entity {
     Entity {
-        name: spec.name.clone(),
+        name: name.to_owned(),
         kind: kind.to_owned(),
         value,
         text: token.text.to_owned(),
         start: token.start,
         end: token.start + token.text.len(),
+        guessed,
     }
 }
 
@@ -147,9 +209,13 @@ fn is_identifier(text: &str) -> bool {
 }
 
 /// The prefix of identifiers in the intent's examples (`ORD-` from `ORD-12345`).
-fn example_prefixes(intent: &Intent) -> Vec<String> {
-    intent
-        .examples
+pub fn example_prefixes(intent: &Intent) -> Vec<String> {
+    prefixes_of(&intent.examples)
+}
+
+/// The prefix of identifiers in example messages.
+pub fn prefixes_of(examples: &[String]) -> Vec<String> {
+    examples
         .iter()
         .flat_map(|example| {
             tokens(example)
@@ -257,53 +323,446 @@ fn explicit<'a>(spec: &EntitySpec, message: &'a str, all: &[Token<'a>]) -> Optio
     None
 }
 
-/// Extracts the intent's entities; values already in `context` are not re-read.
-pub fn extract(intent: &Intent, message: &str, context: &Map<String, Json>) -> Vec<Entity> {
-    let all = tokens(message);
-    let prefixes = example_prefixes(intent);
-    let mut entities: Vec<Entity> = Vec::new();
-    for spec in &intent.entities {
-        if context.contains_key(&spec.name) {
-            continue;
-        }
-        let kind = effective_kind(spec);
-        let taken = |token: &Token<'_>, entities: &[Entity]| {
-            entities.iter().any(|entity| entity.start == token.start)
-        };
-        if let Some(token) = explicit(spec, message, &all)
-            && !taken(&token, &entities)
-        {
-            let value = typed(&kind, spec, &token, &[])
-                .unwrap_or_else(|| Json::String(token.text.to_owned()));
-            entities.push(found(spec, &kind, value, &token));
-            continue;
-        }
-        // Enum values may span a whole word anywhere in the message.
-        let candidate = all
-            .iter()
-            .filter(|token| !taken(token, &entities))
-            .find_map(|token| {
-                typed(&kind, spec, token, &prefixes).map(|value| (token.clone(), value))
-            });
-        let candidate = candidate.or_else(|| {
-            (kind == "string")
-                .then(|| string_by_name(spec, &all))
-                .flatten()
-                .filter(|token| !taken(token, &entities))
-                .map(|token| {
-                    let value = Json::String(token.text.to_owned());
-                    (token, value)
-                })
-        });
-        if let Some((token, value)) = candidate {
-            entities.push(found(spec, &kind, value, &token));
-        }
-    }
-    entities
+/// The words a slot value never is: the skill's own vocabulary (intent ids,
+/// tool and input names, every description, the problem statement, the verb
+/// an example opens with) and filler words. Compared by a crude stem, so
+/// "reserving" is "reserve".
+#[derive(Debug, Clone, Default)]
+pub struct Vocabulary {
+    stems: std::collections::HashSet<String>,
 }
 
-/// A plain-string entity located by its name: a path-like token for `path`/`file`
-/// entities, else the word just before the entity's name ("the checkout service").
+/// Words that carry no value in a request (fillers, pronouns, auxiliaries).
+const FILLER: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "i",
+    "me",
+    "my",
+    "we",
+    "our",
+    "you",
+    "your",
+    "it",
+    "its",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "to",
+    "of",
+    "for",
+    "in",
+    "on",
+    "at",
+    "and",
+    "or",
+    "please",
+    "can",
+    "could",
+    "would",
+    "will",
+    "should",
+    "do",
+    "does",
+    "did",
+    "this",
+    "that",
+    "these",
+    "those",
+    "with",
+    "from",
+    "im",
+    "i'm",
+    "i'd",
+    "id",
+    "hi",
+    "hello",
+    "hey",
+    "some",
+    "what",
+    "what's",
+    "whats",
+    "where",
+    "where's",
+    "when",
+    "which",
+    "who",
+    "how",
+    "why",
+    "like",
+    "today",
+    "tell",
+    "ok",
+    "okay",
+    "up",
+    "down",
+    "fine",
+    "good",
+    "now",
+    "right",
+    "thanks",
+    "thank",
+    "also",
+    "just",
+    "recently",
+    "recent",
+    "last",
+    "show",
+    "get",
+    "give",
+    "want",
+    "need",
+    "let",
+    "know",
+    "see",
+    "any",
+    "all",
+    "there",
+    "here",
+    "then",
+    "so",
+    "about",
+    "as",
+    "by",
+    "if",
+    "not",
+    "no",
+    "yes",
+    "yet",
+    "still",
+    "again",
+    "new",
+    "one",
+    "more",
+    "much",
+    "many",
+    "very",
+    "really",
+    "into",
+    "out",
+    "over",
+    "under",
+    "via",
+    "per",
+    "currently",
+    "doing",
+    "going",
+    "being",
+    "am",
+    "has",
+    "have",
+    "had",
+    "us",
+    "them",
+    "they",
+    "he",
+    "she",
+    "his",
+    "her",
+    "their",
+    "latest",
+    "current",
+    "check",
+    "tell",
+    "find",
+    "look",
+    "status",
+    "ok?",
+    "gonna",
+    "wanna",
+];
+
+/// Words an example opens with that ask rather than name an action.
+const QUESTION_OPENERS: &[&str] = &[
+    "is", "are", "was", "were", "what", "what's", "whats", "where", "where's", "when", "which",
+    "who", "whose", "how", "why", "has", "have", "does", "do", "did", "will", "i", "i'd", "i'm",
+    "my", "the", "a", "an",
+];
+
+fn stem(word: &str) -> String {
+    let word = word.to_lowercase();
+    let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+    for suffix in ["ing", "ed", "es", "s"] {
+        if word.len() > suffix.len() + 3
+            && let Some(stem) = word.strip_suffix(suffix)
+        {
+            return stem.to_owned();
+        }
+    }
+    word.to_owned()
+}
+
+fn plain_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|word| !word.is_empty())
+}
+
+impl Vocabulary {
+    /// The vocabulary of a skill.
+    pub fn of(skill: &adas_skill::model::Skill) -> Self {
+        let mut texts: Vec<String> = Vec::new();
+        let mut push = |text: &str| texts.push(text.replace(['_', '.', '-'], " "));
+        if let Some(problem) = &skill.problem
+            && let Some(statement) = &problem.statement
+        {
+            push(statement);
+        }
+        for intent in skill.intents.iter().flat_map(|intents| &intents.supported) {
+            push(&intent.id);
+            if let Some(description) = &intent.description {
+                push(description);
+            }
+            for example in &intent.examples {
+                // The verb an imperative example opens with ("Reserve room 4",
+                // "Please bounce payments"); a question's first word is not one.
+                let mut words = plain_words(example)
+                    .map(str::to_lowercase)
+                    .skip_while(|word| matches!(word.as_str(), "please" | "can" | "could" | "you"));
+                if let Some(first) = words.next()
+                    && !QUESTION_OPENERS.contains(&first.as_str())
+                {
+                    push(&first);
+                }
+            }
+        }
+        for tool in &skill.tools {
+            push(&tool.name);
+            if let Some(description) = &tool.description {
+                push(description);
+            }
+            for input in &tool.inputs {
+                push(&input.name);
+                if let Some(description) = &input.description {
+                    push(description);
+                }
+            }
+        }
+        let mut stems: std::collections::HashSet<String> = texts
+            .iter()
+            .flat_map(|text| plain_words(text).map(stem))
+            .collect();
+        stems.extend(FILLER.iter().map(|word| stem(word)));
+        Self { stems }
+    }
+
+    /// Whether a word belongs to the vocabulary.
+    pub fn contains(&self, word: &str) -> bool {
+        self.stems.contains(&stem(word))
+    }
+}
+
+/// Extracts the intent's entities; values already in `context` are not re-read.
+pub fn extract(
+    intent: &Intent,
+    message: &str,
+    context: &Map<String, Json>,
+    vocabulary: &Vocabulary,
+) -> Vec<Entity> {
+    let slots: Vec<Slot> = intent
+        .entities
+        .iter()
+        .filter(|spec| !context.contains_key(&spec.name))
+        .map(Slot::of_entity)
+        .collect();
+    extract_slots(&slots, message, &example_prefixes(intent), &[], vocabulary)
+}
+
+/// Extracts values for `slots` from a message, never reusing a token that
+/// `taken` (or an earlier slot) already holds.
+pub fn extract_slots(
+    slots: &[Slot],
+    message: &str,
+    prefixes: &[String],
+    taken: &[Entity],
+    vocabulary: &Vocabulary,
+) -> Vec<Entity> {
+    let all = tokens(message);
+    let mut entities: Vec<Entity> = taken.to_vec();
+    let before = entities.len();
+    for slot in slots {
+        let spec = slot.spec();
+        let kind = effective_kind(&spec);
+        let is_taken = |token: &Token<'_>, entities: &[Entity]| {
+            entities.iter().any(|entity| {
+                token.start < entity.end && entity.start < token.start + token.text.len()
+            })
+        };
+        let typed_here = |token: &Token<'_>| -> Option<Json> {
+            let value = typed(&kind, &spec, token, prefixes)?;
+            match (&slot.pattern, &value) {
+                (Some(pattern), Json::String(text)) if !pattern.is_match(text) => None,
+                _ => Some(value),
+            }
+        };
+        let plain_ok = |token: &Token<'_>| {
+            token
+                .text
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
+                && slot
+                    .pattern
+                    .as_ref()
+                    .is_none_or(|pattern| pattern.is_match(token.text))
+        };
+        // 1. "name is X", "name=X", "name: X": the user named the slot.
+        if let Some(token) = explicit(&spec, message, &all)
+            && !is_taken(&token, &entities)
+        {
+            // Named by the user: the value's type decides, not the examples' prefixes.
+            let value = if kind == "string" {
+                plain_ok(&token).then(|| Json::String(token.text.to_owned()))
+            } else {
+                typed(&kind, &spec, &token, &[]).filter(|value| match (&slot.pattern, value) {
+                    (Some(pattern), Json::String(text)) => pattern.is_match(text),
+                    _ => true,
+                })
+            };
+            if let Some(value) = value {
+                entities.push(found(&slot.name, &kind, value, &token, false));
+                continue;
+            }
+        }
+        // 2. Beside the slot's name: "room 5", "order ORD-1", "3 people".
+        if let Some((token, value)) = beside_name(&spec, &all, &kind, &typed_here, &plain_ok)
+            .filter(|(token, _)| !is_taken(token, &entities))
+        {
+            entities.push(found(&slot.name, &kind, value, &token, false));
+            continue;
+        }
+        // 3. By type anywhere: an email is an email wherever it stands. A bare
+        // number for a numeric slot is evidence only when it is the only one.
+        if kind != "string" {
+            let matches: Vec<(Token<'_>, Json)> = all
+                .iter()
+                .filter(|token| !is_taken(token, &entities))
+                .filter_map(|token| typed_here(token).map(|value| (token.clone(), value)))
+                .collect();
+            if let Some((token, value)) = matches.first().cloned() {
+                let bare_number = matches!(kind.as_str(), "integer" | "number")
+                    || (kind == "money" && !token.text.starts_with(['$', '€', '£']));
+                let guessed = bare_number && matches.len() > 1;
+                entities.push(found(&slot.name, &kind, value, &token, guessed));
+            }
+            continue;
+        }
+        if let Some(pattern) = &slot.pattern {
+            if let Some(token) = all
+                .iter()
+                .find(|token| !is_taken(token, &entities) && pattern.is_match(token.text))
+            {
+                let value = Json::String(token.text.to_owned());
+                entities.push(found(&slot.name, &kind, value, token, false));
+            }
+            continue;
+        }
+        // 4. A plain string by position: a guess, never a vocabulary word.
+        if let Some(token) = string_by_name(&spec, &all)
+            .filter(|token| !is_taken(token, &entities) && !vocabulary.contains(token.text))
+        {
+            let guessed = !token.text.contains('/');
+            let value = Json::String(token.text.to_owned());
+            entities.push(found(&slot.name, &kind, value, &token, guessed));
+            continue;
+        }
+        if let Some((token, text)) = remainder(&all, &entities, vocabulary) {
+            entities.push(found(&slot.name, &kind, Json::String(text), &token, true));
+        }
+    }
+    entities.split_off(before)
+}
+
+/// The value just after or just before the slot's name ("room 5", "order
+/// ORD-1", "3 people"); a plain string only when it has a digit ("room B12").
+fn beside_name<'a>(
+    spec: &EntitySpec,
+    all: &[Token<'a>],
+    kind: &str,
+    typed_here: &dyn Fn(&Token<'_>) -> Option<Json>,
+    plain_ok: &dyn Fn(&Token<'_>) -> bool,
+) -> Option<(Token<'a>, Json)> {
+    let name = spec.name.to_lowercase();
+    let base = name
+        .strip_suffix("_id")
+        .or_else(|| name.strip_suffix("_number"))
+        .unwrap_or(&name)
+        .to_owned();
+    let names = [name.clone(), base, name.replace('_', " ")];
+    let value_of = |token: &Token<'a>| -> Option<Json> {
+        if kind == "string" {
+            (plain_ok(token) && token.text.chars().any(|c| c.is_ascii_digit()))
+                .then(|| Json::String(token.text.to_owned()))
+        } else {
+            typed_here(token)
+        }
+    };
+    for (index, token) in all.iter().enumerate() {
+        let word = token.text.to_lowercase();
+        let word = word.trim_end_matches('s');
+        if !names.iter().any(|name| name.trim_end_matches('s') == word) {
+            continue;
+        }
+        if let Some(next) = all.get(index + 1)
+            && let Some(value) = value_of(next)
+        {
+            return Some((next.clone(), value));
+        }
+        if kind != "string"
+            && index > 0
+            && let Some(value) = typed_here(&all[index - 1])
+        {
+            return Some((all[index - 1].clone(), value));
+        }
+    }
+    None
+}
+
+/// The one run of content words left in a message once fillers, vocabulary
+/// and taken values are removed ("Check the health of payments" → payments).
+/// Two separate runs are ambiguous: no value.
+fn remainder<'a>(
+    all: &[Token<'a>],
+    taken: &[Entity],
+    vocabulary: &Vocabulary,
+) -> Option<(Token<'a>, String)> {
+    let mut runs: Vec<Vec<&Token<'a>>> = Vec::new();
+    let mut current: Vec<&Token<'a>> = Vec::new();
+    for token in all {
+        let content = token
+            .text
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_'))
+            && !vocabulary.contains(token.text)
+            && !taken.iter().any(|entity| {
+                token.start < entity.end && entity.start < token.start + token.text.len()
+            });
+        if content {
+            current.push(token);
+        } else if !current.is_empty() {
+            runs.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        runs.push(current);
+    }
+    match runs.as_slice() {
+        [run] if run.len() <= 3 => {
+            let text = run
+                .iter()
+                .map(|token| token.text.to_lowercase())
+                .collect::<Vec<_>>()
+                .join(" ");
+            Some((run[0].clone(), text))
+        }
+        _ => None,
+    }
+}
+
+/// A plain-string value located by its name: a path-like token for `path`/`file`
+/// slots, else the word just before the name ("the checkout service").
 fn string_by_name<'a>(spec: &EntitySpec, all: &[Token<'a>]) -> Option<Token<'a>> {
     let name = spec.name.to_lowercase();
     if name.contains("path") || name.contains("file") {
@@ -353,11 +812,12 @@ mod tests {
             examples: examples.iter().map(|e| (*e).to_owned()).collect(),
             entities,
             maps_to_workflow: None,
+            reply: None,
         }
     }
 
     fn values(intent: &Intent, message: &str) -> Vec<(String, Json)> {
-        extract(intent, message, &Map::new())
+        extract(intent, message, &Map::new(), &Vocabulary::default())
             .into_iter()
             .map(|entity| (entity.name, entity.value))
             .collect()

@@ -7,6 +7,9 @@ pub mod detect;
 pub mod entities;
 pub mod plan;
 
-pub use detect::{DEFAULT_REJECT_THRESHOLD, Detection, OutOfDomain, detect};
-pub use entities::Entity;
+pub use detect::{
+    DEFAULT_ACCEPT_THRESHOLD, DEFAULT_MARGIN, DEFAULT_REJECT_THRESHOLD, Detection, OutOfDomain,
+    detect, detect_as, score,
+};
+pub use entities::{Entity, Slot, Vocabulary};
 pub use plan::{Planned, Planner, WorkflowPlanner, plan};

@@ -1,32 +1,53 @@
 //! Plans from messages: the workflow whose `trigger` is the intent (or the
 //! intent's `maps_to_workflow`) gives the steps in order; each step's arguments
-//! are filled from entities and context by input name; missing arguments stay
-//! absent (DalAgent asks for them). With no workflow, the tool whose required
-//! inputs best match what is known; with none, a reply-only plan.
+//! are filled from the context, the intent's entities, and any value of the
+//! message that matches the input's type, pattern or enum (not only entities);
+//! missing arguments stay absent (DalAgent asks for them). With no workflow, the
+//! tool whose required inputs best match what is known; with none, a reply-only
+//! plan.
+//!
+//! A message with several requests ("where is ORD-1 and also refund $20 on
+//! ORD-9") becomes one plan doing each in order, when every part is confidently
+//! understood on its own; otherwise the whole message is judged as one. A
+//! message whose intent is not confident gets no plan: the job asks which
+//! intent was meant (`Planned::program` is `None`, `detection.confident` false).
 
 use adas_dia::{Arg, Intent, Literal, Node, Program};
 use adas_skill::model::Skill;
 use async_trait::async_trait;
 use serde_json::{Map, Value as Json};
 
-use crate::detect::{Detection, detect};
+use crate::detect::{Detection, detect, detect_as};
+use crate::entities::{Entity, Slot, Vocabulary, extract_slots, prefixes_of};
 
 /// A plan for a message.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Planned {
-    /// What was detected.
+    /// What was detected (for several requests: the first, with every part's
+    /// entities and the lowest confidence).
     pub detection: Detection,
-    /// The plan; `None` when the message is out of domain.
+    /// The plan; `None` when the message is out of domain or its intent must
+    /// be clarified first.
     pub program: Option<Program>,
     /// The workflow followed, if any.
     pub workflow: Option<String>,
+    /// Every value read from the message for the plan's calls (entities and
+    /// tool inputs), each marked matched or guessed.
+    pub facts: Vec<Entity>,
 }
 
 /// Turns a message into a plan; the seam where an LLM planner plugs in.
 #[async_trait]
 pub trait Planner: Send + Sync {
-    /// Plans for `message` with known `context`.
-    async fn plan(&self, skill: &Skill, message: &str, context: &Map<String, Json>) -> Planned;
+    /// Plans for `message` with known `context`; `intent` is the user's own
+    /// choice of intent (a clarification's answer), else detected.
+    async fn plan(
+        &self,
+        skill: &Skill,
+        message: &str,
+        context: &Map<String, Json>,
+        intent: Option<String>,
+    ) -> Planned;
 }
 
 /// The deterministic planner: example-scored intents and workflows.
@@ -35,27 +56,41 @@ pub struct WorkflowPlanner;
 
 #[async_trait]
 impl Planner for WorkflowPlanner {
-    async fn plan(&self, skill: &Skill, message: &str, context: &Map<String, Json>) -> Planned {
-        plan(skill, message, context)
+    async fn plan(
+        &self,
+        skill: &Skill,
+        message: &str,
+        context: &Map<String, Json>,
+        intent: Option<String>,
+    ) -> Planned {
+        plan(skill, message, context, intent.as_deref())
     }
 }
 
-fn known_values(detection: &Detection, context: &Map<String, Json>) -> Map<String, Json> {
-    let mut known = context.clone();
-    for entity in &detection.entities {
-        known
-            .entry(entity.name.clone())
-            .or_insert_with(|| entity.value.clone());
-    }
-    known
+/// One request of a message and what it became.
+struct Part {
+    detection: Detection,
+    calls: Vec<Intent>,
+    workflow: Option<String>,
+    facts: Vec<Entity>,
 }
 
+fn text_arg(name: &str, text: String) -> Arg {
+    Arg {
+        name: name.into(),
+        value: Node::literal(Literal::Str(text)),
+    }
+}
+
+/// The call of `tool` with what is known, and the values of the message that
+/// fill its other inputs (appended to `facts`).
 fn call(
     skill: &Skill,
     tool: &str,
     known: &Map<String, Json>,
     message: &str,
     intent_description: &str,
+    facts: &mut Vec<Entity>,
 ) -> Intent {
     let mut args = Vec::new();
     match tool {
@@ -65,22 +100,45 @@ fn call(
             } else {
                 format!("Done: {intent_description}")
             };
-            args.push(Arg {
-                name: "text".into(),
-                value: Node::literal(Literal::Str(text)),
-            });
+            args.push(text_arg("text", text));
         }
-        "sys.escalate" => args.push(Arg {
-            name: "reason".into(),
-            value: Node::literal(Literal::Str(message.to_owned())),
-        }),
+        "sys.escalate" => args.push(text_arg("reason", message.to_owned())),
         _ => {
             if let Some(declared) = skill.tools.iter().find(|declared| declared.name == tool) {
+                let missing: Vec<Slot> = declared
+                    .inputs
+                    .iter()
+                    .filter(|input| {
+                        !known.contains_key(&input.name)
+                            && !facts.iter().any(|fact| fact.name == input.name)
+                    })
+                    .map(Slot::of_input)
+                    .collect();
+                let examples: Vec<String> = skill
+                    .intents
+                    .iter()
+                    .flat_map(|intents| &intents.supported)
+                    .flat_map(|intent| intent.examples.clone())
+                    .collect();
+                let found = extract_slots(
+                    &missing,
+                    message,
+                    &prefixes_of(&examples),
+                    facts,
+                    &Vocabulary::of(skill),
+                );
+                facts.extend(found);
                 for input in &declared.inputs {
-                    if let Some(value) = known.get(&input.name) {
+                    let value = known.get(&input.name).cloned().or_else(|| {
+                        facts
+                            .iter()
+                            .find(|fact| fact.name == input.name)
+                            .map(|fact| fact.value.clone())
+                    });
+                    if let Some(value) = value {
                         args.push(Arg {
                             name: input.name.clone(),
-                            value: Node::from_json(value),
+                            value: Node::from_json(&value),
                         });
                     }
                 }
@@ -93,16 +151,9 @@ fn call(
     }
 }
 
-/// Plans for a message (see the module docs).
-pub fn plan(skill: &Skill, message: &str, context: &Map<String, Json>) -> Planned {
-    let detection = detect(skill, message, context);
-    let Some(intent_id) = detection.intent_id.clone() else {
-        return Planned {
-            detection,
-            program: None,
-            workflow: None,
-        };
-    };
+/// The calls for one detected request.
+fn part(skill: &Skill, message: &str, context: &Map<String, Json>, detection: Detection) -> Part {
+    let intent_id = detection.intent_id.clone().unwrap_or_default();
     let intent = skill
         .intents
         .iter()
@@ -112,7 +163,13 @@ pub fn plan(skill: &Skill, message: &str, context: &Map<String, Json>) -> Planne
         .and_then(|intent| intent.description.clone())
         .unwrap_or_default();
     let maps_to = intent.and_then(|intent| intent.maps_to_workflow.clone());
-    let known = known_values(&detection, context);
+    let mut known = context.clone();
+    let mut facts: Vec<Entity> = detection.entities.clone();
+    for entity in &detection.entities {
+        known
+            .entry(entity.name.clone())
+            .or_insert_with(|| entity.value.clone());
+    }
     let workflows = skill
         .policy
         .as_ref()
@@ -127,15 +184,16 @@ pub fn plan(skill: &Skill, message: &str, context: &Map<String, Json>) -> Planne
                 .find(|workflow| maps_to.is_some() && workflow.id == maps_to)
         });
     if let Some(workflow) = workflow {
-        let elements = workflow
+        let calls = workflow
             .steps
             .iter()
-            .map(|step| Node::Intent(call(skill, step, &known, message, &description)))
+            .map(|step| call(skill, step, &known, message, &description, &mut facts))
             .collect();
-        return Planned {
+        return Part {
             detection,
-            program: Some(Program { elements }),
+            calls,
             workflow: Some(workflow.name.clone()),
+            facts,
         };
     }
     // No workflow: the tool whose required inputs are best covered by what is known.
@@ -159,15 +217,156 @@ pub fn plan(skill: &Skill, message: &str, context: &Map<String, Json>) -> Planne
         })
         .filter(|(_, covered)| *covered > 0)
         .max_by_key(|(_, covered)| *covered);
-    let element = match best {
-        Some((tool, _)) => call(skill, &tool.name, &known, message, &description),
-        None => call(skill, "sys.emitUserMessage", &known, message, &description),
+    let tool = best.map_or("sys.emitUserMessage", |(tool, _)| tool.name.as_str());
+    let calls = vec![call(skill, tool, &known, message, &description, &mut facts)];
+    Part {
+        detection,
+        calls,
+        workflow: None,
+        facts,
+    }
+}
+
+/// Where one request of a message ends and the next begins.
+const SEPARATORS: &[&str] = &[
+    ";",
+    ". ",
+    " and also ",
+    " and then ",
+    ", also ",
+    ", then ",
+    " also ",
+    " then ",
+];
+
+/// The message split into requests: at a strong separator, else at " and ".
+fn clauses(message: &str) -> Vec<String> {
+    let lower = message.to_lowercase();
+    let split_at = |separators: &[&str]| -> Vec<String> {
+        let mut parts = vec![lower.clone()];
+        for separator in separators {
+            parts = parts
+                .iter()
+                .flat_map(|part| part.split(separator).map(str::to_owned).collect::<Vec<_>>())
+                .collect();
+        }
+        parts
+            .into_iter()
+            .map(|part| {
+                part.trim()
+                    .trim_matches(['.', ',', '?', '!'])
+                    .trim()
+                    .to_owned()
+            })
+            .filter(|part| !part.is_empty())
+            .collect()
     };
+    let strong = split_at(SEPARATORS);
+    if strong.len() > 1 {
+        strong
+    } else {
+        split_at(&[" and "])
+    }
+}
+
+/// The message's own text for each clause (entity values keep their case).
+fn original_clauses(message: &str) -> Vec<String> {
+    let lower = message.to_lowercase();
+    clauses(message)
+        .into_iter()
+        .map(|clause| match lower.find(&clause) {
+            Some(at)
+                if message.is_char_boundary(at) && message.is_char_boundary(at + clause.len()) =>
+            {
+                message[at..at + clause.len()].to_owned()
+            }
+            _ => clause,
+        })
+        .collect()
+}
+
+/// Plans for a message (see the module docs). `intent` is the user's choice
+/// after a clarification: detection is skipped.
+pub fn plan(
+    skill: &Skill,
+    message: &str,
+    context: &Map<String, Json>,
+    intent: Option<&str>,
+) -> Planned {
+    if let Some(intent) = intent {
+        let detection = detect_as(skill, intent, message, context);
+        return assemble(skill, message, context, vec![detection]);
+    }
+    // Several requests, each understood on its own, are each planned.
+    let parts = original_clauses(message);
+    if parts.len() > 1 {
+        let detections: Vec<Detection> = parts
+            .iter()
+            .map(|part| detect(skill, part, context))
+            .collect();
+        let distinct = detections.windows(2).any(|pair| {
+            pair[0].intent_id != pair[1].intent_id || pair[0].entities != pair[1].entities
+        });
+        if distinct && detections.iter().all(|detection| detection.confident) {
+            return assemble_parts(skill, &parts, context, detections);
+        }
+    }
+    let detection = detect(skill, message, context);
+    assemble(skill, message, context, vec![detection])
+}
+
+fn assemble(
+    skill: &Skill,
+    message: &str,
+    context: &Map<String, Json>,
+    detections: Vec<Detection>,
+) -> Planned {
+    let messages = vec![message.to_owned(); detections.len()];
+    assemble_parts(skill, &messages, context, detections)
+}
+
+fn assemble_parts(
+    skill: &Skill,
+    messages: &[String],
+    context: &Map<String, Json>,
+    detections: Vec<Detection>,
+) -> Planned {
+    let first = detections[0].clone();
+    if first.intent_id.is_none() || (detections.len() == 1 && !first.confident) {
+        let facts = first.entities.clone();
+        return Planned {
+            detection: first,
+            program: None,
+            workflow: None,
+            facts,
+        };
+    }
+    let parts: Vec<Part> = messages
+        .iter()
+        .zip(detections)
+        .map(|(message, detection)| part(skill, message, context, detection))
+        .collect();
+    let mut detection = first;
+    detection.confidence = parts
+        .iter()
+        .map(|part| part.detection.confidence)
+        .fold(f64::INFINITY, f64::min);
+    detection.confident = parts.iter().all(|part| part.detection.confident);
+    detection.entities = parts
+        .iter()
+        .flat_map(|part| part.detection.entities.clone())
+        .collect();
+    let workflow = parts.first().and_then(|part| part.workflow.clone());
+    let facts = parts.iter().flat_map(|part| part.facts.clone()).collect();
+    let elements = parts
+        .into_iter()
+        .flat_map(|part| part.calls)
+        .map(Node::Intent)
+        .collect();
     Planned {
         detection,
-        program: Some(Program {
-            elements: vec![Node::Intent(element)],
-        }),
-        workflow: None,
+        program: Some(Program { elements }),
+        workflow,
+        facts,
     }
 }

@@ -157,19 +157,19 @@ fn table() -> Vec<Row> {
             "devops-tier-1",
             "Check the health of payments",
             Some("check_health"),
-            json!({}),
+            json!({"service": "payments"}),
         ),
         (
             "devops-tier-1",
             "Is search up?",
             Some("check_health"),
-            json!({}),
+            json!({"service": "search"}),
         ),
         (
             "devops-tier-1",
             "What was deployed to checkout recently?",
             Some("recent_deploys"),
-            json!({}),
+            json!({"service": "checkout"}),
         ),
         (
             "devops-tier-1",
@@ -181,7 +181,7 @@ fn table() -> Vec<Row> {
             "devops-tier-1",
             "who deployed payments today",
             Some("recent_deploys"),
-            json!({}),
+            json!({"service": "payments"}),
         ),
         (
             "devops-tier-1",
@@ -205,13 +205,13 @@ fn table() -> Vec<Row> {
             "sw-dev-agent",
             "Where is the login handler implemented?",
             Some("find_code"),
-            json!({}),
+            json!({"query": "login handler"}),
         ),
         (
             "sw-dev-agent",
             "Search the code for retry logic",
             Some("find_code"),
-            json!({}),
+            json!({"query": "retry logic"}),
         ),
         (
             "sw-dev-agent",
@@ -338,7 +338,7 @@ fn out_of_domain_gets_the_skills_redirect_message() {
 #[test]
 fn plans_follow_workflows_and_parse_back() {
     let cs = template("cs-tier-1");
-    let planned = adas_nlu::plan(&cs, "I want a refund for ORD-1", &Map::new());
+    let planned = adas_nlu::plan(&cs, "I want a refund for ORD-1", &Map::new(), None);
     let program = planned.program.unwrap();
     assert_eq!(planned.workflow.as_deref(), Some("Refund Processing"));
     assert_eq!(
@@ -353,7 +353,7 @@ fn plans_follow_workflows_and_parse_back() {
 
     // Context fills arguments by input name.
     let context = json!({"amount": 300}).as_object().unwrap().clone();
-    let planned = adas_nlu::plan(&cs, "I want a refund for ORD-1", &context);
+    let planned = adas_nlu::plan(&cs, "I want a refund for ORD-1", &context, None);
     assert_eq!(
         planned.program.unwrap().to_string(),
         r#"check_order_status(order_id="ORD-1"), process_refund(order_id="ORD-1", amount=300)"#
@@ -361,7 +361,7 @@ fn plans_follow_workflows_and_parse_back() {
 
     // sys.* steps are core tools with their text filled.
     let identity = template("identity-verification");
-    let planned = adas_nlu::plan(&identity, "Hi, I'm alice@company.com", &Map::new());
+    let planned = adas_nlu::plan(&identity, "Hi, I'm alice@company.com", &Map::new(), None);
     let text = planned.program.unwrap().to_string();
     assert!(
         text.starts_with(
@@ -373,7 +373,7 @@ fn plans_follow_workflows_and_parse_back() {
 
     // Out of domain: no plan.
     assert!(
-        adas_nlu::plan(&cs, "what's the weather", &Map::new())
+        adas_nlu::plan(&cs, "what's the weather", &Map::new(), None)
             .program
             .is_none()
     );
@@ -400,12 +400,17 @@ tools:
       - {name: email, type: string, required: true}
 ";
     let skill = load(source, Format::Yaml).skill.unwrap();
-    let planned = adas_nlu::plan(&skill, "find the customer carol@example.com", &Map::new());
+    let planned = adas_nlu::plan(
+        &skill,
+        "find the customer carol@example.com",
+        &Map::new(),
+        None,
+    );
     assert_eq!(
         planned.program.unwrap().to_string(),
         r#"find_customer(email="carol@example.com")"#
     );
-    let planned = adas_nlu::plan(&skill, "hello there", &Map::new());
+    let planned = adas_nlu::plan(&skill, "hello there", &Map::new(), None);
     assert_eq!(
         planned.program.unwrap().to_string(),
         r#"sys.emitUserMessage(text="Done: say hello")"#

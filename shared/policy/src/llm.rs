@@ -23,8 +23,14 @@ pub trait FinalizationJudge: Send + Sync {
 /// Formats replies.
 #[async_trait]
 pub trait Polisher: Send + Sync {
-    /// The formatted reply.
-    async fn polish(&self, persona: &str, reply: &str, results: &Map<String, Json>) -> String;
+    /// The formatted reply; `waited`: the user answered an ask during the job.
+    async fn polish(
+        &self,
+        persona: &str,
+        reply: &str,
+        results: &Map<String, Json>,
+        waited: bool,
+    ) -> String;
 }
 
 /// The mechanical judge.
@@ -44,8 +50,14 @@ pub struct TemplatePolisher;
 
 #[async_trait]
 impl Polisher for TemplatePolisher {
-    async fn polish(&self, persona: &str, reply: &str, results: &Map<String, Json>) -> String {
-        polish(persona, reply, results)
+    async fn polish(
+        &self,
+        persona: &str,
+        reply: &str,
+        results: &Map<String, Json>,
+        waited: bool,
+    ) -> String {
+        polish(persona, reply, results, waited)
     }
 }
 

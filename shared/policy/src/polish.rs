@@ -1,16 +1,28 @@
-//! The reply polisher, deterministic default: the reply and the results in the
-//! skill's voice. Formatting only — every fact in the output is in the input.
+//! Replies, deterministic default. [`compose`] states what the tools returned
+//! that answers the request — through the intent's `reply` template when the
+//! skill has one (`{{status}}`), else a plain rendering of each output (a list
+//! becomes one line per item). [`polish`] puts it in the skill's voice: an
+//! opener that fits the turn (thanks for patience only after the user waited on
+//! an ask), the reply, and any contract field the reply does not already state.
+//! Formatting only — every fact in the output is in the input.
 
 use serde_json::{Map, Value as Json};
 
-/// An opener chosen from the persona's tone words (not a fact).
-fn opener(persona: &str) -> &'static str {
+/// Most list items a reply shows; the rest is summarized by count.
+const MAX_LIST_ITEMS: usize = 20;
+
+/// An opener chosen from the persona's tone words and the turn (not a fact).
+fn opener(persona: &str, waited: bool) -> &'static str {
     let persona = persona.to_lowercase();
     if ["empathetic", "friendly", "warm"]
         .iter()
         .any(|word| persona.contains(word))
     {
-        "Thanks for your patience!"
+        if waited {
+            "Thanks for your patience!"
+        } else {
+            "Happy to help!"
+        }
     } else if ["calm", "precise", "concise", "terse"]
         .iter()
         .any(|word| persona.contains(word))
@@ -34,10 +46,115 @@ fn render(value: &Json) -> String {
     }
 }
 
-/// Formats a reply: opener, the draft reply, then one line per result field.
-pub fn polish(persona: &str, reply: &str, results: &Map<String, Json>) -> String {
+fn scalar(value: &Json) -> String {
+    match value {
+        Json::String(text) => text.clone(),
+        Json::Null => "none".into(),
+        other => render(other),
+    }
+}
+
+/// One output in plain lines: an object's fields on one line, a list one item
+/// per line (at most [`MAX_LIST_ITEMS`]), a scalar as itself.
+fn output_lines(label: &str, output: &Json) -> Vec<String> {
+    let fields = |map: &Map<String, Json>| {
+        map.iter()
+            .filter(|(_, value)| !value.is_array())
+            .map(|(key, value)| format!("{}: {}", key.replace('_', " "), scalar(value)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let list = |items: &[Json], lines: &mut Vec<String>| {
+        for item in items.iter().take(MAX_LIST_ITEMS) {
+            lines.push(match item {
+                Json::Object(map) => format!("- {}", fields(map)),
+                other => format!("- {}", scalar(other)),
+            });
+        }
+        if items.len() > MAX_LIST_ITEMS {
+            lines.push(format!("- … and {} more", items.len() - MAX_LIST_ITEMS));
+        }
+    };
     let mut lines = Vec::new();
-    let opener = opener(persona);
+    match output {
+        Json::Object(map) => {
+            let head = fields(map);
+            lines.push(if head.is_empty() {
+                format!("{label}:")
+            } else {
+                format!("{label} — {head}")
+            });
+            for (key, value) in map {
+                if let Json::Array(items) = value {
+                    lines.push(format!("{}:", key.replace('_', " ")));
+                    if items.is_empty() {
+                        lines.push("- none".into());
+                    }
+                    list(items, &mut lines);
+                }
+            }
+        }
+        Json::Array(items) => {
+            lines.push(format!("{label}:"));
+            list(items, &mut lines);
+        }
+        other => lines.push(format!("{label}: {}", scalar(other))),
+    }
+    lines
+}
+
+/// `{{name}}` replaced by the value of `name` (a top-level field of `facts`, or
+/// a dotted path into one); an unknown name reads "unknown".
+pub fn render_template(template: &str, facts: &Map<String, Json>) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find("{{") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 2..];
+        let Some(close) = after.find("}}") else {
+            out.push_str(&rest[open..]);
+            return out;
+        };
+        let name = after[..close].trim();
+        let mut parts = name.split('.');
+        let value = parts
+            .next()
+            .and_then(|first| facts.get(first))
+            .and_then(|value| parts.try_fold(value, |value, part| value.get(part)));
+        out.push_str(&value.map_or_else(|| "unknown".to_owned(), scalar));
+        rest = &after[close + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The answer to the request: the intent's reply template rendered over the
+/// facts, else each tool output (labelled by its tool) in plain lines.
+pub fn compose(
+    template: Option<&str>,
+    outputs: &[(String, Json)],
+    facts: &Map<String, Json>,
+) -> String {
+    if let Some(template) = template.filter(|template| !template.trim().is_empty()) {
+        return render_template(template.trim(), facts);
+    }
+    let lines: Vec<String> = outputs
+        .iter()
+        .flat_map(|(label, output)| output_lines(label, output))
+        .collect();
+    if lines.is_empty() {
+        "Done.".into()
+    } else {
+        lines.join("\n")
+    }
+}
+
+/// Formats a reply: an opener that fits the turn (`waited`: the user answered
+/// an ask during the job), the reply, then each result field the reply does
+/// not already state.
+pub fn polish(persona: &str, reply: &str, results: &Map<String, Json>, waited: bool) -> String {
+    let mut lines = Vec::new();
+    let opener = opener(persona, waited);
     if !opener.is_empty() {
         lines.push(opener.to_owned());
     }
@@ -45,7 +162,7 @@ pub fn polish(persona: &str, reply: &str, results: &Map<String, Json>) -> String
         lines.push(reply.trim().to_owned());
     }
     for (key, value) in results {
-        if value.is_null() {
+        if value.is_null() || (!value.is_object() && reply.contains(&scalar(value))) {
             continue;
         }
         let label = key.replace('_', " ");

@@ -528,17 +528,55 @@ fn polishing_adds_no_facts() {
         "Friendly and empathetic customer support specialist",
         "Here is your order.",
         &results,
+        true,
     );
     assert_eq!(
         text,
         "Thanks for your patience!\nHere is your order.\n- Order id: ORD-12345\n- Status: shipped\n- Next steps: Track it with UPS"
     );
+    // Nobody waited: no thanks for patience; a field the reply states is not repeated.
+    let quick = polish(
+        "Friendly and empathetic customer support specialist",
+        "Order ORD-12345 is shipped.",
+        &results,
+        false,
+    );
+    assert_eq!(
+        quick,
+        "Happy to help!\nOrder ORD-12345 is shipped.\n- Next steps: Track it with UPS"
+    );
     let terse = polish(
         "Calm, precise site reliability engineer",
         "",
         &args(json!({"status": "healthy"})),
+        false,
     );
     assert_eq!(terse, "- Status: healthy");
+}
+
+#[test]
+fn replies_state_the_answer() {
+    let deploys = json!({"service": "payments", "deploys": [
+        {"version": "v42", "author": "ann"}, {"version": "v41", "author": "bob"}
+    ]});
+    let text = adas_policy::polish::compose(
+        None,
+        &[("Recent deploys of a service".into(), deploys.clone())],
+        &Map::new(),
+    );
+    assert_eq!(
+        text,
+        "Recent deploys of a service — service: payments\ndeploys:\n- version: v42, author: ann\n- version: v41, author: bob"
+    );
+    let facts = args(json!({"order_id": "ORD-1", "status": "shipped", "carrier": {"name": "UPS"}}));
+    assert_eq!(
+        adas_policy::polish::compose(
+            Some("{{order_id}} is {{status}} with {{carrier.name}}; {{eta}}"),
+            &[],
+            &facts
+        ),
+        "ORD-1 is shipped with UPS; unknown"
+    );
 }
 
 mockall::mock! {

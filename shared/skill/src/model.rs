@@ -100,6 +100,9 @@ pub struct Intent {
     pub entities: Vec<Entity>,
     /// Workflow this intent runs (builder format; `policy.workflows[].trigger` is the other way).
     pub maps_to_workflow: Option<String>,
+    /// Reply template for this intent's answer: `{{name}}` is a field of the
+    /// tools' outputs or the job's facts (`{{order_id}} is {{status}}.`).
+    pub reply: Option<String>,
 }
 
 /// An entity of an intent.
@@ -128,6 +131,8 @@ pub struct Thresholds {
     pub clarify: Option<f64>,
     /// Out of domain below.
     pub reject: Option<f64>,
+    /// The best intent must lead the next by at least this much to be acted on.
+    pub margin: Option<f64>,
 }
 
 /// `intents.out_of_domain`.
@@ -158,6 +163,9 @@ pub struct Tool {
     pub policy: Option<ToolPolicy>,
     /// Security classification.
     pub security: Option<Security>,
+    /// Whether calling the tool changes nothing (overrides the MCP server's
+    /// `readOnlyHint`); absent and unannotated, a tool has side effects.
+    pub read_only: Option<bool>,
 }
 
 /// An input of a tool.
@@ -178,6 +186,10 @@ pub struct ToolInput {
     pub allowed: Vec<Value>,
     /// Default value.
     pub default: Option<Value>,
+    /// A regular expression a string value must match (JSON Schema `pattern`).
+    pub pattern: Option<String>,
+    /// A JSON Schema `format` (`email`, `date`, …).
+    pub format: Option<String>,
 }
 
 /// A tool's output.

@@ -334,6 +334,7 @@ impl Checker<'_> {
                 ("accept", thresholds.accept),
                 ("clarify", thresholds.clarify),
                 ("reject", thresholds.reject),
+                ("margin", thresholds.margin),
             ] {
                 if let Some(value) = value
                     && !(0.0..=1.0).contains(&value)
@@ -774,10 +775,12 @@ const USED_FIELDS: &[&str] = &[
     "intents.supported[*].entities[*].required",
     "intents.supported[*].entities[*].enum",
     "intents.supported[*].maps_to_workflow",
+    "intents.supported[*].reply",
     "intents.thresholds",
     "intents.thresholds.accept",
     "intents.thresholds.clarify",
     "intents.thresholds.reject",
+    "intents.thresholds.margin",
     "intents.out_of_domain",
     "intents.out_of_domain.action",
     "intents.out_of_domain.message",
@@ -792,6 +795,9 @@ const USED_FIELDS: &[&str] = &[
     "tools[*].inputs[*].description",
     "tools[*].inputs[*].enum",
     "tools[*].inputs[*].default",
+    "tools[*].inputs[*].pattern",
+    "tools[*].inputs[*].format",
+    "tools[*].read_only",
     "tools[*].output",
     "tools[*].output.type",
     "tools[*].output.description",

@@ -359,6 +359,11 @@ impl McpConnector for RmcpConnector {
                         uri: uri.to_owned(),
                     },
                 )
+                .with_read_only_hint(
+                    tool.annotations
+                        .as_ref()
+                        .and_then(|annotations| annotations.read_only_hint),
+                )
             })
             .collect())
     }

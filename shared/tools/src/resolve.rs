@@ -103,10 +103,21 @@ pub struct ResolvedTools {
 }
 
 /// A server tool's identity as accepted: SHA-256 over its name, description and
-/// input schema (objects with sorted keys, so a reordering is no change).
+/// input schema (objects with sorted keys, so a reordering is no change), and its
+/// `readOnlyHint` when it has one — a server that starts calling a destructive
+/// tool read-only is a changed tool (definitions without the hint keep the
+/// digest they were accepted with).
 pub fn tool_digest(tool: &ToolSpec) -> String {
     use sha2::{Digest, Sha256};
-    let canonical = serde_json::json!([tool.name, tool.description, sorted(&tool.input_schema)]);
+    let canonical = match tool.read_only_hint {
+        None => serde_json::json!([tool.name, tool.description, sorted(&tool.input_schema)]),
+        Some(hint) => serde_json::json!([
+            tool.name,
+            tool.description,
+            sorted(&tool.input_schema),
+            {"readOnlyHint": hint}
+        ]),
+    };
     Sha256::digest(canonical.to_string().as_bytes())
         .iter()
         .map(|byte| format!("{byte:02x}"))
@@ -328,6 +339,7 @@ impl ToolResolver {
                             source,
                             available: false,
                             unavailable_reason: Some(reason),
+                            read_only_hint: None,
                         },
                     );
                 }

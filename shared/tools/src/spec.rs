@@ -49,6 +49,11 @@ pub struct ToolSpec {
     pub available: bool,
     /// Why it cannot, when unavailable.
     pub unavailable_reason: Option<String>,
+    /// The server's MCP `readOnlyHint`. A hint, trusted only as part of the
+    /// definition an admin accepted (it is in the pinned digest); a skill's
+    /// `read_only` overrides it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
 }
 
 impl ToolSpec {
@@ -95,7 +100,14 @@ impl ToolSpec {
             source,
             available: true,
             unavailable_reason: None,
+            read_only_hint: None,
         }
+    }
+
+    /// The spec with the server's `readOnlyHint`.
+    pub fn with_read_only_hint(mut self, hint: Option<bool>) -> Self {
+        self.read_only_hint = hint;
+        self
     }
 
     /// Names of the required inputs.

@@ -72,6 +72,7 @@ pub fn waiting(waiting: &Waiting) -> pb::Waiting {
                     pb::InputType::Text
                 } as i32,
                 options: field.options.clone(),
+                option_labels: field.option_labels.clone(),
                 required: field.required,
                 slot_path: field
                     .interaction
@@ -137,10 +138,23 @@ pub fn job(stored: &StoredJob) -> pb::Job {
             intent_id: intent.intent_id.clone(),
             confidence: intent.confidence,
             out_of_domain: intent.out_of_domain,
+            margin: intent.margin,
+            confident: intent.confident,
         }),
         request_id: record.request_id.clone(),
         ..job_basic(stored)
     }
+}
+
+/// The conversation of a job, `skills/{slag}/conversations/{id}` (a job from
+/// before conversations is its own).
+pub fn conversation_name(record: &JobRecord) -> String {
+    let id = if record.conversation.is_empty() {
+        &record.job_id
+    } else {
+        &record.conversation
+    };
+    format!("skills/{}/conversations/{id}", record.slag)
 }
 
 /// A job on the wire in the BASIC view: identity and state, without the
@@ -161,6 +175,7 @@ pub fn job_basic(stored: &StoredJob) -> pb::Job {
         end_time: record.ended_at.as_deref().and_then(timestamp),
         version: stored.version as i64,
         etag: format!("v{}", stored.version),
+        conversation: conversation_name(record),
         ..pb::Job::default()
     }
 }

@@ -1,0 +1,130 @@
+//! Side effects need certainty. Every tool is read-only or side-effecting: the
+//! skill's `tools[].read_only` decides, else the MCP server's `readOnlyHint` (part
+//! of the definition an admin accepted), else it has side effects. A
+//! side-effecting call runs without asking only when the job's intent was
+//! confident and every argument is evidence — a value the user's words matched
+//! to the input (type, pattern, enum, name), an answer, the client's own context
+//! or program, an earlier turn's evidence, or a previous tool's output.
+//! Otherwise the job asks the user to confirm the exact call, in plain words.
+
+use adas_skill::OperationalSkill;
+use adas_tools::ToolSpec;
+use serde_json::{Map, Value as Json};
+
+use crate::{JobRecord, same_value};
+
+/// How deep a previous tool's output is searched for an argument's value.
+const MAX_OUTPUT_DEPTH: usize = 8;
+
+/// Whether calling `tool` may change something outside the job.
+pub fn side_effecting(skill: &OperationalSkill, tool: &str, spec: Option<&ToolSpec>) -> bool {
+    // Core tools run in-process and only shape the reply.
+    if tool.starts_with("sys.") {
+        return false;
+    }
+    let declared = skill
+        .skill
+        .tools
+        .iter()
+        .find(|declared| declared.name == tool)
+        .and_then(|declared| declared.read_only);
+    match declared.or_else(|| spec.and_then(|spec| spec.read_only_hint)) {
+        Some(read_only) => !read_only,
+        None => true,
+    }
+}
+
+/// Whether a job's calls are its client's own program (no intent was guessed).
+fn client_program(record: &JobRecord) -> bool {
+    record.intent.as_ref().is_some_and(|intent| {
+        intent.intent_id.is_empty() && !intent.out_of_domain && intent.confident
+    })
+}
+
+fn in_output(output: &Json, value: &Json, depth: usize) -> bool {
+    if depth > MAX_OUTPUT_DEPTH {
+        return false;
+    }
+    match output {
+        Json::Object(map) => map.values().any(|item| in_output(item, value, depth + 1)),
+        Json::Array(items) => items.iter().any(|item| in_output(item, value, depth + 1)),
+        scalar => same_value(scalar, value),
+    }
+}
+
+/// Whether `value` for argument `name` rests on evidence.
+pub fn evidenced(record: &JobRecord, name: &str, value: &Json) -> bool {
+    client_program(record)
+        || record
+            .evidence
+            .iter()
+            .any(|item| item.name == name && same_value(&item.value, value))
+        || record
+            .calls
+            .iter()
+            .filter(|call| !call.is_error)
+            .any(|call| in_output(&call.output, value, 0))
+}
+
+/// Why a side-effecting call must be confirmed first; `None` when it may run.
+pub fn confirmation_needed(
+    record: &JobRecord,
+    args: &Map<String, Json>,
+    digest: &str,
+) -> Option<String> {
+    if record.confirmed_calls.iter().any(|done| done == digest) {
+        return None;
+    }
+    let confident = record
+        .intent
+        .as_ref()
+        .is_some_and(|intent| intent.confident);
+    if !confident {
+        return Some("I am not sure I understood what you want".into());
+    }
+    let guessed: Vec<&str> = args
+        .iter()
+        .filter(|(name, value)| !evidenced(record, name, value))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    (!guessed.is_empty()).then(|| {
+        format!(
+            "I am not sure about {}",
+            guessed
+                .iter()
+                .map(|name| name.replace('_', " "))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+/// A call in plain words: what the tool does and with which values
+/// ("Process a customer refund — order id: ORD-9, amount: 20").
+pub fn describe_call(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> String {
+    let what = skill
+        .skill
+        .tools
+        .iter()
+        .find(|declared| declared.name == tool)
+        .and_then(|declared| declared.description.clone())
+        .filter(|description| !description.trim().is_empty())
+        .unwrap_or_else(|| tool.replace(['_', '.'], " "));
+    let values = args
+        .iter()
+        .map(|(name, value)| {
+            let value = match value {
+                Json::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            format!("{}: {value}", name.replace('_', " "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let what = what.trim().trim_end_matches('.');
+    if values.is_empty() {
+        what.to_owned()
+    } else {
+        format!("{what} — {values}")
+    }
+}
