@@ -63,6 +63,9 @@ pub fn evidenced(record: &JobRecord, name: &str, value: &Json) -> bool {
             .calls
             .iter()
             .filter(|call| !call.is_error)
+            // A tool that echoes back what it was called with proves nothing:
+            // a guessed service name does not become evidence by being looked up.
+            .filter(|call| !call.arguments.values().any(|arg| same_value(arg, value)))
             .any(|call| in_output(&call.output, value, 0))
 }
 

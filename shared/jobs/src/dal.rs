@@ -46,6 +46,130 @@ pub mod reason_codes {
     pub const HUMAN_TAKEOVER_REQUIRED: &str = "HUMAN_TAKEOVER_REQUIRED";
 }
 
+/// A tool's full input schema: the server's (nested objects, formats,
+/// patterns, bounds as served), with what the skill declares for each input
+/// (type, enum, `pattern`, `format`) added where the server says nothing.
+pub fn input_schema(
+    skill: &OperationalSkill,
+    tool: &str,
+    spec: Option<&adas_tools::ToolSpec>,
+) -> Json {
+    let mut schema = spec
+        .map(|spec| spec.input_schema.clone())
+        .filter(Json::is_object)
+        .unwrap_or_else(|| json!({"type": "object"}));
+    let Some(declared) = skill
+        .skill
+        .tools
+        .iter()
+        .find(|declared| declared.name == tool)
+    else {
+        return schema;
+    };
+    let Some(object) = schema.as_object_mut() else {
+        return schema;
+    };
+    let properties = object.entry("properties").or_insert_with(|| json!({}));
+    let Some(properties) = properties.as_object_mut() else {
+        return schema;
+    };
+    for input in &declared.inputs {
+        let property = properties
+            .entry(input.name.clone())
+            .or_insert_with(|| json!({}));
+        let Some(property) = property.as_object_mut() else {
+            continue;
+        };
+        let kind = input.kind.as_deref().unwrap_or("string").to_lowercase();
+        let (json_type, format) = match kind.as_str() {
+            "number" | "money" => ("number", None),
+            "integer" => ("integer", None),
+            "boolean" => ("boolean", None),
+            "email" => ("string", Some("email")),
+            "date" => ("string", Some("date")),
+            "array" | "list" => ("array", None),
+            "object" => ("object", None),
+            _ => ("string", None),
+        };
+        property.entry("type").or_insert_with(|| json!(json_type));
+        if let Some(format) = input.format.as_deref().or(format) {
+            property.entry("format").or_insert_with(|| json!(format));
+        }
+        if let Some(pattern) = &input.pattern {
+            property.entry("pattern").or_insert_with(|| json!(pattern));
+        }
+        if !input.allowed.is_empty() {
+            property
+                .entry("enum")
+                .or_insert_with(|| json!(input.allowed));
+        }
+    }
+    schema
+}
+
+/// Answers to tool inputs checked against the input's full schema (format,
+/// pattern, enum, bounds): `(field, why)` for each that does not fit.
+fn answer_misfits(
+    skill: &OperationalSkill,
+    specs: &[adas_tools::ToolSpec],
+    plan: &adas_dia::Plan,
+    waiting: &Waiting,
+) -> Vec<(String, String)> {
+    let mut violations = Vec::new();
+    for field in &waiting.fields {
+        let Some(interaction) = &field.interaction else {
+            continue;
+        };
+        if interaction.kind != InteractionKind::Ask {
+            continue;
+        }
+        let Some(value) =
+            adas_dia::node_at(&plan.program, &interaction.path).and_then(adas_dia::Node::to_json)
+        else {
+            continue;
+        };
+        let schema = input_schema(
+            skill,
+            &interaction.intent,
+            specs.iter().find(|spec| spec.name == interaction.intent),
+        );
+        let Some(property) = schema
+            .get("properties")
+            .and_then(|properties| properties.get(&interaction.field))
+        else {
+            continue;
+        };
+        if let Some((_, why)) = adas_tools::schema_problems(property, &value)
+            .into_iter()
+            .next()
+        {
+            violations.push((field.name.clone(), why));
+        }
+    }
+    violations
+}
+
+/// The arguments of a call that do not fit the tool's full input schema.
+fn misfits(
+    skill: &OperationalSkill,
+    specs: &[adas_tools::ToolSpec],
+    tool: &str,
+    args: &Map<String, Json>,
+) -> Vec<String> {
+    if tool.starts_with("sys.") {
+        return Vec::new();
+    }
+    let schema = input_schema(skill, tool, specs.iter().find(|spec| spec.name == tool));
+    let mut bad: Vec<String> = adas_tools::schema_problems(&schema, &Json::Object(args.clone()))
+        .into_iter()
+        .map(|(field, _)| field)
+        .filter(|field| args.contains_key(field))
+        .collect();
+    bad.sort();
+    bad.dedup();
+    bad
+}
+
 /// A one-field ask the engine makes itself (a clarification, a confirmation,
 /// a takeover): not a tool input, so it has no slot in the plan.
 pub fn single_ask(
@@ -197,6 +321,15 @@ fn decide(waiting: &Waiting, fields: &Map<String, Json>) -> Option<Result<Decide
             Some(false) => Ok(Decided::Declined),
             None => Err("expected yes or no".into()),
         }),
+        // Giving up on a failed call, in plain words, ends the job: nothing more is done.
+        reason_codes::TOOL_ERROR_RECOVERY
+            if matches!(
+                text.trim_end_matches(['.', '!']).to_lowercase().as_str(),
+                "stop" | "abort" | "cancel" | "give up" | "never mind" | "no"
+            ) =>
+        {
+            Some(Ok(Decided::Declined))
+        }
         reason_codes::HUMAN_TAKEOVER_REQUIRED => Some(if text.is_empty() {
             Err("required".into())
         } else if text.len() > MAX_ANSWER_BYTES {
@@ -325,7 +458,21 @@ impl DalAgent {
             };
         specs
             .into_iter()
-            .map(|(tool, inputs)| {
+            .map(|(tool, mut inputs)| {
+                // Asked in the order the skill declares its inputs.
+                let declared = skill
+                    .skill
+                    .tools
+                    .iter()
+                    .find(|declared| declared.name == tool);
+                let position = |name: &str| {
+                    declared
+                        .and_then(|declared| {
+                            declared.inputs.iter().position(|input| input.name == name)
+                        })
+                        .unwrap_or(usize::MAX)
+                };
+                inputs.sort_by_key(|input| position(&input.name));
                 let inputs = inputs
                     .into_iter()
                     .map(|input| InputSpec {
@@ -385,6 +532,12 @@ impl DalAgent {
         };
         let skill = self.skill(&record).await?;
         let schemas = self.schemas(&skill, request).await;
+        let specs = self
+            .tools
+            .resolve(request)
+            .await
+            .map(|resolved| resolved.tools)
+            .unwrap_or_default();
         let known: std::collections::BTreeMap<String, Json> = record
             .context
             .iter()
@@ -400,6 +553,23 @@ impl DalAgent {
         for _ in 0..256 {
             match next_call(&plan.program) {
                 Ok(Some(call)) => {
+                    // An argument that does not fit the tool's full schema is
+                    // asked again, never sent (a guessed or stale value included).
+                    let bad = misfits(&skill, &specs, &call.tool, &call.args);
+                    if !bad.is_empty() {
+                        if let Some(adas_dia::Node::Intent(intent)) =
+                            adas_dia::node_at_mut(&mut plan.program, &call.path)
+                        {
+                            intent.args.retain(|arg| !bad.contains(&arg.name));
+                        }
+                        for name in &bad {
+                            known.remove(name);
+                            plan.context.known.remove(name);
+                            record.context.remove(name);
+                        }
+                        insert_missing_asks(&mut plan.program, &schemas, &known);
+                        continue;
+                    }
                     let version = self.keep_plan(&mut record, version, plan).await?;
                     return Ok((
                         Next::Call {
@@ -678,6 +848,15 @@ impl DalAgent {
                     .as_mut()
                     .ok_or_else(|| DalError::Precondition(format!("job {job_id} has no plan")))?;
                 violations.extend(fill_answers(plan, &waiting, fields));
+                if violations.is_empty() {
+                    let specs = self
+                        .tools
+                        .resolve(&crate::tool_request(&skill, &record.tenant))
+                        .await
+                        .map(|resolved| resolved.tools)
+                        .unwrap_or_default();
+                    violations.extend(answer_misfits(&skill, &specs, plan, &waiting));
+                }
             }
         }
         if !violations.is_empty() {
@@ -844,9 +1023,16 @@ fn recovery_reply(
     if interaction.kind != InteractionKind::RuntimeError {
         return Ok(text.to_owned());
     }
+    let word = text.trim().trim_end_matches(['.', '!']).to_lowercase();
+    if matches!(
+        word.as_str(),
+        "stop" | "abort" | "cancel" | "give up" | "never mind"
+    ) {
+        return Ok("ABORT()".to_owned());
+    }
     if field.name == "reply" {
-        return Ok(match text.trim().to_lowercase().as_str() {
-            "stop" | "abort" | "cancel" | "give up" | "no" => "ABORT()".to_owned(),
+        return Ok(match word.as_str() {
+            "no" => "ABORT()".to_owned(),
             "retry" | "try again" | "again" | "yes" => "retry".to_owned(),
             _ => text.to_owned(),
         });
@@ -888,17 +1074,38 @@ fn plain_recovery(
     else {
         return interaction;
     };
-    let lower = error.to_lowercase();
-    let offending = intent.args.iter().find(|arg| {
-        let value = match arg.value.to_json() {
-            Some(Json::String(text)) => text,
-            Some(other) => other.to_string(),
-            None => return false,
-        };
-        (value.len() >= 2 && lower.contains(&value.to_lowercase()))
-            || lower.contains(&arg.name.replace('_', " "))
-            || lower.contains(&arg.name)
-    });
+    // The SDKs' own prefix ("Error executing tool reserve_room: …") and the
+    // tool's name say nothing about which argument was wrong.
+    let error = error
+        .split_once(&format!("{}: ", intent.name))
+        .map_or(error.as_str(), |(_, rest)| rest);
+    let lower = error
+        .to_lowercase()
+        .replace(&intent.name.to_lowercase(), " ");
+    // The argument the error mentions first, by value or by name.
+    let offending = intent
+        .args
+        .iter()
+        .filter_map(|arg| {
+            let value = match arg.value.to_json() {
+                Some(Json::String(text)) => text,
+                Some(other) => other.to_string(),
+                None => return None,
+            };
+            let by_value = (value.len() >= 2)
+                .then(|| lower.find(&value.to_lowercase()))
+                .flatten();
+            let by_name = lower
+                .find(&arg.name.replace('_', " "))
+                .or_else(|| lower.find(&arg.name));
+            by_value
+                .into_iter()
+                .chain(by_name)
+                .min()
+                .map(|at| (at, arg))
+        })
+        .min_by_key(|(at, _)| *at)
+        .map(|(_, arg)| arg);
     let failed = error.trim().trim_end_matches('.');
     match offending {
         Some(arg) => {

@@ -21,7 +21,10 @@ pub const DEFAULT_REJECT_THRESHOLD: f64 = 0.18;
 
 /// At or above this best score (and [`DEFAULT_MARGIN`] ahead) an intent is
 /// acted on without asking (when the skill sets no `intents.thresholds.accept`).
-pub const DEFAULT_ACCEPT_THRESHOLD: f64 = 0.40;
+pub const DEFAULT_ACCEPT_THRESHOLD: f64 = 0.30;
+
+/// A score this high is an example said back verbatim.
+const EXACT_MATCH: f64 = 0.9;
 
 /// How far the best intent must lead the next to be acted on (when the skill
 /// sets no `intents.thresholds.margin`).
@@ -61,7 +64,7 @@ const STOPWORDS: &[&str] = &[
     "does", "did", "this", "that", "with", "from", "im", "i'm", "hi", "hello", "hey", "some",
     // Question words open many messages in and out of domain alike.
     "what", "what's", "whats", "where", "where's", "when", "which", "who", "how", "why", "like",
-    "today", "tell",
+    "today", "tell", "there", "here", "thanks", "thank",
 ];
 
 /// The class of a token that is an entity rather than a word: its *kind* says
@@ -189,6 +192,13 @@ pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
         }
         whole[*index].extend(doc.iter().cloned());
     }
+    // What an intent's tools take is part of what it is about ("renew it, my
+    // email is …": the renewal takes an email).
+    for (index, intent) in intents.supported.iter().enumerate() {
+        for input in intent_inputs(skill, &intent.id) {
+            whole[index].extend(features(&input.replace('_', " ")));
+        }
+    }
     let scores: Vec<f64> = whole
         .iter()
         .zip(&best_example)
@@ -208,6 +218,43 @@ pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
 
     candidates
+}
+
+/// The tools an intent's workflow calls.
+fn intent_tools<'a>(skill: &'a Skill, intent_id: &str) -> Vec<&'a adas_skill::model::Tool> {
+    let Some(policy) = &skill.policy else {
+        return Vec::new();
+    };
+    let maps_to = skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .find(|intent| intent.id == intent_id)
+        .and_then(|intent| intent.maps_to_workflow.clone());
+    policy
+        .workflows
+        .iter()
+        .filter(|workflow| {
+            workflow.trigger.as_deref() == Some(intent_id)
+                || (maps_to.is_some() && workflow.id == maps_to)
+        })
+        .flat_map(|workflow| &workflow.steps)
+        .filter_map(|step| skill.tools.iter().find(|tool| &tool.name == step))
+        .collect()
+}
+
+/// Whether every tool of the intent's workflow is declared read-only by the skill.
+fn only_reads(skill: &Skill, intent_id: &str) -> bool {
+    let tools = intent_tools(skill, intent_id);
+    !tools.is_empty() && tools.iter().all(|tool| tool.read_only == Some(true))
+}
+
+/// Input names of the tools an intent's workflow calls.
+fn intent_inputs(skill: &Skill, intent_id: &str) -> Vec<String> {
+    intent_tools(skill, intent_id)
+        .into_iter()
+        .flat_map(|tool| tool.inputs.iter().map(|input| input.name.clone()))
+        .collect()
 }
 
 fn thresholds(skill: &Skill) -> (f64, f64, f64) {
@@ -239,7 +286,12 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             let mut detection = detect_as(skill, &intent_id, message, context);
             detection.confidence = confidence;
             detection.margin = margin;
-            detection.confident = confidence >= accept && margin >= margin_needed;
+            // One word is too little to act on (unless it is an example said
+            // back, or the intent only reads): "my booking" is no cancellation.
+            let enough_words = words(message).len() >= 2
+                || confidence >= EXACT_MATCH
+                || only_reads(skill, &intent_id);
+            detection.confident = confidence >= accept && margin >= margin_needed && enough_words;
             detection.candidates = candidates;
             detection
         }
@@ -297,7 +349,7 @@ pub fn detect_as(
             }),
         };
     };
-    let entities = extract(intent, message, context, &Vocabulary::of(skill));
+    let entities = extract(skill, intent, message, context, &Vocabulary::of(skill));
     Detection {
         intent_id: Some(intent_id.to_owned()),
         confidence: 1.0,

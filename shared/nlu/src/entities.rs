@@ -474,6 +474,12 @@ const FILLER: &[&str] = &[
     "ok?",
     "gonna",
     "wanna",
+    "anything",
+    "something",
+    "everything",
+    "stuff",
+    "thing",
+    "things",
 ];
 
 /// Words an example opens with that ask rather than name an action.
@@ -556,7 +562,10 @@ impl Vocabulary {
 }
 
 /// Extracts the intent's entities; values already in `context` are not re-read.
+/// An entity named like a tool input is read with that input's pattern and
+/// format too (an `isbn` entity is an ISBN when the tool's `isbn` has a pattern).
 pub fn extract(
+    skill: &adas_skill::model::Skill,
     intent: &Intent,
     message: &str,
     context: &Map<String, Json>,
@@ -566,7 +575,24 @@ pub fn extract(
         .entities
         .iter()
         .filter(|spec| !context.contains_key(&spec.name))
-        .map(Slot::of_entity)
+        .map(|spec| {
+            let mut slot = Slot::of_entity(spec);
+            let input = skill
+                .tools
+                .iter()
+                .flat_map(|tool| &tool.inputs)
+                .find(|input| {
+                    input.name == spec.name && (input.pattern.is_some() || input.format.is_some())
+                });
+            if let Some(input) = input {
+                let typed = Slot::of_input(input);
+                slot.pattern = typed.pattern;
+                if matches!(slot.kind.as_deref(), None | Some("string") | Some("text")) {
+                    slot.kind = typed.kind;
+                }
+            }
+            slot
+        })
         .collect();
     extract_slots(&slots, message, &example_prefixes(intent), &[], vocabulary)
 }
@@ -583,96 +609,116 @@ pub fn extract_slots(
     let all = tokens(message);
     let mut entities: Vec<Entity> = taken.to_vec();
     let before = entities.len();
+    // Values the user tied to a slot by name come first, for every slot, so a
+    // type scan for one slot cannot take the "3" of another's "3 people".
+    let mut open: Vec<&Slot> = Vec::new();
     for slot in slots {
-        let spec = slot.spec();
-        let kind = effective_kind(&spec);
-        let is_taken = |token: &Token<'_>, entities: &[Entity]| {
-            entities.iter().any(|entity| {
-                token.start < entity.end && entity.start < token.start + token.text.len()
-            })
-        };
-        let typed_here = |token: &Token<'_>| -> Option<Json> {
-            let value = typed(&kind, &spec, token, prefixes)?;
-            match (&slot.pattern, &value) {
-                (Some(pattern), Json::String(text)) if !pattern.is_match(text) => None,
-                _ => Some(value),
-            }
-        };
-        let plain_ok = |token: &Token<'_>| {
-            token
-                .text
-                .chars()
-                .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
-                && slot
-                    .pattern
-                    .as_ref()
-                    .is_none_or(|pattern| pattern.is_match(token.text))
-        };
-        // 1. "name is X", "name=X", "name: X": the user named the slot.
-        if let Some(token) = explicit(&spec, message, &all)
-            && !is_taken(&token, &entities)
-        {
-            // Named by the user: the value's type decides, not the examples' prefixes.
-            let value = if kind == "string" {
-                plain_ok(&token).then(|| Json::String(token.text.to_owned()))
-            } else {
-                typed(&kind, &spec, &token, &[]).filter(|value| match (&slot.pattern, value) {
-                    (Some(pattern), Json::String(text)) => pattern.is_match(text),
-                    _ => true,
-                })
-            };
-            if let Some(value) = value {
-                entities.push(found(&slot.name, &kind, value, &token, false));
-                continue;
-            }
+        match named_value(slot, message, &all, &entities) {
+            Some(entity) => entities.push(entity),
+            None => open.push(slot),
         }
-        // 2. Beside the slot's name: "room 5", "order ORD-1", "3 people".
-        if let Some((token, value)) = beside_name(&spec, &all, &kind, &typed_here, &plain_ok)
-            .filter(|(token, _)| !is_taken(token, &entities))
-        {
-            entities.push(found(&slot.name, &kind, value, &token, false));
-            continue;
-        }
-        // 3. By type anywhere: an email is an email wherever it stands. A bare
-        // number for a numeric slot is evidence only when it is the only one.
-        if kind != "string" {
-            let matches: Vec<(Token<'_>, Json)> = all
-                .iter()
-                .filter(|token| !is_taken(token, &entities))
-                .filter_map(|token| typed_here(token).map(|value| (token.clone(), value)))
-                .collect();
-            if let Some((token, value)) = matches.first().cloned() {
-                let bare_number = matches!(kind.as_str(), "integer" | "number")
-                    || (kind == "money" && !token.text.starts_with(['$', '€', '£']));
-                let guessed = bare_number && matches.len() > 1;
-                entities.push(found(&slot.name, &kind, value, &token, guessed));
-            }
-            continue;
-        }
-        if let Some(pattern) = &slot.pattern {
-            if let Some(token) = all
-                .iter()
-                .find(|token| !is_taken(token, &entities) && pattern.is_match(token.text))
-            {
-                let value = Json::String(token.text.to_owned());
-                entities.push(found(&slot.name, &kind, value, token, false));
-            }
-            continue;
-        }
-        // 4. A plain string by position: a guess, never a vocabulary word.
-        if let Some(token) = string_by_name(&spec, &all)
-            .filter(|token| !is_taken(token, &entities) && !vocabulary.contains(token.text))
-        {
-            let guessed = !token.text.contains('/');
-            let value = Json::String(token.text.to_owned());
-            entities.push(found(&slot.name, &kind, value, &token, guessed));
-            continue;
-        }
-        if let Some((token, text)) = remainder(&all, &entities, vocabulary) {
-            entities.push(found(&slot.name, &kind, Json::String(text), &token, true));
+    }
+    for slot in open {
+        if let Some(entity) = value_by_type(slot, &all, prefixes, &entities, vocabulary) {
+            entities.push(entity);
         }
     }
     entities.split_off(before)
+}
+
+fn overlaps(token: &Token<'_>, entities: &[Entity]) -> bool {
+    entities
+        .iter()
+        .any(|entity| token.start < entity.end && entity.start < token.start + token.text.len())
+}
+
+/// The slot's typed value of a token, when it also fits the slot's pattern.
+fn typed_value(slot: &Slot, kind: &str, token: &Token<'_>, prefixes: &[String]) -> Option<Json> {
+    let value = typed(kind, &slot.spec(), token, prefixes)?;
+    match (&slot.pattern, &value) {
+        (Some(pattern), Json::String(text)) if !pattern.is_match(text) => None,
+        _ => Some(value),
+    }
+}
+
+/// A plain-string token usable as a value (and fitting the slot's pattern).
+fn plain_value(slot: &Slot, token: &Token<'_>) -> bool {
+    token
+        .text
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
+        && slot
+            .pattern
+            .as_ref()
+            .is_none_or(|pattern| pattern.is_match(token.text))
+}
+
+/// "name is X", "name=X", "name: X", or a value beside the name ("room 5",
+/// "order ORD-1", "3 people"): evidence.
+fn named_value(slot: &Slot, message: &str, all: &[Token<'_>], taken: &[Entity]) -> Option<Entity> {
+    let spec = slot.spec();
+    let kind = effective_kind(&spec);
+    if let Some(token) = explicit(&spec, message, all).filter(|token| !overlaps(token, taken)) {
+        // Named by the user: the value's type decides, not the examples' prefixes.
+        let value = if kind == "string" {
+            plain_value(slot, &token).then(|| Json::String(token.text.to_owned()))
+        } else {
+            typed_value(slot, &kind, &token, &[])
+        };
+        if let Some(value) = value {
+            return Some(found(&slot.name, &kind, value, &token, false));
+        }
+    }
+    let typed_here = |token: &Token<'_>| typed_value(slot, &kind, token, &[]);
+    let plain_ok = |token: &Token<'_>| plain_value(slot, token);
+    beside_name(&spec, all, &kind, &typed_here, &plain_ok)
+        .filter(|(token, _)| !overlaps(token, taken))
+        .map(|(token, value)| found(&slot.name, &kind, value, &token, false))
+}
+
+/// A value found by its type anywhere (an email is an email wherever it
+/// stands; a bare number is evidence only when it is the only one), by the
+/// slot's pattern, or — for a plain string — by position (a guess, never a
+/// vocabulary word).
+fn value_by_type(
+    slot: &Slot,
+    all: &[Token<'_>],
+    prefixes: &[String],
+    taken: &[Entity],
+    vocabulary: &Vocabulary,
+) -> Option<Entity> {
+    let spec = slot.spec();
+    let kind = effective_kind(&spec);
+    if kind != "string" {
+        let matches: Vec<(Token<'_>, Json)> = all
+            .iter()
+            .filter(|token| !overlaps(token, taken))
+            .filter_map(|token| {
+                typed_value(slot, &kind, token, prefixes).map(|value| (token.clone(), value))
+            })
+            .collect();
+        let (token, value) = matches.first().cloned()?;
+        let bare_number = matches!(kind.as_str(), "integer" | "number")
+            || (kind == "money" && !token.text.starts_with(['$', '€', '£']));
+        let guessed = bare_number && matches.len() > 1;
+        return Some(found(&slot.name, &kind, value, &token, guessed));
+    }
+    if let Some(pattern) = &slot.pattern {
+        let token = all
+            .iter()
+            .find(|token| !overlaps(token, taken) && pattern.is_match(token.text))?;
+        let value = Json::String(token.text.to_owned());
+        return Some(found(&slot.name, &kind, value, token, false));
+    }
+    if let Some(token) = string_by_name(&spec, all)
+        .filter(|token| !overlaps(token, taken) && !vocabulary.contains(token.text))
+    {
+        let guessed = !token.text.contains('/');
+        let value = Json::String(token.text.to_owned());
+        return Some(found(&slot.name, &kind, value, &token, guessed));
+    }
+    remainder(all, taken, vocabulary)
+        .map(|(token, text)| found(&slot.name, &kind, Json::String(text), &token, true))
 }
 
 /// The value just after or just before the slot's name ("room 5", "order
@@ -817,10 +863,16 @@ mod tests {
     }
 
     fn values(intent: &Intent, message: &str) -> Vec<(String, Json)> {
-        extract(intent, message, &Map::new(), &Vocabulary::default())
-            .into_iter()
-            .map(|entity| (entity.name, entity.value))
-            .collect()
+        extract(
+            &adas_skill::model::Skill::default(),
+            intent,
+            message,
+            &Map::new(),
+            &Vocabulary::default(),
+        )
+        .into_iter()
+        .map(|entity| (entity.name, entity.value))
+        .collect()
     }
 
     #[test]

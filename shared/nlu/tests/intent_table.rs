@@ -410,7 +410,7 @@ tools:
         planned.program.unwrap().to_string(),
         r#"find_customer(email="carol@example.com")"#
     );
-    let planned = adas_nlu::plan(&skill, "hello there", &Map::new(), None);
+    let planned = adas_nlu::plan(&skill, "good morning", &Map::new(), None);
     assert_eq!(
         planned.program.unwrap().to_string(),
         r#"sys.emitUserMessage(text="Done: say hello")"#

@@ -15,4 +15,4 @@ pub use resolve::{
     CacheTtls, DeclaredTool, ResolvedTools, ToolRequest, ToolResolver, ToolsError, matches_pattern,
     selection_cache_key, tool_digest,
 };
-pub use spec::{ToolInputSpec, ToolSource, ToolSpec};
+pub use spec::{ToolInputSpec, ToolSource, ToolSpec, schema_problems};

@@ -133,3 +133,35 @@ fn schema_type(property: &Json) -> String {
         _ => "any".to_owned(),
     }
 }
+
+/// Problems of `instance` against a JSON Schema, as `(field, why)` pairs: the
+/// field is the first segment of the failing instance path (empty for the
+/// whole instance). Formats (`email`, `date`, …) are checked. A schema that
+/// does not compile yields one problem naming it, so nothing unchecked passes.
+pub fn schema_problems(schema: &Json, instance: &Json) -> Vec<(String, String)> {
+    let validator = match jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+    {
+        Ok(validator) => validator,
+        Err(error) => {
+            return vec![(
+                String::new(),
+                format!("the tool's schema is invalid: {error}"),
+            )];
+        }
+    };
+    validator
+        .iter_errors(instance)
+        .map(|error| {
+            let path = error.instance_path().as_str().to_owned();
+            let field = path
+                .trim_start_matches('/')
+                .split('/')
+                .next()
+                .unwrap_or_default()
+                .to_owned();
+            (field, error.to_string())
+        })
+        .collect()
+}

@@ -112,18 +112,7 @@ pub fn job(stored: &StoredJob) -> pb::Job {
         result: record.result.as_ref().map(|result| pb::JobResult {
             reply: result.reply.clone(),
             output_fields: Some(json_to_struct(&Json::Object(result.output_fields.clone()))),
-            tool_calls: record
-                .calls
-                .iter()
-                .map(|call| pb::ToolCallRecord {
-                    tool: call.tool.clone(),
-                    arguments: Some(json_to_struct(&Json::Object(call.arguments.clone()))),
-                    output: Some(json_to_value(&call.output)),
-                    is_error: call.is_error,
-                    iteration: call.iteration as i32,
-                    finish_time: timestamp(&call.finished_at),
-                })
-                .collect(),
+            tool_calls: tool_calls(record),
             finalization: None,
         }),
         error: record
@@ -142,8 +131,24 @@ pub fn job(stored: &StoredJob) -> pb::Job {
             confident: intent.confident,
         }),
         request_id: record.request_id.clone(),
+        tool_calls: tool_calls(record),
         ..job_basic(stored)
     }
+}
+
+fn tool_calls(record: &JobRecord) -> Vec<pb::ToolCallRecord> {
+    record
+        .calls
+        .iter()
+        .map(|call| pb::ToolCallRecord {
+            tool: call.tool.clone(),
+            arguments: Some(json_to_struct(&Json::Object(call.arguments.clone()))),
+            output: Some(json_to_value(&call.output)),
+            is_error: call.is_error,
+            iteration: call.iteration as i32,
+            finish_time: timestamp(&call.finished_at),
+        })
+        .collect()
 }
 
 /// The conversation of a job, `skills/{slag}/conversations/{id}` (a job from
