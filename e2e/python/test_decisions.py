@@ -120,8 +120,13 @@ class Decisions(unittest.TestCase):
         self.assertTrue(skipped.passed and skipped.skipped)
 
         polished = self.gate.PolishReply(gate_service_pb2.PolishReplyRequest(
-            skill="skills/cs-tier-1", reply="Here is your order.", results=struct(status="shipped")), timeout=10)
+            skill="skills/cs-tier-1", reply="Here is your order.", results=struct(status="shipped"),
+            user_waited=True), timeout=10)
         self.assertEqual(polished.text, "Thanks for your patience!\nHere is your order.\n- Status: shipped")
+        # Nobody waited: the opener fits the turn.
+        quick = self.gate.PolishReply(gate_service_pb2.PolishReplyRequest(
+            skill="skills/cs-tier-1", reply="Here is your order.", results=struct(status="shipped")), timeout=10)
+        self.assertEqual(quick.text, "Happy to help!\nHere is your order.\n- Status: shipped")
 
 
 if __name__ == "__main__":

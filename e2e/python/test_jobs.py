@@ -471,13 +471,23 @@ class WaitTimeoutAndRepromptLimit(unittest.TestCase):
     def test_invalid_answers_escalate_after_the_limit(self):
         self.put("strict", "  max_invalid_answers: 2\n")
         job = self.client.settled(self.client.start("where is my order", skill="skills/strict").name)
-        self.assertEqual(list(job.waiting.requested_fields), ["count", "order_id"])
+        # Asked in the order the skill declares its inputs.
+        self.assertEqual(list(job.waiting.requested_fields), ["order_id", "count"])
         for attempt in range(2):
             with self.assertRaises(grpc.RpcError) as refused:
                 self.client.answer(job, order_id=text("ORD-1"), count=text("many"))
             self.assertEqual(refused.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        # Escalated is not a dead end: the job waits in the skill's queue for a human.
         job = self.client.orch.GetJob(orch_pb2.GetJobRequest(name=job.name), timeout=10)
-        self.assertEqual((job.status, job.outcome_class), (FAILED, job_pb2.OUTCOME_CLASS_ESCALATED))
+        self.assertEqual((job.status, job.outcome_class), (PAUSED, job_pb2.OUTCOME_CLASS_ESCALATED))
+        self.assertEqual((job.waiting.reason_code, list(job.waiting.requested_fields)), ("HUMAN_TAKEOVER_REQUIRED", ["reply"]))
+        listed = self.client.dal.ListWaiting(dal_pb2.ListWaitingRequest(parent="skills/strict"), timeout=10)
+        self.assertIn(job.name, [waiting.name for waiting in listed.jobs])
+        # An operator (the dev principal holds every role) replies in the agent's place.
+        self.client.answer(job, reply=text("I looked it up: ORD-1 was delivered."))
+        job = self.client.orch.GetJob(orch_pb2.GetJobRequest(name=job.name), timeout=10)
+        self.assertEqual((job.status, job.outcome_class), (COMPLETED, job_pb2.OUTCOME_CLASS_ESCALATED))
+        self.assertEqual(job.result.reply, "I looked it up: ORD-1 was delivered.")
 
 
 class OrchestratorCrash(unittest.TestCase):

@@ -23,9 +23,6 @@ pub const DEFAULT_REJECT_THRESHOLD: f64 = 0.18;
 /// acted on without asking (when the skill sets no `intents.thresholds.accept`).
 pub const DEFAULT_ACCEPT_THRESHOLD: f64 = 0.30;
 
-/// A score this high is an example said back verbatim.
-const EXACT_MATCH: f64 = 0.9;
-
 /// How far the best intent must lead the next to be acted on (when the skill
 /// sets no `intents.thresholds.margin`).
 pub const DEFAULT_MARGIN: f64 = 0.10;
@@ -243,6 +240,26 @@ fn intent_tools<'a>(skill: &'a Skill, intent_id: &str) -> Vec<&'a adas_skill::mo
         .collect()
 }
 
+/// Whether the message is one of the intent's examples said back (case and
+/// punctuation aside).
+fn is_example(skill: &Skill, intent_id: &str, message: &str) -> bool {
+    let normal = |text: &str| {
+        text.to_lowercase()
+            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .filter(|word| !word.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let message = normal(message);
+    skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .filter(|intent| intent.id == intent_id)
+        .flat_map(|intent| &intent.examples)
+        .any(|example| normal(example) == message)
+}
+
 /// Whether every tool of the intent's workflow is declared read-only by the skill.
 fn only_reads(skill: &Skill, intent_id: &str) -> bool {
     let tools = intent_tools(skill, intent_id);
@@ -289,7 +306,7 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             // One word is too little to act on (unless it is an example said
             // back, or the intent only reads): "my booking" is no cancellation.
             let enough_words = words(message).len() >= 2
-                || confidence >= EXACT_MATCH
+                || is_example(skill, &intent_id, message)
                 || only_reads(skill, &intent_id);
             detection.confident = confidence >= accept && margin >= margin_needed && enough_words;
             detection.candidates = candidates;

@@ -1,0 +1,35 @@
+"""The conversation evaluation harness (e2e/conversations) in CI: every scripted
+conversation through `adas up` with the demo MCP server and the harness's own
+MCP servers. The skills written for the harness must end correctly in ≥ 90% of
+their conversations, and no conversation of any skill may make a wrong
+side-effecting call."""
+
+import pathlib
+import subprocess
+import sys
+import json
+import tempfile
+import unittest
+
+HARNESS = pathlib.Path(__file__).resolve().parents[1] / "conversations" / "harness.py"
+
+
+class Conversations(unittest.TestCase):
+    def test_every_conversation_ends_safely(self):
+        out = pathlib.Path(tempfile.mkdtemp(prefix="adas-eval-")) / "measures.json"
+        run = subprocess.run([sys.executable, str(HARNESS), "--json", str(out)],
+                             capture_output=True, text=True, timeout=900)
+        print(run.stdout)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        rows = json.loads(out.read_text())["rows"]
+        self.assertGreaterEqual(sum(row["count"] for row in rows), 80)
+        for row in rows:
+            self.assertEqual(row["wrong"], 0, f"{row['skill']}: wrong side-effecting calls")
+        untuned = [row for row in rows if row["tuned"] == "no"]
+        self.assertGreaterEqual(len(untuned), 2)
+        for row in untuned:
+            self.assertGreaterEqual(row["rate"], 0.9, f"{row['skill']}: {row['correct']}/{row['count']} correct")
+
+
+if __name__ == "__main__":
+    unittest.main()
