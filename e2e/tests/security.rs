@@ -442,6 +442,120 @@ async fn a_strangers_reads_and_answers_are_refused_and_tenants_are_invisible() {
     assert_eq!(done.status, pb::JobStatus::Completed as i32, "{done:?}");
 }
 
+fn text_value(text: &str) -> prost_types::Value {
+    prost_types::Value {
+        kind: Some(prost_types::value::Kind::StringValue(text.into())),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conversations_and_takeovers_belong_to_their_principals() {
+    let suite = Suite::start("sec-conversations");
+    let done = suite
+        .job("alice", r#"check_order_status(order_id="ORD-1")"#)
+        .await;
+    assert_eq!(done.status, pb::JobStatus::Completed as i32, "{done:?}");
+    let conversation = done.conversation.clone();
+    assert!(conversation.starts_with("skills/cs-tier-1/conversations/"));
+    let turn = |conversation: &str, goal: &str| pb::StartJobRequest {
+        skill: "skills/cs-tier-1".into(),
+        goal: goal.into(),
+        conversation: conversation.into(),
+        ..Default::default()
+    };
+    // Another principal's conversation, or another tenant's, does not exist for them:
+    // its facts never seed their jobs.
+    for who in ["bob", "eve"] {
+        let started = suite
+            .jobs(who)
+            .await
+            .start_job(turn(&conversation, "where is it?"))
+            .await;
+        assert_eq!(code(started), Code::NotFound, "{who}");
+    }
+    // A name that is not a conversation of this skill is refused before any lookup.
+    for bad in [
+        "skills/devops-tier-1/conversations/x",
+        "skills/cs-tier-1/conversations/a/b",
+        "skills/cs-tier-1/conversations/{x}",
+        "conversations/x",
+    ] {
+        let started = suite
+            .jobs("alice")
+            .await
+            .start_job(turn(bad, "where is it?"))
+            .await;
+        assert_eq!(code(started), Code::InvalidArgument, "{bad}");
+    }
+    // The owner continues it; a turn cannot start while the previous one waits.
+    let mut jobs = suite.jobs("alice").await;
+    let waiting = jobs
+        .start_job(pb::StartJobRequest {
+            skill: "skills/cs-tier-1".into(),
+            program: r#"process_refund(order_id="ORD-1", amount=ASK("How much?"))"#.into(),
+            conversation: conversation.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(waiting.conversation, conversation);
+    let waiting = suite.settle("alice", &waiting.name).await;
+    assert_eq!(waiting.status, pb::JobStatus::Paused as i32, "{waiting:?}");
+    assert_eq!(
+        code(jobs.start_job(turn(&conversation, "and ORD-2?")).await),
+        Code::FailedPrecondition
+    );
+    // Three answers that are no amount hand the job to a human...
+    let mut current = waiting;
+    for _ in 0..3 {
+        let ask = current.waiting.clone().expect("an ask");
+        let refused = suite
+            .dal("alice")
+            .await
+            .submit_input(pb::SubmitInputRequest {
+                job: current.name.clone(),
+                correlation_id: ask.correlation_id,
+                fields: [("amount".to_owned(), text_value("lots"))].into(),
+                ..Default::default()
+            })
+            .await;
+        assert_eq!(code(refused), Code::InvalidArgument);
+        current = suite.settle("alice", &current.name).await;
+    }
+    let takeover = current.waiting.clone().expect("escalated jobs wait");
+    assert_eq!(takeover.reason_code, "HUMAN_TAKEOVER_REQUIRED");
+    assert_eq!(current.outcome_class, pb::OutcomeClass::Escalated as i32);
+    let reply = |correlation_id: String| pb::SubmitInputRequest {
+        job: current.name.clone(),
+        correlation_id,
+        fields: [("reply".to_owned(), text_value("Refunded by hand."))].into(),
+        ..Default::default()
+    };
+    // ...which the user cannot answer away; an admin of the tenant replies.
+    assert_eq!(
+        code(
+            suite
+                .dal("alice")
+                .await
+                .submit_input(reply(takeover.correlation_id.clone()))
+                .await
+        ),
+        Code::PermissionDenied
+    );
+    let replied = suite
+        .dal("root")
+        .await
+        .submit_input(reply(takeover.correlation_id))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(replied.status, pb::JobStatus::Completed as i32);
+    assert_eq!(replied.result.unwrap().reply, "Refunded by hand.");
+    // No refund was ever made.
+    assert!(replied.tool_calls.is_empty(), "{:?}", replied.tool_calls);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn skills_change_only_by_an_admin_holding_the_current_etag() {
     let suite = Suite::start("sec-skills");

@@ -823,7 +823,8 @@ impl DalAgent {
         // A DIA reply stays open to API clients after a tool failure.
         let recovery = waiting.reason_code == reason_codes::TOOL_ERROR_RECOVERY;
         for name in fields.keys() {
-            if !waiting.requested_fields.contains(name) && !(recovery && name == "reply") {
+            let allowed = waiting.requested_fields.contains(name) || (recovery && name == "reply");
+            if !allowed {
                 violations.push((name.clone(), "this field was not asked for".to_owned()));
             }
         }

@@ -906,6 +906,61 @@ mod tests {
     }
 
     #[test]
+    fn the_verb_is_never_the_value_and_guesses_are_marked() {
+        let skill: adas_skill::model::Skill = serde_json::from_value(json!({
+            "problem": {"statement": "Reserve rooms"},
+            "intents": {"supported": [{"id": "reserve_room", "description": "Student wants to reserve a room",
+                "examples": ["Reserve room 4 for 2 people"]}]},
+            "tools": [{"name": "reserve_room", "inputs": [
+                {"name": "room", "type": "string", "pattern": "^[0-9]{1,3}$"},
+                {"name": "people", "type": "integer"}]}]
+        }))
+        .unwrap();
+        let vocabulary = Vocabulary::of(&skill);
+        let slots: Vec<Slot> = skill.tools[0].inputs.iter().map(Slot::of_input).collect();
+        let read = |message: &str| -> Vec<(String, Json, bool)> {
+            extract_slots(&slots, message, &[], &[], &vocabulary)
+                .into_iter()
+                .map(|entity| (entity.name, entity.value, entity.guessed))
+                .collect()
+        };
+        // "room 5": beside its name; nothing is "reserve".
+        assert_eq!(
+            read("I'd like to reserve room 5"),
+            vec![("room".into(), json!("5"), false)]
+        );
+        // "study" fails the pattern; "3 people" is the people, not the room.
+        assert_eq!(
+            read("Book a study room for 3 people"),
+            vec![("people".into(), json!(3), false)]
+        );
+        // Without a pattern a plain word is a guess, and never a vocabulary word.
+        let plain: Vec<Slot> = vec![Slot {
+            name: "service".into(),
+            kind: Some("string".into()),
+            allowed: Vec::new(),
+            pattern: None,
+        }];
+        let guessed = extract_slots(
+            &plain,
+            "look at the checkout service",
+            &[],
+            &[],
+            &vocabulary,
+        );
+        assert_eq!(
+            (guessed[0].value.clone(), guessed[0].guessed),
+            (json!("checkout"), true)
+        );
+        let guessed = extract_slots(&plain, "what about payments", &[], &[], &vocabulary);
+        assert_eq!(
+            (guessed[0].value.clone(), guessed[0].guessed),
+            (json!("payments"), true)
+        );
+        assert!(extract_slots(&plain, "reserve it", &[], &[], &vocabulary).is_empty());
+    }
+
+    #[test]
     fn identifiers_enums_and_explicit_forms() {
         let orders = intent(
             vec![spec("order_id", "identifier")],

@@ -448,3 +448,55 @@ fn core_tools_run_in_process_and_selection_keys_carry_the_slag() {
     let b = selection_cache_key("devops-tier-1", "refund my order");
     assert!(a.starts_with("tools:sel:cs-tier-1:") && a != b);
 }
+
+#[test]
+fn a_flipped_read_only_hint_is_a_changed_tool() {
+    use adas_tools::{ToolSource, ToolSpec, tool_digest};
+    let spec = |hint| {
+        ToolSpec::from_schema(
+            "restart",
+            "Restart a service",
+            serde_json::json!({"type": "object"}),
+            ToolSource::Core,
+        )
+        .with_read_only_hint(hint)
+    };
+    // Without the hint the digest is what it was before hints were read, so
+    // definitions accepted then stay accepted.
+    let plain = tool_digest(&spec(None));
+    assert_ne!(plain, tool_digest(&spec(Some(true))));
+    assert_ne!(
+        tool_digest(&spec(Some(false))),
+        tool_digest(&spec(Some(true)))
+    );
+}
+
+#[test]
+fn schemas_refuse_what_does_not_fit() {
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "email": {"type": "string", "format": "email"},
+            "room": {"type": "string", "pattern": "^[0-9]{1,3}$"},
+            "people": {"type": "integer", "minimum": 1, "maximum": 20},
+            "when": {"type": "object", "properties": {"day": {"type": "string", "format": "date"}}}
+        }
+    });
+    let fields = |instance: serde_json::Value| -> Vec<String> {
+        adas_tools::schema_problems(&schema, &instance)
+            .into_iter()
+            .map(|(field, _)| field)
+            .collect()
+    };
+    assert!(fields(serde_json::json!({"email": "ann@lib.org", "room": "5", "people": 3, "when": {"day": "2026-11-30"}})).is_empty());
+    assert_eq!(
+        fields(serde_json::json!({"email": "not an email"})),
+        ["email"]
+    );
+    assert_eq!(fields(serde_json::json!({"room": "study"})), ["room"]);
+    assert_eq!(fields(serde_json::json!({"people": 0})), ["people"]);
+    assert_eq!(
+        fields(serde_json::json!({"when": {"day": "tomorrow"}})),
+        ["when"]
+    );
+}

@@ -1,0 +1,134 @@
+//! Side effects need certainty: which tools have side effects, what counts as
+//! evidence, and when a call must be confirmed first.
+
+use adas_jobs::certainty::{confirmation_needed, describe_call, evidenced, side_effecting};
+use adas_jobs::{CallRecord, DetectedIntent, Evidence, JobRecord};
+use adas_skill::Catalog;
+use adas_tools::{ToolSource, ToolSpec};
+use serde_json::{Map, Value as Json, json};
+
+fn skill() -> std::sync::Arc<adas_skill::OperationalSkill> {
+    let root = std::env::temp_dir().join(format!("adas-certainty-{}", std::process::id()));
+    let catalog = Catalog::new(&root, &root);
+    let source = "\
+name: Certainty
+problem: {statement: Test certainty}
+intents: {supported: [{id: test}]}
+tools:
+  - name: lookup
+    description: Look something up
+    read_only: true
+  - name: reserve
+    description: Reserve a room
+  - name: pinky_swear
+    read_only: false
+";
+    catalog.put("certainty", source, None).unwrap()
+}
+
+fn spec(name: &str, hint: Option<bool>) -> ToolSpec {
+    ToolSpec::from_schema(name, "", json!({"type": "object"}), ToolSource::Core)
+        .with_read_only_hint(hint)
+}
+
+fn record(confident: bool) -> JobRecord {
+    let mut record: JobRecord = serde_json::from_value(json!({
+        "job_id": "j", "slag": "certainty", "goal": "g", "status": "running",
+        "outcome_class": null, "waiting": null, "context": {}, "resources": {},
+        "plan": null, "intent": null, "iteration": 0, "iteration_budget": 10,
+        "calls": [], "result": null, "error": null, "audit": [], "request_id": "",
+        "created_at": "2026-11-23T00:00:00Z", "updated_at": "2026-11-23T00:00:00Z", "ended_at": null
+    }))
+    .unwrap();
+    record.intent = Some(DetectedIntent {
+        intent_id: "test".into(),
+        confidence: 0.8,
+        out_of_domain: false,
+        margin: 0.5,
+        confident,
+    });
+    record
+}
+
+fn args(value: Json) -> Map<String, Json> {
+    value.as_object().unwrap().clone()
+}
+
+#[test]
+fn tools_have_side_effects_unless_the_skill_or_the_accepted_hint_says_otherwise() {
+    let skill = skill();
+    assert!(!side_effecting(&skill, "lookup", None));
+    assert!(side_effecting(&skill, "reserve", None));
+    // The server's hint counts when the skill says nothing...
+    assert!(!side_effecting(
+        &skill,
+        "reserve",
+        Some(&spec("reserve", Some(true)))
+    ));
+    // ...but never against the skill's word.
+    assert!(side_effecting(
+        &skill,
+        "pinky_swear",
+        Some(&spec("pinky_swear", Some(true)))
+    ));
+    assert!(side_effecting(
+        &skill,
+        "undeclared",
+        Some(&spec("undeclared", None))
+    ));
+    assert!(!side_effecting(&skill, "sys.emitUserMessage", None));
+}
+
+#[test]
+fn a_guess_needs_a_yes_and_evidence_does_not() {
+    let arguments = args(json!({"room": "5", "people": 3}));
+    let mut guessed = record(true);
+    guessed.evidence.push(Evidence {
+        name: "people".into(),
+        value: json!(3),
+        source: "message".into(),
+    });
+    let why = confirmation_needed(&guessed, &arguments, "d1").expect("room is a guess");
+    assert!(why.contains("room"), "{why}");
+    // An answer is evidence ("5" answers a number as text).
+    guessed.evidence.push(Evidence {
+        name: "room".into(),
+        value: json!(5),
+        source: "answer".into(),
+    });
+    assert_eq!(confirmation_needed(&guessed, &arguments, "d1"), None);
+    // An intent that was not confident needs a yes whatever the arguments.
+    let mut unsure = guessed.clone();
+    unsure.intent.as_mut().unwrap().confident = false;
+    assert!(confirmation_needed(&unsure, &arguments, "d1").is_some());
+    // The user's yes is for that exact call only.
+    unsure.confirmed_calls.push("d1".into());
+    assert_eq!(confirmation_needed(&unsure, &arguments, "d1"), None);
+    assert!(confirmation_needed(&unsure, &arguments, "d2").is_some());
+}
+
+#[test]
+fn a_tool_echoing_its_input_proves_nothing() {
+    let mut job = record(true);
+    job.calls.push(CallRecord {
+        tool: "check_service_health".into(),
+        arguments: args(json!({"service": "checkout"})),
+        call_digest: "x".into(),
+        output: json!({"service": "checkout", "owner": "team-a"}),
+        is_error: false,
+        iteration: 1,
+        finished_at: "2026-11-23T00:00:00Z".into(),
+    });
+    assert!(!evidenced(&job, "service", &json!("checkout")));
+    // What the tool found on its own is evidence.
+    assert!(evidenced(&job, "owner", &json!("team-a")));
+}
+
+#[test]
+fn calls_are_described_in_plain_words() {
+    let skill = skill();
+    assert_eq!(
+        describe_call(&skill, "reserve", &args(json!({"room": "5", "people": 3}))),
+        "Reserve a room — room: 5, people: 3"
+    );
+}
