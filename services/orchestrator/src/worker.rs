@@ -849,7 +849,7 @@ impl Worker {
         let labelled: Vec<(String, Json)> = outputs
             .iter()
             .filter(|(tool, _)| !tool.starts_with("sys."))
-            .map(|(tool, output)| (tool_label(skill, tool), output.clone()))
+            .map(|(tool, output)| (certainty::tool_label(skill, tool), output.clone()))
             .collect();
         let template = record.intent.as_ref().and_then(|detected| {
             skill
@@ -998,19 +998,6 @@ impl Worker {
             .await?;
         Ok(())
     }
-}
-
-/// A tool as the user knows it: its description, else its name in words.
-fn tool_label(skill: &OperationalSkill, tool: &str) -> String {
-    skill
-        .skill
-        .tools
-        .iter()
-        .find(|declared| declared.name == tool)
-        .and_then(|declared| declared.description.clone())
-        .filter(|description| !description.trim().is_empty())
-        .map(|description| description.trim().trim_end_matches('.').to_owned())
-        .unwrap_or_else(|| tool.replace(['_', '.'], " "))
 }
 
 fn record_uri(skill: &OperationalSkill) -> Option<String> {

@@ -102,17 +102,23 @@ pub fn confirmation_needed(
     })
 }
 
-/// A call in plain words: what the tool does and with which values
-/// ("Process a customer refund — order id: ORD-9, amount: 20").
-pub fn describe_call(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> String {
-    let what = skill
+/// A tool as the user knows it: its description, else its name in words.
+pub fn tool_label(skill: &OperationalSkill, tool: &str) -> String {
+    skill
         .skill
         .tools
         .iter()
         .find(|declared| declared.name == tool)
         .and_then(|declared| declared.description.clone())
         .filter(|description| !description.trim().is_empty())
-        .unwrap_or_else(|| tool.replace(['_', '.'], " "));
+        .map(|description| description.trim().trim_end_matches('.').to_owned())
+        .unwrap_or_else(|| tool.replace(['_', '.'], " "))
+}
+
+/// A call in plain words: what the tool does and with which values
+/// ("Process a customer refund — order id: ORD-9, amount: 20").
+pub fn describe_call(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> String {
+    let what = tool_label(skill, tool);
     let values = args
         .iter()
         .map(|(name, value)| {
@@ -124,9 +130,8 @@ pub fn describe_call(skill: &OperationalSkill, tool: &str, args: &Map<String, Js
         })
         .collect::<Vec<_>>()
         .join(", ");
-    let what = what.trim().trim_end_matches('.');
     if values.is_empty() {
-        what.to_owned()
+        what
     } else {
         format!("{what} — {values}")
     }
