@@ -331,6 +331,39 @@ fn chat_says_why_an_answer_is_refused() {
 }
 
 #[test]
+fn chat_asks_which_intent_was_meant_and_remembers_the_conversation() {
+    let (_suite, server) = suite("cli-chat-clarify");
+    let dir = scratch_dir("cli-chat-clarify-script");
+    let script = dir.join("lines.txt");
+    // "Is payments ok?" is no restart: the chat lists the candidates by number.
+    // The next line is another turn of the same conversation.
+    std::fs::write(
+        &script,
+        "Is payments ok?\ncheck_health\nWhat was deployed to it recently?\n",
+    )
+    .unwrap();
+    let output = adas(&[
+        "chat",
+        "devops-tier-1",
+        "--script",
+        script.to_str().unwrap(),
+        "--server",
+        &server,
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("Did you mean"), "{stdout}");
+    assert!(
+        stdout.contains("1) Engineer wants"),
+        "numbered options: {stdout}"
+    );
+    assert!(stdout.contains("status: degraded"), "{stdout}");
+    assert!(!stdout.contains("status: restarted"), "{stdout}");
+    // The second line's "it" is the service the first one was about.
+    assert!(stdout.contains("v1.8.1"), "{stdout}");
+}
+
+#[test]
 fn demo_runs_the_refund_conversation_on_the_embedded_suite() {
     let root = scratch_dir("cli-demo");
     let output = Command::new(workspace_binary("adas"))

@@ -428,13 +428,29 @@ impl DalAgent {
             .await?)
     }
 
-    /// Input schemas per tool: the resolved tool set (declared inputs merged with
-    /// the server's schema), prompts and input types from `required_inputs`. When
+    /// The resolved tool set (each tool with its full input schema) and the
+    /// input schemas per tool — declared inputs merged with the server's, prompts
+    /// and input types from `required_inputs`; one resolution serves both. When
     /// the server is unreachable, the declared inputs alone.
     pub async fn schemas(
         &self,
         skill: &OperationalSkill,
         request: &adas_tools::ToolRequest,
+    ) -> (Vec<adas_tools::ToolSpec>, Schemas) {
+        let resolved = self
+            .tools
+            .resolve(request)
+            .await
+            .ok()
+            .map(|resolved| resolved.tools);
+        let schemas = Self::input_specs(skill, request, resolved.as_deref());
+        (resolved.unwrap_or_default(), schemas)
+    }
+
+    fn input_specs(
+        skill: &OperationalSkill,
+        request: &adas_tools::ToolRequest,
+        resolved: Option<&[adas_tools::ToolSpec]>,
     ) -> Schemas {
         let hint = |name: &str| {
             skill
@@ -443,19 +459,17 @@ impl DalAgent {
                 .iter()
                 .find(|hint| hint.path == name || hint.path.rsplit('.').next() == Some(name))
         };
-        let specs: Vec<(String, Vec<adas_tools::ToolInputSpec>)> =
-            match self.tools.resolve(request).await {
-                Ok(resolved) => resolved
-                    .tools
-                    .into_iter()
-                    .map(|tool| (tool.name, tool.inputs))
-                    .collect(),
-                Err(_) => request
-                    .declared
-                    .iter()
-                    .map(|tool| (tool.name.clone(), tool.inputs.clone()))
-                    .collect(),
-            };
+        let specs: Vec<(String, Vec<adas_tools::ToolInputSpec>)> = match resolved {
+            Some(resolved) => resolved
+                .iter()
+                .map(|tool| (tool.name.clone(), tool.inputs.clone()))
+                .collect(),
+            None => request
+                .declared
+                .iter()
+                .map(|tool| (tool.name.clone(), tool.inputs.clone()))
+                .collect(),
+        };
         specs
             .into_iter()
             .map(|(tool, mut inputs)| {
@@ -531,13 +545,7 @@ impl DalAgent {
             )));
         };
         let skill = self.skill(&record).await?;
-        let schemas = self.schemas(&skill, request).await;
-        let specs = self
-            .tools
-            .resolve(request)
-            .await
-            .map(|resolved| resolved.tools)
-            .unwrap_or_default();
+        let (specs, schemas) = self.schemas(&skill, request).await;
         let known: std::collections::BTreeMap<String, Json> = record
             .context
             .iter()
