@@ -220,6 +220,19 @@ fn print_job(job: &pb::Job) {
     out(&format!("version: {}", job.version));
 }
 
+/// What the job waits for now, if anything.
+async fn current_ask(clients: &mut Clients, name: &str) -> Result<Option<pb::Waiting>, String> {
+    Ok(clients
+        .orchestrator
+        .get_job(pb::GetJobRequest {
+            name: name.to_owned(),
+        })
+        .await
+        .map_err(status_text)?
+        .into_inner()
+        .waiting)
+}
+
 /// Runs a job subcommand against the suite at `server`.
 pub fn run(command: JobCommand, client: &Client) -> ExitCode {
     finish(runtime().block_on(async move {
@@ -343,14 +356,8 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
             }
             JobCommand::Answer { name, fields } => {
                 let mut clients = connect(client).await?;
-                let job = clients
-                    .orchestrator
-                    .get_job(pb::GetJobRequest { name: name.clone() })
-                    .await
-                    .map_err(status_text)?
-                    .into_inner();
-                let correlation_id = job
-                    .waiting
+                let correlation_id = current_ask(&mut clients, &name)
+                    .await?
                     .map(|waiting| waiting.correlation_id)
                     .ok_or("the job is not waiting for input")?;
                 let fields = fields
@@ -382,14 +389,8 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                 comment,
             } => {
                 let mut clients = connect(client).await?;
-                let job = clients
-                    .orchestrator
-                    .get_job(pb::GetJobRequest { name: name.clone() })
-                    .await
-                    .map_err(status_text)?
-                    .into_inner();
-                let correlation_id = job
-                    .waiting
+                let correlation_id = current_ask(&mut clients, &name)
+                    .await?
                     .map(|waiting| waiting.correlation_id)
                     .ok_or("the job is not waiting for an approval")?;
                 let decision = if reject {
@@ -451,14 +452,8 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
             }
             JobCommand::Takeover { name, reply } => {
                 let mut clients = connect(client).await?;
-                let job = clients
-                    .orchestrator
-                    .get_job(pb::GetJobRequest { name: name.clone() })
-                    .await
-                    .map_err(status_text)?
-                    .into_inner();
-                let waiting = job
-                    .waiting
+                let waiting = current_ask(&mut clients, &name)
+                    .await?
                     .filter(|waiting| waiting.reason_code == "HUMAN_TAKEOVER_REQUIRED")
                     .ok_or("the job is not escalated to a human")?;
                 clients

@@ -860,22 +860,14 @@ impl Worker {
                 .find(|intent| intent.id == detected.intent_id)
                 .and_then(|intent| intent.reply.clone())
         });
-        let spoken: Vec<(String, Json)> = outputs
+        // A reply-only plan (sys.emitUserMessage) says what it says.
+        let spoken: Vec<&str> = outputs
             .iter()
             .filter(|(tool, _)| tool == "sys.emitUserMessage")
-            .filter_map(|(_, output)| {
-                output
-                    .get("text")
-                    .cloned()
-                    .map(|text| (String::new(), text))
-            })
+            .filter_map(|(_, output)| output.get("text").and_then(Json::as_str))
             .collect();
         let draft = if labelled.is_empty() && !spoken.is_empty() {
-            spoken
-                .iter()
-                .map(|(_, text)| text.as_str().unwrap_or_default().to_owned())
-                .collect::<Vec<_>>()
-                .join("\n")
+            spoken.join("\n")
         } else {
             adas_policy::polish::compose(template.as_deref(), &labelled, &results)
         };

@@ -67,6 +67,28 @@ impl Planner for WorkflowPlanner {
     }
 }
 
+/// What reading values for tool inputs needs from the skill, built once per plan.
+struct Reading {
+    vocabulary: Vocabulary,
+    /// Identifier prefixes of all the skill's examples (`ORD-`).
+    prefixes: Vec<String>,
+}
+
+impl Reading {
+    fn of(skill: &Skill) -> Self {
+        let examples: Vec<String> = skill
+            .intents
+            .iter()
+            .flat_map(|intents| &intents.supported)
+            .flat_map(|intent| intent.examples.clone())
+            .collect();
+        Self {
+            vocabulary: Vocabulary::of(skill),
+            prefixes: prefixes_of(&examples),
+        }
+    }
+}
+
 /// One request of a message and what it became.
 struct Part {
     detection: Detection,
@@ -86,6 +108,7 @@ fn text_arg(name: &str, text: String) -> Arg {
 /// fill its other inputs (appended to `facts`).
 fn call(
     skill: &Skill,
+    reading: &Reading,
     tool: &str,
     known: &Map<String, Json>,
     message: &str,
@@ -114,18 +137,12 @@ fn call(
                     })
                     .map(Slot::of_input)
                     .collect();
-                let examples: Vec<String> = skill
-                    .intents
-                    .iter()
-                    .flat_map(|intents| &intents.supported)
-                    .flat_map(|intent| intent.examples.clone())
-                    .collect();
                 let found = extract_slots(
                     &missing,
                     message,
-                    &prefixes_of(&examples),
+                    &reading.prefixes,
                     facts,
-                    &Vocabulary::of(skill),
+                    &reading.vocabulary,
                 );
                 facts.extend(found);
                 for input in &declared.inputs {
@@ -152,7 +169,13 @@ fn call(
 }
 
 /// The calls for one detected request.
-fn part(skill: &Skill, message: &str, context: &Map<String, Json>, detection: Detection) -> Part {
+fn part(
+    skill: &Skill,
+    reading: &Reading,
+    message: &str,
+    context: &Map<String, Json>,
+    detection: Detection,
+) -> Part {
     let intent_id = detection.intent_id.clone().unwrap_or_default();
     let intent = skill
         .intents
@@ -187,7 +210,17 @@ fn part(skill: &Skill, message: &str, context: &Map<String, Json>, detection: De
         let calls = workflow
             .steps
             .iter()
-            .map(|step| call(skill, step, &known, message, &description, &mut facts))
+            .map(|step| {
+                call(
+                    skill,
+                    reading,
+                    step,
+                    &known,
+                    message,
+                    &description,
+                    &mut facts,
+                )
+            })
             .collect();
         return Part {
             detection,
@@ -218,7 +251,15 @@ fn part(skill: &Skill, message: &str, context: &Map<String, Json>, detection: De
         .filter(|(_, covered)| *covered > 0)
         .max_by_key(|(_, covered)| *covered);
     let tool = best.map_or("sys.emitUserMessage", |(tool, _)| tool.name.as_str());
-    let calls = vec![call(skill, tool, &known, message, &description, &mut facts)];
+    let calls = vec![call(
+        skill,
+        reading,
+        tool,
+        &known,
+        message,
+        &description,
+        &mut facts,
+    )];
     Part {
         detection,
         calls,
@@ -341,10 +382,11 @@ fn assemble_parts(
             facts,
         };
     }
+    let reading = Reading::of(skill);
     let parts: Vec<Part> = messages
         .iter()
         .zip(detections)
-        .map(|(message, detection)| part(skill, message, context, detection))
+        .map(|(message, detection)| part(skill, &reading, message, context, detection))
         .collect();
     let mut detection = first;
     detection.confidence = parts
