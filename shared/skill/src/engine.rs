@@ -17,6 +17,10 @@ pub struct EngineConfig {
     pub preset: String,
     /// Model name, if any.
     pub model: Option<String>,
+    /// The finalization gate's model, if any (else `model`).
+    pub gate_model: Option<String>,
+    /// The model chooses each next call after the last result (`engine.loop: rv2`).
+    pub rv2: bool,
     /// Sampling temperature.
     pub temperature: f64,
     /// Iteration budget (tool calls per job).
@@ -43,6 +47,8 @@ impl EngineConfig {
         let standard = Self {
             preset: "standard".into(),
             model: None,
+            gate_model: None,
+            rv2: false,
             temperature: 0.3,
             max_iterations: 10,
             on_max_iterations: "fail".into(),
@@ -103,6 +109,8 @@ impl EngineConfig {
         Self {
             preset: "custom".into(),
             model: settings.model.clone(),
+            gate_model: settings.gate_model.clone(),
+            rv2: settings.loop_mode.as_deref() == Some("rv2"),
             temperature: settings.temperature.unwrap_or(base.temperature),
             max_iterations: settings
                 .max_iterations

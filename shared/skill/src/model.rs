@@ -389,8 +389,14 @@ pub enum EngineSpec {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct EngineSettings {
-    /// Model name.
+    /// Model name (one of the operator's configured models).
     pub model: Option<String>,
+    /// The model of the finalization gate (spec 004 §8); default: `model`.
+    pub gate_model: Option<String>,
+    /// `plan` (the whole plan up front, the default) | `rv2` (the model picks
+    /// each next call after seeing the last result).
+    #[serde(rename = "loop")]
+    pub loop_mode: Option<String>,
     /// Sampling temperature.
     pub temperature: Option<f64>,
     /// Iteration budget.

@@ -38,6 +38,8 @@ const POLICY_LEVELS: &[&str] = &["always", "conditional", "never"];
 const CONDITION_ACTIONS: &[&str] = &["deny", "require_approval", "allow", "warn"];
 /// `engine.on_max_iterations` values.
 const ON_MAX_ITERATIONS: &[&str] = &["fail", "ask_user", "escalate"];
+/// `engine.loop` values.
+const LOOP_MODES: &[&str] = &["plan", "rv2"];
 /// `required_inputs[].input_type` values.
 const INPUT_TYPES: &[&str] = &["text", "choice"];
 
@@ -649,6 +651,9 @@ impl Checker<'_> {
                 {
                     self.warning("engine.rv2.max_iterations", codes::INVALID_VALUE, format!("engine.max_iterations ({top}) and engine.rv2.max_iterations ({rv2}) differ; {top} is used"));
                 }
+                if let Some(mode) = &settings.loop_mode {
+                    self.one_of("engine.loop", mode, LOOP_MODES, "loop");
+                }
                 if settings.max_iterations == Some(0) {
                     self.error(
                         "engine.max_iterations",
@@ -839,6 +844,8 @@ const USED_FIELDS: &[&str] = &[
     "output_contract.required_fields",
     "engine",
     "engine.model",
+    "engine.gate_model",
+    "engine.loop",
     "engine.temperature",
     "engine.max_iterations",
     "engine.on_max_iterations",

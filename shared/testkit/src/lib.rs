@@ -2,8 +2,12 @@
 //! loopback port, and the suite's binaries on `127.0.0.1:0` — and tears them down
 //! on drop. Never touches the machine's own Redis on 6379.
 //!
+//! [`model`] is a scripted model endpoint (a provider's wire format, its failures).
+//!
 //! Waiting is always on a condition (a PING answered, a readiness line printed),
 //! bounded by a deadline, never a bare sleep.
+
+pub mod model;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
