@@ -10,7 +10,6 @@ mod output;
 mod skill;
 
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use adas_runtime::{
     GrpcServer, RuntimeError, ServerArgs, bind, init_tracing, ports, run_blocking, shutdown_signal,
@@ -318,6 +317,8 @@ pub async fn serve_suite(
     if internal_key.is_some() {
         config.peer_key = internal_key;
     }
+    // One model client for the services that use models in this process.
+    let llm = config.llm()?;
     // One catalog for the services that read skills in this process.
     let catalog = adas_wire::open_catalog(&config)?;
     let repo = adas_jobs::JobRepo::new(store.clone(), config.memory_root.clone());
@@ -341,7 +342,7 @@ pub async fn serve_suite(
                 .into_service(max),
         )
         .add_service(
-            adas_intent::Intent::new(catalog.clone(), Arc::new(adas_nlu::WorkflowPlanner))
+            adas_intent::Intent::new(catalog.clone(), adas_intent::planner(llm.clone()))
                 .into_service(max),
         )
         .add_service(
@@ -349,10 +350,10 @@ pub async fn serve_suite(
                 .into_service(max),
         )
         .add_service(
-            adas_gate::Gate::deterministic(catalog.clone(), repo.clone()).into_service(max),
+            adas_gate::Gate::with_llm(catalog.clone(), repo.clone(), llm.clone()).into_service(max),
         )
         .add_service(
-            adas_dal_agent::build(&config, store.clone(), catalog.clone(), mcp.clone())
+            adas_dal_agent::build(&config, store.clone(), catalog.clone(), mcp.clone(), llm)
                 .into_service(max),
         )
         .serve(listener, stopped(stop))

@@ -111,6 +111,7 @@ pub fn build(
     store: Arc<dyn adas_state::StateStore>,
     catalog: Arc<Catalog>,
     mcp: adas_tools::RmcpConnector,
+    llm: Option<adas_llm::Llm>,
 ) -> DalAgentServer {
     let ttls = adas_tools::CacheTtls {
         core: config.core_tools_ttl,
@@ -120,7 +121,10 @@ pub fn build(
     let cache: Arc<dyn adas_state::TtlCache> = store.clone();
     let tools = Arc::new(adas_tools::ToolResolver::new(cache, Arc::new(mcp), ttls));
     let repo = adas_jobs::JobRepo::new(store, config.memory_root.clone());
-    DalAgentServer::new(DalAgent::new(repo, catalog.clone(), tools), catalog)
+    DalAgentServer::new(
+        DalAgent::new(repo, catalog.clone(), tools).with_llm(llm),
+        catalog,
+    )
 }
 
 #[tonic::async_trait]

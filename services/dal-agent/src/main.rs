@@ -12,8 +12,13 @@ fn main() -> std::process::ExitCode {
                 .await
                 .map_err(|error| RuntimeError::Startup(error.to_string()))?;
             let catalog = adas_wire::open_catalog(&config)?;
-            let server =
-                adas_dal_agent::build(&config, store, catalog, adas_wire::mcp_connector(&config)?);
+            let server = adas_dal_agent::build(
+                &config,
+                store,
+                catalog,
+                adas_wire::mcp_connector(&config)?,
+                config.llm()?,
+            );
             adas_runtime::serve_until_shutdown(
                 &config,
                 GrpcServer::new(&config).add_service(server.into_service(config.max_message_bytes)),

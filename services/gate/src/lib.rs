@@ -129,12 +129,31 @@ impl Gate {
 
     /// The gate with the deterministic judge and polisher.
     pub fn deterministic(catalog: Arc<Catalog>, jobs: adas_jobs::JobRepo) -> Self {
-        Self::new(
-            catalog,
-            jobs,
-            Arc::new(adas_policy::llm::MechanicalJudge),
-            Arc::new(adas_policy::llm::TemplatePolisher),
-        )
+        Self::with_llm(catalog, jobs, None)
+    }
+
+    /// The gate with the model judge and polisher when models are configured
+    /// (each falls back to the deterministic one call by call), else the
+    /// deterministic ones.
+    pub fn with_llm(
+        catalog: Arc<Catalog>,
+        jobs: adas_jobs::JobRepo,
+        llm: Option<adas_llm::Llm>,
+    ) -> Self {
+        match llm {
+            Some(llm) => Self::new(
+                catalog,
+                jobs,
+                Arc::new(adas_policy::llm::ModelJudge::new(llm.clone())),
+                Arc::new(adas_policy::llm::ModelPolisher::new(llm)),
+            ),
+            None => Self::new(
+                catalog,
+                jobs,
+                Arc::new(adas_policy::llm::MechanicalJudge),
+                Arc::new(adas_policy::llm::TemplatePolisher),
+            ),
+        }
     }
 
     /// Resumes (approve) or fails (reject) the job paused on this approval.
@@ -424,8 +443,11 @@ impl GateService for Gate {
                 .unwrap_or_default(),
             intent_id: request.intent_id,
             succeeded_tools: request.succeeded_tools,
+            goal: request.goal,
+            tokens_spent: request.llm_tokens_spent.max(0) as u64,
         };
-        let verdict = adas_policy::llm::finalize(self.judge.as_ref(), &skill, &draft).await;
+        let (verdict, spent) =
+            adas_policy::llm::finalize(self.judge.as_ref(), &skill, &draft).await;
         Ok(Response::new(pb::FinalizationResult {
             passed: verdict.passed,
             skipped: verdict.skipped,
@@ -459,6 +481,11 @@ impl GateService for Gate {
                 Some(Action::Escalate) => pb::SuggestedAction::Escalate,
             } as i32,
             unchecked_guardrails: verdict.unchecked_guardrails,
+            decider: Some(adas_wire::decider(
+                &spent.by,
+                &spent.usage,
+                spent.fallback.as_deref(),
+            )),
         }))
     }
 
@@ -497,10 +524,24 @@ impl GateService for Gate {
             .as_ref()
             .map(struct_to_json)
             .unwrap_or_default();
-        let text = self
+        let (text, spent) = self
             .polisher
-            .polish(&persona, &request.reply, &results, request.user_waited)
+            .polish(&adas_policy::llm::PolishInput {
+                persona: &persona,
+                reply: &request.reply,
+                results: &results,
+                waited: request.user_waited,
+                model: skill.engine.model.as_deref(),
+                tokens_spent: request.llm_tokens_spent.max(0) as u64,
+            })
             .await;
-        Ok(Response::new(pb::PolishReplyResponse { text }))
+        Ok(Response::new(pb::PolishReplyResponse {
+            text,
+            decider: Some(adas_wire::decider(
+                &spent.by,
+                &spent.usage,
+                spent.fallback.as_deref(),
+            )),
+        }))
     }
 }

@@ -12,9 +12,10 @@ fn main() -> std::process::ExitCode {
                 .await
                 .map_err(|error| RuntimeError::Startup(error.to_string()))?;
             let catalog = adas_wire::open_catalog(&config)?;
-            let gate = adas_gate::Gate::deterministic(
+            let gate = adas_gate::Gate::with_llm(
                 catalog,
                 adas_jobs::JobRepo::new(store, config.memory_root.clone()),
+                config.llm()?,
             );
             adas_runtime::serve_until_shutdown(
                 &config,

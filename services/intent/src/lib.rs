@@ -184,11 +184,34 @@ impl IntentService for Intent {
             .as_ref()
             .map(struct_to_json)
             .unwrap_or_default();
-        let chosen = (!request.intent_id.is_empty()).then(|| request.intent_id.clone());
-        let planned = self
-            .planner
-            .plan(&skill.skill, &request.message, &context, chosen)
-            .await;
+        let history: Vec<adas_nlu::Step> = request
+            .history
+            .iter()
+            .map(|call| adas_nlu::Step {
+                tool: call.tool.clone(),
+                arguments: call
+                    .arguments
+                    .as_ref()
+                    .map(struct_to_json)
+                    .unwrap_or_default(),
+                output: call
+                    .output
+                    .as_ref()
+                    .map(adas_runtime::convert::value_to_json)
+                    .unwrap_or_default(),
+                is_error: call.is_error,
+            })
+            .collect();
+        let input = adas_nlu::PlanInput {
+            message: &request.message,
+            context: &context,
+            intent: (!request.intent_id.is_empty()).then_some(request.intent_id.as_str()),
+            next_only: request.next_only,
+            history: &history,
+            feedback: (!request.feedback.is_empty()).then_some(request.feedback.as_str()),
+            tokens_spent: request.llm_tokens_spent.max(0) as u64,
+        };
+        let planned = self.planner.plan(&skill.skill, &input).await;
         let program = planned
             .program
             .as_ref()
@@ -201,6 +224,12 @@ impl IntentService for Intent {
             intent: Some(detection_response(&planned.detection)),
             workflow: planned.workflow.unwrap_or_default(),
             facts: planned.facts.iter().map(entity).collect(),
+            decider: Some(adas_wire::decider(
+                &planned.planner,
+                &planned.usage,
+                planned.fallback.as_deref(),
+            )),
+            done: planned.done,
         }))
     }
 
@@ -237,6 +266,16 @@ impl IntentService for Intent {
     }
 }
 
+/// The planner the configuration asks for: a model's when models are
+/// configured (falling back to the deterministic one call by call), else the
+/// deterministic one.
+pub fn planner(llm: Option<adas_llm::Llm>) -> Arc<dyn Planner> {
+    match llm {
+        Some(llm) => Arc::new(adas_nlu::ModelPlanner::new(llm)),
+        None => Arc::new(adas_nlu::WorkflowPlanner),
+    }
+}
+
 /// JSON context as a protobuf Struct (for clients of this crate's tests).
 pub fn context_struct(value: &serde_json::Value) -> prost_types::Struct {
     json_to_struct(value)
@@ -246,7 +285,6 @@ pub fn context_struct(value: &serde_json::Value) -> prost_types::Struct {
 mod tests {
     use super::*;
     use adas_nlu::Planned;
-    use serde_json::{Map, Value as Json};
 
     /// A request as the auth layer hands it over in dev mode.
     fn as_dev<T>(message: T) -> Request<T> {
@@ -257,11 +295,26 @@ mod tests {
         request
     }
 
-    mockall::mock! {
-        Planner {}
-        #[async_trait::async_trait]
-        impl Planner for Planner {
-            async fn plan(&self, skill: &adas_skill::model::Skill, message: &str, context: &Map<String, Json>, intent: Option<String>) -> Planned;
+    /// A planner seam that counts its calls and may rewrite the plan.
+    struct CountingPlanner {
+        calls: std::sync::atomic::AtomicUsize,
+        rewrite: fn(Planned) -> Planned,
+    }
+
+    #[async_trait::async_trait]
+    impl Planner for CountingPlanner {
+        async fn plan(
+            &self,
+            skill: &adas_skill::model::Skill,
+            input: &adas_nlu::PlanInput<'_>,
+        ) -> Planned {
+            self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            (self.rewrite)(adas_nlu::plan(
+                skill,
+                input.message,
+                input.context,
+                input.intent,
+            ))
         }
     }
 
@@ -276,13 +329,10 @@ mod tests {
 
     #[tokio::test]
     async fn an_invalid_plan_from_the_planner_never_leaves() {
-        let mut planner = MockPlanner::new();
-        planner
-            .expect_plan()
-            .times(1)
-            .returning(|skill, message, context, intent| {
-                let mut planned = adas_nlu::plan(skill, message, context, intent.as_deref());
-                // An LLM planner that produced a call with a bare word as a name.
+        let planner = Arc::new(CountingPlanner {
+            calls: Default::default(),
+            rewrite: |mut planned| {
+                // A planner that produced a call with a bare word as a name.
                 planned.program = Some(adas_dia::Program {
                     elements: vec![adas_dia::Node::Intent(adas_dia::Intent {
                         name: "bad name".into(),
@@ -290,14 +340,16 @@ mod tests {
                     })],
                 });
                 planned
-            });
-        let service = Intent::new(catalog(), Arc::new(planner));
+            },
+        });
+        let service = Intent::new(catalog(), planner.clone());
         let request = pb::PlanRequest {
             skill: "skills/cs-tier-1".into(),
             message: "I want a refund for ORD-1".into(),
             ..Default::default()
         };
         let status = service.plan(as_dev(request)).await.unwrap_err();
+        assert_eq!(planner.calls.load(std::sync::atomic::Ordering::SeqCst), 1);
         assert_eq!(status.code(), Code::Internal);
         assert!(
             status.message().contains("invalid plan"),
@@ -308,14 +360,11 @@ mod tests {
 
     #[tokio::test]
     async fn the_deterministic_planner_is_used_through_the_seam() {
-        let mut planner = MockPlanner::new();
-        planner
-            .expect_plan()
-            .times(1)
-            .returning(|skill, message, context, intent| {
-                adas_nlu::plan(skill, message, context, intent.as_deref())
-            });
-        let service = Intent::new(catalog(), Arc::new(planner));
+        let planner = Arc::new(CountingPlanner {
+            calls: Default::default(),
+            rewrite: |planned| planned,
+        });
+        let service = Intent::new(catalog(), planner.clone());
         let request = pb::PlanRequest {
             skill: "cs-tier-1".into(),
             message: "Where is my order ORD-12345?".into(),
@@ -327,5 +376,7 @@ mod tests {
             r#"check_order_status(order_id="ORD-12345")"#
         );
         assert_eq!(response.intent.unwrap().intent_id, "intent_order_status");
+        assert_eq!(response.decider.unwrap().name, "deterministic");
+        assert_eq!(planner.calls.load(std::sync::atomic::Ordering::SeqCst), 1);
     }
 }

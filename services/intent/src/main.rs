@@ -1,7 +1,5 @@
 //! `adas-intent`: runs the service alone (see `adas-intent --help`).
 
-use std::sync::Arc;
-
 use adas_runtime::{GrpcServer, ports};
 
 fn main() -> std::process::ExitCode {
@@ -11,7 +9,7 @@ fn main() -> std::process::ExitCode {
         ports::INTENT,
         |config, _peers| async move {
             let catalog = adas_wire::open_catalog(&config)?;
-            let intent = adas_intent::Intent::new(catalog, Arc::new(adas_nlu::WorkflowPlanner));
+            let intent = adas_intent::Intent::new(catalog, adas_intent::planner(config.llm()?));
             adas_runtime::serve_until_shutdown(
                 &config,
                 GrpcServer::new(&config).add_service(intent.into_service(config.max_message_bytes)),

@@ -251,7 +251,22 @@ impl Worker {
             match resolved.next {
                 Some(pb::resolve_next_response::Next::Waiting(_)) => return Ok(()),
                 Some(pb::resolve_next_response::Next::Done(_)) => {
-                    return self.finalize(&skill, record, version).await;
+                    // RV2: the model picks what comes next after each result.
+                    if skill.engine.rv2
+                        && let Some(next) = self.extend(&skill, &mut record, version, None).await?
+                    {
+                        version = next;
+                        continue;
+                    }
+                    match self.finalize(&skill, record, version).await? {
+                        // A replan after a failed finalization brought new calls.
+                        Some((next_record, next_version)) => {
+                            record = next_record;
+                            version = next_version;
+                            continue;
+                        }
+                        None => return Ok(()),
+                    }
                 }
                 Some(pb::resolve_next_response::Next::Aborted(aborted)) => {
                     record.status = JobStatus::Cancelled;
@@ -321,10 +336,18 @@ impl Worker {
                         .filter(|intent| intent.confident)
                         .map(|intent| intent.intent_id.clone())
                         .unwrap_or_default(),
+                    llm_tokens_spent: record.llm.tokens() as i64,
+                    ..pb::PlanRequest::default()
                 },
             ))
             .await?
             .into_inner();
+        record.llm.add(&adas_wire::usage_of(
+            response
+                .decider
+                .as_ref()
+                .and_then(|decider| decider.usage.as_ref()),
+        ));
         let detected = response.intent.unwrap_or_default();
         record.intent = Some(DetectedIntent {
             intent_id: detected.intent_id.clone(),
@@ -360,36 +383,111 @@ impl Worker {
                 .await
                 .map(|()| None);
         }
-        for fact in detected.entities.iter().chain(&response.facts) {
-            let Some(value) = fact.value.as_ref().map(value_to_json) else {
-                continue;
-            };
-            record
-                .context
-                .entry(fact.name.clone())
-                .or_insert_with(|| value.clone());
-            // Matched values are evidence; a guess may fill a read-only call,
-            // never a side-effecting one without the user's yes.
-            if !fact.guessed
-                && !record.evidence.iter().any(|known| {
-                    known.name == fact.name && adas_jobs::same_value(&known.value, &value)
-                })
-            {
-                record.evidence.push(Evidence {
-                    name: fact.name.clone(),
-                    value,
-                    source: "message".into(),
-                });
-            }
-        }
+        absorb_facts(record, detected.entities.iter().chain(&response.facts));
         let program = adas_dia::parse(&response.program)
             .map_err(|error| WorkError::Plan(error.to_string()))?;
         record.plan = Some(adas_dia::Plan::new(program));
         record.iteration_budget = skill.engine.max_iterations;
-        let data = json!({"program": response.program, "intent": detected.intent_id, "workflow": response.workflow});
+        let data = json!({
+            "program": response.program,
+            "intent": detected.intent_id,
+            "workflow": response.workflow,
+            "decider": adas_wire::decider_json(response.decider.as_ref()),
+        });
         Ok(Some(
             self.repo
                 .save(version, record, (EventKind::Planned, "plan made", data))
+                .await?,
+        ))
+    }
+
+    /// Asks the planner what comes next after the calls made (`engine.loop:
+    /// rv2`, or a replan with `feedback` after a failed finalization) and
+    /// appends it to the plan. `None`: nothing more — the planner is done, the
+    /// model-step budget is spent, or every proposed call was already made (no
+    /// new evidence; a loop).
+    async fn extend(
+        &self,
+        skill: &OperationalSkill,
+        record: &mut JobRecord,
+        version: u64,
+        feedback: Option<String>,
+    ) -> Result<Option<u64>, WorkError> {
+        if record.model_steps >= skill.engine.max_iterations {
+            return Ok(None);
+        }
+        let response = self
+            .intent
+            .clone()
+            .plan(adas_runtime::auth::for_job(
+                (&record.tenant, &record.skill_etag),
+                pb::PlanRequest {
+                    skill: format!("skills/{}", record.slag),
+                    message: record.goal.clone(),
+                    context: Some(json_to_struct(&Json::Object(record.context.clone()))),
+                    job: name(record),
+                    intent_id: record
+                        .intent
+                        .as_ref()
+                        .map(|intent| intent.intent_id.clone())
+                        .unwrap_or_default(),
+                    next_only: true,
+                    history: adas_wire::tool_calls(record),
+                    feedback: feedback.clone().unwrap_or_default(),
+                    llm_tokens_spent: record.llm.tokens() as i64,
+                },
+            ))
+            .await?
+            .into_inner();
+        record.model_steps += 1;
+        record.llm.add(&adas_wire::usage_of(
+            response
+                .decider
+                .as_ref()
+                .and_then(|decider| decider.usage.as_ref()),
+        ));
+        if response.done || response.program.trim().is_empty() {
+            return Ok(None);
+        }
+        let program = adas_dia::parse(&response.program)
+            .map_err(|error| WorkError::Plan(error.to_string()))?;
+        // require_new_evidence (spec 004 §4.4) and loop detection: a step that
+        // only repeats calls already made brings nothing new.
+        let made: Vec<&str> = record
+            .calls
+            .iter()
+            .map(|call| call.call_digest.as_str())
+            .collect();
+        let repeats_only = program.elements.iter().all(|node| match node {
+            adas_dia::Node::Intent(call) => call.json_args().is_some_and(|args| {
+                made.contains(&adas_policy::gate::call_digest(&call.name, &args).as_str())
+            }),
+            _ => true,
+        });
+        if repeats_only {
+            info!(job_id = %record.job_id, "the next step only repeats calls already made; stopping");
+            return Ok(None);
+        }
+        absorb_facts(record, response.facts.iter());
+        let mut plan = record
+            .plan
+            .clone()
+            .ok_or_else(|| WorkError::Plan("the job has no plan".into()))?;
+        plan.program.elements.extend(program.elements);
+        record.plan = Some(plan);
+        let data = json!({
+            "program": response.program,
+            "next_step": true,
+            "feedback": feedback,
+            "decider": adas_wire::decider_json(response.decider.as_ref()),
+        });
+        Ok(Some(
+            self.repo
+                .save(
+                    version,
+                    record,
+                    (EventKind::Planned, "next step planned", data),
+                )
                 .await?,
         ))
     }
@@ -821,12 +919,14 @@ impl Worker {
         }
     }
 
+    /// Finalizes; `Some` when a failed finalization bought a replan with new
+    /// calls (the loop goes on), `None` when the job completed or was escalated.
     async fn finalize(
         &self,
         skill: &OperationalSkill,
         mut record: JobRecord,
         version: u64,
-    ) -> Result<(), WorkError> {
+    ) -> Result<Option<(JobRecord, u64)>, WorkError> {
         let mut results = record.context.clone();
         let mut succeeded = Vec::new();
         let mut outputs = Vec::new();
@@ -892,10 +992,40 @@ impl Worker {
                         .map(|intent| intent.intent_id.clone())
                         .unwrap_or_default(),
                     succeeded_tools: succeeded,
+                    llm_tokens_spent: record.llm.tokens() as i64,
                 },
             ))
             .await?
             .into_inner();
+        record.llm.add(&adas_wire::usage_of(
+            verdict
+                .decider
+                .as_ref()
+                .and_then(|decider| decider.usage.as_ref()),
+        ));
+        if !verdict.passed && record.finalization_failures < skill.engine.finalization_max_retries {
+            // A replan must bring new evidence (spec 004 §4.4): the planner is
+            // told why the draft failed; calls it already made do not count.
+            record.finalization_failures += 1;
+            let feedback = verdict
+                .reasons
+                .iter()
+                .map(|reason| reason.detail.clone())
+                .chain(
+                    verdict
+                        .missing_fields
+                        .iter()
+                        .map(|field| format!("missing field: {field}")),
+                )
+                .collect::<Vec<_>>()
+                .join("; ");
+            if let Some(next) = self
+                .extend(skill, &mut record, version, Some(feedback))
+                .await?
+            {
+                return Ok(Some((record, next)));
+            }
+        }
         let required = skill
             .skill
             .output_contract
@@ -928,19 +1058,28 @@ impl Worker {
                     results: Some(json_to_struct(&Json::Object(output_fields.clone()))),
                     resources: record.resources.clone().into_iter().collect(),
                     user_waited,
+                    llm_tokens_spent: record.llm.tokens() as i64,
                 },
             ))
             .await?
             .into_inner();
-        // A replan must bring new evidence (spec 004 §4.4); the deterministic planner
-        // would only plan the same calls again, so a failed verdict goes to a human
-        // with the draft attached. An LLM planner plugs in at the IntentService seam.
+        record.llm.add(&adas_wire::usage_of(
+            polished
+                .decider
+                .as_ref()
+                .and_then(|decider| decider.usage.as_ref()),
+        ));
+        // Past its replans (or when no planner brought new evidence) a failed
+        // verdict goes to a human with the draft attached.
         let finalization = json!({
             "passed": verdict.passed,
             "skipped": verdict.skipped,
             "score": verdict.score,
             "missing_fields": verdict.missing_fields,
             "reasons": verdict.reasons.iter().map(|reason| reason.detail.clone()).collect::<Vec<_>>(),
+            "judge": adas_wire::decider_json(verdict.decider.as_ref()),
+            "polisher": adas_wire::decider_json(polished.decider.as_ref()),
+            "llm_usage": record.llm,
         });
         self.repo
             .event(
@@ -977,7 +1116,7 @@ impl Worker {
                     ),
                 )
                 .await?;
-            return Ok(());
+            return Ok(None);
         }
         record.status = JobStatus::Completed;
         record.outcome_class = Some(OutcomeClass::Success);
@@ -988,7 +1127,34 @@ impl Worker {
                 (EventKind::Completed, "completed", finalization),
             )
             .await?;
-        Ok(())
+        Ok(None)
+    }
+}
+
+/// Values read from the user's words (entities and plan facts) go into the
+/// context; matched ones are evidence. A guess may fill a read-only call,
+/// never a side-effecting one without the user's yes.
+fn absorb_facts<'a>(record: &mut JobRecord, facts: impl Iterator<Item = &'a pb::Entity>) {
+    for fact in facts {
+        let Some(value) = fact.value.as_ref().map(value_to_json) else {
+            continue;
+        };
+        record
+            .context
+            .entry(fact.name.clone())
+            .or_insert_with(|| value.clone());
+        if !fact.guessed
+            && !record
+                .evidence
+                .iter()
+                .any(|known| known.name == fact.name && adas_jobs::same_value(&known.value, &value))
+        {
+            record.evidence.push(Evidence {
+                name: fact.name.clone(),
+                value,
+                source: "message".into(),
+            });
+        }
     }
 }
 

@@ -396,6 +396,8 @@ pub struct DalAgent {
     repo: JobRepo,
     catalog: Arc<Catalog>,
     tools: Arc<ToolResolver>,
+    /// The model behind QUERY_* (none: each query becomes a question).
+    llm: Option<adas_llm::Llm>,
 }
 
 impl std::fmt::Debug for DalAgent {
@@ -411,7 +413,14 @@ impl DalAgent {
             repo,
             catalog,
             tools,
+            llm: None,
         }
+    }
+
+    /// With a model answering QUERY_FILL, QUERY_USER and QUERY_GATHER.
+    pub fn with_llm(mut self, llm: Option<adas_llm::Llm>) -> Self {
+        self.llm = llm;
+        self
     }
 
     /// The job repository.
@@ -557,7 +566,16 @@ impl DalAgent {
         }
         insert_missing_asks(&mut plan.program, &schemas, &known);
         adas_dia::fill_known_asks(&mut plan.program, &known);
-        let resolver = Resolver::new(&schemas, &NoQuerySource);
+        let queries = self
+            .llm
+            .as_ref()
+            .and_then(|llm| crate::query::ModelQuerySource::new(llm, skill.clone(), &record));
+        let source: &dyn adas_dia::QuerySource = match &queries {
+            Some(queries) => queries,
+            None => &NoQuerySource,
+        };
+        let resolver = Resolver::new(&schemas, source);
+        let spent_before = record.llm;
         for _ in 0..256 {
             match next_call(&plan.program) {
                 Ok(Some(call)) => {
@@ -597,7 +615,14 @@ impl DalAgent {
                     let version = self.keep_plan(&mut record, version, plan).await?;
                     return Ok((Next::Done(value), StoredJob { record, version }));
                 }
-                Err(_) => match resolver.resolve(&mut plan).await {
+                Err(_) => match {
+                    let outcome = resolver.resolve(&mut plan).await;
+                    if let Some(queries) = &queries {
+                        record.llm = spent_before;
+                        record.llm.add(&queries.usage().await);
+                    }
+                    outcome
+                } {
                     Outcome::Resolved => {}
                     Outcome::Aborted => {
                         let reason = plan

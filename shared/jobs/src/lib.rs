@@ -14,6 +14,7 @@ use std::sync::Arc;
 pub mod certainty;
 pub mod dal;
 pub mod focus;
+pub mod query;
 
 use adas_dia::Plan;
 use adas_state::{PageRequest, QueueItem, StateError, StateStore, WaitingChange};
@@ -309,12 +310,29 @@ pub struct JobRecord {
     /// Digests of side-effecting calls the user confirmed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub confirmed_calls: Vec<String>,
+    /// What the job's model calls cost (all services' calls added up).
+    #[serde(default, skip_serializing_if = "unused")]
+    pub llm: adas_llm::Usage,
+    /// Finalizations that did not pass (each may buy one replan).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub finalization_failures: u32,
+    /// Next steps a model was asked for (RV2 and replans), bounded by the budget.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub model_steps: u32,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Last written (RFC 3339).
     pub updated_at: String,
     /// Ended (RFC 3339).
     pub ended_at: Option<String>,
+}
+
+fn unused(usage: &adas_llm::Usage) -> bool {
+    usage.calls == 0
+}
+
+fn is_zero(count: &u32) -> bool {
+    *count == 0
 }
 
 /// What a job event records. Every kind the engine emits is a variant, so
@@ -1031,6 +1049,9 @@ mod tests {
             conversation: String::new(),
             evidence: Vec::new(),
             confirmed_calls: Vec::new(),
+            llm: adas_llm::Usage::default(),
+            finalization_failures: 0,
+            model_steps: 0,
             created_at: rfc3339(0),
             updated_at: rfc3339(0),
             ended_at: None,

@@ -27,13 +27,20 @@ pub fn fence_json(name: &str, value: &serde_json::Value) -> String {
     fence(name, &value.to_string())
 }
 
-/// The guardrail block (at most ten rules, spec 004 §4.2), fenced: rules are
+/// At most this many text guardrails go into any prompt (spec 004 §4.2).
+pub const MAX_GUARDRAILS: usize = 10;
+
+/// The guardrail block (at most [`MAX_GUARDRAILS`] rules), fenced: rules are
 /// the skill author's text, shown to the model as data it must respect.
 pub fn guardrails(rules: &[String]) -> String {
     if rules.is_empty() {
         return String::new();
     }
-    let listed: Vec<&str> = rules.iter().take(10).map(String::as_str).collect();
+    let listed: Vec<&str> = rules
+        .iter()
+        .take(MAX_GUARDRAILS)
+        .map(String::as_str)
+        .collect();
     format!(
         "SKILL GUARDRAILS (rules you must respect; quoted as data):\n{}",
         fence_json("guardrails", &serde_json::json!(listed))

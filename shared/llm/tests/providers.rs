@@ -505,3 +505,14 @@ fn fenced_data_cannot_close_its_fence() {
         .unwrap();
     assert_eq!(serde_json::from_str::<String>(inner).unwrap(), hostile);
 }
+
+#[test]
+fn prompts_carry_at_most_ten_guardrails() {
+    let rules: Vec<String> = (0..14).map(|n| format!("rule {n}")).collect();
+    let block = prompt::guardrails(&rules);
+    assert!(
+        block.contains("rule 9") && !block.contains("rule 10"),
+        "{block}"
+    );
+    assert!(prompt::guardrails(&[]).is_empty());
+}

@@ -288,6 +288,48 @@ fn thresholds(skill: &Skill) -> (f64, f64, f64) {
     (reject, accept, thresholds.margin.unwrap_or(DEFAULT_MARGIN))
 }
 
+/// One word is too little to act on (unless it is an example said back, or
+/// the intent only reads): "my booking" is no cancellation.
+fn enough_words(skill: &Skill, intent_id: &str, message: &str) -> bool {
+    words(message).len() >= 2
+        || is_example(skill, intent_id, message)
+        || only_reads(skill, intent_id)
+}
+
+/// Whether a score (from the detector or a model) may be acted on: the same
+/// rule for both — the skill's `accept` threshold, its margin over the next
+/// candidate, and enough words.
+pub fn is_confident(
+    skill: &Skill,
+    intent_id: &str,
+    message: &str,
+    confidence: f64,
+    margin: f64,
+) -> bool {
+    let (_, accept, margin_needed) = thresholds(skill);
+    confidence.is_finite()
+        && confidence >= accept
+        && margin >= margin_needed
+        && enough_words(skill, intent_id, message)
+}
+
+/// The skill's out-of-domain answer.
+pub fn out_of_domain(skill: &Skill) -> OutOfDomain {
+    let out_of_domain = skill
+        .intents
+        .as_ref()
+        .and_then(|intents| intents.out_of_domain.clone())
+        .unwrap_or_default();
+    OutOfDomain {
+        action: out_of_domain.action.unwrap_or_else(|| "redirect".into()),
+        message: out_of_domain
+            .message
+            .unwrap_or_else(|| "Sorry, I can't help with that.".into())
+            .trim()
+            .to_owned(),
+    }
+}
+
 /// Detects the intent and entities of a message for a skill.
 pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Detection {
     let candidates = score(skill, message);
@@ -303,38 +345,21 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             let mut detection = detect_as(skill, &intent_id, message, context);
             detection.confidence = confidence;
             detection.margin = margin;
-            // One word is too little to act on (unless it is an example said
-            // back, or the intent only reads): "my booking" is no cancellation.
-            let enough_words = words(message).len() >= 2
-                || is_example(skill, &intent_id, message)
-                || only_reads(skill, &intent_id);
-            detection.confident = confidence >= accept && margin >= margin_needed && enough_words;
+            detection.confident = confidence >= accept
+                && margin >= margin_needed
+                && enough_words(skill, &intent_id, message);
             detection.candidates = candidates;
             detection
         }
-        best => {
-            let out_of_domain = skill
-                .intents
-                .as_ref()
-                .and_then(|intents| intents.out_of_domain.clone())
-                .unwrap_or_default();
-            Detection {
-                intent_id: None,
-                confidence: best.map_or(0.0, |(_, score)| score),
-                margin,
-                confident: false,
-                entities: Vec::new(),
-                candidates,
-                out_of_domain: Some(OutOfDomain {
-                    action: out_of_domain.action.unwrap_or_else(|| "redirect".into()),
-                    message: out_of_domain
-                        .message
-                        .unwrap_or_else(|| "Sorry, I can't help with that.".into())
-                        .trim()
-                        .to_owned(),
-                }),
-            }
-        }
+        best => Detection {
+            intent_id: None,
+            confidence: best.map_or(0.0, |(_, score)| score),
+            margin,
+            confident: false,
+            entities: Vec::new(),
+            candidates,
+            out_of_domain: Some(out_of_domain(skill)),
+        },
     }
 }
 

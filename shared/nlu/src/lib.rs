@@ -1,15 +1,18 @@
 //! adas-nlu: what the user wants — intent and typed entity detection over a
 //! skill's examples, out-of-domain handling — and the plan (a DIA program) that
-//! follows from it. Deterministic and offline; [`Planner`] is the seam where an
-//! LLM planner plugs in.
+//! follows from it. Deterministic and offline by default; [`Planner`] is the
+//! seam where a model plugs in ([`model::ModelPlanner`], under the same
+//! confidence and evidence rules).
 
 pub mod detect;
 pub mod entities;
+pub mod model;
 pub mod plan;
 
 pub use detect::{
     DEFAULT_ACCEPT_THRESHOLD, DEFAULT_MARGIN, DEFAULT_REJECT_THRESHOLD, Detection, OutOfDomain,
-    detect, detect_as, score,
+    detect, detect_as, is_confident, score,
 };
 pub use entities::{Entity, Slot, Vocabulary};
-pub use plan::{Planned, Planner, WorkflowPlanner, plan};
+pub use model::ModelPlanner;
+pub use plan::{DETERMINISTIC, PlanInput, Planned, Planner, Step, WorkflowPlanner, plan};

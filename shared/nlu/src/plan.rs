@@ -13,6 +13,7 @@
 //! intent was meant (`Planned::program` is `None`, `detection.confident` false).
 
 use adas_dia::{Arg, Intent, Literal, Node, Program};
+use adas_llm::Usage;
 use adas_skill::model::Skill;
 use async_trait::async_trait;
 use serde_json::{Map, Value as Json};
@@ -34,20 +35,86 @@ pub struct Planned {
     /// Every value read from the message for the plan's calls (entities and
     /// tool inputs), each marked matched or guessed.
     pub facts: Vec<Entity>,
+    /// Who planned: `deterministic`, or `model:<name>`.
+    pub planner: String,
+    /// What the model calls cost.
+    pub usage: Usage,
+    /// Why a model's plan was not used (the deterministic plan was).
+    pub fallback: Option<String>,
+    /// For a next step: nothing more to do.
+    pub done: bool,
 }
 
-/// Turns a message into a plan; the seam where an LLM planner plugs in.
+impl Planned {
+    /// A next step that ends the plan: nothing more to call.
+    pub fn finished(detection: Detection, planner: &str) -> Self {
+        Self {
+            detection,
+            program: None,
+            workflow: None,
+            facts: Vec::new(),
+            planner: planner.to_owned(),
+            usage: Usage::default(),
+            fallback: None,
+            done: true,
+        }
+    }
+}
+
+/// A call already made in the job, as a next step's planner sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// The tool.
+    pub tool: String,
+    /// Its arguments.
+    pub arguments: Map<String, Json>,
+    /// What it returned (or its error text).
+    pub output: Json,
+    /// Whether it failed.
+    pub is_error: bool,
+}
+
+/// What a plan is made from.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanInput<'a> {
+    /// The user's message.
+    pub message: &'a str,
+    /// Known facts by input name.
+    pub context: &'a Map<String, Json>,
+    /// The user's own choice of intent (a clarification's answer), else detected.
+    pub intent: Option<&'a str>,
+    /// Plan only what comes next after `history` (RV2, or a replan after a
+    /// failed finalization), not the whole job.
+    pub next_only: bool,
+    /// The calls made so far.
+    pub history: &'a [Step],
+    /// Why the last draft reply did not pass finalization (a replan).
+    pub feedback: Option<&'a str>,
+    /// Model tokens the job has already spent (its budget is the operator's).
+    pub tokens_spent: u64,
+}
+
+impl<'a> PlanInput<'a> {
+    /// A first plan for `message`.
+    pub fn new(message: &'a str, context: &'a Map<String, Json>) -> Self {
+        Self {
+            message,
+            context,
+            intent: None,
+            next_only: false,
+            history: &[],
+            feedback: None,
+            tokens_spent: 0,
+        }
+    }
+}
+
+/// Turns a message into a plan; the seam where a model plugs in
+/// (`crate::model::ModelPlanner`).
 #[async_trait]
 pub trait Planner: Send + Sync {
-    /// Plans for `message` with known `context`; `intent` is the user's own
-    /// choice of intent (a clarification's answer), else detected.
-    async fn plan(
-        &self,
-        skill: &Skill,
-        message: &str,
-        context: &Map<String, Json>,
-        intent: Option<String>,
-    ) -> Planned;
+    /// Plans for `input` (see [`PlanInput`]).
+    async fn plan(&self, skill: &Skill, input: &PlanInput<'_>) -> Planned;
 }
 
 /// The deterministic planner: example-scored intents and workflows.
@@ -56,16 +123,18 @@ pub struct WorkflowPlanner;
 
 #[async_trait]
 impl Planner for WorkflowPlanner {
-    async fn plan(
-        &self,
-        skill: &Skill,
-        message: &str,
-        context: &Map<String, Json>,
-        intent: Option<String>,
-    ) -> Planned {
-        plan(skill, message, context, intent.as_deref())
+    async fn plan(&self, skill: &Skill, input: &PlanInput<'_>) -> Planned {
+        if input.next_only {
+            // The workflow was planned whole up front: nothing comes next, and a
+            // replan would only repeat the same calls (no new evidence).
+            return Planned::finished(detect(skill, input.message, input.context), DETERMINISTIC);
+        }
+        plan(skill, input.message, input.context, input.intent)
     }
 }
+
+/// The name of the deterministic planner in events.
+pub const DETERMINISTIC: &str = "deterministic";
 
 /// What reading values for tool inputs needs from the skill, built once per plan.
 struct Reading {
@@ -380,6 +449,10 @@ fn assemble_parts(
             program: None,
             workflow: None,
             facts,
+            planner: DETERMINISTIC.into(),
+            usage: Usage::default(),
+            fallback: None,
+            done: false,
         };
     }
     let reading = Reading::of(skill);
@@ -410,5 +483,9 @@ fn assemble_parts(
         program: Some(Program { elements }),
         workflow,
         facts,
+        planner: DETERMINISTIC.into(),
+        usage: Usage::default(),
+        fallback: None,
+        done: false,
     }
 }

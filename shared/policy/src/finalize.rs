@@ -78,6 +78,10 @@ pub struct Draft {
     pub intent_id: String,
     /// Tools that ran successfully.
     pub succeeded_tools: Vec<String>,
+    /// The user's request (the job's goal).
+    pub goal: String,
+    /// Model tokens the job already spent.
+    pub tokens_spent: u64,
 }
 
 fn present(results: &Map<String, Json>, field: &str) -> bool {

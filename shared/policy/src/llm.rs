@@ -1,36 +1,76 @@
-//! The seams where an LLM may replace a deterministic default (finalization
-//! judgement, polishing), and the prompt text they would get. The deterministic
-//! implementations are what runs offline; a provider-backed one plugs in later.
+//! The seams where a model may replace a deterministic default — the
+//! finalization judge and the reply polisher — and their model-backed
+//! implementations (spec 004 §4.4, §4.5).
+//!
+//! The model judge never loosens the mechanical checks: the verdict passes
+//! only when both the mechanical judge (output contract fields, compiled
+//! guardrails, required workflow steps) and the model (goal coverage, the text
+//! guardrails) pass it. The model polisher formats only: a polished reply that
+//! drops a number or identifier of the draft is refused and the template
+//! polish is used. Any model failure falls back to the deterministic result.
 
+use adas_llm::prompt::{PREAMBLE, fence, fence_json, guardrails};
+use adas_llm::{Llm, LlmError, Request, Usage};
 use async_trait::async_trait;
-use serde_json::{Map, Value as Json};
+use serde_json::{Map, Value as Json, json};
 
 use adas_skill::OperationalSkill;
 
-use crate::finalize::{Draft, Verdict, judge};
+use crate::finalize::{Action, Draft, Reason, ReasonCode, Verdict, judge};
 use crate::polish::polish;
 
-/// At most this many text guardrails go into any prompt (spec 004 §4.2).
-pub const MAX_PROMPT_GUARDRAILS: usize = 10;
+pub use adas_llm::prompt::MAX_GUARDRAILS as MAX_PROMPT_GUARDRAILS;
+
+/// Who decided and what it cost.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Spent {
+    /// `deterministic` or `model:<name>`.
+    pub by: String,
+    /// Model usage.
+    pub usage: Usage,
+    /// Why a model's answer was not used.
+    pub fallback: Option<String>,
+}
+
+impl Spent {
+    /// No model involved.
+    pub fn deterministic() -> Self {
+        Self {
+            by: "deterministic".into(),
+            ..Self::default()
+        }
+    }
+}
 
 /// Judges draft replies.
 #[async_trait]
 pub trait FinalizationJudge: Send + Sync {
-    /// The verdict on a draft.
-    async fn judge(&self, skill: &OperationalSkill, draft: &Draft) -> Verdict;
+    /// The verdict on a draft, and who gave it.
+    async fn judge(&self, skill: &OperationalSkill, draft: &Draft) -> (Verdict, Spent);
+}
+
+/// What a polisher formats.
+#[derive(Debug, Clone, Copy)]
+pub struct PolishInput<'a> {
+    /// The rendered persona.
+    pub persona: &'a str,
+    /// The draft reply.
+    pub reply: &'a str,
+    /// The results the reply may state.
+    pub results: &'a Map<String, Json>,
+    /// The user answered an ask during the job.
+    pub waited: bool,
+    /// The skill's `engine.model`.
+    pub model: Option<&'a str>,
+    /// Model tokens the job already spent.
+    pub tokens_spent: u64,
 }
 
 /// Formats replies.
 #[async_trait]
 pub trait Polisher: Send + Sync {
-    /// The formatted reply; `waited`: the user answered an ask during the job.
-    async fn polish(
-        &self,
-        persona: &str,
-        reply: &str,
-        results: &Map<String, Json>,
-        waited: bool,
-    ) -> String;
+    /// The formatted reply, and who formatted it.
+    async fn polish(&self, input: &PolishInput<'_>) -> (String, Spent);
 }
 
 /// The mechanical judge.
@@ -39,8 +79,8 @@ pub struct MechanicalJudge;
 
 #[async_trait]
 impl FinalizationJudge for MechanicalJudge {
-    async fn judge(&self, skill: &OperationalSkill, draft: &Draft) -> Verdict {
-        judge(skill, draft)
+    async fn judge(&self, skill: &OperationalSkill, draft: &Draft) -> (Verdict, Spent) {
+        (judge(skill, draft), Spent::deterministic())
     }
 }
 
@@ -50,14 +90,11 @@ pub struct TemplatePolisher;
 
 #[async_trait]
 impl Polisher for TemplatePolisher {
-    async fn polish(
-        &self,
-        persona: &str,
-        reply: &str,
-        results: &Map<String, Json>,
-        waited: bool,
-    ) -> String {
-        polish(persona, reply, results, waited)
+    async fn polish(&self, input: &PolishInput<'_>) -> (String, Spent) {
+        (
+            polish(input.persona, input.reply, input.results, input.waited),
+            Spent::deterministic(),
+        )
     }
 }
 
@@ -67,31 +104,292 @@ pub async fn finalize(
     judge: &dyn FinalizationJudge,
     skill: &OperationalSkill,
     draft: &Draft,
-) -> Verdict {
+) -> (Verdict, Spent) {
     if !skill.engine.finalization_gate_enabled {
-        return Verdict {
-            passed: true,
-            skipped: true,
-            score: 1.0,
-            reasons: Vec::new(),
-            missing_fields: Vec::new(),
-            suggested_action: None,
-            unchecked_guardrails: Vec::new(),
-        };
+        return (
+            Verdict {
+                passed: true,
+                skipped: true,
+                score: 1.0,
+                reasons: Vec::new(),
+                missing_fields: Vec::new(),
+                suggested_action: None,
+                unchecked_guardrails: Vec::new(),
+            },
+            Spent::deterministic(),
+        );
     }
     judge.judge(skill, draft).await
 }
 
-/// The guardrail block of a prompt: at most [`MAX_PROMPT_GUARDRAILS`] rules.
-pub fn guardrail_prompt(text_guardrails: &[String]) -> String {
-    if text_guardrails.is_empty() {
-        return String::new();
+/// The finalization judge by model (the skill's `engine.gate_model`, else its
+/// `engine.model`), on top of the mechanical checks.
+#[derive(Debug, Clone)]
+pub struct ModelJudge {
+    llm: Llm,
+}
+
+impl ModelJudge {
+    /// A judge over the configured models.
+    pub fn new(llm: Llm) -> Self {
+        Self { llm }
     }
-    let mut prompt = String::from("SKILL GUARDRAILS:\n");
-    for rule in text_guardrails.iter().take(MAX_PROMPT_GUARDRAILS) {
-        prompt.push_str("- ");
-        prompt.push_str(rule);
-        prompt.push('\n');
+}
+
+const REASON_CODES: &[&str] = &[
+    "GOAL_NOT_MET",
+    "GUARDRAIL_VIOLATED",
+    "MISSING_REQUIRED_FIELD",
+    "OUTPUT_INCOMPLETE",
+    "TONE_MISMATCH",
+];
+const ACTIONS: &[&str] = &["NONE", "TOOL_CALL", "CLARIFY_USER", "REWRITE", "ESCALATE"];
+
+fn verdict_schema() -> Json {
+    json!({
+        "type": "object",
+        "properties": {
+            "passed": {"type": "boolean"},
+            "score": {"type": "number"},
+            "reasons": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"code": {"type": "string", "enum": REASON_CODES}, "detail": {"type": "string"}},
+                "required": ["code", "detail"],
+                "additionalProperties": false
+            }},
+            "missing_fields": {"type": "array", "items": {"type": "string"}},
+            "suggested_action": {"type": "string", "enum": ACTIONS}
+        },
+        "required": ["passed", "score", "reasons", "missing_fields", "suggested_action"],
+        "additionalProperties": false
+    })
+}
+
+fn parse_code(text: &str) -> Option<ReasonCode> {
+    serde_json::from_value(json!(text)).ok()
+}
+
+fn parse_verdict(
+    answer: &Json,
+) -> Result<(bool, f64, Vec<Reason>, Vec<String>, Option<Action>), String> {
+    let passed = answer
+        .get("passed")
+        .and_then(Json::as_bool)
+        .ok_or("`passed` is missing")?;
+    let score = answer
+        .get("score")
+        .and_then(Json::as_f64)
+        .filter(|score| score.is_finite())
+        .ok_or("`score` is not a finite number")?
+        .clamp(0.0, 1.0);
+    let reasons = answer
+        .get("reasons")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|reason| {
+            Some(Reason {
+                code: parse_code(reason.get("code")?.as_str()?)?,
+                detail: reason.get("detail")?.as_str()?.chars().take(500).collect(),
+            })
+        })
+        .collect();
+    let missing = answer
+        .get("missing_fields")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|field| field.as_str().map(str::to_owned))
+        .collect();
+    let action = answer
+        .get("suggested_action")
+        .and_then(Json::as_str)
+        .filter(|action| *action != "NONE")
+        .and_then(|action| serde_json::from_value(json!(action)).ok());
+    Ok((passed, score, reasons, missing, action))
+}
+
+#[async_trait]
+impl FinalizationJudge for ModelJudge {
+    async fn judge(&self, skill: &OperationalSkill, draft: &Draft) -> (Verdict, Spent) {
+        let mechanical = judge(skill, draft);
+        let wanted = skill
+            .engine
+            .gate_model
+            .as_deref()
+            .or(skill.engine.model.as_deref());
+        let Some(mut session) = self.llm.session(wanted, draft.tokens_spent) else {
+            return (mechanical, Spent::deterministic());
+        };
+        let by = format!("model:{}", session.model_name());
+        let goal = skill
+            .skill
+            .problem
+            .as_ref()
+            .and_then(|problem| problem.statement.clone())
+            .unwrap_or_default();
+        let required = skill
+            .skill
+            .output_contract
+            .as_ref()
+            .map(|contract| contract.required_fields.clone())
+            .unwrap_or_default();
+        let system = format!(
+            "{PREAMBLE}You are a Finalization Gate. Validate the draft response before it goes to the user: does it address the goal \
+             and the user's request, respect every guardrail, and contain the required fields? Be strict but fair: only fail for a real problem.\n{}",
+            guardrails(&skill.compiled.text_guardrails)
+        );
+        let mut results = Json::Object(draft.results.clone()).to_string();
+        if results.len() > 8000 {
+            results = results.chars().take(8000).collect::<String>() + "…";
+        }
+        let user = format!(
+            "{}{}{}{}{}",
+            fence("goal", &goal),
+            fence("user_request", &draft.goal),
+            fence_json("required_fields", &json!(required)),
+            fence("results", &results),
+            fence("draft_response", &draft.reply),
+        );
+        let mut request =
+            Request::new(system, user).with_schema("finalization_verdict", verdict_schema());
+        request.temperature = Some(0.1);
+        let answer = session.call(&request).await;
+        let usage = session.usage;
+        let parsed = answer.and_then(|answer| {
+            parse_verdict(&answer.json.unwrap_or_default()).map_err(LlmError::Malformed)
+        });
+        match parsed {
+            Ok((passed, score, reasons, missing, action)) => {
+                let mut verdict = mechanical;
+                verdict.passed = verdict.passed && passed;
+                verdict.score = verdict.score.min(score);
+                for reason in reasons.into_iter().filter(|_| !passed) {
+                    verdict.reasons.push(reason);
+                }
+                for field in missing.into_iter().filter(|_| !passed) {
+                    if !verdict.missing_fields.contains(&field) {
+                        verdict.missing_fields.push(field);
+                    }
+                }
+                if !verdict.passed {
+                    verdict.suggested_action = verdict
+                        .suggested_action
+                        .or(action)
+                        .or(Some(Action::Escalate));
+                }
+                // The model read the text guardrails (at most ten of them).
+                verdict.unchecked_guardrails = skill
+                    .compiled
+                    .text_guardrails
+                    .iter()
+                    .skip(MAX_PROMPT_GUARDRAILS)
+                    .cloned()
+                    .collect();
+                (
+                    verdict,
+                    Spent {
+                        by,
+                        usage,
+                        fallback: None,
+                    },
+                )
+            }
+            Err(error) => (
+                mechanical,
+                Spent {
+                    by: "deterministic".into(),
+                    usage,
+                    fallback: Some(format!("{by}: {error}")),
+                },
+            ),
+        }
     }
-    prompt
+}
+
+/// The polisher by model: formats only.
+#[derive(Debug, Clone)]
+pub struct ModelPolisher {
+    llm: Llm,
+}
+
+impl ModelPolisher {
+    /// A polisher over the configured models.
+    pub fn new(llm: Llm) -> Self {
+        Self { llm }
+    }
+}
+
+/// The numbers and identifiers of a text (`ORD-1`, `40`, `2026-01-02`): the
+/// facts a formatter must keep.
+fn fact_tokens(text: &str) -> Vec<String> {
+    text.split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"' | '\''))
+        .map(|token| token.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|token| token.chars().any(|c| c.is_ascii_digit()))
+        .map(str::to_lowercase)
+        .collect()
+}
+
+#[async_trait]
+impl Polisher for ModelPolisher {
+    async fn polish(&self, input: &PolishInput<'_>) -> (String, Spent) {
+        let formatted = polish(input.persona, input.reply, input.results, input.waited);
+        let Some(mut session) = self.llm.session(input.model, input.tokens_spent) else {
+            return (formatted, Spent::deterministic());
+        };
+        let by = format!("model:{}", session.model_name());
+        let system = format!(
+            "{PREAMBLE}You are a reply formatter. Apply the persona's tone and make the response user-friendly. \
+             Do NOT validate or change the content: keep every fact, number and identifier exactly, add none. \
+             Return the formatted response text only."
+        );
+        let user = format!(
+            "{}{}{}",
+            fence("persona", input.persona),
+            fence(
+                "user_answered_a_question_during_the_job",
+                if input.waited { "yes" } else { "no" }
+            ),
+            fence("response_to_format", &formatted)
+        );
+        let answer = session.call(&Request::new(system, user)).await;
+        let usage = session.usage;
+        let refused = |why: String| {
+            (
+                formatted.clone(),
+                Spent {
+                    by: "deterministic".into(),
+                    usage,
+                    fallback: Some(format!("{by}: {why}")),
+                },
+            )
+        };
+        match answer {
+            Ok(answer) => {
+                let text = answer.text.trim().to_owned();
+                if text.is_empty() {
+                    return refused("an empty reply".into());
+                }
+                if text.len() > formatted.len() * 4 + 400 {
+                    return refused("a reply far longer than the draft".into());
+                }
+                let kept = fact_tokens(&text);
+                if let Some(lost) = fact_tokens(&formatted)
+                    .into_iter()
+                    .find(|token| !kept.contains(token))
+                {
+                    return refused(format!("the polished reply dropped `{lost}`"));
+                }
+                (
+                    text,
+                    Spent {
+                        by,
+                        usage,
+                        fallback: None,
+                    },
+                )
+            }
+            Err(error) => refused(error.to_string()),
+        }
+    }
 }

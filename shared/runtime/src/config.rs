@@ -157,6 +157,79 @@ pub struct ServerArgs {
     /// Most artifacts one slag's focus cache keeps.
     #[arg(long, env = "ADAS_FOCUS_CACHE_MAX_ENTRIES", default_value_t = 10_000)]
     pub focus_cache_max_entries: usize,
+    /// The models (none configured: the deterministic path).
+    #[command(flatten)]
+    pub llm: LlmArgs,
+}
+
+/// Models for intent, planning, finalization, polishing and queries. Without
+/// any, every decision is the deterministic default.
+#[derive(Debug, Clone, Default, Args)]
+pub struct LlmArgs {
+    /// A JSON file of models: `{"models": [{"name", "provider", "base_url",
+    /// "model", "api_key": "env:NAME", ...}], "default", "job_token_budget"}`.
+    #[arg(long, env = "ADAS_LLM_CONFIG")]
+    pub llm_config: Option<PathBuf>,
+    /// One model from flags/env: `openai` (any Chat Completions API) or `anthropic`.
+    #[arg(long, env = "ADAS_LLM_PROVIDER")]
+    pub llm_provider: Option<String>,
+    /// Its base URL (OpenAI-style up to `/v1`); setting it configures the model.
+    #[arg(long, env = "ADAS_LLM_BASE_URL")]
+    pub llm_base_url: Option<String>,
+    /// Its provider model id.
+    #[arg(long, env = "ADAS_LLM_MODEL")]
+    pub llm_model: Option<String>,
+    /// The name skills select it by in `engine.model` (default `default`); it
+    /// is also the default for skills naming a model that is not configured.
+    #[arg(long, env = "ADAS_LLM_NAME")]
+    pub llm_name: Option<String>,
+    /// Its API key as a secret reference: `env:NAME` or `file:PATH`, never the key.
+    #[arg(long, env = "ADAS_LLM_API_KEY", hide_env_values = true)]
+    pub llm_api_key: Option<String>,
+    /// Per-call timeout in milliseconds (default 30000).
+    #[arg(long, env = "ADAS_LLM_TIMEOUT_MS")]
+    pub llm_timeout_ms: Option<u64>,
+    /// Output tokens per call at most (default 1024).
+    #[arg(long, env = "ADAS_LLM_MAX_TOKENS")]
+    pub llm_max_tokens: Option<u32>,
+    /// Retries on 429, 5xx and timeouts (default 2).
+    #[arg(long, env = "ADAS_LLM_RETRIES")]
+    pub llm_retries: Option<usize>,
+    /// Tokens one job may spend on models in all (default 200000; 0: no limit).
+    #[arg(long, env = "ADAS_LLM_JOB_TOKEN_BUDGET")]
+    pub llm_job_token_budget: Option<u64>,
+    /// Record every model exchange as a JSON file in this directory.
+    #[arg(long, env = "ADAS_LLM_RECORD")]
+    pub llm_record: Option<PathBuf>,
+    /// Answer every model call from recorded exchanges in this directory (no network).
+    #[arg(long, env = "ADAS_LLM_REPLAY")]
+    pub llm_replay: Option<PathBuf>,
+}
+
+impl LlmArgs {
+    /// The models, with `env:` key references read from the environment; a
+    /// wrong configuration ends the process with the reason (at startup only).
+    fn into_config(self) -> adas_llm::LlmConfig {
+        let settings = adas_llm::LlmSettings {
+            config_file: self.llm_config,
+            provider: self.llm_provider,
+            base_url: self.llm_base_url.filter(|url| !url.trim().is_empty()),
+            model: self.llm_model,
+            name: self.llm_name,
+            api_key: self.llm_api_key.filter(|key| !key.trim().is_empty()),
+            timeout_ms: self.llm_timeout_ms,
+            max_tokens: self.llm_max_tokens,
+            retries: self.llm_retries,
+            job_token_budget: self.llm_job_token_budget,
+            record: self.llm_record,
+            replay: self.llm_replay,
+        };
+        adas_llm::LlmConfig::from_settings(&settings, &|name| std::env::var(name).ok())
+            .unwrap_or_else(|error| {
+                eprintln!("error: {error}");
+                std::process::exit(2)
+            })
+    }
 }
 
 impl ServerArgs {
@@ -199,6 +272,7 @@ impl ServerArgs {
             metrics_listen: self.metrics_listen,
             focus_cache_max_bytes: self.focus_cache_max_bytes,
             focus_cache_max_entries: self.focus_cache_max_entries.max(1),
+            llm: self.llm.into_config(),
         }
     }
 }
@@ -266,6 +340,8 @@ pub struct ServerConfig {
     pub focus_cache_max_bytes: u64,
     /// Bound of each slag's focus cache, in artifacts.
     pub focus_cache_max_entries: usize,
+    /// The models; none: the deterministic path.
+    pub llm: adas_llm::LlmConfig,
 }
 
 impl ServerConfig {
@@ -302,11 +378,18 @@ impl ServerConfig {
             metrics_listen: None,
             focus_cache_max_bytes: 64 * 1024 * 1024,
             focus_cache_max_entries: 10_000,
+            llm: adas_llm::LlmConfig::default(),
         }
     }
 }
 
 impl ServerConfig {
+    /// The model client, when models are configured.
+    pub fn llm(&self) -> Result<Option<adas_llm::Llm>, crate::RuntimeError> {
+        adas_llm::Llm::new(self.llm.clone())
+            .map_err(|error| crate::RuntimeError::Startup(error.to_string()))
+    }
+
     /// How this process recognises callers: the auth file, or dev mode.
     pub fn authenticator(&self) -> Result<crate::auth::Authenticator, crate::RuntimeError> {
         match &self.auth_file {

@@ -36,6 +36,18 @@ pub fn count_unaccepted_tool_call() {
     UNACCEPTED_TOOL_CALLS.fetch_add(1, Ordering::Relaxed);
 }
 
+/// Model calls, input and output tokens spent by this process.
+static LLM_CALLS: AtomicU64 = AtomicU64::new(0);
+static LLM_INPUT_TOKENS: AtomicU64 = AtomicU64::new(0);
+static LLM_OUTPUT_TOKENS: AtomicU64 = AtomicU64::new(0);
+
+/// Counts what a model call (or several) cost.
+pub fn count_llm(usage: &adas_llm::Usage) {
+    LLM_CALLS.fetch_add(usage.calls, Ordering::Relaxed);
+    LLM_INPUT_TOKENS.fetch_add(usage.input_tokens, Ordering::Relaxed);
+    LLM_OUTPUT_TOKENS.fetch_add(usage.output_tokens, Ordering::Relaxed);
+}
+
 /// Application RPCs this process has served since it started.
 pub fn grpc_requests_served() -> u64 {
     GRPC_REQUESTS_SERVED.load(Ordering::Relaxed)
@@ -55,10 +67,20 @@ pub fn render(in_flight: usize) -> String {
          adas_redis_round_trips_total {}\n\
          # HELP adas_unaccepted_tool_calls_total Tool calls refused: the server's definition of the tool is new or changed since an admin accepted it.\n\
          # TYPE adas_unaccepted_tool_calls_total counter\n\
-         adas_unaccepted_tool_calls_total {}\n",
+         adas_unaccepted_tool_calls_total {}\n\
+         # HELP adas_llm_calls_total Model calls made by this process (retries included).\n\
+         # TYPE adas_llm_calls_total counter\n\
+         adas_llm_calls_total {}\n\
+         # HELP adas_llm_tokens_total Model tokens spent by this process.\n\
+         # TYPE adas_llm_tokens_total counter\n\
+         adas_llm_tokens_total{{direction=\"input\"}} {}\n\
+         adas_llm_tokens_total{{direction=\"output\"}} {}\n",
         grpc_requests_served(),
         adas_state::redis_round_trips(),
-        UNACCEPTED_TOOL_CALLS.load(Ordering::Relaxed)
+        UNACCEPTED_TOOL_CALLS.load(Ordering::Relaxed),
+        LLM_CALLS.load(Ordering::Relaxed),
+        LLM_INPUT_TOKENS.load(Ordering::Relaxed),
+        LLM_OUTPUT_TOKENS.load(Ordering::Relaxed)
     )
 }
 

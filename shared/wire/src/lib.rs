@@ -9,6 +9,59 @@ use adas_proto::pb;
 use adas_runtime::convert::{json_to_struct, json_to_value};
 use serde_json::Value as Json;
 
+/// Model usage on the wire.
+pub fn usage(usage: &adas_llm::Usage) -> pb::LlmUsage {
+    pb::LlmUsage {
+        calls: usage.calls as i64,
+        input_tokens: usage.input_tokens as i64,
+        output_tokens: usage.output_tokens as i64,
+        cost_usd: usage.cost_usd,
+    }
+}
+
+/// Model usage from the wire (negative counts read as zero).
+pub fn usage_of(usage: Option<&pb::LlmUsage>) -> adas_llm::Usage {
+    let Some(usage) = usage else {
+        return adas_llm::Usage::default();
+    };
+    adas_llm::Usage {
+        calls: usage.calls.max(0) as u64,
+        input_tokens: usage.input_tokens.max(0) as u64,
+        output_tokens: usage.output_tokens.max(0) as u64,
+        cost_usd: if usage.cost_usd.is_finite() {
+            usage.cost_usd.max(0.0)
+        } else {
+            0.0
+        },
+    }
+}
+
+/// Who decided, on the wire; the usage is also counted on this process's metrics page.
+pub fn decider(by: &str, spent: &adas_llm::Usage, fallback: Option<&str>) -> pb::Decider {
+    adas_runtime::metrics::count_llm(spent);
+    pb::Decider {
+        name: by.to_owned(),
+        usage: Some(usage(spent)),
+        fallback_reason: fallback.unwrap_or_default().to_owned(),
+    }
+}
+
+/// A decider as event data.
+pub fn decider_json(decider: Option<&pb::Decider>) -> Json {
+    let Some(decider) = decider else {
+        return Json::Null;
+    };
+    let spent = usage_of(decider.usage.as_ref());
+    serde_json::json!({
+        "by": decider.name,
+        "calls": spent.calls,
+        "input_tokens": spent.input_tokens,
+        "output_tokens": spent.output_tokens,
+        "cost_usd": spent.cost_usd,
+        "fallback_reason": (!decider.fallback_reason.is_empty()).then_some(&decider.fallback_reason),
+    })
+}
+
 fn timestamp(text: &str) -> Option<prost_types::Timestamp> {
     parse_rfc3339_ms(text).map(|ms| {
         prost_types::Timestamp::from(std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms))
@@ -136,7 +189,8 @@ pub fn job(stored: &StoredJob) -> pb::Job {
     }
 }
 
-fn tool_calls(record: &JobRecord) -> Vec<pb::ToolCallRecord> {
+/// The calls a job made, on the wire.
+pub fn tool_calls(record: &JobRecord) -> Vec<pb::ToolCallRecord> {
     record
         .calls
         .iter()
@@ -181,6 +235,7 @@ pub fn job_basic(stored: &StoredJob) -> pb::Job {
         version: stored.version as i64,
         etag: format!("v{}", stored.version),
         conversation: conversation_name(record),
+        llm_usage: Some(usage(&record.llm)),
         ..pb::Job::default()
     }
 }
