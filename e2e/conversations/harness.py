@@ -12,6 +12,8 @@ and wrong side-effecting calls — a call of a tool the file lists under
     python harness.py                 # run all, print the table
     python harness.py --report EVAL.md  # and write the report
     python harness.py --only rooms    # conversations whose title contains it
+    python harness.py --model scripted  # the model path, against scripted_model.py
+    python harness.py --model env       # against the model ADAS_LLM_* names (e2e/eval.sh)
 
 The `.conv` format, one directive per line (`#` comments):
 
@@ -289,14 +291,24 @@ def main():
     parser.add_argument("--report", help="write the report (markdown) here")
     parser.add_argument("--only", default="", help="run conversations whose title contains this")
     parser.add_argument("--json", help="write the measures as JSON here")
+    parser.add_argument("--model", choices=["none", "scripted", "env"], default="none",
+                        help="the model path: none (deterministic), scripted (scripted_model.py, an "
+                             "overconfident model that invents values), env (ADAS_LLM_* as set)")
     args = parser.parse_args()
 
     python = sys.executable
     memory = tempfile.mkdtemp(prefix="adas-eval-")
+    env = {"ADAS_LOG": "error", "ADAS_WORKERS": "2"}
+    model = None
+    if args.model == "scripted":
+        model = Process([python, str(HERE / "scripted_model.py")])
+        env.update({"ADAS_LLM_BASE_URL": f"http://{model.address}/v1", "ADAS_LLM_MODEL": "scripted"})
+    elif args.model == "none":
+        env.update({"ADAS_LLM_BASE_URL": "", "ADAS_LLM_CONFIG": ""})
     suite = Process([str(pathlib.Path(args.bin_dir) / "adas"), "up", "--listen", "127.0.0.1:0",
                      "--demo-mcp-listen", "127.0.0.1:0", "--memory-root", memory,
                      "--templates-dir", str(ROOT / "skill-templates"), "--mcp-allow", "127.0.0.1"],
-                    env={"ADAS_LOG": "error", "ADAS_WORKERS": "2"})
+                    env=env)
     servers = {}
     rows, results = [], {}
     try:
@@ -334,6 +346,8 @@ def main():
         for server in servers.values():
             server.stop()
         suite.stop()
+        if model:
+            model.stop()
     print(table(rows))
     if os.environ.get("HARNESS_DEBUG"):  # the failing jobs, whole
         print(json.dumps(results, indent=1))

@@ -30,6 +30,20 @@ class Conversations(unittest.TestCase):
         for row in untuned:
             self.assertGreaterEqual(row["rate"], 0.9, f"{row['skill']}: {row['correct']}/{row['count']} correct")
 
+    def test_an_overconfident_inventing_model_makes_no_wrong_side_effect(self):
+        """The model path against scripted_model.py: intents at 0.95 confidence
+        whatever the message, every required input filled, invented when not
+        said. Many conversations end differently; none may act wrongly."""
+        out = pathlib.Path(tempfile.mkdtemp(prefix="adas-eval-model-")) / "measures.json"
+        run = subprocess.run([sys.executable, str(HARNESS), "--model", "scripted", "--json", str(out)],
+                             capture_output=True, text=True, timeout=900)
+        print(run.stdout[-3000:])
+        self.assertEqual(run.returncode, 0, run.stdout[-3000:] + run.stderr[-3000:])
+        rows = json.loads(out.read_text())["rows"]
+        self.assertGreaterEqual(sum(row["count"] for row in rows), 80)
+        for row in rows:
+            self.assertEqual(row["wrong"], 0, f"{row['skill']}: wrong side-effecting calls on the model path")
+
 
 if __name__ == "__main__":
     unittest.main()

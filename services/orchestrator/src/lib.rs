@@ -496,6 +496,7 @@ impl OrchestratorService for Orchestrator {
             conversation: conversation.clone(),
             evidence,
             confirmed_calls: Vec::new(),
+            unplanned_tools: Vec::new(),
             llm: adas_llm::Usage::default(),
             finalization_failures: 0,
             model_steps: 0,

@@ -320,15 +320,9 @@ impl Worker {
         version: u64,
     ) -> Result<Option<u64>, WorkError> {
         let response = self
-            .intent
-            .clone()
-            .plan(adas_runtime::auth::for_job(
-                (&record.tenant, &record.skill_etag),
+            .ask_planner(
+                record,
                 pb::PlanRequest {
-                    skill: format!("skills/{}", record.slag),
-                    message: record.goal.clone(),
-                    context: Some(json_to_struct(&Json::Object(record.context.clone()))),
-                    job: name(record),
                     // The user's answer to a clarification.
                     intent_id: record
                         .intent
@@ -336,12 +330,10 @@ impl Worker {
                         .filter(|intent| intent.confident)
                         .map(|intent| intent.intent_id.clone())
                         .unwrap_or_default(),
-                    llm_tokens_spent: record.llm.tokens() as i64,
                     ..pb::PlanRequest::default()
                 },
-            ))
-            .await?
-            .into_inner();
+            )
+            .await?;
         record.llm.add(&adas_wire::usage_of(
             response
                 .decider
@@ -386,6 +378,10 @@ impl Worker {
         absorb_facts(record, detected.entities.iter().chain(&response.facts));
         let program = adas_dia::parse(&response.program)
             .map_err(|error| WorkError::Plan(error.to_string()))?;
+        if is_model(response.decider.as_ref()) {
+            record.unplanned_tools =
+                certainty::unplanned_tools(skill, &detected.intent_id, &program);
+        }
         record.plan = Some(adas_dia::Plan::new(program));
         record.iteration_budget = skill.engine.max_iterations;
         let data = json!({
@@ -399,6 +395,33 @@ impl Worker {
                 .save(version, record, (EventKind::Planned, "plan made", data))
                 .await?,
         ))
+    }
+
+    /// IntentService.Plan for the job: `request` says what is asked (a first
+    /// plan, a chosen intent, a next step); the job's goal, context and spent
+    /// tokens are filled in here.
+    async fn ask_planner(
+        &self,
+        record: &JobRecord,
+        request: pb::PlanRequest,
+    ) -> Result<pb::PlanResponse, WorkError> {
+        let request = pb::PlanRequest {
+            skill: format!("skills/{}", record.slag),
+            message: record.goal.clone(),
+            context: Some(json_to_struct(&Json::Object(record.context.clone()))),
+            job: name(record),
+            llm_tokens_spent: record.llm.tokens() as i64,
+            ..request
+        };
+        Ok(self
+            .intent
+            .clone()
+            .plan(adas_runtime::auth::for_job(
+                (&record.tenant, &record.skill_etag),
+                request,
+            ))
+            .await?
+            .into_inner())
     }
 
     /// Asks the planner what comes next after the calls made (`engine.loop:
@@ -417,15 +440,9 @@ impl Worker {
             return Ok(None);
         }
         let response = self
-            .intent
-            .clone()
-            .plan(adas_runtime::auth::for_job(
-                (&record.tenant, &record.skill_etag),
+            .ask_planner(
+                record,
                 pb::PlanRequest {
-                    skill: format!("skills/{}", record.slag),
-                    message: record.goal.clone(),
-                    context: Some(json_to_struct(&Json::Object(record.context.clone()))),
-                    job: name(record),
                     intent_id: record
                         .intent
                         .as_ref()
@@ -434,11 +451,10 @@ impl Worker {
                     next_only: true,
                     history: adas_wire::tool_calls(record),
                     feedback: feedback.clone().unwrap_or_default(),
-                    llm_tokens_spent: record.llm.tokens() as i64,
+                    ..pb::PlanRequest::default()
                 },
-            ))
-            .await?
-            .into_inner();
+            )
+            .await?;
         record.model_steps += 1;
         record.llm.add(&adas_wire::usage_of(
             response
@@ -469,6 +485,18 @@ impl Worker {
             return Ok(None);
         }
         absorb_facts(record, response.facts.iter());
+        if is_model(response.decider.as_ref()) {
+            let intent_id = record
+                .intent
+                .as_ref()
+                .map(|intent| intent.intent_id.clone())
+                .unwrap_or_default();
+            for tool in certainty::unplanned_tools(skill, &intent_id, &program) {
+                if !record.unplanned_tools.contains(&tool) {
+                    record.unplanned_tools.push(tool);
+                }
+            }
+        }
         let mut plan = record
             .plan
             .clone()
@@ -670,6 +698,7 @@ impl Worker {
         // argument, or the user's yes to the exact call.
         if certainty::side_effecting(skill, tool, spec.as_ref())
             && let Some(why) = certainty::confirmation_needed(&record, &args, &digest)
+                .or_else(|| certainty::unplanned(&record, tool, &digest))
         {
             let call = certainty::describe_call(skill, tool, &args);
             let prompt = format!("{why}. Shall I go ahead? {call}. (yes/no)");
@@ -1129,6 +1158,12 @@ impl Worker {
             .await?;
         Ok(None)
     }
+}
+
+/// Whether a model made the plan (its tools outside the intent's workflow then
+/// need the user's yes for side effects).
+fn is_model(decider: Option<&pb::Decider>) -> bool {
+    decider.is_some_and(|decider| decider.name.starts_with("model:"))
 }
 
 /// Values read from the user's words (entities and plan facts) go into the

@@ -102,6 +102,54 @@ pub fn confirmation_needed(
     })
 }
 
+/// The tools of a model's program that the skill's workflow for `intent_id`
+/// does not name (core `sys.*` tools aside). A model that read a hostile tool
+/// description or output may propose any tool; only the skill author's own
+/// steps for the request run without the user's yes.
+pub fn unplanned_tools(
+    skill: &OperationalSkill,
+    intent_id: &str,
+    program: &adas_dia::Program,
+) -> Vec<String> {
+    let planned: Vec<String> = adas_nlu::detect::intent_tools(&skill.skill, intent_id)
+        .into_iter()
+        .map(|tool| tool.name.clone())
+        .collect();
+    let mut names = Vec::new();
+    fn collect(node: &adas_dia::Node, names: &mut Vec<String>, depth: usize) {
+        if depth > adas_dia::MAX_DEPTH {
+            return;
+        }
+        match node {
+            adas_dia::Node::Intent(call) => {
+                names.push(call.name.clone());
+                for arg in &call.args {
+                    collect(&arg.value, names, depth + 1);
+                }
+            }
+            adas_dia::Node::List { items } => {
+                for item in items {
+                    collect(item, names, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    for node in &program.elements {
+        collect(node, &mut names, 0);
+    }
+    names.retain(|name| !name.starts_with("sys.") && !planned.contains(name));
+    names.dedup();
+    names
+}
+
+/// Why a side-effecting call of a tool a model added must be confirmed.
+pub fn unplanned(record: &JobRecord, tool: &str, digest: &str) -> Option<String> {
+    (record.unplanned_tools.iter().any(|name| name == tool)
+        && !record.confirmed_calls.iter().any(|done| done == digest))
+    .then(|| "This step is not one of the usual steps for your request".to_owned())
+}
+
 /// A tool as the user knows it: its description, else its name in words.
 pub fn tool_label(skill: &OperationalSkill, tool: &str) -> String {
     skill

@@ -615,58 +615,59 @@ impl DalAgent {
                     let version = self.keep_plan(&mut record, version, plan).await?;
                     return Ok((Next::Done(value), StoredJob { record, version }));
                 }
-                Err(_) => match {
+                Err(_) => {
                     let outcome = resolver.resolve(&mut plan).await;
                     if let Some(queries) = &queries {
                         record.llm = spent_before;
                         record.llm.add(&queries.usage().await);
                     }
-                    outcome
-                } {
-                    Outcome::Resolved => {}
-                    Outcome::Aborted => {
-                        let reason = plan
-                            .context
-                            .aborted_calls
-                            .last()
-                            .cloned()
-                            .unwrap_or_else(|| "the plan was aborted".into());
-                        let version = self.keep_plan(&mut record, version, plan).await?;
-                        return Ok((Next::Aborted(reason), StoredJob { record, version }));
-                    }
-                    Outcome::InteractionRequested(interaction) => {
-                        // Answers go through `fill` per field; the resolver's own pending slot is not used.
-                        plan.context.pending = None;
-                        let interaction = plain_recovery(&plan.program, interaction, &schemas);
-                        let asks = if interaction.kind == InteractionKind::Ask {
-                            let mut call_path = interaction.path.clone();
-                            call_path.0.pop();
-                            let asks = asks_of_call(&plan.program, &call_path, &schemas);
-                            if asks.is_empty() {
-                                vec![interaction]
+                    match outcome {
+                        Outcome::Resolved => {}
+                        Outcome::Aborted => {
+                            let reason = plan
+                                .context
+                                .aborted_calls
+                                .last()
+                                .cloned()
+                                .unwrap_or_else(|| "the plan was aborted".into());
+                            let version = self.keep_plan(&mut record, version, plan).await?;
+                            return Ok((Next::Aborted(reason), StoredJob { record, version }));
+                        }
+                        Outcome::InteractionRequested(interaction) => {
+                            // Answers go through `fill` per field; the resolver's own pending slot is not used.
+                            plan.context.pending = None;
+                            let interaction = plain_recovery(&plan.program, interaction, &schemas);
+                            let asks = if interaction.kind == InteractionKind::Ask {
+                                let mut call_path = interaction.path.clone();
+                                call_path.0.pop();
+                                let asks = asks_of_call(&plan.program, &call_path, &schemas);
+                                if asks.is_empty() {
+                                    vec![interaction]
+                                } else {
+                                    asks
+                                }
                             } else {
-                                asks
-                            }
-                        } else {
-                            vec![interaction]
-                        };
-                        let waiting = build_waiting(record.waiting.take(), &asks, &skill, &schemas);
-                        record.plan = Some(plan);
-                        record.status = JobStatus::Paused;
-                        record.outcome_class = Some(OutcomeClass::UserActionRequired);
-                        record.waiting = Some(waiting.clone());
-                        let message = waiting.prompt_message.clone();
-                        let data = json!({"reason_code": waiting.reason_code, "requested_fields": waiting.requested_fields, "correlation_id": waiting.correlation_id});
-                        let version = self
-                            .repo
-                            .save(version, &mut record, (EventKind::Paused, &message, data))
-                            .await?;
-                        return Ok((
-                            Next::Waiting(Box::new(waiting)),
-                            StoredJob { record, version },
-                        ));
+                                vec![interaction]
+                            };
+                            let waiting =
+                                build_waiting(record.waiting.take(), &asks, &skill, &schemas);
+                            record.plan = Some(plan);
+                            record.status = JobStatus::Paused;
+                            record.outcome_class = Some(OutcomeClass::UserActionRequired);
+                            record.waiting = Some(waiting.clone());
+                            let message = waiting.prompt_message.clone();
+                            let data = json!({"reason_code": waiting.reason_code, "requested_fields": waiting.requested_fields, "correlation_id": waiting.correlation_id});
+                            let version = self
+                                .repo
+                                .save(version, &mut record, (EventKind::Paused, &message, data))
+                                .await?;
+                            return Ok((
+                                Next::Waiting(Box::new(waiting)),
+                                StoredJob { record, version },
+                            ));
+                        }
                     }
-                },
+                }
             }
         }
         Err(DalError::Precondition(

@@ -310,6 +310,10 @@ pub struct JobRecord {
     /// Digests of side-effecting calls the user confirmed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub confirmed_calls: Vec<String>,
+    /// Tools a model put in the plan that the skill's workflow for the job's
+    /// intent does not name: a side-effecting call of one needs the user's yes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unplanned_tools: Vec<String>,
     /// What the job's model calls cost (all services' calls added up).
     #[serde(default, skip_serializing_if = "unused")]
     pub llm: adas_llm::Usage,
@@ -1049,6 +1053,7 @@ mod tests {
             conversation: String::new(),
             evidence: Vec::new(),
             confirmed_calls: Vec::new(),
+            unplanned_tools: Vec::new(),
             llm: adas_llm::Usage::default(),
             finalization_failures: 0,
             model_steps: 0,

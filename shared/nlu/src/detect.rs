@@ -218,7 +218,7 @@ pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
 }
 
 /// The tools an intent's workflow calls.
-fn intent_tools<'a>(skill: &'a Skill, intent_id: &str) -> Vec<&'a adas_skill::model::Tool> {
+pub fn intent_tools<'a>(skill: &'a Skill, intent_id: &str) -> Vec<&'a adas_skill::model::Tool> {
     let Some(policy) = &skill.policy else {
         return Vec::new();
     };

@@ -127,11 +127,7 @@ fn number(json: &Json, field: &str) -> Result<f64, String> {
 
 /// Whether the user's words contain `value` (so it is evidence, not a guess).
 pub fn said_in(message: &str, value: &Json) -> bool {
-    let tokens: Vec<String> = message
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '?' | '!' | '(' | ')' | '"'))
-        .map(|token| token.trim_matches(['.', ':', '\'']).to_lowercase())
-        .filter(|token| !token.is_empty())
-        .collect();
+    let tokens = tokens(message);
     match value {
         Json::String(text) => {
             let wanted: Vec<String> = text
@@ -157,8 +153,51 @@ pub fn said_in(message: &str, value: &Json) -> bool {
     }
 }
 
-/// A value as a fact: matched when the user said it and it is not a word of
-/// the skill's own vocabulary ("reserve" is a verb, never a room).
+/// The message's tokens, lowercased, without surrounding punctuation.
+fn tokens(message: &str) -> Vec<String> {
+    message
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '?' | '!' | '(' | ')' | '"'))
+        .map(|token| token.trim_matches(['.', ':', '\'']).to_lowercase())
+        .filter(|token| !token.is_empty())
+        .collect()
+}
+
+/// Whether the message holds several values of the same shape as `value`
+/// ("where is ORD-1 and refund $20 on ORD-2": two order ids, two amounts
+/// would be too): then which one belongs in which call is the model's guess.
+fn ambiguous(message: &str, value: &Json) -> bool {
+    let mut seen: Vec<String> = Vec::new();
+    let number = |token: &str| {
+        token
+            .trim_start_matches(['$', '€', '£'])
+            .replace(',', "")
+            .parse::<f64>()
+            .ok()
+            .filter(|number| number.is_finite())
+    };
+    for token in tokens(message) {
+        let same_shape = match value {
+            Json::Number(_) => number(&token).is_some(),
+            Json::String(text) if text.chars().any(|c| c.is_ascii_digit()) => {
+                let prefix: String = text
+                    .to_lowercase()
+                    .chars()
+                    .take_while(|c| !c.is_ascii_digit())
+                    .collect();
+                token.starts_with(&prefix) && token.chars().any(|c| c.is_ascii_digit())
+            }
+            _ => false,
+        };
+        if same_shape && !seen.contains(&token) {
+            seen.push(token);
+        }
+    }
+    seen.len() > 1
+}
+
+/// A value as a fact: matched when the user said it, said nothing else of its
+/// shape, and it is not a word of the skill's own vocabulary ("reserve" is a
+/// verb, never a room).
 fn fact(name: &str, value: Json, message: &str, vocabulary: &Vocabulary) -> Entity {
     let text = match &value {
         Json::String(text) => text.clone(),
@@ -167,7 +206,7 @@ fn fact(name: &str, value: Json, message: &str, vocabulary: &Vocabulary) -> Enti
     let own_word = value
         .as_str()
         .is_some_and(|text| vocabulary.contains(&text.to_lowercase()));
-    let said = said_in(message, &value) && !own_word;
+    let said = said_in(message, &value) && !own_word && !ambiguous(message, &value);
     let start = message
         .to_lowercase()
         .find(&text.to_lowercase())
@@ -227,6 +266,13 @@ fn parse_detection(
     // Entities as the deterministic reader finds them for this intent, plus
     // what the model read — matched only when the user wrote it.
     let mut detection = detect_as(skill, intent_id, message, context);
+    // The whole message is read at once here (the deterministic path splits
+    // it into requests first): a value among several of its shape is a guess.
+    for entity in &mut detection.entities {
+        if ambiguous(message, &entity.value) {
+            entity.guessed = true;
+        }
+    }
     let vocabulary = Vocabulary::of(skill);
     for entity in answer
         .get("entities")
@@ -323,7 +369,7 @@ fn skill_guardrails(skill: &Skill) -> Vec<String> {
         .collect()
 }
 
-const DIA_RULES: &str = "Write a DIA program: calls like `tool_name(arg=\"text\", n=3)`, one per line, in the order they must run. \
+const DIA_RULES: &str = "Write a DIA program: calls like `tool_name(arg=\"text\", n=3)` separated by commas, in the order they must run. \
 Use only the listed tools and their input names. For a required input the user has not given, write `ASK(\"question in plain words\")`; \
 never invent a value. A call's result may be an argument (`b(x=a(y=1))`). Strings are double-quoted.";
 
@@ -661,5 +707,45 @@ impl Planner for ModelPlanner {
                 planned
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_is_evidence_only_when_said_and_unambiguous() {
+        let message = "Where is ORD-1 and also refund $20 on ORD-2";
+        assert!(said_in(message, &json!("ORD-1")));
+        assert!(said_in(message, &json!(20)));
+        assert!(!said_in(message, &json!(200)));
+        assert!(!said_in(message, &json!("ORD-9")));
+        // Two order ids: which goes where is a guess.
+        assert!(ambiguous(message, &json!("ORD-1")));
+        assert!(!ambiguous(message, &json!(20)));
+        assert!(!ambiguous(
+            "refund $40 for order ORD-12345",
+            &json!("ORD-12345")
+        ));
+        assert!(ambiguous("refund $40 or $50", &json!(40)));
+    }
+
+    #[test]
+    fn a_rejected_program_says_why() {
+        let skill: Skill = serde_json::from_value(json!({
+            "tools": [{"name": "check_order_status", "inputs": [{"name": "order_id", "type": "string", "required": true}]}]
+        }))
+        .unwrap();
+        assert!(check_program(&skill, "check_order_status(order_id=\"ORD-1\")").is_ok());
+        let unknown = check_program(&skill, "process_refund(amount=5)").unwrap_err();
+        assert!(
+            unknown.contains("unknown tool `process_refund`"),
+            "{unknown}"
+        );
+        let argument = check_program(&skill, "check_order_status(order=\"ORD-1\")").unwrap_err();
+        assert!(argument.contains("no input `order`"), "{argument}");
+        let syntax = check_program(&skill, "check_order_status(order_id=\"ORD-1\"").unwrap_err();
+        assert!(syntax.starts_with("1:"), "{syntax}");
     }
 }

@@ -169,9 +169,9 @@ fn parse_code(text: &str) -> Option<ReasonCode> {
     serde_json::from_value(json!(text)).ok()
 }
 
-fn parse_verdict(
-    answer: &Json,
-) -> Result<(bool, f64, Vec<Reason>, Vec<String>, Option<Action>), String> {
+/// The model's verdict (`passed`, `score`, `reasons`, `missing_fields`,
+/// `suggested_action`).
+fn parse_verdict(answer: &Json) -> Result<Verdict, String> {
     let passed = answer
         .get("passed")
         .and_then(Json::as_bool)
@@ -206,7 +206,15 @@ fn parse_verdict(
         .and_then(Json::as_str)
         .filter(|action| *action != "NONE")
         .and_then(|action| serde_json::from_value(json!(action)).ok());
-    Ok((passed, score, reasons, missing, action))
+    Ok(Verdict {
+        passed,
+        skipped: false,
+        score,
+        reasons,
+        missing_fields: missing,
+        suggested_action: action,
+        unchecked_guardrails: Vec::new(),
+    })
 }
 
 #[async_trait]
@@ -260,22 +268,22 @@ impl FinalizationJudge for ModelJudge {
             parse_verdict(&answer.json.unwrap_or_default()).map_err(LlmError::Malformed)
         });
         match parsed {
-            Ok((passed, score, reasons, missing, action)) => {
+            Ok(model) => {
                 let mut verdict = mechanical;
-                verdict.passed = verdict.passed && passed;
-                verdict.score = verdict.score.min(score);
-                for reason in reasons.into_iter().filter(|_| !passed) {
-                    verdict.reasons.push(reason);
-                }
-                for field in missing.into_iter().filter(|_| !passed) {
-                    if !verdict.missing_fields.contains(&field) {
-                        verdict.missing_fields.push(field);
+                verdict.passed = verdict.passed && model.passed;
+                verdict.score = verdict.score.min(model.score);
+                if !model.passed {
+                    verdict.reasons.extend(model.reasons);
+                    for field in model.missing_fields {
+                        if !verdict.missing_fields.contains(&field) {
+                            verdict.missing_fields.push(field);
+                        }
                     }
                 }
                 if !verdict.passed {
                     verdict.suggested_action = verdict
                         .suggested_action
-                        .or(action)
+                        .or(model.suggested_action)
                         .or(Some(Action::Escalate));
                 }
                 // The model read the text guardrails (at most ten of them).

@@ -211,7 +211,7 @@ impl LlmArgs {
     /// wrong configuration ends the process with the reason (at startup only).
     fn into_config(self) -> adas_llm::LlmConfig {
         let settings = adas_llm::LlmSettings {
-            config_file: self.llm_config,
+            config_file: self.llm_config.filter(|path| !path.as_os_str().is_empty()),
             provider: self.llm_provider,
             base_url: self.llm_base_url.filter(|url| !url.trim().is_empty()),
             model: self.llm_model,
