@@ -304,7 +304,9 @@ def main():
         model = Process([python, str(HERE / "scripted_model.py")])
         env.update({"ADAS_LLM_BASE_URL": f"http://{model.address}/v1", "ADAS_LLM_MODEL": "scripted"})
     elif args.model == "none":
-        env.update({"ADAS_LLM_BASE_URL": "", "ADAS_LLM_CONFIG": ""})
+        # The deterministic path: no model the caller's environment names.
+        for key in [key for key in os.environ if key.startswith("ADAS_LLM_")]:
+            del os.environ[key]
     suite = Process([str(pathlib.Path(args.bin_dir) / "adas"), "up", "--listen", "127.0.0.1:0",
                      "--demo-mcp-listen", "127.0.0.1:0", "--memory-root", memory,
                      "--templates-dir", str(ROOT / "skill-templates"), "--mcp-allow", "127.0.0.1"],
