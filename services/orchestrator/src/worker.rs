@@ -334,12 +334,9 @@ impl Worker {
                 },
             )
             .await?;
-        record.llm.add(&adas_wire::usage_of(
-            response
-                .decider
-                .as_ref()
-                .and_then(|decider| decider.usage.as_ref()),
-        ));
+        record
+            .llm
+            .add(&adas_wire::decider_usage(response.decider.as_ref()));
         let detected = response.intent.unwrap_or_default();
         record.intent = Some(DetectedIntent {
             intent_id: detected.intent_id.clone(),
@@ -456,12 +453,9 @@ impl Worker {
             )
             .await?;
         record.model_steps += 1;
-        record.llm.add(&adas_wire::usage_of(
-            response
-                .decider
-                .as_ref()
-                .and_then(|decider| decider.usage.as_ref()),
-        ));
+        record
+            .llm
+            .add(&adas_wire::decider_usage(response.decider.as_ref()));
         if response.done || response.program.trim().is_empty() {
             return Ok(None);
         }
@@ -1026,12 +1020,9 @@ impl Worker {
             ))
             .await?
             .into_inner();
-        record.llm.add(&adas_wire::usage_of(
-            verdict
-                .decider
-                .as_ref()
-                .and_then(|decider| decider.usage.as_ref()),
-        ));
+        record
+            .llm
+            .add(&adas_wire::decider_usage(verdict.decider.as_ref()));
         if !verdict.passed && record.finalization_failures < skill.engine.finalization_max_retries {
             // A replan must bring new evidence (spec 004 §4.4): the planner is
             // told why the draft failed; calls it already made do not count.
@@ -1092,12 +1083,9 @@ impl Worker {
             ))
             .await?
             .into_inner();
-        record.llm.add(&adas_wire::usage_of(
-            polished
-                .decider
-                .as_ref()
-                .and_then(|decider| decider.usage.as_ref()),
-        ));
+        record
+            .llm
+            .add(&adas_wire::decider_usage(polished.decider.as_ref()));
         // Past its replans (or when no planner brought new evidence) a failed
         // verdict goes to a human with the draft attached.
         let finalization = json!({

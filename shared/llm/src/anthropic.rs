@@ -64,14 +64,7 @@ pub fn body(model: &ModelConfig, request: &Request, max_tokens: u32) -> Json {
 
 /// Reads a response body.
 pub fn parse(model: &ModelConfig, request: &Request, body: &Json) -> Result<Response, LlmError> {
-    let usage = body.get("usage");
-    let count = |field: &str| {
-        usage
-            .and_then(|usage| usage.get(field))
-            .and_then(Json::as_u64)
-            .unwrap_or(0)
-    };
-    let usage = crate::priced(model, count("input_tokens"), count("output_tokens"));
+    let usage = crate::usage_of(model, body, "input_tokens", "output_tokens");
     let stop = match body.get("stop_reason").and_then(Json::as_str) {
         Some("end_turn" | "stop_sequence" | "pause_turn") | None => Stop::End,
         Some("tool_use") => Stop::ToolUse,

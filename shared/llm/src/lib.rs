@@ -104,8 +104,25 @@ impl LlmError {
     }
 }
 
+/// A response body's `usage` object (token counts under the provider's own
+/// field names), priced with the model's configured rates.
+pub(crate) fn usage_of(
+    model: &ModelConfig,
+    body: &serde_json::Value,
+    input: &str,
+    output: &str,
+) -> Usage {
+    let count = |field: &str| {
+        body.get("usage")
+            .and_then(|usage| usage.get(field))
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0)
+    };
+    priced(model, count(input), count(output))
+}
+
 /// Usage priced with the model's configured rates.
-pub(crate) fn priced(model: &ModelConfig, input: u64, output: u64) -> Usage {
+fn priced(model: &ModelConfig, input: u64, output: u64) -> Usage {
     Usage {
         calls: 1,
         input_tokens: input,

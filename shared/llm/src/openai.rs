@@ -71,14 +71,7 @@ fn malformed(what: impl Into<String>) -> LlmError {
 
 /// Reads a response body.
 pub fn parse(model: &ModelConfig, request: &Request, body: &Json) -> Result<Response, LlmError> {
-    let usage = body.get("usage");
-    let count = |field: &str| {
-        usage
-            .and_then(|usage| usage.get(field))
-            .and_then(Json::as_u64)
-            .unwrap_or(0)
-    };
-    let usage = crate::priced(model, count("prompt_tokens"), count("completion_tokens"));
+    let usage = crate::usage_of(model, body, "prompt_tokens", "completion_tokens");
     let choice = body
         .get("choices")
         .and_then(|choices| choices.get(0))

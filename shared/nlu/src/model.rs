@@ -50,11 +50,6 @@ const OUT_OF_DOMAIN: &str = "out_of_domain";
 /// Longest tool output shown to a model, in characters.
 const MAX_OUTPUT_CHARS: usize = 4000;
 
-/// The model a skill asks for (`engine.model`).
-pub fn skill_model(skill: &Skill) -> Option<String> {
-    EngineConfig::resolve(skill.engine.as_ref()).model
-}
-
 fn intents_data(skill: &Skill) -> Json {
     let intents = skill.intents.clone().unwrap_or_default();
     json!({

@@ -46,6 +46,11 @@ pub fn decider(by: &str, spent: &adas_llm::Usage, fallback: Option<&str>) -> pb:
     }
 }
 
+/// What a decider's model calls cost (zero when there is none).
+pub fn decider_usage(decider: Option<&pb::Decider>) -> adas_llm::Usage {
+    usage_of(decider.and_then(|decider| decider.usage.as_ref()))
+}
+
 /// A decider as event data.
 pub fn decider_json(decider: Option<&pb::Decider>) -> Json {
     let Some(decider) = decider else {
