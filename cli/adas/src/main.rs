@@ -342,7 +342,7 @@ pub async fn serve_suite(
                 .into_service(max),
         )
         .add_service(
-            adas_intent::Intent::new(catalog.clone(), adas_intent::planner(llm.clone()))
+            adas_intent::Intent::new(catalog.clone(), adas_nlu::planner(llm.clone()))
                 .into_service(max),
         )
         .add_service(

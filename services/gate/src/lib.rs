@@ -3,22 +3,17 @@
 //! `adas-policy`; approval requests and decisions are set-once records in the
 //! state store, scoped to the job.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use adas_jobs::EventKind;
-use adas_policy::finalize::{Action, Draft, ReasonCode};
-use adas_policy::gate::{
-    ApprovalBook, ApprovalChoice, ApprovalError, ApprovalRecord, Decider, RuleKind, Verdict,
-};
+use adas_policy::gate::{ApprovalBook, ApprovalChoice, ApprovalError, ApprovalRecord, Decider};
 use adas_policy::llm::{FinalizationJudge, Polisher};
 use adas_proto::pb;
 use adas_proto::pb::gate_service_server::{GateService, GateServiceServer};
 use adas_runtime::convert::{json_to_struct, struct_to_json};
 use adas_runtime::{FieldViolation, status_with_details};
 use adas_skill::catalog::Catalog;
-use adas_skill::resources::{BoundResources, render};
 use adas_skill::slag::{parse_job_name, parse_skill_name};
 use adas_skill::{OperationalSkill, SkillError};
 use adas_state::{StateError, StateStore};
@@ -140,20 +135,8 @@ impl Gate {
         jobs: adas_jobs::JobRepo,
         llm: Option<adas_llm::Llm>,
     ) -> Self {
-        match llm {
-            Some(llm) => Self::new(
-                catalog,
-                jobs,
-                Arc::new(adas_policy::llm::ModelJudge::new(llm.clone())),
-                Arc::new(adas_policy::llm::ModelPolisher::new(llm)),
-            ),
-            None => Self::new(
-                catalog,
-                jobs,
-                Arc::new(adas_policy::llm::MechanicalJudge),
-                Arc::new(adas_policy::llm::TemplatePolisher),
-            ),
-        }
+        let (judge, polisher) = adas_policy::llm::judge_and_polisher(llm);
+        Self::new(catalog, jobs, judge, polisher)
     }
 
     /// Resumes (approve) or fails (reject) the job paused on this approval.
@@ -327,33 +310,16 @@ impl GateService for Gate {
             .as_ref()
             .map(struct_to_json)
             .unwrap_or_default();
-        let decision = adas_policy::gate::check(&skill, &request.tool, &args);
-        let decision = ApprovalBook::new(self.store.as_ref())
-            .settle(&slag, &job_id, &request.tool, &args, decision)
-            .await
-            .map_err(GateError::from)?;
-        Ok(Response::new(pb::GateDecision {
-            verdict: match decision.verdict {
-                Verdict::Allow => pb::GateVerdict::Allow,
-                Verdict::Deny => pb::GateVerdict::Deny,
-                Verdict::RequireApproval => pb::GateVerdict::RequireApproval,
-            } as i32,
-            reason: decision.reason,
-            rule: decision.rule,
-            rule_kind: match decision.rule_kind {
-                RuleKind::None => pb::GateRuleKind::Unspecified,
-                RuleKind::ToolPolicy => pb::GateRuleKind::ToolPolicy,
-                RuleKind::ToolDeny => pb::GateRuleKind::ToolDeny,
-                RuleKind::Threshold => pb::GateRuleKind::Threshold,
-                RuleKind::Approval => pb::GateRuleKind::Approval,
-                RuleKind::BlockedTool => pb::GateRuleKind::BlockedTool,
-                RuleKind::ApprovalGranted => pb::GateRuleKind::ApprovalGranted,
-            } as i32,
-            approver: decision.approver,
-            condition: decision.condition,
-            call_digest: decision.call_digest,
-            correlation_id: decision.correlation_id,
-        }))
+        let decision = adas_wire::engine::check_tool_call(
+            self.store.as_ref(),
+            &skill,
+            (&slag, &job_id),
+            &request.tool,
+            &args,
+        )
+        .await
+        .map_err(GateError::from)?;
+        Ok(Response::new(decision))
     }
 
     async fn decide_approval(
@@ -434,59 +400,9 @@ impl GateService for Gate {
         let skill = self
             .skill((&tenant, &version), skill_slag(&request.skill)?)
             .await?;
-        let draft = Draft {
-            reply: request.draft_reply,
-            results: request
-                .results
-                .as_ref()
-                .map(struct_to_json)
-                .unwrap_or_default(),
-            intent_id: request.intent_id,
-            succeeded_tools: request.succeeded_tools,
-            goal: request.goal,
-            tokens_spent: request.llm_tokens_spent.max(0) as u64,
-        };
-        let (verdict, spent) =
-            adas_policy::llm::finalize(self.judge.as_ref(), &skill, &draft).await;
-        Ok(Response::new(pb::FinalizationResult {
-            passed: verdict.passed,
-            skipped: verdict.skipped,
-            score: verdict.score,
-            reasons: verdict
-                .reasons
-                .iter()
-                .map(|reason| pb::FinalizationReason {
-                    code: match reason.code {
-                        ReasonCode::GoalNotMet => pb::FinalizationReasonCode::GoalNotMet,
-                        ReasonCode::GuardrailViolated => {
-                            pb::FinalizationReasonCode::GuardrailViolated
-                        }
-                        ReasonCode::MissingRequiredField => {
-                            pb::FinalizationReasonCode::MissingRequiredField
-                        }
-                        ReasonCode::OutputIncomplete => {
-                            pb::FinalizationReasonCode::OutputIncomplete
-                        }
-                        ReasonCode::ToneMismatch => pb::FinalizationReasonCode::ToneMismatch,
-                    } as i32,
-                    detail: reason.detail.clone(),
-                })
-                .collect(),
-            missing_fields: verdict.missing_fields,
-            suggested_action: match verdict.suggested_action {
-                None => pb::SuggestedAction::Unspecified,
-                Some(Action::ToolCall) => pb::SuggestedAction::ToolCall,
-                Some(Action::ClarifyUser) => pb::SuggestedAction::ClarifyUser,
-                Some(Action::Rewrite) => pb::SuggestedAction::Rewrite,
-                Some(Action::Escalate) => pb::SuggestedAction::Escalate,
-            } as i32,
-            unchecked_guardrails: verdict.unchecked_guardrails,
-            decider: Some(adas_wire::decider(
-                &spent.by,
-                &spent.usage,
-                spent.fallback.as_deref(),
-            )),
-        }))
+        Ok(Response::new(
+            adas_wire::engine::finalize(self.judge.as_ref(), &skill, request).await,
+        ))
     }
 
     async fn polish_reply(
@@ -499,49 +415,8 @@ impl GateService for Gate {
         let skill = self
             .skill((&tenant, &version), skill_slag(&request.skill)?)
             .await?;
-        let template = skill
-            .skill
-            .role
-            .as_ref()
-            .and_then(|role| role.persona.clone())
-            .or_else(|| skill.skill.persona.clone())
-            .unwrap_or_default();
-        let credentials = skill
-            .skill
-            .resources
-            .iter()
-            .filter(|resource| resource.kind == "credential")
-            .map(|resource| resource.name.clone())
-            .collect();
-        let bound = BoundResources {
-            values: request.resources.into_iter().collect::<BTreeMap<_, _>>(),
-            credentials,
-            unbound_optional: Vec::new(),
-        };
-        let persona = render(&template, &bound);
-        let results = request
-            .results
-            .as_ref()
-            .map(struct_to_json)
-            .unwrap_or_default();
-        let (text, spent) = self
-            .polisher
-            .polish(&adas_policy::llm::PolishInput {
-                persona: &persona,
-                reply: &request.reply,
-                results: &results,
-                waited: request.user_waited,
-                model: skill.engine.model.as_deref(),
-                tokens_spent: request.llm_tokens_spent.max(0) as u64,
-            })
-            .await;
-        Ok(Response::new(pb::PolishReplyResponse {
-            text,
-            decider: Some(adas_wire::decider(
-                &spent.by,
-                &spent.usage,
-                spent.fallback.as_deref(),
-            )),
-        }))
+        Ok(Response::new(
+            adas_wire::engine::polish_reply(self.polisher.as_ref(), &skill, request).await,
+        ))
     }
 }

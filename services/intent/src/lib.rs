@@ -6,10 +6,10 @@
 
 use std::sync::Arc;
 
-use adas_nlu::{Detection, Planner};
+use adas_nlu::Planner;
 use adas_proto::pb;
 use adas_proto::pb::intent_service_server::{IntentService, IntentServiceServer};
-use adas_runtime::convert::{json_to_struct, json_to_value, struct_to_json};
+use adas_runtime::convert::{json_to_struct, struct_to_json};
 use adas_runtime::{FieldViolation, status_with_details};
 use adas_skill::catalog::Catalog;
 use adas_skill::slag::parse_skill_name;
@@ -116,40 +116,6 @@ fn check_message(message: &str) -> Result<(), IntentError> {
     Ok(())
 }
 
-fn entity(entity: &adas_nlu::Entity) -> pb::Entity {
-    pb::Entity {
-        name: entity.name.clone(),
-        r#type: entity.kind.clone(),
-        value: Some(json_to_value(&entity.value)),
-        text: entity.text.clone(),
-        start: entity.start as i32,
-        end: entity.end as i32,
-        guessed: entity.guessed,
-    }
-}
-
-fn detection_response(detection: &Detection) -> pb::DetectIntentResponse {
-    pb::DetectIntentResponse {
-        intent_id: detection.intent_id.clone().unwrap_or_default(),
-        confidence: detection.confidence,
-        margin: detection.margin,
-        confident: detection.confident,
-        entities: detection.entities.iter().map(entity).collect(),
-        out_of_domain: detection.out_of_domain.as_ref().map(|out| pb::OutOfDomain {
-            action: out.action.clone(),
-            message: out.message.clone(),
-        }),
-        candidates: detection
-            .candidates
-            .iter()
-            .map(|(intent_id, score)| pb::IntentCandidate {
-                intent_id: intent_id.clone(),
-                score: *score,
-            })
-            .collect(),
-    }
-}
-
 #[tonic::async_trait]
 impl IntentService for Intent {
     async fn detect_intent(
@@ -167,7 +133,7 @@ impl IntentService for Intent {
             .map(struct_to_json)
             .unwrap_or_default();
         let detection = adas_nlu::detect(&skill.skill, &request.message, &context);
-        Ok(Response::new(detection_response(&detection)))
+        Ok(Response::new(adas_wire::engine::detection(&detection)))
     }
 
     async fn plan(
@@ -179,58 +145,10 @@ impl IntentService for Intent {
         let request = request.into_inner();
         check_message(&request.message)?;
         let skill = self.skill((&tenant, &version), &request.skill).await?;
-        let context = request
-            .context
-            .as_ref()
-            .map(struct_to_json)
-            .unwrap_or_default();
-        let history: Vec<adas_nlu::Step> = request
-            .history
-            .iter()
-            .map(|call| adas_nlu::Step {
-                tool: call.tool.clone(),
-                arguments: call
-                    .arguments
-                    .as_ref()
-                    .map(struct_to_json)
-                    .unwrap_or_default(),
-                output: call
-                    .output
-                    .as_ref()
-                    .map(adas_runtime::convert::value_to_json)
-                    .unwrap_or_default(),
-                is_error: call.is_error,
-            })
-            .collect();
-        let input = adas_nlu::PlanInput {
-            message: &request.message,
-            context: &context,
-            intent: (!request.intent_id.is_empty()).then_some(request.intent_id.as_str()),
-            next_only: request.next_only,
-            history: &history,
-            feedback: (!request.feedback.is_empty()).then_some(request.feedback.as_str()),
-            tokens_spent: request.llm_tokens_spent.max(0) as u64,
-        };
-        let planned = self.planner.plan(&skill.skill, &input).await;
-        let program = planned
-            .program
-            .as_ref()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        // Whatever produced the plan, it must be valid DIA before anyone runs it.
-        adas_dia::parse(&program).map_err(IntentError::InvalidPlan)?;
-        Ok(Response::new(pb::PlanResponse {
-            program,
-            intent: Some(detection_response(&planned.detection)),
-            workflow: planned.workflow.unwrap_or_default(),
-            facts: planned.facts.iter().map(entity).collect(),
-            decider: Some(adas_wire::decider(
-                &planned.planner,
-                &planned.usage,
-                planned.fallback.as_deref(),
-            )),
-            done: planned.done,
-        }))
+        let response = adas_wire::engine::plan(self.planner.as_ref(), &skill, &request)
+            .await
+            .map_err(IntentError::InvalidPlan)?;
+        Ok(Response::new(response))
     }
 
     async fn parse_plan(
@@ -263,16 +181,6 @@ impl IntentService for Intent {
                 }],
             },
         }))
-    }
-}
-
-/// The planner the configuration asks for: a model's when models are
-/// configured (falling back to the deterministic one call by call), else the
-/// deterministic one.
-pub fn planner(llm: Option<adas_llm::Llm>) -> Arc<dyn Planner> {
-    match llm {
-        Some(llm) => Arc::new(adas_nlu::ModelPlanner::new(llm)),
-        None => Arc::new(adas_nlu::WorkflowPlanner),
     }
 }
 

@@ -9,7 +9,7 @@ fn main() -> std::process::ExitCode {
         ports::INTENT,
         |config, _peers| async move {
             let catalog = adas_wire::open_catalog(&config)?;
-            let intent = adas_intent::Intent::new(catalog, adas_intent::planner(config.llm()?));
+            let intent = adas_intent::Intent::new(catalog, adas_nlu::planner(config.llm()?));
             adas_runtime::serve_until_shutdown(
                 &config,
                 GrpcServer::new(&config).add_service(intent.into_service(config.max_message_bytes)),

@@ -3,6 +3,7 @@
 //! GetJob, ListJobs, WatchJob (resumable event stream), CancelJob — and the
 //! workers that advance jobs (see [`worker`]).
 
+pub mod engine;
 pub mod worker;
 
 use std::collections::BTreeMap;
@@ -199,8 +200,10 @@ impl Orchestrator {
     }
 }
 
-/// Starts `config.workers` workers that talk to the peers at `intent`, `dal` and
-/// `gate` (`http://host:port`), until `stop` fires.
+/// Starts this process' workers — one claimer advancing up to
+/// `config.workers` jobs at once — and the ask-expiry sweeper, until `stop`
+/// fires. With `--step-engine remote` steps go to the peers at `intent`, `dal`
+/// and `gate` (`http://host:port`); by default they are decided in-process.
 pub fn spawn_workers(
     config: &adas_runtime::ServerConfig,
     repo: JobRepo,
@@ -213,12 +216,6 @@ pub fn spawn_workers(
         dal_agent_service_client::DalAgentServiceClient, gate_service_client::GateServiceClient,
         intent_service_client::IntentServiceClient,
     };
-    let max = config.max_message_bytes;
-    let credentials = config.peer_credentials()?;
-    let connect = |addr| adas_runtime::connect_peer(addr, &credentials);
-    let intent = IntentServiceClient::new(connect(peers.0)?).max_decoding_message_size(max);
-    let dal = DalAgentServiceClient::new(connect(peers.1)?).max_decoding_message_size(max);
-    let gate = GateServiceClient::new(connect(peers.2)?).max_decoding_message_size(max);
     let mcp: Arc<dyn adas_tools::McpConnector> = Arc::new(mcp);
     // The same tool cache as the registry's: a call runs only on a tool whose
     // definition is the accepted one.
@@ -231,6 +228,23 @@ pub fn spawn_workers(
             ..adas_tools::CacheTtls::default()
         },
     ));
+    let engine: Arc<dyn engine::Engine> = match config.step_engine {
+        adas_runtime::StepEngine::Local => Arc::new(engine::Local::new(
+            adas_jobs::dal::DalAgent::new(repo.clone(), catalog.clone(), tools.clone()),
+            config.llm()?,
+        )),
+        adas_runtime::StepEngine::Remote => {
+            let max = config.max_message_bytes;
+            let credentials = config.peer_credentials()?;
+            let connect = |addr| adas_runtime::connect_peer(addr, &credentials);
+            Arc::new(engine::Remote {
+                intent: IntentServiceClient::new(connect(peers.0)?).max_decoding_message_size(max),
+                dal: DalAgentServiceClient::new(connect(peers.1)?).max_decoding_message_size(max),
+                gate: GateServiceClient::new(connect(peers.2)?).max_decoding_message_size(max),
+                repo: repo.clone(),
+            })
+        }
+    };
     // One sweeper per process ends asks older than their skill's wait timeout.
     let sweeper = {
         let (repo, catalog, mut stop) = (repo.clone(), catalog.clone(), stop.clone());
@@ -247,7 +261,6 @@ pub fn spawn_workers(
             }
         })
     };
-    let mut handles = vec![sweeper];
     let focus = Arc::new(adas_jobs::focus::FocusCache::new(
         &config.memory_root,
         adas_jobs::focus::FocusLimits {
@@ -255,25 +268,21 @@ pub fn spawn_workers(
             max_entries: config.focus_cache_max_entries,
         },
     ));
-    handles.extend((0..config.workers.max(1)).map(|n| {
-        let worker = worker::Worker {
-            repo: repo.clone(),
-            catalog: catalog.clone(),
-            mcp: mcp.clone(),
-            tools: tools.clone(),
-            intent: intent.clone(),
-            dal: dal.clone(),
-            gate: gate.clone(),
-            consumer: format!("orchestrator-{}-{n}", std::process::id()),
-            visibility_timeout: config.visibility_timeout,
-            focus: focus.clone(),
-        };
-        let mut stop = stop.clone();
-        tokio::spawn(worker.run(async move {
-            let _ = stop.wait_for(|stopped| *stopped).await;
-        }))
+    let worker = worker::Worker {
+        repo,
+        catalog,
+        mcp,
+        tools,
+        engine,
+        consumer: format!("orchestrator-{}", std::process::id()),
+        visibility_timeout: config.visibility_timeout,
+        focus,
+    };
+    let mut stop = stop.clone();
+    let pool = tokio::spawn(worker.run(config.workers.max(1), async move {
+        let _ = stop.wait_for(|stopped| *stopped).await;
     }));
-    Ok(handles)
+    Ok(vec![sweeper, pool])
 }
 
 /// Largest `program` StartJob takes: a plan is a handful of calls.

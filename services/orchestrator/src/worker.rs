@@ -15,16 +15,14 @@ use adas_jobs::{
     JobStatus, OutcomeClass, PendingApproval, StoredJob, Waiting, now,
 };
 use adas_proto::pb;
-use adas_proto::pb::dal_agent_service_client::DalAgentServiceClient;
-use adas_proto::pb::gate_service_client::GateServiceClient;
-use adas_proto::pb::intent_service_client::IntentServiceClient;
-use adas_runtime::auth::AuthChannel as Channel;
-use adas_runtime::convert::{json_to_struct, struct_to_json, value_to_json};
+use adas_runtime::convert::{json_to_struct, value_to_json};
 use adas_skill::{Catalog, OperationalSkill};
 use adas_state::StateError;
 use adas_tools::{McpConnector, McpError};
 use serde_json::{Map, Value as Json, json};
 use tracing::{info, warn};
+
+use crate::engine::Next;
 
 /// What a worker needs.
 #[derive(Clone)]
@@ -37,12 +35,9 @@ pub struct Worker {
     pub mcp: Arc<dyn McpConnector>,
     /// Tool sets with their accepted definitions.
     pub tools: Arc<adas_tools::ToolResolver>,
-    /// IntentService.
-    pub intent: IntentServiceClient<Channel>,
-    /// DalAgentService.
-    pub dal: DalAgentServiceClient<Channel>,
-    /// GateService.
-    pub gate: GateServiceClient<Channel>,
+    /// Planning, the next step, the gates and the polisher (in this process
+    /// or behind the services).
+    pub engine: Arc<dyn crate::engine::Engine>,
     /// Consumer name in the queue's group.
     pub consumer: String,
     /// A job held by a silent worker this long is taken over.
@@ -50,6 +45,9 @@ pub struct Worker {
     /// Large tool outputs, kept once per slag and referenced from the job.
     pub focus: Arc<FocusCache>,
 }
+
+/// Most deliveries one claim takes (each still needs room in the budget).
+const CLAIM_BATCH: usize = 64;
 
 /// A tool output larger than this (as JSON) is kept in the focus cache and the
 /// job record, its event and its archive hold a reference instead of a copy.
@@ -70,9 +68,12 @@ pub enum WorkError {
     /// The skill.
     #[error(transparent)]
     Skill(#[from] adas_skill::SkillError),
-    /// A plan from IntentService that does not parse.
+    /// A plan that does not parse, or a step the plan cannot take.
     #[error("invalid plan: {0}")]
     Plan(String),
+    /// The approval records.
+    #[error(transparent)]
+    Approval(#[from] adas_policy::gate::ApprovalError),
 }
 
 impl std::fmt::Debug for Worker {
@@ -89,16 +90,30 @@ fn name(record: &JobRecord) -> String {
 }
 
 impl Worker {
-    /// Runs until `stop` resolves: claims ready jobs (blocking on the queue, so an
-    /// idle worker costs nothing) and reclaims abandoned ones.
-    pub async fn run(self, stop: impl Future<Output = ()>) {
+    /// Runs until `stop` resolves, advancing up to `budget` jobs at once:
+    /// claims ready jobs only when there is room for them (blocking on the
+    /// queue, so an idle process costs nothing), runs each as its own task,
+    /// and reclaims abandoned ones. On stop, the jobs in flight finish.
+    pub async fn run(self, budget: usize, stop: impl Future<Output = ()>) {
         tokio::pin!(stop);
+        let room = Arc::new(tokio::sync::Semaphore::new(budget.max(1)));
+        let worker = Arc::new(self);
+        let mut running = tokio::task::JoinSet::new();
         let mut rounds: u64 = 0;
         loop {
-            let store = self.repo.store().clone();
+            // A job claimed is a job started: wait for room first.
+            let first = tokio::select! {
+                () = &mut stop => break,
+                permit = room.clone().acquire_owned() => match permit {
+                    Ok(permit) => permit,
+                    Err(_) => break,
+                },
+            };
+            let free = room.available_permits() + 1;
+            let store = worker.repo.store().clone();
             let deliveries = tokio::select! {
-                () = &mut stop => return,
-                claimed = store.claim(&self.consumer, 4, Duration::from_secs(2)) => claimed,
+                () = &mut stop => break,
+                claimed = store.claim(&worker.consumer, free.min(CLAIM_BATCH), Duration::from_secs(2)) => claimed,
             };
             let mut deliveries = match deliveries {
                 Ok(deliveries) => deliveries,
@@ -111,7 +126,7 @@ impl Worker {
             rounds += 1;
             if rounds % 5 == 1 {
                 match store
-                    .reclaim(&self.consumer, self.visibility_timeout, 4)
+                    .reclaim(&worker.consumer, worker.visibility_timeout, 4)
                     .await
                 {
                     Ok(reclaimed) => {
@@ -123,19 +138,35 @@ impl Worker {
                     Err(error) => warn!(%error, "reclaiming jobs failed"),
                 }
             }
+            let mut first = Some(first);
             for delivery in deliveries {
-                if let Err(error) = self
-                    .process(&delivery.item.slag, &delivery.item.job_id)
-                    .await
-                {
-                    warn!(slag = %delivery.item.slag, job_id = %delivery.item.job_id, %error, "job processing stopped");
-                    self.fail_on_platform_error(&delivery.item.slag, &delivery.item.job_id, &error)
-                        .await;
-                }
-                if let Err(error) = store.ack(&delivery.id).await {
-                    warn!(%error, "ack failed; the job may be reclaimed and resumed (finished calls never run twice)");
-                }
+                let permit = match first.take() {
+                    Some(permit) => permit,
+                    None => match room.clone().acquire_owned().await {
+                        Ok(permit) => permit,
+                        Err(_) => break,
+                    },
+                };
+                let worker = worker.clone();
+                running.spawn(async move {
+                    worker.handle(delivery).await;
+                    drop(permit);
+                });
             }
+            while running.try_join_next().is_some() {}
+        }
+        while running.join_next().await.is_some() {}
+    }
+
+    /// Advances one delivered job, then acknowledges the delivery.
+    async fn handle(&self, delivery: adas_state::Delivery) {
+        let (slag, job_id) = (&delivery.item.slag, &delivery.item.job_id);
+        if let Err(error) = self.process(slag, job_id).await {
+            warn!(%slag, %job_id, %error, "job processing stopped");
+            self.fail_on_platform_error(slag, job_id, &error).await;
+        }
+        if let Err(error) = self.repo.store().ack(&delivery.id).await {
+            warn!(%error, "ack failed; the job may be reclaimed and resumed (finished calls never run twice)");
         }
     }
 
@@ -218,39 +249,23 @@ impl Worker {
             version = next;
         }
         loop {
-            let resolved = self
-                .dal
-                .clone()
-                .resolve_next(adas_runtime::auth::for_job(
-                    (&record.tenant, &record.skill_etag),
-                    pb::ResolveNextRequest {
-                        job: name(&record),
-                        expected_version: version as i64,
-                        // Only the version is read: the full job would be converted,
-                        // sent and decoded on every step for nothing.
-                        view: pb::JobView::Basic as i32,
-                    },
-                ))
-                .await;
-            let resolved = match resolved {
-                Ok(response) => response.into_inner(),
+            let (next, stored) = match self
+                .engine
+                .resolve_next(&skill, StoredJob { record, version })
+                .await
+            {
+                Ok(resolved) => resolved,
                 // Someone else wrote the job (a cancel, an answer): start over from the store.
-                Err(status) if status.code() == tonic::Code::Aborted => {
+                Err(WorkError::Job(JobError::Store(StateError::VersionConflict { .. }))) => {
                     return Box::pin(self.process(slag, job_id)).await;
                 }
-                Err(status) => return Err(status.into()),
+                Err(error) => return Err(error),
             };
-            // DalAgent writes the job only when resolving changed the plan; an
-            // unchanged version means our copy is current and needs no reload.
-            let resolved_version = resolved.job.as_ref().map_or(0, |job| job.version as u64);
-            if resolved_version != version {
-                let stored = self.repo.load(slag, job_id).await?;
-                record = stored.record;
-                version = stored.version;
-            }
-            match resolved.next {
-                Some(pb::resolve_next_response::Next::Waiting(_)) => return Ok(()),
-                Some(pb::resolve_next_response::Next::Done(_)) => {
+            record = stored.record;
+            version = stored.version;
+            match next {
+                Next::Waiting => return Ok(()),
+                Next::Done => {
                     // RV2: the model picks what comes next after each result.
                     if skill.engine.rv2
                         && let Some(next) = self.extend(&skill, &mut record, version, None).await?
@@ -268,7 +283,7 @@ impl Worker {
                         None => return Ok(()),
                     }
                 }
-                Some(pb::resolve_next_response::Next::Aborted(aborted)) => {
+                Next::Aborted(reason) => {
                     record.status = JobStatus::Cancelled;
                     record.outcome_class = Some(OutcomeClass::Cancelled);
                     record.result = Some(JobResult {
@@ -282,22 +297,15 @@ impl Worker {
                             (
                                 EventKind::Cancelled,
                                 "the user aborted the plan",
-                                json!({"reason": aborted.reason}),
+                                json!({"reason": reason}),
                             ),
                         )
                         .await?;
                     return Ok(());
                 }
-                Some(pb::resolve_next_response::Next::Call(call)) => {
-                    let args = call
-                        .arguments
-                        .as_ref()
-                        .map(struct_to_json)
-                        .unwrap_or_default();
-                    let path: adas_dia::SlotPath = serde_json::from_str(&call.call_path)
-                        .map_err(|error| WorkError::Plan(error.to_string()))?;
+                Next::Call { tool, args, path } => {
                     match self
-                        .step(&skill, record, version, &call.tool, args, &path)
+                        .step(&skill, record, version, &tool, args, &path)
                         .await?
                     {
                         Some((next_record, next_version)) => {
@@ -307,7 +315,6 @@ impl Worker {
                         None => return Ok(()),
                     }
                 }
-                None => return Err(WorkError::Plan("DalAgent returned nothing to do".into())),
             }
         }
     }
@@ -315,12 +322,13 @@ impl Worker {
     /// Plans once; `None` when the job ended (out of domain).
     async fn plan(
         &self,
-        skill: &OperationalSkill,
+        skill: &Arc<OperationalSkill>,
         record: &mut JobRecord,
         version: u64,
     ) -> Result<Option<u64>, WorkError> {
         let response = self
             .ask_planner(
+                skill,
                 record,
                 pb::PlanRequest {
                     // The user's answer to a clarification.
@@ -399,6 +407,7 @@ impl Worker {
     /// tokens are filled in here.
     async fn ask_planner(
         &self,
+        skill: &Arc<OperationalSkill>,
         record: &JobRecord,
         request: pb::PlanRequest,
     ) -> Result<pb::PlanResponse, WorkError> {
@@ -410,15 +419,7 @@ impl Worker {
             llm_tokens_spent: record.llm.tokens() as i64,
             ..request
         };
-        Ok(self
-            .intent
-            .clone()
-            .plan(adas_runtime::auth::for_job(
-                (&record.tenant, &record.skill_etag),
-                request,
-            ))
-            .await?
-            .into_inner())
+        self.engine.plan(skill, record, request).await
     }
 
     /// Asks the planner what comes next after the calls made (`engine.loop:
@@ -428,7 +429,7 @@ impl Worker {
     /// new evidence; a loop).
     async fn extend(
         &self,
-        skill: &OperationalSkill,
+        skill: &Arc<OperationalSkill>,
         record: &mut JobRecord,
         version: u64,
         feedback: Option<String>,
@@ -438,6 +439,7 @@ impl Worker {
         }
         let response = self
             .ask_planner(
+                skill,
                 record,
                 pb::PlanRequest {
                     intent_id: record
@@ -625,7 +627,7 @@ impl Worker {
     /// job paused or ended.
     async fn step(
         &self,
-        skill: &OperationalSkill,
+        skill: &Arc<OperationalSkill>,
         mut record: JobRecord,
         version: u64,
         tool: &str,
@@ -735,20 +737,9 @@ impl Worker {
             return Ok(None);
         }
         let decision = self
-            .gate
-            .clone()
-            .check_tool_call(adas_runtime::auth::for_job(
-                (&record.tenant, &record.skill_etag),
-                pb::CheckToolCallRequest {
-                    skill: format!("skills/{}", record.slag),
-                    job: name(&record),
-                    tool: tool.to_owned(),
-                    arguments: Some(json_to_struct(&Json::Object(args.clone()))),
-                    context: Some(json_to_struct(&Json::Object(record.context.clone()))),
-                },
-            ))
-            .await?
-            .into_inner();
+            .engine
+            .check_tool_call(skill, &record, tool, &args)
+            .await?;
         match pb::GateVerdict::try_from(decision.verdict).unwrap_or(pb::GateVerdict::Unspecified) {
             pb::GateVerdict::Deny | pb::GateVerdict::Unspecified => {
                 record.status = JobStatus::Failed;
@@ -946,7 +937,7 @@ impl Worker {
     /// calls (the loop goes on), `None` when the job completed or was escalated.
     async fn finalize(
         &self,
-        skill: &OperationalSkill,
+        skill: &Arc<OperationalSkill>,
         mut record: JobRecord,
         version: u64,
     ) -> Result<Option<(JobRecord, u64)>, WorkError> {
@@ -1000,10 +991,10 @@ impl Worker {
             .any(|entry| matches!(entry.action.as_str(), "answer" | "clarify" | "confirm"));
         let skill_name = format!("skills/{}", record.slag);
         let verdict = self
-            .gate
-            .clone()
-            .finalize(adas_runtime::auth::for_job(
-                (&record.tenant, &record.skill_etag),
+            .engine
+            .finalize(
+                skill,
+                &record,
                 pb::FinalizeRequest {
                     skill: skill_name.clone(),
                     goal: record.goal.clone(),
@@ -1017,9 +1008,8 @@ impl Worker {
                     succeeded_tools: succeeded,
                     llm_tokens_spent: record.llm.tokens() as i64,
                 },
-            ))
-            .await?
-            .into_inner();
+            )
+            .await?;
         record
             .llm
             .add(&adas_wire::decider_usage(verdict.decider.as_ref()));
@@ -1068,10 +1058,10 @@ impl Worker {
                 .collect()
         };
         let polished = self
-            .gate
-            .clone()
-            .polish_reply(adas_runtime::auth::for_job(
-                (&record.tenant, &record.skill_etag),
+            .engine
+            .polish_reply(
+                skill,
+                &record,
                 pb::PolishReplyRequest {
                     skill: skill_name,
                     reply: draft,
@@ -1080,9 +1070,8 @@ impl Worker {
                     user_waited,
                     llm_tokens_spent: record.llm.tokens() as i64,
                 },
-            ))
-            .await?
-            .into_inner();
+            )
+            .await?;
         record
             .llm
             .add(&adas_wire::decider_usage(polished.decider.as_ref()));

@@ -519,10 +519,7 @@ impl DalAgent {
         expected_version: Option<u64>,
         request: &adas_tools::ToolRequest,
     ) -> Result<(Next, StoredJob), DalError> {
-        let StoredJob {
-            mut record,
-            version,
-        } = self.repo.load(slag, job_id).await?;
+        let StoredJob { record, version } = self.repo.load(slag, job_id).await?;
         if let Some(expected) = expected_version
             && expected != version
         {
@@ -534,6 +531,24 @@ impl DalAgent {
                 },
             )));
         }
+        let skill = self.skill(&record).await?;
+        self.resolve_held(&skill, StoredJob { record, version }, request)
+            .await
+    }
+
+    /// [`Self::resolve_next`] on a copy of the job the caller holds at its
+    /// stored version (the worker's in-process step: no reload); a write
+    /// still compare-and-sets on that version.
+    pub async fn resolve_held(
+        &self,
+        skill: &Arc<OperationalSkill>,
+        StoredJob {
+            mut record,
+            version,
+        }: StoredJob,
+        request: &adas_tools::ToolRequest,
+    ) -> Result<(Next, StoredJob), DalError> {
+        let job_id = record.job_id.clone();
         if record.status == JobStatus::Paused
             && let Some(waiting) = record.waiting.clone()
         {
@@ -553,7 +568,7 @@ impl DalAgent {
                 "job {job_id} has no plan yet"
             )));
         };
-        let skill = self.skill(&record).await?;
+        let skill = skill.clone();
         let (specs, schemas) = self.schemas(&skill, request).await;
         let known: std::collections::BTreeMap<String, Json> = record
             .context

@@ -16,3 +16,13 @@ pub use detect::{
 pub use entities::{Entity, Slot, Vocabulary};
 pub use model::ModelPlanner;
 pub use plan::{DETERMINISTIC, PlanInput, Planned, Planner, Step, WorkflowPlanner, plan};
+
+/// The planner the configuration asks for: a model's when models are
+/// configured (falling back to the deterministic one call by call), else the
+/// deterministic one.
+pub fn planner(llm: Option<adas_llm::Llm>) -> std::sync::Arc<dyn Planner> {
+    match llm {
+        Some(llm) => std::sync::Arc::new(ModelPlanner::new(llm)),
+        None => std::sync::Arc::new(WorkflowPlanner),
+    }
+}

@@ -401,3 +401,24 @@ impl Polisher for ModelPolisher {
         }
     }
 }
+
+/// The judge and polisher the configuration asks for: the models' when models
+/// are configured (each falls back to the deterministic one call by call), else
+/// the deterministic ones.
+pub fn judge_and_polisher(
+    llm: Option<adas_llm::Llm>,
+) -> (
+    std::sync::Arc<dyn FinalizationJudge>,
+    std::sync::Arc<dyn Polisher>,
+) {
+    match llm {
+        Some(llm) => (
+            std::sync::Arc::new(ModelJudge::new(llm.clone())),
+            std::sync::Arc::new(ModelPolisher::new(llm)),
+        ),
+        None => (
+            std::sync::Arc::new(MechanicalJudge),
+            std::sync::Arc::new(TemplatePolisher),
+        ),
+    }
+}

@@ -40,6 +40,17 @@ pub enum LogFormat {
     Json,
 }
 
+/// Where a worker's step is decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StepEngine {
+    /// In the worker's own process, over the shared crates the services serve:
+    /// no network hop per step.
+    Local,
+    /// Through IntentService, DalAgentService and GateService at the peer
+    /// addresses (an enforcement point in another process; costs the hops).
+    Remote,
+}
+
 /// Flags every server binary accepts.
 #[derive(Debug, Clone, Args)]
 pub struct ServerArgs {
@@ -119,9 +130,15 @@ pub struct ServerArgs {
     /// Jobs one tenant may have active at once.
     #[arg(long, env = "ADAS_MAX_ACTIVE_JOBS_PER_TENANT", default_value_t = 1000)]
     pub max_active_jobs_per_tenant: u64,
-    /// Job workers in this process (adas-orchestrator and `adas up`).
-    #[arg(long, env = "ADAS_WORKERS", default_value_t = 2)]
+    /// Jobs this process advances at once (adas-orchestrator and `adas up`): a
+    /// concurrency budget, not threads — each job in flight is a task, and a
+    /// job waiting on a tool or paused on a person holds no thread.
+    #[arg(long, env = "ADAS_WORKERS", default_value_t = 256)]
     pub workers: usize,
+    /// Where a worker's step (plan, next call, gate, finalization, polish) is
+    /// decided: `local` in this process, `remote` through the services.
+    #[arg(long, env = "ADAS_STEP_ENGINE", value_enum, default_value = "local")]
+    pub step_engine: StepEngine,
     /// A job held by a silent worker this long (ms) is reclaimed by another.
     #[arg(long, env = "ADAS_VISIBILITY_TIMEOUT_MS", default_value_t = 60_000)]
     pub visibility_timeout_ms: u64,
@@ -261,6 +278,7 @@ impl ServerArgs {
             rate_per_tenant: self.rate_per_tenant,
             peer_key: self.peer_key.filter(|key| !key.trim().is_empty()),
             workers: self.workers,
+            step_engine: self.step_engine,
             visibility_timeout: Duration::from_millis(self.visibility_timeout_ms),
             redis_prefix: self.redis_prefix,
             log_format: self.log_format,
@@ -316,8 +334,10 @@ pub struct ServerConfig {
     pub rate_per_principal: f64,
     /// Requests per second per tenant.
     pub rate_per_tenant: f64,
-    /// Job workers in this process.
+    /// Jobs this process advances at once.
     pub workers: usize,
+    /// Where a worker's step is decided.
+    pub step_engine: StepEngine,
     /// Reclaim a job whose worker is silent this long.
     pub visibility_timeout: Duration,
     /// Key prefix in Redis.
@@ -366,7 +386,8 @@ impl ServerConfig {
             max_active_jobs_per_tenant: 1000,
             rate_per_principal: 50.0,
             rate_per_tenant: 500.0,
-            workers: 2,
+            workers: 256,
+            step_engine: StepEngine::Local,
             visibility_timeout: Duration::from_secs(60),
             redis_prefix: "default".into(),
             log_format: LogFormat::Pretty,

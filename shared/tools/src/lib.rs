@@ -12,7 +12,7 @@ pub use core::{CoreToolError, core_tools, run_core};
 pub use egress::{EgressDenied, EgressPolicy};
 pub use mcp::{McpConnector, McpError, McpLimits, RmcpConnector, install_crypto_provider};
 pub use resolve::{
-    CacheTtls, DeclaredTool, ResolvedTools, ToolRequest, ToolResolver, ToolsError, matches_pattern,
-    selection_cache_key, tool_digest,
+    CacheTtls, DeclaredTool, GENERATION_KEY, LOCAL_RECHECK, ResolvedTools, ToolRequest,
+    ToolResolver, ToolsError, local_hits, matches_pattern, selection_cache_key, tool_digest,
 };
 pub use spec::{ToolInputSpec, ToolSource, ToolSpec, schema_problems};

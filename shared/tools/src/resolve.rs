@@ -6,6 +6,15 @@
 //! Entries stay fresh for their TTL and are kept (stale) for `stale_for` beyond:
 //! an unreachable server is served from a stale entry, and says so. Concurrent
 //! misses for one URI in one process make one MCP call (single flight).
+//!
+//! In front of both, each process keeps the resolved sets it served
+//! (`Local`), stamped with the store's tools *generation*: every write that
+//! can change a resolution (a server's list fetched, pins accepted, an
+//! invalidation) writes a new generation. A process' own writes clear its
+//! copies at once (every resolver's in the process: `adas up` has several);
+//! another replica's are seen at the next check of the generation, at most
+//! [`LOCAL_RECHECK`] later. A warm resolution costs no round trip at all, and a
+//! copy is dropped when its tier's TTL has passed since it was made.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -24,6 +33,37 @@ pub const CORE_KEY: &str = "tools:core";
 /// Cache key of an MCP server's tool list.
 pub fn server_key(uri: &str) -> String {
     format!("tools:mcp:{uri}")
+}
+
+/// Cache key of the tools generation (see the module doc).
+pub const GENERATION_KEY: &str = "tools:generation";
+
+/// How long a process serves its own copy of a resolution before checking the
+/// store's generation again (one GET).
+pub const LOCAL_RECHECK: Duration = Duration::from_secs(1);
+
+/// Resolutions a process keeps (distinct skill versions × tenants).
+const LOCAL_MAX_ENTRIES: usize = 4096;
+
+/// A resolution this process served, and how current it is.
+#[derive(Debug, Clone)]
+struct LocalEntry {
+    resolved: ResolvedTools,
+    generation: Option<Vec<u8>>,
+    /// The process' write count when made (see [`LOCAL_EPOCH`]).
+    epoch: u64,
+    /// Until when the store entries it was made from stay fresh.
+    fresh_until: std::time::Instant,
+    /// When the generation was last seen unchanged.
+    checked: std::time::Instant,
+}
+
+/// Tool-state writes made by this process, by any resolver: a copy made
+/// before one is not served.
+static LOCAL_EPOCH: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn local_epoch() -> u64 {
+    LOCAL_EPOCH.load(std::sync::atomic::Ordering::Acquire)
 }
 
 /// Cache key prefix of a slag's tool selections.
@@ -177,6 +217,8 @@ pub struct ToolResolver {
     mcp: Arc<dyn McpConnector>,
     ttls: CacheTtls,
     flights: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    local: Mutex<HashMap<u64, LocalEntry>>,
+    local_recheck: Duration,
 }
 
 impl std::fmt::Debug for ToolResolver {
@@ -196,7 +238,52 @@ impl ToolResolver {
             mcp,
             ttls,
             flights: Mutex::new(HashMap::new()),
+            local: Mutex::new(HashMap::new()),
+            local_recheck: LOCAL_RECHECK,
         }
+    }
+
+    /// Checks the store's generation after `recheck` instead of
+    /// [`LOCAL_RECHECK`] (zero: on every resolution, one GET).
+    pub fn with_local_recheck(mut self, recheck: Duration) -> Self {
+        self.local_recheck = recheck;
+        self
+    }
+
+    fn local(&self) -> std::sync::MutexGuard<'_, HashMap<u64, LocalEntry>> {
+        self.local
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    async fn generation(&self) -> Result<Option<Vec<u8>>, ToolsError> {
+        Ok(self
+            .cache
+            .cache_get(GENERATION_KEY)
+            .await?
+            .map(|entry| entry.value))
+    }
+
+    /// A write that can change any resolution: this process' copies go now,
+    /// other replicas' at their next generation check.
+    async fn bump_generation(&self) -> Result<(), ToolsError> {
+        LOCAL_EPOCH.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        self.local().clear();
+        // Unique per write across replicas: this process, its clock, a counter.
+        static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let token = format!(
+            "{}-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_nanos(),
+            WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
+        self.cache
+            .cache_put(GENERATION_KEY, token.as_bytes(), PINS_KEEP, PINS_KEEP)
+            .await?;
+        Ok(())
     }
 
     /// The MCP connector (to call tools).
@@ -239,6 +326,7 @@ impl ToolResolver {
         match self.mcp.list_tools(uri).await {
             Ok(tools) => {
                 self.put(&key, &tools, self.ttls.mcp).await?;
+                self.bump_generation().await?;
                 Ok((tools, false))
             }
             Err(error) => {
@@ -286,6 +374,76 @@ impl ToolResolver {
     /// `sys.*` or like a core tool is ignored: no shadowing), declared-but-absent tools marked unavailable,
     /// declared inputs merged into the server's schema, then `allowed`/`blocked`.
     pub async fn resolve(&self, request: &ToolRequest) -> Result<ResolvedTools, ToolsError> {
+        let key = fingerprint(request);
+        let now = std::time::Instant::now();
+        let held = self
+            .local()
+            .get(&key)
+            .filter(|entry| now < entry.fresh_until && entry.epoch == local_epoch())
+            .cloned();
+        if let Some(entry) = held {
+            if now.duration_since(entry.checked) < self.local_recheck {
+                count_local_hit();
+                return Ok(entry.resolved);
+            }
+            if self.generation().await? == entry.generation {
+                count_local_hit();
+                if let Some(kept) = self.local().get_mut(&key) {
+                    kept.checked = now;
+                }
+                return Ok(entry.resolved);
+            }
+        }
+        // The generation is read before resolving: a write racing with this
+        // resolution leaves a newer one, so the copy kept is checked again,
+        // not trusted. A resolution that wrote (a first listing, first pins)
+        // is made once more, from what it wrote, before a copy is kept.
+        let mut resolved = None;
+        for _ in 0..2 {
+            let epoch = local_epoch();
+            let generation = self.generation().await?;
+            let fresh = self.resolve_from_store(request).await?;
+            if local_epoch() == epoch && fresh.stale_sources.is_empty() {
+                self.keep_local(key, request, &fresh, generation, epoch, now);
+                return Ok(fresh);
+            }
+            resolved = Some(fresh);
+        }
+        Ok(resolved.expect("resolved at least once"))
+    }
+
+    fn keep_local(
+        &self,
+        key: u64,
+        request: &ToolRequest,
+        resolved: &ResolvedTools,
+        generation: Option<Vec<u8>>,
+        epoch: u64,
+        now: std::time::Instant,
+    ) {
+        let fresh_for = if request.mcp_server.is_some() {
+            self.ttls.mcp.min(self.ttls.core)
+        } else {
+            self.ttls.core
+        };
+        let mut local = self.local();
+        if local.len() >= LOCAL_MAX_ENTRIES {
+            local.clear();
+        }
+        local.insert(
+            key,
+            LocalEntry {
+                resolved: resolved.clone(),
+                generation,
+                epoch,
+                fresh_until: now + fresh_for,
+                checked: now,
+            },
+        );
+    }
+
+    /// [`Self::resolve`] from the store's tiers (and the MCP server on a miss).
+    async fn resolve_from_store(&self, request: &ToolRequest) -> Result<ResolvedTools, ToolsError> {
         // Both tiers at once: on a multiplexed Redis connection the two lookups
         // share one round trip.
         let server = async {
@@ -385,7 +543,7 @@ impl ToolResolver {
         self.cache
             .cache_put(&pins_key(scope), &value, PINS_KEEP, PINS_KEEP)
             .await?;
-        Ok(())
+        self.bump_generation().await
     }
 
     /// Marks server tools whose definition is not the accepted one unavailable.
@@ -454,9 +612,9 @@ impl ToolResolver {
 
     /// Drops one server's entry.
     pub async fn invalidate_server(&self, uri: &str) -> Result<u64, ToolsError> {
-        Ok(u64::from(
-            self.cache.cache_invalidate(&server_key(uri)).await?,
-        ))
+        let dropped = self.cache.cache_invalidate(&server_key(uri)).await?;
+        self.bump_generation().await?;
+        Ok(u64::from(dropped))
     }
 
     /// Drops a slag's selections and, when given, its server's entry.
@@ -465,16 +623,40 @@ impl ToolResolver {
             .cache
             .cache_invalidate_prefix(&selection_prefix(slag))
             .await?;
-        if let Some(uri) = uri {
-            dropped += self.invalidate_server(uri).await?;
+        match uri {
+            Some(uri) => dropped += self.invalidate_server(uri).await?,
+            None => self.bump_generation().await?,
         }
         Ok(dropped)
     }
 
     /// Drops every tool cache entry.
     pub async fn invalidate_all(&self) -> Result<u64, ToolsError> {
-        Ok(self.cache.cache_invalidate_prefix("tools:").await?)
+        let dropped = self.cache.cache_invalidate_prefix("tools:").await?;
+        self.bump_generation().await?;
+        Ok(dropped)
     }
+}
+
+/// A request's identity for the in-process tier: everything a resolution
+/// depends on besides the store.
+fn fingerprint(request: &ToolRequest) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    format!("{request:?}").hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Resolutions served from a process' own copy, for the metrics page.
+static LOCAL_HITS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn count_local_hit() {
+    LOCAL_HITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Resolutions this process served from its own copy (no store round trip).
+pub fn local_hits() -> u64 {
+    LOCAL_HITS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// `*` matches everything, `prefix*` a prefix, anything else exactly.

@@ -500,3 +500,114 @@ fn schemas_refuse_what_does_not_fit() {
         ["when"]
     );
 }
+
+/// A cache that counts its reads, standing for the store's round trips.
+#[derive(Debug)]
+struct CountingCache {
+    inner: MemoryStore,
+    reads: std::sync::atomic::AtomicU64,
+}
+
+impl CountingCache {
+    fn reads(&self) -> u64 {
+        self.reads.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+#[async_trait::async_trait]
+impl TtlCache for CountingCache {
+    async fn cache_get(&self, key: &str) -> adas_state::Result<Option<adas_state::CacheEntry>> {
+        self.reads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.cache_get(key).await
+    }
+    async fn cache_put(
+        &self,
+        key: &str,
+        value: &[u8],
+        fresh_for: Duration,
+        keep_for: Duration,
+    ) -> adas_state::Result<()> {
+        self.inner.cache_put(key, value, fresh_for, keep_for).await
+    }
+    async fn cache_invalidate(&self, key: &str) -> adas_state::Result<bool> {
+        self.inner.cache_invalidate(key).await
+    }
+    async fn cache_invalidate_prefix(&self, prefix: &str) -> adas_state::Result<u64> {
+        self.inner.cache_invalidate_prefix(prefix).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_warm_resolution_is_served_in_process_and_follows_other_replicas_writes() {
+    let server = Server::start(DemoMcp::only(&["check_order_status", "process_refund"])).await;
+    let cache = Arc::new(CountingCache {
+        inner: MemoryStore::new(),
+        reads: Default::default(),
+    });
+    let mut pinned = request(&server.uri);
+    pinned.pin_scope = Some("default/orders".into());
+
+    // Warm: the second resolution reads nothing from the store.
+    let resolver = ToolResolver::new(cache.clone(), connector(), CacheTtls::default());
+    let first = resolver.resolve(&pinned).await.unwrap();
+    assert!(first.unaccepted.is_empty());
+    let reads = cache.reads();
+    assert_eq!(resolver.resolve(&pinned).await.unwrap(), first);
+    assert_eq!(
+        cache.reads(),
+        reads,
+        "an in-process hit costs no store read"
+    );
+    assert_eq!(server.counters.list_calls(), 1);
+
+    // Another replica changes what a resolution gives (here: it accepted a
+    // different definition of process_refund) and writes a new generation. A
+    // resolver checking the generation on every call sees it on the next one.
+    let checking = ToolResolver::new(cache.clone(), connector(), CacheTtls::default())
+        .with_local_recheck(Duration::ZERO);
+    assert_eq!(checking.resolve(&pinned).await.unwrap(), first);
+    let reads = cache.reads();
+    assert_eq!(checking.resolve(&pinned).await.unwrap(), first);
+    assert_eq!(
+        cache.reads(),
+        reads + 1,
+        "an unchanged generation costs one read"
+    );
+    let forever = Duration::from_secs(3600);
+    let pins = json!({"check_order_status": adas_tools::tool_digest(
+        first.tools.iter().find(|tool| tool.name == "check_order_status").unwrap()
+    ), "process_refund": "another definition"});
+    cache
+        .inner
+        .cache_put(
+            "pins:default/orders",
+            pins.to_string().as_bytes(),
+            forever,
+            forever,
+        )
+        .await
+        .unwrap();
+    cache
+        .inner
+        .cache_put(
+            adas_tools::GENERATION_KEY,
+            b"other-replica-1",
+            forever,
+            forever,
+        )
+        .await
+        .unwrap();
+    let after = checking.resolve(&pinned).await.unwrap();
+    assert_eq!(after.unaccepted, vec!["process_refund".to_owned()]);
+
+    // In this process, an invalidation through any resolver drops every copy at once.
+    resolver.invalidate_server(&server.uri).await.unwrap();
+    let reads = cache.reads();
+    resolver.resolve(&pinned).await.unwrap();
+    assert!(
+        cache.reads() > reads,
+        "the copy made before the invalidation is not served"
+    );
+    assert_eq!(server.counters.list_calls(), 2);
+    server.stop().await;
+}

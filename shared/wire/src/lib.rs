@@ -1,6 +1,9 @@
 //! adas-wire: job records as `adas.v1` wire messages — the one conversion the
 //! Orchestrator, DalAgent and Gate share at their edges (domain crates never
-//! import generated types).
+//! import generated types) — and, in [`engine`], the engines' answers as the
+//! services send them, for the services and the worker's in-process steps.
+
+pub mod engine;
 
 use adas_jobs::{
     EventKind, JobEvent, JobRecord, JobStatus, OutcomeClass, StoredJob, Waiting, parse_rfc3339_ms,
