@@ -137,9 +137,14 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         self.assertEqual(fields["status"], "refunded")
         self.assertIn("refund", job.result.reply.lower())
         self.assertEqual([call.tool for call in job.result.tool_calls], ["check_order_status", "process_refund"])
+        # The archive is written off the job's path, shortly after it ends.
         archived = os.path.join(self.suite.memory_root, "cs-tier-1", "jobs", f"{job.job_id}.json")
+        log = os.path.join(self.suite.memory_root, "cs-tier-1", "logs", f"{job.job_id}.log")
+        deadline = time.monotonic() + 10
+        while not (os.path.exists(archived) and os.path.exists(log)) and time.monotonic() < deadline:
+            time.sleep(0.02)
         self.assertTrue(os.path.exists(archived))
-        self.assertTrue(os.path.exists(os.path.join(self.suite.memory_root, "cs-tier-1", "logs", f"{job.job_id}.log")))
+        self.assertTrue(os.path.exists(log))
         with open(archived) as handle:
             self.assertEqual([entry["action"] for entry in json.load(handle)["audit"]], ["answer", "answer", "approve"])
 

@@ -361,6 +361,8 @@ pub async fn serve_suite(
     for worker in workers {
         let _ = worker.await;
     }
+    // Jobs that ended before the stop are archived before the process goes.
+    repo.flush_archive().await;
     // In this order: sessions end while their server listens, then it stops.
     mcp.close().await;
     if let Some((stop_demo, server)) = demo {

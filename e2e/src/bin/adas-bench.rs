@@ -179,8 +179,17 @@ struct Suite {
 }
 
 impl Suite {
+    /// The suite's processes (the tool server, first, is not one of them).
     fn pids(&self) -> Vec<u32> {
-        self.processes.iter().map(SpawnedService::pid).collect()
+        self.processes[1..]
+            .iter()
+            .map(SpawnedService::pid)
+            .collect()
+    }
+
+    /// The demo MCP server: the tools' own CPU, reported beside the suite's.
+    fn tool_server_pid(&self) -> u32 {
+        self.processes[0].pid()
     }
 
     /// The process that runs the workers (for "worker CPU while paused").
@@ -249,14 +258,16 @@ fn start_suite(mode: &'static str, redis: &RedisServer, root: &Path) -> Started 
         metrics.push((process, addr));
         addr.to_string()
     };
+    // The tool server runs apart in both modes, so its CPU is reported beside
+    // the suite's, not in it.
+    let demo = SpawnedService::spawn(&binary("adas-demo-mcp"), &[], &env);
+    let demo_url = format!("http://{}/mcp", demo.addr());
+    processes.push(demo);
     if mode == "embedded" {
-        let demo = format!("127.0.0.1:{}", free_port());
-        let demo_url = format!("http://{demo}/mcp");
         // `up` is a subcommand: its flags follow it.
         let mut args = vec![
             "up".to_owned(),
-            "--demo-mcp-listen".into(),
-            demo,
+            "--no-demo-mcp".into(),
             "--demo-mcp-url".into(),
             demo_url.clone(),
         ];
@@ -265,9 +276,6 @@ fn start_suite(mode: &'static str, redis: &RedisServer, root: &Path) -> Started 
         processes.push(SpawnedService::spawn(&binary("adas"), &args, &env));
         return (processes, metrics, demo_url);
     }
-    let demo = SpawnedService::spawn(&binary("adas-demo-mcp"), &[], &env);
-    let demo_url = format!("http://{}/mcp", demo.addr());
-    processes.push(demo);
     let mut peers: BTreeMap<&str, String> = BTreeMap::new();
     for (name, flag) in [
         ("adas-skill-registry", "--skill-registry-addr"),
@@ -299,7 +307,8 @@ fn start_suite(mode: &'static str, redis: &RedisServer, root: &Path) -> Started 
 async fn connect_suite(name: &'static str, redis: &RedisServer, root: &Path) -> Result<Suite> {
     let (processes, metrics, demo_mcp_url) = start_suite(name, redis, root);
     let (orchestrator, dal_agent, gate, registry) = if name == "embedded" {
-        let all = channel(&processes[0]).await?;
+        // demo, adas.
+        let all = channel(&processes[1]).await?;
         (all.clone(), all.clone(), all.clone(), all)
     } else {
         // demo, registry, intent, gate, dal-agent, orchestrator.
@@ -458,6 +467,24 @@ fn precise_cpu_of(pids: &[u32]) -> f64 {
         }
     }
     nanos as f64 / 1e9
+}
+
+/// Calls per Redis command so far (`INFO commandstats`).
+fn redis_commands(connection: &RedisServer) -> BTreeMap<String, f64> {
+    connection
+        .raw_command("INFO commandstats")
+        .lines()
+        .filter_map(|line| {
+            let (name, stats) = line.strip_prefix("cmdstat_")?.split_once(':')?;
+            let calls = stats
+                .strip_prefix("calls=")?
+                .split(',')
+                .next()?
+                .parse()
+                .ok()?;
+            Some((name.to_uppercase(), calls))
+        })
+        .collect()
 }
 
 fn redis_info(connection: &RedisServer, field: &str) -> f64 {
@@ -704,6 +731,11 @@ async fn serial_jobs(
     figures: &mut Figures,
 ) -> Result<()> {
     let replies_before = redis_info(redis, "total_writes_processed");
+    let commands_before = redis_commands(redis);
+    let (read_before, written_before) = (
+        redis_info(redis, "total_net_output_bytes"),
+        redis_info(redis, "total_net_input_bytes"),
+    );
     let trips_before = suite.counters(ROUND_TRIPS).await;
     let hops_before = suite.counters(HOPS).await;
     let mut latency = Sample::default();
@@ -739,6 +771,36 @@ async fn serial_jobs(
         "trips",
         (redis_info(redis, "total_writes_processed") - replies_before - 1.0) / jobs,
     );
+    // Bytes the suite read from Redis and wrote to it (the INFO replies of the
+    // bench itself are a few KiB over all the jobs).
+    figures.record(
+        "(a) redis bytes read/job",
+        "bytes",
+        (redis_info(redis, "total_net_output_bytes") - read_before) / jobs,
+    );
+    figures.record(
+        "(a) redis bytes written/job",
+        "bytes",
+        (redis_info(redis, "total_net_input_bytes") - written_before) / jobs,
+    );
+    let commands_after = redis_commands(redis);
+    let mut by_command: Vec<(String, f64)> = commands_after
+        .iter()
+        .map(|(name, calls)| {
+            let before = commands_before.get(name).copied().unwrap_or(0.0);
+            (name.clone(), (calls - before) / jobs)
+        })
+        .filter(|(name, per_job)| *per_job > 0.0 && name != "INFO")
+        .collect();
+    by_command.sort_by(|a, b| b.1.total_cmp(&a.1));
+    figures.record(
+        "(a) redis commands/job",
+        "cmds",
+        by_command.iter().map(|(_, n)| n).sum(),
+    );
+    for (name, per_job) in by_command {
+        figures.record(&format!("    {name}/job"), "cmds", per_job);
+    }
     figures.record(
         "(a) gRPC hops/job",
         "hops",
@@ -766,6 +828,8 @@ async fn throughput(
         let jobs = sizes.jobs_per_level.max(level);
         let pids = suite.pids();
         let cpu_before = cpu_of(&pids);
+        let each_before: Vec<f64> = pids.iter().map(|pid| cpu_seconds(*pid)).collect();
+        let tools_before = cpu_seconds(suite.tool_server_pid());
         let redis_cpu_before = cpu_seconds(redis_pid);
         let _ = redis;
         let started = Instant::now();
@@ -794,6 +858,21 @@ async fn throughput(
             &format!("(b) suite cpu/job at c={level}"),
             "µs",
             (cpu_of(&pids) - cpu_before) * 1e6 / jobs as f64,
+        );
+        // Per process when the services run apart (metrics follow the pids' order).
+        if pids.len() > 1 {
+            for ((pid, before), (process, _)) in pids.iter().zip(&each_before).zip(&suite.metrics) {
+                figures.record(
+                    &format!("    cpu/job in {process} at c={level}"),
+                    "µs",
+                    (cpu_seconds(*pid) - before) * 1e6 / jobs as f64,
+                );
+            }
+        }
+        figures.record(
+            &format!("(b) tool server cpu/job at c={level}"),
+            "µs",
+            (cpu_seconds(suite.tool_server_pid()) - tools_before) * 1e6 / jobs as f64,
         );
         figures.record(
             &format!("(b) redis cpu/job at c={level}"),

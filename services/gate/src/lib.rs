@@ -186,16 +186,13 @@ impl Gate {
                     serde_json::json!({"approver": record.decided_by}),
                 )
             };
-            match self.jobs.save(stored.version, job, event).await {
-                Ok(_) => {
-                    if record.decision == ApprovalChoice::Approve {
-                        self.jobs
-                            .enqueue(slag, &record.request.job_id)
-                            .await
-                            .map_err(|error| GateError::Internal(error.to_string()))?;
-                    }
-                    return Ok(());
-                }
+            let requeue = record.decision == ApprovalChoice::Approve;
+            match self
+                .jobs
+                .save_batch(stored.version, job, vec![event], requeue)
+                .await
+            {
+                Ok(_) => return Ok(()),
                 Err(JobError::Store(StateError::VersionConflict { .. })) => continue,
                 Err(error) => return Err(GateError::Internal(error.to_string())),
             }

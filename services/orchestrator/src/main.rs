@@ -24,7 +24,7 @@ fn main() -> std::process::ExitCode {
                 stopped,
             )?;
             let server = GrpcServer::new(&config).add_service(
-                adas_orchestrator::Orchestrator::new(repo, catalog, &config)
+                adas_orchestrator::Orchestrator::new(repo.clone(), catalog, &config)
                     .into_service(config.max_message_bytes),
             );
             let served = adas_runtime::serve_until_shutdown(&config, server).await;
@@ -32,6 +32,7 @@ fn main() -> std::process::ExitCode {
             for worker in workers {
                 let _ = worker.await;
             }
+            repo.flush_archive().await;
             mcp.close().await;
             served
         },

@@ -234,19 +234,15 @@ impl Worker {
             (EventKind::Running, "a worker took the job")
         };
         record.status = JobStatus::Running;
-        version = self
-            .repo
-            .save(
-                version,
-                &mut record,
-                (kind, message, json!({"worker": self.consumer})),
-            )
-            .await?;
+        let taken = (kind, message, json!({"worker": self.consumer}));
         if record.plan.is_none() {
-            let Some(next) = self.plan(&skill, &mut record, version).await? else {
+            // A new job: taking it and planning it are one write.
+            let Some(next) = self.plan(&skill, &mut record, version, taken).await? else {
                 return Ok(());
             };
             version = next;
+        } else {
+            version = self.repo.save(version, &mut record, taken).await?;
         }
         loop {
             let (next, stored) = match self
@@ -319,12 +315,14 @@ impl Worker {
         }
     }
 
-    /// Plans once; `None` when the job ended (out of domain).
+    /// Plans once; `None` when the job ended (out of domain) or paused to
+    /// clarify. `taken` (the job's pickup) is written with the outcome.
     async fn plan(
         &self,
         skill: &Arc<OperationalSkill>,
         record: &mut JobRecord,
         version: u64,
+        taken: (EventKind, &str, Json),
     ) -> Result<Option<u64>, WorkError> {
         let response = self
             .ask_planner(
@@ -362,21 +360,25 @@ impl Worker {
                 ..JobResult::default()
             });
             self.repo
-                .save(
+                .save_batch(
                     version,
                     record,
-                    (
-                        EventKind::Completed,
-                        "out of domain",
-                        json!({"action": out_of_domain.action}),
-                    ),
+                    vec![
+                        taken,
+                        (
+                            EventKind::Completed,
+                            "out of domain",
+                            json!({"action": out_of_domain.action}),
+                        ),
+                    ],
+                    false,
                 )
                 .await?;
             return Ok(None);
         }
         if response.program.is_empty() {
             return self
-                .clarify(skill, record, version, &detected)
+                .clarify(skill, record, version, &detected, taken)
                 .await
                 .map(|()| None);
         }
@@ -397,7 +399,12 @@ impl Worker {
         });
         Ok(Some(
             self.repo
-                .save(version, record, (EventKind::Planned, "plan made", data))
+                .save_batch(
+                    version,
+                    record,
+                    vec![taken, (EventKind::Planned, "plan made", data)],
+                    false,
+                )
                 .await?,
         ))
     }
@@ -524,6 +531,7 @@ impl Worker {
         record: &mut JobRecord,
         version: u64,
         detected: &pb::DetectIntentResponse,
+        taken: (EventKind, &str, Json),
     ) -> Result<(), WorkError> {
         let best = detected
             .candidates
@@ -566,14 +574,18 @@ impl Worker {
         record.outcome_class = Some(OutcomeClass::UserActionRequired);
         record.waiting = Some(waiting);
         self.repo
-            .save(
+            .save_batch(
                 version,
                 record,
-                (
-                    EventKind::Paused,
-                    &prompt,
-                    json!({"reason_code": reason_codes::INTENT_CLARIFICATION_REQUIRED, "confidence": detected.confidence, "margin": detected.margin}),
-                ),
+                vec![
+                    taken,
+                    (
+                        EventKind::Paused,
+                        &prompt,
+                        json!({"reason_code": reason_codes::INTENT_CLARIFICATION_REQUIRED, "confidence": detected.confidence, "margin": detected.margin}),
+                    ),
+                ],
+                false,
             )
             .await?;
         Ok(())
@@ -1087,19 +1099,16 @@ impl Worker {
             "polisher": adas_wire::decider_json(polished.decider.as_ref()),
             "llm_usage": record.llm,
         });
-        self.repo
-            .event(
-                &record,
-                version,
-                EventKind::Finalized,
-                if verdict.passed {
-                    "the finalization gate passed the reply"
-                } else {
-                    "the finalization gate did not pass the reply"
-                },
-                finalization.clone(),
-            )
-            .await?;
+        // The verdict and what follows it are one write.
+        let finalized = (
+            EventKind::Finalized,
+            if verdict.passed {
+                "the finalization gate passed the reply"
+            } else {
+                "the finalization gate did not pass the reply"
+            },
+            finalization.clone(),
+        );
         record.result = Some(JobResult {
             reply: polished.text.clone(),
             output_fields,
@@ -1112,14 +1121,18 @@ impl Worker {
                 Some(&polished.text),
             );
             self.repo
-                .save(
+                .save_batch(
                     version,
                     &mut record,
-                    (
-                        EventKind::Paused,
-                        "handed to a human: the reply did not pass finalization",
-                        json!({"reason_code": reason_codes::HUMAN_TAKEOVER_REQUIRED, "finalization": finalization}),
-                    ),
+                    vec![
+                        finalized,
+                        (
+                            EventKind::Paused,
+                            "handed to a human: the reply did not pass finalization",
+                            json!({"reason_code": reason_codes::HUMAN_TAKEOVER_REQUIRED, "finalization": finalization}),
+                        ),
+                    ],
+                    false,
                 )
                 .await?;
             return Ok(None);
@@ -1127,10 +1140,11 @@ impl Worker {
         record.status = JobStatus::Completed;
         record.outcome_class = Some(OutcomeClass::Success);
         self.repo
-            .save(
+            .save_batch(
                 version,
                 &mut record,
-                (EventKind::Completed, "completed", finalization),
+                vec![finalized, (EventKind::Completed, "completed", finalization)],
+                false,
             )
             .await?;
         Ok(None)

@@ -824,11 +824,8 @@ impl DalAgent {
         let (kind, message, data) = event;
         let version = self
             .repo
-            .save(version, &mut record, (kind, message, data))
+            .save_batch(version, &mut record, vec![(kind, message, data)], requeue)
             .await?;
-        if requeue {
-            self.repo.enqueue(&record.slag, &record.job_id).await?;
-        }
         Ok(StoredJob { record, version })
     }
 
@@ -973,17 +970,17 @@ impl DalAgent {
         record.outcome_class = None;
         let version = self
             .repo
-            .save(
+            .save_batch(
                 version,
                 &mut record,
-                (
+                vec![(
                     EventKind::Resumed,
                     "answers accepted",
                     json!({"correlation_id": correlation_id}),
-                ),
+                )],
+                true,
             )
             .await?;
-        self.repo.enqueue(slag, job_id).await?;
         Ok(StoredJob { record, version })
     }
 }

@@ -598,7 +598,23 @@ pub fn new_correlation_id() -> String {
 pub struct JobRepo {
     store: Arc<dyn StateStore>,
     memory_root: PathBuf,
+    /// The background archiver (started on the first job that ends).
+    archiver: Arc<std::sync::OnceLock<tokio::sync::mpsc::Sender<Archive>>>,
 }
+
+/// Work for the archiver: a finished job, or a flush to acknowledge.
+#[derive(Debug)]
+enum Archive {
+    Job(Box<JobRecord>),
+    Flush(tokio::sync::oneshot::Sender<()>),
+}
+
+/// Finished jobs waiting for the archiver; beyond it a job is archived on the
+/// caller's task (slower, never lost).
+const ARCHIVE_QUEUE: usize = 4096;
+
+/// Finished jobs the archiver writes in one go.
+const ARCHIVE_BATCH: usize = 64;
 
 impl std::fmt::Debug for JobRepo {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -612,7 +628,11 @@ impl std::fmt::Debug for JobRepo {
 impl JobRepo {
     /// A repository over a store, archiving under `memory_root`.
     pub fn new(store: Arc<dyn StateStore>, memory_root: PathBuf) -> Self {
-        Self { store, memory_root }
+        Self {
+            store,
+            memory_root,
+            archiver: Arc::new(std::sync::OnceLock::new()),
+        }
     }
 
     /// The underlying store.
@@ -789,6 +809,18 @@ impl JobRepo {
         record: &mut JobRecord,
         event: (EventKind, &str, Json),
     ) -> Result<u64, JobError> {
+        self.save_batch(expected, record, vec![event], false).await
+    }
+
+    /// [`Self::save`] with every event of the transition, in order, and (when
+    /// `requeue`) the job put back in the ready queue — one atomic write.
+    pub async fn save_batch(
+        &self,
+        expected: u64,
+        record: &mut JobRecord,
+        events: Vec<(EventKind, &str, Json)>,
+        requeue: bool,
+    ) -> Result<u64, JobError> {
         record.updated_at = now();
         if record.status.is_terminal() && record.ended_at.is_none() {
             record.ended_at = Some(record.updated_at.clone());
@@ -804,17 +836,21 @@ impl JobRepo {
         // A successful compare-and-set makes the version `expected + 1`, so the
         // event can be written by the same atomic step (one round trip, and no
         // write without its event).
-        let (kind, message, detail) = event;
-        let event = event_bytes(record, expected + 1, kind, message, detail)?;
+        let events = events
+            .into_iter()
+            .map(|(kind, message, detail)| event_bytes(record, expected + 1, kind, message, detail))
+            .collect::<Result<Vec<_>, _>>()?;
+        let events: Vec<&[u8]> = events.iter().map(Vec::as_slice).collect();
         let version = self
             .store
-            .update_job(
+            .update_job_batch(
                 &record.slag,
                 &record.job_id,
                 expected,
                 &data,
                 waiting,
-                Some(&event),
+                &events,
+                requeue,
             )
             .await?;
         if record.status.is_terminal() {
@@ -824,7 +860,7 @@ impl JobRepo {
             {
                 tracing::warn!(job_id = %record.job_id, %error, "could not release the job's quota slots");
             }
-            self.archive(record).await;
+            self.archive_later(record).await;
         }
         Ok(version)
     }
@@ -945,6 +981,49 @@ impl JobRepo {
         }
     }
 
+    /// Hands a finished job to the background archiver, off the worker's path
+    /// (the archiver is started here, on a runtime, the first time).
+    async fn archive_later(&self, record: &JobRecord) {
+        let archiver = self.archiver.get_or_init(|| {
+            let (sender, receiver) = tokio::sync::mpsc::channel(ARCHIVE_QUEUE);
+            tokio::spawn(self.clone().run_archiver(receiver));
+            sender
+        });
+        if let Err(
+            tokio::sync::mpsc::error::TrySendError::Full(Archive::Job(record))
+            | tokio::sync::mpsc::error::TrySendError::Closed(Archive::Job(record)),
+        ) = archiver.try_send(Archive::Job(Box::new(record.clone())))
+        {
+            self.archive(&record).await;
+        }
+    }
+
+    async fn run_archiver(self, mut receiver: tokio::sync::mpsc::Receiver<Archive>) {
+        let mut batch = Vec::with_capacity(ARCHIVE_BATCH);
+        while receiver.recv_many(&mut batch, ARCHIVE_BATCH).await > 0 {
+            for work in batch.drain(..) {
+                match work {
+                    Archive::Job(record) => self.archive(&record).await,
+                    Archive::Flush(done) => {
+                        let _ = done.send(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Waits until every job that ended before this call is archived (at
+    /// shutdown, and for tests that read the archive).
+    pub async fn flush_archive(&self) {
+        let Some(archiver) = self.archiver.get() else {
+            return;
+        };
+        let (done, flushed) = tokio::sync::oneshot::channel();
+        if archiver.send(Archive::Flush(done)).await.is_ok() {
+            let _ = flushed.await;
+        }
+    }
+
     /// `<memory>/<slag>/jobs/<id>.json` (the record) and `<memory>/<slag>/logs/<id>.log`
     /// (its events, one JSON per line). Best effort: the store stays the truth.
     async fn archive(&self, record: &JobRecord) {
@@ -974,8 +1053,13 @@ impl JobRepo {
                     std::fs::create_dir_all(parent)?;
                 }
             }
-            std::fs::write(&job_file, record_json)?;
-            std::fs::write(&log_file, trace)
+            // Whole files only (a reader never sees half a record): write, then rename.
+            for (file, text) in [(&log_file, trace), (&job_file, record_json)] {
+                let partial = file.with_extension("partial");
+                std::fs::write(&partial, text)?;
+                std::fs::rename(&partial, file)?;
+            }
+            Ok(())
         })
         .await;
         if !matches!(written, Ok(Ok(()))) {

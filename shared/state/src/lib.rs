@@ -159,6 +159,21 @@ pub trait JobStore: Send + Sync {
         waiting: WaitingChange,
         event: Option<&[u8]>,
     ) -> Result<Version>;
+    /// [`Self::update_job`] with every event of the transition appended in
+    /// order and, when `enqueue`, the job put in the ready queue — one atomic
+    /// step (one round trip on Redis): a transition's write, its events and its
+    /// wake-up never part. A stale write changes nothing, enqueues nothing.
+    #[allow(clippy::too_many_arguments)]
+    async fn update_job_batch(
+        &self,
+        slag: &str,
+        job_id: &str,
+        expected: Version,
+        data: &[u8],
+        waiting: WaitingChange,
+        events: &[&[u8]],
+        enqueue: bool,
+    ) -> Result<Version>;
     /// Deletes a job with its events and index entries; false if it did not exist.
     async fn delete_job(&self, slag: &str, job_id: &str) -> Result<bool>;
     /// Job ids of a slag, oldest first (by creation time, then id).

@@ -156,6 +156,24 @@ impl JobStore for MemoryStore {
         waiting: WaitingChange,
         event: Option<&[u8]>,
     ) -> Result<Version> {
+        let events: Vec<&[u8]> = event.into_iter().collect();
+        self.update_job_batch(slag, job_id, expected, data, waiting, &events, false)
+            .await
+    }
+
+    async fn update_job_batch(
+        &self,
+        slag: &str,
+        job_id: &str,
+        expected: Version,
+        data: &[u8],
+        waiting: WaitingChange,
+        events: &[&[u8]],
+        enqueue: bool,
+    ) -> Result<Version> {
+        if enqueue {
+            validate_slag_key(slag)?;
+        }
         let key = job_key(slag, job_id)?;
         let mut inner = self.lock();
         let Some(record) = inner.jobs.get_mut(&key) else {
@@ -188,10 +206,26 @@ impl JobStore for MemoryStore {
                 }
             }
         }
-        if let Some(event) = event {
-            push_event(&mut inner, key, event);
-            drop(inner);
+        for event in events {
+            push_event(&mut inner, key.clone(), event);
+        }
+        if enqueue {
+            inner.queue_seq += 1;
+            let id = format!("{}-{}", now_ms(), inner.queue_seq);
+            inner.ready.push_back((
+                id,
+                QueueItem {
+                    slag: slag.to_owned(),
+                    job_id: job_id.to_owned(),
+                },
+            ));
+        }
+        drop(inner);
+        if !events.is_empty() {
             self.events_signal.notify_waiters();
+        }
+        if enqueue {
+            self.queue_signal.notify_waiters();
         }
         Ok(version)
     }

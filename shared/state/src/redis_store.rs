@@ -29,8 +29,9 @@ if ARGV[4] == '1' then redis.call('XADD', KEYS[3], '*', 'd', ARGV[5]) end
 return 1
 ";
 
-/// KEYS: job, waiting index, events. ARGV: expected version, data, waiting op
-/// (keep|set|clear), since_ms, job_id, has event (0|1), event.
+/// KEYS: job, waiting index, events, ready queue. ARGV: expected version,
+/// data, waiting op (keep|set|clear), since_ms, job_id, slag, enqueue (0|1),
+/// event count, events….
 /// Returns {1, new version} | {0, stored version} | {-1, 0} (not found).
 const UPDATE_JOB: &str = r"
 local stored = redis.call('HGET', KEYS[1], 'v')
@@ -43,7 +44,8 @@ if ARGV[3] == 'set' then
 elseif ARGV[3] == 'clear' then
   redis.call('ZREM', KEYS[2], ARGV[5])
 end
-if ARGV[6] == '1' then redis.call('XADD', KEYS[3], '*', 'd', ARGV[7]) end
+for i = 1, tonumber(ARGV[8]) do redis.call('XADD', KEYS[3], '*', 'd', ARGV[8 + i]) end
+if ARGV[7] == '1' then redis.call('XADD', KEYS[4], '*', 'slag', ARGV[6], 'job', ARGV[5]) end
 return {1, version}
 ";
 
@@ -309,27 +311,44 @@ impl JobStore for RedisStore {
         waiting: WaitingChange,
         event: Option<&[u8]>,
     ) -> Result<Version> {
+        let events: Vec<&[u8]> = event.into_iter().collect();
+        self.update_job_batch(slag, job_id, expected, data, waiting, &events, false)
+            .await
+    }
+
+    async fn update_job_batch(
+        &self,
+        slag: &str,
+        job_id: &str,
+        expected: Version,
+        data: &[u8],
+        waiting: WaitingChange,
+        events: &[&[u8]],
+        enqueue: bool,
+    ) -> Result<Version> {
         check_job(slag, job_id)?;
         let (op, since_ms) = match waiting {
             WaitingChange::Keep => ("keep", 0),
             WaitingChange::Set { since_ms } => ("set", since_ms),
             WaitingChange::Clear => ("clear", 0),
         };
-        let (status, version): (i64, u64) = self
-            .scripts
-            .update_job
-            .key(self.keys.job(slag, job_id))
+        let mut invocation = self.scripts.update_job.key(self.keys.job(slag, job_id));
+        invocation
             .key(self.keys.waiting_index(slag))
             .key(self.keys.events(slag, job_id))
+            .key(self.keys.ready_queue())
             .arg(expected)
             .arg(data)
             .arg(op)
             .arg(since_ms)
             .arg(job_id)
-            .arg(u8::from(event.is_some()))
-            .arg(event.unwrap_or_default())
-            .invoke_async(&mut self.conn())
-            .await?;
+            .arg(slag)
+            .arg(u8::from(enqueue))
+            .arg(events.len());
+        for event in events {
+            invocation.arg(*event);
+        }
+        let (status, version): (i64, u64) = invocation.invoke_async(&mut self.conn()).await?;
         match status {
             1 => Ok(version),
             0 => Err(StateError::VersionConflict {

@@ -440,6 +440,64 @@ mod cases {
         );
     }
 
+    pub async fn a_transition_writes_its_events_and_wake_up_in_one_step(store: &dyn StateStore) {
+        store.create_job("cs", "b1", b"v1", 1, None).await.unwrap();
+        let queued_before = store.queue_stats().await.unwrap().ready;
+        // A stale batch changes nothing: no record, no event, no queue item.
+        assert!(
+            store
+                .update_job_batch(
+                    "cs",
+                    "b1",
+                    7,
+                    b"stale",
+                    WaitingChange::Keep,
+                    &[b"lost-1", b"lost-2"],
+                    true,
+                )
+                .await
+                .is_err()
+        );
+        assert!(
+            store
+                .read_events("cs", "b1", None, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(store.queue_stats().await.unwrap().ready, queued_before);
+        let version = store
+            .update_job_batch(
+                "cs",
+                "b1",
+                1,
+                b"v2",
+                WaitingChange::Keep,
+                &[b"finalized", b"completed"],
+                true,
+            )
+            .await
+            .unwrap();
+        assert_eq!(version, 2);
+        let events = store.read_events("cs", "b1", None, 10).await.unwrap();
+        assert_eq!(
+            events
+                .iter()
+                .map(|event| event.data.clone())
+                .collect::<Vec<_>>(),
+            vec![b"finalized".to_vec(), b"completed".to_vec()],
+            "the events in order"
+        );
+        let claimed = store
+            .claim("batch-consumer", 10, Duration::ZERO)
+            .await
+            .unwrap();
+        assert!(
+            claimed.iter().any(|delivery| delivery.item == item("b1")),
+            "the job was enqueued with its write"
+        );
+    }
+
     pub async fn a_blocked_event_read_wakes_on_append(store: Arc<dyn StateStore>) {
         store.create_job("cs", "w1", b"{}", 1, None).await.unwrap();
         let first = store.append_event("cs", "w1", b"e0").await.unwrap();
@@ -761,6 +819,14 @@ macro_rules! conformance {
             async fn blocked_claim_wakes_on_enqueue() {
                 let harness = super::$backend().await;
                 cases::blocked_claim_wakes_on_enqueue(harness.store.clone()).await;
+            }
+
+            #[tokio::test]
+            async fn a_transition_writes_its_events_and_wake_up_in_one_step() {
+                cases::a_transition_writes_its_events_and_wake_up_in_one_step(
+                    &*super::$backend().await.store,
+                )
+                .await;
             }
 
             #[tokio::test]
