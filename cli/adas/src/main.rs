@@ -287,7 +287,8 @@ pub async fn serve_suite(
         .await
         .map_err(|error| RuntimeError::Startup(error.to_string()))?;
     let listener = bind(config.listen).await?;
-    // The embedded workers reach the services through this very server.
+    // With `--step-engine remote` the embedded workers reach the services
+    // through this very server (by default they decide steps in-process).
     let local = listener.local_addr().map_err(|source| RuntimeError::Bind {
         addr: config.listen,
         source,
@@ -295,10 +296,10 @@ pub async fn serve_suite(
     // Over TLS the workers verify this server like any peer: --peer-ca is the
     // CA of its certificate, which must name 127.0.0.1.
     let scheme = if config.tls.is_some() {
-        if config.peer_ca.is_none() {
+        if config.peer_ca.is_none() && config.step_engine == adas_runtime::StepEngine::Remote {
             return Err(RuntimeError::Startup(
-                "with --tls-cert, `adas up` needs --peer-ca (the CA of its certificate) \
-                 for its own workers' calls"
+                "with --tls-cert and --step-engine remote, `adas up` needs --peer-ca \
+                 (the CA of its certificate) for its own workers' calls"
                     .into(),
             ));
         }

@@ -330,14 +330,19 @@ impl DalAgentService for DalAgentServer {
             )
             .await
             .map_err(|error| status(DalError::Job(JobError::Store(error))))?;
-        let mut jobs = Vec::with_capacity(page.items.len());
-        for entry in page.items {
-            if let Ok(stored) = self.dal.repo().load(&slag, &entry.job_id).await
-                && adas_wire::check_job_access(&principal, &stored.record).is_ok()
-            {
-                jobs.push(adas_wire::job(&stored));
-            }
-        }
+        let ids: Vec<String> = page.items.into_iter().map(|entry| entry.job_id).collect();
+        // The page's records in one round trip, not one per job.
+        let jobs = self
+            .dal
+            .repo()
+            .load_many(&slag, &ids)
+            .await
+            .map_err(job_status)?
+            .into_iter()
+            .flatten()
+            .filter(|stored| adas_wire::check_job_access(&principal, &stored.record).is_ok())
+            .map(|stored| adas_wire::job(&stored))
+            .collect();
         Ok(Response::new(pb::ListWaitingResponse {
             jobs,
             next_page_token: page

@@ -801,6 +801,33 @@ impl JobRepo {
         })
     }
 
+    /// Loads several jobs of a slag in one round trip, in order; `None` for a
+    /// job that is gone or unreadable (logged).
+    pub async fn load_many(
+        &self,
+        slag: &str,
+        job_ids: &[String],
+    ) -> Result<Vec<Option<StoredJob>>, JobError> {
+        let records = self.store.get_jobs(slag, job_ids).await?;
+        Ok(job_ids
+            .iter()
+            .zip(records)
+            .map(|(job_id, stored)| {
+                let stored = stored?;
+                match serde_json::from_slice(&stored.data) {
+                    Ok(record) => Some(StoredJob {
+                        record,
+                        version: stored.version,
+                    }),
+                    Err(reason) => {
+                        tracing::error!(%slag, %job_id, %reason, "skipping an unreadable job record");
+                        None
+                    }
+                }
+            })
+            .collect())
+    }
+
     /// Writes a job if it is still at `expected`, keeping the waiting index in step
     /// with `waiting`, then appends an event. Archives a job that just ended.
     pub async fn save(
@@ -949,20 +976,16 @@ impl JobRepo {
                 )
                 .await?;
             let in_page = page.items.len();
-            for (index, job_id) in page.items.into_iter().enumerate() {
+            // The page's records in one round trip, not one per job. A job
+            // deleted since the index was read is not listed; one unreadable
+            // record must not hide every other job from every caller of the
+            // skill: it is logged and skipped.
+            let records = self.load_many(slag, &page.items).await?;
+            for (index, stored) in records.into_iter().enumerate() {
                 cursor += 1;
                 scanned += 1;
-                let stored = match self.load(slag, &job_id).await {
-                    Ok(stored) => stored,
-                    // Deleted between the index read and the load: not listed.
-                    Err(JobError::NotFound { .. }) => continue,
-                    // One unreadable record must not hide every other job from
-                    // every caller of the skill: it is logged and skipped.
-                    Err(JobError::Corrupt(reason)) => {
-                        tracing::error!(%slag, %job_id, %reason, "skipping an unreadable job record");
-                        continue;
-                    }
-                    Err(error) => return Err(error),
+                let Some(stored) = stored else {
+                    continue;
                 };
                 if keep(&stored.record) {
                     jobs.push(stored);

@@ -146,6 +146,13 @@ pub trait JobStore: Send + Sync {
     ) -> Result<Version>;
     /// Reads a job record.
     async fn get_job(&self, slag: &str, job_id: &str) -> Result<Option<VersionedRecord>>;
+    /// Reads several job records of a slag at once (one round trip on Redis),
+    /// in the order asked; `None` where a job does not exist.
+    async fn get_jobs(
+        &self,
+        slag: &str,
+        job_ids: &[String],
+    ) -> Result<Vec<Option<VersionedRecord>>>;
     /// Writes a job record if its stored version is still `expected`, applying
     /// `waiting` to the slag's waiting index and appending `event` to the job's
     /// log atomically with it: the event exists exactly when the write happened.

@@ -147,6 +147,18 @@ impl JobStore for MemoryStore {
         Ok(self.lock().jobs.get(&key).cloned())
     }
 
+    async fn get_jobs(
+        &self,
+        slag: &str,
+        job_ids: &[String],
+    ) -> Result<Vec<Option<VersionedRecord>>> {
+        let mut records = Vec::with_capacity(job_ids.len());
+        for job_id in job_ids {
+            records.push(self.get_job(slag, job_id).await?);
+        }
+        Ok(records)
+    }
+
     async fn update_job(
         &self,
         slag: &str,

@@ -302,6 +302,33 @@ impl JobStore for RedisStore {
         })
     }
 
+    async fn get_jobs(
+        &self,
+        slag: &str,
+        job_ids: &[String],
+    ) -> Result<Vec<Option<VersionedRecord>>> {
+        if job_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut pipe = redis::pipe();
+        for job_id in job_ids {
+            check_job(slag, job_id)?;
+            pipe.cmd("HMGET")
+                .arg(self.keys.job(slag, job_id))
+                .arg("v")
+                .arg("d");
+        }
+        let replies: Vec<(Option<u64>, Option<Vec<u8>>)> =
+            pipe.query_async(&mut self.conn()).await?;
+        Ok(replies
+            .into_iter()
+            .map(|reply| match reply {
+                (Some(version), Some(data)) => Some(VersionedRecord { version, data }),
+                _ => None,
+            })
+            .collect())
+    }
+
     async fn update_job(
         &self,
         slag: &str,

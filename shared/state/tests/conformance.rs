@@ -440,6 +440,26 @@ mod cases {
         );
     }
 
+    pub async fn many_jobs_are_read_at_once_in_order(store: &dyn StateStore) {
+        store.create_job("cs", "m1", b"one", 1, None).await.unwrap();
+        store.create_job("cs", "m2", b"two", 2, None).await.unwrap();
+        let ids = ["m2", "gone", "m1"].map(String::from);
+        let records = store.get_jobs("cs", &ids).await.unwrap();
+        let data: Vec<Option<Vec<u8>>> = records
+            .into_iter()
+            .map(|record| record.map(|record| record.data))
+            .collect();
+        assert_eq!(
+            data,
+            vec![Some(b"two".to_vec()), None, Some(b"one".to_vec())]
+        );
+        assert!(store.get_jobs("cs", &[]).await.unwrap().is_empty());
+        assert!(
+            store.get_jobs("cs", &["a:b".to_owned()]).await.is_err(),
+            "ids are validated like get_job's"
+        );
+    }
+
     pub async fn a_transition_writes_its_events_and_wake_up_in_one_step(store: &dyn StateStore) {
         store.create_job("cs", "b1", b"v1", 1, None).await.unwrap();
         let queued_before = store.queue_stats().await.unwrap().ready;
@@ -819,6 +839,11 @@ macro_rules! conformance {
             async fn blocked_claim_wakes_on_enqueue() {
                 let harness = super::$backend().await;
                 cases::blocked_claim_wakes_on_enqueue(harness.store.clone()).await;
+            }
+
+            #[tokio::test]
+            async fn many_jobs_are_read_at_once_in_order() {
+                cases::many_jobs_are_read_at_once_in_order(&*super::$backend().await.store).await;
             }
 
             #[tokio::test]
