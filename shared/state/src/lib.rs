@@ -165,7 +165,11 @@ pub trait JobStore: Send + Sync {
         data: &[u8],
         waiting: WaitingChange,
         event: Option<&[u8]>,
-    ) -> Result<Version>;
+    ) -> Result<Version> {
+        let events: Vec<&[u8]> = event.into_iter().collect();
+        self.update_job_batch(slag, job_id, expected, data, waiting, &events, false)
+            .await
+    }
     /// [`Self::update_job`] with every event of the transition appended in
     /// order and, when `enqueue`, the job put in the ready queue — one atomic
     /// step (one round trip on Redis): a transition's write, its events and its

@@ -159,20 +159,6 @@ impl JobStore for MemoryStore {
         Ok(records)
     }
 
-    async fn update_job(
-        &self,
-        slag: &str,
-        job_id: &str,
-        expected: Version,
-        data: &[u8],
-        waiting: WaitingChange,
-        event: Option<&[u8]>,
-    ) -> Result<Version> {
-        let events: Vec<&[u8]> = event.into_iter().collect();
-        self.update_job_batch(slag, job_id, expected, data, waiting, &events, false)
-            .await
-    }
-
     async fn update_job_batch(
         &self,
         slag: &str,
