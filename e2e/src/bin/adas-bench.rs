@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use adas_proto::pb;
-use adas_state::{JobStore, RedisStore, WaitingChange};
+use adas_state::{JobStore, JobWrite, NewJob, RedisStore, WaitingChange};
 use adas_testkit::{RedisServer, SpawnedService, free_port, scratch_dir};
 use adas_tools::McpConnector;
 use clap::{Parser, ValueEnum};
@@ -490,13 +490,17 @@ async fn measure_floors(
     let sample = timed(sizes.floor_ops, async || {
         floors.cas_version = floors
             .store
-            .update_job(
+            .write_job(
                 "bench-floor",
                 "floor",
-                floors.cas_version,
-                b"{}",
-                WaitingChange::Keep,
-                None,
+                JobWrite {
+                    expected: floors.cas_version,
+                    data: Some(b"{}"),
+                    status: "running",
+                    waiting: WaitingChange::Keep,
+                    events: &[],
+                    enqueue: None,
+                },
             )
             .await?;
         Ok(())
@@ -1022,7 +1026,17 @@ async fn bench_mode(
     );
     let store = Arc::new(RedisStore::connect(&redis.url(), "bench").await?);
     let cas_version = store
-        .create_job("bench-floor", "floor", b"{}", 0, None)
+        .create_job(
+            "bench-floor",
+            "floor",
+            NewJob {
+                data: b"{}",
+                created_ms: 0,
+                status: "running",
+                event: None,
+                enqueue: false,
+            },
+        )
         .await?;
     let redis_pid = redis_pid(redis);
     let mut floors = Floors {

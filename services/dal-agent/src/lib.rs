@@ -266,9 +266,9 @@ impl DalAgentService for DalAgentServer {
         }
         let stored = self
             .dal
+            // The job as read for the access check: the write compare-and-sets on it.
             .submit(
-                &slag,
-                &job_id,
+                current,
                 &request.correlation_id,
                 &fields,
                 &principal.name,

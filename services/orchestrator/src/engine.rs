@@ -49,6 +49,11 @@ pub enum Next {
 /// The engines behind a step.
 #[tonic::async_trait]
 pub trait Engine: Send + Sync + std::fmt::Debug {
+    /// Whether steps run on the worker's own copy of the job (events held on
+    /// it ride with the next write); a remote engine reads the stored job.
+    fn in_process(&self) -> bool {
+        false
+    }
     /// A plan (or the next step of one) for the job.
     async fn plan(
         &self,
@@ -56,8 +61,8 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
         record: &JobRecord,
         request: pb::PlanRequest,
     ) -> Result<pb::PlanResponse, WorkError>;
-    /// The next call, ask or end of the plan; the job as it stands after
-    /// (written when resolving changed it).
+    /// The next call, ask or end of the plan; the job as it stands after (a
+    /// change held on the record when in process, else written).
     async fn resolve_next(
         &self,
         skill: &Arc<OperationalSkill>,
@@ -138,6 +143,10 @@ impl Engine for Local {
             .map_err(|error| {
                 WorkError::Plan(format!("the planner produced an invalid plan: {error}"))
             })
+    }
+
+    fn in_process(&self) -> bool {
+        true
     }
 
     async fn resolve_next(

@@ -149,18 +149,28 @@ impl Orchestrator {
                 reason: format!("expected `skills/{slag}/conversations/{{id}}`"),
             })?;
         let not_found = || OrchestratorError::ConversationNotFound(name.to_owned());
-        let Some(latest) = self
+        // No turn stored yet: the conversation is its first job's, named by it.
+        let latest = self
             .repo
             .conversation_turn(&principal.tenant, slag, id)
-            .await?
-        else {
-            return Err(not_found());
-        };
+            .await?;
+        let first_turn = latest.is_none();
+        let latest = latest.unwrap_or_else(|| id.to_owned());
         let previous = match self.repo.load(slag, &latest).await {
             Ok(stored) => stored.record,
             Err(JobError::NotFound { .. }) => return Err(not_found()),
             Err(error) => return Err(error.into()),
         };
+        // A first job stays a conversation as long as a stored turn would.
+        if first_turn
+            && (previous.conversation != id
+                || adas_jobs::parse_rfc3339_ms(&previous.created_at).is_none_or(|created| {
+                    adas_state::now_ms().saturating_sub(created)
+                        > adas_jobs::CONVERSATION_TTL.as_millis() as u64
+                }))
+        {
+            return Err(not_found());
+        }
         // Another principal's conversation does not exist for this caller.
         if adas_wire::check_job_access(principal, &previous).is_err() {
             return Err(not_found());
@@ -277,6 +287,7 @@ pub fn spawn_workers(
         consumer: format!("orchestrator-{}", std::process::id()),
         visibility_timeout: config.visibility_timeout,
         focus,
+        acks: Arc::default(),
     };
     let mut stop = stop.clone();
     let pool = tokio::spawn(worker.run(config.workers.max(1), async move {
@@ -512,8 +523,10 @@ impl OrchestratorService for Orchestrator {
             created_at: stamp.clone(),
             updated_at: stamp,
             ended_at: None,
+            unwritten: Vec::new(),
         };
-        let stored = match self.repo.create(&record).await {
+        // Created and queued in one write.
+        let stored = match self.repo.create(&record, true).await {
             Ok(stored) => stored,
             Err(error) => {
                 if holds_quota {
@@ -522,14 +535,14 @@ impl OrchestratorService for Orchestrator {
                 return Err(OrchestratorError::from(error).into());
             }
         };
-        self.repo
-            .set_conversation_turn(&principal.tenant, &slag, &conversation, &job_id)
-            .await
-            .map_err(OrchestratorError::from)?;
-        self.repo
-            .enqueue(&slag, &job_id)
-            .await
-            .map_err(OrchestratorError::from)?;
+        // A conversation's first job names it: its turn is found without a
+        // write (see `continue_conversation`).
+        if conversation != job_id {
+            self.repo
+                .set_conversation_turn(&principal.tenant, &slag, &conversation, &job_id)
+                .await
+                .map_err(OrchestratorError::from)?;
+        }
         Ok(Response::new(adas_wire::job(&stored)))
     }
 
@@ -574,13 +587,14 @@ impl OrchestratorService for Orchestrator {
         })?;
         let (stored, next) = self
             .repo
-            .list(&slag, window.offset as u64, window.size, |record| {
+            .list(
+                &slag,
+                adas_wire::job_status(wanted),
+                (window.offset as u64, window.size),
                 // Only what the caller may read: its tenant, and its own jobs
                 // unless it oversees them all.
-                adas_wire::check_job_access(&principal, record).is_ok()
-                    && (wanted == pb::JobStatus::Unspecified
-                        || adas_wire::status(record.status) == wanted)
-            })
+                |record| adas_wire::check_job_access(&principal, record).is_ok(),
+            )
             .await
             .map_err(OrchestratorError::from)?;
         let jobs = stored.iter().map(adas_wire::job).collect();

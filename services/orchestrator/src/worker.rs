@@ -44,7 +44,12 @@ pub struct Worker {
     pub visibility_timeout: Duration,
     /// Large tool outputs, kept once per slag and referenced from the job.
     pub focus: Arc<FocusCache>,
+    /// Deliveries handled and not yet acknowledged.
+    pub acks: Arc<std::sync::Mutex<Vec<adas_state::Receipt>>>,
 }
+
+/// How often a claimer looks for jobs held by silent workers.
+const RECLAIM_EVERY: Duration = Duration::from_secs(1);
 
 /// Most deliveries one claim takes (each still needs room in the budget).
 const CLAIM_BATCH: usize = 64;
@@ -99,7 +104,7 @@ impl Worker {
         let room = Arc::new(tokio::sync::Semaphore::new(budget.max(1)));
         let worker = Arc::new(self);
         let mut running = tokio::task::JoinSet::new();
-        let mut rounds: u64 = 0;
+        let mut reclaimed_at = tokio::time::Instant::now() - RECLAIM_EVERY;
         loop {
             // A job claimed is a job started: wait for room first.
             let first = tokio::select! {
@@ -111,20 +116,33 @@ impl Worker {
             };
             let free = room.available_permits() + 1;
             let store = worker.repo.store().clone();
+            // The finished deliveries are acknowledged by the claim itself.
+            let acks = worker.take_acks();
             let deliveries = tokio::select! {
-                () = &mut stop => break,
-                claimed = store.claim(&worker.consumer, free.min(CLAIM_BATCH), Duration::from_secs(2)) => claimed,
+                () = &mut stop => {
+                    worker.acks.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(acks);
+                    break;
+                }
+                claimed = store.claim(&worker.consumer, &acks, free.min(CLAIM_BATCH), Duration::from_secs(2)) => claimed,
             };
             let mut deliveries = match deliveries {
                 Ok(deliveries) => deliveries,
                 Err(error) => {
                     warn!(%error, "claiming jobs failed; retrying");
+                    // Not known to be acknowledged: they go with the next claim.
+                    worker
+                        .acks
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .extend(acks);
                     tokio::time::sleep(Duration::from_millis(500)).await;
                     continue;
                 }
             };
-            rounds += 1;
-            if rounds % 5 == 1 {
+            // Abandoned jobs are looked for on a clock, not per claim: a busy
+            // claimer pays no round trip for it.
+            if reclaimed_at.elapsed() >= RECLAIM_EVERY {
+                reclaimed_at = tokio::time::Instant::now();
                 match store
                     .reclaim(&worker.consumer, worker.visibility_timeout, 4)
                     .await
@@ -156,17 +174,57 @@ impl Worker {
             while running.try_join_next().is_some() {}
         }
         while running.join_next().await.is_some() {}
+        let acks = worker.take_acks();
+        if let Err(error) = worker.repo.store().ack(&acks).await {
+            warn!(%error, "acks at shutdown failed; those jobs may be reclaimed (finished calls never run twice)");
+        }
     }
 
-    /// Advances one delivered job, then acknowledges the delivery.
-    async fn handle(&self, delivery: adas_state::Delivery) {
+    fn take_acks(&self) -> Vec<adas_state::Receipt> {
+        std::mem::take(
+            &mut *self
+                .acks
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+
+    /// Advances one delivered job; its acknowledgement rides with the next
+    /// claim (or goes at once when many are waiting).
+    async fn handle(&self, mut delivery: adas_state::Delivery) {
+        let receipt = delivery.receipt();
+        let carried = delivery.record.take();
+        let had_copy = carried.is_some();
         let (slag, job_id) = (&delivery.item.slag, &delivery.item.job_id);
-        if let Err(error) = self.process(slag, job_id).await {
+        let mut processed = self.process(slag, job_id, carried).await;
+        if had_copy
+            && matches!(
+                processed,
+                Err(WorkError::Job(JobError::Store(
+                    StateError::VersionConflict { .. }
+                )))
+            )
+        {
+            // The queue's copy was stale (the job was written since it was
+            // queued): nothing was done on it; go again from the store.
+            processed = self.process(slag, job_id, None).await;
+        }
+        if let Err(error) = processed {
             warn!(%slag, %job_id, %error, "job processing stopped");
             self.fail_on_platform_error(slag, job_id, &error).await;
         }
-        if let Err(error) = self.repo.store().ack(&delivery.id).await {
-            warn!(%error, "ack failed; the job may be reclaimed and resumed (finished calls never run twice)");
+        let batch = {
+            let mut acks = self
+                .acks
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            acks.push(receipt);
+            (acks.len() >= CLAIM_BATCH).then(|| std::mem::take(&mut *acks))
+        };
+        if let Some(batch) = batch
+            && let Err(error) = self.repo.store().ack(&batch).await
+        {
+            warn!(%error, "ack failed; the jobs may be reclaimed and resumed (finished calls never run twice)");
         }
     }
 
@@ -213,12 +271,21 @@ impl Worker {
             .map_err(WorkError::from)
     }
 
-    /// Advances one job as far as it can go.
-    pub async fn process(&self, slag: &str, job_id: &str) -> Result<(), WorkError> {
+    /// Advances one job as far as it can go, from `carried` (the record its
+    /// queue entry brought) or a fresh read.
+    pub async fn process(
+        &self,
+        slag: &str,
+        job_id: &str,
+        carried: Option<adas_state::VersionedRecord>,
+    ) -> Result<(), WorkError> {
         let StoredJob {
             mut record,
             mut version,
-        } = self.repo.load(slag, job_id).await?;
+        } = match carried.map(JobRepo::decode) {
+            Some(Ok(stored)) => stored,
+            _ => self.repo.load(slag, job_id).await?,
+        };
         if record.status.is_terminal() || record.status == JobStatus::Paused {
             return Ok(());
         }
@@ -241,6 +308,11 @@ impl Worker {
                 return Ok(());
             };
             version = next;
+        } else if self.engine.in_process() {
+            // Written with the first step (the call's start, a pause, the
+            // end): one write, and nothing at all if the step never comes.
+            let (kind, message, data) = taken;
+            record.unwritten.push((kind, message.to_owned(), data));
         } else {
             version = self.repo.save(version, &mut record, taken).await?;
         }
@@ -253,7 +325,7 @@ impl Worker {
                 Ok(resolved) => resolved,
                 // Someone else wrote the job (a cancel, an answer): start over from the store.
                 Err(WorkError::Job(JobError::Store(StateError::VersionConflict { .. }))) => {
-                    return Box::pin(self.process(slag, job_id)).await;
+                    return Box::pin(self.process(slag, job_id, None)).await;
                 }
                 Err(error) => return Err(error),
             };
@@ -820,13 +892,18 @@ impl Worker {
                 .await?;
             return Ok(None);
         }
-        self.repo
-            .event(
-                &record,
+        // A compare-and-set, not a bare append: the call starts only if
+        // nobody wrote the job since this worker read it (a cancel stops it).
+        let version = self
+            .repo
+            .mark(
                 version,
-                EventKind::ToolStarted,
-                tool,
-                json!({"tool": tool, "arguments": args}),
+                &mut record,
+                (
+                    EventKind::ToolStarted,
+                    tool,
+                    json!({"tool": tool, "arguments": args}),
+                ),
             )
             .await?;
         let outcome = if tool.starts_with("sys.") {

@@ -532,13 +532,20 @@ impl DalAgent {
             )));
         }
         let skill = self.skill(&record).await?;
-        self.resolve_held(&skill, StoredJob { record, version }, request)
-            .await
+        let (next, mut job) = self
+            .resolve_held(&skill, StoredJob { record, version }, request)
+            .await?;
+        // A caller in another process reads the job back: nothing stays held.
+        job.version = self.repo.flush(job.version, &mut job.record).await?;
+        Ok((next, job))
     }
 
     /// [`Self::resolve_next`] on a copy of the job the caller holds at its
     /// stored version (the worker's in-process step: no reload); a write
-    /// still compare-and-sets on that version.
+    /// still compare-and-sets on that version. A resolution that only
+    /// changed the plan is held on the record (`unwritten`) to ride with the
+    /// caller's next write (the call's start): the caller must write the job
+    /// before acting on the step.
     pub async fn resolve_held(
         &self,
         skill: &Arc<OperationalSkill>,
@@ -699,15 +706,12 @@ impl DalAgent {
         if record.plan.as_ref() == Some(&plan) {
             return Ok(version);
         }
+        // Deterministic from the stored job: held for the caller's next write.
         record.plan = Some(plan);
-        Ok(self
-            .repo
-            .save(
-                version,
-                record,
-                (EventKind::Resolved, "plan resolved", Json::Null),
-            )
-            .await?)
+        record
+            .unwritten
+            .push((EventKind::Resolved, "plan resolved".into(), Json::Null));
+        Ok(version)
     }
 
     /// Applies the answer to an engine-made ask (clarification, confirmation,
@@ -833,16 +837,16 @@ impl DalAgent {
     /// and re-queues the job. All-or-nothing.
     pub async fn submit(
         &self,
-        slag: &str,
-        job_id: &str,
+        StoredJob {
+            mut record,
+            version,
+        }: StoredJob,
         correlation_id: &str,
         fields: &Map<String, Json>,
         submitted_by: &str,
     ) -> Result<StoredJob, DalError> {
-        let StoredJob {
-            mut record,
-            version,
-        } = self.repo.load(slag, job_id).await?;
+        let job_id = record.job_id.clone();
+        let job_id = job_id.as_str();
         let Some(mut waiting) = record
             .waiting
             .clone()

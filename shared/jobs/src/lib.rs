@@ -17,7 +17,7 @@ pub mod focus;
 pub mod query;
 
 use adas_dia::Plan;
-use adas_state::{PageRequest, QueueItem, StateError, StateStore, WaitingChange};
+use adas_state::{PageRequest, StateError, StateStore, WaitingChange};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
@@ -52,6 +52,18 @@ pub enum JobStatus {
 }
 
 impl JobStatus {
+    /// The store's name for the status (its per-status index).
+    pub fn tag(self) -> &'static str {
+        match self {
+            Self::Queued => "queued",
+            Self::Running => "running",
+            Self::Paused => "paused",
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+            Self::Cancelled => "cancelled",
+        }
+    }
+
     /// Whether the job has ended.
     pub fn is_terminal(self) -> bool {
         matches!(self, Self::Completed | Self::Failed | Self::Cancelled)
@@ -329,6 +341,12 @@ pub struct JobRecord {
     pub updated_at: String,
     /// Ended (RFC 3339).
     pub ended_at: Option<String>,
+    /// Events of a transition held back to ride with the job's next write (a
+    /// worker's pickup of a resumed job is written with its first step: one
+    /// write instead of two, and nothing is written if the step never
+    /// happens). Never stored; [`JobRepo::save_batch`] writes them first.
+    #[serde(skip)]
+    pub unwritten: Vec<(EventKind, String, Json)>,
 }
 
 fn unused(usage: &adas_llm::Usage) -> bool {
@@ -762,20 +780,22 @@ impl JobRepo {
         Ok(())
     }
 
-    /// Stores a new job (version 1) and its `created` event, in one atomic write.
-    pub async fn create(&self, record: &JobRecord) -> Result<StoredJob, JobError> {
+    /// Stores a new job (version 1) and its `created` event and, when
+    /// `enqueue`, queues it — one atomic write.
+    pub async fn create(&self, record: &JobRecord, enqueue: bool) -> Result<StoredJob, JobError> {
         let data =
             serde_json::to_vec(record).map_err(|error| JobError::Corrupt(error.to_string()))?;
         let event = event_bytes(record, 1, EventKind::Created, "job created", Json::Null)?;
+        let job = adas_state::NewJob {
+            data: &data,
+            created_ms: adas_state::now_ms(),
+            status: record.status.tag(),
+            event: Some(&event),
+            enqueue,
+        };
         let version = self
             .store
-            .create_job(
-                &record.slag,
-                &record.job_id,
-                &data,
-                adas_state::now_ms(),
-                Some(&event),
-            )
+            .create_job(&record.slag, &record.job_id, job)
             .await?;
         Ok(StoredJob {
             record: record.clone(),
@@ -793,6 +813,11 @@ impl JobRepo {
                 slag: slag.to_owned(),
                 job_id: job_id.to_owned(),
             })?;
+        Self::decode(stored)
+    }
+
+    /// A job from its stored bytes (a load, or a queue delivery's copy).
+    pub fn decode(stored: adas_state::VersionedRecord) -> Result<StoredJob, JobError> {
         let record = serde_json::from_slice(&stored.data)
             .map_err(|error| JobError::Corrupt(error.to_string()))?;
         Ok(StoredJob {
@@ -839,8 +864,47 @@ impl JobRepo {
         self.save_batch(expected, record, vec![event], false).await
     }
 
+    /// Writes the record's held events and changes, if any; the version after.
+    pub async fn flush(&self, expected: u64, record: &mut JobRecord) -> Result<u64, JobError> {
+        if record.unwritten.is_empty() {
+            return Ok(expected);
+        }
+        self.save_batch(expected, record, Vec::new(), false).await
+    }
+
+    /// Moves the job's version past `expected` with `event` and the record's
+    /// unwritten ones, without rewriting an unchanged record (a tool call's
+    /// start: it happens only if nobody wrote the job since — a cancel
+    /// stops the call). Writes the whole record when events were held back
+    /// with a change (a pickup).
+    pub async fn mark(
+        &self,
+        expected: u64,
+        record: &mut JobRecord,
+        event: (EventKind, &str, Json),
+    ) -> Result<u64, JobError> {
+        if !record.unwritten.is_empty() {
+            return self.save(expected, record, event).await;
+        }
+        let (kind, message, detail) = event;
+        let bytes = event_bytes(record, expected + 1, kind, message, detail)?;
+        let write = adas_state::JobWrite {
+            expected,
+            data: None,
+            status: record.status.tag(),
+            waiting: WaitingChange::Keep,
+            events: &[&bytes],
+            enqueue: None,
+        };
+        Ok(self
+            .store
+            .write_job(&record.slag, &record.job_id, write)
+            .await?)
+    }
+
     /// [`Self::save`] with every event of the transition, in order, and (when
-    /// `requeue`) the job put back in the ready queue — one atomic write.
+    /// `requeue`) the job put back in the queue's resumed lane — one atomic
+    /// write. Events held back on the record go first.
     pub async fn save_batch(
         &self,
         expected: u64,
@@ -863,23 +927,34 @@ impl JobRepo {
         // A successful compare-and-set makes the version `expected + 1`, so the
         // event can be written by the same atomic step (one round trip, and no
         // write without its event).
-        let events = events
-            .into_iter()
+        let held: Vec<_> = record.unwritten.drain(..).collect();
+        let events = held
+            .iter()
+            .map(|(kind, message, detail)| (*kind, message.as_str(), detail.clone()))
+            .chain(events)
             .map(|(kind, message, detail)| event_bytes(record, expected + 1, kind, message, detail))
             .collect::<Result<Vec<_>, _>>()?;
         let events: Vec<&[u8]> = events.iter().map(Vec::as_slice).collect();
-        let version = self
+        let write = adas_state::JobWrite {
+            expected,
+            data: Some(&data),
+            status: record.status.tag(),
+            waiting,
+            events: &events,
+            enqueue: requeue.then_some(adas_state::Lane::Resumed),
+        };
+        let written = self
             .store
-            .update_job_batch(
-                &record.slag,
-                &record.job_id,
-                expected,
-                &data,
-                waiting,
-                &events,
-                requeue,
-            )
-            .await?;
+            .write_job(&record.slag, &record.job_id, write)
+            .await;
+        let version = match written {
+            Ok(version) => version,
+            Err(error) => {
+                // Nothing was written: the held events stay held.
+                record.unwritten = held;
+                return Err(error.into());
+            }
+        };
         if record.status.is_terminal() {
             // Best effort: a slot left behind is pruned when its set fills up.
             if record.holds_quota
@@ -890,22 +965,6 @@ impl JobRepo {
             self.archive_later(record).await;
         }
         Ok(version)
-    }
-
-    /// Appends an event without writing the record.
-    pub async fn event(
-        &self,
-        record: &JobRecord,
-        version: u64,
-        kind: EventKind,
-        message: &str,
-        data: Json,
-    ) -> Result<(), JobError> {
-        let bytes = event_bytes(record, version, kind, message, data)?;
-        self.store
-            .append_event(&record.slag, &record.job_id, &bytes)
-            .await?;
-        Ok(())
     }
 
     /// Events after `after`, with their ids.
@@ -937,26 +996,17 @@ impl JobRepo {
         parse_events(events)
     }
 
-    /// Puts a job in the ready queue.
-    pub async fn enqueue(&self, slag: &str, job_id: &str) -> Result<(), JobError> {
-        self.store
-            .enqueue(&QueueItem {
-                slag: slag.to_owned(),
-                job_id: job_id.to_owned(),
-            })
-            .await?;
-        Ok(())
-    }
-
-    /// Jobs of a slag, oldest first, from `offset`, keeping those `keep` accepts
-    /// until `limit` are kept. A filter may skip many jobs (a status over a large
-    /// history), so one call reads at most `MAX_LIST_SCAN` ids and returns the
-    /// offset to continue from: a page may hold fewer jobs than asked, never miss one.
+    /// Jobs of a slag (with `status`, only those: read from the per-status
+    /// index, no scan), oldest first, from `offset`, keeping those `keep`
+    /// accepts until `limit` are kept. A filter may skip many jobs (another
+    /// principal's), so one call reads at most `MAX_LIST_SCAN` ids and returns
+    /// the offset to continue from: a page may hold fewer jobs than asked,
+    /// never miss one.
     pub async fn list(
         &self,
         slag: &str,
-        offset: u64,
-        limit: usize,
+        status: Option<JobStatus>,
+        (offset, limit): (u64, usize),
         keep: impl Fn(&JobRecord) -> bool,
     ) -> Result<(Vec<StoredJob>, Option<u64>), JobError> {
         let limit = limit.max(1);
@@ -969,6 +1019,7 @@ impl JobRepo {
                 .store
                 .list_jobs(
                     slag,
+                    status.map(JobStatus::tag),
                     PageRequest {
                         offset: cursor,
                         limit: batch,
@@ -1167,6 +1218,7 @@ mod tests {
             created_at: rfc3339(0),
             updated_at: rfc3339(0),
             ended_at: None,
+            unwritten: Vec::new(),
         }
     }
 
@@ -1176,29 +1228,35 @@ mod tests {
         let repo = JobRepo::new(store, std::env::temp_dir());
         // 40 queued jobs, then the 3 paused ones a status filter looks for.
         for index in 0..40 {
-            repo.create(&record(&format!("q{index:02}"), JobStatus::Queued))
+            repo.create(&record(&format!("q{index:02}"), JobStatus::Queued), false)
                 .await
                 .unwrap();
         }
         for job_id in ["p1", "p2", "p3"] {
-            repo.create(&record(job_id, JobStatus::Paused))
+            repo.create(&record(job_id, JobStatus::Paused), false)
                 .await
                 .unwrap();
         }
         let paused = |record: &JobRecord| record.status == JobStatus::Paused;
-        let (first, next) = repo.list("s", 0, 2, paused).await.unwrap();
-        let ids: Vec<&str> = first.iter().map(|job| job.record.job_id.as_str()).collect();
-        assert_eq!(ids, ["p1", "p2"]);
-        let (second, last) = repo
-            .list("s", next.expect("a next page"), 2, paused)
-            .await
-            .unwrap();
-        assert_eq!(second.len(), 1);
-        assert_eq!(second[0].record.job_id, "p3");
-        assert_eq!(last, None);
-        let (all, next) = repo.list("s", 0, 43, |_| true).await.unwrap();
+        // A filter scans; the status index reads the same pages directly.
+        for (status, keep) in [
+            (None, &paused as &dyn Fn(&JobRecord) -> bool),
+            (Some(JobStatus::Paused), &|_: &JobRecord| true),
+        ] {
+            let (first, next) = repo.list("s", status, (0, 2), keep).await.unwrap();
+            let ids: Vec<&str> = first.iter().map(|job| job.record.job_id.as_str()).collect();
+            assert_eq!(ids, ["p1", "p2"]);
+            let (second, last) = repo
+                .list("s", status, (next.expect("a next page"), 2), keep)
+                .await
+                .unwrap();
+            assert_eq!(second.len(), 1);
+            assert_eq!(second[0].record.job_id, "p3");
+            assert_eq!(last, None);
+        }
+        let (all, next) = repo.list("s", None, (0, 43), |_| true).await.unwrap();
         assert_eq!((all.len(), next), (43, None));
-        let (some, next) = repo.list("s", 0, 10, |_| true).await.unwrap();
+        let (some, next) = repo.list("s", None, (0, 10), |_| true).await.unwrap();
         assert_eq!((some.len(), next), (10, Some(10)));
     }
 }

@@ -47,7 +47,8 @@ impl KeyLayout {
         })
     }
 
-    /// Hash of a job record: fields `v` (version) and `d` (data).
+    /// Hash of a job record: fields `v` (version), `d` (data), `s` (status),
+    /// `c` (created, ms) and `w` (present while in the waiting index).
     pub fn job(&self, slag: &str, job_id: &str) -> String {
         format!("{}:{{{slag}}}:job:{job_id}", self.prefix)
     }
@@ -55,6 +56,12 @@ impl KeyLayout {
     /// Sorted set of a slag's job ids, scored by creation time.
     pub fn jobs_index(&self, slag: &str) -> String {
         format!("{}:{{{slag}}}:jobs", self.prefix)
+    }
+
+    /// Sorted set of a slag's jobs in `status`, scored by creation time (the
+    /// job hash's `s` field says which one holds it).
+    pub fn status_index(&self, slag: &str, status: &str) -> String {
+        format!("{}:{{{slag}}}:status:{status}", self.prefix)
     }
 
     /// Sorted set of a slag's paused jobs, scored by ask time.
@@ -75,6 +82,12 @@ impl KeyLayout {
     /// The tenant's ready queue stream (consumer group [`Self::QUEUE_GROUP`]).
     pub fn ready_queue(&self) -> String {
         format!("{}:queue:ready", self.prefix)
+    }
+
+    /// The tenant's lane of resumed jobs (answers, approvals), claimed before
+    /// the ready queue; same consumer group.
+    pub fn resume_queue(&self) -> String {
+        format!("{}:queue:resumed", self.prefix)
     }
 
     /// Consumer group of the ready queue.

@@ -99,14 +99,85 @@ pub struct QueueItem {
     pub job_id: String,
 }
 
+/// The two lanes of the ready queue. A resumed job (an answer, an approval)
+/// has its own lane, claimed before new work, so a user who answered never
+/// waits behind a backlog of new jobs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lane {
+    /// New jobs.
+    New,
+    /// Jobs resumed by an answer or an approval.
+    Resumed,
+}
+
 /// A queue item handed to one consumer; it stays pending until acked, and is
 /// reclaimable by another consumer once idle long enough.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Delivery {
-    /// Delivery id, passed to [`ReadyQueue::ack`].
+    /// Delivery id, passed back to acknowledge it.
     pub id: String,
+    /// The lane it came from.
+    pub lane: Lane,
     /// The job.
     pub item: QueueItem,
+    /// The record as the write that queued the job left it, so a worker needs
+    /// no read to start. It may be stale by the time it is claimed (a cancel
+    /// since): every write is a compare-and-set on its version, so a stale copy
+    /// only costs a conflict and a reload, never a step on old state.
+    pub record: Option<VersionedRecord>,
+}
+
+impl Delivery {
+    /// What acknowledging this delivery takes.
+    pub fn receipt(&self) -> Receipt {
+        Receipt {
+            lane: self.lane,
+            id: self.id.clone(),
+        }
+    }
+}
+
+/// A delivery to acknowledge: the item leaves its lane for good.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Receipt {
+    /// The lane.
+    pub lane: Lane,
+    /// The delivery id.
+    pub id: String,
+}
+
+/// A new job for [`JobStore::create_job`].
+#[derive(Debug, Clone, Copy)]
+pub struct NewJob<'a> {
+    /// The record (version 1).
+    pub data: &'a [u8],
+    /// Creation time (ms since the Unix epoch): the job's place in lists.
+    pub created_ms: u64,
+    /// Its status (a short tag): the per-status index it enters.
+    pub status: &'a str,
+    /// Its first event.
+    pub event: Option<&'a [u8]>,
+    /// Queue it ([`Lane::New`]) in the same step.
+    pub enqueue: bool,
+}
+
+/// One compare-and-set write of a job with everything that rides with it
+/// ([`JobStore::write_job`]).
+#[derive(Debug, Clone, Copy)]
+pub struct JobWrite<'a> {
+    /// The version the writer read; any other stored version fails the write.
+    pub expected: Version,
+    /// The new record; `None` keeps the stored bytes and only moves the version
+    /// (a step that must not slip past a concurrent write, like a tool call's start).
+    pub data: Option<&'a [u8]>,
+    /// The status after the write (a short tag): the per-status index follows it.
+    pub status: &'a str,
+    /// What happens to the slag's waiting index.
+    pub waiting: WaitingChange,
+    /// Events appended, in order.
+    pub events: &'a [&'a [u8]],
+    /// Queue the job in this lane.
+    pub enqueue: Option<Lane>,
 }
 
 /// Queue counters.
@@ -133,17 +204,11 @@ pub struct CacheEntry {
 /// Job records with compare-and-set writes.
 #[async_trait]
 pub trait JobStore: Send + Sync {
-    /// Creates a job record at version 1 and indexes it under its slag, and
-    /// appends `event` to its log in the same atomic step (one round trip).
-    /// Fails with [`StateError::AlreadyExists`] if the id is taken.
-    async fn create_job(
-        &self,
-        slag: &str,
-        job_id: &str,
-        data: &[u8],
-        created_ms: u64,
-        event: Option<&[u8]>,
-    ) -> Result<Version>;
+    /// Creates a job record at version 1, indexes it under its slag and its
+    /// status, appends its first event and (when asked) queues it — one atomic
+    /// step (one round trip on Redis). Fails with [`StateError::AlreadyExists`]
+    /// if the id is taken.
+    async fn create_job(&self, slag: &str, job_id: &str, job: NewJob<'_>) -> Result<Version>;
     /// Reads a job record.
     async fn get_job(&self, slag: &str, job_id: &str) -> Result<Option<VersionedRecord>>;
     /// Reads several job records of a slag at once (one round trip on Redis),
@@ -153,42 +218,22 @@ pub trait JobStore: Send + Sync {
         slag: &str,
         job_ids: &[String],
     ) -> Result<Vec<Option<VersionedRecord>>>;
-    /// Writes a job record if its stored version is still `expected`, applying
-    /// `waiting` to the slag's waiting index and appending `event` to the job's
-    /// log atomically with it: the event exists exactly when the write happened.
-    /// A stale write fails with [`StateError::VersionConflict`] and changes nothing.
-    async fn update_job(
-        &self,
-        slag: &str,
-        job_id: &str,
-        expected: Version,
-        data: &[u8],
-        waiting: WaitingChange,
-        event: Option<&[u8]>,
-    ) -> Result<Version> {
-        let events: Vec<&[u8]> = event.into_iter().collect();
-        self.update_job_batch(slag, job_id, expected, data, waiting, &events, false)
-            .await
-    }
-    /// [`Self::update_job`] with every event of the transition appended in
-    /// order and, when `enqueue`, the job put in the ready queue — one atomic
-    /// step (one round trip on Redis): a transition's write, its events and its
-    /// wake-up never part. A stale write changes nothing, enqueues nothing.
-    #[allow(clippy::too_many_arguments)]
-    async fn update_job_batch(
-        &self,
-        slag: &str,
-        job_id: &str,
-        expected: Version,
-        data: &[u8],
-        waiting: WaitingChange,
-        events: &[&[u8]],
-        enqueue: bool,
-    ) -> Result<Version>;
+    /// Writes a job if its stored version is still `write.expected`, moving it
+    /// between status indexes, applying the waiting change, appending the
+    /// events and (when asked) queueing it — one atomic step (one round trip on
+    /// Redis): a transition's write, its events and its wake-up never part. A
+    /// stale write fails with [`StateError::VersionConflict`] and changes nothing.
+    async fn write_job(&self, slag: &str, job_id: &str, write: JobWrite<'_>) -> Result<Version>;
     /// Deletes a job with its events and index entries; false if it did not exist.
     async fn delete_job(&self, slag: &str, job_id: &str) -> Result<bool>;
-    /// Job ids of a slag, oldest first (by creation time, then id).
-    async fn list_jobs(&self, slag: &str, page: PageRequest) -> Result<Page<String>>;
+    /// Job ids of a slag, oldest first (by creation time, then id); with
+    /// `status`, only the jobs in that status (an index: no scan).
+    async fn list_jobs(
+        &self,
+        slag: &str,
+        status: Option<&str>,
+        page: PageRequest,
+    ) -> Result<Page<String>>;
 }
 
 /// Per-job append-only event logs.
@@ -224,12 +269,21 @@ pub trait EventLog: Send + Sync {
 pub trait ReadyQueue: Send + Sync {
     /// Appends an item.
     async fn enqueue(&self, item: &QueueItem) -> Result<String>;
-    /// Takes up to `max` ready items for `consumer`, waiting up to `block` for one
-    /// to arrive when none is ready (zero: do not wait).
-    async fn claim(&self, consumer: &str, max: usize, block: Duration) -> Result<Vec<Delivery>>;
-    /// Acknowledges a delivery: the item leaves the queue for good.
-    async fn ack(&self, delivery_id: &str) -> Result<()>;
-    /// Takes over up to `max` items pending with any consumer for at least `min_idle`.
+    /// Acknowledges `acks`, then takes up to `max` ready items for `consumer`
+    /// — resumed ones first — waiting up to `block` for one to arrive when none
+    /// is ready (zero: do not wait). One round trip on Redis: a worker's acks
+    /// ride with its next claim.
+    async fn claim(
+        &self,
+        consumer: &str,
+        acks: &[Receipt],
+        max: usize,
+        block: Duration,
+    ) -> Result<Vec<Delivery>>;
+    /// Acknowledges deliveries now: the items leave the queue for good.
+    async fn ack(&self, receipts: &[Receipt]) -> Result<()>;
+    /// Takes over up to `max` items pending with any consumer for at least
+    /// `min_idle` (their records are not carried: they are read afresh).
     async fn reclaim(
         &self,
         consumer: &str,
@@ -240,7 +294,7 @@ pub trait ReadyQueue: Send + Sync {
     async fn queue_stats(&self) -> Result<QueueStats>;
 }
 
-/// The per-slag index of paused jobs (written through [`JobStore::update_job`]).
+/// The per-slag index of paused jobs (written through [`JobStore::write_job`]).
 #[async_trait]
 pub trait WaitingIndex: Send + Sync {
     /// Paused jobs of a slag, oldest ask first.

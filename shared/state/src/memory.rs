@@ -10,9 +10,10 @@ use tokio::sync::Notify;
 
 use crate::keys::validate_slag_key;
 use crate::{
-    CacheEntry, Delivery, EventLog, IdempotencyStore, JobStore, Page, PageRequest, QueueItem,
-    QueueStats, ReadyQueue, Result, Slots, StateError, StoredEvent, TtlCache, Version,
-    VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex, now_ms,
+    CacheEntry, Delivery, EventLog, IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page,
+    PageRequest, QueueItem, QueueStats, ReadyQueue, Receipt, Result, Slots, StateError,
+    StoredEvent, TtlCache, Version, VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex,
+    now_ms,
 };
 
 /// Expired cache and idempotency entries are swept every this many writes, so
@@ -32,11 +33,16 @@ pub struct MemoryStore {
 struct Inner {
     jobs: HashMap<(String, String), VersionedRecord>,
     jobs_index: HashMap<String, BTreeSet<(u64, String)>>,
+    /// A job's status and creation time, keyed like `jobs`.
+    job_status: HashMap<(String, String), (String, u64)>,
+    /// Per (slag, status): the jobs in that status, by creation time.
+    status_index: HashMap<(String, String), BTreeSet<(u64, String)>>,
     waiting: HashMap<String, HashMap<String, u64>>,
     events: HashMap<(String, String), Vec<StoredEvent>>,
     event_seq: u64,
     queue_seq: u64,
-    ready: VecDeque<(String, QueueItem)>,
+    ready: VecDeque<(String, QueueItem, Option<VersionedRecord>)>,
+    resumed: VecDeque<(String, QueueItem, Option<VersionedRecord>)>,
     pending: HashMap<String, PendingItem>,
     idempotency: HashMap<(String, String), (String, Instant)>,
     cache: HashMap<String, MemoryCacheEntry>,
@@ -47,6 +53,7 @@ struct Inner {
 #[derive(Debug)]
 struct PendingItem {
     item: QueueItem,
+    lane: Lane,
     delivered_at: Instant,
 }
 
@@ -74,6 +81,39 @@ impl MemoryStore {
 }
 
 impl Inner {
+    /// Moves a job to `status`'s index.
+    fn set_status(&mut self, key: &(String, String), status: &str, created_ms: Option<u64>) {
+        let (slag, job_id) = key;
+        let previous = self.job_status.get(key).cloned();
+        let created = created_ms
+            .or(previous.as_ref().map(|(_, created)| *created))
+            .unwrap_or(0);
+        if let Some((old, _)) = &previous {
+            if old == status {
+                return;
+            }
+            if let Some(index) = self.status_index.get_mut(&(slag.clone(), old.clone())) {
+                index.remove(&(created, job_id.clone()));
+            }
+        }
+        self.status_index
+            .entry((slag.clone(), status.to_owned()))
+            .or_default()
+            .insert((created, job_id.clone()));
+        self.job_status
+            .insert(key.clone(), (status.to_owned(), created));
+    }
+
+    /// Queues a job in `lane`; the delivery id.
+    fn push_queue(&mut self, lane: Lane, item: QueueItem, record: Option<VersionedRecord>) {
+        self.queue_seq += 1;
+        let id = format!("{}-{}", now_ms(), self.queue_seq);
+        match lane {
+            Lane::New => self.ready.push_back((id, item, record)),
+            Lane::Resumed => self.resumed.push_back((id, item, record)),
+        }
+    }
+
     fn note_write(&mut self) {
         self.writes += 1;
         if self.writes.is_multiple_of(SWEEP_EVERY) {
@@ -107,37 +147,42 @@ fn page<T: Clone>(items: impl Iterator<Item = T>, request: PageRequest) -> Page<
 
 #[async_trait]
 impl JobStore for MemoryStore {
-    async fn create_job(
-        &self,
-        slag: &str,
-        job_id: &str,
-        data: &[u8],
-        created_ms: u64,
-        event: Option<&[u8]>,
-    ) -> Result<Version> {
+    async fn create_job(&self, slag: &str, job_id: &str, job: NewJob<'_>) -> Result<Version> {
         let key = job_key(slag, job_id)?;
+        validate_slag_key(job.status)?;
         let mut inner = self.lock();
         if inner.jobs.contains_key(&key) {
             return Err(StateError::AlreadyExists {
                 what: format!("job {slag}/{job_id}"),
             });
         }
-        inner.jobs.insert(
-            key.clone(),
-            VersionedRecord {
-                version: 1,
-                data: data.to_vec(),
-            },
-        );
+        let record = VersionedRecord {
+            version: 1,
+            data: job.data.to_vec(),
+        };
+        inner.jobs.insert(key.clone(), record.clone());
         inner
             .jobs_index
             .entry(slag.to_owned())
             .or_default()
-            .insert((created_ms, job_id.to_owned()));
-        if let Some(event) = event {
-            push_event(&mut inner, key, event);
-            drop(inner);
+            .insert((job.created_ms, job_id.to_owned()));
+        inner.set_status(&key, job.status, Some(job.created_ms));
+        if let Some(event) = job.event {
+            push_event(&mut inner, key.clone(), event);
+        }
+        if job.enqueue {
+            let item = QueueItem {
+                slag: slag.to_owned(),
+                job_id: job_id.to_owned(),
+            };
+            inner.push_queue(Lane::New, item, Some(record));
+        }
+        drop(inner);
+        if job.event.is_some() {
             self.events_signal.notify_waiters();
+        }
+        if job.enqueue {
+            self.queue_signal.notify_waiters();
         }
         Ok(1)
     }
@@ -159,37 +204,29 @@ impl JobStore for MemoryStore {
         Ok(records)
     }
 
-    async fn update_job_batch(
-        &self,
-        slag: &str,
-        job_id: &str,
-        expected: Version,
-        data: &[u8],
-        waiting: WaitingChange,
-        events: &[&[u8]],
-        enqueue: bool,
-    ) -> Result<Version> {
-        if enqueue {
-            validate_slag_key(slag)?;
-        }
+    async fn write_job(&self, slag: &str, job_id: &str, write: JobWrite<'_>) -> Result<Version> {
         let key = job_key(slag, job_id)?;
+        validate_slag_key(write.status)?;
         let mut inner = self.lock();
         let Some(record) = inner.jobs.get_mut(&key) else {
             return Err(StateError::NotFound {
                 what: format!("job {slag}/{job_id}"),
             });
         };
-        if record.version != expected {
+        if record.version != write.expected {
             return Err(StateError::VersionConflict {
                 what: format!("job {slag}/{job_id}"),
-                expected,
+                expected: write.expected,
                 actual: record.version,
             });
         }
         record.version += 1;
-        record.data = data.to_vec();
-        let version = record.version;
-        match waiting {
+        if let Some(data) = write.data {
+            record.data = data.to_vec();
+        }
+        let written = record.clone();
+        inner.set_status(&key, write.status, None);
+        match write.waiting {
             WaitingChange::Keep => {}
             WaitingChange::Set { since_ms } => {
                 inner
@@ -204,25 +241,22 @@ impl JobStore for MemoryStore {
                 }
             }
         }
-        for event in events {
+        for event in write.events {
             push_event(&mut inner, key.clone(), event);
         }
-        if enqueue {
-            inner.queue_seq += 1;
-            let id = format!("{}-{}", now_ms(), inner.queue_seq);
-            inner.ready.push_back((
-                id,
-                QueueItem {
-                    slag: slag.to_owned(),
-                    job_id: job_id.to_owned(),
-                },
-            ));
+        let version = written.version;
+        if let Some(lane) = write.enqueue {
+            let item = QueueItem {
+                slag: slag.to_owned(),
+                job_id: job_id.to_owned(),
+            };
+            inner.push_queue(lane, item, Some(written));
         }
         drop(inner);
-        if !events.is_empty() {
+        if !write.events.is_empty() {
             self.events_signal.notify_waiters();
         }
-        if enqueue {
+        if write.enqueue.is_some() {
             self.queue_signal.notify_waiters();
         }
         Ok(version)
@@ -236,16 +270,35 @@ impl JobStore for MemoryStore {
         if let Some(index) = inner.jobs_index.get_mut(slag) {
             index.retain(|(_, id)| id != job_id);
         }
+        if let Some((status, created)) = inner.job_status.remove(&key)
+            && let Some(index) = inner.status_index.get_mut(&(slag.to_owned(), status))
+        {
+            index.remove(&(created, job_id.to_owned()));
+        }
         if let Some(index) = inner.waiting.get_mut(slag) {
             index.remove(job_id);
         }
         Ok(existed)
     }
 
-    async fn list_jobs(&self, slag: &str, request: PageRequest) -> Result<Page<String>> {
+    async fn list_jobs(
+        &self,
+        slag: &str,
+        status: Option<&str>,
+        request: PageRequest,
+    ) -> Result<Page<String>> {
         validate_slag_key(slag)?;
+        if let Some(status) = status {
+            validate_slag_key(status)?;
+        }
         let inner = self.lock();
-        let Some(index) = inner.jobs_index.get(slag) else {
+        let index = match status {
+            Some(status) => inner
+                .status_index
+                .get(&(slag.to_owned(), status.to_owned())),
+            None => inner.jobs_index.get(slag),
+        };
+        let Some(index) = index else {
             return Ok(Page {
                 items: Vec::new(),
                 next_offset: None,
@@ -354,17 +407,22 @@ impl ReadyQueue for MemoryStore {
         validate_slag_key(&item.job_id)?;
         let id = {
             let mut inner = self.lock();
-            inner.queue_seq += 1;
-            let id = format!("{}-{}", now_ms(), inner.queue_seq);
-            inner.ready.push_back((id.clone(), item.clone()));
-            id
+            inner.push_queue(Lane::New, item.clone(), None);
+            inner.ready.back().map(|(id, ..)| id.clone()).unwrap_or_default()
         };
         self.queue_signal.notify_waiters();
         Ok(id)
     }
 
-    async fn claim(&self, consumer: &str, max: usize, block: Duration) -> Result<Vec<Delivery>> {
+    async fn claim(
+        &self,
+        consumer: &str,
+        acks: &[Receipt],
+        max: usize,
+        block: Duration,
+    ) -> Result<Vec<Delivery>> {
         validate_slag_key(consumer)?;
+        self.ack(acks).await?;
         let deadline = Instant::now() + block;
         loop {
             // Register interest before checking, so an enqueue between the check and
@@ -372,23 +430,34 @@ impl ReadyQueue for MemoryStore {
             let notified = self.queue_signal.notified();
             {
                 let mut inner = self.lock();
-                let take = max.max(1).min(inner.ready.len());
-                if take > 0 {
-                    let now = Instant::now();
-                    let mut deliveries = Vec::with_capacity(take);
-                    for _ in 0..take {
-                        let Some((id, item)) = inner.ready.pop_front() else {
-                            break;
-                        };
-                        inner.pending.insert(
-                            id.clone(),
-                            PendingItem {
-                                item: item.clone(),
-                                delivered_at: now,
-                            },
-                        );
-                        deliveries.push(Delivery { id, item });
-                    }
+                let now = Instant::now();
+                let mut deliveries = Vec::new();
+                // Resumed jobs first.
+                while deliveries.len() < max.max(1) {
+                    let (lane, next) = match inner.resumed.pop_front() {
+                        Some(next) => (Lane::Resumed, next),
+                        None => match inner.ready.pop_front() {
+                            Some(next) => (Lane::New, next),
+                            None => break,
+                        },
+                    };
+                    let (id, item, record) = next;
+                    inner.pending.insert(
+                        id.clone(),
+                        PendingItem {
+                            item: item.clone(),
+                            lane,
+                            delivered_at: now,
+                        },
+                    );
+                    deliveries.push(Delivery {
+                        id,
+                        lane,
+                        item,
+                        record,
+                    });
+                }
+                if !deliveries.is_empty() {
                     return Ok(deliveries);
                 }
             }
@@ -400,10 +469,19 @@ impl ReadyQueue for MemoryStore {
         }
     }
 
-    async fn ack(&self, delivery_id: &str) -> Result<()> {
+    async fn ack(&self, receipts: &[Receipt]) -> Result<()> {
+        if receipts.is_empty() {
+            return Ok(());
+        }
         let mut inner = self.lock();
-        inner.pending.remove(delivery_id);
-        inner.ready.retain(|(id, _)| id != delivery_id);
+        for receipt in receipts {
+            inner.pending.remove(&receipt.id);
+            let lane = match receipt.lane {
+                Lane::New => &mut inner.ready,
+                Lane::Resumed => &mut inner.resumed,
+            };
+            lane.retain(|(id, ..)| *id != receipt.id);
+        }
         Ok(())
     }
 
@@ -429,7 +507,9 @@ impl ReadyQueue for MemoryStore {
                 pending.delivered_at = now;
                 deliveries.push(Delivery {
                     id,
+                    lane: pending.lane,
                     item: pending.item.clone(),
+                    record: None,
                 });
             }
         }
@@ -439,7 +519,7 @@ impl ReadyQueue for MemoryStore {
     async fn queue_stats(&self) -> Result<QueueStats> {
         let inner = self.lock();
         Ok(QueueStats {
-            ready: inner.ready.len() as u64,
+            ready: (inner.ready.len() + inner.resumed.len()) as u64,
             pending: inner.pending.len() as u64,
         })
     }

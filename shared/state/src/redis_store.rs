@@ -15,42 +15,63 @@ use tokio::sync::Mutex;
 use crate::keys::{KeyLayout, validate_slag_key};
 use crate::memory::{validate_cache_key, validate_idempotency_key};
 use crate::{
-    CacheEntry, Delivery, EventLog, IdempotencyStore, JobStore, Page, PageRequest, QueueItem,
-    QueueStats, ReadyQueue, Result, Slots, StateError, StoredEvent, TtlCache, Version,
-    VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex,
+    CacheEntry, Delivery, EventLog, IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page,
+    PageRequest, QueueItem, QueueStats, ReadyQueue, Receipt, Result, Slots, StateError,
+    StoredEvent, TtlCache, Version, VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex,
 };
 
-/// KEYS: job, jobs index, events. ARGV: data, created_ms, job_id, has event (0|1), event.
+/// KEYS: job, jobs index, events, status index, ready queue. ARGV: data,
+/// created_ms, job_id, status, has event (0|1), event, enqueue (0|1), slag.
 const CREATE_JOB: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', 1, 'd', ARGV[1])
+redis.call('HSET', KEYS[1], 'v', 1, 'd', ARGV[1], 's', ARGV[4], 'c', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-if ARGV[4] == '1' then redis.call('XADD', KEYS[3], '*', 'd', ARGV[5]) end
+redis.call('ZADD', KEYS[4], ARGV[2], ARGV[3])
+if ARGV[5] == '1' then redis.call('XADD', KEYS[3], '*', 'd', ARGV[6]) end
+if ARGV[7] == '1' then
+  redis.call('XADD', KEYS[5], '*', 'slag', ARGV[8], 'job', ARGV[3], 'v', 1, 'd', ARGV[1])
+end
 return 1
 ";
 
-/// KEYS: job, waiting index, events, ready queue. ARGV: expected version,
-/// data, waiting op (keep|set|clear), since_ms, job_id, slag, enqueue (0|1),
-/// event count, events….
+/// KEYS: job, waiting index, events, queue lane, new status index. ARGV:
+/// expected version, has data (0|1), data, waiting op (keep|set|clear),
+/// since_ms, job_id, slag, enqueue (0|1), status, status index prefix, event
+/// count, events….
 /// Returns {1, new version} | {0, stored version} | {-1, 0} (not found).
-const UPDATE_JOB: &str = r"
-local stored = redis.call('HGET', KEYS[1], 'v')
-if not stored then return {-1, 0} end
-if tonumber(stored) ~= tonumber(ARGV[1]) then return {0, tonumber(stored)} end
+/// The waiting index is touched only when the job enters or leaves it (`w`),
+/// the status indexes only when the status changes.
+const WRITE_JOB: &str = r"
+local stored = redis.call('HMGET', KEYS[1], 'v', 's', 'c', 'w')
+if not stored[1] then return {-1, 0} end
+if tonumber(stored[1]) ~= tonumber(ARGV[1]) then return {0, tonumber(stored[1])} end
 local version = redis.call('HINCRBY', KEYS[1], 'v', 1)
-redis.call('HSET', KEYS[1], 'd', ARGV[2])
-if ARGV[3] == 'set' then
-  redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
-elseif ARGV[3] == 'clear' then
-  redis.call('ZREM', KEYS[2], ARGV[5])
+if ARGV[2] == '1' then redis.call('HSET', KEYS[1], 'd', ARGV[3]) end
+if stored[2] ~= ARGV[9] then
+  if stored[2] then redis.call('ZREM', ARGV[10] .. stored[2], ARGV[6]) end
+  redis.call('ZADD', KEYS[5], stored[3] or 0, ARGV[6])
+  redis.call('HSET', KEYS[1], 's', ARGV[9])
 end
-for i = 1, tonumber(ARGV[8]) do redis.call('XADD', KEYS[3], '*', 'd', ARGV[8 + i]) end
-if ARGV[7] == '1' then redis.call('XADD', KEYS[4], '*', 'slag', ARGV[6], 'job', ARGV[5]) end
+if ARGV[4] == 'set' then
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6])
+  if not stored[4] then redis.call('HSET', KEYS[1], 'w', 1) end
+elseif ARGV[4] == 'clear' and stored[4] then
+  redis.call('ZREM', KEYS[2], ARGV[6])
+  redis.call('HDEL', KEYS[1], 'w')
+end
+for i = 1, tonumber(ARGV[11]) do redis.call('XADD', KEYS[3], '*', 'd', ARGV[11 + i]) end
+if ARGV[8] == '1' then
+  local data = ARGV[3]
+  if ARGV[2] ~= '1' then data = redis.call('HGET', KEYS[1], 'd') end
+  redis.call('XADD', KEYS[4], '*', 'slag', ARGV[7], 'job', ARGV[6], 'v', version, 'd', data)
+end
 return {1, version}
 ";
 
-/// KEYS: job, events, jobs index, waiting index. ARGV: job_id.
+/// KEYS: job, events, jobs index, waiting index. ARGV: job_id, status index prefix.
 const DELETE_JOB: &str = r"
+local status = redis.call('HGET', KEYS[1], 's')
+if status then redis.call('ZREM', ARGV[2] .. status, ARGV[1]) end
 local existed = redis.call('DEL', KEYS[1])
 redis.call('DEL', KEYS[2])
 redis.call('ZREM', KEYS[3], ARGV[1])
@@ -110,7 +131,7 @@ pub struct RedisStore {
 
 struct Scripts {
     create_job: Script,
-    update_job: Script,
+    write_job: Script,
     delete_job: Script,
     remember: Script,
     cache_put: Script,
@@ -139,7 +160,7 @@ impl RedisStore {
             keys,
             scripts: Scripts {
                 create_job: Script::new(CREATE_JOB),
-                update_job: Script::new(UPDATE_JOB),
+                write_job: Script::new(WRITE_JOB),
                 delete_job: Script::new(DELETE_JOB),
                 remember: Script::new(REMEMBER),
                 cache_put: Script::new(CACHE_PUT),
@@ -154,18 +175,76 @@ impl RedisStore {
     }
 
     async fn ensure_group(&self) -> Result<()> {
-        let result: redis::RedisResult<()> = redis::cmd("XGROUP")
-            .arg("CREATE")
-            .arg(self.keys.ready_queue())
-            .arg(KeyLayout::QUEUE_GROUP)
-            .arg("0")
-            .arg("MKSTREAM")
-            .query_async(&mut self.connection.clone())
-            .await;
-        match result {
-            Ok(()) => Ok(()),
-            Err(error) if error.code() == Some("BUSYGROUP") => Ok(()),
-            Err(error) => Err(error.into()),
+        for queue in [self.keys.ready_queue(), self.keys.resume_queue()] {
+            let result: redis::RedisResult<()> = redis::cmd("XGROUP")
+                .arg("CREATE")
+                .arg(queue)
+                .arg(KeyLayout::QUEUE_GROUP)
+                .arg("0")
+                .arg("MKSTREAM")
+                .query_async(&mut self.connection.clone())
+                .await;
+            match result {
+                Ok(()) => {}
+                Err(error) if error.code() == Some("BUSYGROUP") => {}
+                Err(error) => return Err(error.into()),
+            }
+        }
+        Ok(())
+    }
+
+    fn lane_key(&self, lane: Lane) -> String {
+        match lane {
+            Lane::New => self.keys.ready_queue(),
+            Lane::Resumed => self.keys.resume_queue(),
+        }
+    }
+
+    /// Returns claimed deliveries to the ready queue, unstarted, in one atomic step.
+    async fn give_back(&self, deliveries: &[Delivery]) -> Result<()> {
+        let mut pipe = redis::pipe();
+        pipe.atomic();
+        let receipts: Vec<Receipt> = deliveries.iter().map(Delivery::receipt).collect();
+        self.add_acks(&mut pipe, &receipts);
+        for delivery in deliveries {
+            let add = pipe
+                .cmd("XADD")
+                .arg(self.keys.ready_queue())
+                .arg("*")
+                .arg("slag")
+                .arg(&delivery.item.slag)
+                .arg("job")
+                .arg(&delivery.item.job_id);
+            if let Some(record) = &delivery.record {
+                add.arg("v").arg(record.version).arg("d").arg(&record.data);
+            }
+            add.ignore();
+        }
+        let () = pipe.query_async(&mut self.conn()).await?;
+        Ok(())
+    }
+
+    /// XACK and XDEL of each receipt, added to `pipe` (their replies ignored).
+    fn add_acks(&self, pipe: &mut redis::Pipeline, receipts: &[Receipt]) {
+        for lane in [Lane::New, Lane::Resumed] {
+            let ids: Vec<&str> = receipts
+                .iter()
+                .filter(|receipt| receipt.lane == lane)
+                .map(|receipt| receipt.id.as_str())
+                .collect();
+            if ids.is_empty() {
+                continue;
+            }
+            let queue = self.lane_key(lane);
+            pipe.cmd("XACK")
+                .arg(&queue)
+                .arg(KeyLayout::QUEUE_GROUP)
+                .arg(&ids)
+                .ignore()
+                .cmd("XDEL")
+                .arg(&queue)
+                .arg(&ids)
+                .ignore();
         }
     }
 
@@ -240,13 +319,19 @@ fn page_from<T>(mut items: Vec<T>, request: PageRequest, limit: usize) -> Page<T
     }
 }
 
-fn delivery_from(entry: &StreamId) -> Result<Delivery> {
+fn delivery_from(entry: &StreamId, lane: Lane, with_record: bool) -> Result<Delivery> {
     let slag: Option<String> = entry.get("slag");
     let job_id: Option<String> = entry.get("job");
+    let record = match (entry.get::<u64>("v"), entry.get::<Vec<u8>>("d")) {
+        (Some(version), Some(data)) if with_record => Some(VersionedRecord { version, data }),
+        _ => None,
+    };
     match (slag, job_id) {
         (Some(slag), Some(job_id)) => Ok(Delivery {
             id: entry.id.clone(),
+            lane,
             item: QueueItem { slag, job_id },
+            record,
         }),
         _ => Err(StateError::UnexpectedReply(format!(
             "queue entry {} lacks slag or job",
@@ -257,26 +342,25 @@ fn delivery_from(entry: &StreamId) -> Result<Delivery> {
 
 #[async_trait]
 impl JobStore for RedisStore {
-    async fn create_job(
-        &self,
-        slag: &str,
-        job_id: &str,
-        data: &[u8],
-        created_ms: u64,
-        event: Option<&[u8]>,
-    ) -> Result<Version> {
+    async fn create_job(&self, slag: &str, job_id: &str, job: NewJob<'_>) -> Result<Version> {
         check_job(slag, job_id)?;
+        validate_slag_key(job.status)?;
         let created: i64 = self
             .scripts
             .create_job
             .key(self.keys.job(slag, job_id))
             .key(self.keys.jobs_index(slag))
             .key(self.keys.events(slag, job_id))
-            .arg(data)
-            .arg(created_ms)
+            .key(self.keys.status_index(slag, job.status))
+            .key(self.keys.ready_queue())
+            .arg(job.data)
+            .arg(job.created_ms)
             .arg(job_id)
-            .arg(u8::from(event.is_some()))
-            .arg(event.unwrap_or_default())
+            .arg(job.status)
+            .arg(u8::from(job.event.is_some()))
+            .arg(job.event.unwrap_or_default())
+            .arg(u8::from(job.enqueue))
+            .arg(slag)
             .invoke_async(&mut self.conn())
             .await?;
         if created == 1 {
@@ -329,36 +413,32 @@ impl JobStore for RedisStore {
             .collect())
     }
 
-    async fn update_job_batch(
-        &self,
-        slag: &str,
-        job_id: &str,
-        expected: Version,
-        data: &[u8],
-        waiting: WaitingChange,
-        events: &[&[u8]],
-        enqueue: bool,
-    ) -> Result<Version> {
+    async fn write_job(&self, slag: &str, job_id: &str, write: JobWrite<'_>) -> Result<Version> {
         check_job(slag, job_id)?;
-        let (op, since_ms) = match waiting {
+        validate_slag_key(write.status)?;
+        let (op, since_ms) = match write.waiting {
             WaitingChange::Keep => ("keep", 0),
             WaitingChange::Set { since_ms } => ("set", since_ms),
             WaitingChange::Clear => ("clear", 0),
         };
-        let mut invocation = self.scripts.update_job.key(self.keys.job(slag, job_id));
+        let mut invocation = self.scripts.write_job.key(self.keys.job(slag, job_id));
         invocation
             .key(self.keys.waiting_index(slag))
             .key(self.keys.events(slag, job_id))
-            .key(self.keys.ready_queue())
-            .arg(expected)
-            .arg(data)
+            .key(self.lane_key(write.enqueue.unwrap_or(Lane::New)))
+            .key(self.keys.status_index(slag, write.status))
+            .arg(write.expected)
+            .arg(u8::from(write.data.is_some()))
+            .arg(write.data.unwrap_or_default())
             .arg(op)
             .arg(since_ms)
             .arg(job_id)
             .arg(slag)
-            .arg(u8::from(enqueue))
-            .arg(events.len());
-        for event in events {
+            .arg(u8::from(write.enqueue.is_some()))
+            .arg(write.status)
+            .arg(self.keys.status_index(slag, ""))
+            .arg(write.events.len());
+        for event in write.events {
             invocation.arg(*event);
         }
         let (status, version): (i64, u64) = invocation.invoke_async(&mut self.conn()).await?;
@@ -366,7 +446,7 @@ impl JobStore for RedisStore {
             1 => Ok(version),
             0 => Err(StateError::VersionConflict {
                 what: format!("job {slag}/{job_id}"),
-                expected,
+                expected: write.expected,
                 actual: version,
             }),
             _ => Err(StateError::NotFound {
@@ -385,17 +465,30 @@ impl JobStore for RedisStore {
             .key(self.keys.jobs_index(slag))
             .key(self.keys.waiting_index(slag))
             .arg(job_id)
+            .arg(self.keys.status_index(slag, ""))
             .invoke_async(&mut self.conn())
             .await?;
         Ok(existed == 1)
     }
 
-    async fn list_jobs(&self, slag: &str, request: PageRequest) -> Result<Page<String>> {
+    async fn list_jobs(
+        &self,
+        slag: &str,
+        status: Option<&str>,
+        request: PageRequest,
+    ) -> Result<Page<String>> {
         validate_slag_key(slag)?;
+        let index = match status {
+            Some(status) => {
+                validate_slag_key(status)?;
+                self.keys.status_index(slag, status)
+            }
+            None => self.keys.jobs_index(slag),
+        };
         let limit = request.limit.max(1);
         // One extra item tells whether another page exists.
         let ids: Vec<String> = redis::cmd("ZRANGE")
-            .arg(self.keys.jobs_index(slag))
+            .arg(index)
             .arg(request.offset)
             .arg(request.offset + limit as u64)
             .query_async(&mut self.conn())
@@ -531,10 +624,19 @@ impl ReadyQueue for RedisStore {
         Ok(id)
     }
 
-    async fn claim(&self, consumer: &str, max: usize, block: Duration) -> Result<Vec<Delivery>> {
+    async fn claim(
+        &self,
+        consumer: &str,
+        acks: &[Receipt],
+        max: usize,
+        block: Duration,
+    ) -> Result<Vec<Delivery>> {
         validate_slag_key(consumer)?;
-        let mut command = redis::cmd("XREADGROUP");
-        command
+        let (resumed, ready) = (self.keys.resume_queue(), self.keys.ready_queue());
+        let mut pipe = redis::pipe();
+        self.add_acks(&mut pipe, acks);
+        let command = pipe
+            .cmd("XREADGROUP")
             .arg("GROUP")
             .arg(KeyLayout::QUEUE_GROUP)
             .arg(consumer)
@@ -545,20 +647,26 @@ impl ReadyQueue for RedisStore {
         if blocking {
             command.arg("BLOCK").arg(block.as_millis().max(1) as u64);
         }
-        command.arg("STREAMS").arg(self.keys.ready_queue()).arg(">");
-        let reply: redis::RedisResult<Option<StreamReadReply>> = if blocking {
+        // Both lanes in one read; resumed jobs are handed out first.
+        command
+            .arg("STREAMS")
+            .arg(&resumed)
+            .arg(&ready)
+            .arg(">")
+            .arg(">");
+        let reply: redis::RedisResult<(Option<StreamReadReply>,)> = if blocking {
             let mut connection = self.blocking_connection(consumer).await?;
             count_round_trip();
-            let reply = command.query_async(&mut connection).await;
+            let reply = pipe.query_async(&mut connection).await;
             if reply.is_err() {
                 self.forget_blocking_connection(consumer).await;
             }
             reply
         } else {
-            command.query_async(&mut self.conn()).await
+            pipe.query_async(&mut self.conn()).await
         };
         let reply = match reply {
-            Ok(reply) => reply,
+            Ok((reply,)) => reply,
             // The group vanishes if someone deletes the stream (FLUSHDB): recreate it once.
             Err(error) if error.code() == Some("NOGROUP") => {
                 self.ensure_group().await?;
@@ -569,27 +677,32 @@ impl ReadyQueue for RedisStore {
         let Some(reply) = reply else {
             return Ok(Vec::new());
         };
-        reply
-            .keys
-            .iter()
-            .flat_map(|key| key.ids.iter())
-            .map(delivery_from)
-            .collect()
+        let mut deliveries = Vec::new();
+        for lane in [Lane::Resumed, Lane::New] {
+            let key = self.lane_key(lane);
+            for stream in reply.keys.iter().filter(|stream| stream.key == key) {
+                for entry in &stream.ids {
+                    deliveries.push(delivery_from(entry, lane, true)?);
+                }
+            }
+        }
+        // COUNT holds per stream: when both lanes had work, the new jobs past
+        // `max` go back to the ready queue (its tail) rather than wait here.
+        if deliveries.len() > max.max(1) {
+            let surplus = deliveries.split_off(max.max(1));
+            self.give_back(&surplus).await?;
+        }
+        Ok(deliveries)
     }
 
-    async fn ack(&self, delivery_id: &str) -> Result<()> {
-        let queue = self.keys.ready_queue();
-        let _: (i64, i64) = redis::pipe()
-            .atomic()
-            .cmd("XACK")
-            .arg(&queue)
-            .arg(KeyLayout::QUEUE_GROUP)
-            .arg(delivery_id)
-            .cmd("XDEL")
-            .arg(&queue)
-            .arg(delivery_id)
-            .query_async(&mut self.conn())
-            .await?;
+    async fn ack(&self, receipts: &[Receipt]) -> Result<()> {
+        if receipts.is_empty() {
+            return Ok(());
+        }
+        let mut pipe = redis::pipe();
+        pipe.atomic();
+        self.add_acks(&mut pipe, receipts);
+        let () = pipe.query_async(&mut self.conn()).await?;
         Ok(())
     }
 
@@ -600,39 +713,50 @@ impl ReadyQueue for RedisStore {
         max: usize,
     ) -> Result<Vec<Delivery>> {
         validate_slag_key(consumer)?;
-        let reply: StreamAutoClaimReply = redis::cmd("XAUTOCLAIM")
-            .arg(self.keys.ready_queue())
-            .arg(KeyLayout::QUEUE_GROUP)
-            .arg(consumer)
-            .arg(min_idle.as_millis() as u64)
-            .arg("0-0")
-            .arg("COUNT")
-            .arg(max.max(1))
-            .query_async(&mut self.conn())
-            .await?;
-        reply.claimed.iter().map(delivery_from).collect()
+        let mut pipe = redis::pipe();
+        for lane in [Lane::Resumed, Lane::New] {
+            pipe.cmd("XAUTOCLAIM")
+                .arg(self.lane_key(lane))
+                .arg(KeyLayout::QUEUE_GROUP)
+                .arg(consumer)
+                .arg(min_idle.as_millis() as u64)
+                .arg("0-0")
+                .arg("COUNT")
+                .arg(max.max(1));
+        }
+        let (resumed, ready): (StreamAutoClaimReply, StreamAutoClaimReply) =
+            pipe.query_async(&mut self.conn()).await?;
+        let mut deliveries = Vec::new();
+        for (lane, reply) in [(Lane::Resumed, resumed), (Lane::New, ready)] {
+            for entry in &reply.claimed {
+                deliveries.push(delivery_from(entry, lane, false)?);
+            }
+        }
+        Ok(deliveries)
     }
 
     async fn queue_stats(&self) -> Result<QueueStats> {
-        let queue = self.keys.ready_queue();
-        let (length, pending): (u64, Value) = redis::pipe()
-            .cmd("XLEN")
-            .arg(&queue)
-            .cmd("XPENDING")
-            .arg(&queue)
-            .arg(KeyLayout::QUEUE_GROUP)
-            .query_async(&mut self.conn())
-            .await?;
+        let mut pipe = redis::pipe();
+        for queue in [self.keys.ready_queue(), self.keys.resume_queue()] {
+            pipe.cmd("XLEN")
+                .arg(&queue)
+                .cmd("XPENDING")
+                .arg(&queue)
+                .arg(KeyLayout::QUEUE_GROUP);
+        }
+        let (ready_len, ready_pending, resumed_len, resumed_pending): (u64, Value, u64, Value) =
+            pipe.query_async(&mut self.conn()).await?;
         // XPENDING's summary starts with the pending count.
-        let pending = match pending {
+        let pending_of = |pending: &Value| match pending {
             Value::Array(items) => match items.first() {
                 Some(Value::Int(count)) => *count as u64,
                 _ => 0,
             },
             _ => 0,
         };
+        let pending = pending_of(&ready_pending) + pending_of(&resumed_pending);
         Ok(QueueStats {
-            ready: length.saturating_sub(pending),
+            ready: (ready_len + resumed_len).saturating_sub(pending),
             pending,
         })
     }

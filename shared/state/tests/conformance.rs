@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use adas_state::{
-    MemoryStore, PageRequest, QueueItem, RedisStore, StateError, StateStore, WaitingChange,
-    WaitingEntry,
+    JobWrite, Lane, MemoryStore, NewJob, PageRequest, QueueItem, RedisStore, StateError,
+    StateStore, Version, WaitingChange, WaitingEntry,
 };
 use adas_testkit::RedisServer;
 
@@ -50,6 +50,47 @@ where
     panic!("condition never held: {what}");
 }
 
+/// A job created in status `queued`, not queued, with at most one event.
+async fn create(
+    store: &dyn StateStore,
+    slag: &str,
+    job_id: &str,
+    data: &[u8],
+    created_ms: u64,
+    event: Option<&[u8]>,
+) -> adas_state::Result<Version> {
+    let job = NewJob {
+        data,
+        created_ms,
+        status: "queued",
+        event,
+        enqueue: false,
+    };
+    store.create_job(slag, job_id, job).await
+}
+
+/// A write that keeps the status `queued`, with at most one event.
+async fn update(
+    store: &dyn StateStore,
+    slag: &str,
+    job_id: &str,
+    expected: Version,
+    data: &[u8],
+    waiting: WaitingChange,
+    event: Option<&[u8]>,
+) -> adas_state::Result<Version> {
+    let events: Vec<&[u8]> = event.into_iter().collect();
+    let write = JobWrite {
+        expected,
+        data: Some(data),
+        status: "queued",
+        waiting,
+        events: &events,
+        enqueue: None,
+    };
+    store.write_job(slag, job_id, write).await
+}
+
 fn page(offset: u64, limit: usize) -> PageRequest {
     PageRequest { offset, limit }
 }
@@ -59,8 +100,7 @@ mod cases {
 
     pub async fn job_lifecycle(store: &dyn StateStore) {
         assert_eq!(
-            store
-                .create_job("cs", "j1", b"{\"a\":1}", 10, None)
+            create(&*store, "cs", "j1", b"{\"a\":1}", 10, None)
                 .await
                 .unwrap(),
             1
@@ -75,8 +115,7 @@ mod cases {
             (1, b"{\"a\":1}".as_slice())
         );
 
-        let version = store
-            .update_job("cs", "j1", 1, b"{\"a\":2}", WaitingChange::Keep, None)
+        let version = update(&*store, "cs", "j1", 1, b"{\"a\":2}", WaitingChange::Keep, None)
             .await
             .unwrap();
         assert_eq!(version, 2);
@@ -87,12 +126,11 @@ mod cases {
         );
 
         assert!(matches!(
-            store.create_job("cs", "j1", b"{}", 11, None).await,
+            create(&*store, "cs", "j1", b"{}", 11, None).await,
             Err(StateError::AlreadyExists { .. })
         ));
         assert!(matches!(
-            store
-                .update_job("cs", "nope", 1, b"{}", WaitingChange::Keep, None)
+            update(&*store, "cs", "nope", 1, b"{}", WaitingChange::Keep, None)
                 .await,
             Err(StateError::NotFound { .. })
         ));
@@ -105,13 +143,11 @@ mod cases {
     }
 
     pub async fn stale_write_fails_and_changes_nothing(store: &dyn StateStore) {
-        store.create_job("cs", "j1", b"v1", 1, None).await.unwrap();
-        store
-            .update_job("cs", "j1", 1, b"v2", WaitingChange::Keep, None)
+        create(&*store, "cs", "j1", b"v1", 1, None).await.unwrap();
+        update(&*store, "cs", "j1", 1, b"v2", WaitingChange::Keep, None)
             .await
             .unwrap();
-        match store
-            .update_job(
+        match update(&*store, 
                 "cs",
                 "j1",
                 1,
@@ -139,8 +175,7 @@ mod cases {
         const WRITERS: usize = 8;
         for round in 0..25 {
             let job_id = format!("race-{round}");
-            store
-                .create_job("cs", &job_id, b"initial", round, None)
+            create(&*store, "cs", &job_id, b"initial", round, None)
                 .await
                 .unwrap();
             let barrier = Arc::new(tokio::sync::Barrier::new(WRITERS));
@@ -152,8 +187,7 @@ mod cases {
                 tasks.push(tokio::spawn(async move {
                     barrier.wait().await;
                     let data = format!("writer-{writer}");
-                    let result = store
-                        .update_job("cs", &job_id, 1, data.as_bytes(), WaitingChange::Keep, None)
+                    let result = update(&*store, "cs", &job_id, 1, data.as_bytes(), WaitingChange::Keep, None)
                         .await;
                     (writer, result)
                 }));
@@ -183,29 +217,28 @@ mod cases {
 
     pub async fn jobs_are_listed_in_pages(store: &dyn StateStore) {
         for (n, id) in ["a", "b", "c", "d", "e"].iter().enumerate() {
-            store
-                .create_job("cs", id, b"{}", 100 + n as u64, None)
+            create(&*store, "cs", id, b"{}", 100 + n as u64, None)
                 .await
                 .unwrap();
         }
-        store.create_job("ops", "z", b"{}", 1, None).await.unwrap();
-        let first = store.list_jobs("cs", page(0, 2)).await.unwrap();
+        create(&*store, "ops", "z", b"{}", 1, None).await.unwrap();
+        let first = store.list_jobs("cs", None, page(0, 2)).await.unwrap();
         assert_eq!(
             (first.items, first.next_offset),
             (vec!["a".to_owned(), "b".to_owned()], Some(2))
         );
-        let second = store.list_jobs("cs", page(2, 2)).await.unwrap();
+        let second = store.list_jobs("cs", None, page(2, 2)).await.unwrap();
         assert_eq!(
             (second.items, second.next_offset),
             (vec!["c".to_owned(), "d".to_owned()], Some(4))
         );
-        let last = store.list_jobs("cs", page(4, 2)).await.unwrap();
+        let last = store.list_jobs("cs", None, page(4, 2)).await.unwrap();
         assert_eq!((last.items, last.next_offset), (vec!["e".to_owned()], None));
-        let other = store.list_jobs("ops", page(0, 10)).await.unwrap();
+        let other = store.list_jobs("ops", None, page(0, 10)).await.unwrap();
         assert_eq!(other.items, vec!["z".to_owned()]);
         assert!(
             store
-                .list_jobs("empty", page(0, 10))
+                .list_jobs("empty", None, page(0, 10))
                 .await
                 .unwrap()
                 .items
@@ -215,10 +248,9 @@ mod cases {
 
     pub async fn waiting_index_follows_job_writes(store: &dyn StateStore) {
         for id in ["j1", "j2", "j3"] {
-            store.create_job("cs", id, b"{}", 1, None).await.unwrap();
+            create(&*store, "cs", id, b"{}", 1, None).await.unwrap();
         }
-        store
-            .update_job(
+        update(&*store, 
                 "cs",
                 "j2",
                 1,
@@ -228,8 +260,7 @@ mod cases {
             )
             .await
             .unwrap();
-        store
-            .update_job(
+        update(&*store, 
                 "cs",
                 "j1",
                 1,
@@ -239,8 +270,7 @@ mod cases {
             )
             .await
             .unwrap();
-        store
-            .update_job(
+        update(&*store, 
                 "cs",
                 "j3",
                 1,
@@ -271,12 +301,10 @@ mod cases {
         );
 
         // Resume clears, keep leaves alone, delete removes.
-        store
-            .update_job("cs", "j2", 2, b"running", WaitingChange::Clear, None)
+        update(&*store, "cs", "j2", 2, b"running", WaitingChange::Clear, None)
             .await
             .unwrap();
-        store
-            .update_job("cs", "j1", 2, b"still paused", WaitingChange::Keep, None)
+        update(&*store, "cs", "j1", 2, b"still paused", WaitingChange::Keep, None)
             .await
             .unwrap();
         assert_eq!(store.count_waiting("cs").await.unwrap(), 2);
@@ -286,7 +314,7 @@ mod cases {
     }
 
     pub async fn events_append_and_resume(store: &dyn StateStore) {
-        store.create_job("cs", "j1", b"{}", 1, None).await.unwrap();
+        create(&*store, "cs", "j1", b"{}", 1, None).await.unwrap();
         let mut ids = Vec::new();
         for n in 0..3 {
             ids.push(
@@ -354,7 +382,7 @@ mod cases {
         for id in ["q1", "q2", "q3"] {
             store.enqueue(&item(id)).await.unwrap();
         }
-        let claimed = store.claim("worker-a", 2, Duration::ZERO).await.unwrap();
+        let claimed = store.claim("worker-a", &[], 2, Duration::ZERO).await.unwrap();
         assert_eq!(
             claimed.iter().map(|d| d.item.clone()).collect::<Vec<_>>(),
             vec![item("q1"), item("q2")]
@@ -363,28 +391,26 @@ mod cases {
         assert_eq!((stats.ready, stats.pending), (1, 2));
 
         // Another consumer gets only what nobody holds.
-        let other = store.claim("worker-b", 10, Duration::ZERO).await.unwrap();
+        let other = store.claim("worker-b", &[], 10, Duration::ZERO).await.unwrap();
         assert_eq!(
             other.iter().map(|d| d.item.clone()).collect::<Vec<_>>(),
             vec![item("q3")]
         );
 
         for delivery in claimed.iter().chain(other.iter()) {
-            store.ack(&delivery.id).await.unwrap();
+            store.ack(&[delivery.receipt()]).await.unwrap();
         }
         let stats = store.queue_stats().await.unwrap();
         assert_eq!((stats.ready, stats.pending), (0, 0));
         assert!(
-            store
-                .claim("worker-a", 10, Duration::ZERO)
+            store.claim("worker-a", &[], 10, Duration::ZERO)
                 .await
                 .unwrap()
                 .is_empty()
         );
         // A short block on an empty queue returns empty.
         assert!(
-            store
-                .claim("worker-a", 10, Duration::from_millis(20))
+            store.claim("worker-a", &[], 10, Duration::from_millis(20))
                 .await
                 .unwrap()
                 .is_empty()
@@ -394,7 +420,7 @@ mod cases {
     pub async fn blocked_claim_wakes_on_enqueue(store: Arc<dyn StateStore>) {
         let waiter = {
             let store = store.clone();
-            tokio::spawn(async move { store.claim("worker-a", 1, Duration::from_secs(20)).await })
+            tokio::spawn(async move { store.claim("worker-a", &[], 1, Duration::from_secs(20)).await })
         };
         store.enqueue(&item("late")).await.unwrap();
         let claimed = waiter.await.unwrap().unwrap();
@@ -405,24 +431,20 @@ mod cases {
     }
 
     pub async fn a_write_and_its_event_are_one_step(store: &dyn StateStore) {
-        store
-            .create_job("cs", "e1", b"v1", 1, Some(b"created"))
+        create(&*store, "cs", "e1", b"v1", 1, Some(b"created"))
             .await
             .unwrap();
-        store
-            .update_job("cs", "e1", 1, b"v2", WaitingChange::Keep, Some(b"updated"))
+        update(&*store, "cs", "e1", 1, b"v2", WaitingChange::Keep, Some(b"updated"))
             .await
             .unwrap();
         // A stale write changes nothing: neither the record nor the log.
         assert!(
-            store
-                .update_job("cs", "e1", 1, b"stale", WaitingChange::Keep, Some(b"lost"))
+            update(&*store, "cs", "e1", 1, b"stale", WaitingChange::Keep, Some(b"lost"))
                 .await
                 .is_err()
         );
         assert!(
-            store
-                .create_job("cs", "e1", b"again", 2, Some(b"created twice"))
+            create(&*store, "cs", "e1", b"again", 2, Some(b"created twice"))
                 .await
                 .is_err()
         );
@@ -441,8 +463,8 @@ mod cases {
     }
 
     pub async fn many_jobs_are_read_at_once_in_order(store: &dyn StateStore) {
-        store.create_job("cs", "m1", b"one", 1, None).await.unwrap();
-        store.create_job("cs", "m2", b"two", 2, None).await.unwrap();
+        create(&*store, "cs", "m1", b"one", 1, None).await.unwrap();
+        create(&*store, "cs", "m2", b"two", 2, None).await.unwrap();
         let ids = ["m2", "gone", "m1"].map(String::from);
         let records = store.get_jobs("cs", &ids).await.unwrap();
         let data: Vec<Option<Vec<u8>>> = records
@@ -461,19 +483,22 @@ mod cases {
     }
 
     pub async fn a_transition_writes_its_events_and_wake_up_in_one_step(store: &dyn StateStore) {
-        store.create_job("cs", "b1", b"v1", 1, None).await.unwrap();
+        create(&*store, "cs", "b1", b"v1", 1, None).await.unwrap();
         let queued_before = store.queue_stats().await.unwrap().ready;
         // A stale batch changes nothing: no record, no event, no queue item.
         assert!(
             store
-                .update_job_batch(
+                .write_job(
                     "cs",
                     "b1",
-                    7,
-                    b"stale",
-                    WaitingChange::Keep,
-                    &[b"lost-1", b"lost-2"],
-                    true,
+                    JobWrite {
+                        expected: 7,
+                        data: Some(b"stale"),
+                        status: "running",
+                        waiting: WaitingChange::Keep,
+                        events: &[b"lost-1", b"lost-2"],
+                        enqueue: Some(Lane::Resumed),
+                    },
                 )
                 .await
                 .is_err()
@@ -487,14 +512,17 @@ mod cases {
         );
         assert_eq!(store.queue_stats().await.unwrap().ready, queued_before);
         let version = store
-            .update_job_batch(
+            .write_job(
                 "cs",
                 "b1",
-                1,
-                b"v2",
-                WaitingChange::Keep,
-                &[b"finalized", b"completed"],
-                true,
+                JobWrite {
+                    expected: 1,
+                    data: Some(b"v2"),
+                    status: "queued",
+                    waiting: WaitingChange::Keep,
+                    events: &[b"finalized", b"completed"],
+                    enqueue: Some(Lane::Resumed),
+                },
             )
             .await
             .unwrap();
@@ -508,18 +536,150 @@ mod cases {
             vec![b"finalized".to_vec(), b"completed".to_vec()],
             "the events in order"
         );
-        let claimed = store
-            .claim("batch-consumer", 10, Duration::ZERO)
+        let claimed = store.claim("batch-consumer", &[], 10, Duration::ZERO)
             .await
             .unwrap();
-        assert!(
-            claimed.iter().any(|delivery| delivery.item == item("b1")),
-            "the job was enqueued with its write"
+        let delivery = claimed
+            .iter()
+            .find(|delivery| delivery.item == item("b1"))
+            .expect("the job was enqueued with its write");
+        assert_eq!(delivery.lane, Lane::Resumed);
+        assert_eq!(
+            delivery.record.clone().map(|record| (record.version, record.data)),
+            Some((2, b"v2".to_vec())),
+            "the delivery carries the record as written"
         );
     }
 
+    pub async fn lists_by_status_read_an_index(store: &dyn StateStore) {
+        for (index, job_id) in ["s1", "s2", "s3", "s4"].into_iter().enumerate() {
+            create(store, "cs", job_id, b"{}", 10 + index as u64, None)
+                .await
+                .unwrap();
+        }
+        let write = |status: &'static str, expected: Version| JobWrite {
+            expected,
+            data: None,
+            status,
+            waiting: WaitingChange::Keep,
+            events: &[],
+            enqueue: None,
+        };
+        store.write_job("cs", "s3", write("paused", 1)).await.unwrap();
+        store.write_job("cs", "s1", write("paused", 1)).await.unwrap();
+        store.write_job("cs", "s1", write("paused", 2)).await.unwrap();
+        store.write_job("cs", "s2", write("completed", 1)).await.unwrap();
+        let ids = |page: adas_state::Page<String>| page.items;
+        assert_eq!(
+            ids(store.list_jobs("cs", Some("paused"), page(0, 10)).await.unwrap()),
+            ["s1", "s3"],
+            "paused jobs, oldest first, each once"
+        );
+        assert_eq!(
+            ids(store.list_jobs("cs", Some("queued"), page(0, 10)).await.unwrap()),
+            ["s4"]
+        );
+        let first = store
+            .list_jobs("cs", Some("paused"), page(0, 1))
+            .await
+            .unwrap();
+        assert_eq!((first.items.clone(), first.next_offset), (vec!["s1".to_owned()], Some(1)));
+        assert!(
+            store
+                .list_jobs("cs", Some("failed"), page(0, 10))
+                .await
+                .unwrap()
+                .items
+                .is_empty()
+        );
+        // A write without data keeps the record and moves the version.
+        assert_eq!(
+            store.get_job("cs", "s1").await.unwrap().map(|record| (record.version, record.data)),
+            Some((3, b"{}".to_vec()))
+        );
+        assert!(store.delete_job("cs", "s3").await.unwrap());
+        assert_eq!(
+            ids(store.list_jobs("cs", Some("paused"), page(0, 10)).await.unwrap()),
+            ["s1"],
+            "a deleted job leaves its status index"
+        );
+        assert!(
+            store.list_jobs("cs", Some("a:b"), page(0, 10)).await.is_err(),
+            "a status is a key part, validated"
+        );
+    }
+
+    pub async fn resumed_jobs_are_claimed_before_new_ones(store: &dyn StateStore) {
+        for job_id in ["n1", "n2"] {
+            store
+                .create_job(
+                    "cs",
+                    job_id,
+                    NewJob {
+                        data: b"new",
+                        created_ms: 1,
+                        status: "queued",
+                        event: None,
+                        enqueue: true,
+                    },
+                )
+                .await
+                .unwrap();
+        }
+        create(store, "cs", "r1", b"paused", 2, None).await.unwrap();
+        store
+            .write_job(
+                "cs",
+                "r1",
+                JobWrite {
+                    expected: 1,
+                    data: None,
+                    status: "queued",
+                    waiting: WaitingChange::Keep,
+                    events: &[],
+                    enqueue: Some(Lane::Resumed),
+                },
+            )
+            .await
+            .unwrap();
+        let first = store.claim("lanes", &[], 1, Duration::ZERO).await.unwrap();
+        assert_eq!(
+            first.iter().map(|d| (d.item.job_id.as_str(), d.lane)).collect::<Vec<_>>(),
+            [("r1", Lane::Resumed)],
+            "the resumed job first, though queued last"
+        );
+        assert_eq!(
+            first[0].record.clone().map(|record| record.data),
+            Some(b"paused".to_vec()),
+            "a write without data queues the stored record"
+        );
+        // Acks ride with the next claim.
+        let rest = store
+            .claim("lanes", &[first[0].receipt()], 10, Duration::ZERO)
+            .await
+            .unwrap();
+        // n1 came with r1 (COUNT holds per lane) and went back to the tail:
+        // both new jobs are here, in either order.
+        let mut new: Vec<_> = rest
+            .iter()
+            .map(|d| (d.item.job_id.as_str(), d.lane))
+            .collect();
+        new.sort();
+        assert_eq!(new, [("n1", Lane::New), ("n2", Lane::New)]);
+        assert!(
+            rest.iter().all(|d| d.record.clone().map(|record| (record.version, record.data))
+                == Some((1, b"new".to_vec()))),
+            "a new job's delivery carries its record, given back or not"
+        );
+        assert_eq!(store.queue_stats().await.unwrap().pending, 2, "r1 was acked");
+        let receipts: Vec<_> = rest.iter().map(adas_state::Delivery::receipt).collect();
+        store.ack(&receipts).await.unwrap();
+        let stats = store.queue_stats().await.unwrap();
+        assert_eq!((stats.ready, stats.pending), (0, 0));
+    }
+
     pub async fn a_blocked_event_read_wakes_on_append(store: Arc<dyn StateStore>) {
-        store.create_job("cs", "w1", b"{}", 1, None).await.unwrap();
+        create(&*store, "cs", "w1", b"{}", 1, None).await.unwrap();
         let first = store.append_event("cs", "w1", b"e0").await.unwrap();
         // Events already there are returned at once.
         let ready = store
@@ -559,7 +719,7 @@ mod cases {
 
     pub async fn crashed_consumer_is_reclaimed(store: &dyn StateStore) {
         store.enqueue(&item("job-of-dead-worker")).await.unwrap();
-        let held = store.claim("worker-dead", 1, Duration::ZERO).await.unwrap();
+        let held = store.claim("worker-dead", &[], 1, Duration::ZERO).await.unwrap();
         assert_eq!(held.len(), 1);
         // worker-dead never acks. Within the visibility timeout nobody may take it.
         assert!(
@@ -570,8 +730,7 @@ mod cases {
                 .is_empty()
         );
         assert!(
-            store
-                .claim("worker-live", 10, Duration::ZERO)
+            store.claim("worker-live", &[], 10, Duration::ZERO)
                 .await
                 .unwrap()
                 .is_empty()
@@ -604,11 +763,11 @@ mod cases {
                 .unwrap()
                 .is_empty()
         );
-        store.ack(&reclaimed[0].id).await.unwrap();
+        store.ack(&[reclaimed[0].receipt()]).await.unwrap();
         let stats = store.queue_stats().await.unwrap();
         assert_eq!((stats.ready, stats.pending), (0, 0));
         // The dead worker's late ack is harmless.
-        store.ack(&held[0].id).await.unwrap();
+        store.ack(&[held[0].receipt()]).await.unwrap();
     }
 
     pub async fn idempotency_keys_are_set_once_and_expire(store: &dyn StateStore) {
@@ -776,7 +935,7 @@ mod cases {
         for slag in ["", "a{b}", "a:b", "a b", "x*"] {
             assert!(
                 matches!(
-                    store.create_job(slag, "j", b"{}", 1, None).await,
+                    create(&*store, slag, "j", b"{}", 1, None).await,
                     Err(StateError::InvalidKey { .. })
                 ),
                 "slag {slag:?} must be refused"
@@ -798,6 +957,17 @@ macro_rules! conformance {
     ($backend:ident) => {
         mod $backend {
             use super::*;
+
+            #[tokio::test]
+            async fn lists_by_status_read_an_index() {
+                cases::lists_by_status_read_an_index(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test]
+            async fn resumed_jobs_are_claimed_before_new_ones() {
+                cases::resumed_jobs_are_claimed_before_new_ones(&*super::$backend().await.store)
+                    .await;
+            }
 
             #[tokio::test]
             async fn job_lifecycle() {

@@ -93,6 +93,19 @@ pub fn status(status: JobStatus) -> pb::JobStatus {
     }
 }
 
+/// A job status from the wire; `None` for UNSPECIFIED (a filter that keeps all).
+pub fn job_status(status: pb::JobStatus) -> Option<JobStatus> {
+    match status {
+        pb::JobStatus::Unspecified => None,
+        pb::JobStatus::Queued => Some(JobStatus::Queued),
+        pb::JobStatus::Running => Some(JobStatus::Running),
+        pb::JobStatus::Paused => Some(JobStatus::Paused),
+        pb::JobStatus::Completed => Some(JobStatus::Completed),
+        pb::JobStatus::Failed => Some(JobStatus::Failed),
+        pb::JobStatus::Cancelled => Some(JobStatus::Cancelled),
+    }
+}
+
 /// An outcome class on the wire.
 pub fn outcome(outcome: Option<OutcomeClass>) -> pb::OutcomeClass {
     match outcome {
