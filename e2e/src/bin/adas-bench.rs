@@ -54,6 +54,9 @@ struct Args {
     /// Paused jobs for the memory scenario (f), spread over the repetitions.
     #[arg(long, default_value_t = 10_000)]
     paused_jobs: usize,
+    /// Jobs stored before timing ListJobs pages (scenario g).
+    #[arg(long, default_value_t = 100_000)]
+    listed_jobs: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -942,6 +945,98 @@ async fn paused_jobs(
     Ok(())
 }
 
+/// Fills the bench skill with `count` stored jobs (one in four paused), then
+/// times ListJobs pages of 50 PAUSED jobs and counts the round trips each costs.
+async fn list_pages(
+    suite: &Suite,
+    store: &Arc<RedisStore>,
+    count: usize,
+    figures: &mut Figures,
+) -> Result<()> {
+    let slag = adas_e2e::SKILL.trim_start_matches("skills/");
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut tasks = Vec::new();
+    for _ in 0..64 {
+        let (store, next, slag) = (store.clone(), next.clone(), slag.to_owned());
+        tasks.push(tokio::spawn(async move {
+            loop {
+                let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if index >= count {
+                    return Ok::<(), Error>(());
+                }
+                let status = if index % 4 == 3 {
+                    "paused"
+                } else {
+                    "completed"
+                };
+                let job_id = format!("list{index:07}");
+                let record = json!({
+                    "job_id": job_id, "slag": slag, "goal": "listed", "status": status,
+                    "waiting": null, "context": {}, "resources": {}, "plan": null,
+                    "intent": null, "iteration": 0, "iteration_budget": 1, "calls": [],
+                    "result": null, "error": null, "audit": [], "request_id": "",
+                    "created_at": "2026-01-01T00:00:00.000Z",
+                    "updated_at": "2026-01-01T00:00:00.000Z", "ended_at": null
+                });
+                let data = serde_json::to_vec(&record)?;
+                let job = NewJob {
+                    data: &data,
+                    created_ms: index as u64,
+                    status,
+                    event: None,
+                    enqueue: false,
+                };
+                store.create_job(&slag, &job_id, job).await?;
+            }
+        }));
+    }
+    for task in tasks {
+        task.await??;
+    }
+    let mut orchestrator =
+        pb::orchestrator_service_client::OrchestratorServiceClient::new(suite.orchestrator.clone());
+    let request = || pb::ListJobsRequest {
+        parent: adas_e2e::SKILL.into(),
+        status: pb::JobStatus::Paused as i32,
+        page_size: 50,
+        page_token: String::new(),
+    };
+    let calls = 200;
+    let trips_before: u64 = suite
+        .counters(ROUND_TRIPS)
+        .await
+        .iter()
+        .map(|(_, v)| v)
+        .sum();
+    let sample = timed(calls, async || {
+        let page = orchestrator.list_jobs(request()).await?.into_inner();
+        // (f) left paused jobs too: at least a quarter of those stored here.
+        if page.jobs.len() < 50.min(count / 4) {
+            return Err(format!("a page of only {} jobs", page.jobs.len()).into());
+        }
+        Ok(())
+    })
+    .await?;
+    let trips_after: u64 = suite
+        .counters(ROUND_TRIPS)
+        .await
+        .iter()
+        .map(|(_, v)| v)
+        .sum();
+    figures.record("(g) jobs stored", "jobs", count as f64);
+    figures.record(
+        "(g) ListJobs PAUSED page of 50 p50",
+        "µs",
+        sample.percentile(0.5),
+    );
+    figures.record(
+        "(g) redis trips/ListJobs page",
+        "trips",
+        (trips_after - trips_before) as f64 / calls as f64,
+    );
+    Ok(())
+}
+
 // ---------------------------------------------------------------- report
 
 fn report(mode: &str, figures: &Figures) -> Json {
@@ -1064,6 +1159,8 @@ async fn bench_mode(
         throughput(&suite, redis, redis_pid, sizes, &mut figures).await?;
         paused_jobs(&suite, redis, per_rep, &mut figures).await?;
     }
+    // Once, after the rest: it leaves the skill with many jobs.
+    list_pages(&suite, &floors.store, args.listed_jobs, &mut figures).await?;
     Ok(report(name, &figures))
 }
 
@@ -1081,6 +1178,7 @@ fn main() -> std::process::ExitCode {
     let mut args = args;
     if args.quick {
         args.paused_jobs = args.paused_jobs.min(200);
+        args.listed_jobs = args.listed_jobs.min(2_000);
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

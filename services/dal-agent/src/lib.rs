@@ -267,12 +267,7 @@ impl DalAgentService for DalAgentServer {
         let stored = self
             .dal
             // The job as read for the access check: the write compare-and-sets on it.
-            .submit(
-                current,
-                &request.correlation_id,
-                &fields,
-                &principal.name,
-            )
+            .submit(current, &request.correlation_id, &fields, &principal.name)
             .await
             .map_err(status)?;
         if let Some((key, fingerprint)) = &idempotency {

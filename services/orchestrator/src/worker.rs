@@ -1,8 +1,10 @@
-//! Workers: take ready jobs from the queue (consumer group; a dead worker's job
-//! is reclaimed after the visibility timeout), plan once through IntentService,
-//! then loop — DalAgent.ResolveNext → GateService.CheckToolCall → run the tool →
-//! record the result in the plan — and finalize through GateService. A paused
-//! job is acked and left: it is in no queue and burns no iteration.
+//! Workers: one claimer per process takes ready jobs from the queue (consumer
+//! group; resumed jobs first; a dead worker's job is reclaimed after the
+//! visibility timeout) and runs each as a task within the concurrency budget:
+//! plan once, then loop — next step, pre-tool gate, the call's start (a
+//! compare-and-set), the tool, its result — and finalize, through the step
+//! engine (in process by default). A paused job is acked and left: it is in
+//! no queue and burns no iteration.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -408,7 +408,11 @@ impl ReadyQueue for MemoryStore {
         let id = {
             let mut inner = self.lock();
             inner.push_queue(Lane::New, item.clone(), None);
-            inner.ready.back().map(|(id, ..)| id.clone()).unwrap_or_default()
+            inner
+                .ready
+                .back()
+                .map(|(id, ..)| id.clone())
+                .unwrap_or_default()
         };
         self.queue_signal.notify_waiters();
         Ok(id)

@@ -100,7 +100,7 @@ mod cases {
 
     pub async fn job_lifecycle(store: &dyn StateStore) {
         assert_eq!(
-            create(&*store, "cs", "j1", b"{\"a\":1}", 10, None)
+            create(store, "cs", "j1", b"{\"a\":1}", 10, None)
                 .await
                 .unwrap(),
             1
@@ -115,9 +115,17 @@ mod cases {
             (1, b"{\"a\":1}".as_slice())
         );
 
-        let version = update(&*store, "cs", "j1", 1, b"{\"a\":2}", WaitingChange::Keep, None)
-            .await
-            .unwrap();
+        let version = update(
+            store,
+            "cs",
+            "j1",
+            1,
+            b"{\"a\":2}",
+            WaitingChange::Keep,
+            None,
+        )
+        .await
+        .unwrap();
         assert_eq!(version, 2);
         let record = store.get_job("cs", "j1").await.unwrap().unwrap();
         assert_eq!(
@@ -126,12 +134,11 @@ mod cases {
         );
 
         assert!(matches!(
-            create(&*store, "cs", "j1", b"{}", 11, None).await,
+            create(store, "cs", "j1", b"{}", 11, None).await,
             Err(StateError::AlreadyExists { .. })
         ));
         assert!(matches!(
-            update(&*store, "cs", "nope", 1, b"{}", WaitingChange::Keep, None)
-                .await,
+            update(store, "cs", "nope", 1, b"{}", WaitingChange::Keep, None).await,
             Err(StateError::NotFound { .. })
         ));
         // Another slag never sees the job.
@@ -143,19 +150,20 @@ mod cases {
     }
 
     pub async fn stale_write_fails_and_changes_nothing(store: &dyn StateStore) {
-        create(&*store, "cs", "j1", b"v1", 1, None).await.unwrap();
-        update(&*store, "cs", "j1", 1, b"v2", WaitingChange::Keep, None)
+        create(store, "cs", "j1", b"v1", 1, None).await.unwrap();
+        update(store, "cs", "j1", 1, b"v2", WaitingChange::Keep, None)
             .await
             .unwrap();
-        match update(&*store, 
-                "cs",
-                "j1",
-                1,
-                b"stale",
-                WaitingChange::Set { since_ms: 5 },
-                None,
-            )
-            .await
+        match update(
+            store,
+            "cs",
+            "j1",
+            1,
+            b"stale",
+            WaitingChange::Set { since_ms: 5 },
+            None,
+        )
+        .await
         {
             Err(StateError::VersionConflict {
                 expected, actual, ..
@@ -187,8 +195,16 @@ mod cases {
                 tasks.push(tokio::spawn(async move {
                     barrier.wait().await;
                     let data = format!("writer-{writer}");
-                    let result = update(&*store, "cs", &job_id, 1, data.as_bytes(), WaitingChange::Keep, None)
-                        .await;
+                    let result = update(
+                        &*store,
+                        "cs",
+                        &job_id,
+                        1,
+                        data.as_bytes(),
+                        WaitingChange::Keep,
+                        None,
+                    )
+                    .await;
                     (writer, result)
                 }));
             }
@@ -217,11 +233,11 @@ mod cases {
 
     pub async fn jobs_are_listed_in_pages(store: &dyn StateStore) {
         for (n, id) in ["a", "b", "c", "d", "e"].iter().enumerate() {
-            create(&*store, "cs", id, b"{}", 100 + n as u64, None)
+            create(store, "cs", id, b"{}", 100 + n as u64, None)
                 .await
                 .unwrap();
         }
-        create(&*store, "ops", "z", b"{}", 1, None).await.unwrap();
+        create(store, "ops", "z", b"{}", 1, None).await.unwrap();
         let first = store.list_jobs("cs", None, page(0, 2)).await.unwrap();
         assert_eq!(
             (first.items, first.next_offset),
@@ -248,38 +264,14 @@ mod cases {
 
     pub async fn waiting_index_follows_job_writes(store: &dyn StateStore) {
         for id in ["j1", "j2", "j3"] {
-            create(&*store, "cs", id, b"{}", 1, None).await.unwrap();
+            create(store, "cs", id, b"{}", 1, None).await.unwrap();
         }
-        update(&*store, 
-                "cs",
-                "j2",
-                1,
-                b"paused",
-                WaitingChange::Set { since_ms: 200 },
-                None,
-            )
-            .await
-            .unwrap();
-        update(&*store, 
-                "cs",
-                "j1",
-                1,
-                b"paused",
-                WaitingChange::Set { since_ms: 300 },
-                None,
-            )
-            .await
-            .unwrap();
-        update(&*store, 
-                "cs",
-                "j3",
-                1,
-                b"paused",
-                WaitingChange::Set { since_ms: 100 },
-                None,
-            )
-            .await
-            .unwrap();
+        for (job_id, since_ms) in [("j2", 200), ("j1", 300), ("j3", 100)] {
+            let waiting = WaitingChange::Set { since_ms };
+            update(store, "cs", job_id, 1, b"paused", waiting, None)
+                .await
+                .unwrap();
+        }
         let entry = |id: &str, since_ms| WaitingEntry {
             job_id: id.into(),
             since_ms,
@@ -301,12 +293,20 @@ mod cases {
         );
 
         // Resume clears, keep leaves alone, delete removes.
-        update(&*store, "cs", "j2", 2, b"running", WaitingChange::Clear, None)
+        update(store, "cs", "j2", 2, b"running", WaitingChange::Clear, None)
             .await
             .unwrap();
-        update(&*store, "cs", "j1", 2, b"still paused", WaitingChange::Keep, None)
-            .await
-            .unwrap();
+        update(
+            store,
+            "cs",
+            "j1",
+            2,
+            b"still paused",
+            WaitingChange::Keep,
+            None,
+        )
+        .await
+        .unwrap();
         assert_eq!(store.count_waiting("cs").await.unwrap(), 2);
         store.delete_job("cs", "j3").await.unwrap();
         let all = store.list_waiting("cs", page(0, 10)).await.unwrap();
@@ -314,7 +314,7 @@ mod cases {
     }
 
     pub async fn events_append_and_resume(store: &dyn StateStore) {
-        create(&*store, "cs", "j1", b"{}", 1, None).await.unwrap();
+        create(store, "cs", "j1", b"{}", 1, None).await.unwrap();
         let mut ids = Vec::new();
         for n in 0..3 {
             ids.push(
@@ -382,7 +382,10 @@ mod cases {
         for id in ["q1", "q2", "q3"] {
             store.enqueue(&item(id)).await.unwrap();
         }
-        let claimed = store.claim("worker-a", &[], 2, Duration::ZERO).await.unwrap();
+        let claimed = store
+            .claim("worker-a", &[], 2, Duration::ZERO)
+            .await
+            .unwrap();
         assert_eq!(
             claimed.iter().map(|d| d.item.clone()).collect::<Vec<_>>(),
             vec![item("q1"), item("q2")]
@@ -391,7 +394,10 @@ mod cases {
         assert_eq!((stats.ready, stats.pending), (1, 2));
 
         // Another consumer gets only what nobody holds.
-        let other = store.claim("worker-b", &[], 10, Duration::ZERO).await.unwrap();
+        let other = store
+            .claim("worker-b", &[], 10, Duration::ZERO)
+            .await
+            .unwrap();
         assert_eq!(
             other.iter().map(|d| d.item.clone()).collect::<Vec<_>>(),
             vec![item("q3")]
@@ -403,14 +409,16 @@ mod cases {
         let stats = store.queue_stats().await.unwrap();
         assert_eq!((stats.ready, stats.pending), (0, 0));
         assert!(
-            store.claim("worker-a", &[], 10, Duration::ZERO)
+            store
+                .claim("worker-a", &[], 10, Duration::ZERO)
                 .await
                 .unwrap()
                 .is_empty()
         );
         // A short block on an empty queue returns empty.
         assert!(
-            store.claim("worker-a", &[], 10, Duration::from_millis(20))
+            store
+                .claim("worker-a", &[], 10, Duration::from_millis(20))
                 .await
                 .unwrap()
                 .is_empty()
@@ -420,7 +428,11 @@ mod cases {
     pub async fn blocked_claim_wakes_on_enqueue(store: Arc<dyn StateStore>) {
         let waiter = {
             let store = store.clone();
-            tokio::spawn(async move { store.claim("worker-a", &[], 1, Duration::from_secs(20)).await })
+            tokio::spawn(async move {
+                store
+                    .claim("worker-a", &[], 1, Duration::from_secs(20))
+                    .await
+            })
         };
         store.enqueue(&item("late")).await.unwrap();
         let claimed = waiter.await.unwrap().unwrap();
@@ -431,20 +443,36 @@ mod cases {
     }
 
     pub async fn a_write_and_its_event_are_one_step(store: &dyn StateStore) {
-        create(&*store, "cs", "e1", b"v1", 1, Some(b"created"))
+        create(store, "cs", "e1", b"v1", 1, Some(b"created"))
             .await
             .unwrap();
-        update(&*store, "cs", "e1", 1, b"v2", WaitingChange::Keep, Some(b"updated"))
-            .await
-            .unwrap();
+        update(
+            store,
+            "cs",
+            "e1",
+            1,
+            b"v2",
+            WaitingChange::Keep,
+            Some(b"updated"),
+        )
+        .await
+        .unwrap();
         // A stale write changes nothing: neither the record nor the log.
         assert!(
-            update(&*store, "cs", "e1", 1, b"stale", WaitingChange::Keep, Some(b"lost"))
-                .await
-                .is_err()
+            update(
+                store,
+                "cs",
+                "e1",
+                1,
+                b"stale",
+                WaitingChange::Keep,
+                Some(b"lost")
+            )
+            .await
+            .is_err()
         );
         assert!(
-            create(&*store, "cs", "e1", b"again", 2, Some(b"created twice"))
+            create(store, "cs", "e1", b"again", 2, Some(b"created twice"))
                 .await
                 .is_err()
         );
@@ -463,8 +491,8 @@ mod cases {
     }
 
     pub async fn many_jobs_are_read_at_once_in_order(store: &dyn StateStore) {
-        create(&*store, "cs", "m1", b"one", 1, None).await.unwrap();
-        create(&*store, "cs", "m2", b"two", 2, None).await.unwrap();
+        create(store, "cs", "m1", b"one", 1, None).await.unwrap();
+        create(store, "cs", "m2", b"two", 2, None).await.unwrap();
         let ids = ["m2", "gone", "m1"].map(String::from);
         let records = store.get_jobs("cs", &ids).await.unwrap();
         let data: Vec<Option<Vec<u8>>> = records
@@ -483,7 +511,7 @@ mod cases {
     }
 
     pub async fn a_transition_writes_its_events_and_wake_up_in_one_step(store: &dyn StateStore) {
-        create(&*store, "cs", "b1", b"v1", 1, None).await.unwrap();
+        create(store, "cs", "b1", b"v1", 1, None).await.unwrap();
         let queued_before = store.queue_stats().await.unwrap().ready;
         // A stale batch changes nothing: no record, no event, no queue item.
         assert!(
@@ -536,7 +564,8 @@ mod cases {
             vec![b"finalized".to_vec(), b"completed".to_vec()],
             "the events in order"
         );
-        let claimed = store.claim("batch-consumer", &[], 10, Duration::ZERO)
+        let claimed = store
+            .claim("batch-consumer", &[], 10, Duration::ZERO)
             .await
             .unwrap();
         let delivery = claimed
@@ -545,7 +574,10 @@ mod cases {
             .expect("the job was enqueued with its write");
         assert_eq!(delivery.lane, Lane::Resumed);
         assert_eq!(
-            delivery.record.clone().map(|record| (record.version, record.data)),
+            delivery
+                .record
+                .clone()
+                .map(|record| (record.version, record.data)),
             Some((2, b"v2".to_vec())),
             "the delivery carries the record as written"
         );
@@ -565,25 +597,46 @@ mod cases {
             events: &[],
             enqueue: None,
         };
-        store.write_job("cs", "s3", write("paused", 1)).await.unwrap();
-        store.write_job("cs", "s1", write("paused", 1)).await.unwrap();
-        store.write_job("cs", "s1", write("paused", 2)).await.unwrap();
-        store.write_job("cs", "s2", write("completed", 1)).await.unwrap();
+        store
+            .write_job("cs", "s3", write("paused", 1))
+            .await
+            .unwrap();
+        store
+            .write_job("cs", "s1", write("paused", 1))
+            .await
+            .unwrap();
+        store
+            .write_job("cs", "s1", write("paused", 2))
+            .await
+            .unwrap();
+        store
+            .write_job("cs", "s2", write("completed", 1))
+            .await
+            .unwrap();
         let ids = |page: adas_state::Page<String>| page.items;
         assert_eq!(
-            ids(store.list_jobs("cs", Some("paused"), page(0, 10)).await.unwrap()),
+            ids(store
+                .list_jobs("cs", Some("paused"), page(0, 10))
+                .await
+                .unwrap()),
             ["s1", "s3"],
             "paused jobs, oldest first, each once"
         );
         assert_eq!(
-            ids(store.list_jobs("cs", Some("queued"), page(0, 10)).await.unwrap()),
+            ids(store
+                .list_jobs("cs", Some("queued"), page(0, 10))
+                .await
+                .unwrap()),
             ["s4"]
         );
         let first = store
             .list_jobs("cs", Some("paused"), page(0, 1))
             .await
             .unwrap();
-        assert_eq!((first.items.clone(), first.next_offset), (vec!["s1".to_owned()], Some(1)));
+        assert_eq!(
+            (first.items.clone(), first.next_offset),
+            (vec!["s1".to_owned()], Some(1))
+        );
         assert!(
             store
                 .list_jobs("cs", Some("failed"), page(0, 10))
@@ -594,17 +647,27 @@ mod cases {
         );
         // A write without data keeps the record and moves the version.
         assert_eq!(
-            store.get_job("cs", "s1").await.unwrap().map(|record| (record.version, record.data)),
+            store
+                .get_job("cs", "s1")
+                .await
+                .unwrap()
+                .map(|record| (record.version, record.data)),
             Some((3, b"{}".to_vec()))
         );
         assert!(store.delete_job("cs", "s3").await.unwrap());
         assert_eq!(
-            ids(store.list_jobs("cs", Some("paused"), page(0, 10)).await.unwrap()),
+            ids(store
+                .list_jobs("cs", Some("paused"), page(0, 10))
+                .await
+                .unwrap()),
             ["s1"],
             "a deleted job leaves its status index"
         );
         assert!(
-            store.list_jobs("cs", Some("a:b"), page(0, 10)).await.is_err(),
+            store
+                .list_jobs("cs", Some("a:b"), page(0, 10))
+                .await
+                .is_err(),
             "a status is a key part, validated"
         );
     }
@@ -644,7 +707,10 @@ mod cases {
             .unwrap();
         let first = store.claim("lanes", &[], 1, Duration::ZERO).await.unwrap();
         assert_eq!(
-            first.iter().map(|d| (d.item.job_id.as_str(), d.lane)).collect::<Vec<_>>(),
+            first
+                .iter()
+                .map(|d| (d.item.job_id.as_str(), d.lane))
+                .collect::<Vec<_>>(),
             [("r1", Lane::Resumed)],
             "the resumed job first, though queued last"
         );
@@ -667,11 +733,17 @@ mod cases {
         new.sort();
         assert_eq!(new, [("n1", Lane::New), ("n2", Lane::New)]);
         assert!(
-            rest.iter().all(|d| d.record.clone().map(|record| (record.version, record.data))
-                == Some((1, b"new".to_vec()))),
+            rest.iter().all(
+                |d| d.record.clone().map(|record| (record.version, record.data))
+                    == Some((1, b"new".to_vec()))
+            ),
             "a new job's delivery carries its record, given back or not"
         );
-        assert_eq!(store.queue_stats().await.unwrap().pending, 2, "r1 was acked");
+        assert_eq!(
+            store.queue_stats().await.unwrap().pending,
+            2,
+            "r1 was acked"
+        );
         let receipts: Vec<_> = rest.iter().map(adas_state::Delivery::receipt).collect();
         store.ack(&receipts).await.unwrap();
         let stats = store.queue_stats().await.unwrap();
@@ -719,7 +791,10 @@ mod cases {
 
     pub async fn crashed_consumer_is_reclaimed(store: &dyn StateStore) {
         store.enqueue(&item("job-of-dead-worker")).await.unwrap();
-        let held = store.claim("worker-dead", &[], 1, Duration::ZERO).await.unwrap();
+        let held = store
+            .claim("worker-dead", &[], 1, Duration::ZERO)
+            .await
+            .unwrap();
         assert_eq!(held.len(), 1);
         // worker-dead never acks. Within the visibility timeout nobody may take it.
         assert!(
@@ -730,7 +805,8 @@ mod cases {
                 .is_empty()
         );
         assert!(
-            store.claim("worker-live", &[], 10, Duration::ZERO)
+            store
+                .claim("worker-live", &[], 10, Duration::ZERO)
                 .await
                 .unwrap()
                 .is_empty()
@@ -935,7 +1011,7 @@ mod cases {
         for slag in ["", "a{b}", "a:b", "a b", "x*"] {
             assert!(
                 matches!(
-                    create(&*store, slag, "j", b"{}", 1, None).await,
+                    create(store, slag, "j", b"{}", 1, None).await,
                     Err(StateError::InvalidKey { .. })
                 ),
                 "slag {slag:?} must be refused"
