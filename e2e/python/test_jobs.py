@@ -361,6 +361,12 @@ class JobsOnSeparateProcesses(unittest.TestCase):
             job = c.settled(name, timeout=120)
             self.assertEqual((job.status, job.iteration), (PAUSED, 0))
         queue = "adas:default:queue:ready"
+        # A handled delivery is acknowledged with the claimer's next claim (one
+        # round trip for both), at most one blocking claim (2 s) later: wait
+        # for that condition, bounded.
+        deadline = time.monotonic() + 10
+        while self.suite.redis.command("XLEN", queue) != 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
         self.assertEqual(self.suite.redis.command("XLEN", queue), 0, "no queue entries for paused jobs")
         pending = self.suite.redis.command("XPENDING", queue, "workers")
         self.assertEqual(pending[0], 0)
