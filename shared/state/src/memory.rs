@@ -105,13 +105,20 @@ impl Inner {
     }
 
     /// Queues a job in `lane`; the delivery id.
-    fn push_queue(&mut self, lane: Lane, item: QueueItem, record: Option<VersionedRecord>) {
+    fn push_queue(
+        &mut self,
+        lane: Lane,
+        item: QueueItem,
+        record: Option<VersionedRecord>,
+    ) -> String {
         self.queue_seq += 1;
         let id = format!("{}-{}", now_ms(), self.queue_seq);
+        let entry = (id.clone(), item, record);
         match lane {
-            Lane::New => self.ready.push_back((id, item, record)),
-            Lane::Resumed => self.resumed.push_back((id, item, record)),
+            Lane::New => self.ready.push_back(entry),
+            Lane::Resumed => self.resumed.push_back(entry),
         }
+        id
     }
 
     fn note_write(&mut self) {
@@ -175,7 +182,7 @@ impl JobStore for MemoryStore {
                 slag: slag.to_owned(),
                 job_id: job_id.to_owned(),
             };
-            inner.push_queue(Lane::New, item, Some(record));
+            let _ = inner.push_queue(Lane::New, item, Some(record));
         }
         drop(inner);
         if job.event.is_some() {
@@ -250,7 +257,7 @@ impl JobStore for MemoryStore {
                 slag: slag.to_owned(),
                 job_id: job_id.to_owned(),
             };
-            inner.push_queue(lane, item, Some(written));
+            let _ = inner.push_queue(lane, item, Some(written));
         }
         drop(inner);
         if !write.events.is_empty() {
@@ -405,15 +412,7 @@ impl ReadyQueue for MemoryStore {
     async fn enqueue(&self, item: &QueueItem) -> Result<String> {
         validate_slag_key(&item.slag)?;
         validate_slag_key(&item.job_id)?;
-        let id = {
-            let mut inner = self.lock();
-            inner.push_queue(Lane::New, item.clone(), None);
-            inner
-                .ready
-                .back()
-                .map(|(id, ..)| id.clone())
-                .unwrap_or_default()
-        };
+        let id = self.lock().push_queue(Lane::New, item.clone(), None);
         self.queue_signal.notify_waiters();
         Ok(id)
     }
