@@ -16,12 +16,13 @@ READY_TIMEOUT_S = 30
 
 
 def generate_client() -> pathlib.Path:
-    """Generates Python modules for every adas.v1 proto into a temp dir on sys.path."""
+    """Generates Python modules for every adas.v1 proto (and adas.storage.v1, the
+    stored form of a job) into a temp dir on sys.path."""
     import grpc_tools
     from grpc_tools import protoc
 
     out = pathlib.Path(tempfile.mkdtemp(prefix="adas-pyclient-"))
-    protos = sorted(str(path.relative_to(PROTO_ROOT)) for path in (PROTO_ROOT / "adas" / "v1").glob("*.proto"))
+    protos = sorted(str(path.relative_to(PROTO_ROOT)) for path in (PROTO_ROOT / "adas").glob("**/*.proto"))
     well_known = pathlib.Path(grpc_tools.__file__).parent / "_proto"
     args = [
         "grpc_tools.protoc",
@@ -123,20 +124,20 @@ class Redis:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/"
 
-    def command(self, *words: str):
-        """One command over RESP; returns str, int, list or None."""
+    def command(self, *words: str, raw: bool = False):
+        """One command over RESP; returns str (bytes when `raw`), int, list or None."""
         with socket.create_connection(("127.0.0.1", self.port), timeout=5) as sock:
             payload = f"*{len(words)}\r\n" + "".join(f"${len(w.encode())}\r\n{w}\r\n" for w in words)
             sock.sendall(payload.encode())
             reader = sock.makefile("rb")
-            return _read_resp(reader)
+            return _read_resp(reader, raw)
 
     def stop(self):
         self.process.kill()
         self.process.wait(timeout=10)
 
 
-def _read_resp(reader):
+def _read_resp(reader, raw=False):
     line = reader.readline().decode().rstrip("\r\n")
     kind, rest = line[0], line[1:]
     if kind == "+":
@@ -150,10 +151,10 @@ def _read_resp(reader):
         if size < 0:
             return None
         data = reader.read(size + 2)[:-2]
-        return data.decode()
+        return data if raw else data.decode()
     if kind == "*":
         count = int(rest)
-        return None if count < 0 else [_read_resp(reader) for _ in range(count)]
+        return None if count < 0 else [_read_resp(reader, raw) for _ in range(count)]
     raise RuntimeError(f"unexpected reply {line!r}")
 
 

@@ -25,10 +25,10 @@ from adas.v1 import (  # noqa: E402  (generated above)
     orchestrator_service_pb2 as orch_pb2,
     orchestrator_service_pb2_grpc as orch_grpc,
 )
+from adas.storage.v1 import job_record_pb2  # noqa: E402
 
 PAUSED, COMPLETED, FAILED, CANCELLED = (job_pb2.JOB_STATUS_PAUSED, job_pb2.JOB_STATUS_COMPLETED,
                                         job_pb2.JOB_STATUS_FAILED, job_pb2.JOB_STATUS_CANCELLED)
-SPEC_000_KEYS = ["reason_code", "requested_fields", "prompt_message", "correlation_id", "created_at", "last_prompt_at"]
 
 
 def text(value):
@@ -92,8 +92,9 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         cls.suite.stop()
 
     def stored(self, job):
-        raw = self.suite.redis.command("HGET", f"adas:default:{{{job.slag}}}:job:{job.job_id}", "d")
-        return json.loads(raw)
+        """The record as Redis holds it: protobuf (adas.storage.v1.JobRecord)."""
+        raw = self.suite.redis.command("HGET", f"adas:default:{{{job.slag}}}:job:{job.job_id}", "d", raw=True)
+        return job_record_pb2.JobRecord.FromString(raw)
 
     def test_refund_conversation_of_spec_004(self):
         c = self.client
@@ -103,19 +104,19 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         self.assertEqual(list(job.waiting.requested_fields), ["order_id"])
         self.assertEqual(job.iteration, 0)
 
-        # The stored JSON is spec 000's contract, key for key.
+        # The stored record holds spec 000's contract (compact: protobuf, times in ms).
+        raw = self.suite.redis.command("HGET", f"adas:default:{{{job.slag}}}:job:{job.job_id}", "d", raw=True)
+        self.assertLessEqual(len(raw), 1024, "a paused job's record fits in 1 KiB")
         stored = self.stored(job)
-        self.assertEqual(stored["status"], "paused")
-        self.assertEqual(stored["outcome_class"], "USER_ACTION_REQUIRED")
-        waiting = stored["waiting"]
-        self.assertTrue(set(SPEC_000_KEYS) <= set(waiting), waiting.keys())
-        self.assertEqual(list(waiting)[:6], SPEC_000_KEYS)
-        self.assertEqual(waiting["reason_code"], "MISSING_REQUIRED_INPUT")
-        self.assertEqual(waiting["requested_fields"], ["order_id"])
-        self.assertEqual(waiting["correlation_id"], job.waiting.correlation_id)
-        self.assertEqual(waiting["prompt_message"], job.waiting.prompt_message)
-        self.assertRegex(waiting["created_at"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
-        self.assertEqual(waiting["created_at"], waiting["last_prompt_at"])
+        self.assertEqual(stored.status, job_record_pb2.JOB_STATUS_PAUSED)
+        self.assertEqual(stored.outcome_class, job_record_pb2.OUTCOME_CLASS_USER_ACTION_REQUIRED)
+        waiting = stored.waiting
+        self.assertEqual(waiting.reason_code, "MISSING_REQUIRED_INPUT")
+        self.assertEqual(list(waiting.requested_fields), ["order_id"])
+        self.assertEqual(waiting.correlation_id, job.waiting.correlation_id)
+        self.assertEqual(waiting.prompt_message, job.waiting.prompt_message)
+        self.assertEqual(waiting.created_ms, job.waiting.created_at.ToMilliseconds())
+        self.assertEqual(waiting.created_ms, waiting.last_prompt_ms)
 
         resumed = c.answer(job, order_id=text("ORD-1"))
         job = c.settled(job.name, resumed.version)
@@ -305,7 +306,7 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         self.assertEqual(sorted(output), ["bytes", "focus_ref", "preview"])
         self.assertEqual(output["bytes"], len(json.dumps({"text": big}, separators=(",", ":"))))
         stored = self.stored(job)
-        self.assertEqual(stored["calls"][0]["output"]["focus_ref"], output["focus_ref"],
+        self.assertEqual(json.loads(stored.calls[0].output_json)["focus_ref"], output["focus_ref"],
                          "the stored call holds the reference")
         # …the artifact is in the slag's focus cache…
         artifact = os.path.join(self.suite.memory_root, "echoes", "focus-cache", output["focus_ref"])

@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use prost::Message;
 
+/// How jobs are stored: compiled apart so reflection never lists it.
+const STORAGE_PROTOS: &[&str] = &["adas/storage/v1/job_record.proto"];
+
 const SERVICE_PROTOS: &[&str] = &[
     "adas/v1/skill_registry_service.proto",
     "adas/v1/intent_service.proto",
@@ -42,6 +45,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // Cross-package references (adas.v1 -> google.api) need one module tree.
         .include_file("adas_proto_include.rs")
         .compile_fds(file_descriptors)?;
+
+    tonic_prost_build::configure()
+        .build_client(false)
+        .build_server(false)
+        .include_file("adas_storage_include.rs")
+        .compile_fds(protox::compile(STORAGE_PROTOS, [&proto_root])?)?;
     Ok(())
 }
 

@@ -1,6 +1,6 @@
-//! adas-jobs: the job record and everything that writes it — stored as JSON in the
-//! state store with compare-and-set on its version, its event log, the ready
-//! queue, and the archive on disk. The waiting object is serialized with exactly
+//! adas-jobs: the job record and everything that writes it — stored as protobuf
+//! ([`codec`]) in the state store with compare-and-set on its version, its event
+//! log, the ready queue, and the archive on disk (JSON, for people). The waiting object is serialized with exactly
 //! the keys of spec 000 (`reason_code`, `requested_fields`, `prompt_message`,
 //! `correlation_id`, `created_at`, `last_prompt_at`) plus UI detail beside them.
 //!
@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 pub mod certainty;
+pub mod codec;
 pub mod dal;
 pub mod focus;
 pub mod query;
@@ -783,8 +784,7 @@ impl JobRepo {
     /// Stores a new job (version 1) and its `created` event and, when
     /// `enqueue`, queues it — one atomic write.
     pub async fn create(&self, record: &JobRecord, enqueue: bool) -> Result<StoredJob, JobError> {
-        let data =
-            serde_json::to_vec(record).map_err(|error| JobError::Corrupt(error.to_string()))?;
+        let data = codec::encode_record(record)?;
         let event = event_bytes(record, 1, EventKind::Created, "job created", Json::Null)?;
         let job = adas_state::NewJob {
             data: &data,
@@ -818,10 +818,8 @@ impl JobRepo {
 
     /// A job from its stored bytes (a load, or a queue delivery's copy).
     pub fn decode(stored: adas_state::VersionedRecord) -> Result<StoredJob, JobError> {
-        let record = serde_json::from_slice(&stored.data)
-            .map_err(|error| JobError::Corrupt(error.to_string()))?;
         Ok(StoredJob {
-            record,
+            record: codec::decode_record(&stored.data)?,
             version: stored.version,
         })
     }
@@ -839,7 +837,7 @@ impl JobRepo {
             .zip(records)
             .map(|(job_id, stored)| {
                 let stored = stored?;
-                match serde_json::from_slice(&stored.data) {
+                match codec::decode_record(&stored.data) {
                     Ok(record) => Some(StoredJob {
                         record,
                         version: stored.version,
@@ -922,8 +920,7 @@ impl JobRepo {
             },
             _ => WaitingChange::Clear,
         };
-        let data =
-            serde_json::to_vec(record).map_err(|error| JobError::Corrupt(error.to_string()))?;
+        let data = codec::encode_record(record)?;
         // A successful compare-and-set makes the version `expected + 1`, so the
         // event can be written by the same atomic step (one round trip, and no
         // write without its event).
@@ -1159,17 +1156,13 @@ fn event_bytes(
         time: now(),
         job_version: version,
     };
-    serde_json::to_vec(&event).map_err(|error| JobError::Corrupt(error.to_string()))
+    Ok(codec::encode_event(&event))
 }
 
 fn parse_events(events: Vec<adas_state::StoredEvent>) -> Result<Vec<(String, JobEvent)>, JobError> {
     events
         .into_iter()
-        .map(|event| {
-            serde_json::from_slice(&event.data)
-                .map(|parsed| (event.id, parsed))
-                .map_err(|error| JobError::Corrupt(error.to_string()))
-        })
+        .map(|event| codec::decode_event(&event.data).map(|parsed| (event.id, parsed)))
         .collect()
 }
 

@@ -1,4 +1,5 @@
-//! adas-proto: the generated Rust code of the `adas.v1` gRPC contracts in `proto/`.
+//! adas-proto: the generated Rust code of the `adas.v1` gRPC contracts in `proto/`,
+//! and of `adas.storage.v1`, the stored form of a job.
 //!
 //! Generated once here (build.rs, protox + tonic-prost-build, no system `protoc`);
 //! nobody edits it. Domain crates never import these types: services convert them
@@ -15,6 +16,14 @@ include!(concat!(env!("OUT_DIR"), "/adas_proto_include.rs"));
 
 /// The `adas.v1` package.
 pub use adas::v1 as pb;
+
+mod storage_include {
+    include!(concat!(env!("OUT_DIR"), "/adas_storage_include.rs"));
+}
+
+/// The `adas.storage.v1` package: how jobs and their events are stored
+/// (adas-jobs' encoding, never on the wire).
+pub use storage_include::adas::storage::v1 as storage;
 
 /// Encoded `FileDescriptorSet` of every adas.v1 file and its imports, for server reflection.
 pub const FILE_DESCRIPTOR_SET: &[u8] =

@@ -1,0 +1,804 @@
+//! The stored form of a job and of its events: protobuf (`adas.storage.v1`,
+//! `proto/adas/storage/v1/job_record.proto`), not JSON. A record is written on
+//! every transition, so its size and its encoding cost are paid per step:
+//! timestamps are milliseconds, enums are numbers, field names are tags, and an
+//! evaluated call's result that equals a call's output is stored once.
+//!
+//! Records and events written as JSON by earlier versions still decode (JSON
+//! starts with `{`, which no record starts with: its first field is tag 1, a
+//! `0x0a` byte), so a store written before the change keeps its jobs.
+
+use std::collections::BTreeMap;
+
+use adas_dia::{
+    Arg, Intent, Interaction, InteractionKind, Literal, Node, Plan, Program, ResolutionContext,
+    SlotPath, Step, ValueKind,
+};
+use adas_proto::storage as pb;
+use prost::Message;
+use serde_json::{Map, Value as Json};
+
+use crate::{
+    AuditEntry, CallRecord, DetectedIntent, EventKind, Evidence, JobError, JobEvent, JobRecord,
+    JobResult, JobStatus, OutcomeClass, PendingApproval, Waiting, WaitingField, parse_rfc3339_ms,
+    rfc3339,
+};
+
+/// A job record as stored.
+pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
+    let pending = record
+        .plan
+        .as_ref()
+        .and_then(|plan| plan.context.pending.as_ref());
+    let message = pb::JobRecord {
+        job_id: record.job_id.clone(),
+        slag: record.slag.clone(),
+        goal: record.goal.clone(),
+        status: status_to(record.status) as i32,
+        outcome_class: outcome_to(record.outcome_class) as i32,
+        waiting: record
+            .waiting
+            .as_ref()
+            .map(|waiting| waiting_to(waiting, pending)),
+        context_json: map_bytes(&record.context),
+        resources: record
+            .resources
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect(),
+        plan: record
+            .plan
+            .as_ref()
+            .map(|plan| plan_to(plan, &record.calls))
+            .transpose()?,
+        intent: record.intent.as_ref().map(|intent| pb::DetectedIntent {
+            intent_id: intent.intent_id.clone(),
+            confidence: intent.confidence,
+            out_of_domain: intent.out_of_domain,
+            margin: intent.margin,
+            confident: intent.confident,
+        }),
+        iteration: record.iteration,
+        iteration_budget: record.iteration_budget,
+        calls: record
+            .calls
+            .iter()
+            .map(|call| pb::CallRecord {
+                tool: call.tool.clone(),
+                arguments_json: map_bytes(&call.arguments),
+                call_digest: call.call_digest.clone(),
+                output_json: json_bytes(&call.output),
+                is_error: call.is_error,
+                iteration: call.iteration,
+                finished_ms: ms(&call.finished_at),
+            })
+            .collect(),
+        result: record.result.as_ref().map(|result| pb::JobResult {
+            reply: result.reply.clone(),
+            output_fields_json: map_bytes(&result.output_fields),
+            finalization_json: json_bytes(&result.finalization),
+        }),
+        error: record.error.clone(),
+        audit: record
+            .audit
+            .iter()
+            .map(|entry| pb::AuditEntry {
+                who: entry.who.clone(),
+                at_ms: ms(&entry.at),
+                action: entry.action.clone(),
+                detail_json: json_bytes(&entry.detail),
+            })
+            .collect(),
+        request_id: record.request_id.clone(),
+        owner: record.owner.clone(),
+        tenant: record.tenant.clone(),
+        skill_etag: record.skill_etag.clone(),
+        holds_quota: record.holds_quota,
+        conversation: record.conversation.clone(),
+        evidence: record
+            .evidence
+            .iter()
+            .map(|evidence| pb::Evidence {
+                name: evidence.name.clone(),
+                value_json: json_bytes(&evidence.value),
+                source: evidence.source.clone(),
+            })
+            .collect(),
+        confirmed_calls: record.confirmed_calls.clone(),
+        unplanned_tools: record.unplanned_tools.clone(),
+        llm: (record.llm.calls > 0).then_some(pb::LlmUsage {
+            calls: record.llm.calls,
+            input_tokens: record.llm.input_tokens,
+            output_tokens: record.llm.output_tokens,
+            cost_usd: record.llm.cost_usd,
+        }),
+        finalization_failures: record.finalization_failures,
+        model_steps: record.model_steps,
+        created_ms: ms(&record.created_at),
+        updated_ms: ms(&record.updated_at),
+        ended_ms: record.ended_at.as_deref().map(ms),
+    };
+    Ok(message.encode_to_vec())
+}
+
+/// A job record from its stored bytes (protobuf, or an earlier version's JSON).
+pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
+    if data.first() == Some(&b'{') {
+        return serde_json::from_slice(data).map_err(|error| corrupt(&error));
+    }
+    let message = pb::JobRecord::decode(data).map_err(|error| corrupt(&error))?;
+    let calls = message
+        .calls
+        .into_iter()
+        .map(|call| {
+            Ok(CallRecord {
+                tool: call.tool,
+                arguments: map_from(&call.arguments_json)?,
+                call_digest: call.call_digest,
+                output: json_from(&call.output_json)?,
+                is_error: call.is_error,
+                iteration: call.iteration,
+                finished_at: rfc3339(call.finished_ms),
+            })
+        })
+        .collect::<Result<Vec<_>, JobError>>()?;
+    let plan = message
+        .plan
+        .map(|plan| plan_from(plan, &calls))
+        .transpose()?;
+    let pending = plan.as_ref().and_then(|plan| plan.context.pending.as_ref());
+    Ok(JobRecord {
+        job_id: message.job_id,
+        slag: message.slag,
+        goal: message.goal,
+        status: status_from(message.status)?,
+        outcome_class: outcome_from(message.outcome_class)?,
+        waiting: message
+            .waiting
+            .map(|waiting| waiting_from(waiting, pending))
+            .transpose()?,
+        context: map_from(&message.context_json)?,
+        resources: message.resources.into_iter().collect::<BTreeMap<_, _>>(),
+        intent: message.intent.map(|intent| DetectedIntent {
+            intent_id: intent.intent_id,
+            confidence: intent.confidence,
+            out_of_domain: intent.out_of_domain,
+            margin: intent.margin,
+            confident: intent.confident,
+        }),
+        plan,
+        iteration: message.iteration,
+        iteration_budget: message.iteration_budget,
+        calls,
+        result: message
+            .result
+            .map(|result| {
+                Ok::<_, JobError>(JobResult {
+                    reply: result.reply,
+                    output_fields: map_from(&result.output_fields_json)?,
+                    finalization: json_from(&result.finalization_json)?,
+                })
+            })
+            .transpose()?,
+        error: message.error,
+        audit: message
+            .audit
+            .into_iter()
+            .map(|entry| {
+                Ok(AuditEntry {
+                    who: entry.who,
+                    at: rfc3339(entry.at_ms),
+                    action: entry.action,
+                    detail: json_from(&entry.detail_json)?,
+                })
+            })
+            .collect::<Result<_, JobError>>()?,
+        request_id: message.request_id,
+        owner: message.owner,
+        tenant: message.tenant,
+        skill_etag: message.skill_etag,
+        holds_quota: message.holds_quota,
+        conversation: message.conversation,
+        evidence: message
+            .evidence
+            .into_iter()
+            .map(|evidence| {
+                Ok(Evidence {
+                    name: evidence.name,
+                    value: json_from(&evidence.value_json)?,
+                    source: evidence.source,
+                })
+            })
+            .collect::<Result<_, JobError>>()?,
+        confirmed_calls: message.confirmed_calls,
+        unplanned_tools: message.unplanned_tools,
+        llm: message
+            .llm
+            .map(|usage| adas_llm::Usage {
+                calls: usage.calls,
+                input_tokens: usage.input_tokens,
+                output_tokens: usage.output_tokens,
+                cost_usd: usage.cost_usd,
+            })
+            .unwrap_or_default(),
+        finalization_failures: message.finalization_failures,
+        model_steps: message.model_steps,
+        created_at: rfc3339(message.created_ms),
+        updated_at: rfc3339(message.updated_ms),
+        ended_at: message.ended_ms.map(rfc3339),
+        unwritten: Vec::new(),
+    })
+}
+
+/// A job event as stored.
+pub fn encode_event(event: &JobEvent) -> Vec<u8> {
+    pb::JobEvent {
+        kind: kind_to(event.kind) as i32,
+        status: status_to(event.status) as i32,
+        outcome_class: outcome_to(event.outcome_class) as i32,
+        message: event.message.clone(),
+        data_json: json_bytes(&event.data),
+        time_ms: ms(&event.time),
+        job_version: event.job_version,
+    }
+    .encode_to_vec()
+}
+
+/// A job event from its stored bytes (protobuf, or an earlier version's JSON).
+pub fn decode_event(data: &[u8]) -> Result<JobEvent, JobError> {
+    if data.first() == Some(&b'{') {
+        return serde_json::from_slice(data).map_err(|error| corrupt(&error));
+    }
+    let event = pb::JobEvent::decode(data).map_err(|error| corrupt(&error))?;
+    Ok(JobEvent {
+        kind: kind_from(event.kind)?,
+        status: status_from(event.status)?,
+        outcome_class: outcome_from(event.outcome_class)?,
+        message: event.message,
+        data: json_from(&event.data_json)?,
+        time: rfc3339(event.time_ms),
+        job_version: event.job_version,
+    })
+}
+
+fn corrupt(error: &dyn std::fmt::Display) -> JobError {
+    JobError::Corrupt(error.to_string())
+}
+
+/// Every timestamp a record holds was written by [`rfc3339`]; one that is not
+/// (hand-made) keeps its instant to the millisecond, or the epoch if unreadable.
+fn ms(text: &str) -> u64 {
+    parse_rfc3339_ms(text).unwrap_or(0)
+}
+
+/// JSON text of a value; `null` is stored as nothing.
+fn json_bytes(value: &Json) -> Vec<u8> {
+    if value.is_null() {
+        return Vec::new();
+    }
+    serde_json::to_vec(value).unwrap_or_default()
+}
+
+fn json_from(bytes: &[u8]) -> Result<Json, JobError> {
+    if bytes.is_empty() {
+        return Ok(Json::Null);
+    }
+    serde_json::from_slice(bytes).map_err(|error| corrupt(&error))
+}
+
+/// JSON text of an object; an empty one is stored as nothing.
+fn map_bytes(map: &Map<String, Json>) -> Vec<u8> {
+    if map.is_empty() {
+        return Vec::new();
+    }
+    serde_json::to_vec(map).unwrap_or_default()
+}
+
+fn map_from(bytes: &[u8]) -> Result<Map<String, Json>, JobError> {
+    if bytes.is_empty() {
+        return Ok(Map::new());
+    }
+    serde_json::from_slice(bytes).map_err(|error| corrupt(&error))
+}
+
+fn status_to(status: JobStatus) -> pb::JobStatus {
+    match status {
+        JobStatus::Queued => pb::JobStatus::Queued,
+        JobStatus::Running => pb::JobStatus::Running,
+        JobStatus::Paused => pb::JobStatus::Paused,
+        JobStatus::Completed => pb::JobStatus::Completed,
+        JobStatus::Failed => pb::JobStatus::Failed,
+        JobStatus::Cancelled => pb::JobStatus::Cancelled,
+    }
+}
+
+fn status_from(value: i32) -> Result<JobStatus, JobError> {
+    Ok(
+        match pb::JobStatus::try_from(value).unwrap_or(pb::JobStatus::Unspecified) {
+            pb::JobStatus::Queued => JobStatus::Queued,
+            pb::JobStatus::Running => JobStatus::Running,
+            pb::JobStatus::Paused => JobStatus::Paused,
+            pb::JobStatus::Completed => JobStatus::Completed,
+            pb::JobStatus::Failed => JobStatus::Failed,
+            pb::JobStatus::Cancelled => JobStatus::Cancelled,
+            pb::JobStatus::Unspecified => {
+                return Err(JobError::Corrupt(format!("job status {value}")));
+            }
+        },
+    )
+}
+
+fn outcome_to(outcome: Option<OutcomeClass>) -> pb::OutcomeClass {
+    let Some(outcome) = outcome else {
+        return pb::OutcomeClass::Unspecified;
+    };
+    match outcome {
+        OutcomeClass::Success => pb::OutcomeClass::Success,
+        OutcomeClass::UserActionRequired => pb::OutcomeClass::UserActionRequired,
+        OutcomeClass::ApprovalRequired => pb::OutcomeClass::ApprovalRequired,
+        OutcomeClass::InternalError => pb::OutcomeClass::InternalError,
+        OutcomeClass::EngineBudgetExhausted => pb::OutcomeClass::EngineBudgetExhausted,
+        OutcomeClass::OutOfDomain => pb::OutcomeClass::OutOfDomain,
+        OutcomeClass::Cancelled => pb::OutcomeClass::Cancelled,
+        OutcomeClass::Expired => pb::OutcomeClass::Expired,
+        OutcomeClass::Escalated => pb::OutcomeClass::Escalated,
+        OutcomeClass::PolicyDenied => pb::OutcomeClass::PolicyDenied,
+        OutcomeClass::ToolFailed => pb::OutcomeClass::ToolFailed,
+    }
+}
+
+fn outcome_from(value: i32) -> Result<Option<OutcomeClass>, JobError> {
+    let outcome = pb::OutcomeClass::try_from(value)
+        .map_err(|_| JobError::Corrupt(format!("outcome class {value}")))?;
+    Ok(Some(match outcome {
+        pb::OutcomeClass::Unspecified => return Ok(None),
+        pb::OutcomeClass::Success => OutcomeClass::Success,
+        pb::OutcomeClass::UserActionRequired => OutcomeClass::UserActionRequired,
+        pb::OutcomeClass::ApprovalRequired => OutcomeClass::ApprovalRequired,
+        pb::OutcomeClass::InternalError => OutcomeClass::InternalError,
+        pb::OutcomeClass::EngineBudgetExhausted => OutcomeClass::EngineBudgetExhausted,
+        pb::OutcomeClass::OutOfDomain => OutcomeClass::OutOfDomain,
+        pb::OutcomeClass::Cancelled => OutcomeClass::Cancelled,
+        pb::OutcomeClass::Expired => OutcomeClass::Expired,
+        pb::OutcomeClass::Escalated => OutcomeClass::Escalated,
+        pb::OutcomeClass::PolicyDenied => OutcomeClass::PolicyDenied,
+        pb::OutcomeClass::ToolFailed => OutcomeClass::ToolFailed,
+    }))
+}
+
+fn kind_to(kind: EventKind) -> pb::EventKind {
+    match kind {
+        EventKind::Created => pb::EventKind::Created,
+        EventKind::Running => pb::EventKind::Running,
+        EventKind::Reclaimed => pb::EventKind::Reclaimed,
+        EventKind::Planned => pb::EventKind::Planned,
+        EventKind::Resolved => pb::EventKind::Resolved,
+        EventKind::Paused => pb::EventKind::Paused,
+        EventKind::Resumed => pb::EventKind::Resumed,
+        EventKind::AnswerRefused => pb::EventKind::AnswerRefused,
+        EventKind::ToolStarted => pb::EventKind::ToolStarted,
+        EventKind::ToolFinished => pb::EventKind::ToolFinished,
+        EventKind::ToolDenied => pb::EventKind::ToolDenied,
+        EventKind::Finalized => pb::EventKind::Finalized,
+        EventKind::Completed => pb::EventKind::Completed,
+        EventKind::Failed => pb::EventKind::Failed,
+        EventKind::Cancelled => pb::EventKind::Cancelled,
+    }
+}
+
+fn kind_from(value: i32) -> Result<EventKind, JobError> {
+    Ok(
+        match pb::EventKind::try_from(value).unwrap_or(pb::EventKind::Unspecified) {
+            pb::EventKind::Created => EventKind::Created,
+            pb::EventKind::Running => EventKind::Running,
+            pb::EventKind::Reclaimed => EventKind::Reclaimed,
+            pb::EventKind::Planned => EventKind::Planned,
+            pb::EventKind::Resolved => EventKind::Resolved,
+            pb::EventKind::Paused => EventKind::Paused,
+            pb::EventKind::Resumed => EventKind::Resumed,
+            pb::EventKind::AnswerRefused => EventKind::AnswerRefused,
+            pb::EventKind::ToolStarted => EventKind::ToolStarted,
+            pb::EventKind::ToolFinished => EventKind::ToolFinished,
+            pb::EventKind::ToolDenied => EventKind::ToolDenied,
+            pb::EventKind::Finalized => EventKind::Finalized,
+            pb::EventKind::Completed => EventKind::Completed,
+            pb::EventKind::Failed => EventKind::Failed,
+            pb::EventKind::Cancelled => EventKind::Cancelled,
+            pb::EventKind::Unspecified => {
+                return Err(JobError::Corrupt(format!("event kind {value}")));
+            }
+        },
+    )
+}
+
+fn waiting_to(waiting: &Waiting, pending: Option<&Interaction>) -> pb::Waiting {
+    pb::Waiting {
+        reason_code: waiting.reason_code.clone(),
+        requested_fields: waiting.requested_fields.clone(),
+        prompt_message: waiting.prompt_message.clone(),
+        correlation_id: waiting.correlation_id.clone(),
+        created_ms: ms(&waiting.created_at),
+        last_prompt_ms: ms(&waiting.last_prompt_at),
+        fields: waiting
+            .fields
+            .iter()
+            .map(|field| {
+                // The field's question is usually the plan's pending one: stored once.
+                let same_as_pending =
+                    field.interaction.is_some() && field.interaction.as_ref() == pending;
+                pb::WaitingField {
+                    name: field.name.clone(),
+                    kind: field.kind.clone(),
+                    prompt: field.prompt.clone(),
+                    input_type: field.input_type.clone(),
+                    options: field.options.clone(),
+                    option_labels: field.option_labels.clone(),
+                    required: field.required,
+                    slot_path_json: json_bytes(&field.slot_path),
+                    interaction: field
+                        .interaction
+                        .as_ref()
+                        .filter(|_| !same_as_pending)
+                        .map(interaction_to),
+                    same_as_pending,
+                }
+            })
+            .collect(),
+        prompt_count: waiting.prompt_count,
+        invalid_answer_count: waiting.invalid_answer_count,
+        approval: waiting
+            .approval
+            .as_ref()
+            .map(|approval| pb::PendingApproval {
+                tool: approval.tool.clone(),
+                arguments_json: map_bytes(&approval.arguments),
+                call_digest: approval.call_digest.clone(),
+                approver: approval.approver.clone(),
+                reason: approval.reason.clone(),
+                condition: approval.condition.clone(),
+            }),
+    }
+}
+
+fn waiting_from(waiting: pb::Waiting, pending: Option<&Interaction>) -> Result<Waiting, JobError> {
+    Ok(Waiting {
+        reason_code: waiting.reason_code,
+        requested_fields: waiting.requested_fields,
+        prompt_message: waiting.prompt_message,
+        correlation_id: waiting.correlation_id,
+        created_at: rfc3339(waiting.created_ms),
+        last_prompt_at: rfc3339(waiting.last_prompt_ms),
+        fields: waiting
+            .fields
+            .into_iter()
+            .map(|field| {
+                let interaction = if field.same_as_pending {
+                    Some(pending.cloned().ok_or_else(|| {
+                        JobError::Corrupt("a waiting field refers to no pending question".into())
+                    })?)
+                } else {
+                    field.interaction.map(interaction_from).transpose()?
+                };
+                Ok(WaitingField {
+                    name: field.name,
+                    kind: field.kind,
+                    prompt: field.prompt,
+                    input_type: field.input_type,
+                    options: field.options,
+                    option_labels: field.option_labels,
+                    required: field.required,
+                    slot_path: json_from(&field.slot_path_json)?,
+                    interaction,
+                })
+            })
+            .collect::<Result<_, JobError>>()?,
+        prompt_count: waiting.prompt_count,
+        invalid_answer_count: waiting.invalid_answer_count,
+        approval: waiting
+            .approval
+            .map(|approval| {
+                Ok::<_, JobError>(PendingApproval {
+                    tool: approval.tool,
+                    arguments: map_from(&approval.arguments_json)?,
+                    call_digest: approval.call_digest,
+                    approver: approval.approver,
+                    reason: approval.reason,
+                    condition: approval.condition,
+                })
+            })
+            .transpose()?,
+    })
+}
+
+fn interaction_to(interaction: &Interaction) -> pb::Interaction {
+    pb::Interaction {
+        kind: match interaction.kind {
+            InteractionKind::Ask => pb::InteractionKind::Ask,
+            InteractionKind::QueryUser => pb::InteractionKind::QueryUser,
+            InteractionKind::RuntimeError => pb::InteractionKind::RuntimeError,
+        } as i32,
+        question: interaction.question.clone(),
+        path: interaction
+            .path
+            .0
+            .iter()
+            .map(|step| pb::SlotStep {
+                step: Some(match step {
+                    Step::Element(index) => pb::slot_step::Step::Element(*index as u32),
+                    Step::Arg(name) => pb::slot_step::Step::Arg(name.clone()),
+                    Step::Item(index) => pb::slot_step::Step::Item(*index as u32),
+                }),
+            })
+            .collect(),
+        field: interaction.field.clone(),
+        intent: interaction.intent.clone(),
+        expected: match interaction.expected {
+            ValueKind::Any => pb::ValueKind::Any,
+            ValueKind::String => pb::ValueKind::String,
+            ValueKind::Integer => pb::ValueKind::Integer,
+            ValueKind::Number => pb::ValueKind::Number,
+            ValueKind::Boolean => pb::ValueKind::Boolean,
+            ValueKind::List => pb::ValueKind::List,
+        } as i32,
+    }
+}
+
+fn interaction_from(interaction: pb::Interaction) -> Result<Interaction, JobError> {
+    let kind = match pb::InteractionKind::try_from(interaction.kind)
+        .unwrap_or(pb::InteractionKind::Unspecified)
+    {
+        pb::InteractionKind::Ask => InteractionKind::Ask,
+        pb::InteractionKind::QueryUser => InteractionKind::QueryUser,
+        pb::InteractionKind::RuntimeError => InteractionKind::RuntimeError,
+        pb::InteractionKind::Unspecified => {
+            return Err(JobError::Corrupt(format!(
+                "interaction kind {}",
+                interaction.kind
+            )));
+        }
+    };
+    let expected =
+        match pb::ValueKind::try_from(interaction.expected).unwrap_or(pb::ValueKind::Unspecified) {
+            pb::ValueKind::Any => ValueKind::Any,
+            pb::ValueKind::String => ValueKind::String,
+            pb::ValueKind::Integer => ValueKind::Integer,
+            pb::ValueKind::Number => ValueKind::Number,
+            pb::ValueKind::Boolean => ValueKind::Boolean,
+            pb::ValueKind::List => ValueKind::List,
+            pb::ValueKind::Unspecified => {
+                return Err(JobError::Corrupt(format!(
+                    "value kind {}",
+                    interaction.expected
+                )));
+            }
+        };
+    let path = interaction
+        .path
+        .into_iter()
+        .map(|step| match step.step {
+            Some(pb::slot_step::Step::Element(index)) => Ok(Step::Element(index as usize)),
+            Some(pb::slot_step::Step::Arg(name)) => Ok(Step::Arg(name)),
+            Some(pb::slot_step::Step::Item(index)) => Ok(Step::Item(index as usize)),
+            None => Err(JobError::Corrupt("an empty slot step".into())),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Interaction {
+        kind,
+        question: interaction.question,
+        path: SlotPath(path),
+        field: interaction.field,
+        intent: interaction.intent,
+        expected,
+    })
+}
+
+fn plan_to(plan: &Plan, calls: &[CallRecord]) -> Result<pb::Plan, JobError> {
+    let context = &plan.context;
+    Ok(pb::Plan {
+        elements: plan
+            .program
+            .elements
+            .iter()
+            .map(|node| node_to(node, calls))
+            .collect::<Result<_, _>>()?,
+        known_json: if context.known.is_empty() {
+            Vec::new()
+        } else {
+            serde_json::to_vec(&context.known).map_err(|error| corrupt(&error))?
+        },
+        pending: context.pending.as_ref().map(interaction_to),
+        aborted_calls: context.aborted_calls.clone(),
+    })
+}
+
+fn plan_from(plan: pb::Plan, calls: &[CallRecord]) -> Result<Plan, JobError> {
+    Ok(Plan {
+        program: Program {
+            elements: plan
+                .elements
+                .into_iter()
+                .map(|node| node_from(node, calls))
+                .collect::<Result<_, _>>()?,
+        },
+        context: ResolutionContext {
+            known: if plan.known_json.is_empty() {
+                BTreeMap::new()
+            } else {
+                serde_json::from_slice(&plan.known_json).map_err(|error| corrupt(&error))?
+            },
+            pending: plan.pending.map(interaction_from).transpose()?,
+            aborted_calls: plan.aborted_calls,
+        },
+    })
+}
+
+fn intent_to(intent: &Intent, calls: &[CallRecord]) -> Result<pb::PlanIntent, JobError> {
+    Ok(pb::PlanIntent {
+        name: intent.name.clone(),
+        args: args_to(&intent.args, calls)?,
+    })
+}
+
+fn args_to(args: &[Arg], calls: &[CallRecord]) -> Result<Vec<pb::PlanArg>, JobError> {
+    args.iter()
+        .map(|arg| {
+            Ok(pb::PlanArg {
+                name: arg.name.clone(),
+                value: Some(node_to(&arg.value, calls)?),
+            })
+        })
+        .collect()
+}
+
+/// The tree is as deep as the parser allowed (`adas_dia::MAX_DEPTH`), so the
+/// recursion is bounded; decoding is bounded by prost's recursion limit.
+fn node_to(node: &Node, calls: &[CallRecord]) -> Result<pb::PlanNode, JobError> {
+    use pb::plan_node::Node as N;
+    let encoded = match node {
+        Node::Intent(intent) => N::Intent(intent_to(intent, calls)?),
+        Node::Value { literal } => match literal {
+            Literal::Int(value) => N::IntValue(*value),
+            Literal::Float(value) if value.is_finite() => N::FloatValue(*value),
+            Literal::Float(_) => {
+                return Err(JobError::Corrupt(
+                    "a non-finite number cannot be stored".into(),
+                ));
+            }
+            Literal::Str(value) => N::StrValue(value.clone()),
+            Literal::Bool(value) => N::BoolValue(*value),
+        },
+        Node::List { items } => N::List(pb::PlanNodeList {
+            items: items
+                .iter()
+                .map(|item| node_to(item, calls))
+                .collect::<Result<_, _>>()?,
+        }),
+        Node::Ask { question } => N::Ask(question.clone()),
+        Node::QueryFill { query } => N::QueryFill(query.clone()),
+        Node::QueryUser { query } => N::QueryUser(query.clone()),
+        Node::QueryGather { query, sources } => N::QueryGather(pb::QueryGather {
+            query: query.clone(),
+            sources: sources.clone(),
+        }),
+        Node::Fuzzy { text } => N::Fuzzy(text.clone()),
+        Node::SameAsPrevious => N::SameAsPrevious(true),
+        Node::PropagateSlots { args } => N::PropagateSlots(pb::PlanArgs {
+            args: args_to(args, calls)?,
+        }),
+        Node::Abort => N::Abort(true),
+        Node::AbortWithNewIntents { intents } => N::AbortWithNewIntents(pb::PlanIntents {
+            intents: intents
+                .iter()
+                .map(|intent| intent_to(intent, calls))
+                .collect::<Result<_, _>>()?,
+        }),
+        Node::Evaluated { intent, result } => {
+            // The call's output is in the record already (its `calls`): refer to it.
+            let output_of_call = calls
+                .iter()
+                .position(|call| call.tool == intent.name && &call.output == result);
+            N::Evaluated(pb::Evaluated {
+                intent: Some(intent_to(intent, calls)?),
+                result_json: match output_of_call {
+                    Some(_) => Vec::new(),
+                    None => json_bytes(result),
+                },
+                output_of_call: output_of_call.map_or(0, |index| index as u32 + 1),
+            })
+        }
+        Node::RuntimeError { intent, error } => N::RuntimeError(pb::RuntimeError {
+            intent: Some(intent_to(intent, calls)?),
+            error: error.clone(),
+        }),
+    };
+    Ok(pb::PlanNode {
+        node: Some(encoded),
+    })
+}
+
+fn intent_from(intent: pb::PlanIntent, calls: &[CallRecord]) -> Result<Intent, JobError> {
+    Ok(Intent {
+        name: intent.name,
+        args: args_from(intent.args, calls)?,
+    })
+}
+
+fn args_from(args: Vec<pb::PlanArg>, calls: &[CallRecord]) -> Result<Vec<Arg>, JobError> {
+    args.into_iter()
+        .map(|arg| {
+            let value = arg
+                .value
+                .ok_or_else(|| JobError::Corrupt(format!("argument {} has no value", arg.name)))?;
+            Ok(Arg {
+                name: arg.name,
+                value: node_from(value, calls)?,
+            })
+        })
+        .collect()
+}
+
+fn node_from(node: pb::PlanNode, calls: &[CallRecord]) -> Result<Node, JobError> {
+    use pb::plan_node::Node as N;
+    let node = node
+        .node
+        .ok_or_else(|| JobError::Corrupt("an empty plan node".into()))?;
+    let intent_of = |intent: Option<pb::PlanIntent>| {
+        intent
+            .ok_or_else(|| JobError::Corrupt("a call node without its call".into()))
+            .and_then(|intent| intent_from(intent, calls))
+    };
+    Ok(match node {
+        N::Intent(intent) => Node::Intent(intent_from(intent, calls)?),
+        N::IntValue(value) => Node::literal(Literal::Int(value)),
+        N::FloatValue(value) if value.is_finite() => Node::literal(Literal::Float(value)),
+        N::FloatValue(_) => return Err(JobError::Corrupt("a non-finite number".into())),
+        N::StrValue(value) => Node::literal(Literal::Str(value)),
+        N::BoolValue(value) => Node::literal(Literal::Bool(value)),
+        N::List(list) => Node::List {
+            items: list
+                .items
+                .into_iter()
+                .map(|item| node_from(item, calls))
+                .collect::<Result<_, _>>()?,
+        },
+        N::Ask(question) => Node::Ask { question },
+        N::QueryFill(query) => Node::QueryFill { query },
+        N::QueryUser(query) => Node::QueryUser { query },
+        N::QueryGather(gather) => Node::QueryGather {
+            query: gather.query,
+            sources: gather.sources,
+        },
+        N::Fuzzy(text) => Node::Fuzzy { text },
+        N::SameAsPrevious(_) => Node::SameAsPrevious,
+        N::PropagateSlots(args) => Node::PropagateSlots {
+            args: args_from(args.args, calls)?,
+        },
+        N::Abort(_) => Node::Abort,
+        N::AbortWithNewIntents(intents) => Node::AbortWithNewIntents {
+            intents: intents
+                .intents
+                .into_iter()
+                .map(|intent| intent_from(intent, calls))
+                .collect::<Result<_, _>>()?,
+        },
+        N::Evaluated(evaluated) => {
+            let result = match evaluated.output_of_call {
+                0 => json_from(&evaluated.result_json)?,
+                index => calls
+                    .get(index as usize - 1)
+                    .map(|call| call.output.clone())
+                    .ok_or_else(|| {
+                        JobError::Corrupt(format!("an evaluated call refers to call {index}"))
+                    })?,
+            };
+            Node::Evaluated {
+                intent: intent_of(evaluated.intent)?,
+                result,
+            }
+        }
+        N::RuntimeError(failed) => Node::RuntimeError {
+            intent: intent_of(failed.intent)?,
+            error: failed.error,
+        },
+    })
+}
