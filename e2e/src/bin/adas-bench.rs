@@ -782,20 +782,37 @@ async fn throughput(
             let suite = suite.clone();
             let next = next.clone();
             tasks.push(tokio::spawn(async move {
+                // Each task's pause → resume times, gathered after the run.
+                let mut resumes = Vec::new();
                 while next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < jobs {
-                    one_job(&suite).await?;
+                    resumes.push(one_job(&suite).await?.1);
                 }
-                Ok::<(), Error>(())
+                Ok::<_, Error>(resumes)
             }));
         }
+        let mut resume = Sample::default();
         for task in tasks {
-            task.await??;
+            for sample in task.await?? {
+                resume.push(sample);
+            }
         }
         let wall = started.elapsed().as_secs_f64();
         figures.record(
             &format!("(b) jobs/s at c={level}"),
             "jobs/s",
             jobs as f64 / wall,
+        );
+        // A resumed job is claimed before new work (its own lane): under load
+        // the answer → next event time is what a user waits after replying.
+        figures.record(
+            &format!("(b) pause→resume p50 at c={level}"),
+            "µs",
+            resume.percentile(0.5),
+        );
+        figures.record(
+            &format!("(b) pause→resume p99 at c={level}"),
+            "µs",
+            resume.percentile(0.99),
         );
         figures.record(
             &format!("(b) suite cpu/job at c={level}"),

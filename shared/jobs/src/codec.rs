@@ -94,7 +94,13 @@ pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
         tenant: record.tenant.clone(),
         skill_etag: record.skill_etag.clone(),
         holds_quota: record.holds_quota,
-        conversation: record.conversation.clone(),
+        // A conversation is named by the job that opened it: said once.
+        conversation: if record.conversation == record.job_id {
+            String::new()
+        } else {
+            record.conversation.clone()
+        },
+        conversation_is_job: !record.job_id.is_empty() && record.conversation == record.job_id,
         evidence: record
             .evidence
             .iter()
@@ -147,6 +153,11 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
         .map(|plan| plan_from(plan, &calls))
         .transpose()?;
     let pending = plan.as_ref().and_then(|plan| plan.context.pending.as_ref());
+    let conversation = if message.conversation_is_job {
+        message.job_id.clone()
+    } else {
+        message.conversation
+    };
     Ok(JobRecord {
         job_id: message.job_id,
         slag: message.slag,
@@ -198,7 +209,7 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
         tenant: message.tenant,
         skill_etag: message.skill_etag,
         holds_quota: message.holds_quota,
-        conversation: message.conversation,
+        conversation,
         evidence: message
             .evidence
             .into_iter()
@@ -426,21 +437,38 @@ fn waiting_to(waiting: &Waiting, pending: Option<&Interaction>) -> pb::Waiting {
                 // The field's question is usually the plan's pending one: stored once.
                 let same_as_pending =
                     field.interaction.is_some() && field.interaction.as_ref() == pending;
+                // The same question is often the message, the field's prompt
+                // and the resolver's question: each said once.
+                let prompt_is_message = field.prompt == waiting.prompt_message;
+                let question_is_prompt = field
+                    .interaction
+                    .as_ref()
+                    .is_some_and(|interaction| interaction.question == field.prompt);
                 pb::WaitingField {
                     name: field.name.clone(),
                     kind: field.kind.clone(),
-                    prompt: field.prompt.clone(),
+                    prompt: if prompt_is_message {
+                        String::new()
+                    } else {
+                        field.prompt.clone()
+                    },
                     input_type: field.input_type.clone(),
                     options: field.options.clone(),
                     option_labels: field.option_labels.clone(),
                     required: field.required,
                     slot_path_json: json_bytes(&field.slot_path),
-                    interaction: field
-                        .interaction
-                        .as_ref()
-                        .filter(|_| !same_as_pending)
-                        .map(interaction_to),
+                    interaction: field.interaction.as_ref().filter(|_| !same_as_pending).map(
+                        |interaction| {
+                            let mut stored = interaction_to(interaction);
+                            if question_is_prompt {
+                                stored.question.clear();
+                            }
+                            stored
+                        },
+                    ),
                     same_as_pending,
+                    prompt_is_message,
+                    question_is_prompt,
                 }
             })
             .collect(),
@@ -461,10 +489,10 @@ fn waiting_to(waiting: &Waiting, pending: Option<&Interaction>) -> pb::Waiting {
 }
 
 fn waiting_from(waiting: pb::Waiting, pending: Option<&Interaction>) -> Result<Waiting, JobError> {
+    let message = waiting.prompt_message;
     Ok(Waiting {
         reason_code: waiting.reason_code,
         requested_fields: waiting.requested_fields,
-        prompt_message: waiting.prompt_message,
         correlation_id: waiting.correlation_id,
         created_at: rfc3339(waiting.created_ms),
         last_prompt_at: rfc3339(waiting.last_prompt_ms),
@@ -472,17 +500,30 @@ fn waiting_from(waiting: pb::Waiting, pending: Option<&Interaction>) -> Result<W
             .fields
             .into_iter()
             .map(|field| {
+                let prompt = if field.prompt_is_message {
+                    message.clone()
+                } else {
+                    field.prompt
+                };
                 let interaction = if field.same_as_pending {
                     Some(pending.cloned().ok_or_else(|| {
                         JobError::Corrupt("a waiting field refers to no pending question".into())
                     })?)
                 } else {
-                    field.interaction.map(interaction_from).transpose()?
+                    field
+                        .interaction
+                        .map(|mut interaction| {
+                            if field.question_is_prompt {
+                                interaction.question.clone_from(&prompt);
+                            }
+                            interaction_from(interaction)
+                        })
+                        .transpose()?
                 };
                 Ok(WaitingField {
                     name: field.name,
                     kind: field.kind,
-                    prompt: field.prompt,
+                    prompt,
                     input_type: field.input_type,
                     options: field.options,
                     option_labels: field.option_labels,
@@ -492,6 +533,7 @@ fn waiting_from(waiting: pb::Waiting, pending: Option<&Interaction>) -> Result<W
                 })
             })
             .collect::<Result<_, JobError>>()?,
+        prompt_message: message,
         prompt_count: waiting.prompt_count,
         invalid_answer_count: waiting.invalid_answer_count,
         approval: waiting

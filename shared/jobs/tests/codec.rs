@@ -22,6 +22,7 @@ fn paused_after_a_call() -> JobRecord {
         "context": {"order_id": "ORD-12345"}, "resources": {}, "plan": null, "intent": null,
         "iteration": 1, "iteration_budget": 10, "calls": [], "result": null, "error": null,
         "audit": [], "request_id": "bench-7", "owner": "alice", "tenant": "default",
+        "conversation": "j019a4f3c2b1d5e6f7a",
         "created_at": rfc3339(T0), "updated_at": rfc3339(T0 + 7), "ended_at": null
     }))
     .unwrap();
@@ -163,8 +164,14 @@ fn every_part_of_a_record_round_trips() {
         reason: "over 500".into(),
         condition: "amount > 500".into(),
     });
-    // A field whose question is not the pending one keeps its own.
+    // A field whose question is not the pending one keeps its own…
     waiting.fields[0].interaction.as_mut().unwrap().kind = InteractionKind::QueryUser;
+    // …and one whose prompt and question are their own, too.
+    let mut other = waiting.fields[0].clone();
+    other.name = "reason".into();
+    other.prompt = "Why?".into();
+    other.interaction.as_mut().unwrap().question = "Why was it returned?".into();
+    waiting.fields.push(other);
     // Every node kind, runtime ones included.
     let mut plan = adas_dia::parse(
         r#"a(x=[1, 2.5, true, "s"]), QUERY_FILL("q"), QUERY_USER("u"), QUERY_GATHER("g", "kb"), b(y=F("soon"), z=SAME_AS_PREVIOUS_INTENT()), PROPAGATE_SLOT(n=1), ABORT_WITH_NEW_INTENTS([c(w=2)]), ABORT()"#,
