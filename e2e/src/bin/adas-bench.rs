@@ -843,7 +843,12 @@ async fn throughput(
     Ok(())
 }
 
-async fn resolve_tools(suite: &Suite, sizes: &Sizes, figures: &mut Figures) -> Result<()> {
+async fn resolve_tools(
+    suite: &Suite,
+    store: &Arc<RedisStore>,
+    sizes: &Sizes,
+    figures: &mut Figures,
+) -> Result<()> {
     let mut registry =
         pb::skill_registry_service_client::SkillRegistryServiceClient::new(suite.registry.clone());
     let request = || pb::ResolveToolsRequest {
@@ -858,6 +863,30 @@ async fn resolve_tools(suite: &Suite, sizes: &Sizes, figures: &mut Figures) -> R
     })
     .await?;
     figures.record("(d) ResolveTools warm p50", "µs", sample.percentile(0.5));
+    // The worker's own resolution: the same resolver the suite runs, over the
+    // bench's Redis, warm — an in-process hit, no store read, no hop.
+    let resolver = adas_tools::ToolResolver::new(
+        store.clone(),
+        Arc::new(adas_tools::RmcpConnector::new(
+            adas_tools::McpLimits::default(),
+            adas_tools::EgressPolicy::new(["127.0.0.1/32"], []).expect("a valid policy"),
+        )),
+        adas_tools::CacheTtls::default(),
+    );
+    let request = adas_tools::ToolRequest {
+        mcp_server: Some(suite.demo_mcp_url.clone()),
+        ..adas_tools::ToolRequest::default()
+    };
+    resolver.resolve(&request).await?;
+    let sample = timed(sizes.resolve_calls, async || {
+        Ok(resolver.resolve(&request).await?)
+    })
+    .await?;
+    figures.record(
+        "(d) in-process tool resolution p50",
+        "µs",
+        sample.percentile(0.5),
+    );
     Ok(())
 }
 
@@ -1110,6 +1139,11 @@ fn report(mode: &str, figures: &Figures) -> Json {
         list / resolve,
         kept / resolve
     );
+    let local = figures.median("(d) in-process tool resolution p50");
+    println!(
+        "in-process tool resolution = {local:.1} µs: {:.0}× cheaper than the MCP tools/list ({list:.0} µs)",
+        list / local
+    );
     json!({
         "figures": json_figures,
         "explain": {
@@ -1171,7 +1205,7 @@ async fn bench_mode(
         measure_floors(&mut floors, &suite, sizes, &mut figures).await?;
         serial_jobs(&suite, redis, sizes, &mut figures).await?;
         measure_floors(&mut floors, &suite, sizes, &mut figures).await?;
-        resolve_tools(&suite, sizes, &mut figures).await?;
+        resolve_tools(&suite, &floors.store, sizes, &mut figures).await?;
         check_tool_call(&suite, sizes, &mut figures).await?;
         throughput(&suite, redis, redis_pid, sizes, &mut figures).await?;
         paused_jobs(&suite, redis, per_rep, &mut figures).await?;
