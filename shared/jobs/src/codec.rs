@@ -440,10 +440,11 @@ fn waiting_to(waiting: &Waiting, pending: Option<&Interaction>) -> pb::Waiting {
                 // The same question is often the message, the field's prompt
                 // and the resolver's question: each said once.
                 let prompt_is_message = field.prompt == waiting.prompt_message;
-                let question_is_prompt = field
-                    .interaction
-                    .as_ref()
-                    .is_some_and(|interaction| interaction.question == field.prompt);
+                let question_is_prompt = !same_as_pending
+                    && field
+                        .interaction
+                        .as_ref()
+                        .is_some_and(|interaction| interaction.question == field.prompt);
                 pb::WaitingField {
                     name: field.name.clone(),
                     kind: field.kind.clone(),

@@ -785,7 +785,7 @@ impl JobRepo {
     /// `enqueue`, queues it — one atomic write.
     pub async fn create(&self, record: &JobRecord, enqueue: bool) -> Result<StoredJob, JobError> {
         let data = codec::encode_record(record)?;
-        let event = event_bytes(record, 1, EventKind::Created, "job created", Json::Null)?;
+        let event = event_bytes(record, 1, EventKind::Created, "job created", Json::Null);
         let job = adas_state::NewJob {
             data: &data,
             created_ms: adas_state::now_ms(),
@@ -885,7 +885,7 @@ impl JobRepo {
             return self.save(expected, record, event).await;
         }
         let (kind, message, detail) = event;
-        let bytes = event_bytes(record, expected + 1, kind, message, detail)?;
+        let bytes = event_bytes(record, expected + 1, kind, message, detail);
         let write = adas_state::JobWrite {
             expected,
             data: None,
@@ -930,7 +930,7 @@ impl JobRepo {
             .map(|(kind, message, detail)| (*kind, message.as_str(), detail.clone()))
             .chain(events)
             .map(|(kind, message, detail)| event_bytes(record, expected + 1, kind, message, detail))
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Vec<_>>();
         let events: Vec<&[u8]> = events.iter().map(Vec::as_slice).collect();
         let write = adas_state::JobWrite {
             expected,
@@ -1146,7 +1146,7 @@ fn event_bytes(
     kind: EventKind,
     message: &str,
     data: Json,
-) -> Result<Vec<u8>, JobError> {
+) -> Vec<u8> {
     let event = JobEvent {
         kind,
         status: record.status,
@@ -1156,7 +1156,7 @@ fn event_bytes(
         time: now(),
         job_version: version,
     };
-    Ok(codec::encode_event(&event))
+    codec::encode_event(&event)
 }
 
 fn parse_events(events: Vec<adas_state::StoredEvent>) -> Result<Vec<(String, JobEvent)>, JobError> {
