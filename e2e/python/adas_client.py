@@ -91,8 +91,12 @@ class Service:
         self.process.wait(timeout=30)
         self.process.stdout.close()
 
-    def restart(self) -> None:
-        """Starts the same command again (on a new port)."""
+    def restart(self, same_address: bool = False) -> None:
+        """Starts the same command again: on a new port, or where it listened
+        (as a restarted pod behind its Service address)."""
+        if same_address:
+            at = self.command.index("--listen") + 1
+            self.command[at] = self.address
         self._start()
 
 
@@ -160,18 +164,17 @@ def _read_resp(reader, raw=False):
 
 class Suite:
     """The five services as separate processes on a private redis-server, with
-    the demo MCP server, sharing one memory root."""
+    the demo MCP server — each with a memory root of its own, as every pod of
+    deploy/k8s has: what they share is the store."""
 
-    def __init__(self, demo_delay_ms: int = 0, visibility_ms: int = 60000):
+    def __init__(self, demo_delay_ms: int = 0, visibility_ms: int = 60000, step_engine: str = "local"):
         self.redis = Redis()
-        self.memory_root = os.path.join(tempfile.mkdtemp(prefix="adas-suite-"), "memory")
-        os.makedirs(self.memory_root)
         self.demo = Service("adas-demo-mcp", "--delay-ms", str(demo_delay_ms), suite_flags=False)
         env = {
             "ADAS_REDIS_URL": self.redis.url,
-            "ADAS_MEMORY_ROOT": self.memory_root,
             "ADAS_DEMO_MCP_URL": f"http://{self.demo.address}/mcp",
             "ADAS_VISIBILITY_TIMEOUT_MS": str(visibility_ms),
+            "ADAS_STEP_ENGINE": step_engine,
         }
         self.registry = Service("adas-skill-registry", env=env)
         self.intent = Service("adas-intent", env=env)
@@ -184,6 +187,10 @@ class Suite:
             "ADAS_SKILL_REGISTRY_ADDR": f"http://{self.registry.address}",
         }
         self.orchestrator = Service("adas-orchestrator", env={**env, **peers})
+        # Job archives and the focus cache are the orchestrator's local export.
+        self.memory_root = self.orchestrator.memory_root
+        roots = {service.memory_root for service in (self.registry, self.intent, self.gate, self.dal, self.orchestrator)}
+        assert len(roots) == 5, "every service has a disk of its own"
 
     def services(self):
         return [self.orchestrator, self.dal, self.gate, self.intent, self.registry, self.demo]

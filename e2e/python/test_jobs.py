@@ -528,5 +528,111 @@ class OrchestratorCrash(unittest.TestCase):
             suite.stop()
 
 
+SHOP_SKILL = """name: Shop refunds
+problem: {statement: Refund a customer's order}
+mcp_server: "${ADAS_DEMO_MCP_URL}"
+intents:
+  supported:
+    - id: intent_refund
+      description: Customer wants a refund for an order
+      examples: ["I'd like a refund for order ORD-12345", "Refund my order please"]
+  out_of_domain: {action: redirect, message: I can only help with refunds}
+tools:
+  - name: check_order_status
+    inputs: [{name: order_id, type: string, required: true}]
+  - name: process_refund
+    inputs: [{name: order_id, type: string, required: true}, {name: amount, type: number, required: true}]
+policy:
+  workflows:
+    - {name: Refund, trigger: intent_refund, steps: [check_order_status, process_refund], required: true}
+required_inputs: [{path: amount, prompt: How much should be refunded?}]
+"""
+
+
+class SkillsWithoutASharedDisk(unittest.TestCase):
+    """deploy/k8s's shape: every service on its own disk, one Redis. A skill put on
+    the registry is the skill every other process runs (the remote step engine
+    makes Intent, DalAgent and the gate each read it from their own catalog)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.suite = adas_client.Suite(step_engine="remote")
+        cls.client = Client(cls.suite)
+        cls.registry_pb2 = __import__("adas.v1.skill_registry_service_pb2", fromlist=["x"])
+        registry_grpc = __import__("adas.v1.skill_registry_service_pb2_grpc", fromlist=["x"])
+        cls.registry = registry_grpc.SkillRegistryServiceStub(cls.client.channel(cls.suite.registry))
+        cls.registry_grpc = registry_grpc
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.client.close()
+        cls.suite.stop()
+
+    def test_a_skill_put_on_the_registry_runs_everywhere(self):
+        put = self.registry.PutSkill(self.registry_pb2.PutSkillRequest(name="skills/shop", source=SHOP_SKILL),
+                                     timeout=10)
+        c = self.client
+        job = c.orch.StartJob(orch_pb2.StartJobRequest(skill="skills/shop", goal="I'd like a refund for order ORD-12345"),
+                              timeout=10)
+        job = c.settled(job.name)
+        self.assertEqual(job.status, PAUSED, f"{job.outcome_class} {job.error.message} {job.result.reply}")
+        self.assertEqual(job.intent.intent_id, "intent_refund", "the put skill, not a skill of the service's own")
+        self.assertEqual(list(job.waiting.requested_fields), ["amount"])
+        resumed = c.answer(job, amount=number(25))
+        job = c.wait(job.name, lambda j: j.status in (COMPLETED, FAILED))
+        self.assertEqual((job.status, job.outcome_class), (COMPLETED, job_pb2.OUTCOME_CLASS_SUCCESS), job.error.message)
+        self.assertEqual([call.tool for call in job.result.tool_calls], ["check_order_status", "process_refund"])
+        self.assertGreater(job.version, resumed.version)
+        # The orchestrator's disk holds an export, not the source of truth.
+        exported = os.path.join(self.suite.orchestrator.memory_root, "shop", "skill.yaml")
+        self.assertTrue(os.path.exists(exported))
+
+        # A second registry replica on a disk of its own serves the same version,
+        # and a write through it is what the first serves next.
+        replica = adas_client.Service("adas-skill-registry", env={"ADAS_REDIS_URL": self.suite.redis.url,
+                                                                  "ADAS_DEMO_MCP_URL": f"http://{self.suite.demo.address}/mcp"})
+        try:
+            other = self.registry_grpc.SkillRegistryServiceStub(c.channel(replica))
+            seen = other.GetSkill(self.registry_pb2.GetSkillRequest(name="skills/shop"), timeout=10)
+            self.assertEqual(seen.etag, put.etag)
+            updated = other.PutSkill(self.registry_pb2.PutSkillRequest(
+                name="skills/shop", source=SHOP_SKILL.replace("Shop refunds", "Shop refunds v2"), etag=put.etag),
+                timeout=10)
+            self.assertNotEqual(updated.etag, put.etag)
+            self.assertEqual(self.registry.GetSkill(self.registry_pb2.GetSkillRequest(name="skills/shop"),
+                                                    timeout=10).etag, updated.etag)
+            with self.assertRaises(grpc.RpcError) as caught:
+                self.registry.PutSkill(self.registry_pb2.PutSkillRequest(
+                    name="skills/shop", source=SHOP_SKILL, etag=put.etag), timeout=10)
+            self.assertEqual(caught.exception.code(), grpc.StatusCode.ABORTED, "a stale etag loses, on any replica")
+            names = [skill.name for skill in other.ListSkills(self.registry_pb2.ListSkillsRequest(), timeout=10).skills]
+            self.assertIn("skills/shop", names)
+        finally:
+            self.assertEqual(replica.stop(), 0)
+
+
+class PeersThatBlink(unittest.TestCase):
+    """A peer killed with -9 and restarted at once fails no job: the worker
+    retries a transient failure with backoff (and leaves the job to be
+    reclaimed past it); only a deterministic failure ends a job."""
+
+    def test_kill_9_and_restart_of_each_peer_fails_no_job(self):
+        suite = adas_client.Suite(demo_delay_ms=150, step_engine="remote")
+        c = Client(suite)
+        try:
+            jobs = [c.start("I want a refund for ORD-1", amount=30).name for _ in range(10)]
+            for peer in (suite.dal, suite.intent, suite.gate):
+                peer.kill()
+                peer.restart(same_address=True)
+            for name in jobs:
+                job = c.wait(name, lambda j: j.status in (COMPLETED, FAILED, CANCELLED), timeout=90)
+                self.assertEqual((job.status, job.error.message), (COMPLETED, ""), name)
+                self.assertEqual([call.tool for call in job.result.tool_calls],
+                                 ["check_order_status", "process_refund"])
+        finally:
+            c.close()
+            suite.stop()
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -283,9 +283,7 @@ pub async fn serve_suite(
         });
         demo = Some((stop_demo, server));
     }
-    let store = adas_state::open(config.redis_url.as_deref(), &config.redis_prefix)
-        .await
-        .map_err(|error| RuntimeError::Startup(error.to_string()))?;
+    let store = adas_wire::open_store(&config).await?;
     let listener = bind(config.listen).await?;
     // With `--step-engine remote` the embedded workers reach the services
     // through this very server (by default they decide steps in-process).
@@ -321,7 +319,7 @@ pub async fn serve_suite(
     // One model client for the services that use models in this process.
     let llm = config.llm()?;
     // One catalog for the services that read skills in this process.
-    let catalog = adas_wire::open_catalog(&config)?;
+    let catalog = adas_wire::open_catalog(&config, &store)?;
     let repo = adas_jobs::JobRepo::new(store.clone(), config.memory_root.clone());
     // One MCP connector: one kept session per server for the whole process.
     let mcp = adas_wire::mcp_connector(&config)?;

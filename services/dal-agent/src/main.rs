@@ -1,6 +1,6 @@
 //! `adas-dal-agent`: runs the service alone (see `adas-dal-agent --help`).
 
-use adas_runtime::{GrpcServer, RuntimeError, ports};
+use adas_runtime::{GrpcServer, ports};
 
 fn main() -> std::process::ExitCode {
     adas_runtime::service_main(
@@ -8,10 +8,8 @@ fn main() -> std::process::ExitCode {
         "ADAS DalAgentService: missing inputs, waiting, resume",
         ports::DAL_AGENT,
         |config, _peers| async move {
-            let store = adas_state::open(config.redis_url.as_deref(), &config.redis_prefix)
-                .await
-                .map_err(|error| RuntimeError::Startup(error.to_string()))?;
-            let catalog = adas_wire::open_catalog(&config)?;
+            let store = adas_wire::open_store(&config).await?;
+            let catalog = adas_wire::open_catalog(&config, &store)?;
             let server = adas_dal_agent::build(
                 &config,
                 store,

@@ -1,6 +1,6 @@
 //! `adas-gate`: runs the service alone (see `adas-gate --help`).
 
-use adas_runtime::{GrpcServer, RuntimeError, ports};
+use adas_runtime::{GrpcServer, ports};
 
 fn main() -> std::process::ExitCode {
     adas_runtime::service_main(
@@ -8,10 +8,8 @@ fn main() -> std::process::ExitCode {
         "ADAS GateService: pre-tool gate, approvals, finalization, polishing",
         ports::GATE,
         |config, _peers| async move {
-            let store = adas_state::open(config.redis_url.as_deref(), &config.redis_prefix)
-                .await
-                .map_err(|error| RuntimeError::Startup(error.to_string()))?;
-            let catalog = adas_wire::open_catalog(&config)?;
+            let store = adas_wire::open_store(&config).await?;
+            let catalog = adas_wire::open_catalog(&config, &store)?;
             let gate = adas_gate::Gate::with_llm(
                 catalog,
                 adas_jobs::JobRepo::new(store, config.memory_root.clone()),

@@ -8,7 +8,9 @@ fn main() -> std::process::ExitCode {
         "ADAS IntentService: intent and entity detection, plans",
         ports::INTENT,
         |config, _peers| async move {
-            let catalog = adas_wire::open_catalog(&config)?;
+            // Only skills are read from the store (on Redis they live there).
+            let store = adas_wire::open_store(&config).await?;
+            let catalog = adas_wire::open_catalog(&config, &store)?;
             let intent = adas_intent::Intent::new(catalog, adas_nlu::planner(config.llm()?));
             adas_runtime::serve_until_shutdown(
                 &config,

@@ -1,6 +1,6 @@
 //! `adas-orchestrator`: the service and its workers (see `adas-orchestrator --help`).
 
-use adas_runtime::{GrpcServer, RuntimeError, ports};
+use adas_runtime::{GrpcServer, ports};
 
 fn main() -> std::process::ExitCode {
     adas_runtime::service_main(
@@ -8,10 +8,8 @@ fn main() -> std::process::ExitCode {
         "ADAS OrchestratorService: job lifecycle, queue, workers",
         ports::ORCHESTRATOR,
         |config, peers| async move {
-            let store = adas_state::open(config.redis_url.as_deref(), &config.redis_prefix)
-                .await
-                .map_err(|error| RuntimeError::Startup(error.to_string()))?;
-            let catalog = adas_wire::open_catalog(&config)?;
+            let store = adas_wire::open_store(&config).await?;
+            let catalog = adas_wire::open_catalog(&config, &store)?;
             let repo = adas_jobs::JobRepo::new(store, config.memory_root.clone());
             let (stop, stopped) = tokio::sync::watch::channel(false);
             let mcp = adas_wire::mcp_connector(&config)?;

@@ -83,6 +83,39 @@ pub enum WorkError {
     Approval(#[from] adas_policy::gate::ApprovalError),
 }
 
+impl WorkError {
+    /// Whether the failure is the platform's and passing: a peer or the store
+    /// unavailable, a timeout, a connection reset, a rate limit. The step is
+    /// tried again; only a deterministic failure (policy, validation, a tool's
+    /// own error, a broken plan) may end a job.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            Self::Peer(status) => matches!(
+                status.code(),
+                tonic::Code::Unavailable
+                    | tonic::Code::DeadlineExceeded
+                    | tonic::Code::Cancelled
+                    | tonic::Code::ResourceExhausted
+                    | tonic::Code::Unknown
+            ),
+            Self::Job(JobError::Store(error)) => error.is_unavailable(),
+            Self::Skill(adas_skill::SkillError::Store(_)) => true,
+            Self::Job(_) | Self::Skill(_) | Self::Plan(_) | Self::Approval(_) => false,
+        }
+    }
+}
+
+/// Retries of a step that failed on a transient error, in this delivery:
+/// 100 ms doubling to 3 s, with jitter. Past them the delivery is left
+/// unacknowledged, so the job is reclaimed after the visibility timeout.
+fn transient_backoff() -> backon::ExponentialBuilder {
+    backon::ExponentialBuilder::default()
+        .with_min_delay(Duration::from_millis(100))
+        .with_max_delay(Duration::from_secs(3))
+        .with_max_times(6)
+        .with_jitter()
+}
+
 impl std::fmt::Debug for Worker {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter
@@ -211,9 +244,30 @@ impl Worker {
             // queued): nothing was done on it; go again from the store.
             processed = self.process(slag, job_id, None).await;
         }
-        if let Err(error) = processed {
-            warn!(%slag, %job_id, %error, "job processing stopped");
-            self.fail_on_platform_error(slag, job_id, &error).await;
+        if processed.as_ref().is_err_and(WorkError::is_transient) {
+            use backon::Retryable;
+            // From the store again: what the failed attempt wrote stands, a
+            // finished call is never repeated.
+            processed = (|| self.process(slag, job_id, None))
+                .retry(transient_backoff())
+                .when(WorkError::is_transient)
+                .notify(|error, delay| {
+                    warn!(%slag, %job_id, %error, ?delay, "transient failure; the step is tried again");
+                })
+                .await;
+        }
+        match processed {
+            Ok(()) => {}
+            Err(error) if error.is_transient() => {
+                // Not acknowledged: the job stays pending and any worker
+                // reclaims it after the visibility timeout.
+                warn!(%slag, %job_id, %error, "still failing; the job is left to be reclaimed");
+                return;
+            }
+            Err(error) => {
+                warn!(%slag, %job_id, %error, "job processing stopped");
+                self.fail_on_platform_error(slag, job_id, &error).await;
+            }
         }
         let batch = {
             let mut acks = self

@@ -1,6 +1,6 @@
 //! `adas-skill-registry`: runs the service alone (see `adas-skill-registry --help`).
 
-use adas_runtime::{GrpcServer, RuntimeError, ports};
+use adas_runtime::{GrpcServer, ports};
 
 fn main() -> std::process::ExitCode {
     adas_runtime::service_main(
@@ -8,10 +8,8 @@ fn main() -> std::process::ExitCode {
         "ADAS SkillRegistryService: skills, templates, resources, tools",
         ports::SKILL_REGISTRY,
         |config, _peers| async move {
-            let store = adas_state::open(config.redis_url.as_deref(), &config.redis_prefix)
-                .await
-                .map_err(|error| RuntimeError::Startup(error.to_string()))?;
-            let catalog = adas_wire::open_catalog(&config)?;
+            let store = adas_wire::open_store(&config).await?;
+            let catalog = adas_wire::open_catalog(&config, &store)?;
             let registry = adas_skill_registry::build(
                 &config,
                 store,

@@ -1330,66 +1330,75 @@ fn build_waiting(
 /// outcome EXPIRED. Works from the waiting index in the store, so a sweep after a
 /// restart finds every job that waited through it. Returns how many ended.
 pub async fn sweep_expired(repo: &JobRepo, catalog: &Arc<Catalog>) -> usize {
+    // The catalog reads blocking (its files, or the shared store).
+    let catalog = catalog.clone();
+    let timeouts = tokio::task::spawn_blocking(move || {
+        let mut found = Vec::new();
+        for tenant in catalog.tenant_names() {
+            let Ok(catalog) = catalog.for_tenant(&tenant) else {
+                continue;
+            };
+            for slag in catalog.list().unwrap_or_default() {
+                if let Ok(skill) = catalog.get(&slag)
+                    && let Some(timeout) = skill.engine.wait_timeout_ms
+                {
+                    found.push((tenant.clone(), slag, timeout));
+                }
+            }
+        }
+        found
+    })
+    .await
+    .unwrap_or_default();
     let mut expired = 0;
-    for tenant in catalog.tenant_names() {
-        let Ok(catalog) = catalog.for_tenant(&tenant) else {
-            continue;
-        };
-        expired += sweep_tenant(repo, &tenant, &catalog).await;
+    for (tenant, slag, timeout) in timeouts {
+        expired += sweep_slag(repo, &tenant, &slag, timeout).await;
     }
     expired
 }
 
-async fn sweep_tenant(repo: &JobRepo, tenant: &str, catalog: &Catalog) -> usize {
-    let slags = catalog.list().unwrap_or_default();
+async fn sweep_slag(repo: &JobRepo, tenant: &str, slag: &str, timeout: u64) -> usize {
     let mut expired = 0;
-    for slag in slags {
-        let Ok(skill) = catalog.get(&slag) else {
+    let cutoff = adas_state::now_ms().saturating_sub(timeout);
+    let Ok(entries) = repo.store().waiting_before(slag, cutoff, 100).await else {
+        return 0;
+    };
+    for entry in entries {
+        let Ok(StoredJob {
+            mut record,
+            version,
+        }) = repo.load(slag, &entry.job_id).await
+        else {
             continue;
         };
-        let Some(timeout) = skill.engine.wait_timeout_ms else {
+        // Slags are shared names: another tenant's job is judged by its own skill.
+        // An escalated job waits for a human, not for the user's timeout.
+        let takeover = record
+            .waiting
+            .as_ref()
+            .is_some_and(|waiting| waiting.reason_code == reason_codes::HUMAN_TAKEOVER_REQUIRED);
+        if record.status != JobStatus::Paused || record.tenant != tenant || takeover {
             continue;
-        };
-        let cutoff = adas_state::now_ms().saturating_sub(timeout);
-        let Ok(entries) = repo.store().waiting_before(&slag, cutoff, 100).await else {
-            continue;
-        };
-        for entry in entries {
-            let Ok(StoredJob {
-                mut record,
+        }
+        record.status = JobStatus::Failed;
+        record.outcome_class = Some(OutcomeClass::Expired);
+        record.waiting = None;
+        record.error = Some(format!("no answer within {timeout} ms"));
+        // A conflict means someone answered just now: the answer wins.
+        if repo
+            .save(
                 version,
-            }) = repo.load(&slag, &entry.job_id).await
-            else {
-                continue;
-            };
-            // Slags are shared names: another tenant's job is judged by its own skill.
-            // An escalated job waits for a human, not for the user's timeout.
-            let takeover = record.waiting.as_ref().is_some_and(|waiting| {
-                waiting.reason_code == reason_codes::HUMAN_TAKEOVER_REQUIRED
-            });
-            if record.status != JobStatus::Paused || record.tenant != tenant || takeover {
-                continue;
-            }
-            record.status = JobStatus::Failed;
-            record.outcome_class = Some(OutcomeClass::Expired);
-            record.waiting = None;
-            record.error = Some(format!("no answer within {timeout} ms"));
-            // A conflict means someone answered just now: the answer wins.
-            if repo
-                .save(
-                    version,
-                    &mut record,
-                    (
-                        EventKind::Failed,
-                        "the ask expired",
-                        json!({"wait_timeout_ms": timeout}),
-                    ),
-                )
-                .await
-                .is_ok()
-            {
-                expired += 1;
-            }
+                &mut record,
+                (
+                    EventKind::Failed,
+                    "the ask expired",
+                    json!({"wait_timeout_ms": timeout}),
+                ),
+            )
+            .await
+            .is_ok()
+        {
+            expired += 1;
         }
     }
     expired

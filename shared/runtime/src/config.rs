@@ -51,6 +51,18 @@ pub enum StepEngine {
     Remote,
 }
 
+/// What a service demands of its Redis before it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Durability {
+    /// Refuse a Redis that can lose an acknowledged write (no AOF, or an
+    /// fsync less often than every write) or evict keys: paused jobs,
+    /// approvals and idempotency keys must outlive a Redis restart.
+    Strict,
+    /// Warn and start anyway (development, or a Redis made durable in a way
+    /// CONFIG cannot show).
+    Relaxed,
+}
+
 /// Flags every server binary accepts.
 #[derive(Debug, Clone, Args)]
 pub struct ServerArgs {
@@ -164,6 +176,16 @@ pub struct ServerArgs {
     /// How long in-flight requests get to finish after SIGTERM, in milliseconds.
     #[arg(long, env = "ADAS_SHUTDOWN_GRACE_MS", default_value_t = 10_000)]
     pub shutdown_grace_ms: u64,
+    /// After SIGTERM, how long (ms) the process keeps serving while health
+    /// says NOT_SERVING, so readiness probes and load balancers see the drain
+    /// before the listener closes.
+    #[arg(long, env = "ADAS_DRAIN_DELAY_MS", default_value_t = 0)]
+    pub drain_delay_ms: u64,
+    /// What Redis must guarantee at startup: `strict` (the default unless in
+    /// dev mode, i.e. without --auth-file) refuses one that can lose
+    /// acknowledged writes or evict keys; `relaxed` only warns.
+    #[arg(long, env = "ADAS_DURABILITY", value_enum)]
+    pub durability: Option<Durability>,
     /// Serve Prometheus-format counters (gRPC requests served, in flight) over
     /// plain HTTP on this address; off when absent.
     #[arg(long, env = "ADAS_METRICS_LISTEN")]
@@ -252,6 +274,12 @@ impl LlmArgs {
 impl ServerArgs {
     /// Resolves the flags into a config, with `default_port` when `--listen` is absent.
     pub fn into_config(self, default_port: u16) -> ServerConfig {
+        // Dev mode is a laptop's: only a deployment with callers demands durability.
+        let durability = self.durability.unwrap_or(if self.auth_file.is_some() {
+            Durability::Strict
+        } else {
+            Durability::Relaxed
+        });
         ServerConfig {
             listen: self
                 .listen
@@ -287,6 +315,8 @@ impl ServerArgs {
             concurrency_limit: self.concurrency_limit.max(1),
             max_message_bytes: self.max_message_bytes,
             shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
+            drain_delay: Duration::from_millis(self.drain_delay_ms),
+            durability,
             metrics_listen: self.metrics_listen,
             focus_cache_max_bytes: self.focus_cache_max_bytes,
             focus_cache_max_entries: self.focus_cache_max_entries.max(1),
@@ -354,6 +384,10 @@ pub struct ServerConfig {
     pub max_message_bytes: usize,
     /// Drain time after SIGTERM.
     pub shutdown_grace: Duration,
+    /// NOT_SERVING before the listener closes, after SIGTERM.
+    pub drain_delay: Duration,
+    /// What Redis must guarantee at startup.
+    pub durability: Durability,
     /// Where the metrics page is served; `None`: nowhere.
     pub metrics_listen: Option<SocketAddr>,
     /// Bound of each slag's focus cache, in bytes.
@@ -396,6 +430,8 @@ impl ServerConfig {
             concurrency_limit: 1024,
             max_message_bytes: 4 * 1024 * 1024,
             shutdown_grace: Duration::from_secs(10),
+            drain_delay: Duration::ZERO,
+            durability: Durability::Relaxed,
             metrics_listen: None,
             focus_cache_max_bytes: 64 * 1024 * 1024,
             focus_cache_max_entries: 10_000,

@@ -17,8 +17,8 @@ mod work;
 
 pub use auth::{Principal, principal};
 pub use config::{
-    DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT, DEFAULT_TEMPLATES_DIR, LogFormat, PeerAddrs,
-    PeerArgs, ServerArgs, ServerConfig, StepEngine, ports,
+    DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT, DEFAULT_TEMPLATES_DIR, Durability, LogFormat,
+    PeerAddrs, PeerArgs, ServerArgs, ServerConfig, StepEngine, ports,
 };
 pub use entry::{ServiceCli, run_blocking, serve_until_shutdown, service_main};
 pub use error::{ERROR_DOMAIN, FieldViolation, RuntimeError, status_with_details};

@@ -3,8 +3,8 @@
 //! Layers, outer to inner: a request span (so every log line of a request carries
 //! its method), a global concurrency limit (backpressure instead of unbounded
 //! memory under load), and tonic's per-request timeout (a stuck dependency frees
-//! its slot). Health and reflection sit beside the services, not behind the limit's
-//! queue, so probes answer while the process is saturated.
+//! its slot). Health and reflection pass beside the limit's queue, so probes
+//! answer while the process is saturated.
 
 use std::future::Future;
 use std::io::Write;
@@ -22,7 +22,6 @@ use tonic::server::NamedService;
 use tonic::service::RoutesBuilder;
 use tonic::transport::{Channel, Endpoint, Server};
 use tonic_health::ServingStatus;
-use tower::limit::GlobalConcurrencyLimitLayer;
 use tracing::{info, warn};
 
 use crate::config::ServerConfig;
@@ -142,6 +141,7 @@ impl GrpcServer {
         let (drain_started, drain_signal) = tokio::sync::oneshot::channel::<()>();
         let names = self.service_names.clone();
         let reporter = health_reporter.clone();
+        let drain_delay = self.config.drain_delay;
         let on_shutdown = async move {
             shutdown.await;
             // Load balancers learn first, so new traffic goes elsewhere while we drain.
@@ -149,6 +149,15 @@ impl GrpcServer {
                 reporter
                     .set_service_status(name, ServingStatus::NotServing)
                     .await;
+            }
+            // Still serving: a readiness probe must see NOT_SERVING before the
+            // listener closes, or the endpoint is removed only after calls fail.
+            if !drain_delay.is_zero() {
+                info!(
+                    drain_delay_ms = drain_delay.as_millis() as u64,
+                    "shutdown requested, NOT_SERVING while still serving"
+                );
+                tokio::time::sleep(drain_delay).await;
             }
             info!("shutdown requested, draining in-flight requests");
             let _ = drain_started.send(());
@@ -185,9 +194,7 @@ impl GrpcServer {
             // even while idle client connections stay open.
             .layer(in_flight.clone())
             .layer(crate::auth::AuthLayer::new(auth, self.config.quotas()))
-            .layer(GlobalConcurrencyLimitLayer::new(
-                self.config.concurrency_limit,
-            ))
+            .layer(ConcurrencyLimit::new(self.config.concurrency_limit))
             .add_routes(self.routes.routes())
             .add_service(health_service)
             .add_service(reflection_v1)
@@ -216,6 +223,76 @@ impl GrpcServer {
         }
         info!("stopped");
         Ok(())
+    }
+}
+
+/// Whether a request is a probe's or a tool's (health, reflection): those
+/// answer at once and never wait behind application calls.
+fn is_probe(path: &str) -> bool {
+    path.starts_with("/grpc.health.v1.Health/") || path.starts_with("/grpc.reflection.")
+}
+
+/// The process-wide concurrency limit (a tower layer): application requests
+/// beyond it wait for a permit; probes pass beside it, so calls hanging on a
+/// dead dependency never make a liveness probe time out.
+#[derive(Debug, Clone)]
+struct ConcurrencyLimit {
+    permits: Arc<tokio::sync::Semaphore>,
+}
+
+impl ConcurrencyLimit {
+    fn new(limit: usize) -> Self {
+        Self {
+            permits: Arc::new(tokio::sync::Semaphore::new(limit.max(1))),
+        }
+    }
+}
+
+impl<S> tower::Layer<S> for ConcurrencyLimit {
+    type Service = ConcurrencyLimitService<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        ConcurrencyLimitService {
+            inner,
+            permits: self.permits.clone(),
+        }
+    }
+}
+
+/// The service produced by [`ConcurrencyLimit`].
+#[derive(Debug, Clone)]
+struct ConcurrencyLimitService<S> {
+    inner: S,
+    permits: Arc<tokio::sync::Semaphore>,
+}
+
+impl<S, Body> tower::Service<http::Request<Body>> for ConcurrencyLimitService<S>
+where
+    S: tower::Service<http::Request<Body>> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    Body: Send + 'static,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<S::Response, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, context: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(context)
+    }
+
+    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
+        if is_probe(request.uri().path()) {
+            return Box::pin(self.inner.call(request));
+        }
+        // The service polled ready is the one that must be called.
+        let ready = self.inner.clone();
+        let mut inner = std::mem::replace(&mut self.inner, ready);
+        let permits = self.permits.clone();
+        Box::pin(async move {
+            // The semaphore is never closed: a permit always comes.
+            let _permit = permits.acquire_owned().await;
+            inner.call(request).await
+        })
     }
 }
 

@@ -9,6 +9,13 @@
 //! ValidateSkill — has its `${NAME}` variables expanded by the one [`Vars`] of
 //! the catalog.
 //!
+//! With a shared store ([`Catalog::with_store`], every deployment on Redis) the
+//! store is the source of truth: skills, their template and every version a job
+//! may run on are documents in it (compare-and-set on the etag), so any replica
+//! on any machine serves the same skill at the same version; the memory root is
+//! then only a local export. Without one (the embedded default) the memory root
+//! is the catalog, as below.
+//!
 //! Edits on disk are picked up on the next read: the file's modification time and
 //! length are checked on every `get`. An edit that does not validate never
 //! replaces the last good version in service; the refusal is reported as a
@@ -20,6 +27,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
+use adas_state::{DocExpect, DocRead, DocStore};
 use serde_json::Value;
 use tracing::{info, warn};
 
@@ -159,10 +167,74 @@ impl McpCheck {
     }
 }
 
+/// The deployment's shared skill store and the runtime its calls run on. The
+/// catalog's operations are blocking (they run off the async threads), so each
+/// store call is driven to its end with `block_on` on that runtime.
+#[derive(Clone)]
+struct Shared {
+    docs: Arc<dyn DocStore>,
+    runtime: tokio::runtime::Handle,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("Shared")
+    }
+}
+
+impl Shared {
+    fn run<T>(
+        &self,
+        call: impl std::future::Future<Output = adas_state::Result<T>>,
+    ) -> Result<T, SkillError> {
+        self.runtime
+            .block_on(call)
+            .map_err(|error| SkillError::Store(error.to_string()))
+    }
+}
+
+/// A skill as the store keeps it: the expanded text and the template it came from.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredSkill {
+    source: String,
+    #[serde(default)]
+    template: Option<String>,
+}
+
+impl StoredSkill {
+    fn decode(slag: &str, body: &[u8]) -> Result<Self, SkillError> {
+        serde_json::from_slice(body).map_err(|error| {
+            SkillError::Store(format!(
+                "skill `{slag}` in the store does not decode: {error}"
+            ))
+        })
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+}
+
+/// Store scopes: a tenant's current skills, their kept versions
+/// (`<slag>@<etag>`), and the tenants that have skills.
+fn skills_scope(tenant: &str) -> String {
+    format!("skills/{tenant}")
+}
+
+fn versions_scope(tenant: &str) -> String {
+    format!("versions/{tenant}")
+}
+
+const TENANTS_SCOPE: &str = "tenants";
+
 /// Operational skills of one tenant's memory root.
 #[derive(Debug)]
 pub struct Catalog {
     root: PathBuf,
+    /// The tenant whose skills these are.
+    tenant: String,
+    /// The deployment's skill store, when its processes share one.
+    shared: Option<Shared>,
     templates_dir: PathBuf,
     /// `${NAME}` values substituted into every document that enters.
     vars: Vars,
@@ -193,6 +265,8 @@ impl Catalog {
     pub fn new(memory_root: impl Into<PathBuf>, templates_dir: impl Into<PathBuf>) -> Self {
         Self {
             root: memory_root.into(),
+            tenant: DEFAULT_TENANT.to_owned(),
+            shared: None,
             templates_dir: templates_dir.into(),
             vars: Vars::default(),
             mcp_check: None,
@@ -234,6 +308,20 @@ impl Catalog {
         self
     }
 
+    /// Keeps skills in `docs`, the deployment's shared store, instead of the
+    /// memory root (which becomes a local export). Calls run on `runtime`; the
+    /// catalog's operations must then run off its async threads (they do:
+    /// `get_async`, `get_version_async`, the services' blocking tasks).
+    pub fn with_store(mut self, docs: Arc<dyn DocStore>, runtime: tokio::runtime::Handle) -> Self {
+        self.shared = Some(Shared { docs, runtime });
+        self
+    }
+
+    /// Whether skills live in a shared store (see [`Catalog::with_store`]).
+    pub fn is_shared(&self) -> bool {
+        self.shared.is_some()
+    }
+
     /// Refuses documents whose `mcp_server` `check` rejects (an `egress_denied`
     /// error at `mcp_server`), wherever they enter.
     pub fn with_mcp_check(mut self, check: McpCheck) -> Self {
@@ -260,6 +348,8 @@ impl Catalog {
             .or_insert_with(|| {
                 Arc::new(Catalog {
                     root: self.root.join(TENANTS_DIR).join(tenant),
+                    tenant: tenant.to_owned(),
+                    shared: self.shared.clone(),
                     templates_dir: self.templates_dir.clone(),
                     vars: self.vars.clone(),
                     mcp_check: self.mcp_check.clone(),
@@ -288,14 +378,15 @@ impl Catalog {
 
     /// The version `etag` of `slag` — the one a job started with. Empty or
     /// current: the current skill. A version that was never kept (a job from
-    /// before versions were kept) is the current skill too.
+    /// before versions were kept) is the current skill too. A version already
+    /// loaded costs no read, whatever was put since.
     pub fn get_version(&self, slag: &str, etag: &str) -> Result<Arc<OperationalSkill>, SkillError> {
-        let current = self.get(slag)?;
-        if etag.is_empty() || current.etag == etag {
-            return Ok(current);
+        if etag.is_empty() || !etag.chars().all(|c| c.is_ascii_hexdigit()) || etag.len() > 64 {
+            return self.get(slag);
         }
-        if !etag.chars().all(|c| c.is_ascii_hexdigit()) || etag.len() > 64 {
-            return Ok(current);
+        self.slag_dir(slag)?;
+        if let Some(cached) = self.cached(slag).filter(|cached| cached.etag == etag) {
+            return Ok(cached);
         }
         let key = format!("{slag}@{etag}");
         if let Some(kept) = self
@@ -306,22 +397,41 @@ impl Catalog {
         {
             return Ok(kept.clone());
         }
-        let file = self
-            .slag_dir(slag)?
-            .join(VERSIONS_DIR)
-            .join(format!("{etag}.yaml"));
-        let Ok(source) = std::fs::read_to_string(&file) else {
-            warn!(
-                slag,
-                etag, "the job's skill version was not kept; using the current one"
-            );
+        let kept = match &self.shared {
+            Some(shared) => match shared.run(shared.docs.doc_get(
+                &versions_scope(&self.tenant),
+                &key,
+                None,
+            ))? {
+                DocRead::Current { body, .. } => Some(StoredSkill::decode(slag, &body)?),
+                _ => None,
+            },
+            None => std::fs::read_to_string(
+                self.slag_dir(slag)?
+                    .join(VERSIONS_DIR)
+                    .join(format!("{etag}.yaml")),
+            )
+            .ok()
+            .map(|source| StoredSkill {
+                source,
+                template: None,
+            }),
+        };
+        let current = self.get(slag)?;
+        let Some(kept) = kept else {
+            if current.etag != etag {
+                warn!(
+                    slag,
+                    etag, "the job's skill version was not kept; using the current one"
+                );
+            }
             return Ok(current);
         };
         let skill = build(
-            self.checked_load(&source, Format::detect(None, &source)),
+            self.checked_load(&kept.source, Format::detect(None, &kept.source)),
             slag,
-            &source,
-            current.template.clone(),
+            &kept.source,
+            kept.template.or_else(|| current.template.clone()),
             SystemTime::now(),
         )
         .map_err(|diagnostics| SkillError::Invalid {
@@ -334,6 +444,15 @@ impl Catalog {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(key, skill.clone());
         Ok(skill)
+    }
+
+    /// The skill of `slag` this process holds, if any (no read).
+    fn cached(&self, slag: &str) -> Option<Arc<OperationalSkill>> {
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(slag)
+            .map(|cached| cached.skill.clone())
     }
 
     /// [`Self::get_version`] off the async threads.
@@ -351,6 +470,17 @@ impl Catalog {
     /// Every tenant with a memory root here, [`DEFAULT_TENANT`] first.
     pub fn tenant_names(&self) -> Vec<String> {
         let mut names = vec![DEFAULT_TENANT.to_owned()];
+        if let Some(shared) = &self.shared {
+            match shared.run(shared.docs.doc_list(TENANTS_SCOPE)) {
+                Ok(tenants) => names.extend(
+                    tenants
+                        .into_iter()
+                        .filter(|name| is_valid_slag(name) && name != DEFAULT_TENANT),
+                ),
+                Err(error) => warn!(%error, "could not list the tenants"),
+            }
+            return names;
+        }
         if let Ok(entries) = std::fs::read_dir(self.root.join(TENANTS_DIR)) {
             let mut others: Vec<String> = entries
                 .filter_map(Result::ok)
@@ -401,6 +531,9 @@ impl Catalog {
     /// template; [`SkillError::UnknownSkill`] when there is none.
     pub fn get(&self, slag: &str) -> Result<Arc<OperationalSkill>, SkillError> {
         let file = self.slag_dir(slag)?.join(SKILL_FILE);
+        if let Some(shared) = &self.shared {
+            return self.get_shared(shared, slag);
+        }
         if !file.exists() {
             return self.bootstrap(slag, None);
         }
@@ -409,7 +542,123 @@ impl Catalog {
 
     /// Whether `slag` has an operational skill on disk.
     pub fn exists(&self, slag: &str) -> Result<bool, SkillError> {
-        Ok(self.slag_dir(slag)?.join(SKILL_FILE).exists())
+        let file = self.slag_dir(slag)?.join(SKILL_FILE);
+        match &self.shared {
+            Some(shared) => Ok(self.stored(shared, slag)?.is_some()),
+            None => Ok(file.exists()),
+        }
+    }
+
+    /// The current skill of `slag` in the shared store: one read, and the body
+    /// only when it is not the version this process holds.
+    fn get_shared(&self, shared: &Shared, slag: &str) -> Result<Arc<OperationalSkill>, SkillError> {
+        let held = self.cached(slag);
+        let read = shared.run(shared.docs.doc_get(
+            &skills_scope(&self.tenant),
+            slag,
+            held.as_ref().map(|skill| skill.etag.as_str()),
+        ))?;
+        match (read, held) {
+            (DocRead::Unchanged, Some(held)) => Ok(held),
+            (DocRead::Absent, _) => self.bootstrap(slag, None),
+            (DocRead::Current { body, .. }, _) => {
+                let stored = StoredSkill::decode(slag, &body)?;
+                let skill = build(
+                    self.checked_load(&stored.source, Format::detect(None, &stored.source)),
+                    slag,
+                    &stored.source,
+                    stored.template,
+                    SystemTime::now(),
+                )
+                .map_err(|diagnostics| SkillError::Invalid {
+                    slag: slag.to_owned(),
+                    diagnostics,
+                })?;
+                Ok(self.install(slag, skill))
+            }
+            (DocRead::Unchanged, None) => Err(SkillError::Store(format!(
+                "skill `{slag}`: the store answered unchanged to a first read"
+            ))),
+        }
+    }
+
+    /// The stored skill of `slag` and its etag, if any.
+    fn stored(
+        &self,
+        shared: &Shared,
+        slag: &str,
+    ) -> Result<Option<(String, StoredSkill)>, SkillError> {
+        match shared.run(shared.docs.doc_get(&skills_scope(&self.tenant), slag, None))? {
+            DocRead::Current { etag, body } => Ok(Some((etag, StoredSkill::decode(slag, &body)?))),
+            _ => Ok(None),
+        }
+    }
+
+    /// Writes a validated skill to the shared store when `expect` holds (false:
+    /// another writer came first), keeping its version and naming its tenant.
+    fn store_skill(
+        &self,
+        shared: &Shared,
+        skill: &OperationalSkill,
+        expect: DocExpect<'_>,
+    ) -> Result<bool, SkillError> {
+        let body = StoredSkill {
+            source: skill.source.clone(),
+            template: skill.template.clone(),
+        }
+        .encode();
+        let written = shared.run(shared.docs.doc_put(
+            &skills_scope(&self.tenant),
+            &skill.slag,
+            &skill.etag,
+            &body,
+            expect,
+        ))?;
+        if written {
+            shared.run(shared.docs.doc_put(
+                &versions_scope(&self.tenant),
+                &format!("{}@{}", skill.slag, skill.etag),
+                &skill.etag,
+                &body,
+                DocExpect::Absent,
+            ))?;
+            shared.run(shared.docs.doc_put(
+                TENANTS_SCOPE,
+                &self.tenant,
+                "",
+                b"",
+                DocExpect::Any,
+            ))?;
+        }
+        Ok(written)
+    }
+
+    /// Makes `skill` the one this process serves for `slag`, and exports its
+    /// text to the memory root (a local copy for people and tools; a failure
+    /// to write it is logged, never fatal).
+    fn install(&self, slag: &str, skill: OperationalSkill) -> Arc<OperationalSkill> {
+        let skill = Arc::new(skill);
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(
+                slag.to_owned(),
+                Cached {
+                    skill: skill.clone(),
+                    stamp: (SystemTime::UNIX_EPOCH, 0),
+                },
+            );
+        let exported = self.slag_dir(slag).and_then(|dir| {
+            for sub in SLAG_DIRS {
+                let path = dir.join(sub);
+                std::fs::create_dir_all(&path).map_err(|source| SkillError::io(&path, source))?;
+            }
+            write_atomically(&dir.join(SKILL_FILE), &skill.source)
+        });
+        if let Err(error) = exported {
+            warn!(slag, %error, "could not export the skill to the memory root");
+        }
+        skill
     }
 
     /// [`Catalog::get`] for async callers. A skill already loaded and unchanged on
@@ -420,7 +669,8 @@ impl Catalog {
         slag: &str,
     ) -> Result<Arc<OperationalSkill>, SkillError> {
         let file = self.slag_dir(slag)?.join(SKILL_FILE);
-        if let Ok(stamp) = stamp_of(&file)
+        if self.shared.is_none()
+            && let Ok(stamp) = stamp_of(&file)
             && let Some(cached) = self
                 .cache
                 .lock()
@@ -527,7 +777,11 @@ impl Catalog {
     ) -> Result<Arc<OperationalSkill>, SkillError> {
         let dir = self.slag_dir(slag)?;
         let file = dir.join(SKILL_FILE);
-        if file.exists() {
+        if let Some(shared) = &self.shared {
+            if self.stored(shared, slag)?.is_some() {
+                return self.get_shared(shared, slag);
+            }
+        } else if file.exists() {
             return self.read(slag, &file);
         }
         let template_slag = template.unwrap_or(slag);
@@ -552,17 +806,29 @@ impl Catalog {
             }
         };
         let source = self.expand_or_refuse(slag, &source)?;
-        if let Err(errors) = build(
+        let skill = build(
             self.checked_load(&source, Format::detect(None, &source)),
             slag,
             &source,
             template_name.clone(),
             SystemTime::now(),
-        ) {
-            return Err(SkillError::Invalid {
-                slag: slag.to_owned(),
-                diagnostics: errors,
-            });
+        )
+        .map_err(|errors| SkillError::Invalid {
+            slag: slag.to_owned(),
+            diagnostics: errors,
+        })?;
+        if let Some(shared) = &self.shared {
+            // Replicas bootstrapping at once: the first write wins, the others
+            // serve what it wrote.
+            if !self.store_skill(shared, &skill, DocExpect::Absent)? {
+                return self.get_shared(shared, slag);
+            }
+            info!(
+                slag,
+                template = template_name.as_deref().unwrap_or("minimal default"),
+                "bootstrapped operational skill in the store"
+            );
+            return Ok(self.install(slag, skill));
         }
         for sub in SLAG_DIRS {
             let path = dir.join(sub);
@@ -610,6 +876,9 @@ impl Catalog {
         let dir = self.slag_dir(slag)?;
         let file = dir.join(SKILL_FILE);
         let source = &self.expand_or_refuse(slag, source)?;
+        if let Some(shared) = &self.shared {
+            return self.put_shared(shared, slag, source, expected_etag);
+        }
         if let Some(expected) = expected_etag.filter(|etag| !etag.is_empty()) {
             let current = std::fs::read_to_string(&file)
                 .ok()
@@ -644,11 +913,94 @@ impl Catalog {
         self.read(slag, &file)
     }
 
+    fn put_shared(
+        &self,
+        shared: &Shared,
+        slag: &str,
+        source: &str,
+        expected_etag: Option<&str>,
+    ) -> Result<Arc<OperationalSkill>, SkillError> {
+        let expected = expected_etag.filter(|etag| !etag.is_empty());
+        let current = self.stored(shared, slag)?;
+        let current_etag = current.as_ref().map(|(etag, _)| etag.as_str());
+        if let Some(expected) = expected {
+            if current_etag == Some(etag_of(source).as_str()) {
+                return self.get_shared(shared, slag);
+            }
+            if current_etag != Some(expected) {
+                return Err(SkillError::EtagMismatch {
+                    slag: slag.to_owned(),
+                });
+            }
+        }
+        let template = current.and_then(|(_, stored)| stored.template);
+        let skill = build(
+            self.checked_load(source, Format::detect(None, source)),
+            slag,
+            source,
+            template,
+            SystemTime::now(),
+        )
+        .map_err(|errors| SkillError::Invalid {
+            slag: slag.to_owned(),
+            diagnostics: errors,
+        })?;
+        let expect = expected.map_or(DocExpect::Any, DocExpect::Etag);
+        if !self.store_skill(shared, &skill, expect)? {
+            return Err(SkillError::EtagMismatch {
+                slag: slag.to_owned(),
+            });
+        }
+        Ok(self.install(slag, skill))
+    }
+
+    fn delete_shared(
+        &self,
+        shared: &Shared,
+        slag: &str,
+        expected_etag: Option<&str>,
+    ) -> Result<(), SkillError> {
+        let Some((current, _)) = self.stored(shared, slag)? else {
+            return Err(SkillError::UnknownSkill {
+                slag: slag.to_owned(),
+                known: self.list()?,
+                templates: self.template_slags()?,
+            });
+        };
+        let expected = expected_etag.filter(|etag| !etag.is_empty());
+        if expected.is_some_and(|expected| expected != current)
+            || !shared.run(shared.docs.doc_delete(
+                &skills_scope(&self.tenant),
+                slag,
+                DocExpect::Etag(&current),
+            ))?
+        {
+            return Err(SkillError::EtagMismatch {
+                slag: slag.to_owned(),
+            });
+        }
+        self.cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(slag);
+        let exported = self.root.join(slag).join(SKILL_FILE);
+        if let Err(error) = std::fs::remove_file(&exported)
+            && error.kind() != std::io::ErrorKind::NotFound
+        {
+            warn!(slag, %error, "could not remove the exported skill");
+        }
+        info!(slag, "operational skill deleted from the store");
+        Ok(())
+    }
+
     /// Removes the operational skill of `slag` (its file and template marker; the
     /// archived jobs stay). `expected_etag`, when given, must match the stored
     /// version. A slag with a template is bootstrapped again on its next use.
     pub fn delete(&self, slag: &str, expected_etag: Option<&str>) -> Result<(), SkillError> {
         let dir = self.slag_dir(slag)?;
+        if let Some(shared) = &self.shared {
+            return self.delete_shared(shared, slag, expected_etag);
+        }
         let file = dir.join(SKILL_FILE);
         let current = match std::fs::read_to_string(&file) {
             Ok(text) => text,
@@ -704,6 +1056,9 @@ impl Catalog {
 
     /// Slags with an operational skill, sorted.
     pub fn list(&self) -> Result<Vec<String>, SkillError> {
+        if let Some(shared) = &self.shared {
+            return shared.run(shared.docs.doc_list(&skills_scope(&self.tenant)));
+        }
         let entries = match std::fs::read_dir(&self.root) {
             Ok(entries) => entries,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),

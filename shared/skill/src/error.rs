@@ -45,6 +45,10 @@ pub enum SkillError {
         /// The slag.
         slag: String,
     },
+    /// The deployment's skill store (see `Catalog::with_store`) could not be
+    /// read or written.
+    #[error("skill store: {0}")]
+    Store(String),
     /// A file could not be read or written.
     #[error("{path}: {source}")]
     Io {

@@ -98,6 +98,17 @@ impl KeyLayout {
         format!("{}:slots:{set}", self.prefix)
     }
 
+    /// Hash of a document (`e` etag, `b` body); the scope is the hash tag, so a
+    /// document and its scope's index share a Redis Cluster slot.
+    pub fn doc(&self, scope: &str, name: &str) -> String {
+        format!("{}:{{doc:{scope}}}:{name}", self.prefix)
+    }
+
+    /// Set of a scope's document names.
+    pub fn doc_index(&self, scope: &str) -> String {
+        format!("{}:{{doc:{scope}}}", self.prefix)
+    }
+
     /// Hash of a cache entry: fields `v` (value), `s` (stored at, ms), `f` (fresh until, ms).
     pub fn cache(&self, key: &str) -> String {
         format!("{}:cache:{key}", self.prefix)

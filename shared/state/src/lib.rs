@@ -346,6 +346,56 @@ pub trait TtlCache: Send + Sync {
     async fn cache_invalidate_prefix(&self, prefix: &str) -> Result<u64>;
 }
 
+/// What a document read found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DocRead {
+    /// No document by that name.
+    Absent,
+    /// The stored document carries the etag the caller already holds.
+    Unchanged,
+    /// The stored document.
+    Current {
+        /// Its etag, as written.
+        etag: String,
+        /// Its bytes.
+        body: Vec<u8>,
+    },
+}
+
+/// The condition a document write or delete must meet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocExpect<'a> {
+    /// Whatever is stored.
+    Any,
+    /// Nothing is stored under the name (create once: the first writer wins).
+    Absent,
+    /// The stored document has this etag.
+    Etag(&'a str),
+}
+
+/// Small documents shared by every process of a deployment (operational skills,
+/// their versions): one current body per name within a scope, written with a
+/// compare-and-set on its etag, so no process needs a shared disk.
+#[async_trait]
+pub trait DocStore: Send + Sync {
+    /// The document `name` of `scope`; [`DocRead::Unchanged`] (without the body)
+    /// when its etag is `known_etag`.
+    async fn doc_get(&self, scope: &str, name: &str, known_etag: Option<&str>) -> Result<DocRead>;
+    /// Stores `body` under `etag` when `expect` holds; false (nothing written) otherwise.
+    async fn doc_put(
+        &self,
+        scope: &str,
+        name: &str,
+        etag: &str,
+        body: &[u8],
+        expect: DocExpect<'_>,
+    ) -> Result<bool>;
+    /// Removes the document when `expect` holds; false when it did not (or was absent).
+    async fn doc_delete(&self, scope: &str, name: &str, expect: DocExpect<'_>) -> Result<bool>;
+    /// Names of a scope's documents, sorted.
+    async fn doc_list(&self, scope: &str) -> Result<Vec<String>>;
+}
+
 /// Everything a service needs from state, as one object.
 pub trait StateStore:
     JobStore
@@ -355,6 +405,7 @@ pub trait StateStore:
     + IdempotencyStore
     + TtlCache
     + Slots
+    + DocStore
     + std::fmt::Debug
 {
 }
@@ -367,6 +418,7 @@ impl<T> StateStore for T where
         + IdempotencyStore
         + TtlCache
         + Slots
+        + DocStore
         + std::fmt::Debug
 {
 }
@@ -389,6 +441,48 @@ pub async fn open(redis_url: Option<&str>, tenant: &str) -> Result<Arc<dyn State
         Some(url) => Ok(Arc::new(RedisStore::connect(url, tenant).await?)),
         None => Ok(Arc::new(MemoryStore::new())),
     }
+}
+
+/// What in a Redis' configuration lets it lose an acknowledged write or evict
+/// a key, each with the CONFIG that fixes it; empty when it keeps everything.
+/// Read with `CONFIG GET` (an error when the command is not allowed).
+pub async fn durability_problems(redis_url: &str) -> Result<Vec<String>> {
+    let mut connection = redis::Client::open(redis_url)?
+        .get_multiplexed_async_connection()
+        .await?;
+    let mut setting = async |name: &str| -> Result<String> {
+        let pair: Vec<String> = redis::cmd("CONFIG")
+            .arg("GET")
+            .arg(name)
+            .query_async(&mut connection)
+            .await?;
+        Ok(pair.get(1).cloned().unwrap_or_default())
+    };
+    let (appendonly, appendfsync, eviction) = (
+        setting("appendonly").await?,
+        setting("appendfsync").await?,
+        setting("maxmemory-policy").await?,
+    );
+    let mut problems = Vec::new();
+    if appendonly != "yes" {
+        problems.push(format!(
+            "appendonly is `{appendonly}`: a restart loses every write since the last snapshot \
+             (fix: CONFIG SET appendonly yes)"
+        ));
+    }
+    if appendfsync != "always" {
+        problems.push(format!(
+            "appendfsync is `{appendfsync}`: a crash loses acknowledged writes not yet fsynced \
+             (fix: CONFIG SET appendfsync always)"
+        ));
+    }
+    if eviction != "noeviction" {
+        problems.push(format!(
+            "maxmemory-policy is `{eviction}`: paused jobs, approvals and idempotency keys \
+             may be evicted (fix: CONFIG SET maxmemory-policy noeviction)"
+        ));
+    }
+    Ok(problems)
 }
 
 /// Milliseconds since the Unix epoch.

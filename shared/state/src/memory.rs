@@ -1,7 +1,7 @@
 //! The in-memory backend: the embedded default of `adas up` (one process, no
 //! Redis). Same semantics as Redis, including expiry and consumer-group reclaim.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -10,10 +10,10 @@ use tokio::sync::Notify;
 
 use crate::keys::validate_slag_key;
 use crate::{
-    CacheEntry, Delivery, EventLog, IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page,
-    PageRequest, QueueItem, QueueStats, ReadyQueue, Receipt, Result, Slots, StateError,
-    StoredEvent, TtlCache, Version, VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex,
-    now_ms,
+    CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventLog, IdempotencyStore, JobStore,
+    JobWrite, Lane, NewJob, Page, PageRequest, QueueItem, QueueStats, ReadyQueue, Receipt, Result,
+    Slots, StateError, StoredEvent, TtlCache, Version, VersionedRecord, WaitingChange,
+    WaitingEntry, WaitingIndex, now_ms,
 };
 
 /// Expired cache and idempotency entries are swept every this many writes, so
@@ -47,6 +47,8 @@ struct Inner {
     idempotency: HashMap<(String, String), (String, Instant)>,
     cache: HashMap<String, MemoryCacheEntry>,
     slots: HashMap<String, BTreeSet<String>>,
+    /// Documents by (scope, name): etag and body.
+    docs: BTreeMap<(String, String), (String, Vec<u8>)>,
     writes: u64,
 }
 
@@ -734,5 +736,81 @@ impl Slots for MemoryStore {
             .get(set)
             .map(|members| members.iter().cloned().collect())
             .unwrap_or_default())
+    }
+}
+
+/// A document's scope and name are key parts (see [`validate_slag_key`]).
+pub(crate) fn validate_doc_key(scope: &str, name: &str) -> Result<()> {
+    validate_slag_key(scope)?;
+    validate_slag_key(name)
+}
+
+/// Whether a stored etag (`None`: absent) meets `expect`.
+fn meets(stored: Option<&str>, expect: DocExpect<'_>) -> bool {
+    match expect {
+        DocExpect::Any => true,
+        DocExpect::Absent => stored.is_none(),
+        DocExpect::Etag(etag) => stored == Some(etag),
+    }
+}
+
+#[async_trait]
+impl DocStore for MemoryStore {
+    async fn doc_get(&self, scope: &str, name: &str, known_etag: Option<&str>) -> Result<DocRead> {
+        validate_doc_key(scope, name)?;
+        let inner = self.lock();
+        Ok(match inner.docs.get(&(scope.to_owned(), name.to_owned())) {
+            None => DocRead::Absent,
+            Some((etag, _)) if Some(etag.as_str()) == known_etag => DocRead::Unchanged,
+            Some((etag, body)) => DocRead::Current {
+                etag: etag.clone(),
+                body: body.clone(),
+            },
+        })
+    }
+
+    async fn doc_put(
+        &self,
+        scope: &str,
+        name: &str,
+        etag: &str,
+        body: &[u8],
+        expect: DocExpect<'_>,
+    ) -> Result<bool> {
+        validate_doc_key(scope, name)?;
+        let mut inner = self.lock();
+        let key = (scope.to_owned(), name.to_owned());
+        if !meets(inner.docs.get(&key).map(|(etag, _)| etag.as_str()), expect) {
+            return Ok(false);
+        }
+        inner.docs.insert(key, (etag.to_owned(), body.to_vec()));
+        inner.note_write();
+        Ok(true)
+    }
+
+    async fn doc_delete(&self, scope: &str, name: &str, expect: DocExpect<'_>) -> Result<bool> {
+        validate_doc_key(scope, name)?;
+        let mut inner = self.lock();
+        let key = (scope.to_owned(), name.to_owned());
+        let Some((stored, _)) = inner.docs.get(&key) else {
+            return Ok(false);
+        };
+        if !meets(Some(stored.as_str()), expect) {
+            return Ok(false);
+        }
+        inner.docs.remove(&key);
+        inner.note_write();
+        Ok(true)
+    }
+
+    async fn doc_list(&self, scope: &str) -> Result<Vec<String>> {
+        validate_slag_key(scope)?;
+        Ok(self
+            .lock()
+            .docs
+            .keys()
+            .filter(|(stored, _)| stored == scope)
+            .map(|(_, name)| name.clone())
+            .collect())
     }
 }

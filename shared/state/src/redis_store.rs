@@ -13,11 +13,12 @@ use redis::{AsyncConnectionConfig, Client, Script, Value};
 use tokio::sync::Mutex;
 
 use crate::keys::{KeyLayout, validate_slag_key};
-use crate::memory::{validate_cache_key, validate_idempotency_key};
+use crate::memory::{validate_cache_key, validate_doc_key, validate_idempotency_key};
 use crate::{
-    CacheEntry, Delivery, EventLog, IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page,
-    PageRequest, QueueItem, QueueStats, ReadyQueue, Receipt, Result, Slots, StateError,
-    StoredEvent, TtlCache, Version, VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex,
+    CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventLog, IdempotencyStore, JobStore,
+    JobWrite, Lane, NewJob, Page, PageRequest, QueueItem, QueueStats, ReadyQueue, Receipt, Result,
+    Slots, StateError, StoredEvent, TtlCache, Version, VersionedRecord, WaitingChange,
+    WaitingEntry, WaitingIndex,
 };
 
 /// KEYS: job, jobs index, events, status index, ready queue. ARGV: data,
@@ -115,6 +116,37 @@ if now < tonumber(entry[3]) then fresh = 1 end
 return {entry[1], fresh, now - tonumber(entry[2])}
 ";
 
+/// KEYS: document. ARGV: known etag (or ''). Returns false, {etag} when
+/// unchanged, or {etag, body}.
+const DOC_GET: &str = r"
+local e = redis.call('HGET', KEYS[1], 'e')
+if not e then return false end
+if e == ARGV[1] then return {e} end
+return {e, redis.call('HGET', KEYS[1], 'b')}
+";
+
+/// KEYS: document, scope index. ARGV: expect (any|absent|etag), expected
+/// etag, etag, body, name. 1 when written.
+const DOC_PUT: &str = r"
+local e = redis.call('HGET', KEYS[1], 'e')
+if ARGV[1] == 'absent' and e then return 0 end
+if ARGV[1] == 'etag' and e ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'e', ARGV[3], 'b', ARGV[4])
+redis.call('SADD', KEYS[2], ARGV[5])
+return 1
+";
+
+/// KEYS: document, scope index. ARGV: expect (any|etag), expected etag, name.
+/// 1 when removed.
+const DOC_DELETE: &str = r"
+local e = redis.call('HGET', KEYS[1], 'e')
+if not e then return 0 end
+if ARGV[1] == 'etag' and e ~= ARGV[2] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[3])
+return 1
+";
+
 /// Redis-backed state for one tenant.
 pub struct RedisStore {
     client: Client,
@@ -137,6 +169,9 @@ struct Scripts {
     cache_put: Script,
     cache_get: Script,
     claim_slot: Script,
+    doc_get: Script,
+    doc_put: Script,
+    doc_delete: Script,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -166,6 +201,9 @@ impl RedisStore {
                 cache_put: Script::new(CACHE_PUT),
                 cache_get: Script::new(CACHE_GET),
                 claim_slot: Script::new(CLAIM_SLOT),
+                doc_get: Script::new(DOC_GET),
+                doc_put: Script::new(DOC_PUT),
+                doc_delete: Script::new(DOC_DELETE),
             },
             blocking: Mutex::new(HashMap::new()),
             event_readers: std::sync::Mutex::new(Vec::new()),
@@ -968,5 +1006,88 @@ impl Slots for RedisStore {
             .await?;
         members.sort();
         Ok(members)
+    }
+}
+
+/// The mode and expected etag of a [`DocExpect`], as the scripts take them.
+fn expect_args(expect: DocExpect<'_>) -> (&'static str, &str) {
+    match expect {
+        DocExpect::Any => ("any", ""),
+        DocExpect::Absent => ("absent", ""),
+        DocExpect::Etag(etag) => ("etag", etag),
+    }
+}
+
+#[async_trait]
+impl DocStore for RedisStore {
+    async fn doc_get(&self, scope: &str, name: &str, known_etag: Option<&str>) -> Result<DocRead> {
+        validate_doc_key(scope, name)?;
+        let found: Option<Vec<Vec<u8>>> = self
+            .scripts
+            .doc_get
+            .key(self.keys.doc(scope, name))
+            .arg(known_etag.unwrap_or(""))
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(match found {
+            None => DocRead::Absent,
+            Some(mut parts) if parts.len() == 2 => {
+                let body = parts.pop().unwrap_or_default();
+                let etag = String::from_utf8_lossy(&parts[0]).into_owned();
+                DocRead::Current { etag, body }
+            }
+            Some(_) => DocRead::Unchanged,
+        })
+    }
+
+    async fn doc_put(
+        &self,
+        scope: &str,
+        name: &str,
+        etag: &str,
+        body: &[u8],
+        expect: DocExpect<'_>,
+    ) -> Result<bool> {
+        validate_doc_key(scope, name)?;
+        let (mode, expected) = expect_args(expect);
+        let written: i64 = self
+            .scripts
+            .doc_put
+            .key(self.keys.doc(scope, name))
+            .key(self.keys.doc_index(scope))
+            .arg(mode)
+            .arg(expected)
+            .arg(etag)
+            .arg(body)
+            .arg(name)
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(written == 1)
+    }
+
+    async fn doc_delete(&self, scope: &str, name: &str, expect: DocExpect<'_>) -> Result<bool> {
+        validate_doc_key(scope, name)?;
+        let (mode, expected) = expect_args(expect);
+        let removed: i64 = self
+            .scripts
+            .doc_delete
+            .key(self.keys.doc(scope, name))
+            .key(self.keys.doc_index(scope))
+            .arg(mode)
+            .arg(expected)
+            .arg(name)
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(removed == 1)
+    }
+
+    async fn doc_list(&self, scope: &str) -> Result<Vec<String>> {
+        validate_slag_key(scope)?;
+        let mut names: Vec<String> = redis::cmd("SMEMBERS")
+            .arg(self.keys.doc_index(scope))
+            .query_async(&mut self.conn())
+            .await?;
+        names.sort();
+        Ok(names)
     }
 }

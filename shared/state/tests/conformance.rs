@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use adas_state::{
-    JobWrite, Lane, MemoryStore, NewJob, PageRequest, QueueItem, RedisStore, StateError,
-    StateStore, Version, WaitingChange, WaitingEntry,
+    DocExpect, DocRead, JobWrite, Lane, MemoryStore, NewJob, PageRequest, QueueItem, RedisStore,
+    StateError, StateStore, Version, WaitingChange, WaitingEntry,
 };
 use adas_testkit::RedisServer;
 
@@ -1007,6 +1007,82 @@ mod cases {
         ));
     }
 
+    pub async fn documents_are_compared_and_set(store: &dyn StateStore) {
+        let scope = "skills/acme";
+        assert_eq!(
+            store.doc_get(scope, "cs", None).await.unwrap(),
+            DocRead::Absent
+        );
+        // Create once: the first writer wins, the second changes nothing.
+        assert!(
+            store
+                .doc_put(scope, "cs", "e1", b"one", DocExpect::Absent)
+                .await
+                .unwrap()
+        );
+        assert!(
+            !store
+                .doc_put(scope, "cs", "e2", b"two", DocExpect::Absent)
+                .await
+                .unwrap()
+        );
+        assert_eq!(
+            store.doc_get(scope, "cs", None).await.unwrap(),
+            DocRead::Current {
+                etag: "e1".into(),
+                body: b"one".to_vec()
+            }
+        );
+        assert_eq!(
+            store.doc_get(scope, "cs", Some("e1")).await.unwrap(),
+            DocRead::Unchanged
+        );
+        // A stale etag writes nothing; the current one does.
+        assert!(
+            !store
+                .doc_put(scope, "cs", "e3", b"three", DocExpect::Etag("e0"))
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .doc_put(scope, "cs", "e3", b"three", DocExpect::Etag("e1"))
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .doc_put(scope, "a", "x", b"", DocExpect::Any)
+                .await
+                .unwrap()
+        );
+        assert_eq!(store.doc_list(scope).await.unwrap(), vec!["a", "cs"]);
+        // Scopes are apart.
+        assert!(store.doc_list("skills/other").await.unwrap().is_empty());
+        assert_eq!(
+            store.doc_get("skills/other", "cs", None).await.unwrap(),
+            DocRead::Absent
+        );
+        assert!(
+            !store
+                .doc_delete(scope, "cs", DocExpect::Etag("e1"))
+                .await
+                .unwrap()
+        );
+        assert!(
+            store
+                .doc_delete(scope, "cs", DocExpect::Etag("e3"))
+                .await
+                .unwrap()
+        );
+        assert!(!store.doc_delete(scope, "cs", DocExpect::Any).await.unwrap());
+        assert_eq!(store.doc_list(scope).await.unwrap(), vec!["a"]);
+        assert!(matches!(
+            store.doc_get(scope, "a:b", None).await,
+            Err(StateError::InvalidKey { .. })
+        ));
+    }
+
     pub async fn unsafe_key_parts_are_refused(store: &dyn StateStore) {
         for slag in ["", "a{b}", "a:b", "a b", "x*"] {
             assert!(
@@ -1043,6 +1119,11 @@ macro_rules! conformance {
             async fn resumed_jobs_are_claimed_before_new_ones() {
                 cases::resumed_jobs_are_claimed_before_new_ones(&*super::$backend().await.store)
                     .await;
+            }
+
+            #[tokio::test]
+            async fn documents_are_compared_and_set() {
+                cases::documents_are_compared_and_set(&*super::$backend().await.store).await;
             }
 
             #[tokio::test]

@@ -396,14 +396,59 @@ pub fn skill_status(error: &adas_skill::SkillError, field: &str) -> tonic::Statu
         SkillError::Templates { .. } | SkillError::Io { .. } => {
             status_with_details(Code::Internal, "STORAGE", message, &[])
         }
+        // The store is down or restarting: the caller may retry.
+        SkillError::Store(_) => {
+            status_with_details(Code::Unavailable, "STORE_UNAVAILABLE", message, &[])
+        }
     }
+}
+
+/// The state store as configured: Redis at `--redis-url` (its durability
+/// checked first, see [`adas_state::durability_problems`]: under
+/// `--durability strict` a Redis that can lose acknowledged writes or evict
+/// keys stops the start with the CONFIG that fixes it), else in memory.
+pub async fn open_store(
+    config: &adas_runtime::ServerConfig,
+) -> Result<std::sync::Arc<dyn adas_state::StateStore>, adas_runtime::RuntimeError> {
+    use adas_runtime::RuntimeError;
+    if let Some(url) = &config.redis_url {
+        let problems = adas_state::durability_problems(url)
+            .await
+            .unwrap_or_else(|error| {
+                vec![format!(
+                    "its configuration cannot be read ({error}); allow CONFIG GET for this user"
+                )]
+            });
+        if !problems.is_empty() {
+            let text = problems.join("; ");
+            match config.durability {
+                adas_runtime::Durability::Strict => {
+                    return Err(RuntimeError::Startup(format!(
+                        "Redis is not durable (--durability strict): {text}; then persist \
+                         it with CONFIG REWRITE (or redis.conf), or start with \
+                         --durability relaxed to accept the loss"
+                    )));
+                }
+                adas_runtime::Durability::Relaxed => {
+                    tracing::warn!(problems = %text, "Redis is not durable (--durability relaxed)");
+                }
+            }
+        }
+    }
+    adas_state::open(config.redis_url.as_deref(), &config.redis_prefix)
+        .await
+        .map_err(|error| RuntimeError::Startup(error.to_string()))
 }
 
 /// The catalog every service reads skills through, as configured: the memory
 /// root, the templates dir (checked: a missing or empty one fails the start),
-/// and the `${NAME}` variables operators set.
+/// and the `${NAME}` variables operators set. On Redis (`store` shared by every
+/// process of the deployment) skills live in the store and the memory root is
+/// a local export, so separate processes on separate disks serve one catalog;
+/// the embedded in-memory store keeps them on disk, where they outlive it.
 pub fn open_catalog(
     config: &adas_runtime::ServerConfig,
+    store: &std::sync::Arc<dyn adas_state::StateStore>,
 ) -> Result<std::sync::Arc<adas_skill::Catalog>, adas_runtime::RuntimeError> {
     let policy = egress_policy(config)?;
     let check = adas_skill::catalog::McpCheck(std::sync::Arc::new(move |uri: &str| {
@@ -413,10 +458,14 @@ pub fn open_catalog(
     }));
     adas_skill::Catalog::open(&config.memory_root, &config.templates_dir)
         .map(|catalog| {
+            let catalog = catalog
+                .with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url)
+                .with_mcp_check(check);
             std::sync::Arc::new(
-                catalog
-                    .with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url)
-                    .with_mcp_check(check),
+                match (&config.redis_url, tokio::runtime::Handle::try_current()) {
+                    (Some(_), Ok(runtime)) => catalog.with_store(store.clone(), runtime),
+                    _ => catalog,
+                },
             )
         })
         .map_err(|error| adas_runtime::RuntimeError::Startup(error.to_string()))
