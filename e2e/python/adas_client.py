@@ -1,6 +1,7 @@
 """Helpers for the Python end-to-end tests: generate the adas.v1 client from
 proto/ with grpcio-tools, and run suite binaries on 127.0.0.1:0."""
 
+import json
 import os
 import pathlib
 import subprocess
@@ -162,6 +163,11 @@ def _read_resp(reader, raw=False):
     raise RuntimeError(f"unexpected reply {line!r}")
 
 
+# The demo tools that change something (the others are read-only: running one
+# again is harmless).
+SIDE_EFFECTING_DEMO_TOOLS = {"process_refund", "delete_customer_record", "restart_service"}
+
+
 class Suite:
     """The five services as separate processes on a private redis-server, with
     the demo MCP server — each with a memory root of its own, as every pod of
@@ -169,7 +175,10 @@ class Suite:
 
     def __init__(self, demo_delay_ms: int = 0, visibility_ms: int = 60000, step_engine: str = "local"):
         self.redis = Redis()
-        self.demo = Service("adas-demo-mcp", "--delay-ms", str(demo_delay_ms), suite_flags=False)
+        # The demo server logs every call it executes with its idempotency key.
+        self.executions_log = os.path.join(tempfile.mkdtemp(prefix="adas-executions-"), "executions.jsonl")
+        self.demo = Service("adas-demo-mcp", "--delay-ms", str(demo_delay_ms),
+                            "--executions-log", self.executions_log, suite_flags=False)
         env = {
             "ADAS_REDIS_URL": self.redis.url,
             "ADAS_DEMO_MCP_URL": f"http://{self.demo.address}/mcp",
@@ -195,10 +204,32 @@ class Suite:
     def services(self):
         return [self.orchestrator, self.dal, self.gate, self.intent, self.registry, self.demo]
 
+    def executions(self) -> list:
+        """Every tool call the demo server executed: {"key", "tool"}, in order."""
+        if not os.path.exists(self.executions_log):
+            return []
+        with open(self.executions_log, encoding="utf-8") as file:
+            return [json.loads(line) for line in file if line.strip()]
+
+    def duplicate_side_effects(self) -> list:
+        """Side-effecting calls executed twice (one idempotency key, two
+        executions), or executed without a key: ADAS promises there are none."""
+        seen, problems = set(), []
+        for execution in self.executions():
+            if execution["tool"] not in SIDE_EFFECTING_DEMO_TOOLS:
+                continue
+            if not execution["key"]:
+                problems.append(f"{execution['tool']} executed without an idempotency key")
+            elif execution["key"] in seen:
+                problems.append(f"{execution['tool']} executed twice under key {execution['key']}")
+            seen.add(execution["key"])
+        return problems
+
     def stop(self):
         """Stops every process (SIGTERM); fails if one did not exit 0 — a crash
-        at shutdown is a bug, not noise. Everything is stopped either way."""
-        failures = []
+        at shutdown is a bug, not noise — or if a side-effecting tool call was
+        executed twice. Everything is stopped either way."""
+        failures = self.duplicate_side_effects()
         for service in self.services():
             try:
                 code = service.stop()

@@ -570,7 +570,7 @@ async fn measure_floors(
         list.push(started.elapsed());
         let started = Instant::now();
         connector
-            .call_tool(&suite.demo_mcp_url, "check_order_status", &arguments)
+            .call_tool(&suite.demo_mcp_url, "check_order_status", &arguments, None)
             .await?;
         call.push(started.elapsed());
     }

@@ -19,6 +19,10 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
+/// The `_meta` key ADAS sends a tool call's idempotency key under (the same
+/// as `adas_tools::IDEMPOTENCY_KEY_META`; the demo server does not depend on ADAS).
+pub const IDEMPOTENCY_KEY_META: &str = "adas.dev/idempotency-key";
+
 /// The path the server answers on.
 pub const MCP_PATH: &str = "/mcp";
 
@@ -28,6 +32,10 @@ pub struct Counters {
     list_calls: AtomicU64,
     tool_calls: AtomicU64,
     sessions: AtomicU64,
+    /// Each executed call: its idempotency key (`_meta`, empty without one) and tool.
+    executions: std::sync::Mutex<Vec<(String, String)>>,
+    /// Where executions are also appended, one JSON line each (`--executions-log`).
+    log: std::sync::Mutex<Option<std::fs::File>>,
 }
 
 impl Counters {
@@ -44,6 +52,34 @@ impl Counters {
     /// Sessions opened (`initialize` requests served).
     pub fn sessions(&self) -> u64 {
         self.sessions.load(Ordering::Relaxed)
+    }
+
+    /// Every call executed so far: (idempotency key, tool), in order. A key
+    /// seen twice is a call executed twice.
+    pub fn executions(&self) -> Vec<(String, String)> {
+        self.executions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    fn executed(&self, key: &str, tool: &str) {
+        self.executions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push((key.to_owned(), tool.to_owned()));
+        if let Some(file) = self
+            .log
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_mut()
+        {
+            use std::io::Write;
+            let line = serde_json::json!({"key": key, "tool": tool}).to_string();
+            if let Err(error) = writeln!(file, "{line}") {
+                tracing::warn!(%error, "executions log write failed");
+            }
+        }
     }
 }
 
@@ -73,6 +109,21 @@ impl DemoMcp {
             )),
             ..Self::default()
         }
+    }
+
+    /// Appends each executed call to `path` as a JSON line `{"key", "tool"}`
+    /// (the key from `_meta`), so a test outside the process can count them.
+    pub fn with_executions_log(self, path: &std::path::Path) -> std::io::Result<Self> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?;
+        *self
+            .counters
+            .log
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(file);
+        Ok(self)
     }
 
     /// Delays every tool call by `delay`.
@@ -165,9 +216,24 @@ impl ServerHandler for DemoMcp {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.counters.tool_calls.fetch_add(1, Ordering::Relaxed);
+        // rmcp hands the request's `_meta` to the handler in its context.
+        let key = [
+            Some(&context.meta.0.0),
+            request.meta.as_ref().map(|meta| &meta.0.0),
+        ]
+        .into_iter()
+        .flatten()
+        .find_map(|meta| meta.get(IDEMPOTENCY_KEY_META))
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default();
+        // Executed when received, as a real side effect would be: a client that
+        // dies while the reply is delayed does not undo it.
+        if self.offers(&request.name) {
+            self.counters.executed(key, &request.name);
+        }
         if !self.delay.is_zero() {
             tokio::time::sleep(self.delay).await;
         }

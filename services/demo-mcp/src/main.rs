@@ -21,6 +21,10 @@ struct Cli {
     /// Log filter (tracing env-filter syntax).
     #[arg(long, env = "ADAS_LOG", default_value = "info")]
     log: String,
+    /// Append each executed tool call to this file as a JSON line
+    /// `{"key", "tool"}` (the idempotency key from `_meta`), for tests that count them.
+    #[arg(long, env = "ADAS_DEMO_MCP_EXECUTIONS_LOG")]
+    executions_log: Option<std::path::PathBuf>,
     /// Added latency per tool call in milliseconds (for tests).
     #[arg(long, env = "ADAS_DEMO_MCP_DELAY_MS", default_value_t = 0)]
     delay_ms: u64,
@@ -37,7 +41,12 @@ fn main() -> ExitCode {
         let addr = listener.local_addr()?;
         println!("listening on {addr}");
         tracing::info!(%addr, path = adas_demo_mcp::MCP_PATH, "demo MCP server serving");
-        adas_demo_mcp::DemoMcp::new()
+        let mut server = adas_demo_mcp::DemoMcp::new()
+            .with_delay(std::time::Duration::from_millis(cli.delay_ms));
+        if let Some(path) = &cli.executions_log {
+            server = server.with_executions_log(path)?;
+        }
+        server
             .serve_http(listener, adas_runtime::shutdown_signal())
             .await
     })

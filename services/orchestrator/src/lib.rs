@@ -520,6 +520,7 @@ impl OrchestratorService for Orchestrator {
             llm: adas_llm::Usage::default(),
             finalization_failures: 0,
             model_steps: 0,
+            started_call: None,
             created_at: stamp.clone(),
             updated_at: stamp,
             ended_at: None,

@@ -830,6 +830,39 @@ impl Worker {
             return Ok(None);
         }
         let (refused, spec) = self.unaccepted(skill, &record, tool).await;
+        let key = adas_jobs::idempotency_key(&record.job_id, record.iteration + 1, &digest);
+        // Started by a worker that stopped before writing its end: whether it
+        // took effect is unknown. Only an idempotent tool is run again (with
+        // the same key, so the server can tell); any other waits for a human.
+        if let Some(started) = record
+            .started_call
+            .clone()
+            .filter(|started| started.key == key)
+        {
+            if !certainty::idempotent(skill, tool, spec.as_ref()) {
+                let call = certainty::describe_call(skill, tool, &args);
+                let why = format!(
+                    "{call} was started at {} and its end is unknown (the worker running it \
+                     stopped); `{tool}` is not declared idempotent, so it is not run again — \
+                     check whether it took effect (idempotency key {key})",
+                    started.started_at
+                );
+                dal::escalate(&mut record, &why, None);
+                self.repo
+                    .save(
+                        version,
+                        &mut record,
+                        (
+                            EventKind::Paused,
+                            "a call's end is unknown; handed to a human",
+                            json!({"reason_code": reason_codes::HUMAN_TAKEOVER_REQUIRED, "tool": tool, "arguments": args, "idempotency_key": key, "started_at": started.started_at}),
+                        ),
+                    )
+                    .await?;
+                return Ok(None);
+            }
+            info!(job_id = %record.job_id, tool, %key, "an idempotent call whose end is unknown runs again");
+        }
         // Side effects need certainty: a confident intent and evidence for every
         // argument, or the user's yes to the exact call.
         if certainty::side_effecting(skill, tool, spec.as_ref())
@@ -950,15 +983,21 @@ impl Worker {
         }
         // A compare-and-set, not a bare append: the call starts only if
         // nobody wrote the job since this worker read it (a cancel stops it).
+        // The record says it started, so a takeover knows its end is unknown.
+        record.started_call = Some(adas_jobs::StartedCall {
+            key: key.clone(),
+            tool: tool.to_owned(),
+            started_at: now(),
+        });
         let version = self
             .repo
-            .mark(
+            .save(
                 version,
                 &mut record,
                 (
                     EventKind::ToolStarted,
                     tool,
-                    json!({"tool": tool, "arguments": args}),
+                    json!({"tool": tool, "arguments": args, "idempotency_key": key}),
                 ),
             )
             .await?;
@@ -967,17 +1006,16 @@ impl Worker {
                 .map_err(|error| adas_dia::ToolError::Recoverable(error.to_string()))
         } else {
             match record_uri(skill) {
-                Some(uri) => {
-                    self.mcp
-                        .call_tool(&uri, tool, &args)
-                        .await
-                        .map_err(|error| match error {
-                            McpError::ToolFailed { message, .. } => {
-                                adas_dia::ToolError::Recoverable(message)
-                            }
-                            other => adas_dia::ToolError::Unrecoverable(other.to_string()),
-                        })
-                }
+                Some(uri) => self
+                    .mcp
+                    .call_tool(&uri, tool, &args, Some(&key))
+                    .await
+                    .map_err(|error| match error {
+                        McpError::ToolFailed { message, .. } => {
+                            adas_dia::ToolError::Recoverable(message)
+                        }
+                        other => adas_dia::ToolError::Unrecoverable(other.to_string()),
+                    }),
                 None => Err(adas_dia::ToolError::Unrecoverable(format!(
                     "`{tool}` has no MCP server to run on"
                 ))),
@@ -1004,6 +1042,7 @@ impl Worker {
             iteration: record.iteration,
             finished_at: now(),
         });
+        record.started_call = None;
         if let Err(adas_dia::ToolError::Unrecoverable(error)) = &outcome {
             record.status = JobStatus::Failed;
             record.outcome_class = Some(OutcomeClass::ToolFailed);

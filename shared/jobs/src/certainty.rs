@@ -16,6 +16,19 @@ use crate::{JobRecord, same_value};
 /// How deep a previous tool's output is searched for an argument's value.
 const MAX_OUTPUT_DEPTH: usize = 8;
 
+/// Whether calling `tool` again with the same arguments changes nothing more:
+/// the skill's `tools[].idempotent` decides, else read-only tools are and
+/// side-effecting ones are not.
+pub fn idempotent(skill: &OperationalSkill, tool: &str, spec: Option<&ToolSpec>) -> bool {
+    let declared = skill
+        .skill
+        .tools
+        .iter()
+        .find(|declared| declared.name == tool)
+        .and_then(|declared| declared.idempotent);
+    declared.unwrap_or_else(|| !side_effecting(skill, tool, spec))
+}
+
 /// Whether calling `tool` may change something outside the job.
 pub fn side_effecting(skill: &OperationalSkill, tool: &str, spec: Option<&ToolSpec>) -> bool {
     // Core tools run in-process and only shape the reply.

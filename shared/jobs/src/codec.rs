@@ -20,8 +20,8 @@ use serde_json::{Map, Value as Json};
 
 use crate::{
     AuditEntry, CallRecord, DetectedIntent, EventKind, Evidence, JobError, JobEvent, JobRecord,
-    JobResult, JobStatus, OutcomeClass, PendingApproval, Waiting, WaitingField, parse_rfc3339_ms,
-    rfc3339,
+    JobResult, JobStatus, OutcomeClass, PendingApproval, StartedCall, Waiting, WaitingField,
+    parse_rfc3339_ms, rfc3339,
 };
 
 /// A job record as stored.
@@ -123,6 +123,11 @@ pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
         created_ms: ms(&record.created_at),
         updated_ms: ms(&record.updated_at),
         ended_ms: record.ended_at.as_deref().map(ms),
+        started_call: record.started_call.as_ref().map(|started| pb::StartedCall {
+            key: started.key.clone(),
+            tool: started.tool.clone(),
+            started_ms: ms(&started.started_at),
+        }),
     };
     Ok(message.encode_to_vec())
 }
@@ -237,6 +242,11 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
         created_at: rfc3339(message.created_ms),
         updated_at: rfc3339(message.updated_ms),
         ended_at: message.ended_ms.map(rfc3339),
+        started_call: message.started_call.map(|started| StartedCall {
+            key: started.key,
+            tool: started.tool,
+            started_at: rfc3339(started.started_ms),
+        }),
         unwritten: Vec::new(),
     })
 }

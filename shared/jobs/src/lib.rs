@@ -172,6 +172,30 @@ pub struct Waiting {
     pub approval: Option<PendingApproval>,
 }
 
+/// A tool call written as started before it ran.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StartedCall {
+    /// The idempotency key it was sent with: stable across retries and
+    /// takeovers (see [`idempotency_key`]).
+    pub key: String,
+    /// Tool.
+    pub tool: String,
+    /// When it started (RFC 3339).
+    pub started_at: String,
+}
+
+/// The idempotency key of a job's `iteration`-th call of `call_digest`
+/// (tool + canonical arguments): the same call after a retry or a takeover
+/// gets the same key, another call another. Sent to MCP tools in `_meta`.
+pub fn idempotency_key(job_id: &str, iteration: u32, call_digest: &str) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(format!("{job_id}/{iteration}/{call_digest}").as_bytes());
+    digest[..16]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
 /// A tool call the job made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CallRecord {
@@ -336,6 +360,11 @@ pub struct JobRecord {
     /// Next steps a model was asked for (RV2 and replans), bounded by the budget.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub model_steps: u32,
+    /// The tool call started and not yet recorded as finished: written with
+    /// its start, cleared with its result, so a worker that takes the job over
+    /// knows the call's end is unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_call: Option<StartedCall>,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Last written (RFC 3339).
@@ -1208,6 +1237,7 @@ mod tests {
             llm: adas_llm::Usage::default(),
             finalization_failures: 0,
             model_steps: 0,
+            started_call: None,
             created_at: rfc3339(0),
             updated_at: rfc3339(0),
             ended_at: None,

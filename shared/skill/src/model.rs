@@ -166,6 +166,11 @@ pub struct Tool {
     /// Whether calling the tool changes nothing (overrides the MCP server's
     /// `readOnlyHint`); absent and unannotated, a tool has side effects.
     pub read_only: Option<bool>,
+    /// Whether a second call with the same arguments (and idempotency key)
+    /// changes nothing more than the first: a call found started but not
+    /// finished after a crash is run again only for such a tool (read-only
+    /// tools are); any other pauses the job for a human.
+    pub idempotent: Option<bool>,
 }
 
 /// An input of a tool.

@@ -803,6 +803,7 @@ const USED_FIELDS: &[&str] = &[
     "tools[*].inputs[*].pattern",
     "tools[*].inputs[*].format",
     "tools[*].read_only",
+    "tools[*].idempotent",
     "tools[*].output",
     "tools[*].output.type",
     "tools[*].output.description",

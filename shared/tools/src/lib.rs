@@ -10,7 +10,9 @@ pub mod spec;
 
 pub use core::{CoreToolError, core_tools, run_core};
 pub use egress::{EgressDenied, EgressPolicy};
-pub use mcp::{McpConnector, McpError, McpLimits, RmcpConnector, install_crypto_provider};
+pub use mcp::{
+    IDEMPOTENCY_KEY_META, McpConnector, McpError, McpLimits, RmcpConnector, install_crypto_provider,
+};
 pub use resolve::{
     CacheTtls, DeclaredTool, GENERATION_KEY, LOCAL_RECHECK, ResolvedTools, ToolRequest,
     ToolResolver, ToolsError, local_hits, matches_pattern, selection_cache_key, tool_digest,

@@ -81,14 +81,21 @@ pub trait McpConnector: Send + Sync {
     /// The server's tools as specs.
     async fn list_tools(&self, uri: &str) -> Result<Vec<ToolSpec>, McpError>;
     /// Calls a tool; a successful result is its structured content, else its text
-    /// (parsed as JSON when it is JSON, else `{"text": …}`).
+    /// (parsed as JSON when it is JSON, else `{"text": …}`). `idempotency_key`,
+    /// when given, goes in the request's `_meta` ([`IDEMPOTENCY_KEY_META`]) so
+    /// the server can recognise a call it has already run.
     async fn call_tool(
         &self,
         uri: &str,
         tool: &str,
         args: &Map<String, Json>,
+        idempotency_key: Option<&str>,
     ) -> Result<Json, McpError>;
 }
+
+/// The `_meta` key of a tool call's idempotency key: the same key means the
+/// same call of the same job (a retry or a takeover), never another.
+pub const IDEMPOTENCY_KEY_META: &str = "adas.dev/idempotency-key";
 
 /// Limits of the rmcp connector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -373,11 +380,21 @@ impl McpConnector for RmcpConnector {
         uri: &str,
         tool: &str,
         args: &Map<String, Json>,
+        idempotency_key: Option<&str>,
     ) -> Result<Json, McpError> {
+        let meta = idempotency_key.map(|key| {
+            let mut meta = serde_json::Map::new();
+            meta.insert(
+                IDEMPOTENCY_KEY_META.to_owned(),
+                Json::String(key.to_owned()),
+            );
+            rmcp::model::RequestMetaObject(rmcp::model::MetaObject(meta))
+        });
         let result = self
             .with_session(uri, |session| {
-                let request =
+                let mut request =
                     CallToolRequestParams::new(tool.to_owned()).with_arguments(args.clone());
+                request.meta = meta.clone();
                 async move { session.call_tool(request).await }
             })
             .await?;

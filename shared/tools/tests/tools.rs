@@ -126,9 +126,19 @@ async fn lists_and_calls_tools_over_streamable_http() {
         .unwrap()
         .clone();
     let status = mcp
-        .call_tool(&server.uri, "check_order_status", &args)
+        .call_tool(
+            &server.uri,
+            "check_order_status",
+            &args,
+            Some("job-1/call-1"),
+        )
         .await
         .unwrap();
+    // The idempotency key reaches the server in the call's `_meta`.
+    assert_eq!(
+        server.counters.executions().last(),
+        Some(&("job-1/call-1".to_owned(), "check_order_status".to_owned()))
+    );
     assert_eq!(
         (status["status"].as_str(), status["carrier"].as_str()),
         (Some("shipped"), Some("UPS"))
@@ -136,7 +146,7 @@ async fn lists_and_calls_tools_over_streamable_http() {
 
     let missing = json!({"order_id": "ORD-404"}).as_object().unwrap().clone();
     let error = mcp
-        .call_tool(&server.uri, "check_order_status", &missing)
+        .call_tool(&server.uri, "check_order_status", &missing, None)
         .await
         .unwrap_err();
     assert_eq!(
@@ -176,7 +186,7 @@ async fn stdio_servers_are_reached_by_command() {
         .unwrap()
         .clone();
     let user = mcp
-        .call_tool(uri, "identity.user.lookup", &args)
+        .call_tool(uri, "identity.user.lookup", &args, None)
         .await
         .unwrap();
     assert_eq!(user["user_type"], "team_member");
@@ -406,7 +416,7 @@ async fn sessions_are_kept_and_a_restarted_server_gets_a_new_one() {
     let args = json!({"order_id": "ORD-1"});
     mcp.list_tools(&uri).await.unwrap();
     for _ in 0..3 {
-        mcp.call_tool(&uri, "check_order_status", args.as_object().unwrap())
+        mcp.call_tool(&uri, "check_order_status", args.as_object().unwrap(), None)
             .await
             .unwrap();
     }
@@ -425,7 +435,7 @@ async fn sessions_are_kept_and_a_restarted_server_gets_a_new_one() {
     first.stop().await;
     let second = Server::start_on(DemoMcp::new(), &addr).await;
     let called = mcp
-        .call_tool(&uri, "check_order_status", args.as_object().unwrap())
+        .call_tool(&uri, "check_order_status", args.as_object().unwrap(), None)
         .await
         .unwrap();
     assert_eq!(called["order_id"], "ORD-1");
