@@ -110,11 +110,19 @@ def free_port() -> int:
 class Redis:
     """A private redis-server on a free port (never the machine's 6379)."""
 
-    def __init__(self):
+    def __init__(self, durable: bool = False):
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix="adas-redis-")
+        # Durable as deploy/ runs it: every write fsynced to the AOF before it
+        # is acknowledged, so a restart loses nothing.
+        self.persistence = (["--appendonly", "yes", "--appendfsync", "always"] if durable
+                            else ["--appendonly", "no"])
+        self._start()
+
+    def _start(self):
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", self.dir],
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", *self.persistence,
+             "--dir", self.dir],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + READY_TIMEOUT_S
         while time.time() < deadline:
@@ -140,6 +148,11 @@ class Redis:
     def stop(self):
         self.process.kill()
         self.process.wait(timeout=10)
+
+    def restart(self):
+        """kill -9, then the same server again on the same port and data."""
+        self.stop()
+        self._start()
 
 
 def _read_resp(reader, raw=False):
@@ -173,8 +186,9 @@ class Suite:
     the demo MCP server — each with a memory root of its own, as every pod of
     deploy/k8s has: what they share is the store."""
 
-    def __init__(self, demo_delay_ms: int = 0, visibility_ms: int = 60000, step_engine: str = "local"):
-        self.redis = Redis()
+    def __init__(self, demo_delay_ms: int = 0, visibility_ms: int = 60000, step_engine: str = "local",
+                 durable_redis: bool = False):
+        self.redis = Redis(durable=durable_redis)
         # The demo server logs every call it executes with its idempotency key.
         self.executions_log = os.path.join(tempfile.mkdtemp(prefix="adas-executions-"), "executions.jsonl")
         self.demo = Service("adas-demo-mcp", "--delay-ms", str(demo_delay_ms),
