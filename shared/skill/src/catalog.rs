@@ -317,11 +317,6 @@ impl Catalog {
         self
     }
 
-    /// Whether skills live in a shared store (see [`Catalog::with_store`]).
-    pub fn is_shared(&self) -> bool {
-        self.shared.is_some()
-    }
-
     /// Refuses documents whose `mcp_server` `check` rejects (an `egress_denied`
     /// error at `mcp_server`), wherever they enter.
     pub fn with_mcp_check(mut self, check: McpCheck) -> Self {
@@ -427,23 +422,38 @@ impl Catalog {
             }
             return Ok(current);
         };
-        let skill = build(
-            self.checked_load(&kept.source, Format::detect(None, &kept.source)),
+        let skill = self.build_skill(
             slag,
             &kept.source,
             kept.template.or_else(|| current.template.clone()),
-            SystemTime::now(),
-        )
-        .map_err(|diagnostics| SkillError::Invalid {
-            slag: slag.to_owned(),
-            diagnostics,
-        })?;
+        )?;
         let skill = Arc::new(skill);
         self.versions
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(key, skill.clone());
         Ok(skill)
+    }
+
+    /// `source` as an operational skill of `slag`, checked like every
+    /// document that enters; its errors as [`SkillError::Invalid`].
+    fn build_skill(
+        &self,
+        slag: &str,
+        source: &str,
+        template: Option<String>,
+    ) -> Result<OperationalSkill, SkillError> {
+        build(
+            self.checked_load(source, Format::detect(None, source)),
+            slag,
+            source,
+            template,
+            SystemTime::now(),
+        )
+        .map_err(|diagnostics| SkillError::Invalid {
+            slag: slag.to_owned(),
+            diagnostics,
+        })
     }
 
     /// The skill of `slag` this process holds, if any (no read).
@@ -563,17 +573,7 @@ impl Catalog {
             (DocRead::Absent, _) => self.bootstrap(slag, None),
             (DocRead::Current { body, .. }, _) => {
                 let stored = StoredSkill::decode(slag, &body)?;
-                let skill = build(
-                    self.checked_load(&stored.source, Format::detect(None, &stored.source)),
-                    slag,
-                    &stored.source,
-                    stored.template,
-                    SystemTime::now(),
-                )
-                .map_err(|diagnostics| SkillError::Invalid {
-                    slag: slag.to_owned(),
-                    diagnostics,
-                })?;
+                let skill = self.build_skill(slag, &stored.source, stored.template)?;
                 Ok(self.install(slag, skill))
             }
             (DocRead::Unchanged, None) => Err(SkillError::Store(format!(
@@ -806,17 +806,7 @@ impl Catalog {
             }
         };
         let source = self.expand_or_refuse(slag, &source)?;
-        let skill = build(
-            self.checked_load(&source, Format::detect(None, &source)),
-            slag,
-            &source,
-            template_name.clone(),
-            SystemTime::now(),
-        )
-        .map_err(|errors| SkillError::Invalid {
-            slag: slag.to_owned(),
-            diagnostics: errors,
-        })?;
+        let skill = self.build_skill(slag, &source, template_name.clone())?;
         if let Some(shared) = &self.shared {
             // Replicas bootstrapping at once: the first write wins, the others
             // serve what it wrote.
@@ -934,17 +924,7 @@ impl Catalog {
             }
         }
         let template = current.and_then(|(_, stored)| stored.template);
-        let skill = build(
-            self.checked_load(source, Format::detect(None, source)),
-            slag,
-            source,
-            template,
-            SystemTime::now(),
-        )
-        .map_err(|errors| SkillError::Invalid {
-            slag: slag.to_owned(),
-            diagnostics: errors,
-        })?;
+        let skill = self.build_skill(slag, source, template)?;
         let expect = expected.map_or(DocExpect::Any, DocExpect::Etag);
         if !self.store_skill(shared, &skill, expect)? {
             return Err(SkillError::EtagMismatch {
