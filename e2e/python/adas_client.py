@@ -1,6 +1,7 @@
 """Helpers for the Python end-to-end tests: generate the adas.v1 client from
 proto/ with grpcio-tools, and run suite binaries on 127.0.0.1:0."""
 
+import hashlib
 import json
 import os
 import pathlib
@@ -110,13 +111,19 @@ def free_port() -> int:
 class Redis:
     """A private redis-server on a free port (never the machine's 6379)."""
 
-    def __init__(self, durable: bool = False):
+    def __init__(self, durable: bool = False, cluster: bool = False):
         self.port = free_port()
+        # A cluster node's bus port (+10000) must be free too.
+        while cluster and (self.port >= 55000 or not _port_free(self.port + 10000)):
+            self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix="adas-redis-")
         # Durable as deploy/ runs it: every write fsynced to the AOF before it
         # is acknowledged, so a restart loses nothing.
         self.persistence = (["--appendonly", "yes", "--appendfsync", "always"] if durable
                             else ["--appendonly", "no"])
+        if cluster:
+            self.persistence += ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                                 "--cluster-node-timeout", "5000"]
         self._start()
 
     def _start(self):
@@ -155,6 +162,88 @@ class Redis:
         self._start()
 
 
+class RedisCluster:
+    """A private three-primary Redis Cluster (redis-cli --cluster create), every
+    slot assigned; `command` follows MOVED redirections as a cluster client does."""
+
+    def __init__(self, durable: bool = False):
+        self.nodes = [Redis(durable=durable, cluster=True) for _ in range(3)]
+        subprocess.run(["redis-cli", "--cluster", "create", *[f"127.0.0.1:{node.port}" for node in self.nodes],
+                        "--cluster-replicas", "0", "--cluster-yes"],
+                       check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        deadline = time.time() + READY_TIMEOUT_S
+        for node in self.nodes:
+            while "cluster_state:ok" not in node.command("CLUSTER", "INFO"):
+                if time.time() > deadline:
+                    raise RuntimeError("the cluster did not reach cluster_state:ok")
+                time.sleep(0.02)
+
+    @property
+    def url(self) -> str:
+        """The seed nodes, comma-separated, as --redis-url takes them."""
+        return ",".join(node.url for node in self.nodes)
+
+    def command(self, *words: str, raw: bool = False):
+        node = self.nodes[0]
+        for _ in range(3):
+            try:
+                return node.command(*words, raw=raw)
+            except RuntimeError as error:
+                moved = str(error).split()
+                if moved[:1] != ["MOVED"]:
+                    raise
+                port = int(moved[2].rsplit(":", 1)[1])
+                node = next(n for n in self.nodes if n.port == port)
+        raise RuntimeError(f"{words[0]} kept moving")
+
+    def stop(self):
+        for node in self.nodes:
+            node.stop()
+
+    def restart(self):
+        """kill -9 of one node (each in turn), then the same node again on its
+        port, data and nodes.conf: its slots are down meanwhile."""
+        self._turn = getattr(self, "_turn", -1) + 1
+        node = self.nodes[self._turn % len(self.nodes)]
+        node.restart()
+        deadline = time.time() + READY_TIMEOUT_S
+        while "cluster_state:ok" not in node.command("CLUSTER", "INFO"):
+            if time.time() > deadline:
+                raise RuntimeError("the node did not rejoin the cluster")
+            time.sleep(0.02)
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+
+# The Redis key layout (shared/state/src/keys.rs): a slag's keys and its
+# partition's queue lanes share the hash tag {<tenant>:q<NN>}.
+PARTITIONS = 16
+
+
+def partition_of(slag: str) -> int:
+    """FNV-1a of the slag, modulo the partitions (as keys.rs computes it)."""
+    value = 0x811C9DC5
+    for byte in slag.encode():
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return value % PARTITIONS
+
+
+def slag_key(slag: str, suffix: str, tenant: str = "default") -> str:
+    return f"adas:{{{tenant}:q{partition_of(slag):02}}}:{slag}:{suffix}"
+
+
+def queue_key(slag: str, lane: str = "ready", tenant: str = "default") -> str:
+    """The ready (or resumed) queue lane of the slag's partition."""
+    return f"adas:{{{tenant}:q{partition_of(slag):02}}}:queue:{lane}"
+
+
 def _read_resp(reader, raw=False):
     line = reader.readline().decode().rstrip("\r\n")
     kind, rest = line[0], line[1:]
@@ -180,6 +269,83 @@ def _read_resp(reader, raw=False):
 # again is harmless).
 SIDE_EFFECTING_DEMO_TOOLS = {"process_refund", "delete_customer_record", "restart_service"}
 
+# What the shipped templates' policies demand, stated here independently of the
+# gate: (tool, condition on its arguments) -> the role that must approve it.
+REQUIRED_APPROVALS = [
+    ("process_refund", lambda args: float(args.get("amount", 0)) > 500, "supervisor"),
+    ("restart_service", lambda args: args.get("environment") == "production", "on-call"),
+]
+
+
+def call_digest(tool: str, arguments: dict) -> str:
+    """The gate's digest of a call (shared/policy/src/gate.rs `call_digest`):
+    SHA-256 of the tool, a NUL and the arguments as canonical JSON."""
+    canonical = json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(tool.encode() + b"\0" + canonical.encode()).hexdigest()
+
+
+def invariant_violations(event_logs: dict, executions: list) -> list:
+    """What ADAS promises, proved from every job's event log and the tool
+    server's own record of what it executed (e2e/CHAOS.md):
+    1. every executed call has a `tool_started` event with its idempotency key,
+       tool and exact arguments, carrying a gate ALLOW whose digest is that of
+       those arguments;
+    2. a call the policy puts behind approval was allowed by an approval of that
+       exact call (its digest), decided by someone holding the required role;
+    3. no side-effecting call is executed twice (one key, one execution);
+    4. no job is both paused and running: between `paused` and `resumed` no
+       worker step is recorded."""
+    from adas.storage.v1 import job_record_pb2 as storage
+
+    kinds = storage.EventKind
+    worker_steps = {kinds.EVENT_KIND_RUNNING, kinds.EVENT_KIND_RECLAIMED, kinds.EVENT_KIND_PLANNED,
+                    kinds.EVENT_KIND_RESOLVED, kinds.EVENT_KIND_TOOL_STARTED, kinds.EVENT_KIND_TOOL_FINISHED,
+                    kinds.EVENT_KIND_TOOL_DENIED, kinds.EVENT_KIND_FINALIZED}
+    problems, started = [], {}
+    for job, events in event_logs.items():
+        paused, approvals = False, {}
+        for event in events:
+            data = json.loads(event.data_json) if event.data_json else None
+            name = kinds.Name(event.kind)
+            if event.kind == kinds.EVENT_KIND_PAUSED:
+                paused = True
+            elif event.kind == kinds.EVENT_KIND_RESUMED:
+                paused = False
+                if isinstance(data, dict) and data.get("call_digest"):
+                    approvals[data["call_digest"]] = (data.get("approver", ""), data.get("role", ""))
+            elif event.kind in worker_steps and paused:
+                problems.append(f"{job}: {name} while paused")
+            if event.kind != kinds.EVENT_KIND_TOOL_STARTED:
+                continue
+            tool, arguments, key = data["tool"], data["arguments"], data.get("idempotency_key", "")
+            gate = data.get("gate") or {}
+            digest = call_digest(tool, arguments)
+            if gate.get("verdict") != "allow":
+                problems.append(f"{job}: {tool} started without a gate ALLOW")
+            elif gate.get("call_digest") != digest:
+                problems.append(f"{job}: {tool} started with arguments other than the gate allowed")
+            for rule_tool, applies, role in REQUIRED_APPROVALS:
+                if rule_tool == tool and applies(arguments):
+                    who, granted_role = approvals.get(digest, ("", ""))
+                    if gate.get("rule_kind") != "GATE_RULE_KIND_APPROVAL_GRANTED" or not who or granted_role != role:
+                        problems.append(f"{job}: {tool} {arguments} ran without the approval of a {role}")
+            if key in started and started[key] != (tool, arguments):
+                problems.append(f"{job}: idempotency key {key} names two different calls")
+            started[key] = (tool, arguments)
+    seen = set()
+    for execution in executions:
+        tool, key, arguments = execution["tool"], execution["key"], execution.get("arguments") or {}
+        if tool in SIDE_EFFECTING_DEMO_TOOLS:
+            if not key:
+                problems.append(f"{tool} executed without an idempotency key")
+            elif key in seen:
+                problems.append(f"{tool} executed twice under key {key}")
+        seen.add(key)
+        if key and started.get(key) != (tool, arguments):
+            problems.append(f"{tool} {arguments} executed under key {key} without a matching tool_started "
+                            f"(recorded: {started.get(key)})")
+    return problems
+
 
 class Suite:
     """The five services as separate processes on a private redis-server, with
@@ -187,8 +353,8 @@ class Suite:
     deploy/k8s has: what they share is the store."""
 
     def __init__(self, demo_delay_ms: int = 0, visibility_ms: int = 60000, step_engine: str = "local",
-                 durable_redis: bool = False):
-        self.redis = Redis(durable=durable_redis)
+                 durable_redis: bool = False, cluster: bool = False, replicas: int = 1):
+        self.redis = RedisCluster(durable=durable_redis) if cluster else Redis(durable=durable_redis)
         # The demo server logs every call it executes with its idempotency key.
         self.executions_log = os.path.join(tempfile.mkdtemp(prefix="adas-executions-"), "executions.jsonl")
         self.demo = Service("adas-demo-mcp", "--delay-ms", str(demo_delay_ms),
@@ -210,13 +376,22 @@ class Suite:
             "ADAS_SKILL_REGISTRY_ADDR": f"http://{self.registry.address}",
         }
         self.orchestrator = Service("adas-orchestrator", env={**env, **peers})
+        # Replicas side by side on the one store: each extra orchestrator and
+        # dal-agent pair claims from the same queue and answers the same jobs.
+        self.replicas = []
+        for _ in range(replicas - 1):
+            dal = Service("adas-dal-agent", env=env)
+            orchestrator = Service("adas-orchestrator",
+                                   env={**env, **peers, "ADAS_DAL_AGENT_ADDR": f"http://{dal.address}"})
+            self.replicas.append((orchestrator, dal))
         # Job archives and the focus cache are the orchestrator's local export.
         self.memory_root = self.orchestrator.memory_root
-        roots = {service.memory_root for service in (self.registry, self.intent, self.gate, self.dal, self.orchestrator)}
-        assert len(roots) == 5, "every service has a disk of its own"
+        roots = {service.memory_root for service in self.services() if service is not self.demo}
+        assert len(roots) == 3 + 2 * replicas, "every service has a disk of its own"
 
     def services(self):
-        return [self.orchestrator, self.dal, self.gate, self.intent, self.registry, self.demo]
+        extra = [service for pair in self.replicas for service in pair]
+        return [self.orchestrator, self.dal, *extra, self.gate, self.intent, self.registry, self.demo]
 
     def executions(self) -> list:
         """Every tool call the demo server executed: {"key", "tool"}, in order."""
@@ -228,22 +403,36 @@ class Suite:
     def duplicate_side_effects(self) -> list:
         """Side-effecting calls executed twice (one idempotency key, two
         executions), or executed without a key: ADAS promises there are none."""
-        seen, problems = set(), []
-        for execution in self.executions():
-            if execution["tool"] not in SIDE_EFFECTING_DEMO_TOOLS:
-                continue
-            if not execution["key"]:
-                problems.append(f"{execution['tool']} executed without an idempotency key")
-            elif execution["key"] in seen:
-                problems.append(f"{execution['tool']} executed twice under key {execution['key']}")
-            seen.add(execution["key"])
-        return problems
+        return [problem for problem in invariant_violations({}, self.executions())
+                if "executed twice" in problem or "without an idempotency key" in problem]
+
+    def event_logs(self) -> dict:
+        """Every job's events (adas.storage.v1.JobEvent), read from the store."""
+        from adas.storage.v1 import job_record_pb2 as storage
+
+        nodes = self.redis.nodes if isinstance(self.redis, RedisCluster) else [self.redis]
+        logs = {}
+        for node in nodes:
+            cursor = "0"
+            while True:
+                cursor, keys = node.command("SCAN", cursor, "MATCH", "adas:*:events:*", "COUNT", "1000")
+                for key in keys:
+                    entries = node.command("XRANGE", key, "-", "+", raw=True)
+                    logs[key] = [storage.JobEvent.FromString(dict(zip(fields[::2], fields[1::2]))[b"d"])
+                                 for _, fields in entries]
+                if cursor == "0":
+                    break
+        return logs
+
+    def invariant_violations(self) -> list:
+        return invariant_violations(self.event_logs(), self.executions())
 
     def stop(self):
         """Stops every process (SIGTERM); fails if one did not exit 0 — a crash
         at shutdown is a bug, not noise — or if a side-effecting tool call was
-        executed twice. Everything is stopped either way."""
-        failures = self.duplicate_side_effects()
+        executed twice, or any other invariant of invariant_violations broken.
+        Everything is stopped either way."""
+        failures = self.invariant_violations()
         for service in self.services():
             try:
                 code = service.stop()

@@ -41,13 +41,17 @@ def value(v):
 
 class ChaosQuick(unittest.TestCase):
     def test_faults_lose_no_job_and_repeat_no_side_effect(self):
-        suite = adas_client.Suite(demo_delay_ms=200, visibility_ms=1500, durable_redis=True)
-        c = Client(suite)
+        self.run_chaos(adas_client.Suite(demo_delay_ms=200, visibility_ms=1500, durable_redis=True))
+
+    def run_chaos(self, suite):
+        # Each job is driven through one replica pair (orchestrator, dal-agent).
+        clients = [Client(suite)] + [Client(suite, replica) for replica in suite.replicas]
+        c = clients[0]
         faults = []
         stop = threading.Event()
 
         def inject():
-            services = [suite.orchestrator, suite.dal, suite.gate, suite.intent, suite.registry]
+            services = [service for service in suite.services() if service is not suite.demo]
             for _ in range(ROUNDS):
                 for service in services:
                     if stop.is_set():
@@ -77,7 +81,7 @@ class ChaosQuick(unittest.TestCase):
             def start(n):
                 request = orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="I want a refund",
                                                    request_id=f"chaos-start-{n}")
-                return call(c.orch.StartJob, request).name
+                return call(clients[n % len(clients)].orch.StartJob, request).name
 
             names = [start(0)]
             # A second StartJob with a request_id already used is the same job.
@@ -94,6 +98,7 @@ class ChaosQuick(unittest.TestCase):
                 for index, name in enumerate(names):
                     if name in done:
                         continue
+                    c = clients[index % len(clients)]
                     try:
                         job = c.orch.GetJob(orch_pb2.GetJobRequest(name=name), timeout=5)
                     except grpc.RpcError:
@@ -139,8 +144,19 @@ class ChaosQuick(unittest.TestCase):
                   f"{len(handed_over)} handed to a human, 0 lost, 0 duplicates")
         finally:
             stop.set()
-            c.close()
+            for client in clients:
+                client.close()
             suite.stop()
+
+
+class ChaosOnAClusterWithReplicas(ChaosQuick):
+    """The same run on a three-primary Redis Cluster (AOF, fsync always), with
+    two orchestrators and two dal-agents side by side: the faults kill every
+    process and restart one cluster node per round; no job is run twice."""
+
+    def test_faults_lose_no_job_and_repeat_no_side_effect(self):
+        self.run_chaos(adas_client.Suite(demo_delay_ms=200, visibility_ms=1500, durable_redis=True,
+                                         cluster=True, replicas=2))
 
 
 if __name__ == "__main__":

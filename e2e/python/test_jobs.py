@@ -40,11 +40,14 @@ def number(value):
 
 
 class Client:
-    def __init__(self, suite):
+    def __init__(self, suite, replica=None):
+        """Talks to the suite's first orchestrator and dal-agent, or to the
+        `replica` pair (orchestrator, dal-agent) of a suite with replicas."""
         self.suite = suite
         self.channels = []
-        self.orch = orch_grpc.OrchestratorServiceStub(self.channel(suite.orchestrator))
-        self.dal = dal_grpc.DalAgentServiceStub(self.channel(suite.dal))
+        orchestrator, dal = replica or (suite.orchestrator, suite.dal)
+        self.orch = orch_grpc.OrchestratorServiceStub(self.channel(orchestrator))
+        self.dal = dal_grpc.DalAgentServiceStub(self.channel(dal))
         self.gate = gate_service_pb2_grpc.GateServiceStub(self.channel(suite.gate))
 
     def channel(self, service):
@@ -93,7 +96,7 @@ class JobsOnSeparateProcesses(unittest.TestCase):
 
     def stored(self, job):
         """The record as Redis holds it: protobuf (adas.storage.v1.JobRecord)."""
-        raw = self.suite.redis.command("HGET", f"adas:default:{{{job.slag}}}:job:{job.job_id}", "d", raw=True)
+        raw = self.suite.redis.command("HGET", adas_client.slag_key(job.slag, f"job:{job.job_id}"), "d", raw=True)
         return job_record_pb2.JobRecord.FromString(raw)
 
     def test_refund_conversation_of_spec_004(self):
@@ -105,7 +108,7 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         self.assertEqual(job.iteration, 0)
 
         # The stored record holds spec 000's contract (compact: protobuf, times in ms).
-        raw = self.suite.redis.command("HGET", f"adas:default:{{{job.slag}}}:job:{job.job_id}", "d", raw=True)
+        raw = self.suite.redis.command("HGET", adas_client.slag_key(job.slag, f"job:{job.job_id}"), "d", raw=True)
         self.assertLessEqual(len(raw), 1024, "a paused job's record fits in 1 KiB")
         stored = self.stored(job)
         self.assertEqual(stored.status, job_record_pb2.JOB_STATUS_PAUSED)
@@ -148,6 +151,61 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         self.assertTrue(os.path.exists(log))
         with open(archived) as handle:
             self.assertEqual([entry["action"] for entry in json.load(handle)["audit"]], ["answer", "answer", "approve"])
+
+    def test_duplicates_with_one_request_id_have_one_effect_under_concurrency(self):
+        c = self.client
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=8)
+
+        def at_once(call, request):
+            """Eight copies of one request in flight together; every answer."""
+            def one(_):
+                try:
+                    return call(request, timeout=10)
+                except grpc.RpcError as error:
+                    return error
+            return list(pool.map(one, range(8)))
+
+        try:
+            start = orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="I want a refund",
+                                             request_id=f"dup-start-{time.time_ns()}")
+            started = at_once(c.orch.StartJob, start)
+            names = {job.name for job in started if not isinstance(job, grpc.RpcError)}
+            self.assertEqual(len(names), 1, f"one job for one request_id: {started}")
+            job = c.settled(names.pop())
+            self.assertEqual(list(job.waiting.requested_fields), ["order_id"])
+
+            def answer_at_once(job, **fields):
+                request = dal_pb2.SubmitInputRequest(job=job.name, correlation_id=job.waiting.correlation_id,
+                                                     fields=fields, request_id=f"dup-answer-{time.time_ns()}")
+                replies = at_once(c.dal.SubmitInput, request)
+                ok = [reply for reply in replies if not isinstance(reply, grpc.RpcError)]
+                self.assertEqual(len(ok), 8, f"every copy gets the first one's answer: {replies}")
+                # Each gets the job as it is when it answers (a twin that lost
+                # the race reads it later); the effect is counted below.
+                return min(ok, key=lambda reply: reply.version)
+
+            resumed = answer_at_once(job, order_id=text("ORD-1"))
+            job = c.settled(job.name, resumed.version)
+            resumed = answer_at_once(job, amount=number(700))
+            job = c.settled(job.name, resumed.version)
+            self.assertEqual(job.waiting.reason_code, "APPROVAL_REQUIRED")
+            decide = gate_service_pb2.DecideApprovalRequest(
+                job=job.name, correlation_id=job.waiting.correlation_id,
+                decision=gate_pb2.APPROVAL_DECISION_APPROVE, comment="once", request_id=f"dup-approve-{time.time_ns()}")
+            decisions = at_once(c.gate.DecideApproval, decide)
+            ok = [d for d in decisions if not isinstance(d, grpc.RpcError)]
+            self.assertEqual(len(ok), 8, f"every copy gets the decision: {decisions}")
+            self.assertEqual(len({(d.decided_by, d.decide_time.ToNanoseconds()) for d in ok}), 1, "decided once")
+            job = c.wait(job.name, lambda j: j.status in (COMPLETED, FAILED))
+            self.assertEqual(job.status, COMPLETED, job.error.message)
+            kinds = []
+            for event in c.orch.WatchJob(orch_pb2.WatchJobRequest(name=job.name), timeout=10):
+                kinds.append(event.type)
+                if event.type == job_pb2.JOB_EVENT_TYPE_COMPLETED:
+                    break
+            self.assertEqual(kinds.count(job_pb2.JOB_EVENT_TYPE_RESUMED), 3, "two answers and one approval, once each")
+        finally:
+            pool.shutdown()
 
     def test_order_status_example_of_spec_000(self):
         c = self.client
@@ -361,7 +419,7 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         for name in names:
             job = c.settled(name, timeout=120)
             self.assertEqual((job.status, job.iteration), (PAUSED, 0))
-        queue = "adas:default:queue:ready"
+        queue = adas_client.queue_key("cs-tier-1")
         # A handled delivery is acknowledged with the claimer's next claim (one
         # round trip for both), at most one blocking claim (2 s) later: wait
         # for that condition, bounded.
@@ -378,8 +436,18 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         c.settled(sentinel.name, timeout=60)
         again = {name: c.orch.GetJob(orch_pb2.GetJobRequest(name=name)).version for name in names[:50]}
         self.assertEqual(versions, again, "nobody touches a paused job")
-        waiting = int(self.suite.redis.command("ZCARD", "adas:default:{cs-tier-1}:waiting"))
+        waiting = int(self.suite.redis.command("ZCARD", adas_client.slag_key("cs-tier-1", "waiting")))
         self.assertGreaterEqual(waiting, 1000)
+
+
+class JobsOnARedisCluster(JobsOnSeparateProcesses):
+    """The same jobs on a three-primary Redis Cluster: every script stays in
+    one slot, and the ready queue is sharded over the partitions' slots."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.suite = adas_client.Suite(cluster=True)
+        cls.client = Client(cls.suite)
 
 
 class BudgetIsNeverSpentOnWaiting(unittest.TestCase):
@@ -540,6 +608,32 @@ class OrchestratorCrash(unittest.TestCase):
             job = c.wait(job.name, lambda j: j.status in (COMPLETED, FAILED), timeout=30)
             self.assertEqual(job.status, COMPLETED, job.error.message)
             self.assertEqual(job.result.reply, "Your refund of 300 on ORD-1 went through.")
+        finally:
+            c.close()
+            suite.stop()
+
+
+class OneWorkerPerJob(unittest.TestCase):
+    def test_a_call_three_times_longer_than_the_visibility_timeout_runs_once(self):
+        # Two orchestrators side by side; each tool call takes 4.5 s, three
+        # times the 1.5 s visibility timeout: the worker renews its claim while
+        # the call runs, so the other never takes the job over.
+        suite = adas_client.Suite(demo_delay_ms=4500, visibility_ms=1500, replicas=2)
+        c = Client(suite)
+        try:
+            job = c.start("I want a refund for ORD-1", amount=300)
+            kinds = []
+            for event in c.orch.WatchJob(orch_pb2.WatchJobRequest(name=job.name), timeout=90):
+                kinds.append(event.type)
+                if event.type in (job_pb2.JOB_EVENT_TYPE_COMPLETED, job_pb2.JOB_EVENT_TYPE_FAILED):
+                    break
+            job = c.orch.GetJob(orch_pb2.GetJobRequest(name=job.name), timeout=10)
+            self.assertEqual((job.status, job.outcome_class), (COMPLETED, job_pb2.OUTCOME_CLASS_SUCCESS),
+                             f"{job.error.message} {job.waiting.prompt_message}")
+            self.assertNotIn(job_pb2.JOB_EVENT_TYPE_RECLAIMED, kinds, "nobody took the job over")
+            self.assertEqual(kinds.count(job_pb2.JOB_EVENT_TYPE_RUNNING), 1, "one worker took it")
+            executed = [e["tool"] for e in suite.executions()]
+            self.assertEqual(executed, ["check_order_status", "process_refund"], "each call ran once")
         finally:
             c.close()
             suite.stop()

@@ -264,12 +264,35 @@ impl DalAgentService for DalAgentServer {
                 None => {}
             }
         }
-        let stored = self
+        let submitted = self
             .dal
             // The job as read for the access check: the write compare-and-sets on it.
-            .submit(current, &request.correlation_id, &fields, &principal.name)
-            .await
-            .map_err(status)?;
+            .submit(
+                current,
+                &request.correlation_id,
+                &fields,
+                &principal.name,
+                &request.request_id,
+            )
+            .await;
+        let stored = match submitted {
+            Ok(stored) => stored,
+            // A twin of this request (same request_id) in flight at the same
+            // time may have won the write: then this one succeeded too.
+            Err(error) if idempotency.is_some() => {
+                let now = repo.load(&slag, &job_id).await.map_err(job_status)?;
+                if !DalAgent::answered_by(
+                    &now.record,
+                    &request.request_id,
+                    &request.correlation_id,
+                    &fields,
+                ) {
+                    return Err(status(error));
+                }
+                now
+            }
+            Err(error) => return Err(status(error)),
+        };
         if let Some((key, fingerprint)) = &idempotency {
             repo.remember_request(&slag, key, fingerprint)
                 .await

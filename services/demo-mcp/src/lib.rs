@@ -63,7 +63,12 @@ impl Counters {
             .clone()
     }
 
-    fn executed(&self, key: &str, tool: &str) {
+    fn executed(
+        &self,
+        key: &str,
+        tool: &str,
+        arguments: Option<&serde_json::Map<String, serde_json::Value>>,
+    ) {
         self.executions
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -75,7 +80,8 @@ impl Counters {
             .as_mut()
         {
             use std::io::Write;
-            let line = serde_json::json!({"key": key, "tool": tool}).to_string();
+            let line =
+                serde_json::json!({"key": key, "tool": tool, "arguments": arguments}).to_string();
             if let Err(error) = writeln!(file, "{line}") {
                 tracing::warn!(%error, "executions log write failed");
             }
@@ -111,7 +117,7 @@ impl DemoMcp {
         }
     }
 
-    /// Appends each executed call to `path` as a JSON line `{"key", "tool"}`
+    /// Appends each executed call to `path` as a JSON line `{"key", "tool", "arguments"}`
     /// (the key from `_meta`), so a test outside the process can count them.
     pub fn with_executions_log(self, path: &std::path::Path) -> std::io::Result<Self> {
         let file = std::fs::OpenOptions::new()
@@ -232,7 +238,8 @@ impl ServerHandler for DemoMcp {
         // Executed when received, as a real side effect would be: a client that
         // dies while the reply is delayed does not undo it.
         if self.offers(&request.name) {
-            self.counters.executed(key, &request.name);
+            self.counters
+                .executed(key, &request.name, request.arguments.as_ref());
         }
         if !self.delay.is_zero() {
             tokio::time::sleep(self.delay).await;

@@ -22,7 +22,7 @@ struct Cli {
     #[arg(long, env = "ADAS_LOG", default_value = "info")]
     log: String,
     /// Append each executed tool call to this file as a JSON line
-    /// `{"key", "tool"}` (the idempotency key from `_meta`), for tests that count them.
+    /// `{"key", "tool", "arguments"}` (the idempotency key from `_meta`), for tests that count them.
     #[arg(long, env = "ADAS_DEMO_MCP_EXECUTIONS_LOG")]
     executions_log: Option<std::path::PathBuf>,
     /// Added latency per tool call in milliseconds (for tests).

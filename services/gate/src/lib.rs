@@ -171,7 +171,12 @@ impl Gate {
                 (
                     EventKind::Resumed,
                     "approved",
-                    serde_json::json!({"approver": record.decided_by}),
+                    serde_json::json!({
+                        "approver": record.decided_by,
+                        "role": record.request.approver,
+                        "tool": record.request.tool,
+                        "call_digest": record.request.call_digest,
+                    }),
                 )
             } else {
                 job.status = JobStatus::Failed;

@@ -231,31 +231,45 @@ impl Worker {
         let carried = delivery.record.take();
         let had_copy = carried.is_some();
         let (slag, job_id) = (&delivery.item.slag, &delivery.item.job_id);
-        let mut processed = self.process(slag, job_id, carried).await;
-        if had_copy
-            && matches!(
-                processed,
-                Err(WorkError::Job(JobError::Store(
-                    StateError::VersionConflict { .. }
-                )))
-            )
-        {
-            // The queue's copy was stale (the job was written since it was
-            // queued): nothing was done on it; go again from the store.
-            processed = self.process(slag, job_id, None).await;
-        }
-        if processed.as_ref().is_err_and(WorkError::is_transient) {
-            use backon::Retryable;
-            // From the store again: what the failed attempt wrote stands, a
-            // finished call is never repeated.
-            processed = (|| self.process(slag, job_id, None))
-                .retry(transient_backoff())
-                .when(WorkError::is_transient)
-                .notify(|error, delay| {
-                    warn!(%slag, %job_id, %error, ?delay, "transient failure; the step is tried again");
-                })
-                .await;
-        }
+        let work = async {
+            let mut processed = self.process(slag, job_id, carried).await;
+            if had_copy
+                && matches!(
+                    processed,
+                    Err(WorkError::Job(JobError::Store(
+                        StateError::VersionConflict { .. }
+                    )))
+                )
+            {
+                // The queue's copy was stale (the job was written since it was
+                // queued): nothing was done on it; go again from the store.
+                processed = self.process(slag, job_id, None).await;
+            }
+            if processed.as_ref().is_err_and(WorkError::is_transient) {
+                use backon::Retryable;
+                // From the store again: what the failed attempt wrote stands, a
+                // finished call is never repeated.
+                processed = (|| self.process(slag, job_id, None))
+                    .retry(transient_backoff())
+                    .when(WorkError::is_transient)
+                    .notify(|error, delay| {
+                        warn!(%slag, %job_id, %error, ?delay, "transient failure; the step is tried again");
+                    })
+                    .await;
+            }
+            processed
+        };
+        // The claim is renewed while the step runs, however long a tool takes;
+        // if another worker took the job over all the same (this one was
+        // silent past the visibility timeout), this one is fenced off: it
+        // stops at once and neither writes nor acknowledges.
+        let processed = tokio::select! {
+            processed = work => processed,
+            () = self.keep_lease(&receipt) => {
+                warn!(%slag, %job_id, "another worker took the job over; this one stops");
+                return;
+            }
+        };
         match processed {
             Ok(()) => {}
             Err(error) if error.is_transient() => {
@@ -281,6 +295,22 @@ impl Worker {
             && let Err(error) = self.repo.store().ack(&batch).await
         {
             warn!(%error, "ack failed; the jobs may be reclaimed and resumed (finished calls never run twice)");
+        }
+    }
+
+    /// Renews the claim on `receipt` every third of the visibility timeout;
+    /// resolves only when the claim is no longer this worker's.
+    async fn keep_lease(&self, receipt: &adas_state::Receipt) {
+        let every = (self.visibility_timeout / 3).max(Duration::from_millis(10));
+        loop {
+            tokio::time::sleep(every).await;
+            match self.repo.store().renew(&self.consumer, receipt).await {
+                Ok(true) => {}
+                Ok(false) => return,
+                // Redis away: the claim cannot be lost meanwhile either (no
+                // one can reclaim it); try again on the next beat.
+                Err(error) => warn!(%error, "renewing a claim failed; trying again"),
+            }
         }
     }
 
@@ -997,7 +1027,20 @@ impl Worker {
                 (
                     EventKind::ToolStarted,
                     tool,
-                    json!({"tool": tool, "arguments": args, "idempotency_key": key}),
+                    json!({
+                        "tool": tool,
+                        "arguments": args,
+                        "idempotency_key": key,
+                        // The gate's word on this exact call, for the audit
+                        // (the e2e invariant checker holds every call to it, e2e/CHAOS.md).
+                        "gate": {
+                            "verdict": "allow",
+                            "rule_kind": pb::GateRuleKind::try_from(decision.rule_kind)
+                                .map_or("", |kind| kind.as_str_name()),
+                            "call_digest": decision.call_digest,
+                            "approver": decision.approver,
+                        },
+                    }),
                 ),
             )
             .await?;

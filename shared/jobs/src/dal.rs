@@ -835,6 +835,24 @@ impl DalAgent {
 
     /// Validates the answers to the current ask, fills the slots, clears `waiting`
     /// and re-queues the job. All-or-nothing.
+    /// Whether `record` took the answer of request `request_id` to the ask
+    /// `correlation_id` with exactly `fields`: a duplicate that lost the race
+    /// to its twin then answers with the job as it is, like a later retry.
+    pub fn answered_by(
+        record: &JobRecord,
+        request_id: &str,
+        correlation_id: &str,
+        fields: &Map<String, Json>,
+    ) -> bool {
+        !request_id.is_empty()
+            && record.audit.iter().any(|entry| {
+                entry.action == "answer"
+                    && entry.detail["request_id"] == request_id
+                    && entry.detail["correlation_id"] == correlation_id
+                    && entry.detail["fields"].as_object() == Some(fields)
+            })
+    }
+
     pub async fn submit(
         &self,
         StoredJob {
@@ -844,6 +862,7 @@ impl DalAgent {
         correlation_id: &str,
         fields: &Map<String, Json>,
         submitted_by: &str,
+        request_id: &str,
     ) -> Result<StoredJob, DalError> {
         let job_id = record.job_id.clone();
         let job_id = job_id.as_str();
@@ -967,7 +986,9 @@ impl DalAgent {
             },
             at: now(),
             action: "answer".into(),
-            detail: json!({"correlation_id": correlation_id, "fields": fields}),
+            // The request id rides in the same write as the answer, so a
+            // concurrent duplicate can tell it was taken (`answered_by`).
+            detail: json!({"correlation_id": correlation_id, "fields": fields, "request_id": request_id}),
         });
         record.waiting = None;
         record.status = JobStatus::Queued;

@@ -46,7 +46,12 @@ impl StateError {
     pub fn is_unavailable(&self) -> bool {
         match self {
             Self::Redis(error) => {
-                error.is_io_error() || error.is_connection_dropped() || error.is_timeout()
+                // A cluster mid-failover or mid-reshard (CLUSTERDOWN, TRYAGAIN,
+                // MOVED past the client's retries) comes back by itself.
+                error.is_io_error()
+                    || error.is_connection_dropped()
+                    || error.is_timeout()
+                    || error.is_cluster_error()
             }
             Self::VersionConflict { .. }
             | Self::NotFound { .. }

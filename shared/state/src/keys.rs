@@ -1,6 +1,8 @@
-//! The Redis key layout (documented in ARCHITECTURE.md). Per-slag keys share the
-//! hash tag `{<slag>}` so the Lua scripts that touch a job, its index and the
-//! waiting index stay in one Redis Cluster slot.
+//! The Redis key layout (documented in ARCHITECTURE.md). A slag's keys and the
+//! queue lanes of its partition share one hash tag, `{<tenant>:q<NN>}`, so every
+//! Lua script that writes a job, its indexes, its events and its queue entry
+//! stays in one Redis Cluster slot; the [`PARTITIONS`] tags spread the tenant's
+//! slags (and the ready queue) over the cluster's shards.
 
 use crate::{Result, StateError};
 
@@ -32,10 +34,25 @@ pub fn validate_slag_key(part: &str) -> Result<()> {
     }
 }
 
+/// Partitions of a tenant's keys and ready queue. Part of the key layout:
+/// every process of a deployment must agree on it, so it is a constant.
+pub const PARTITIONS: u16 = 16;
+
+/// The partition of `slag`'s jobs (FNV-1a: stable across processes and builds).
+pub fn partition_of(slag: &str) -> u16 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in slag.bytes() {
+        hash ^= u32::from(byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    (hash % u32::from(PARTITIONS)) as u16
+}
+
 /// Key names of one tenant.
 #[derive(Debug, Clone)]
 pub struct KeyLayout {
     prefix: String,
+    tenant: String,
 }
 
 impl KeyLayout {
@@ -44,50 +61,61 @@ impl KeyLayout {
         validate_slag_key(tenant)?;
         Ok(Self {
             prefix: format!("adas:{tenant}"),
+            tenant: tenant.to_owned(),
         })
+    }
+
+    /// The prefix of partition `partition`'s keys (its hash tag).
+    fn tagged(&self, partition: u16) -> String {
+        format!("adas:{{{}:q{partition:02}}}", self.tenant)
+    }
+
+    /// The prefix of `slag`'s keys.
+    fn slag_prefix(&self, slag: &str) -> String {
+        format!("{}:{slag}", self.tagged(partition_of(slag)))
     }
 
     /// Hash of a job record: fields `v` (version), `d` (data), `s` (status),
     /// `c` (created, ms) and `w` (present while in the waiting index).
     pub fn job(&self, slag: &str, job_id: &str) -> String {
-        format!("{}:{{{slag}}}:job:{job_id}", self.prefix)
+        format!("{}:job:{job_id}", self.slag_prefix(slag))
     }
 
     /// Sorted set of a slag's job ids, scored by creation time.
     pub fn jobs_index(&self, slag: &str) -> String {
-        format!("{}:{{{slag}}}:jobs", self.prefix)
+        format!("{}:jobs", self.slag_prefix(slag))
     }
 
     /// Sorted set of a slag's jobs in `status`, scored by creation time (the
     /// job hash's `s` field says which one holds it).
     pub fn status_index(&self, slag: &str, status: &str) -> String {
-        format!("{}:{{{slag}}}:status:{status}", self.prefix)
+        format!("{}:status:{status}", self.slag_prefix(slag))
     }
 
     /// Sorted set of a slag's paused jobs, scored by ask time.
     pub fn waiting_index(&self, slag: &str) -> String {
-        format!("{}:{{{slag}}}:waiting", self.prefix)
+        format!("{}:waiting", self.slag_prefix(slag))
     }
 
     /// Stream of a job's events.
     pub fn events(&self, slag: &str, job_id: &str) -> String {
-        format!("{}:{{{slag}}}:events:{job_id}", self.prefix)
+        format!("{}:events:{job_id}", self.slag_prefix(slag))
     }
 
     /// String holding an idempotency key's value.
     pub fn idempotency(&self, slag: &str, key: &str) -> String {
-        format!("{}:{{{slag}}}:idem:{key}", self.prefix)
+        format!("{}:idem:{key}", self.slag_prefix(slag))
     }
 
-    /// The tenant's ready queue stream (consumer group [`Self::QUEUE_GROUP`]).
-    pub fn ready_queue(&self) -> String {
-        format!("{}:queue:ready", self.prefix)
+    /// A partition's ready queue stream (consumer group [`Self::QUEUE_GROUP`]).
+    pub fn ready_queue(&self, partition: u16) -> String {
+        format!("{}:queue:ready", self.tagged(partition))
     }
 
-    /// The tenant's lane of resumed jobs (answers, approvals), claimed before
+    /// A partition's lane of resumed jobs (answers, approvals), claimed before
     /// the ready queue; same consumer group.
-    pub fn resume_queue(&self) -> String {
-        format!("{}:queue:resumed", self.prefix)
+    pub fn resume_queue(&self, partition: u16) -> String {
+        format!("{}:queue:resumed", self.tagged(partition))
     }
 
     /// Consumer group of the ready queue.

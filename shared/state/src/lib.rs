@@ -21,9 +21,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 pub use error::StateError;
-pub use keys::{KeyLayout, validate_slag_key};
+pub use keys::{KeyLayout, PARTITIONS, partition_of, validate_slag_key};
 pub use memory::MemoryStore;
-pub use redis_store::{RedisStore, redis_round_trips};
+pub use redis_store::{RedisStore, durability_problems, redis_round_trips};
 
 /// Result of store operations.
 pub type Result<T, E = StateError> = std::result::Result<T, E>;
@@ -132,6 +132,7 @@ impl Delivery {
     pub fn receipt(&self) -> Receipt {
         Receipt {
             lane: self.lane,
+            partition: keys::partition_of(&self.item.slag),
             id: self.id.clone(),
         }
     }
@@ -142,6 +143,8 @@ impl Delivery {
 pub struct Receipt {
     /// The lane.
     pub lane: Lane,
+    /// The queue partition (of the job's slag: [`partition_of`]).
+    pub partition: u16,
     /// The delivery id.
     pub id: String,
 }
@@ -290,6 +293,11 @@ pub trait ReadyQueue: Send + Sync {
         min_idle: Duration,
         max: usize,
     ) -> Result<Vec<Delivery>>;
+    /// Renews `consumer`'s lease on a delivery it holds: its idle time starts
+    /// again, so [`Self::reclaim`] leaves it alone. False when the consumer no
+    /// longer holds it (acknowledged, or reclaimed by another consumer: the
+    /// caller is fenced off and must not act on the job any more).
+    async fn renew(&self, consumer: &str, receipt: &Receipt) -> Result<bool>;
     /// Ready and pending counts.
     async fn queue_stats(&self) -> Result<QueueStats>;
 }
@@ -441,48 +449,6 @@ pub async fn open(redis_url: Option<&str>, tenant: &str) -> Result<Arc<dyn State
         Some(url) => Ok(Arc::new(RedisStore::connect(url, tenant).await?)),
         None => Ok(Arc::new(MemoryStore::new())),
     }
-}
-
-/// What in a Redis' configuration lets it lose an acknowledged write or evict
-/// a key, each with the CONFIG that fixes it; empty when it keeps everything.
-/// Read with `CONFIG GET` (an error when the command is not allowed).
-pub async fn durability_problems(redis_url: &str) -> Result<Vec<String>> {
-    let mut connection = redis::Client::open(redis_url)?
-        .get_multiplexed_async_connection()
-        .await?;
-    let mut setting = async |name: &str| -> Result<String> {
-        let pair: Vec<String> = redis::cmd("CONFIG")
-            .arg("GET")
-            .arg(name)
-            .query_async(&mut connection)
-            .await?;
-        Ok(pair.get(1).cloned().unwrap_or_default())
-    };
-    let (appendonly, appendfsync, eviction) = (
-        setting("appendonly").await?,
-        setting("appendfsync").await?,
-        setting("maxmemory-policy").await?,
-    );
-    let mut problems = Vec::new();
-    if appendonly != "yes" {
-        problems.push(format!(
-            "appendonly is `{appendonly}`: a restart loses every write since the last snapshot \
-             (fix: CONFIG SET appendonly yes)"
-        ));
-    }
-    if appendfsync != "always" {
-        problems.push(format!(
-            "appendfsync is `{appendfsync}`: a crash loses acknowledged writes not yet fsynced \
-             (fix: CONFIG SET appendfsync always)"
-        ));
-    }
-    if eviction != "noeviction" {
-        problems.push(format!(
-            "maxmemory-policy is `{eviction}`: paused jobs, approvals and idempotency keys \
-             may be evicted (fix: CONFIG SET maxmemory-policy noeviction)"
-        ));
-    }
-    Ok(problems)
 }
 
 /// Milliseconds since the Unix epoch.

@@ -57,6 +57,8 @@ struct PendingItem {
     item: QueueItem,
     lane: Lane,
     delivered_at: Instant,
+    /// Who holds it (leases are renewed by their holder only).
+    consumer: String,
 }
 
 #[derive(Debug)]
@@ -453,6 +455,7 @@ impl ReadyQueue for MemoryStore {
                             item: item.clone(),
                             lane,
                             delivered_at: now,
+                            consumer: consumer.to_owned(),
                         },
                     );
                     deliveries.push(Delivery {
@@ -510,6 +513,7 @@ impl ReadyQueue for MemoryStore {
         for (id, _) in idle.into_iter().take(max.max(1)) {
             if let Some(pending) = inner.pending.get_mut(&id) {
                 pending.delivered_at = now;
+                consumer.clone_into(&mut pending.consumer);
                 deliveries.push(Delivery {
                     id,
                     lane: pending.lane,
@@ -519,6 +523,18 @@ impl ReadyQueue for MemoryStore {
             }
         }
         Ok(deliveries)
+    }
+
+    async fn renew(&self, consumer: &str, receipt: &Receipt) -> Result<bool> {
+        validate_slag_key(consumer)?;
+        let mut inner = self.lock();
+        Ok(match inner.pending.get_mut(&receipt.id) {
+            Some(pending) if pending.consumer == consumer => {
+                pending.delivered_at = Instant::now();
+                true
+            }
+            _ => false,
+        })
     }
 
     async fn queue_stats(&self) -> Result<QueueStats> {

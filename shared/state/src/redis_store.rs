@@ -7,12 +7,19 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use redis::aio::{ConnectionManager, MultiplexedConnection};
-use redis::streams::{StreamAutoClaimReply, StreamId, StreamRangeReply, StreamReadReply};
-use redis::{AsyncConnectionConfig, Client, Script, Value};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use redis::aio::{ConnectionLike, ConnectionManager, MultiplexedConnection};
+use redis::cluster::{ClusterClient, ClusterConfig};
+use redis::cluster_async::ClusterConnection;
+use redis::cluster_routing::{MultipleNodeRoutingInfo, RoutingInfo, SingleNodeRoutingInfo};
+use redis::streams::{
+    StreamAutoClaimReply, StreamId, StreamKey, StreamRangeReply, StreamReadReply,
+};
+use redis::{AsyncConnectionConfig, Client, RedisFuture, Script, Value};
 use tokio::sync::Mutex;
 
-use crate::keys::{KeyLayout, validate_slag_key};
+use crate::keys::{KeyLayout, PARTITIONS, partition_of, validate_slag_key};
 use crate::memory::{validate_cache_key, validate_doc_key, validate_idempotency_key};
 use crate::{
     CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventLog, IdempotencyStore, JobStore,
@@ -88,6 +95,15 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return false
 ";
 
+/// KEYS: queue lane. ARGV: group, consumer, delivery id. 1 when the consumer
+/// still holds the delivery (its idle time is reset), else 0.
+const RENEW: &str = r"
+local held = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1, ARGV[2])
+if #held == 0 then return 0 end
+redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], 'JUSTID')
+return 1
+";
+
 /// KEYS: slot set. ARGV: member, limit. 1 when the member holds a slot.
 const CLAIM_SLOT: &str = r"
 if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
@@ -147,18 +163,76 @@ redis.call('SREM', KEYS[2], ARGV[3])
 return 1
 ";
 
+/// A connection to one Redis or to a Redis Cluster (commands routed by slot).
+#[derive(Clone)]
+enum Conn {
+    Single(ConnectionManager),
+    Multiplexed(MultiplexedConnection),
+    Cluster(ClusterConnection),
+}
+
+impl ConnectionLike for Conn {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a redis::Cmd) -> RedisFuture<'a, Value> {
+        match self {
+            Self::Single(connection) => connection.req_packed_command(cmd),
+            Self::Multiplexed(connection) => connection.req_packed_command(cmd),
+            Self::Cluster(connection) => connection.req_packed_command(cmd),
+        }
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a redis::Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> RedisFuture<'a, Vec<Value>> {
+        match self {
+            Self::Single(connection) => connection.req_packed_commands(pipeline, offset, count),
+            Self::Multiplexed(connection) => {
+                connection.req_packed_commands(pipeline, offset, count)
+            }
+            Self::Cluster(connection) => connection.req_packed_commands(pipeline, offset, count),
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        match self {
+            Self::Single(connection) => connection.get_db(),
+            Self::Multiplexed(connection) => connection.get_db(),
+            Self::Cluster(connection) => connection.get_db(),
+        }
+    }
+}
+
+/// Where new connections come from.
+enum Backend {
+    Single(Client),
+    Cluster(Box<ClusterClient>),
+}
+
+/// How long a blocking read on a cluster connection may last before the
+/// client gives up on it (reads block for at most a few seconds).
+const CLUSTER_BLOCKING_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// On a cluster a claim cannot block on every partition at once (they live
+/// in different slots): it sweeps them all without blocking, then blocks on
+/// one in turn for at most this long.
+const CLUSTER_CLAIM_BLOCK: Duration = Duration::from_millis(100);
+
 /// Redis-backed state for one tenant.
 pub struct RedisStore {
-    client: Client,
-    connection: ConnectionManager,
+    backend: Backend,
+    connection: Conn,
     keys: KeyLayout,
     scripts: Scripts,
     /// Blocking reads (XREADGROUP BLOCK) would stall every request multiplexed
     /// behind them, so each consumer blocks on a connection of its own.
-    blocking: Mutex<HashMap<String, MultiplexedConnection>>,
+    blocking: Mutex<HashMap<String, Conn>>,
     /// Idle connections for blocking event reads (XREAD BLOCK): one per waiting
     /// watcher at a time, returned after the read, so watchers never poll.
-    event_readers: std::sync::Mutex<Vec<MultiplexedConnection>>,
+    event_readers: std::sync::Mutex<Vec<Conn>>,
+    /// The partition a cluster claim blocks on next.
+    next_block: AtomicUsize,
 }
 
 struct Scripts {
@@ -169,6 +243,7 @@ struct Scripts {
     cache_put: Script,
     cache_get: Script,
     claim_slot: Script,
+    renew: Script,
     doc_get: Script,
     doc_put: Script,
     doc_delete: Script,
@@ -179,18 +254,61 @@ impl std::fmt::Debug for RedisStore {
         formatter
             .debug_struct("RedisStore")
             .field("keys", &self.keys)
+            .field("cluster", &self.is_cluster())
             .finish_non_exhaustive()
     }
 }
 
+/// The seed URLs of `url`: one, or several separated by commas (cluster nodes).
+fn seeds(url: &str) -> Vec<&str> {
+    url.split(',')
+        .map(str::trim)
+        .filter(|seed| !seed.is_empty())
+        .collect()
+}
+
+/// Whether the Redis at `url` runs in cluster mode (`INFO cluster`).
+async fn is_cluster_node(url: &str) -> Result<bool> {
+    let mut connection = Client::open(url)?
+        .get_multiplexed_async_connection()
+        .await?;
+    let info: String = redis::cmd("INFO")
+        .arg("cluster")
+        .query_async(&mut connection)
+        .await?;
+    Ok(info.lines().any(|line| line.trim() == "cluster_enabled:1"))
+}
+
+/// Opens a cluster client when `url`'s first node runs in cluster mode.
+async fn open_backend(url: &str) -> Result<Backend> {
+    let seeds = seeds(url);
+    let Some(first) = seeds.first() else {
+        return Err(StateError::InvalidKey {
+            part: String::new(),
+            reason: "the Redis URL is empty",
+        });
+    };
+    if seeds.len() > 1 || is_cluster_node(first).await? {
+        Ok(Backend::Cluster(Box::new(ClusterClient::new(seeds)?)))
+    } else {
+        Ok(Backend::Single(Client::open(*first)?))
+    }
+}
+
 impl RedisStore {
-    /// Connects to `url` for `tenant` and makes sure the ready queue's consumer group exists.
+    /// Connects to `url` for `tenant` and makes sure the ready queue's
+    /// consumer groups exist. `url` names one Redis or, comma-separated, seed
+    /// nodes of a Redis Cluster; a single node that reports `cluster_enabled:1`
+    /// is used as a cluster seed too.
     pub async fn connect(url: &str, tenant: &str) -> Result<Self> {
         let keys = KeyLayout::new(tenant)?;
-        let client = Client::open(url)?;
-        let connection = ConnectionManager::new(client.clone()).await?;
+        let backend = open_backend(url).await?;
+        let connection = match &backend {
+            Backend::Single(client) => Conn::Single(ConnectionManager::new(client.clone()).await?),
+            Backend::Cluster(client) => Conn::Cluster(client.get_async_connection().await?),
+        };
         let store = Self {
-            client,
+            backend,
             connection,
             keys,
             scripts: Scripts {
@@ -201,109 +319,180 @@ impl RedisStore {
                 cache_put: Script::new(CACHE_PUT),
                 cache_get: Script::new(CACHE_GET),
                 claim_slot: Script::new(CLAIM_SLOT),
+                renew: Script::new(RENEW),
                 doc_get: Script::new(DOC_GET),
                 doc_put: Script::new(DOC_PUT),
                 doc_delete: Script::new(DOC_DELETE),
             },
             blocking: Mutex::new(HashMap::new()),
             event_readers: std::sync::Mutex::new(Vec::new()),
+            next_block: AtomicUsize::new(0),
         };
         store.ensure_group().await?;
         Ok(store)
     }
 
+    /// Whether the store talks to a Redis Cluster.
+    pub fn is_cluster(&self) -> bool {
+        matches!(self.backend, Backend::Cluster(_))
+    }
+
     async fn ensure_group(&self) -> Result<()> {
-        for queue in [self.keys.ready_queue(), self.keys.resume_queue()] {
-            let result: redis::RedisResult<()> = redis::cmd("XGROUP")
-                .arg("CREATE")
-                .arg(queue)
-                .arg(KeyLayout::QUEUE_GROUP)
-                .arg("0")
-                .arg("MKSTREAM")
-                .query_async(&mut self.connection.clone())
-                .await;
-            match result {
-                Ok(()) => {}
-                Err(error) if error.code() == Some("BUSYGROUP") => {}
-                Err(error) => return Err(error.into()),
+        for partition in 0..PARTITIONS {
+            for lane in [Lane::New, Lane::Resumed] {
+                let result: redis::RedisResult<()> = redis::cmd("XGROUP")
+                    .arg("CREATE")
+                    .arg(self.lane_key(lane, partition))
+                    .arg(KeyLayout::QUEUE_GROUP)
+                    .arg("0")
+                    .arg("MKSTREAM")
+                    .query_async(&mut self.connection.clone())
+                    .await;
+                match result {
+                    Ok(()) => {}
+                    Err(error) if error.code() == Some("BUSYGROUP") => {}
+                    Err(error) => return Err(error.into()),
+                }
             }
         }
         Ok(())
     }
 
-    fn lane_key(&self, lane: Lane) -> String {
+    fn lane_key(&self, lane: Lane, partition: u16) -> String {
         match lane {
-            Lane::New => self.keys.ready_queue(),
-            Lane::Resumed => self.keys.resume_queue(),
+            Lane::New => self.keys.ready_queue(partition),
+            Lane::Resumed => self.keys.resume_queue(partition),
         }
     }
 
-    /// Returns claimed deliveries to the ready queue, unstarted, in one atomic step.
-    async fn give_back(&self, deliveries: &[Delivery]) -> Result<()> {
-        let mut pipe = redis::pipe();
-        pipe.atomic();
-        let receipts: Vec<Receipt> = deliveries.iter().map(Delivery::receipt).collect();
-        self.add_acks(&mut pipe, &receipts);
-        for delivery in deliveries {
-            let add = pipe
-                .cmd("XADD")
-                .arg(self.keys.ready_queue())
-                .arg("*")
-                .arg("slag")
-                .arg(&delivery.item.slag)
-                .arg("job")
-                .arg(&delivery.item.job_id);
-            if let Some(record) = &delivery.record {
-                add.arg("v").arg(record.version).arg("d").arg(&record.data);
-            }
-            add.ignore();
+    /// Sends one pipeline per partition of `partitions`, built by `build`: all
+    /// in one round trip to a single Redis; on a cluster each to its slot's
+    /// node, concurrently. Returns each partition's replies, in order.
+    async fn per_partition(
+        &self,
+        partitions: &[u16],
+        atomic: bool,
+        build: impl Fn(&mut redis::Pipeline, u16),
+    ) -> Result<Vec<Vec<Value>>> {
+        if partitions.is_empty() {
+            return Ok(Vec::new());
         }
-        let () = pipe.query_async(&mut self.conn()).await?;
+        if !self.is_cluster() {
+            let mut pipe = redis::pipe();
+            if atomic {
+                pipe.atomic();
+            }
+            let mut counts = Vec::with_capacity(partitions.len());
+            for &partition in partitions {
+                let before = pipe.len();
+                build(&mut pipe, partition);
+                counts.push(pipe.len() - before);
+            }
+            let replies: Vec<Value> = pipe.query_async(&mut self.conn()).await?;
+            let mut replies = replies.into_iter();
+            return Ok(counts
+                .into_iter()
+                .map(|count| replies.by_ref().take(count).collect())
+                .collect());
+        }
+        let queries = partitions.iter().map(|&partition| {
+            let mut pipe = redis::pipe();
+            if atomic {
+                pipe.atomic();
+            }
+            build(&mut pipe, partition);
+            let mut connection = self.conn();
+            async move { pipe.query_async::<Vec<Value>>(&mut connection).await }
+        });
+        futures_util::future::join_all(queries)
+            .await
+            .into_iter()
+            .map(|replies| replies.map_err(StateError::from))
+            .collect()
+    }
+
+    /// Returns claimed deliveries to the ready queue, unstarted, in one atomic
+    /// step per partition.
+    async fn give_back(&self, deliveries: &[Delivery]) -> Result<()> {
+        let receipts: Vec<Receipt> = deliveries.iter().map(Delivery::receipt).collect();
+        self.per_partition(&partitions_of(&receipts), true, |pipe, partition| {
+            self.add_acks(pipe, &receipts, partition);
+            for delivery in deliveries {
+                if partition_of(&delivery.item.slag) != partition {
+                    continue;
+                }
+                let add = pipe
+                    .cmd("XADD")
+                    .arg(self.keys.ready_queue(partition))
+                    .arg("*")
+                    .arg("slag")
+                    .arg(&delivery.item.slag)
+                    .arg("job")
+                    .arg(&delivery.item.job_id);
+                if let Some(record) = &delivery.record {
+                    add.arg("v").arg(record.version).arg("d").arg(&record.data);
+                }
+            }
+        })
+        .await?;
         Ok(())
     }
 
-    /// XACK and XDEL of each receipt, added to `pipe` (their replies ignored).
-    fn add_acks(&self, pipe: &mut redis::Pipeline, receipts: &[Receipt]) {
+    /// XACK and XDEL of each receipt of `partition`, added to `pipe`.
+    fn add_acks(&self, pipe: &mut redis::Pipeline, receipts: &[Receipt], partition: u16) {
         for lane in [Lane::New, Lane::Resumed] {
             let ids: Vec<&str> = receipts
                 .iter()
-                .filter(|receipt| receipt.lane == lane)
+                .filter(|receipt| receipt.lane == lane && receipt.partition == partition)
                 .map(|receipt| receipt.id.as_str())
                 .collect();
             if ids.is_empty() {
                 continue;
             }
-            let queue = self.lane_key(lane);
+            let queue = self.lane_key(lane, partition);
             pipe.cmd("XACK")
                 .arg(&queue)
                 .arg(KeyLayout::QUEUE_GROUP)
                 .arg(&ids)
-                .ignore()
                 .cmd("XDEL")
                 .arg(&queue)
-                .arg(&ids)
-                .ignore();
+                .arg(&ids);
         }
     }
 
     /// The shared connection, for one request (a command, a script or a
     /// pipeline): every caller takes it once per round trip, so this is where
     /// round trips are counted.
-    fn conn(&self) -> ConnectionManager {
+    fn conn(&self) -> Conn {
         count_round_trip();
         self.connection.clone()
     }
 
-    async fn blocking_connection(&self, consumer: &str) -> Result<MultiplexedConnection> {
+    /// A connection of its own, with no response timeout but the server's
+    /// (the reads it carries block on the server).
+    async fn dedicated_connection(&self) -> Result<Conn> {
+        Ok(match &self.backend {
+            Backend::Single(client) => {
+                let config = AsyncConnectionConfig::new().set_response_timeout(None);
+                Conn::Multiplexed(
+                    client
+                        .get_multiplexed_async_connection_with_config(&config)
+                        .await?,
+                )
+            }
+            Backend::Cluster(client) => {
+                let config = ClusterConfig::new().set_response_timeout(CLUSTER_BLOCKING_TIMEOUT);
+                Conn::Cluster(client.get_async_connection_with_config(config).await?)
+            }
+        })
+    }
+
+    async fn blocking_connection(&self, consumer: &str) -> Result<Conn> {
         let mut connections = self.blocking.lock().await;
         if let Some(connection) = connections.get(consumer) {
             return Ok(connection.clone());
         }
-        let config = AsyncConnectionConfig::new().set_response_timeout(None);
-        let connection = self
-            .client
-            .get_multiplexed_async_connection_with_config(&config)
-            .await?;
+        let connection = self.dedicated_connection().await?;
         connections.insert(consumer.to_owned(), connection.clone());
         Ok(connection)
     }
@@ -311,6 +500,123 @@ impl RedisStore {
     async fn forget_blocking_connection(&self, consumer: &str) {
         self.blocking.lock().await.remove(consumer);
     }
+
+    /// The address (`host:port`) of every primary of the cluster; empty on a
+    /// single Redis.
+    async fn primaries(&self) -> Result<Vec<(String, u16)>> {
+        let Conn::Cluster(mut connection) = self.conn() else {
+            return Ok(Vec::new());
+        };
+        let replies = connection
+            .route_command(
+                redis::cmd("PING"),
+                RoutingInfo::MultiNode((MultipleNodeRoutingInfo::AllMasters, None)),
+            )
+            .await?;
+        let Value::Map(replies) = replies else {
+            return Err(StateError::UnexpectedReply(
+                "PING to every primary did not answer per node".into(),
+            ));
+        };
+        replies
+            .into_iter()
+            .map(|(address, _)| {
+                let address: String = redis::from_redis_value(address)
+                    .map_err(|error| StateError::UnexpectedReply(error.to_string()))?;
+                address
+                    .rsplit_once(':')
+                    .and_then(|(host, port)| Some((host.to_owned(), port.parse().ok()?)))
+                    .ok_or_else(|| StateError::UnexpectedReply(format!("node address {address}")))
+            })
+            .collect()
+    }
+}
+
+/// What in a Redis' configuration lets it lose an acknowledged write or evict
+/// a key, each with the CONFIG that fixes it; empty when it keeps everything.
+/// Read with `CONFIG GET` (an error when the command is not allowed) from the
+/// one Redis, or from every primary of a cluster.
+pub async fn durability_problems(redis_url: &str) -> Result<Vec<String>> {
+    const SETTINGS: [&str; 3] = ["appendonly", "appendfsync", "maxmemory-policy"];
+    // (node, setting, value) for every node.
+    let mut settings: Vec<(String, &str, String)> = Vec::new();
+    match open_backend(redis_url).await? {
+        Backend::Single(client) => {
+            let mut connection = client.get_multiplexed_async_connection().await?;
+            for name in SETTINGS {
+                let pair: Vec<String> = redis::cmd("CONFIG")
+                    .arg("GET")
+                    .arg(name)
+                    .query_async(&mut connection)
+                    .await?;
+                settings.push((
+                    String::new(),
+                    name,
+                    pair.get(1).cloned().unwrap_or_default(),
+                ));
+            }
+        }
+        Backend::Cluster(client) => {
+            let mut connection = client.get_async_connection().await?;
+            for name in SETTINGS {
+                let mut get = redis::cmd("CONFIG");
+                get.arg("GET").arg(name);
+                let replies = connection
+                    .route_command(
+                        get,
+                        RoutingInfo::MultiNode((MultipleNodeRoutingInfo::AllMasters, None)),
+                    )
+                    .await?;
+                let replies: Vec<(String, Vec<String>)> = parse(replies)?;
+                for (node, pair) in replies {
+                    settings.push((
+                        format!("{node}: "),
+                        name,
+                        pair.get(1).cloned().unwrap_or_default(),
+                    ));
+                }
+            }
+        }
+    }
+    // Node by node, in the order of SETTINGS.
+    settings.sort_by_key(|(node, name, _)| {
+        (
+            node.clone(),
+            SETTINGS.iter().position(|setting| setting == name),
+        )
+    });
+    let mut problems = Vec::new();
+    for (node, name, value) in settings {
+        let problem = match (name, value.as_str()) {
+            ("appendonly", "yes")
+            | ("appendfsync", "always")
+            | ("maxmemory-policy", "noeviction") => {
+                continue;
+            }
+            ("appendonly", _) => {
+                "a restart loses every write since the last snapshot \
+                 (fix: CONFIG SET appendonly yes)"
+            }
+            ("appendfsync", _) => {
+                "a crash loses acknowledged writes not yet fsynced \
+                 (fix: CONFIG SET appendfsync always)"
+            }
+            _ => {
+                "paused jobs, approvals and idempotency keys may be evicted \
+                 (fix: CONFIG SET maxmemory-policy noeviction)"
+            }
+        };
+        problems.push(format!("{node}{name} is `{value}`: {problem}"));
+    }
+    Ok(problems)
+}
+
+/// The partitions `receipts` fall in, each once.
+fn partitions_of(receipts: &[Receipt]) -> Vec<u16> {
+    let mut partitions: Vec<u16> = receipts.iter().map(|receipt| receipt.partition).collect();
+    partitions.sort_unstable();
+    partitions.dedup();
+    partitions
 }
 
 /// Idle blocking-read connections kept for WatchJob; more concurrent watchers
@@ -390,7 +696,7 @@ impl JobStore for RedisStore {
             .key(self.keys.jobs_index(slag))
             .key(self.keys.events(slag, job_id))
             .key(self.keys.status_index(slag, job.status))
-            .key(self.keys.ready_queue())
+            .key(self.keys.ready_queue(partition_of(slag)))
             .arg(job.data)
             .arg(job.created_ms)
             .arg(job_id)
@@ -463,7 +769,7 @@ impl JobStore for RedisStore {
         invocation
             .key(self.keys.waiting_index(slag))
             .key(self.keys.events(slag, job_id))
-            .key(self.lane_key(write.enqueue.unwrap_or(Lane::New)))
+            .key(self.lane_key(write.enqueue.unwrap_or(Lane::New), partition_of(slag)))
             .key(self.keys.status_index(slag, write.status))
             .arg(write.expected)
             .arg(u8::from(write.data.is_some()))
@@ -594,13 +900,8 @@ impl EventLog for RedisStore {
             .pop();
         let mut connection = match pooled {
             Some(connection) => connection,
-            None => {
-                // No response timeout: the server answers when BLOCK ends.
-                let config = AsyncConnectionConfig::new().set_response_timeout(None);
-                self.client
-                    .get_multiplexed_async_connection_with_config(&config)
-                    .await?
-            }
+            // No response timeout: the server answers when BLOCK ends.
+            None => self.dedicated_connection().await?,
         };
         // XREAD is exclusive of the id it is given; `0-0` reads from the start.
         count_round_trip();
@@ -651,7 +952,7 @@ impl ReadyQueue for RedisStore {
         validate_slag_key(&item.slag)?;
         validate_slag_key(&item.job_id)?;
         let id: String = redis::cmd("XADD")
-            .arg(self.keys.ready_queue())
+            .arg(self.keys.ready_queue(partition_of(&item.slag)))
             .arg("*")
             .arg("slag")
             .arg(&item.slag)
@@ -670,77 +971,48 @@ impl ReadyQueue for RedisStore {
         block: Duration,
     ) -> Result<Vec<Delivery>> {
         validate_slag_key(consumer)?;
-        let (resumed, ready) = (self.keys.resume_queue(), self.keys.ready_queue());
-        let mut pipe = redis::pipe();
-        self.add_acks(&mut pipe, acks);
-        let command = pipe
-            .cmd("XREADGROUP")
-            .arg("GROUP")
-            .arg(KeyLayout::QUEUE_GROUP)
-            .arg(consumer)
-            .arg("COUNT")
-            .arg(max.max(1));
-        // BLOCK 0 means forever in Redis; zero here means do not wait.
-        let blocking = !block.is_zero();
-        if blocking {
-            command.arg("BLOCK").arg(block.as_millis().max(1) as u64);
-        }
-        // Both lanes in one read; resumed jobs are handed out first.
-        command
-            .arg("STREAMS")
-            .arg(&resumed)
-            .arg(&ready)
-            .arg(">")
-            .arg(">");
-        let reply: redis::RedisResult<(Option<StreamReadReply>,)> = if blocking {
-            let mut connection = self.blocking_connection(consumer).await?;
-            count_round_trip();
-            let reply = pipe.query_async(&mut connection).await;
-            if reply.is_err() {
-                self.forget_blocking_connection(consumer).await;
-            }
-            reply
+        let max = max.max(1);
+        let reply = if self.is_cluster() {
+            self.claim_on_cluster(consumer, acks, max, block).await
         } else {
-            pipe.query_async(&mut self.conn()).await
+            self.claim_on_single(consumer, acks, max, block).await
         };
-        let reply = match reply {
-            Ok((reply,)) => reply,
+        let streams = match reply {
+            Ok(streams) => streams,
             // The group vanishes if someone deletes the stream (FLUSHDB): recreate it once.
-            Err(error) if error.code() == Some("NOGROUP") => {
+            Err(StateError::Redis(error)) if error.code() == Some("NOGROUP") => {
                 self.ensure_group().await?;
                 return Ok(Vec::new());
             }
-            Err(error) => return Err(error.into()),
-        };
-        let Some(reply) = reply else {
-            return Ok(Vec::new());
+            Err(error) => return Err(error),
         };
         let mut deliveries = Vec::new();
         for lane in [Lane::Resumed, Lane::New] {
-            let key = self.lane_key(lane);
-            for stream in reply.keys.iter().filter(|stream| stream.key == key) {
-                for entry in &stream.ids {
-                    deliveries.push(delivery_from(entry, lane, true)?);
+            for stream in &streams {
+                for partition in 0..PARTITIONS {
+                    if stream.key != self.lane_key(lane, partition) {
+                        continue;
+                    }
+                    for entry in &stream.ids {
+                        deliveries.push(delivery_from(entry, lane, true)?);
+                    }
                 }
             }
         }
-        // COUNT holds per stream: when both lanes had work, the new jobs past
+        // COUNT holds per stream: when several streams had work, the jobs past
         // `max` go back to the ready queue (its tail) rather than wait here.
-        if deliveries.len() > max.max(1) {
-            let surplus = deliveries.split_off(max.max(1));
+        if deliveries.len() > max {
+            let surplus = deliveries.split_off(max);
             self.give_back(&surplus).await?;
         }
         Ok(deliveries)
     }
 
     async fn ack(&self, receipts: &[Receipt]) -> Result<()> {
-        if receipts.is_empty() {
-            return Ok(());
-        }
-        let mut pipe = redis::pipe();
-        pipe.atomic();
-        self.add_acks(&mut pipe, receipts);
-        let () = pipe.query_async(&mut self.conn()).await?;
+        self.per_partition(&partitions_of(receipts), true, |pipe, partition| {
+            self.add_acks(pipe, receipts, partition);
+        })
+        .await?;
         Ok(())
     }
 
@@ -751,39 +1023,62 @@ impl ReadyQueue for RedisStore {
         max: usize,
     ) -> Result<Vec<Delivery>> {
         validate_slag_key(consumer)?;
-        let mut pipe = redis::pipe();
-        for lane in [Lane::Resumed, Lane::New] {
-            pipe.cmd("XAUTOCLAIM")
-                .arg(self.lane_key(lane))
-                .arg(KeyLayout::QUEUE_GROUP)
-                .arg(consumer)
-                .arg(min_idle.as_millis() as u64)
-                .arg("0-0")
-                .arg("COUNT")
-                .arg(max.max(1));
-        }
-        let (resumed, ready): (StreamAutoClaimReply, StreamAutoClaimReply) =
-            pipe.query_async(&mut self.conn()).await?;
+        let all: Vec<u16> = (0..PARTITIONS).collect();
+        let replies = self
+            .per_partition(&all, false, |pipe, partition| {
+                for lane in [Lane::Resumed, Lane::New] {
+                    pipe.cmd("XAUTOCLAIM")
+                        .arg(self.lane_key(lane, partition))
+                        .arg(KeyLayout::QUEUE_GROUP)
+                        .arg(consumer)
+                        .arg(min_idle.as_millis() as u64)
+                        .arg("0-0")
+                        .arg("COUNT")
+                        .arg(max.max(1));
+                }
+            })
+            .await?;
         let mut deliveries = Vec::new();
-        for (lane, reply) in [(Lane::Resumed, resumed), (Lane::New, ready)] {
-            for entry in &reply.claimed {
-                deliveries.push(delivery_from(entry, lane, false)?);
+        for replies in replies {
+            for (lane, reply) in [Lane::Resumed, Lane::New].into_iter().zip(replies) {
+                let reply: StreamAutoClaimReply = parse(reply)?;
+                for entry in &reply.claimed {
+                    deliveries.push(delivery_from(entry, lane, false)?);
+                }
             }
         }
         Ok(deliveries)
     }
 
+    async fn renew(&self, consumer: &str, receipt: &Receipt) -> Result<bool> {
+        validate_slag_key(consumer)?;
+        validate_event_id(&receipt.id)?;
+        let held: i64 = self
+            .scripts
+            .renew
+            .key(self.lane_key(receipt.lane, receipt.partition))
+            .arg(KeyLayout::QUEUE_GROUP)
+            .arg(consumer)
+            .arg(&receipt.id)
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(held == 1)
+    }
+
     async fn queue_stats(&self) -> Result<QueueStats> {
-        let mut pipe = redis::pipe();
-        for queue in [self.keys.ready_queue(), self.keys.resume_queue()] {
-            pipe.cmd("XLEN")
-                .arg(&queue)
-                .cmd("XPENDING")
-                .arg(&queue)
-                .arg(KeyLayout::QUEUE_GROUP);
-        }
-        let (ready_len, ready_pending, resumed_len, resumed_pending): (u64, Value, u64, Value) =
-            pipe.query_async(&mut self.conn()).await?;
+        let all: Vec<u16> = (0..PARTITIONS).collect();
+        let replies = self
+            .per_partition(&all, false, |pipe, partition| {
+                for lane in [Lane::New, Lane::Resumed] {
+                    let queue = self.lane_key(lane, partition);
+                    pipe.cmd("XLEN")
+                        .arg(&queue)
+                        .cmd("XPENDING")
+                        .arg(&queue)
+                        .arg(KeyLayout::QUEUE_GROUP);
+                }
+            })
+            .await?;
         // XPENDING's summary starts with the pending count.
         let pending_of = |pending: &Value| match pending {
             Value::Array(items) => match items.first() {
@@ -792,12 +1087,152 @@ impl ReadyQueue for RedisStore {
             },
             _ => 0,
         };
-        let pending = pending_of(&ready_pending) + pending_of(&resumed_pending);
+        let (mut length, mut pending) = (0u64, 0u64);
+        for replies in replies {
+            for pair in replies.chunks(2) {
+                if let [len, summary] = pair {
+                    length += parse::<u64>(len.clone())?;
+                    pending += pending_of(summary);
+                }
+            }
+        }
         Ok(QueueStats {
-            ready: (ready_len + resumed_len).saturating_sub(pending),
+            ready: length.saturating_sub(pending),
             pending,
         })
     }
+}
+
+impl RedisStore {
+    /// Acks and one read of every lane of every partition, in one round trip
+    /// (blocking on all of them when none has work).
+    async fn claim_on_single(
+        &self,
+        consumer: &str,
+        acks: &[Receipt],
+        max: usize,
+        block: Duration,
+    ) -> Result<Vec<StreamKey>> {
+        let mut pipe = redis::pipe();
+        for partition in partitions_of(acks) {
+            self.add_acks(&mut pipe, acks, partition);
+        }
+        let acks_sent = pipe.len();
+        let blocking = !block.is_zero();
+        let mut streams = Vec::with_capacity(2 * usize::from(PARTITIONS));
+        // Resumed lanes first: their jobs are handed out first.
+        for lane in [Lane::Resumed, Lane::New] {
+            for partition in 0..PARTITIONS {
+                streams.push(self.lane_key(lane, partition));
+            }
+        }
+        pipe.add_command(read_group(
+            consumer,
+            max,
+            blocking.then_some(block),
+            &streams,
+        ));
+        let replies: Vec<Value> = if blocking {
+            let mut connection = self.blocking_connection(consumer).await?;
+            count_round_trip();
+            let replies = pipe.query_async(&mut connection).await;
+            if replies.is_err() {
+                self.forget_blocking_connection(consumer).await;
+            }
+            replies?
+        } else {
+            pipe.query_async(&mut self.conn()).await?
+        };
+        let read = replies.into_iter().nth(acks_sent).unwrap_or(Value::Nil);
+        Ok(parse::<Option<StreamReadReply>>(read)?.map_or_else(Vec::new, |reply| reply.keys))
+    }
+
+    /// On a cluster the partitions live in different slots: acks per
+    /// partition with a read of each without blocking; while all are empty
+    /// and `block` lasts, a short blocking read of one partition in turn, then
+    /// another sweep (a job in another partition waits at most one turn).
+    async fn claim_on_cluster(
+        &self,
+        consumer: &str,
+        acks: &[Receipt],
+        max: usize,
+        block: Duration,
+    ) -> Result<Vec<StreamKey>> {
+        let deadline = tokio::time::Instant::now() + block;
+        let all: Vec<u16> = (0..PARTITIONS).collect();
+        let mut acks = acks;
+        loop {
+            let replies = self
+                .per_partition(&all, false, |pipe, partition| {
+                    self.add_acks(pipe, acks, partition);
+                    let lanes = [
+                        self.lane_key(Lane::Resumed, partition),
+                        self.lane_key(Lane::New, partition),
+                    ];
+                    pipe.add_command(read_group(consumer, max, None, &lanes));
+                })
+                .await?;
+            acks = &[];
+            let mut streams = Vec::new();
+            for replies in replies {
+                if let Some(read) = replies.into_iter().last()
+                    && let Some(reply) = parse::<Option<StreamReadReply>>(read)?
+                {
+                    streams.extend(reply.keys);
+                }
+            }
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if !streams.is_empty() || left.is_zero() {
+                return Ok(streams);
+            }
+            let turn = self.next_block.fetch_add(1, Ordering::Relaxed) % usize::from(PARTITIONS);
+            let lanes = [
+                self.lane_key(Lane::Resumed, turn as u16),
+                self.lane_key(Lane::New, turn as u16),
+            ];
+            let mut connection = self.blocking_connection(consumer).await?;
+            count_round_trip();
+            let read: redis::RedisResult<Option<StreamReadReply>> =
+                read_group(consumer, max, Some(left.min(CLUSTER_CLAIM_BLOCK)), &lanes)
+                    .query_async(&mut connection)
+                    .await;
+            if read.is_err() {
+                self.forget_blocking_connection(consumer).await;
+            }
+            if let Some(reply) = read? {
+                return Ok(reply.keys);
+            }
+        }
+    }
+}
+
+/// XREADGROUP of new entries of `streams` for `consumer`, blocking for `block`
+/// when given (BLOCK 0 would mean forever in Redis).
+fn read_group(
+    consumer: &str,
+    max: usize,
+    block: Option<Duration>,
+    streams: &[String],
+) -> redis::Cmd {
+    let mut command = redis::cmd("XREADGROUP");
+    command
+        .arg("GROUP")
+        .arg(KeyLayout::QUEUE_GROUP)
+        .arg(consumer)
+        .arg("COUNT")
+        .arg(max);
+    if let Some(block) = block {
+        command.arg("BLOCK").arg(block.as_millis().max(1) as u64);
+    }
+    command.arg("STREAMS").arg(streams);
+    for _ in streams {
+        command.arg(">");
+    }
+    command
+}
+
+fn parse<T: redis::FromRedisValue>(value: Value) -> Result<T> {
+    redis::from_redis_value(value).map_err(|error| StateError::UnexpectedReply(error.to_string()))
 }
 
 #[async_trait]
@@ -942,32 +1377,47 @@ impl TtlCache for RedisStore {
 
     async fn cache_invalidate_prefix(&self, prefix: &str) -> Result<u64> {
         let pattern = self.keys.cache_glob(prefix);
-        let mut connection = self.conn();
-        let mut cursor: u64 = 0;
+        // SCAN walks one node's keyspace: on a cluster, each primary's in turn.
+        let nodes: Vec<Option<(String, u16)>> = if self.is_cluster() {
+            self.primaries().await?.into_iter().map(Some).collect()
+        } else {
+            vec![None]
+        };
         let mut removed = 0u64;
-        loop {
-            let (next, keys): (u64, Vec<String>) = redis::cmd("SCAN")
-                .arg(cursor)
-                .arg("MATCH")
-                .arg(&pattern)
-                .arg("COUNT")
-                .arg(500)
-                .query_async(&mut connection)
-                .await?;
-            if !keys.is_empty() {
-                // UNLINK frees memory off the main thread; keys may sit in different slots, so one per call.
+        for node in nodes {
+            let mut cursor: u64 = 0;
+            loop {
+                let mut scan = redis::cmd("SCAN");
+                scan.arg(cursor)
+                    .arg("MATCH")
+                    .arg(&pattern)
+                    .arg("COUNT")
+                    .arg(500);
+                let reply = match (&node, self.conn()) {
+                    (Some((host, port)), Conn::Cluster(mut connection)) => {
+                        let routing = RoutingInfo::SingleNode(SingleNodeRoutingInfo::ByAddress {
+                            host: host.clone(),
+                            port: *port,
+                        });
+                        connection.route_command(scan, routing).await?
+                    }
+                    (_, mut connection) => scan.query_async(&mut connection).await?,
+                };
+                let (next, keys): (u64, Vec<String>) = parse(reply)?;
+                // UNLINK frees memory off the main thread; keys may sit in
+                // different slots, so one per call.
                 for key in &keys {
                     let count: i64 = redis::cmd("UNLINK")
                         .arg(key)
-                        .query_async(&mut connection)
+                        .query_async(&mut self.conn())
                         .await?;
                     removed += count as u64;
                 }
+                if next == 0 {
+                    break;
+                }
+                cursor = next;
             }
-            if next == 0 {
-                break;
-            }
-            cursor = next;
         }
         Ok(removed)
     }

@@ -1,5 +1,7 @@
-//! One conformance suite, run against both backends: the in-memory store and the
-//! Redis store on a private `redis-server` started for each test.
+//! One conformance suite, run against every backend: the in-memory store, the
+//! Redis store on a private `redis-server` started for each test, and the
+//! Redis store on a private three-primary Redis Cluster (shared by the tests
+//! running at the same time, each with a tenant of its own).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -8,18 +10,56 @@ use adas_state::{
     DocExpect, DocRead, JobWrite, Lane, MemoryStore, NewJob, PageRequest, QueueItem, RedisStore,
     StateError, StateStore, Version, WaitingChange, WaitingEntry,
 };
-use adas_testkit::RedisServer;
+use adas_testkit::{RedisCluster, RedisServer};
 
 /// A store plus whatever keeps its backend alive.
 struct Harness {
     store: Arc<dyn StateStore>,
     _redis: Option<RedisServer>,
+    _cluster: Option<Arc<RedisCluster>>,
 }
 
 async fn memory() -> Harness {
     Harness {
         store: Arc::new(MemoryStore::new()),
         _redis: None,
+        _cluster: None,
+    }
+}
+
+async fn cluster() -> Harness {
+    static SHARED: std::sync::Mutex<std::sync::Weak<RedisCluster>> =
+        std::sync::Mutex::new(std::sync::Weak::new());
+    static TENANTS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    // The last test holding it stops it; a later test starts another.
+    let cluster = {
+        let mut shared = SHARED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match shared.upgrade() {
+            Some(cluster) => cluster,
+            None => {
+                let cluster = Arc::new(RedisCluster::start());
+                *shared = Arc::downgrade(&cluster);
+                cluster
+            }
+        }
+    };
+    let tenant = format!(
+        "c{}",
+        TENANTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    let store = RedisStore::connect(&cluster.url(), &tenant)
+        .await
+        .expect("connect to private redis cluster");
+    assert!(
+        store.is_cluster(),
+        "a cluster seed must give a cluster store"
+    );
+    Harness {
+        store: Arc::new(store),
+        _redis: None,
+        _cluster: Some(cluster),
     }
 }
 
@@ -31,6 +71,7 @@ async fn redis() -> Harness {
     Harness {
         store: Arc::new(store),
         _redis: Some(server),
+        _cluster: None,
     }
 }
 
@@ -423,6 +464,66 @@ mod cases {
                 .unwrap()
                 .is_empty()
         );
+    }
+
+    /// Slags fall in different partitions (different cluster slots): every
+    /// job is claimed once, resumed ones first, and acks find their partition.
+    pub async fn jobs_of_many_slags_are_claimed_once(store: &dyn StateStore) {
+        let partitions: std::collections::BTreeSet<u16> = (0..24)
+            .map(|n| adas_state::partition_of(&format!("slag{n}")))
+            .collect();
+        assert!(partitions.len() > 8, "slags spread over the partitions");
+        let mut expected = std::collections::BTreeSet::new();
+        for n in 0..24 {
+            let (slag, job_id) = (format!("slag{n}"), format!("job{n}"));
+            let job = NewJob {
+                data: b"d",
+                created_ms: n,
+                status: "queued",
+                event: None,
+                enqueue: true,
+            };
+            store.create_job(&slag, &job_id, job).await.unwrap();
+            expected.insert((slag, job_id));
+        }
+        // One resumed job: it comes first.
+        let write = JobWrite {
+            expected: 1,
+            data: None,
+            status: "queued",
+            waiting: WaitingChange::Keep,
+            events: &[],
+            enqueue: Some(Lane::Resumed),
+        };
+        store.write_job("slag7", "job7", write).await.unwrap();
+        let first = store.claim("w1", &[], 1, Duration::ZERO).await.unwrap();
+        assert_eq!(first.len(), 1);
+        assert_eq!(
+            (first[0].lane, first[0].item.job_id.as_str()),
+            (Lane::Resumed, "job7")
+        );
+        let mut seen = vec![(first[0].item.slag.clone(), first[0].item.job_id.clone())];
+        let mut acks = vec![first[0].receipt()];
+        loop {
+            let claimed = store.claim("w1", &acks, 5, Duration::ZERO).await.unwrap();
+            assert!(claimed.len() <= 5, "a claim takes at most `max`");
+            if claimed.is_empty() {
+                break;
+            }
+            acks = claimed.iter().map(adas_state::Delivery::receipt).collect();
+            seen.extend(
+                claimed
+                    .into_iter()
+                    .map(|delivery| (delivery.item.slag, delivery.item.job_id)),
+            );
+        }
+        store.ack(&acks).await.unwrap();
+        // job7 was queued twice (new, then resumed): both deliveries are seen.
+        assert_eq!(seen.len(), 25);
+        let distinct: std::collections::BTreeSet<_> = seen.into_iter().collect();
+        assert_eq!(distinct, expected);
+        let stats = store.queue_stats().await.unwrap();
+        assert_eq!((stats.ready, stats.pending), (0, 0));
     }
 
     pub async fn blocked_claim_wakes_on_enqueue(store: Arc<dyn StateStore>) {
@@ -846,6 +947,54 @@ mod cases {
         store.ack(&[held[0].receipt()]).await.unwrap();
     }
 
+    /// A holder that renews its lease keeps the delivery however long it
+    /// works; once it goes silent another consumer reclaims it, and the old
+    /// holder's renewal then fails: it is fenced off.
+    pub async fn renewed_leases_are_kept_and_reclaims_fence(store: &dyn StateStore) {
+        store.enqueue(&item("long-step")).await.unwrap();
+        let held = store
+            .claim("worker-a", &[], 1, Duration::ZERO)
+            .await
+            .unwrap();
+        let receipt = held[0].receipt();
+        let min_idle = Duration::from_millis(300);
+        let started = Instant::now();
+        while started.elapsed() < 3 * min_idle + Duration::from_millis(100) {
+            assert!(store.renew("worker-a", &receipt).await.unwrap());
+            assert!(
+                store
+                    .reclaim("worker-b", min_idle, 10)
+                    .await
+                    .unwrap()
+                    .is_empty(),
+                "a renewed lease is never reclaimed"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(
+            !store.renew("worker-b", &receipt).await.unwrap(),
+            "only the holder renews"
+        );
+        eventually("the silent holder's delivery is reclaimed", || async {
+            !store
+                .reclaim("worker-b", Duration::from_millis(30), 10)
+                .await
+                .unwrap()
+                .is_empty()
+        })
+        .await;
+        assert!(
+            !store.renew("worker-a", &receipt).await.unwrap(),
+            "fenced off"
+        );
+        assert!(store.renew("worker-b", &receipt).await.unwrap());
+        store.ack(std::slice::from_ref(&receipt)).await.unwrap();
+        assert!(
+            !store.renew("worker-b", &receipt).await.unwrap(),
+            "acked: nothing to renew"
+        );
+    }
+
     pub async fn idempotency_keys_are_set_once_and_expire(store: &dyn StateStore) {
         let ttl = Duration::from_secs(60);
         assert_eq!(
@@ -1162,6 +1311,11 @@ macro_rules! conformance {
                 cases::queue_claim_and_ack(&*super::$backend().await.store).await;
             }
 
+            #[tokio::test]
+            async fn jobs_of_many_slags_are_claimed_once() {
+                cases::jobs_of_many_slags_are_claimed_once(&*super::$backend().await.store).await;
+            }
+
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn blocked_claim_wakes_on_enqueue() {
                 let harness = super::$backend().await;
@@ -1198,6 +1352,12 @@ macro_rules! conformance {
             }
 
             #[tokio::test]
+            async fn renewed_leases_are_kept_and_reclaims_fence() {
+                cases::renewed_leases_are_kept_and_reclaims_fence(&*super::$backend().await.store)
+                    .await;
+            }
+
+            #[tokio::test]
             async fn idempotency_keys_are_set_once_and_expire() {
                 cases::idempotency_keys_are_set_once_and_expire(&*super::$backend().await.store)
                     .await;
@@ -1228,3 +1388,4 @@ macro_rules! conformance {
 
 conformance!(memory);
 conformance!(redis);
+conformance!(cluster);

@@ -37,12 +37,17 @@ impl RedisServer {
     /// # Panics
     /// When no redis-server can be started: tests need the real thing.
     pub fn start() -> Self {
+        Self::start_with(&[], free_port)
+    }
+
+    /// Starts one with `extra` arguments on a port from `pick_port`.
+    fn start_with(extra: &[&str], pick_port: fn() -> u16) -> Self {
         let binary =
             std::env::var("ADAS_TEST_REDIS_SERVER").unwrap_or_else(|_| "redis-server".into());
         let mut last_error = String::new();
         // A free port can be taken between our probe and redis' bind: retry a few times.
         for _ in 0..5 {
-            let port = free_port();
+            let port = pick_port();
             let dir = scratch_dir(&format!("redis-{port}"));
             let child = Command::new(&binary)
                 .args([
@@ -55,6 +60,7 @@ impl RedisServer {
                     "--appendonly",
                     "no",
                 ])
+                .args(extra)
                 .arg("--dir")
                 .arg(&dir)
                 .stdout(Stdio::null())
@@ -107,6 +113,92 @@ impl Drop for RedisServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A private Redis Cluster of three primaries (no replicas), every slot
+/// assigned, that lives as long as this value.
+#[derive(Debug)]
+pub struct RedisCluster {
+    nodes: Vec<RedisServer>,
+}
+
+impl RedisCluster {
+    /// Starts three `redis-server --cluster-enabled yes` on free loopback ports,
+    /// joins them with `redis-cli --cluster create` (from `ADAS_TEST_REDIS_CLI`
+    /// or `PATH`) and waits until every node reports `cluster_state:ok`.
+    ///
+    /// # Panics
+    /// When the cluster cannot be formed: tests need the real thing.
+    pub fn start() -> Self {
+        let nodes: Vec<RedisServer> = (0..3)
+            .map(|_| {
+                RedisServer::start_with(
+                    &[
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-config-file",
+                        "nodes.conf",
+                        "--cluster-node-timeout",
+                        "5000",
+                    ],
+                    cluster_port,
+                )
+            })
+            .collect();
+        let cli = std::env::var("ADAS_TEST_REDIS_CLI").unwrap_or_else(|_| "redis-cli".into());
+        let output = Command::new(&cli)
+            .args(["--cluster", "create"])
+            .args(nodes.iter().map(|node| format!("127.0.0.1:{}", node.port)))
+            .args(["--cluster-replicas", "0", "--cluster-yes"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|error| panic!("cannot run `{cli}` ({error}); install redis-tools"));
+        assert!(
+            output.status.success(),
+            "redis-cli --cluster create failed: {}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let deadline = Instant::now() + READY_TIMEOUT;
+        for node in &nodes {
+            while !node
+                .raw_command("CLUSTER INFO")
+                .contains("cluster_state:ok")
+            {
+                assert!(
+                    Instant::now() < deadline,
+                    "the cluster did not reach cluster_state:ok in time"
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        Self { nodes }
+    }
+
+    /// The seed nodes, comma-separated `redis://127.0.0.1:PORT/` (what
+    /// `--redis-url` takes for a cluster).
+    pub fn url(&self) -> String {
+        self.nodes
+            .iter()
+            .map(RedisServer::url)
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// The nodes.
+    pub fn nodes(&self) -> &[RedisServer] {
+        &self.nodes
+    }
+}
+
+/// A free port whose cluster bus port (+10000) is free too.
+fn cluster_port() -> u16 {
+    loop {
+        let port = free_port();
+        if port < 55_000 && TcpListener::bind(("127.0.0.1", port + 10_000)).is_ok() {
+            return port;
+        }
     }
 }
 
