@@ -639,6 +639,43 @@ class OneWorkerPerJob(unittest.TestCase):
             suite.stop()
 
 
+class Retention(unittest.TestCase):
+    def test_finished_jobs_past_the_retention_leave_the_store_and_the_disk(self):
+        suite = adas_client.Suite(env={"ADAS_JOB_RETENTION_MS": "2000"})
+        c = Client(suite)
+        try:
+            done = c.start("What's my order status?", order_id="ORD-1")
+            done = c.wait(done.name, lambda j: j.status == COMPLETED)
+            paused = c.settled(c.start("I want a refund").name)
+            self.assertEqual(paused.status, PAUSED)
+            key = adas_client.slag_key(done.slag, f"job:{done.job_id}")
+            events = adas_client.slag_key(done.slag, f"events:{done.job_id}")
+            archive = os.path.join(suite.memory_root, done.slag, "jobs", f"{done.job_id}.json")
+            deadline = time.monotonic() + 10
+            while not os.path.exists(archive) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.assertTrue(os.path.exists(archive), "archived first")
+            # Swept within a few sweeps (every second) once 2 s old.
+            deadline = time.monotonic() + 60
+            while suite.redis.command("EXISTS", key) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            self.assertEqual(suite.redis.command("EXISTS", key), 0, "the record is gone")
+            self.assertEqual(suite.redis.command("EXISTS", events), 0, "its events with it")
+            with self.assertRaises(grpc.RpcError) as gone:
+                c.orch.GetJob(orch_pb2.GetJobRequest(name=done.name), timeout=10)
+            self.assertEqual(gone.exception.code(), grpc.StatusCode.NOT_FOUND)
+            listed = c.orch.ListJobs(orch_pb2.ListJobsRequest(parent="skills/cs-tier-1"), timeout=10)
+            self.assertNotIn(done.name, [job.name for job in listed.jobs])
+            while os.path.exists(archive) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            self.assertFalse(os.path.exists(archive), "the local archive is bounded too")
+            # A job still waiting is never swept, however old.
+            self.assertEqual(c.orch.GetJob(orch_pb2.GetJobRequest(name=paused.name), timeout=10).status, PAUSED)
+        finally:
+            c.close()
+            suite.stop()
+
+
 SHOP_SKILL = """name: Shop refunds
 problem: {statement: Refund a customer's order}
 mcp_server: "${ADAS_DEMO_MCP_URL}"

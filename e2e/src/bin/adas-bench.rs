@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use adas_proto::pb;
 use adas_state::{JobStore, JobWrite, NewJob, RedisStore, WaitingChange};
-use adas_testkit::{RedisServer, SpawnedService, free_port, scratch_dir};
+use adas_testkit::{RedisCluster, RedisServer, SpawnedService, free_port, scratch_dir};
 use adas_tools::McpConnector;
 use clap::{Parser, ValueEnum};
 use prost_types::value::Kind;
@@ -57,6 +57,10 @@ struct Args {
     /// Jobs stored before timing ListJobs pages (scenario g).
     #[arg(long, default_value_t = 100_000)]
     listed_jobs: usize,
+    /// Also measure scale-out (h): 1, 2 and 4 orchestrator + dal-agent
+    /// replicas on one Redis and on a three-primary Redis Cluster.
+    #[arg(long)]
+    scale_out: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -602,9 +606,14 @@ async fn start_bench_job(orchestrator: &mut OrchestratorClient) -> Result<pb::Jo
 /// Start → paused → answer → completed, observed through WatchJob. Returns the
 /// whole latency and the pause → resume part (answer sent → first event after it).
 async fn one_job(suite: &Suite) -> Result<(Duration, Duration)> {
+    one_job_via(suite.orchestrator.clone(), suite.dal_agent.clone()).await
+}
+
+/// [`one_job`] through this orchestrator and dal-agent.
+async fn one_job_via(orchestrator: Channel, dal: Channel) -> Result<(Duration, Duration)> {
     let mut orchestrator =
-        pb::orchestrator_service_client::OrchestratorServiceClient::new(suite.orchestrator.clone());
-    let mut dal = pb::dal_agent_service_client::DalAgentServiceClient::new(suite.dal_agent.clone());
+        pb::orchestrator_service_client::OrchestratorServiceClient::new(orchestrator);
+    let mut dal = pb::dal_agent_service_client::DalAgentServiceClient::new(dal);
     let started = Instant::now();
     let job = start_bench_job(&mut orchestrator).await?;
     let mut events = orchestrator
@@ -1215,6 +1224,193 @@ async fn bench_mode(
     Ok(report(name, &figures))
 }
 
+// ------------------------------------------------------------------ scale-out
+
+/// The store a scale-out run uses: one Redis, or a three-primary cluster.
+enum ScaleStore<'a> {
+    Single(&'a RedisServer),
+    Cluster(&'a RedisCluster),
+}
+
+impl ScaleStore<'_> {
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Single(_) => "one redis",
+            Self::Cluster(_) => "cluster of 3",
+        }
+    }
+
+    fn url(&self) -> String {
+        match self {
+            Self::Single(redis) => redis.url(),
+            Self::Cluster(cluster) => cluster.url(),
+        }
+    }
+
+    fn nodes(&self) -> Vec<&RedisServer> {
+        match self {
+            Self::Single(redis) => vec![redis],
+            Self::Cluster(cluster) => cluster.nodes().iter().collect(),
+        }
+    }
+
+    /// Every node's CPU seconds, summed.
+    fn cpu(&self) -> f64 {
+        self.nodes()
+            .into_iter()
+            .map(|node| cpu_seconds(redis_pid(node)))
+            .sum()
+    }
+
+    fn flush(&self) {
+        for node in self.nodes() {
+            node.raw_command("FLUSHALL");
+        }
+    }
+}
+
+/// (h) Replicas side by side on one store: registry, intent and gate once, and
+/// `replicas` orchestrator + dal-agent pairs, each orchestrator stepping its
+/// jobs in-process and its clients answering through its own dal-agent.
+/// Returns the processes (kept alive) and each pair's channels.
+async fn start_replicas(
+    url: &str,
+    replicas: usize,
+    root: &Path,
+) -> Result<(Vec<SpawnedService>, Vec<(Channel, Channel)>)> {
+    let templates = root.join("templates").display().to_string();
+    let env = [("ADAS_LOG", "error")];
+    let demo = SpawnedService::spawn(&binary("adas-demo-mcp"), &[], &env);
+    let demo_url = format!("http://{}/mcp", demo.addr());
+    let mut processes = vec![demo];
+    let spawn = |name: &str, extra: &[String]| {
+        let memory = scratch_dir(&format!("scale-{name}")).display().to_string();
+        let mut args = vec![
+            "--redis-url".to_owned(),
+            url.to_owned(),
+            "--memory-root".into(),
+            memory,
+            "--templates-dir".into(),
+            templates.clone(),
+            "--demo-mcp-url".into(),
+            demo_url.clone(),
+        ];
+        args.extend_from_slice(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        SpawnedService::spawn(&binary(name), &args, &env)
+    };
+    let mut peers = Vec::new();
+    for (name, flag) in [
+        ("adas-skill-registry", "--skill-registry-addr"),
+        ("adas-intent", "--intent-addr"),
+        ("adas-gate", "--gate-addr"),
+    ] {
+        let service = spawn(name, &[]);
+        peers.extend([flag.to_owned(), service.endpoint()]);
+        processes.push(service);
+    }
+    let mut pairs = Vec::new();
+    for _ in 0..replicas {
+        let dal = spawn("adas-dal-agent", &[]);
+        let mut extra = peers.clone();
+        extra.extend(["--dal-agent-addr".to_owned(), dal.endpoint()]);
+        let orchestrator = spawn("adas-orchestrator", &extra);
+        pairs.push((channel(&orchestrator).await?, channel(&dal).await?));
+        processes.extend([dal, orchestrator]);
+    }
+    Ok((processes, pairs))
+}
+
+/// Jobs/s with 1, 2 and 4 replica pairs on `store`, with the store's CPU per
+/// job: one core divided by it is the most jobs/s one shard can take.
+async fn scale_out(
+    store: &ScaleStore<'_>,
+    quick: bool,
+    root: &Path,
+    figures: &mut Figures,
+) -> Result<()> {
+    let (levels, jobs, concurrency): (&[usize], usize, usize) = if quick {
+        (&[1, 2], 16, 8)
+    } else {
+        (&[1, 2, 4], 256, 32)
+    };
+    for &replicas in levels {
+        store.flush();
+        let (processes, pairs) = start_replicas(&store.url(), replicas, root).await?;
+        eprintln!(
+            "adas-bench: scale-out: {}, {replicas} replicas up",
+            store.name()
+        );
+        // Warm-up through every pair: skills read, tool caches filled.
+        for (orchestrator, dal) in &pairs {
+            one_job_via(orchestrator.clone(), dal.clone()).await?;
+        }
+        let pids: Vec<u32> = processes[1..].iter().map(SpawnedService::pid).collect();
+        let (suite_before, store_before) = (cpu_of(&pids), store.cpu());
+        let started = Instant::now();
+        let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let pairs = Arc::new(pairs);
+        let mut tasks = Vec::new();
+        for _ in 0..concurrency {
+            let (next, pairs) = (next.clone(), pairs.clone());
+            tasks.push(tokio::spawn(async move {
+                loop {
+                    let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if n >= jobs {
+                        return Ok::<_, Error>(());
+                    }
+                    let (orchestrator, dal) = &pairs[n % pairs.len()];
+                    one_job_via(orchestrator.clone(), dal.clone()).await?;
+                }
+            }));
+        }
+        for task in tasks {
+            task.await??;
+        }
+        let wall = started.elapsed().as_secs_f64();
+        let store_cpu = (store.cpu() - store_before) * 1e6 / jobs as f64;
+        let name = store.name();
+        figures.record(
+            &format!("(h) {name}: jobs/s, {replicas} replicas"),
+            "jobs/s",
+            jobs as f64 / wall,
+        );
+        figures.record(
+            &format!("(h) {name}: redis cpu/job (all shards), {replicas} replicas"),
+            "µs",
+            store_cpu,
+        );
+        figures.record(
+            &format!("(h) {name}: suite cpu/job, {replicas} replicas"),
+            "µs",
+            (cpu_of(&pids) - suite_before) * 1e6 / jobs as f64,
+        );
+        // Every shard a core of its own: the most jobs/s the store takes.
+        figures.record(
+            &format!("(h) {name}: redis ceiling at 1 core/shard, {replicas} replicas"),
+            "jobs/s",
+            store.nodes().len() as f64 * 1e6 / store_cpu.max(1.0),
+        );
+        drop(processes);
+    }
+    Ok(())
+}
+
+fn report_scale_out(figures: &Figures) -> Json {
+    println!("\n== scale-out (replicas of orchestrator + dal-agent on one store)");
+    let mut json_figures = serde_json::Map::new();
+    for name in &figures.order {
+        let (unit, values) = &figures.values[name];
+        let (_, median, _) = stats(values);
+        println!("{name:<52} {median:>12.1}  {unit}");
+        json_figures.insert(name.clone(), json!({"unit": unit, "median": median}));
+    }
+    println!(
+        "the store's ceiling: one core per shard over the Redis CPU per job; a cluster adds shards"
+    );
+    json!({ "figures": json_figures })
+}
+
 fn redis_pid(redis: &RedisServer) -> u32 {
     let info = redis.raw_command("INFO server");
     info.lines()
@@ -1251,6 +1447,14 @@ fn main() -> std::process::ExitCode {
                 (*mode).to_owned(),
                 bench_mode(mode, &args, &sizes, &redis, &root).await?,
             );
+        }
+        if args.scale_out {
+            let cluster = RedisCluster::start();
+            let mut figures = Figures::default();
+            for store in [ScaleStore::Single(&redis), ScaleStore::Cluster(&cluster)] {
+                scale_out(&store, args.quick, &root, &mut figures).await?;
+            }
+            results.insert("scale-out".to_owned(), report_scale_out(&figures));
         }
         let _ = std::fs::remove_dir_all(&root);
         Ok::<Json, Error>(json!({

@@ -255,10 +255,13 @@ pub fn spawn_workers(
             })
         }
     };
-    // One sweeper per process ends asks older than their skill's wait timeout.
+    // One sweeper per process ends asks older than their skill's wait
+    // timeout and, less often, deletes finished jobs past the retention.
     let sweeper = {
         let (repo, catalog, mut stop) = (repo.clone(), catalog.clone(), stop.clone());
+        let retention = config.job_retention;
         tokio::spawn(async move {
+            let mut retained_at = tokio::time::Instant::now();
             loop {
                 tokio::select! {
                     _ = stop.wait_for(|stopped| *stopped) => return,
@@ -267,6 +270,12 @@ pub fn spawn_workers(
                 let expired = adas_jobs::dal::sweep_expired(&repo, &catalog).await;
                 if expired > 0 {
                     tracing::info!(expired, "ended jobs whose ask expired");
+                }
+                if let Some(retention) = retention
+                    && retained_at.elapsed() >= retention_sweep_interval(retention)
+                {
+                    retained_at = tokio::time::Instant::now();
+                    sweep_retention(&repo, &catalog, retention).await;
                 }
             }
         })
@@ -294,6 +303,50 @@ pub fn spawn_workers(
         let _ = stop.wait_for(|stopped| *stopped).await;
     }));
     Ok(vec![sweeper, pool])
+}
+
+/// How often finished jobs past `retention` are looked for: half the
+/// retention, between 1 s and 1 min.
+fn retention_sweep_interval(retention: Duration) -> Duration {
+    (retention / 2).clamp(Duration::from_secs(1), Duration::from_secs(60))
+}
+
+/// Finished jobs per status and slag deleted per sweep (the rest go next time).
+const RETENTION_BATCH: usize = 500;
+
+/// Deletes every catalog slag's finished jobs created more than `retention`
+/// ago, and this process' archive files as old.
+async fn sweep_retention(
+    repo: &adas_jobs::JobRepo,
+    catalog: &Arc<adas_skill::Catalog>,
+    retention: Duration,
+) {
+    let before_ms = adas_state::now_ms().saturating_sub(retention.as_millis() as u64);
+    let catalog = catalog.clone();
+    // The catalog reads blocking (its files, or the shared store).
+    let slags = tokio::task::spawn_blocking(move || {
+        let mut slags = std::collections::BTreeSet::new();
+        for tenant in catalog.tenant_names() {
+            if let Ok(catalog) = catalog.for_tenant(&tenant) {
+                slags.extend(catalog.list().unwrap_or_default());
+            }
+        }
+        slags
+    })
+    .await
+    .unwrap_or_default();
+    let mut removed = 0;
+    for slag in slags {
+        removed += repo.sweep_finished(&slag, before_ms, RETENTION_BATCH).await;
+    }
+    let archives = repo.prune_archives(retention).await;
+    if removed + archives > 0 {
+        tracing::info!(
+            removed,
+            archives,
+            "deleted finished jobs past the retention"
+        );
+    }
 }
 
 /// Largest `program` StartJob takes: a plan is a handful of calls.

@@ -1124,6 +1124,78 @@ impl JobRepo {
         }
     }
 
+    /// Deletes the finished jobs (completed, failed, cancelled) of `slag`
+    /// created before `before_ms` — records, events and index entries, in one
+    /// script each — at most `limit` per status. Returns how many went.
+    pub async fn sweep_finished(&self, slag: &str, before_ms: u64, limit: usize) -> usize {
+        let mut removed = 0;
+        for status in [
+            JobStatus::Completed,
+            JobStatus::Failed,
+            JobStatus::Cancelled,
+        ] {
+            let Ok(ids) = self
+                .store
+                .jobs_created_before(slag, status.tag(), before_ms, limit)
+                .await
+            else {
+                continue;
+            };
+            for id in ids {
+                if self.store.delete_job(slag, &id).await.unwrap_or(false) {
+                    removed += 1;
+                }
+            }
+        }
+        removed
+    }
+
+    /// Deletes this process' archive files (`jobs/*.json`, `logs/*.log` under
+    /// the memory root, every tenant) last written before `older_than` ago, so
+    /// the local export stays bounded like the store. Returns how many went.
+    pub async fn prune_archives(&self, older_than: std::time::Duration) -> usize {
+        let root = self.memory_root.clone();
+        tokio::task::spawn_blocking(move || {
+            let Some(cutoff) = std::time::SystemTime::now().checked_sub(older_than) else {
+                return 0;
+            };
+            let mut slag_dirs: Vec<PathBuf> = Vec::new();
+            let mut roots = vec![root.clone()];
+            if let Ok(tenants) = std::fs::read_dir(root.join(".tenants")) {
+                roots.extend(tenants.flatten().map(|tenant| tenant.path()));
+            }
+            for root in roots {
+                if let Ok(slags) = std::fs::read_dir(&root) {
+                    slag_dirs.extend(slags.flatten().map(|slag| slag.path()));
+                }
+            }
+            let mut removed = 0;
+            for dir in slag_dirs {
+                for (sub, extension) in [("jobs", "json"), ("logs", "log")] {
+                    let Ok(files) = std::fs::read_dir(dir.join(sub)) else {
+                        continue;
+                    };
+                    for file in files.flatten() {
+                        let path = file.path();
+                        let old = file
+                            .metadata()
+                            .and_then(|meta| meta.modified())
+                            .is_ok_and(|modified| modified < cutoff);
+                        if old
+                            && path.extension().is_some_and(|ext| ext == extension)
+                            && std::fs::remove_file(&path).is_ok()
+                        {
+                            removed += 1;
+                        }
+                    }
+                }
+            }
+            removed
+        })
+        .await
+        .unwrap_or(0)
+    }
+
     /// `<memory>/<slag>/jobs/<id>.json` (the record) and `<memory>/<slag>/logs/<id>.log`
     /// (its events, one JSON per line). Best effort: the store stays the truth.
     async fn archive(&self, record: &JobRecord) {

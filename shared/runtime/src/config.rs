@@ -154,6 +154,11 @@ pub struct ServerArgs {
     /// A job held by a silent worker this long (ms) is reclaimed by another.
     #[arg(long, env = "ADAS_VISIBILITY_TIMEOUT_MS", default_value_t = 60_000)]
     pub visibility_timeout_ms: u64,
+    /// Finished jobs (completed, failed, cancelled) created longer ago than
+    /// this (ms) are deleted from the store with their events, and their local
+    /// archives with them; 0 keeps them forever. Default 30 days.
+    #[arg(long, env = "ADAS_JOB_RETENTION_MS", default_value_t = 30 * 24 * 3_600_000)]
+    pub job_retention_ms: u64,
     /// The key prefix of this deployment's data in Redis (`adas:<prefix>:…`).
     /// Not a tenant: tenants come from the callers' principals.
     #[arg(long, env = "ADAS_REDIS_PREFIX", default_value = "default")]
@@ -308,6 +313,8 @@ impl ServerArgs {
             workers: self.workers,
             step_engine: self.step_engine,
             visibility_timeout: Duration::from_millis(self.visibility_timeout_ms),
+            job_retention: (self.job_retention_ms > 0)
+                .then(|| Duration::from_millis(self.job_retention_ms)),
             redis_prefix: self.redis_prefix,
             log_format: self.log_format,
             log: self.log,
@@ -370,6 +377,8 @@ pub struct ServerConfig {
     pub step_engine: StepEngine,
     /// Reclaim a job whose worker is silent this long.
     pub visibility_timeout: Duration,
+    /// Delete finished jobs created longer ago than this; `None` keeps them.
+    pub job_retention: Option<Duration>,
     /// Key prefix in Redis.
     pub redis_prefix: String,
     /// Log output format.
@@ -423,6 +432,7 @@ impl ServerConfig {
             workers: 256,
             step_engine: StepEngine::Local,
             visibility_timeout: Duration::from_secs(60),
+            job_retention: Some(Duration::from_secs(30 * 24 * 3600)),
             redis_prefix: "default".into(),
             log_format: LogFormat::Pretty,
             log: "info".into(),

@@ -229,6 +229,15 @@ pub trait JobStore: Send + Sync {
     async fn write_job(&self, slag: &str, job_id: &str, write: JobWrite<'_>) -> Result<Version>;
     /// Deletes a job with its events and index entries; false if it did not exist.
     async fn delete_job(&self, slag: &str, job_id: &str) -> Result<bool>;
+    /// Ids of a slag's jobs in `status` created before `before_ms`, oldest
+    /// first, at most `limit` (for retention sweeps).
+    async fn jobs_created_before(
+        &self,
+        slag: &str,
+        status: &str,
+        before_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<String>>;
     /// Job ids of a slag, oldest first (by creation time, then id); with
     /// `status`, only the jobs in that status (an index: no scan).
     async fn list_jobs(

@@ -292,6 +292,30 @@ impl JobStore for MemoryStore {
         Ok(existed)
     }
 
+    async fn jobs_created_before(
+        &self,
+        slag: &str,
+        status: &str,
+        before_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<String>> {
+        validate_slag_key(slag)?;
+        validate_slag_key(status)?;
+        let inner = self.lock();
+        Ok(inner
+            .status_index
+            .get(&(slag.to_owned(), status.to_owned()))
+            .map(|index| {
+                index
+                    .iter()
+                    .take_while(|(created, _)| *created < before_ms)
+                    .take(limit.max(1))
+                    .map(|(_, id)| id.clone())
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+
     async fn list_jobs(
         &self,
         slag: &str,

@@ -815,6 +815,28 @@ impl JobStore for RedisStore {
         Ok(existed == 1)
     }
 
+    async fn jobs_created_before(
+        &self,
+        slag: &str,
+        status: &str,
+        before_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<String>> {
+        validate_slag_key(slag)?;
+        validate_slag_key(status)?;
+        let ids: Vec<String> = redis::cmd("ZRANGE")
+            .arg(self.keys.status_index(slag, status))
+            .arg("-inf")
+            .arg(format!("({before_ms}"))
+            .arg("BYSCORE")
+            .arg("LIMIT")
+            .arg(0)
+            .arg(limit.max(1))
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(ids)
+    }
+
     async fn list_jobs(
         &self,
         slag: &str,

@@ -995,6 +995,60 @@ mod cases {
         );
     }
 
+    /// The retention sweep's read: finished jobs by creation time, oldest
+    /// first, bounded; a deleted job leaves the index with its record.
+    pub async fn old_jobs_are_found_by_status_and_age(store: &dyn StateStore) {
+        for (id, created) in [("old-1", 10), ("old-2", 20), ("new", 30)] {
+            let job = NewJob {
+                data: b"d",
+                created_ms: created,
+                status: "completed",
+                event: Some(b"e"),
+                enqueue: false,
+            };
+            store.create_job("ret", id, job).await.unwrap();
+        }
+        create(store, "ret", "running", b"d", 5, None)
+            .await
+            .unwrap();
+        let old = store
+            .jobs_created_before("ret", "completed", 25, 10)
+            .await
+            .unwrap();
+        assert_eq!(old, ["old-1", "old-2"]);
+        assert_eq!(
+            store
+                .jobs_created_before("ret", "completed", 25, 1)
+                .await
+                .unwrap(),
+            ["old-1"]
+        );
+        assert!(store.delete_job("ret", "old-1").await.unwrap());
+        assert_eq!(
+            store
+                .jobs_created_before("ret", "completed", 25, 10)
+                .await
+                .unwrap(),
+            ["old-2"]
+        );
+        assert!(
+            store
+                .read_events("ret", "old-1", None, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert!(store.get_job("ret", "old-1").await.unwrap().is_none());
+        // Another status is another index.
+        assert!(
+            store
+                .jobs_created_before("ret", "failed", 25, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+    }
+
     pub async fn idempotency_keys_are_set_once_and_expire(store: &dyn StateStore) {
         let ttl = Duration::from_secs(60);
         assert_eq!(
@@ -1355,6 +1409,11 @@ macro_rules! conformance {
             async fn renewed_leases_are_kept_and_reclaims_fence() {
                 cases::renewed_leases_are_kept_and_reclaims_fence(&*super::$backend().await.store)
                     .await;
+            }
+
+            #[tokio::test]
+            async fn old_jobs_are_found_by_status_and_age() {
+                cases::old_jobs_are_found_by_status_and_age(&*super::$backend().await.store).await;
             }
 
             #[tokio::test]

@@ -11,6 +11,12 @@
 //! session the server dropped (restart, expiry) is replaced and the operation
 //! retried once — only when it failed to be *sent*, so a tool never runs twice.
 //! stdio servers get one session (one child process) per operation.
+//!
+//! Each server is a compartment of its own (a bulkhead): its session opens
+//! under its own lock, so a server that never answers holds up only its own
+//! callers, and a circuit breaker refuses calls to a server that failed
+//! [`BREAKER_THRESHOLD`] times in a row (unreachable, timed out) for
+//! [`BREAKER_COOLDOWN`], then lets one call through to try it again.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -125,11 +131,76 @@ pub struct RmcpConnector {
     policy: Arc<EgressPolicy>,
     /// CA certificates trusted for `https://` servers beside the system's.
     extra_roots: Arc<Vec<reqwest::Certificate>>,
-    /// Open HTTP sessions by server URI.
-    sessions: Arc<tokio::sync::Mutex<HashMap<String, Arc<Session>>>>,
+    /// One compartment per server URI (the map's lock is never held across an await).
+    servers: Arc<std::sync::Mutex<HashMap<String, Arc<Compartment>>>>,
 }
 
 type Session = RunningService<RoleClient, ()>;
+
+/// Consecutive failures (unreachable, timed out) that open a server's circuit.
+pub const BREAKER_THRESHOLD: u32 = 5;
+/// How long an open circuit refuses calls before one is let through to try.
+pub const BREAKER_COOLDOWN: Duration = Duration::from_secs(10);
+
+/// One server's share of the connector: its kept session (the lock is held
+/// while it opens, for this server only) and its circuit breaker.
+#[derive(Debug, Default)]
+struct Compartment {
+    session: tokio::sync::Mutex<Option<Arc<Session>>>,
+    breaker: std::sync::Mutex<Breaker>,
+}
+
+#[derive(Debug, Default)]
+struct Breaker {
+    /// Failures in a row.
+    failures: u32,
+    /// While set and in the future, calls are refused.
+    open_until: Option<std::time::Instant>,
+}
+
+impl Compartment {
+    fn breaker(&self) -> std::sync::MutexGuard<'_, Breaker> {
+        self.breaker
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Refuses a call while the circuit is open; past the cooldown one call
+    /// goes through (the window is pushed back meanwhile, so only one).
+    fn admit(&self, uri: &str) -> Result<(), McpError> {
+        let mut breaker = self.breaker();
+        let now = std::time::Instant::now();
+        match breaker.open_until {
+            Some(until) if now < until => Err(McpError::Unreachable {
+                uri: uri.to_owned(),
+                reason: format!(
+                    "circuit open: {} failures in a row; calls are refused for up to {} s",
+                    breaker.failures,
+                    until.saturating_duration_since(now).as_secs().max(1)
+                ),
+            }),
+            Some(_) => {
+                breaker.open_until = Some(now + BREAKER_COOLDOWN);
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn record(&self, outcome: &Result<(), &McpError>) {
+        let mut breaker = self.breaker();
+        match outcome {
+            Err(McpError::Unreachable { .. } | McpError::Timeout { .. }) => {
+                breaker.failures += 1;
+                if breaker.failures >= BREAKER_THRESHOLD {
+                    breaker.open_until = Some(std::time::Instant::now() + BREAKER_COOLDOWN);
+                }
+            }
+            // An answer, even a refusal, says the server is there.
+            _ => *breaker = Breaker::default(),
+        }
+    }
+}
 
 /// Installs rustls with ring as the process's TLS provider (tonic's is ring
 /// too). reqwest is built without one, so any reqwest client — ours, or rmcp's
@@ -174,7 +245,7 @@ impl RmcpConnector {
             limits,
             policy: Arc::new(policy),
             extra_roots: Arc::default(),
-            sessions: Arc::default(),
+            servers: Arc::default(),
         }
     }
 
@@ -194,21 +265,36 @@ impl RmcpConnector {
         &self.policy
     }
 
+    /// The compartment of `uri`, made on first use.
+    fn compartment(&self, uri: &str) -> Arc<Compartment> {
+        self.servers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(uri.to_owned())
+            .or_default()
+            .clone()
+    }
+
     /// A session for `uri`: the kept one for HTTP (opened on first use, replaced
     /// once closed), a new one for stdio. The flag says whether it is kept.
-    async fn session_for(&self, uri: &str) -> Result<(Arc<Session>, bool), McpError> {
+    async fn session_for(
+        &self,
+        uri: &str,
+        compartment: &Compartment,
+    ) -> Result<(Arc<Session>, bool), McpError> {
         if !(uri.starts_with("http://") || uri.starts_with("https://")) {
             return Ok((Arc::new(self.session(uri).await?), false));
         }
-        // Held while connecting: concurrent first uses of a URI open one session.
-        let mut sessions = self.sessions.lock().await;
-        if let Some(session) = sessions.get(uri)
+        // Held while connecting: concurrent first uses of a URI open one
+        // session, and wait for this server only.
+        let mut kept = compartment.session.lock().await;
+        if let Some(session) = kept.as_ref()
             && !session.is_transport_closed()
         {
             return Ok((session.clone(), true));
         }
         let session = Arc::new(self.session(uri).await?);
-        sessions.insert(uri.to_owned(), session.clone());
+        *kept = Some(session.clone());
         Ok((session, true))
     }
 
@@ -216,41 +302,63 @@ impl RmcpConnector {
     /// process that stops closes its sessions while their servers still listen
     /// instead of leaving the cleanup to a cancelled task.
     pub async fn close(&self) {
-        let sessions: Vec<Arc<Session>> =
-            self.sessions.lock().await.drain().map(|(_, s)| s).collect();
-        for session in sessions {
-            if let Ok(session) = Arc::try_unwrap(session) {
+        let compartments: Vec<Arc<Compartment>> = self
+            .servers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .drain()
+            .map(|(_, compartment)| compartment)
+            .collect();
+        for compartment in compartments {
+            let session = compartment.session.lock().await.take();
+            if let Some(session) = session
+                && let Ok(session) = Arc::try_unwrap(session)
+            {
                 let _ = session.cancel().await;
             }
         }
     }
 
-    /// Forgets `session` if it is still the kept one for `uri`.
-    async fn evict(&self, uri: &str, session: &Arc<Session>) {
-        let mut sessions = self.sessions.lock().await;
-        if sessions
-            .get(uri)
-            .is_some_and(|kept| Arc::ptr_eq(kept, session))
-        {
-            sessions.remove(uri);
-        }
+    /// Runs `operation` on a session for `uri` within the call timeout; a kept
+    /// session found dead is replaced and the operation tried once more. The
+    /// outcome feeds the server's circuit breaker.
+    async fn with_session<T, F, Fut>(&self, uri: &str, operation: F) -> Result<T, McpError>
+    where
+        F: Fn(Arc<Session>) -> Fut,
+        Fut: Future<Output = Result<T, ServiceError>>,
+    {
+        let compartment = self.compartment(uri);
+        compartment.admit(uri)?;
+        let outcome = self.attempt(uri, &compartment, operation).await;
+        compartment.record(&outcome.as_ref().map(|_| ()));
+        outcome
     }
 
-    /// Runs `operation` on a session for `uri` within the call timeout; a kept
-    /// session found dead is replaced and the operation tried once more.
-    async fn with_session<T, F, Fut>(&self, uri: &str, operation: F) -> Result<T, McpError>
+    async fn attempt<T, F, Fut>(
+        &self,
+        uri: &str,
+        compartment: &Compartment,
+        operation: F,
+    ) -> Result<T, McpError>
     where
         F: Fn(Arc<Session>) -> Fut,
         Fut: Future<Output = Result<T, ServiceError>>,
     {
         let mut retried = false;
         loop {
-            let (session, kept) = self.session_for(uri).await?;
+            let (session, kept) = self.session_for(uri, compartment).await?;
             let outcome =
                 tokio::time::timeout(self.limits.call_timeout, operation(session.clone())).await;
             let lost = matches!(&outcome, Ok(Err(error)) if session_lost(error));
             if kept && lost {
-                self.evict(uri, &session).await;
+                // Forgotten if it is still the kept one.
+                let mut kept = compartment.session.lock().await;
+                if kept
+                    .as_ref()
+                    .is_some_and(|held| Arc::ptr_eq(held, &session))
+                {
+                    *kept = None;
+                }
             }
             if !kept && let Ok(session) = Arc::try_unwrap(session) {
                 let _ = session.cancel().await;

@@ -621,3 +621,83 @@ async fn a_warm_resolution_is_served_in_process_and_follows_other_replicas_write
     assert_eq!(server.counters.list_calls(), 2);
     server.stop().await;
 }
+
+/// A loopback listener that counts the connections it accepts and then either
+/// holds them without a word (`silent`) or closes them at once.
+fn counting_listener(silent: bool) -> (String, Arc<std::sync::atomic::AtomicUsize>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let uri = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = accepted.clone();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming() {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            if silent {
+                held.push(stream);
+            }
+        }
+    });
+    (uri, accepted)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_never_answers_holds_up_only_its_own_callers() {
+    let healthy = Server::start(DemoMcp::new()).await;
+    let (silent, accepted) = counting_listener(true);
+    let mcp = connector();
+    let hanging: Vec<_> = (0..3)
+        .map(|_| {
+            let (mcp, silent) = (mcp.clone(), silent.clone());
+            tokio::spawn(async move { mcp.list_tools(&silent).await })
+        })
+        .collect();
+    // One of them is opening a session with the silent server (5 s connect
+    // timeout), the others wait behind it for that server.
+    while accepted.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let tools = mcp.list_tools(&healthy.uri).await.unwrap();
+    assert!(!tools.is_empty());
+    assert!(
+        hanging.iter().all(|call| !call.is_finished()),
+        "the healthy server answered while the silent one still held its own callers"
+    );
+    for call in hanging {
+        call.abort();
+    }
+    healthy.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_server_opens_its_circuit_and_others_are_unaffected() {
+    let healthy = Server::start(DemoMcp::new()).await;
+    let (broken, accepted) = counting_listener(false);
+    let mcp = connector();
+    for _ in 0..adas_tools::BREAKER_THRESHOLD {
+        let error = mcp.list_tools(&broken).await.unwrap_err();
+        assert!(matches!(error, McpError::Unreachable { .. }), "{error}");
+    }
+    let tried = accepted.load(std::sync::atomic::Ordering::SeqCst);
+    assert!(tried >= adas_tools::BREAKER_THRESHOLD as usize);
+    // Open: refused at once, without a connection.
+    let error = mcp.list_tools(&broken).await.unwrap_err();
+    assert!(
+        matches!(&error, McpError::Unreachable { reason, .. } if reason.starts_with("circuit open")),
+        "{error}"
+    );
+    assert!(
+        mcp.call_tool(
+            &broken,
+            "process_refund",
+            &serde_json::Map::new(),
+            Some("k")
+        )
+        .await
+        .is_err()
+    );
+    assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), tried);
+    // Another server's calls go on.
+    assert!(!mcp.list_tools(&healthy.uri).await.unwrap().is_empty());
+    healthy.stop().await;
+}
