@@ -4,7 +4,7 @@
 //! stays in one Redis Cluster slot; the [`PARTITIONS`] tags spread the tenant's
 //! slags (and the ready queue) over the cluster's shards.
 
-use crate::{Result, StateError};
+use crate::{Lane, Result, StateError};
 
 /// Longest slag or id accepted in a key.
 const MAX_KEY_PART: usize = 128;
@@ -33,6 +33,10 @@ pub fn validate_slag_key(part: &str) -> Result<()> {
         None => Ok(()),
     }
 }
+
+/// The end of a partition's queue lane keys.
+const READY_LANE: &str = ":queue:ready";
+const RESUMED_LANE: &str = ":queue:resumed";
 
 /// Partitions of a tenant's keys and ready queue. Part of the key layout:
 /// every process of a deployment must agree on it, so it is a constant.
@@ -109,13 +113,24 @@ impl KeyLayout {
 
     /// A partition's ready queue stream (consumer group [`Self::QUEUE_GROUP`]).
     pub fn ready_queue(&self, partition: u16) -> String {
-        format!("{}:queue:ready", self.tagged(partition))
+        format!("{}{READY_LANE}", self.tagged(partition))
     }
 
     /// A partition's lane of resumed jobs (answers, approvals), claimed before
     /// the ready queue; same consumer group.
     pub fn resume_queue(&self, partition: u16) -> String {
-        format!("{}:queue:resumed", self.tagged(partition))
+        format!("{}{RESUMED_LANE}", self.tagged(partition))
+    }
+
+    /// Which lane a queue key (of any partition) is.
+    pub fn lane_of_queue(key: &str) -> Option<Lane> {
+        if key.ends_with(RESUMED_LANE) {
+            Some(Lane::Resumed)
+        } else if key.ends_with(READY_LANE) {
+            Some(Lane::New)
+        } else {
+            None
+        }
     }
 
     /// Consumer group of the ready queue.

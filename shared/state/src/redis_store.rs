@@ -358,6 +358,14 @@ impl RedisStore {
         Ok(())
     }
 
+    /// A partition's two lanes, resumed first (the order claims read them in).
+    fn lanes(&self, partition: u16) -> [String; 2] {
+        [
+            self.lane_key(Lane::Resumed, partition),
+            self.lane_key(Lane::New, partition),
+        ]
+    }
+
     fn lane_key(&self, lane: Lane, partition: u16) -> String {
         match lane {
             Lane::New => self.keys.ready_queue(partition),
@@ -1011,13 +1019,11 @@ impl ReadyQueue for RedisStore {
         let mut deliveries = Vec::new();
         for lane in [Lane::Resumed, Lane::New] {
             for stream in &streams {
-                for partition in 0..PARTITIONS {
-                    if stream.key != self.lane_key(lane, partition) {
-                        continue;
-                    }
-                    for entry in &stream.ids {
-                        deliveries.push(delivery_from(entry, lane, true)?);
-                    }
+                if KeyLayout::lane_of_queue(&stream.key) != Some(lane) {
+                    continue;
+                }
+                for entry in &stream.ids {
+                    deliveries.push(delivery_from(entry, lane, true)?);
                 }
             }
         }
@@ -1187,11 +1193,7 @@ impl RedisStore {
             let replies = self
                 .per_partition(&all, false, |pipe, partition| {
                     self.add_acks(pipe, acks, partition);
-                    let lanes = [
-                        self.lane_key(Lane::Resumed, partition),
-                        self.lane_key(Lane::New, partition),
-                    ];
-                    pipe.add_command(read_group(consumer, max, None, &lanes));
+                    pipe.add_command(read_group(consumer, max, None, &self.lanes(partition)));
                 })
                 .await?;
             acks = &[];
@@ -1208,10 +1210,7 @@ impl RedisStore {
                 return Ok(streams);
             }
             let turn = self.next_block.fetch_add(1, Ordering::Relaxed) % usize::from(PARTITIONS);
-            let lanes = [
-                self.lane_key(Lane::Resumed, turn as u16),
-                self.lane_key(Lane::New, turn as u16),
-            ];
+            let lanes = self.lanes(turn as u16);
             let mut connection = self.blocking_connection(consumer).await?;
             count_round_trip();
             let read: redis::RedisResult<Option<StreamReadReply>> =
