@@ -5,6 +5,7 @@ generated from proto/."""
 import concurrent.futures
 import json
 import os
+import threading
 import time
 import unittest
 
@@ -568,6 +569,56 @@ class WaitTimeoutAndRepromptLimit(unittest.TestCase):
         job = self.client.orch.GetJob(orch_pb2.GetJobRequest(name=job.name), timeout=10)
         self.assertEqual((job.status, job.outcome_class), (COMPLETED, job_pb2.OUTCOME_CLASS_ESCALATED))
         self.assertEqual(job.result.reply, "I looked it up: ORD-1 was delivered.")
+
+
+class ManyWatchers(unittest.TestCase):
+    def test_four_hundred_watchers_hold_one_redis_connection(self):
+        # Each WatchJob used to hold a blocking Redis connection of its own
+        # (500 watchers, 508 Redis clients); now one blocking read per process
+        # carries every watcher, however many there are.
+        suite = adas_client.Suite()
+        c = Client(suite)
+        channels = [grpc.insecure_channel(suite.orchestrator.address) for _ in range(4)]
+        stubs = [orch_grpc.OrchestratorServiceStub(channel) for channel in channels]
+        watchers = 400
+
+        def clients():
+            info = suite.redis.command("INFO", "clients")
+            fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+            return int(fields["connected_clients"]), int(fields["blocked_clients"])
+
+        try:
+            job = c.settled(c.start("I want a refund for ORD-1").name)
+            self.assertEqual(job.status, PAUSED)
+            before, _ = clients()
+            caught_up = [threading.Event() for _ in range(watchers)]
+
+            def watch(index):
+                seen = []
+                stream = stubs[index % len(stubs)].WatchJob(orch_pb2.WatchJobRequest(name=job.name), timeout=120)
+                for event in stream:
+                    seen.append(event.type)
+                    if event.type == job_pb2.JOB_EVENT_TYPE_PAUSED:
+                        caught_up[index].set()
+                return seen
+
+            with concurrent.futures.ThreadPoolExecutor(max_workers=watchers) as pool:
+                futures = [pool.submit(watch, index) for index in range(watchers)]
+                for index, event in enumerate(caught_up):
+                    self.assertTrue(event.wait(60), f"watcher {index} saw the pause")
+                # Every watcher now waits for the job's next event.
+                peak = max(clients()[0] for _ in range(20))
+                self.assertLessEqual(peak, before + 2, f"{watchers} watchers took {peak - before} Redis clients")
+                c.answer(job, amount=number(40))
+                for future in futures:
+                    seen = future.result(timeout=60)
+                    self.assertEqual(seen[-1], job_pb2.JOB_EVENT_TYPE_COMPLETED, "every watcher saw the end")
+            self.assertLessEqual(clients()[0], before + 2)
+        finally:
+            for channel in channels:
+                channel.close()
+            c.close()
+            suite.stop()
 
 
 class OrchestratorCrash(unittest.TestCase):

@@ -133,6 +133,12 @@ impl KeyLayout {
         }
     }
 
+    /// A partition's wake stream (one entry): appended when a process starts
+    /// watching a job's events, so its blocked reader reads that stream too.
+    pub fn watch_wake(&self, partition: u16) -> String {
+        format!("{}:watch:wake", self.tagged(partition))
+    }
+
     /// Consumer group of the ready queue.
     pub const QUEUE_GROUP: &'static str = "workers";
 

@@ -14,6 +14,7 @@ mod error;
 mod keys;
 mod memory;
 mod redis_store;
+mod watch;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -21,6 +21,7 @@ use tokio::sync::Mutex;
 
 use crate::keys::{KeyLayout, PARTITIONS, partition_of, validate_slag_key};
 use crate::memory::{validate_cache_key, validate_doc_key, validate_idempotency_key};
+use crate::watch::WatchHub;
 use crate::{
     CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventLog, IdempotencyStore, JobStore,
     JobWrite, Lane, NewJob, Page, PageRequest, QueueItem, QueueStats, ReadyQueue, Receipt, Result,
@@ -165,7 +166,7 @@ return 1
 
 /// A connection to one Redis or to a Redis Cluster (commands routed by slot).
 #[derive(Clone)]
-enum Conn {
+pub(crate) enum Conn {
     Single(ConnectionManager),
     Multiplexed(MultiplexedConnection),
     Cluster(ClusterConnection),
@@ -205,7 +206,8 @@ impl ConnectionLike for Conn {
 }
 
 /// Where new connections come from.
-enum Backend {
+#[derive(Clone)]
+pub(crate) enum Backend {
     Single(Client),
     Cluster(Box<ClusterClient>),
 }
@@ -219,6 +221,27 @@ const CLUSTER_BLOCKING_TIMEOUT: Duration = Duration::from_secs(60);
 /// one in turn for at most this long.
 const CLUSTER_CLAIM_BLOCK: Duration = Duration::from_millis(100);
 
+impl Backend {
+    /// A connection of its own, with no response timeout but the server's
+    /// (the reads it carries block on the server).
+    pub(crate) async fn dedicated_connection(&self) -> Result<Conn> {
+        Ok(match self {
+            Self::Single(client) => {
+                let config = AsyncConnectionConfig::new().set_response_timeout(None);
+                Conn::Multiplexed(
+                    client
+                        .get_multiplexed_async_connection_with_config(&config)
+                        .await?,
+                )
+            }
+            Self::Cluster(client) => {
+                let config = ClusterConfig::new().set_response_timeout(CLUSTER_BLOCKING_TIMEOUT);
+                Conn::Cluster(client.get_async_connection_with_config(config).await?)
+            }
+        })
+    }
+}
+
 /// Redis-backed state for one tenant.
 pub struct RedisStore {
     backend: Backend,
@@ -228,9 +251,9 @@ pub struct RedisStore {
     /// Blocking reads (XREADGROUP BLOCK) would stall every request multiplexed
     /// behind them, so each consumer blocks on a connection of its own.
     blocking: Mutex<HashMap<String, Conn>>,
-    /// Idle connections for blocking event reads (XREAD BLOCK): one per waiting
-    /// watcher at a time, returned after the read, so watchers never poll.
-    event_readers: std::sync::Mutex<Vec<Conn>>,
+    /// Event watchers (WatchJob) of this process: one blocking read per
+    /// group carries them all, so watchers neither poll nor hold connections.
+    watchers: WatchHub,
     /// The partition a cluster claim blocks on next.
     next_block: AtomicUsize,
 }
@@ -308,6 +331,7 @@ impl RedisStore {
             Backend::Cluster(client) => Conn::Cluster(client.get_async_connection().await?),
         };
         let store = Self {
+            watchers: WatchHub::new(backend.clone()),
             backend,
             connection,
             keys,
@@ -325,11 +349,15 @@ impl RedisStore {
                 doc_delete: Script::new(DOC_DELETE),
             },
             blocking: Mutex::new(HashMap::new()),
-            event_readers: std::sync::Mutex::new(Vec::new()),
             next_block: AtomicUsize::new(0),
         };
         store.ensure_group().await?;
         Ok(store)
+    }
+
+    /// Job event streams this process is watching (WatchJob) right now.
+    pub fn watched_streams(&self) -> usize {
+        self.watchers.streams()
     }
 
     /// Whether the store talks to a Redis Cluster.
@@ -476,23 +504,8 @@ impl RedisStore {
         self.connection.clone()
     }
 
-    /// A connection of its own, with no response timeout but the server's
-    /// (the reads it carries block on the server).
     async fn dedicated_connection(&self) -> Result<Conn> {
-        Ok(match &self.backend {
-            Backend::Single(client) => {
-                let config = AsyncConnectionConfig::new().set_response_timeout(None);
-                Conn::Multiplexed(
-                    client
-                        .get_multiplexed_async_connection_with_config(&config)
-                        .await?,
-                )
-            }
-            Backend::Cluster(client) => {
-                let config = ClusterConfig::new().set_response_timeout(CLUSTER_BLOCKING_TIMEOUT);
-                Conn::Cluster(client.get_async_connection_with_config(config).await?)
-            }
-        })
+        self.backend.dedicated_connection().await
     }
 
     async fn blocking_connection(&self, consumer: &str) -> Result<Conn> {
@@ -627,14 +640,10 @@ fn partitions_of(receipts: &[Receipt]) -> Vec<u16> {
     partitions
 }
 
-/// Idle blocking-read connections kept for WatchJob; more concurrent watchers
-/// open more, and those beyond this are closed after their read.
-const MAX_IDLE_EVENT_READERS: usize = 64;
-
 /// Requests this process has sent to Redis (all stores).
 static ROUND_TRIPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-fn count_round_trip() {
+pub(crate) fn count_round_trip() {
     ROUND_TRIPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
 }
 
@@ -923,42 +932,72 @@ impl EventLog for RedisStore {
         if let Some(after) = after {
             validate_event_id(after)?;
         }
-        let pooled = self
-            .event_readers
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .pop();
-        let mut connection = match pooled {
-            Some(connection) => connection,
-            // No response timeout: the server answers when BLOCK ends.
-            None => self.dedicated_connection().await?,
+        let deadline = tokio::time::Instant::now() + block;
+        // On a cluster a reader's streams must share a slot: one per partition.
+        let group = if self.is_cluster() {
+            partition_of(slag)
+        } else {
+            0
         };
-        // XREAD is exclusive of the id it is given; `0-0` reads from the start.
-        count_round_trip();
-        let reply: Option<StreamReadReply> = redis::cmd("XREAD")
+        let wake = self.keys.watch_wake(group);
+        let watch = self.watchers.watch(
+            group,
+            &wake,
+            &self.keys.events(slag, job_id),
+            after.unwrap_or("0-0"),
+        );
+        let mut wake_reader = watch.first;
+        loop {
+            // Listening before reading: an event appended in between still wakes us.
+            let grew = watch.grew.notified();
+            tokio::pin!(grew);
+            grew.as_mut().enable();
+            let events = if wake_reader {
+                wake_reader = false;
+                self.wake_and_read(&wake, slag, job_id, after, limit)
+                    .await?
+            } else {
+                self.read_events(slag, job_id, after, limit).await?
+            };
+            if !events.is_empty() {
+                return Ok(events);
+            }
+            if tokio::time::timeout_at(deadline, grew).await.is_err() {
+                return Ok(Vec::new());
+            }
+        }
+    }
+}
+
+impl RedisStore {
+    /// Appends to wake stream `wake` (its reader then reads the stream just
+    /// registered too) and reads the job's events, in one round trip.
+    async fn wake_and_read(
+        &self,
+        wake: &str,
+        slag: &str,
+        job_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>> {
+        let start = after.map_or_else(|| "-".to_owned(), |after| format!("({after}"));
+        let (_, reply): (Value, StreamRangeReply) = redis::pipe()
+            .cmd("XADD")
+            .arg(wake)
+            .arg("MAXLEN")
+            .arg(1)
+            .arg("*")
+            .arg("w")
+            .arg(1)
+            .cmd("XRANGE")
+            .arg(self.keys.events(slag, job_id))
+            .arg(start)
+            .arg("+")
             .arg("COUNT")
             .arg(limit.max(1))
-            .arg("BLOCK")
-            .arg(block.as_millis().max(1) as u64)
-            .arg("STREAMS")
-            .arg(self.keys.events(slag, job_id))
-            .arg(after.unwrap_or("0-0"))
-            .query_async(&mut connection)
+            .query_async(&mut self.conn())
             .await?;
-        // Only a connection that answered goes back to the pool, and only as many
-        // as a busy moment needed at most, up to a bound.
-        let mut idle = self
-            .event_readers
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if idle.len() < MAX_IDLE_EVENT_READERS {
-            idle.push(connection);
-        }
-        drop(idle);
-        let Some(reply) = reply else {
-            return Ok(Vec::new());
-        };
-        stored_events(reply.keys.into_iter().flat_map(|key| key.ids).collect())
+        stored_events(reply.ids)
     }
 }
 

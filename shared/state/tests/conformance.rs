@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use adas_state::{
-    DocExpect, DocRead, JobWrite, Lane, MemoryStore, NewJob, PageRequest, QueueItem, RedisStore,
-    StateError, StateStore, Version, WaitingChange, WaitingEntry,
+    DocExpect, DocRead, EventLog, JobWrite, Lane, MemoryStore, NewJob, PageRequest, QueueItem,
+    RedisStore, StateError, StateStore, Version, WaitingChange, WaitingEntry,
 };
 use adas_testkit::{RedisCluster, RedisServer};
 
@@ -890,6 +890,59 @@ mod cases {
         assert!(timed_out.is_empty());
     }
 
+    /// Many watchers at once, some of the same job, over many slags (cluster
+    /// partitions): each gets its own job's event, and one that gives up
+    /// leaves the others undisturbed.
+    pub async fn many_watchers_each_get_their_jobs_events(store: Arc<dyn StateStore>) {
+        let jobs: Vec<(String, String)> = (0..120)
+            .map(|n| (format!("slag{}", n % 24), format!("watched{n}")))
+            .collect();
+        for (slag, job_id) in &jobs {
+            create(&*store, slag, job_id, b"{}", 1, Some(b"created"))
+                .await
+                .unwrap();
+        }
+        let firsts: Vec<String> = {
+            let mut firsts = Vec::new();
+            for (slag, job_id) in &jobs {
+                let events = store.read_events(slag, job_id, None, 1).await.unwrap();
+                firsts.push(events[0].id.clone());
+            }
+            firsts
+        };
+        let watch = |slag: String, job_id: String, after: String| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                store
+                    .wait_events(&slag, &job_id, Some(&after), 10, Duration::from_secs(30))
+                    .await
+            })
+        };
+        // Two watchers of every third job.
+        let mut watchers = Vec::new();
+        for (index, ((slag, job_id), first)) in jobs.iter().zip(&firsts).enumerate() {
+            watchers.push((index, watch(slag.clone(), job_id.clone(), first.clone())));
+            if index % 3 == 0 {
+                watchers.push((index, watch(slag.clone(), job_id.clone(), first.clone())));
+            }
+        }
+        // One that gives up before anything happens.
+        let (slag, job_id) = &jobs[1];
+        let quitter = watch(slag.clone(), job_id.clone(), firsts[1].clone());
+        quitter.abort();
+        for (slag, job_id) in &jobs {
+            store
+                .append_event(slag, job_id, format!("for {job_id}").as_bytes())
+                .await
+                .unwrap();
+        }
+        for (index, watcher) in watchers {
+            let events = watcher.await.unwrap().unwrap();
+            let data: Vec<Vec<u8>> = events.into_iter().map(|event| event.data).collect();
+            assert_eq!(data, vec![format!("for {}", jobs[index].1).into_bytes()]);
+        }
+    }
+
     pub async fn crashed_consumer_is_reclaimed(store: &dyn StateStore) {
         store.enqueue(&item("job-of-dead-worker")).await.unwrap();
         let held = store
@@ -1400,6 +1453,12 @@ macro_rules! conformance {
                 cases::a_blocked_event_read_wakes_on_append(harness.store.clone()).await;
             }
 
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn many_watchers_each_get_their_jobs_events() {
+                let harness = super::$backend().await;
+                cases::many_watchers_each_get_their_jobs_events(harness.store.clone()).await;
+            }
+
             #[tokio::test]
             async fn crashed_consumer_is_reclaimed() {
                 cases::crashed_consumer_is_reclaimed(&*super::$backend().await.store).await;
@@ -1448,3 +1507,67 @@ macro_rules! conformance {
 conformance!(memory);
 conformance!(redis);
 conformance!(cluster);
+
+/// `INFO clients` figures of the Redis at `url`.
+async fn client_counts(url: &str) -> (u64, u64) {
+    let mut connection = ::redis::Client::open(url)
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    let info: String = ::redis::cmd("INFO")
+        .arg("clients")
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    let field = |name: &str| {
+        info.lines()
+            .find_map(|line| line.strip_prefix(name)?.strip_prefix(':'))
+            .and_then(|value| value.trim().parse().ok())
+            .unwrap_or_else(|| panic!("INFO clients has no {name}: {info}"))
+    };
+    (field("connected_clients"), field("blocked_clients"))
+}
+
+/// A process's watchers share one blocking read: 300 waiting watchers hold
+/// one blocked Redis connection, not 300 (each used to hold its own).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watchers_share_one_blocking_connection() {
+    let server = RedisServer::start();
+    let store = Arc::new(RedisStore::connect(&server.url(), "t1").await.unwrap());
+    let mut watchers = Vec::new();
+    for n in 0..300 {
+        let (slag, job_id) = (format!("slag{}", n % 30), format!("job{n}"));
+        create(&*store, &slag, &job_id, b"{}", 1, None)
+            .await
+            .unwrap();
+        let store = store.clone();
+        watchers.push(tokio::spawn(async move {
+            store
+                .wait_events(&slag, &job_id, None, 10, Duration::from_secs(60))
+                .await
+        }));
+    }
+    eventually("every watcher is registered and the reader blocks", || {
+        let (store, url) = (store.clone(), server.url());
+        async move { store.watched_streams() == 300 && client_counts(&url).await.1 == 1 }
+    })
+    .await;
+    let (connected, blocked) = client_counts(&server.url()).await;
+    // The store's shared connection, the reader's, and this check's own.
+    assert!(connected <= 4, "{connected} clients for 300 watchers");
+    assert_eq!(blocked, 1);
+    for n in 0..300 {
+        let (slag, job_id) = (format!("slag{}", n % 30), format!("job{n}"));
+        store.append_event(&slag, &job_id, b"e").await.unwrap();
+    }
+    for watcher in watchers {
+        assert_eq!(watcher.await.unwrap().unwrap().len(), 1);
+    }
+    assert_eq!(store.watched_streams(), 0, "finished watchers unregister");
+    let (connected, _) = client_counts(&server.url()).await;
+    assert!(
+        connected <= 4,
+        "{connected} clients after the watchers left"
+    );
+}
