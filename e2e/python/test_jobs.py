@@ -367,10 +367,10 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         stored = self.stored(job)
         self.assertEqual(json.loads(stored.calls[0].output_json)["focus_ref"], output["focus_ref"],
                          "the stored call holds the reference")
-        # …the artifact is in the slag's focus cache…
-        artifact = os.path.join(self.suite.memory_root, "echoes", "focus-cache", output["focus_ref"])
-        with open(artifact, encoding="utf-8") as file:
-            self.assertTrue(json.load(file) == {"text": big}, "the artifact is the whole output")
+        # …the artifact is in the slag's focus cache, in the store (no disk)…
+        artifact = self.suite.redis.command("GET", adas_client.slag_key("echoes", f"focus:a:{output['focus_ref']}"))
+        self.assertTrue(json.loads(artifact) == {"text": big}, "the artifact is the whole output")
+        self.assertFalse(os.path.exists(os.path.join(self.suite.memory_root, "echoes", "focus-cache")))
         # …and finalization read it back: the answer carries the whole output.
         self.assertTrue(dict(job.result.output_fields)["text"] == big, "the whole output is in the answer")
         events = list(c.orch.WatchJob(orch_pb2.WatchJobRequest(name=job.name), timeout=10))
@@ -617,6 +617,48 @@ class ManyWatchers(unittest.TestCase):
         finally:
             for channel in channels:
                 channel.close()
+            c.close()
+            suite.stop()
+
+
+class FocusCacheAcrossReplicas(unittest.TestCase):
+    def test_a_large_output_stored_by_one_orchestrator_is_read_by_another(self):
+        # The first orchestrator runs the large call and pauses; it goes away,
+        # and the other resumes the job: finalization reads the whole output
+        # the first stored (it used to sit on the first one's disk).
+        suite = adas_client.Suite(replicas=2)
+        first, (second, second_dal) = suite.orchestrator, suite.replicas[0]
+        self.assertEqual(second.stop(), 0)
+        c = Client(suite)
+        try:
+            registry = __import__("adas.v1.skill_registry_service_pb2_grpc", fromlist=["x"])
+            registry_pb2 = __import__("adas.v1.skill_registry_service_pb2", fromlist=["x"])
+            stub = registry.SkillRegistryServiceStub(c.channel(suite.registry))
+            stub.PutSkill(registry_pb2.PutSkillRequest(name="skills/big-orders", source=(
+                f"name: Big orders\nmcp_server: http://{suite.demo.address}/mcp\n"
+                "problem: {statement: Orders}\nintents: {supported: [{id: status}]}\n"
+                "tools:\n  - {name: check_order_status, read_only: true, inputs: [{name: order_id, type: string, required: true}]}\n"
+                "output_contract: {required_fields: [text, status]}\n"
+                "engine:\n  finalization_gate: {enabled: false}\n")), timeout=10)
+            big = "y" * 20000
+            program = f'sys.echo(text="{big}"), check_order_status(order_id=ASK("Which order?"))'
+            job = c.orch.StartJob(orch_pb2.StartJobRequest(skill="skills/big-orders", program=program), timeout=10)
+            job = c.settled(job.name)
+            self.assertEqual((job.status, list(job.waiting.requested_fields)), (PAUSED, ["order_id"]), job.error.message)
+            raw = suite.redis.command("HGET", adas_client.slag_key(job.slag, f"job:{job.job_id}"), "d", raw=True)
+            echoed = json.loads(job_record_pb2.JobRecord.FromString(raw).calls[0].output_json)
+            self.assertIn("focus_ref", echoed, "the paused job holds a reference, not the output")
+            self.assertEqual(first.stop(), 0)
+            second.restart()
+            c.close()
+            c = Client(suite, replica=(second, second_dal))
+            resumed = c.answer(job, order_id=text("ORD-1"))
+            job = c.wait(job.name, lambda j: j.version > resumed.version and j.status in (COMPLETED, FAILED), timeout=60)
+            self.assertEqual(job.status, COMPLETED, job.error.message)
+            fields = dict(job.result.output_fields)
+            self.assertTrue(fields["text"] == big, "finalization on the second read the first's artifact")
+            self.assertEqual(fields["status"], "delivered")
+        finally:
             c.close()
             suite.stop()
 

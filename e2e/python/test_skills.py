@@ -74,7 +74,7 @@ class SkillRegistry(unittest.TestCase):
                 skill = stub.GetSkill(registry_pb2.GetSkillRequest(name="skills/cs-tier-1"), timeout=10)
             self.assertEqual(skill.name, "skills/cs-tier-1")
             self.assertEqual(skill.template, "cs-tier-1")
-            for entry in ["skill.yaml", "jobs", "logs", "focus-cache"]:
+            for entry in ["skill.yaml", "jobs", "logs"]:
                 self.assertTrue((root / "cs-tier-1" / entry).exists(), entry)
             approvals = skill.compiled_policy.approvals
             self.assertEqual([(a.tool, a.when, a.approver) for a in approvals],

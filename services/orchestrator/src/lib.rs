@@ -281,7 +281,7 @@ pub fn spawn_workers(
         })
     };
     let focus = Arc::new(adas_jobs::focus::FocusCache::new(
-        &config.memory_root,
+        repo.store().clone(),
         adas_jobs::focus::FocusLimits {
             max_bytes: config.focus_cache_max_bytes,
             max_entries: config.focus_cache_max_entries,

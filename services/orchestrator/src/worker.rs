@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use adas_jobs::certainty;
 use adas_jobs::dal::{self, reason_codes};
-use adas_jobs::focus::FocusCache;
+use adas_jobs::focus::{FocusCache, FocusError};
 use adas_jobs::{
     CallRecord, DetectedIntent, EventKind, Evidence, JobError, JobRecord, JobRepo, JobResult,
     JobStatus, OutcomeClass, PendingApproval, StoredJob, Waiting, now,
@@ -1126,37 +1126,35 @@ impl Worker {
         if text.len() <= FOCUS_INLINE_MAX_BYTES {
             return output.clone();
         }
-        let (focus, owned_slag, bytes) = (self.focus.clone(), slag.to_owned(), text.clone());
-        match tokio::task::spawn_blocking(move || focus.put(&owned_slag, bytes.as_bytes())).await {
-            Ok(Ok(id)) => json!({
+        match self.focus.put(slag, text.as_bytes()).await {
+            Ok(id) => json!({
                 "focus_ref": id,
                 "bytes": text.len(),
                 "preview": text.chars().take(FOCUS_PREVIEW_CHARS).collect::<String>(),
             }),
-            Ok(Err(error)) => {
-                warn!(%error, slag, "focus cache refused a tool output; kept inline");
-                output.clone()
-            }
             Err(error) => {
-                warn!(%error, slag, "focus cache task failed; output kept inline");
+                warn!(%error, slag, "focus cache refused a tool output; kept inline");
                 output.clone()
             }
         }
     }
 
     /// A call's output as the tool returned it: a focus reference is read back
-    /// from the cache (an evicted one stays the reference).
-    async fn full_output(&self, slag: &str, output: &Json) -> Json {
+    /// from the cache (an evicted one stays the reference). A store that cannot
+    /// be read fails the step, to be retried: finalization never judges a
+    /// preview it mistook for the output.
+    async fn full_output(&self, slag: &str, output: &Json) -> Result<Json, WorkError> {
         let Some(id) = output.get("focus_ref").and_then(Json::as_str) else {
-            return output.clone();
+            return Ok(output.clone());
         };
-        let (focus, slag, id) = (self.focus.clone(), slag.to_owned(), id.to_owned());
-        let read = tokio::task::spawn_blocking(move || focus.get(&slag, &id)).await;
-        match read {
-            Ok(Ok(Some(bytes))) => {
-                serde_json::from_slice(&bytes).unwrap_or_else(|_| output.clone())
+        match self.focus.get(slag, id).await {
+            Ok(Some(bytes)) => {
+                Ok(serde_json::from_slice(&bytes).unwrap_or_else(|_| output.clone()))
             }
-            _ => output.clone(),
+            Ok(None) | Err(FocusError::InvalidKey(_) | FocusError::TooLarge { .. }) => {
+                Ok(output.clone())
+            }
+            Err(FocusError::Store(error)) => Err(JobError::Store(error).into()),
         }
     }
 
@@ -1174,7 +1172,7 @@ impl Worker {
         for call in record.calls.iter().filter(|call| !call.is_error) {
             outputs.push((
                 call.tool.clone(),
-                self.full_output(&record.slag, &call.output).await,
+                self.full_output(&record.slag, &call.output).await?,
             ));
         }
         for (tool, output) in &outputs {

@@ -73,7 +73,7 @@ pub struct ServerArgs {
     /// (Its value is never printed by `--help`: it may hold a password.)
     #[arg(long, env = "ADAS_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
-    /// Tenant data root on disk: `<root>/<slag>/{skill.yaml,jobs,logs,focus-cache}`.
+    /// Tenant data root on disk: `<root>/<slag>/{skill.yaml,jobs,logs}`.
     #[arg(long, env = "ADAS_MEMORY_ROOT", default_value = DEFAULT_MEMORY_ROOT)]
     pub memory_root: PathBuf,
     /// Directory of skill templates (`<slag>.yaml`) used to bootstrap new slags.

@@ -1,5 +1,5 @@
 //! Operational skills on disk (spec 002): `<memory-root>/<slag>/skill.yaml` with
-//! `jobs/`, `logs/` and `focus-cache/` beside it, bootstrapped on first use from
+//! `jobs/` and `logs/` beside it, bootstrapped on first use from
 //! `<templates-dir>/<slag>.yaml`. Only the default slag ([`DEFAULT_SLAG`]) may
 //! fall back to the built-in minimal skill; any other slag without a skill or a
 //! template is [`SkillError::UnknownSkill`] — a typo must never become a
@@ -42,7 +42,7 @@ use crate::validate::{Loaded, load};
 use crate::vars::Vars;
 
 /// Subdirectories every slag gets.
-pub const SLAG_DIRS: [&str; 3] = ["jobs", "logs", "focus-cache"];
+pub const SLAG_DIRS: [&str; 2] = ["jobs", "logs"];
 
 /// The file name of an operational skill.
 pub const SKILL_FILE: &str = "skill.yaml";

@@ -36,7 +36,7 @@ fn first_use_bootstraps_from_the_template_with_its_directories() {
     let root = scratch("bootstrap");
     let catalog = catalog(&root);
     let skill = catalog.get("cs-tier-1").unwrap();
-    for entry in [SKILL_FILE, "jobs", "logs", "focus-cache"] {
+    for entry in [SKILL_FILE, "jobs", "logs"] {
         assert!(root.join("cs-tier-1").join(entry).exists(), "{entry}");
     }
     assert_eq!(skill.template.as_deref(), Some("cs-tier-1"));

@@ -106,6 +106,22 @@ impl KeyLayout {
         format!("{}:events:{job_id}", self.slag_prefix(slag))
     }
 
+    /// Sorted set of a slag's artifact ids (the focus cache), scored by recency.
+    pub fn artifacts(&self, slag: &str) -> String {
+        format!("{}:focus", self.slag_prefix(slag))
+    }
+
+    /// Hash of a slag's artifact bookkeeping: `clock` (the last recency
+    /// handed out) and `bytes` (the total stored).
+    pub fn artifacts_meta(&self, slag: &str) -> String {
+        format!("{}:focus:meta", self.slag_prefix(slag))
+    }
+
+    /// The prefix of a slag's artifact bodies (`<prefix><id>`, strings).
+    pub fn artifact_prefix(&self, slag: &str) -> String {
+        format!("{}:focus:a:", self.slag_prefix(slag))
+    }
+
     /// String holding an idempotency key's value.
     pub fn idempotency(&self, slag: &str, key: &str) -> String {
         format!("{}:idem:{key}", self.slag_prefix(slag))

@@ -414,6 +414,38 @@ pub trait DocStore: Send + Sync {
     async fn doc_list(&self, scope: &str) -> Result<Vec<String>>;
 }
 
+/// Bounds of one slag's artifacts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArtifactBounds {
+    /// Most bytes kept.
+    pub max_bytes: u64,
+    /// Most artifacts kept.
+    pub max_entries: usize,
+}
+
+/// A slag's artifacts (the focus cache, spec 002): bodies stored once by id
+/// and read back by any process, bounded per slag in bytes and entries with
+/// the least recently used evicted first. Ids are the caller's (a content hash).
+#[async_trait]
+pub trait ArtifactStore: Send + Sync {
+    /// Stores `body` as `id` (or refreshes it when present, keeping the stored
+    /// body), making it the most recently used, then evicts the least recently
+    /// used until both `bounds` hold. A body larger than `bounds.max_bytes` is
+    /// refused by the caller, not here.
+    async fn artifact_put(
+        &self,
+        slag: &str,
+        id: &str,
+        body: &[u8],
+        bounds: ArtifactBounds,
+    ) -> Result<()>;
+    /// The artifact `id`, now the most recently used; `None` when it was never
+    /// stored or has been evicted.
+    async fn artifact_get(&self, slag: &str, id: &str) -> Result<Option<Vec<u8>>>;
+    /// The slag's artifact ids, least recently used first, and their total bytes.
+    async fn artifact_usage(&self, slag: &str) -> Result<(Vec<String>, u64)>;
+}
+
 /// Everything a service needs from state, as one object.
 pub trait StateStore:
     JobStore
@@ -424,6 +456,7 @@ pub trait StateStore:
     + TtlCache
     + Slots
     + DocStore
+    + ArtifactStore
     + std::fmt::Debug
 {
 }
@@ -437,6 +470,7 @@ impl<T> StateStore for T where
         + TtlCache
         + Slots
         + DocStore
+        + ArtifactStore
         + std::fmt::Debug
 {
 }

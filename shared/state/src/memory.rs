@@ -10,10 +10,10 @@ use tokio::sync::Notify;
 
 use crate::keys::validate_slag_key;
 use crate::{
-    CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventLog, IdempotencyStore, JobStore,
-    JobWrite, Lane, NewJob, Page, PageRequest, QueueItem, QueueStats, ReadyQueue, Receipt, Result,
-    Slots, StateError, StoredEvent, TtlCache, Version, VersionedRecord, WaitingChange,
-    WaitingEntry, WaitingIndex, now_ms,
+    ArtifactBounds, ArtifactStore, CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventLog,
+    IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page, PageRequest, QueueItem, QueueStats,
+    ReadyQueue, Receipt, Result, Slots, StateError, StoredEvent, TtlCache, Version,
+    VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex, now_ms,
 };
 
 /// Expired cache and idempotency entries are swept every this many writes, so
@@ -49,7 +49,29 @@ struct Inner {
     slots: HashMap<String, BTreeSet<String>>,
     /// Documents by (scope, name): etag and body.
     docs: BTreeMap<(String, String), (String, Vec<u8>)>,
+    artifacts: HashMap<String, Artifacts>,
     writes: u64,
+}
+
+/// One slag's artifacts: recency → id, and each id's recency and body.
+#[derive(Debug, Default)]
+struct Artifacts {
+    by_recency: BTreeMap<u64, String>,
+    entries: HashMap<String, (u64, Vec<u8>)>,
+    bytes: u64,
+    clock: u64,
+}
+
+impl Artifacts {
+    /// Makes `id` the most recently used.
+    fn touch(&mut self, id: &str) {
+        self.clock += 1;
+        if let Some((at, _)) = self.entries.get_mut(id) {
+            self.by_recency.remove(at);
+            *at = self.clock;
+            self.by_recency.insert(self.clock, id.to_owned());
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -852,5 +874,65 @@ impl DocStore for MemoryStore {
             .filter(|(stored, _)| stored == scope)
             .map(|(_, name)| name.clone())
             .collect())
+    }
+}
+
+#[async_trait]
+impl ArtifactStore for MemoryStore {
+    async fn artifact_put(
+        &self,
+        slag: &str,
+        id: &str,
+        body: &[u8],
+        bounds: ArtifactBounds,
+    ) -> Result<()> {
+        validate_slag_key(slag)?;
+        validate_slag_key(id)?;
+        let mut inner = self.lock();
+        let artifacts = inner.artifacts.entry(slag.to_owned()).or_default();
+        if artifacts.entries.contains_key(id) {
+            artifacts.touch(id);
+        } else {
+            artifacts.clock += 1;
+            let at = artifacts.clock;
+            artifacts.bytes += body.len() as u64;
+            artifacts.entries.insert(id.to_owned(), (at, body.to_vec()));
+            artifacts.by_recency.insert(at, id.to_owned());
+        }
+        while artifacts.bytes > bounds.max_bytes || artifacts.entries.len() > bounds.max_entries {
+            let Some((_, oldest)) = artifacts.by_recency.pop_first() else {
+                break;
+            };
+            if let Some((_, body)) = artifacts.entries.remove(&oldest) {
+                artifacts.bytes -= body.len() as u64;
+            }
+        }
+        inner.note_write();
+        Ok(())
+    }
+
+    async fn artifact_get(&self, slag: &str, id: &str) -> Result<Option<Vec<u8>>> {
+        validate_slag_key(slag)?;
+        validate_slag_key(id)?;
+        let mut inner = self.lock();
+        let Some(artifacts) = inner.artifacts.get_mut(slag) else {
+            return Ok(None);
+        };
+        artifacts.touch(id);
+        Ok(artifacts.entries.get(id).map(|(_, body)| body.clone()))
+    }
+
+    async fn artifact_usage(&self, slag: &str) -> Result<(Vec<String>, u64)> {
+        validate_slag_key(slag)?;
+        let inner = self.lock();
+        Ok(inner.artifacts.get(slag).map_or_else(
+            || (Vec::new(), 0),
+            |artifacts| {
+                (
+                    artifacts.by_recency.values().cloned().collect(),
+                    artifacts.bytes,
+                )
+            },
+        ))
     }
 }

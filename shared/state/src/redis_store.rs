@@ -23,10 +23,10 @@ use crate::keys::{KeyLayout, PARTITIONS, partition_of, validate_slag_key};
 use crate::memory::{validate_cache_key, validate_doc_key, validate_idempotency_key};
 use crate::watch::WatchHub;
 use crate::{
-    CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventLog, IdempotencyStore, JobStore,
-    JobWrite, Lane, NewJob, Page, PageRequest, QueueItem, QueueStats, ReadyQueue, Receipt, Result,
-    Slots, StateError, StoredEvent, TtlCache, Version, VersionedRecord, WaitingChange,
-    WaitingEntry, WaitingIndex,
+    ArtifactBounds, ArtifactStore, CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventLog,
+    IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page, PageRequest, QueueItem, QueueStats,
+    ReadyQueue, Receipt, Result, Slots, StateError, StoredEvent, TtlCache, Version,
+    VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex,
 };
 
 /// KEYS: job, jobs index, events, status index, ready queue. ARGV: data,
@@ -164,6 +164,40 @@ redis.call('SREM', KEYS[2], ARGV[3])
 return 1
 ";
 
+/// KEYS: artifact index, its meta hash, the artifact. ARGV: id, body,
+/// max bytes, max entries, artifact key prefix. The bodies evicted are in the
+/// slag's slot, named from the prefix.
+const ARTIFACT_PUT: &str = r"
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  redis.call('SET', KEYS[3], ARGV[2])
+  redis.call('HINCRBY', KEYS[2], 'bytes', string.len(ARGV[2]))
+end
+redis.call('ZADD', KEYS[1], redis.call('HINCRBY', KEYS[2], 'clock', 1), ARGV[1])
+local max_bytes, max_entries = tonumber(ARGV[3]), tonumber(ARGV[4])
+while tonumber(redis.call('HGET', KEYS[2], 'bytes') or 0) > max_bytes
+    or redis.call('ZCARD', KEYS[1]) > max_entries do
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
+  if not oldest then break end
+  local key = ARGV[5] .. oldest
+  redis.call('HINCRBY', KEYS[2], 'bytes', -redis.call('STRLEN', key))
+  redis.call('DEL', key)
+  redis.call('ZREM', KEYS[1], oldest)
+end
+return 1
+";
+
+/// KEYS: artifact index, its meta hash, the artifact. ARGV: id. The body, now
+/// the most recently used, or nil (an index entry without a body is dropped).
+const ARTIFACT_GET: &str = r"
+local body = redis.call('GET', KEYS[3])
+if not body then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  return false
+end
+redis.call('ZADD', KEYS[1], redis.call('HINCRBY', KEYS[2], 'clock', 1), ARGV[1])
+return body
+";
+
 /// A connection to one Redis or to a Redis Cluster (commands routed by slot).
 #[derive(Clone)]
 pub(crate) enum Conn {
@@ -270,6 +304,8 @@ struct Scripts {
     doc_get: Script,
     doc_put: Script,
     doc_delete: Script,
+    artifact_put: Script,
+    artifact_get: Script,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -347,6 +383,8 @@ impl RedisStore {
                 doc_get: Script::new(DOC_GET),
                 doc_put: Script::new(DOC_PUT),
                 doc_delete: Script::new(DOC_DELETE),
+                artifact_put: Script::new(ARTIFACT_PUT),
+                artifact_get: Script::new(ARTIFACT_GET),
             },
             blocking: Mutex::new(HashMap::new()),
             next_block: AtomicUsize::new(0),
@@ -1599,5 +1637,64 @@ impl DocStore for RedisStore {
             .await?;
         names.sort();
         Ok(names)
+    }
+}
+
+#[async_trait]
+impl ArtifactStore for RedisStore {
+    async fn artifact_put(
+        &self,
+        slag: &str,
+        id: &str,
+        body: &[u8],
+        bounds: ArtifactBounds,
+    ) -> Result<()> {
+        validate_slag_key(slag)?;
+        validate_slag_key(id)?;
+        let prefix = self.keys.artifact_prefix(slag);
+        let _: i64 = self
+            .scripts
+            .artifact_put
+            .key(self.keys.artifacts(slag))
+            .key(self.keys.artifacts_meta(slag))
+            .key(format!("{prefix}{id}"))
+            .arg(id)
+            .arg(body)
+            .arg(bounds.max_bytes)
+            .arg(bounds.max_entries)
+            .arg(&prefix)
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(())
+    }
+
+    async fn artifact_get(&self, slag: &str, id: &str) -> Result<Option<Vec<u8>>> {
+        validate_slag_key(slag)?;
+        validate_slag_key(id)?;
+        let body: Option<Vec<u8>> = self
+            .scripts
+            .artifact_get
+            .key(self.keys.artifacts(slag))
+            .key(self.keys.artifacts_meta(slag))
+            .key(format!("{}{id}", self.keys.artifact_prefix(slag)))
+            .arg(id)
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(body)
+    }
+
+    async fn artifact_usage(&self, slag: &str) -> Result<(Vec<String>, u64)> {
+        validate_slag_key(slag)?;
+        let (ids, bytes): (Vec<String>, Option<u64>) = redis::pipe()
+            .cmd("ZRANGE")
+            .arg(self.keys.artifacts(slag))
+            .arg(0)
+            .arg(-1)
+            .cmd("HGET")
+            .arg(self.keys.artifacts_meta(slag))
+            .arg("bytes")
+            .query_async(&mut self.conn())
+            .await?;
+        Ok((ids, bytes.unwrap_or(0)))
     }
 }

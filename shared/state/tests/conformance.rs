@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use adas_state::{
-    DocExpect, DocRead, EventLog, JobWrite, Lane, MemoryStore, NewJob, PageRequest, QueueItem,
-    RedisStore, StateError, StateStore, Version, WaitingChange, WaitingEntry,
+    ArtifactBounds, DocExpect, DocRead, EventLog, JobWrite, Lane, MemoryStore, NewJob, PageRequest,
+    QueueItem, RedisStore, StateError, StateStore, Version, WaitingChange, WaitingEntry,
 };
 use adas_testkit::{RedisCluster, RedisServer};
 
@@ -943,6 +943,77 @@ mod cases {
         }
     }
 
+    pub async fn artifacts_are_bounded_and_the_least_recently_used_goes_first(
+        store: &dyn StateStore,
+    ) {
+        let bounds = |max_bytes, max_entries| ArtifactBounds {
+            max_bytes,
+            max_entries,
+        };
+        let entries = bounds(1 << 20, 3);
+        for (id, body) in [("a", "1"), ("b", "22"), ("c", "333")] {
+            store
+                .artifact_put("cs", id, body.as_bytes(), entries)
+                .await
+                .unwrap();
+        }
+        // Reading `a` makes `b` the least recently used.
+        assert_eq!(
+            store.artifact_get("cs", "a").await.unwrap().as_deref(),
+            Some(&b"1"[..])
+        );
+        store
+            .artifact_put("cs", "d", b"4444", entries)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.artifact_get("cs", "b").await.unwrap(),
+            None,
+            "b evicted"
+        );
+        let names = |ids: &[&str]| ids.iter().map(|id| (*id).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            store.artifact_usage("cs").await.unwrap(),
+            (names(&["c", "a", "d"]), 8)
+        );
+        // Storing again keeps one copy and refreshes it.
+        store
+            .artifact_put("cs", "c", b"333", entries)
+            .await
+            .unwrap();
+        assert_eq!(
+            store.artifact_usage("cs").await.unwrap(),
+            (names(&["a", "d", "c"]), 8)
+        );
+        // Past the byte bound the oldest go until it holds.
+        store
+            .artifact_put("cs", "e", b"55555", bounds(9, 10))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.artifact_usage("cs").await.unwrap(),
+            (names(&["c", "e"]), 8)
+        );
+        // Slags are isolated: another never reads nor evicts them.
+        assert_eq!(store.artifact_get("devops", "c").await.unwrap(), None);
+        store
+            .artifact_put("devops", "x", b"other", bounds(5, 1))
+            .await
+            .unwrap();
+        assert_eq!(
+            store.artifact_usage("cs").await.unwrap().0,
+            names(&["c", "e"])
+        );
+        assert!(matches!(
+            store.artifact_get("cs", "a{b}").await,
+            Err(StateError::InvalidKey { .. })
+        ));
+        assert!(matches!(
+            store.artifact_put("c:s", "x", b"", entries).await,
+            Err(StateError::InvalidKey { .. })
+        ));
+    }
+
     pub async fn crashed_consumer_is_reclaimed(store: &dyn StateStore) {
         store.enqueue(&item("job-of-dead-worker")).await.unwrap();
         let held = store
@@ -1457,6 +1528,14 @@ macro_rules! conformance {
             async fn many_watchers_each_get_their_jobs_events() {
                 let harness = super::$backend().await;
                 cases::many_watchers_each_get_their_jobs_events(harness.store.clone()).await;
+            }
+
+            #[tokio::test]
+            async fn artifacts_are_bounded_and_the_least_recently_used_goes_first() {
+                cases::artifacts_are_bounded_and_the_least_recently_used_goes_first(
+                    &*super::$backend().await.store,
+                )
+                .await;
             }
 
             #[tokio::test]
