@@ -1,6 +1,9 @@
 //! adas-e2e: end-to-end tests live in `tests/` (and `python/`); `adas-bench`
-//! (`src/bin/adas-bench.rs`) measures the job path against its floor. No library
-//! code: only the job the bench and the tests share.
+//! (`src/bin/adas-bench.rs`) measures the job path against its floor. The
+//! library holds only what the bench and the tests share: the bench's job and
+//! the invariant checker every suite runs when it stops ([`invariants`]).
+
+pub mod invariants;
 
 /// The bench's skill (a template): a refund in three tool calls with one
 /// question, on the demo MCP server.

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use adas_e2e::invariants::CheckedStore;
 use adas_testkit::{SpawnedService, scratch_dir, workspace_binary};
 
 fn adas(args: &[&str]) -> Output {
@@ -88,24 +89,28 @@ fn validate_reports_positions_and_exit_codes() {
     assert_eq!(output.status.code(), Some(2), "usage errors exit 2");
 }
 
-/// `adas up` on free ports, private memory root, the shipped templates.
-fn suite(label: &str) -> (SpawnedService, String) {
+/// `adas up` on free ports, private memory root, the shipped templates, a
+/// private Redis whose jobs are checked against the invariants when the
+/// suite (the service, then the store) is dropped.
+fn suite(label: &str) -> ((SpawnedService, CheckedStore), String) {
     let root = scratch_dir(label);
-    let service = SpawnedService::spawn(
-        &workspace_binary("adas"),
-        &[
-            "up",
-            "--memory-root",
-            root.to_str().unwrap(),
-            "--templates-dir",
-            &adas_testkit::templates_arg(),
-            "--demo-mcp-listen",
-            "127.0.0.1:0",
-        ],
-        &[],
-    );
+    let memory = root.join("memory");
+    let store = CheckedStore::start(&root);
+    let templates = adas_testkit::templates_arg();
+    let mut args = vec![
+        "up",
+        "--memory-root",
+        memory.to_str().unwrap(),
+        "--templates-dir",
+        &templates,
+        "--demo-mcp-listen",
+        "127.0.0.1:0",
+    ];
+    let store_args = store.up_args();
+    args.extend(store_args.iter().map(String::as_str));
+    let service = SpawnedService::spawn(&workspace_binary("adas"), &args, &[]);
     let server = service.endpoint();
-    (service, server)
+    ((service, store), server)
 }
 
 fn text(output: &Output) -> (String, String) {

@@ -9,6 +9,7 @@
 
 use std::time::Duration;
 
+use adas_e2e::invariants::CheckedStore;
 use adas_proto::pb;
 use adas_testkit::model::{ModelServer, Reply, Seen};
 use adas_testkit::{SpawnedService, scratch_dir, workspace_binary};
@@ -124,6 +125,8 @@ fn script(_: usize, seen: &Seen) -> Reply {
 struct Suite {
     service: SpawnedService,
     model: ModelServer,
+    /// Dropped after the service: proves the invariants over what it did.
+    _store: CheckedStore,
 }
 
 impl Suite {
@@ -133,17 +136,21 @@ impl Suite {
         let memory = root.join("memory");
         let templates = adas_testkit::templates_arg();
         let base = format!("{}/v1", model.url);
+        let store = CheckedStore::start(&root);
+        let mut args = vec![
+            "up",
+            "--memory-root",
+            memory.to_str().unwrap(),
+            "--templates-dir",
+            &templates,
+            "--demo-mcp-listen",
+            "127.0.0.1:0",
+        ];
+        let store_args = store.up_args();
+        args.extend(store_args.iter().map(String::as_str));
         let service = SpawnedService::spawn(
             &workspace_binary("adas"),
-            &[
-                "up",
-                "--memory-root",
-                memory.to_str().unwrap(),
-                "--templates-dir",
-                &templates,
-                "--demo-mcp-listen",
-                "127.0.0.1:0",
-            ],
+            &args,
             &[
                 ("ADAS_LLM_BASE_URL", base.as_str()),
                 ("ADAS_LLM_MODEL", "scripted-1"),
@@ -152,7 +159,11 @@ impl Suite {
                 ("ADAS_LLM_RETRIES", "0"),
             ],
         );
-        Self { service, model }
+        Self {
+            service,
+            model,
+            _store: store,
+        }
     }
 
     async fn channel(&self) -> Channel {

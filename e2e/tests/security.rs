@@ -8,6 +8,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use adas_e2e::invariants::CheckedStore;
 use adas_proto::pb;
 use adas_runtime::auth::{AuthChannel, Credentials};
 use adas_testkit::{SpawnedService, scratch_dir, workspace_binary};
@@ -34,6 +35,8 @@ struct Suite {
     service: SpawnedService,
     keys: HashMap<&'static str, String>,
     root: std::path::PathBuf,
+    /// Dropped after the service: proves the invariants over what it did.
+    store: CheckedStore,
 }
 
 fn create_key(auth_file: &Path, name: &str, tenant: &str, roles: &[&str]) -> String {
@@ -92,11 +95,15 @@ impl Suite {
             auth_file.to_str().unwrap(),
         ];
         args.extend_from_slice(extra);
+        let store = CheckedStore::start(&root);
+        let store_args = store.up_args();
+        args.extend(store_args.iter().map(String::as_str));
         let service = SpawnedService::spawn(&workspace_binary("adas"), &args, &[]);
         Self {
             service,
             keys,
             root,
+            store,
         }
     }
 
@@ -1091,6 +1098,7 @@ async fn a_job_keeps_the_skill_version_it_started_with() {
     );
     // …and a new job by the new ones.
     let fresh = suite.job("alice", REFUND_900).await;
+    suite.store.runs_under_its_own_policy(&fresh.name);
     assert_eq!(fresh.status, pb::JobStatus::Completed as i32, "{fresh:?}");
 }
 

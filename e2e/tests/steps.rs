@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use adas_e2e::invariants::CheckedStore;
 use adas_e2e::{BENCH_SKILL, GOAL, SKILL};
 use adas_proto::pb;
 use adas_testkit::{SpawnedService, free_port, scratch_dir, workspace_binary};
@@ -27,12 +28,19 @@ async fn served(metrics: &str) -> u64 {
 }
 
 /// `adas up` (with `extra` flags) beside a demo MCP server; the bench skill
-/// as its template. Returns the suite, the demo server and the metrics address.
-fn start(root: &Path, extra: &[&str]) -> (SpawnedService, SpawnedService, String) {
+/// as its template. Returns the suite (checked against the invariants when
+/// dropped), the demo server and the metrics address.
+fn start(root: &Path, extra: &[&str]) -> ((SpawnedService, CheckedStore), SpawnedService, String) {
     let templates = root.join("templates");
     std::fs::create_dir_all(&templates).unwrap();
     std::fs::write(templates.join("bench-refund.yaml"), BENCH_SKILL).unwrap();
-    let demo = SpawnedService::spawn(&workspace_binary("adas-demo-mcp"), &[], &[]);
+    let store = CheckedStore::start(root);
+    let executions = store.executions_log().display().to_string();
+    let demo = SpawnedService::spawn(
+        &workspace_binary("adas-demo-mcp"),
+        &["--executions-log", &executions],
+        &[],
+    );
     let demo_url = format!("http://{}/mcp", demo.addr());
     let metrics = format!("127.0.0.1:{}", free_port());
     let memory = root.join("memory");
@@ -49,8 +57,10 @@ fn start(root: &Path, extra: &[&str]) -> (SpawnedService, SpawnedService, String
         &metrics,
     ];
     args.extend_from_slice(extra);
+    let store_args = store.up_args();
+    args.extend(store_args.iter().map(String::as_str));
     let suite = SpawnedService::spawn(&workspace_binary("adas"), &args, &[("ADAS_LOG", "error")]);
-    (suite, demo, metrics)
+    ((suite, store), demo, metrics)
 }
 
 /// StartJob → WatchJob until paused → SubmitInput → completed: four client
@@ -131,7 +141,7 @@ async fn refund(channel: Channel) -> String {
 async fn served_for_one_job(extra: &[&str], label: &str) -> (u64, String) {
     let root = scratch_dir(label);
     let (suite, _demo, metrics) = start(&root, extra);
-    let channel = Channel::from_shared(suite.endpoint())
+    let channel = Channel::from_shared(suite.0.endpoint())
         .unwrap()
         .connect_timeout(Duration::from_secs(10))
         .connect()

@@ -53,6 +53,11 @@ enum Command {
         /// Do not start the demo MCP server (templates then use ADAS_DEMO_MCP_URL as given).
         #[arg(long)]
         no_demo_mcp: bool,
+        /// Append every tool call the demo MCP server executes to this file, one
+        /// JSON line `{"key", "tool", "arguments"}` (the idempotency key from
+        /// `_meta`): for tests and audits that count executions.
+        #[arg(long, env = "ADAS_DEMO_MCP_EXECUTIONS_LOG")]
+        demo_mcp_executions_log: Option<std::path::PathBuf>,
     },
     /// Validate skill files (offline); put, get, list, delete skills and resolve their tools.
     Skill {
@@ -221,7 +226,14 @@ fn main() -> ExitCode {
             server,
             demo_mcp_listen,
             no_demo_mcp,
-        } => up(*server, (!no_demo_mcp).then_some(demo_mcp_listen)),
+            demo_mcp_executions_log,
+        } => up(
+            *server,
+            (!no_demo_mcp).then_some(DemoServer {
+                listen: demo_mcp_listen,
+                executions_log: demo_mcp_executions_log,
+            }),
+        ),
         Command::Skill { command } => skill::run(command, &client),
         Command::Job { command } => jobs::run(command, &client),
         Command::Chat(args) => jobs::chat_main(args, &client),
@@ -233,7 +245,16 @@ fn main() -> ExitCode {
     }
 }
 
-fn up(server: ServerArgs, demo_mcp_listen: Option<std::net::SocketAddr>) -> ExitCode {
+/// The demo MCP server `adas up` runs beside the suite.
+#[derive(Debug)]
+pub struct DemoServer {
+    /// Where it listens (port 0: any free port).
+    pub listen: std::net::SocketAddr,
+    /// Where it logs the calls it executes.
+    pub executions_log: Option<std::path::PathBuf>,
+}
+
+fn up(server: ServerArgs, demo_mcp: Option<DemoServer>) -> ExitCode {
     let config = server.into_config(ports::ALL_IN_ONE);
     init_tracing(config.log_format, &config.log);
     run_blocking(async move {
@@ -242,7 +263,7 @@ fn up(server: ServerArgs, demo_mcp_listen: Option<std::net::SocketAddr>) -> Exit
             shutdown_signal().await;
             let _ = stop.send(true);
         });
-        serve_suite(config, demo_mcp_listen, stopped, None).await
+        serve_suite(config, demo_mcp, stopped, None).await
     })
 }
 
@@ -256,12 +277,16 @@ async fn stopped(mut stop: tokio::sync::watch::Receiver<bool>) {
 /// gRPC address once it listens.
 pub async fn serve_suite(
     mut config: adas_runtime::ServerConfig,
-    demo_mcp_listen: Option<std::net::SocketAddr>,
+    demo_mcp: Option<DemoServer>,
     stop: tokio::sync::watch::Receiver<bool>,
     ready: Option<tokio::sync::oneshot::Sender<std::net::SocketAddr>>,
 ) -> Result<(), RuntimeError> {
     let mut demo = None;
-    if let Some(addr) = demo_mcp_listen {
+    if let Some(DemoServer {
+        listen: addr,
+        executions_log,
+    }) = demo_mcp
+    {
         // The demo server's real address (port 0 picks one) is what templates get.
         let demo_listener = tokio::net::TcpListener::bind(addr)
             .await
@@ -273,8 +298,14 @@ pub async fn serve_suite(
         tracing::info!(url = %config.demo_mcp_url, "demo MCP server serving");
         // Stopped last (below), so the suite's MCP sessions close while it listens.
         let (stop_demo, demo_stopped) = tokio::sync::watch::channel(false);
+        let mut server = adas_demo_mcp::DemoMcp::new();
+        if let Some(path) = &executions_log {
+            server = server
+                .with_executions_log(path)
+                .map_err(|error| RuntimeError::Startup(format!("{}: {error}", path.display())))?;
+        }
         let server = tokio::spawn(async move {
-            if let Err(error) = adas_demo_mcp::DemoMcp::new()
+            if let Err(error) = server
                 .serve_http(demo_listener, stopped(demo_stopped))
                 .await
             {
@@ -388,7 +419,10 @@ fn demo(
         let (ready, address) = tokio::sync::oneshot::channel();
         let suite = tokio::spawn(serve_suite(
             config,
-            Some(std::net::SocketAddr::from(([127, 0, 0, 1], 0))),
+            Some(DemoServer {
+                listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+                executions_log: None,
+            }),
             stopped,
             Some(ready),
         ));
