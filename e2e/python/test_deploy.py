@@ -4,7 +4,10 @@ strict: an unknown field is an error), and what running ADAS safely needs is
 there — resources, a non-root read-only securityContext, a PodDisruptionBudget
 per service, probes, a durable Redis — in k8s and compose alike."""
 
+import json
 import pathlib
+import re
+import subprocess
 import unittest
 
 import kubernetes_validate
@@ -93,6 +96,62 @@ class Compose(unittest.TestCase):
         environment = services["orchestrator"]["environment"]
         self.assertEqual(environment["ADAS_DEMO_MCP_URL"], "http://demo-mcp:50060/mcp")
         self.assertIn("ADAS_TEMPLATES_DIR", environment)
+
+
+class Image(unittest.TestCase):
+    """The Dockerfile, checked against the workspace (no container runtime or
+    registry here to build it): what it builds and copies exists, what the
+    manifests run is in it, and it runs unprivileged."""
+
+    @classmethod
+    def setUpClass(cls):
+        text = (ROOT / "Dockerfile").read_text(encoding="utf-8").replace("\\\n", " ")
+        cls.stages = [stage for stage in re.split(r"(?m)^FROM ", text)[1:]]
+        metadata = json.loads(subprocess.run(
+            ["cargo", "metadata", "--no-deps", "--format-version", "1", "--offline"],
+            cwd=ROOT, check=True, capture_output=True, text=True).stdout)
+        cls.bins = {package["name"]: {target["name"] for target in package["targets"] if "bin" in target["kind"]}
+                    for package in metadata["packages"]}
+
+    def test_it_builds_workspace_binaries_and_runs_them_as_an_unprivileged_user(self):
+        self.assertEqual(len(self.stages), 2, "a builder stage and a runtime stage")
+        build, runtime = self.stages
+        packages = re.findall(r"-p ([\w-]+)", build)
+        for package in packages:
+            self.assertIn(package, self.bins, f"{package} is a workspace package")
+        built = set().union(*(self.bins[package] for package in packages))
+        copied = set(re.findall(r"target/release/([\w-]+)", build))
+        self.assertEqual(copied, built, "every binary built is copied, and only those")
+        self.assertTrue(runtime.startswith("debian:"), "the toolchain stays in the builder")
+        self.assertIn("COPY --from=build /out/ /opt/adas/", runtime)
+        user = re.search(r"(?m)^USER (\S+)", runtime).group(1)
+        self.assertTrue(user.isdigit() and int(user) != 0, f"numeric non-root user, not {user}")
+        templates = re.search(r"(?m)^COPY (skill-templates)/ (\S+?)/?$", runtime)
+        self.assertTrue((ROOT / templates.group(1)).is_dir())
+        self.assertIn(f"ADAS_TEMPLATES_DIR={templates.group(2)}", runtime)
+        ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+        self.assertTrue({"target", ".git"} <= set(ignored), "the build context leaves out builds and history")
+
+    def test_every_binary_the_manifests_run_is_in_the_image(self):
+        copied = set(re.findall(r"target/release/([\w-]+)", self.stages[0]))
+        run = set()
+        for doc in documents(ROOT / "deploy" / "k8s" / "adas.yaml"):
+            if doc["kind"] not in ("Deployment", "StatefulSet"):
+                continue
+            for container in doc["spec"]["template"]["spec"]["containers"]:
+                if container["image"].startswith("adas:"):
+                    self.assertTrue(container["command"][0].startswith("/opt/adas/"))
+                    run.add(container["command"][0].removeprefix("/opt/adas/"))
+                    pod = doc["spec"]["template"]["spec"].get("securityContext", {})
+                    user = container.get("securityContext", {}).get("runAsUser", pod.get("runAsUser"))
+                    self.assertEqual(user, 10001, "the image's user")
+        for service in documents(ROOT / "deploy" / "compose.yaml")[0]["services"].values():
+            command = service.get("command") or []
+            if command and command[0].startswith("/opt/adas/"):
+                run.add(command[0].removeprefix("/opt/adas/"))
+        self.assertEqual(run, {"adas-intent", "adas-skill-registry", "adas-orchestrator", "adas-gate",
+                               "adas-dal-agent", "adas-demo-mcp"})
+        self.assertLessEqual(run, copied)
 
 
 if __name__ == "__main__":
