@@ -122,6 +122,11 @@ impl KeyLayout {
         format!("{}:focus:a:", self.slag_prefix(slag))
     }
 
+    /// An artifact's body.
+    pub fn artifact(&self, slag: &str, id: &str) -> String {
+        format!("{}{id}", self.artifact_prefix(slag))
+    }
+
     /// String holding an idempotency key's value.
     pub fn idempotency(&self, slag: &str, key: &str) -> String {
         format!("{}:idem:{key}", self.slag_prefix(slag))

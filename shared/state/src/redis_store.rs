@@ -940,19 +940,11 @@ impl EventLog for RedisStore {
         limit: usize,
     ) -> Result<Vec<StoredEvent>> {
         check_job(slag, job_id)?;
-        let start = match after {
-            None => "-".to_owned(),
-            Some(after) => {
-                validate_event_id(after)?;
-                format!("({after}")
-            }
-        };
-        let reply: StreamRangeReply = redis::cmd("XRANGE")
-            .arg(self.keys.events(slag, job_id))
-            .arg(start)
-            .arg("+")
-            .arg("COUNT")
-            .arg(limit.max(1))
+        if let Some(after) = after {
+            validate_event_id(after)?;
+        }
+        let reply: StreamRangeReply = self
+            .events_after(slag, job_id, after, limit)
             .query_async(&mut self.conn())
             .await?;
         stored_events(reply.ids)
@@ -1008,6 +1000,26 @@ impl EventLog for RedisStore {
 }
 
 impl RedisStore {
+    /// `XRANGE` of up to `limit` events of the job after `after` (exclusive;
+    /// from the start when `None`). `after` must be validated.
+    fn events_after(
+        &self,
+        slag: &str,
+        job_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> redis::Cmd {
+        let start = after.map_or_else(|| "-".to_owned(), |after| format!("({after}"));
+        let mut command = redis::cmd("XRANGE");
+        command
+            .arg(self.keys.events(slag, job_id))
+            .arg(start)
+            .arg("+")
+            .arg("COUNT")
+            .arg(limit.max(1));
+        command
+    }
+
     /// Appends to wake stream `wake` (its reader then reads the stream just
     /// registered too) and reads the job's events, in one round trip.
     async fn wake_and_read(
@@ -1018,7 +1030,6 @@ impl RedisStore {
         after: Option<&str>,
         limit: usize,
     ) -> Result<Vec<StoredEvent>> {
-        let start = after.map_or_else(|| "-".to_owned(), |after| format!("({after}"));
         let (_, reply): (Value, StreamRangeReply) = redis::pipe()
             .cmd("XADD")
             .arg(wake)
@@ -1027,12 +1038,7 @@ impl RedisStore {
             .arg("*")
             .arg("w")
             .arg(1)
-            .cmd("XRANGE")
-            .arg(self.keys.events(slag, job_id))
-            .arg(start)
-            .arg("+")
-            .arg("COUNT")
-            .arg(limit.max(1))
+            .add_command(self.events_after(slag, job_id, after, limit))
             .query_async(&mut self.conn())
             .await?;
         stored_events(reply.ids)
@@ -1657,7 +1663,7 @@ impl ArtifactStore for RedisStore {
             .artifact_put
             .key(self.keys.artifacts(slag))
             .key(self.keys.artifacts_meta(slag))
-            .key(format!("{prefix}{id}"))
+            .key(self.keys.artifact(slag, id))
             .arg(id)
             .arg(body)
             .arg(bounds.max_bytes)
@@ -1676,7 +1682,7 @@ impl ArtifactStore for RedisStore {
             .artifact_get
             .key(self.keys.artifacts(slag))
             .key(self.keys.artifacts_meta(slag))
-            .key(format!("{}{id}", self.keys.artifact_prefix(slag)))
+            .key(self.keys.artifact(slag, id))
             .arg(id)
             .invoke_async(&mut self.conn())
             .await?;
