@@ -121,6 +121,26 @@ class ContractOverAllInOne(unittest.TestCase):
         self.assertEqual([(d.code, d.line, d.column) for d in validated.diagnostics],
                          [("unknown_variable", 2, 13)])
 
+    def test_gzip_requests_and_answers_on_every_service(self):
+        # A client that compresses its requests (and offers gzip for answers) is
+        # served by every service, never UNIMPLEMENTED; the answer arrives intact.
+        with grpc.insecure_channel(self.service.address, compression=grpc.Compression.Gzip) as channel:
+            registry = skill_registry_service_pb2_grpc.SkillRegistryServiceStub(channel)
+            skill = registry.GetSkill(skill_registry_service_pb2.GetSkillRequest(name="skills/cs-tier-1"), timeout=10)
+            self.assertIn("process_refund", skill.source)
+            plan = intent_service_pb2_grpc.IntentServiceStub(channel).ParsePlan(
+                intent_service_pb2.ParsePlanRequest(program="retrieve_screw(count=3)"), timeout=10)
+            self.assertEqual(plan.canonical, "retrieve_screw(count=3)")
+            orchestrator = orchestrator_service_pb2_grpc.OrchestratorServiceStub(channel)
+            self.assertEqual(call_code(orchestrator.GetJob, orchestrator_service_pb2.GetJobRequest(
+                name="skills/cs-tier-1/jobs/unknown")), grpc.StatusCode.NOT_FOUND)
+            gate = gate_service_pb2_grpc.GateServiceStub(channel)
+            self.assertEqual(call_code(gate.Finalize, gate_service_pb2.FinalizeRequest(
+                skill="skills/cs-tier-1", draft_reply="done")), grpc.StatusCode.OK)
+            dal = dal_agent_service_pb2_grpc.DalAgentServiceStub(channel)
+            self.assertEqual(call_code(dal.ListWaiting, dal_agent_service_pb2.ListWaitingRequest(
+                parent="skills/cs-tier-1", page_size=10)), grpc.StatusCode.OK)
+
     def test_waiting_contract_keys_are_in_the_generated_client(self):
         # The six keys of spec 000 are fields of Waiting, by these exact names.
         names = [field.name for field in job_pb2.Waiting.DESCRIPTOR.fields][:6]

@@ -59,7 +59,10 @@ async fn rmcp_client_lists_and_calls_a_python_sdk_server() {
         .as_object()
         .unwrap()
         .clone();
-    let result = mcp.call_tool(&uri, "greet", &args, None).await.unwrap();
+    let result = mcp
+        .call_tool(&uri, "greet", &args, adas_tools::CallMeta::default())
+        .await
+        .unwrap();
     let greeting = result
         .get("greeting")
         .or_else(|| result.get("result").and_then(|inner| inner.get("greeting")));
@@ -67,7 +70,12 @@ async fn rmcp_client_lists_and_calls_a_python_sdk_server() {
 
     let args = json!({"ticket_id": "T-2"}).as_object().unwrap().clone();
     let error = mcp
-        .call_tool(&uri, "ticket_lookup", &args, None)
+        .call_tool(
+            &uri,
+            "ticket_lookup",
+            &args,
+            adas_tools::CallMeta::default(),
+        )
         .await
         .unwrap_err();
     // The Python SDK hides the exception text; the failure is still a typed tool error.

@@ -141,9 +141,15 @@ struct Clients {
 async fn connect(client: &Client) -> Result<Clients, String> {
     let channel = client.channel().await?;
     Ok(Clients {
-        orchestrator: OrchestratorServiceClient::new(channel.clone()),
-        dal: DalAgentServiceClient::new(channel.clone()),
-        gate: GateServiceClient::new(channel),
+        orchestrator: OrchestratorServiceClient::new(channel.clone())
+            .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
+            .send_compressed(tonic::codec::CompressionEncoding::Gzip),
+        dal: DalAgentServiceClient::new(channel.clone())
+            .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
+            .send_compressed(tonic::codec::CompressionEncoding::Gzip),
+        gate: GateServiceClient::new(channel)
+            .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
+            .send_compressed(tonic::codec::CompressionEncoding::Gzip),
     })
 }
 
@@ -710,6 +716,8 @@ pub async fn chat(
                     pb::ApprovalDecision::Reject
                 } as i32;
                 GateServiceClient::new(approver.channel().await?)
+                    .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
+                    .send_compressed(tonic::codec::CompressionEncoding::Gzip)
                     .decide_approval(pb::DecideApprovalRequest {
                         job: job.name.clone(),
                         correlation_id: waiting.correlation_id.clone(),

@@ -256,15 +256,22 @@ pub struct DemoServer {
 
 fn up(server: ServerArgs, demo_mcp: Option<DemoServer>) -> ExitCode {
     let config = server.into_config(ports::ALL_IN_ONE);
-    init_tracing(config.log_format, &config.log);
-    run_blocking(async move {
+    adas_runtime::telemetry::init(
+        config.log_format,
+        &config.log,
+        config.otlp_endpoint.as_deref(),
+        "adas",
+    );
+    let code = run_blocking(async move {
         let (stop, stopped) = tokio::sync::watch::channel(false);
         tokio::spawn(async move {
             shutdown_signal().await;
             let _ = stop.send(true);
         });
         serve_suite(config, demo_mcp, stopped, None).await
-    })
+    });
+    adas_runtime::telemetry::flush();
+    code
 }
 
 /// Resolves once `stop` turns true.

@@ -447,7 +447,7 @@ async fn scrape(addr: std::net::SocketAddr, name: &str) -> Result<u64> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut socket = tokio::net::TcpStream::connect(addr).await?;
     socket
-        .write_all(b"GET /metrics HTTP/1.1\r\nhost: bench\r\n\r\n")
+        .write_all(b"GET /metrics HTTP/1.1\r\nhost: bench\r\nconnection: close\r\n\r\n")
         .await?;
     let mut page = String::new();
     socket.read_to_string(&mut page).await?;
@@ -574,7 +574,12 @@ async fn measure_floors(
         list.push(started.elapsed());
         let started = Instant::now();
         connector
-            .call_tool(&suite.demo_mcp_url, "check_order_status", &arguments, None)
+            .call_tool(
+                &suite.demo_mcp_url,
+                "check_order_status",
+                &arguments,
+                adas_tools::CallMeta::default(),
+            )
             .await?;
         call.push(started.elapsed());
     }

@@ -68,6 +68,7 @@ impl Counters {
         key: &str,
         tool: &str,
         arguments: Option<&serde_json::Map<String, serde_json::Value>>,
+        traceparent: &str,
     ) {
         self.executions
             .lock()
@@ -81,7 +82,8 @@ impl Counters {
         {
             use std::io::Write;
             let line =
-                serde_json::json!({"key": key, "tool": tool, "arguments": arguments}).to_string();
+                serde_json::json!({"key": key, "tool": tool, "arguments": arguments, "traceparent": traceparent})
+                    .to_string();
             if let Err(error) = writeln!(file, "{line}") {
                 tracing::warn!(%error, "executions log write failed");
             }
@@ -117,8 +119,9 @@ impl DemoMcp {
         }
     }
 
-    /// Appends each executed call to `path` as a JSON line `{"key", "tool", "arguments"}`
-    /// (the key from `_meta`), so a test outside the process can count them.
+    /// Appends each executed call to `path` as a JSON line `{"key", "tool",
+    /// "arguments", "traceparent"}` (key and trace context from `_meta`), so a
+    /// test outside the process can count them and follow their trace.
     pub fn with_executions_log(self, path: &std::path::Path) -> std::io::Result<Self> {
         let file = std::fs::OpenOptions::new()
             .create(true)
@@ -226,20 +229,28 @@ impl ServerHandler for DemoMcp {
     ) -> Result<CallToolResponse, ErrorData> {
         self.counters.tool_calls.fetch_add(1, Ordering::Relaxed);
         // rmcp hands the request's `_meta` to the handler in its context.
-        let key = [
-            Some(&context.meta.0.0),
-            request.meta.as_ref().map(|meta| &meta.0.0),
-        ]
-        .into_iter()
-        .flatten()
-        .find_map(|meta| meta.get(IDEMPOTENCY_KEY_META))
-        .and_then(serde_json::Value::as_str)
-        .unwrap_or_default();
+        let meta = |name: &str| {
+            [
+                Some(&context.meta.0.0),
+                request.meta.as_ref().map(|meta| &meta.0.0),
+            ]
+            .into_iter()
+            .flatten()
+            .find_map(|meta| meta.get(name))
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+        };
+        let (key, traceparent) = (meta(IDEMPOTENCY_KEY_META), meta("traceparent"));
         // Executed when received, as a real side effect would be: a client that
         // dies while the reply is delayed does not undo it.
         if self.offers(&request.name) {
-            self.counters
-                .executed(key, &request.name, request.arguments.as_ref());
+            self.counters.executed(
+                &key,
+                &request.name,
+                request.arguments.as_ref(),
+                &traceparent,
+            );
         }
         if !self.delay.is_zero() {
             tokio::time::sleep(self.delay).await;

@@ -198,6 +198,9 @@ impl Orchestrator {
     /// The tonic service, with the configured message size limit in both directions.
     pub fn into_service(self, max_message_bytes: usize) -> OrchestratorServiceServer<Self> {
         OrchestratorServiceServer::new(self)
+            // gzip both ways: a client may send compressed, and gets compressed answers when it offers.
+            .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
+            .send_compressed(tonic::codec::CompressionEncoding::Gzip)
             .max_decoding_message_size(max_message_bytes)
             .max_encoding_message_size(max_message_bytes)
     }
@@ -248,9 +251,18 @@ pub fn spawn_workers(
             let credentials = config.peer_credentials()?;
             let connect = |addr| adas_runtime::connect_peer(addr, &credentials);
             Arc::new(engine::Remote {
-                intent: IntentServiceClient::new(connect(peers.0)?).max_decoding_message_size(max),
-                dal: DalAgentServiceClient::new(connect(peers.1)?).max_decoding_message_size(max),
-                gate: GateServiceClient::new(connect(peers.2)?).max_decoding_message_size(max),
+                intent: IntentServiceClient::new(connect(peers.0)?)
+                    .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
+                    .send_compressed(tonic::codec::CompressionEncoding::Gzip)
+                    .max_decoding_message_size(max),
+                dal: DalAgentServiceClient::new(connect(peers.1)?)
+                    .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
+                    .send_compressed(tonic::codec::CompressionEncoding::Gzip)
+                    .max_decoding_message_size(max),
+                gate: GateServiceClient::new(connect(peers.2)?)
+                    .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
+                    .send_compressed(tonic::codec::CompressionEncoding::Gzip)
+                    .max_decoding_message_size(max),
                 repo: repo.clone(),
             })
         }
@@ -280,6 +292,10 @@ pub fn spawn_workers(
             }
         })
     };
+    {
+        let (repo, catalog) = (repo.clone(), catalog.clone());
+        adas_runtime::metrics::on_scrape(move || store_gauges(repo.clone(), catalog.clone()));
+    }
     let focus = Arc::new(adas_jobs::focus::FocusCache::new(
         repo.store().clone(),
         adas_jobs::focus::FocusLimits {
@@ -322,19 +338,7 @@ async fn sweep_retention(
     retention: Duration,
 ) {
     let before_ms = adas_state::now_ms().saturating_sub(retention.as_millis() as u64);
-    let catalog = catalog.clone();
-    // The catalog reads blocking (its files, or the shared store).
-    let slags = tokio::task::spawn_blocking(move || {
-        let mut slags = std::collections::BTreeSet::new();
-        for tenant in catalog.tenant_names() {
-            if let Ok(catalog) = catalog.for_tenant(&tenant) {
-                slags.extend(catalog.list().unwrap_or_default());
-            }
-        }
-        slags
-    })
-    .await
-    .unwrap_or_default();
+    let slags = catalog_slags(catalog).await;
     let mut removed = 0;
     for slag in slags {
         removed += repo.sweep_finished(&slag, before_ms, RETENTION_BATCH).await;
@@ -346,6 +350,75 @@ async fn sweep_retention(
             archives,
             "deleted finished jobs past the retention"
         );
+    }
+}
+
+/// Every tenant's slags.
+async fn catalog_slags(catalog: &Arc<adas_skill::Catalog>) -> std::collections::BTreeSet<String> {
+    let catalog = catalog.clone();
+    // The catalog reads blocking (its files, or the shared store).
+    tokio::task::spawn_blocking(move || {
+        let mut slags = std::collections::BTreeSet::new();
+        for tenant in catalog.tenant_names() {
+            if let Ok(catalog) = catalog.for_tenant(&tenant) {
+                slags.extend(catalog.list().unwrap_or_default());
+            }
+        }
+        slags
+    })
+    .await
+    .unwrap_or_default()
+}
+
+/// Paused jobs looked at per slag for the waiting gauges of one scrape.
+const SCRAPE_WAITING_LIMIT: usize = 1000;
+
+/// The store's view for the metrics page, read at each scrape (so every
+/// replica shows the same): `adas_queue_depth{state}`, paused jobs by
+/// reason (`adas_jobs_waiting{reason}`) and `adas_approvals_pending`.
+async fn store_gauges(repo: adas_jobs::JobRepo, catalog: Arc<adas_skill::Catalog>) {
+    if let Ok(stats) = repo.store().queue_stats().await {
+        metrics::gauge!("adas_queue_depth", "state" => "ready").set(stats.ready as f64);
+        metrics::gauge!("adas_queue_depth", "state" => "pending").set(stats.pending as f64);
+    }
+    let mut by_reason: std::collections::BTreeMap<String, u64> = Default::default();
+    for slag in catalog_slags(&catalog).await {
+        let page = adas_state::PageRequest {
+            offset: 0,
+            limit: SCRAPE_WAITING_LIMIT,
+        };
+        let Ok(waiting) = repo.store().list_waiting(&slag, page).await else {
+            continue;
+        };
+        let ids: Vec<String> = waiting
+            .items
+            .into_iter()
+            .map(|entry| entry.job_id)
+            .collect();
+        if ids.is_empty() {
+            continue;
+        }
+        for job in repo
+            .load_many(&slag, &ids)
+            .await
+            .unwrap_or_default()
+            .into_iter()
+            .flatten()
+        {
+            if let Some(waiting) = &job.record.waiting {
+                *by_reason.entry(waiting.reason_code.clone()).or_default() += 1;
+            }
+        }
+    }
+    metrics::gauge!("adas_approvals_pending").set(
+        by_reason
+            .get(adas_jobs::dal::reason_codes::APPROVAL_REQUIRED)
+            .copied()
+            .unwrap_or(0) as f64,
+    );
+    for reason in adas_jobs::dal::reason_codes::ALL.iter() {
+        metrics::gauge!("adas_jobs_waiting", "reason" => *reason)
+            .set(by_reason.get(*reason).copied().unwrap_or(0) as f64);
     }
 }
 
@@ -574,6 +647,7 @@ impl OrchestratorService for Orchestrator {
             finalization_failures: 0,
             model_steps: 0,
             started_call: None,
+            trace_parent: adas_runtime::telemetry::current_traceparent(),
             created_at: stamp.clone(),
             updated_at: stamp,
             ended_at: None,

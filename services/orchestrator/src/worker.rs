@@ -183,6 +183,8 @@ impl Worker {
                     .await
                 {
                     Ok(reclaimed) => {
+                        metrics::counter!("adas_job_reclaims_total")
+                            .increment(reclaimed.len() as u64);
                         for delivery in &reclaimed {
                             info!(slag = %delivery.item.slag, job_id = %delivery.item.job_id, "reclaimed a job from a silent worker");
                         }
@@ -365,16 +367,28 @@ impl Worker {
         job_id: &str,
         carried: Option<adas_state::VersionedRecord>,
     ) -> Result<(), WorkError> {
-        let StoredJob {
-            mut record,
-            mut version,
-        } = match carried.map(JobRepo::decode) {
+        let StoredJob { record, version } = match carried.map(JobRepo::decode) {
             Some(Ok(stored)) => stored,
             _ => self.repo.load(slag, job_id).await?,
         };
         if record.status.is_terminal() || record.status == JobStatus::Paused {
             return Ok(());
         }
+        // Each pickup is a span of the job's one trace (the StartJob's), on
+        // whichever worker takes it; peers and MCP servers get it from here.
+        let span = tracing::info_span!("job.step", %slag, %job_id, otel.kind = "internal");
+        adas_runtime::telemetry::set_parent(&span, &record.trace_parent);
+        tracing::Instrument::instrument(self.advance(slag, job_id, record, version), span).await
+    }
+
+    /// Advances a loaded job until it pauses, ends or the plan runs out.
+    async fn advance(
+        &self,
+        slag: &str,
+        job_id: &str,
+        mut record: JobRecord,
+        mut version: u64,
+    ) -> Result<(), WorkError> {
         let skill = self.skill(&record).await?;
         // A job still RUNNING when a worker picks it up was left by a worker
         // that went silent (a live worker holds it until it pauses or ends).
@@ -1044,26 +1058,44 @@ impl Worker {
                 ),
             )
             .await?;
+        let started = std::time::Instant::now();
+        let call_span = tracing::info_span!("tool.call", %tool, otel.kind = "client");
         let outcome = if tool.starts_with("sys.") {
             adas_tools::run_core(tool, &args)
                 .map_err(|error| adas_dia::ToolError::Recoverable(error.to_string()))
         } else {
             match record_uri(skill) {
-                Some(uri) => self
-                    .mcp
-                    .call_tool(&uri, tool, &args, Some(&key))
+                Some(uri) => {
+                    let traceparent =
+                        call_span.in_scope(adas_runtime::telemetry::current_traceparent);
+                    let meta = adas_tools::CallMeta {
+                        idempotency_key: Some(&key),
+                        traceparent: Some(&traceparent),
+                    };
+                    tracing::Instrument::instrument(
+                        self.mcp.call_tool(&uri, tool, &args, meta),
+                        call_span,
+                    )
                     .await
-                    .map_err(|error| match error {
-                        McpError::ToolFailed { message, .. } => {
-                            adas_dia::ToolError::Recoverable(message)
-                        }
-                        other => adas_dia::ToolError::Unrecoverable(other.to_string()),
-                    }),
+                }
+                .map_err(|error| match error {
+                    McpError::ToolFailed { message, .. } => {
+                        adas_dia::ToolError::Recoverable(message)
+                    }
+                    other => adas_dia::ToolError::Unrecoverable(other.to_string()),
+                }),
                 None => Err(adas_dia::ToolError::Unrecoverable(format!(
                     "`{tool}` has no MCP server to run on"
                 ))),
             }
         };
+        let result = if outcome.is_ok() { "ok" } else { "error" };
+        metrics::histogram!("adas_tool_call_seconds", "tool" => tool.to_owned(), "result" => result)
+            .record(started.elapsed());
+        if outcome.is_err() {
+            metrics::counter!("adas_tool_call_errors_total", "tool" => tool.to_owned())
+                .increment(1);
+        }
         let mut plan = record
             .plan
             .clone()

@@ -41,6 +41,9 @@ impl SkillRegistry {
     /// The tonic service, with the configured message size limit in both directions.
     pub fn into_service(self, max_message_bytes: usize) -> SkillRegistryServiceServer<Self> {
         SkillRegistryServiceServer::new(self)
+            // gzip both ways: a client may send compressed, and gets compressed answers when it offers.
+            .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
+            .send_compressed(tonic::codec::CompressionEncoding::Gzip)
             .max_decoding_message_size(max_message_bytes)
             .max_encoding_message_size(max_message_bytes)
     }

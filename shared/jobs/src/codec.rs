@@ -123,6 +123,7 @@ pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
         created_ms: ms(&record.created_at),
         updated_ms: ms(&record.updated_at),
         ended_ms: record.ended_at.as_deref().map(ms),
+        trace_parent: record.trace_parent.clone(),
         started_call: record.started_call.as_ref().map(|started| pb::StartedCall {
             key: started.key.clone(),
             tool: started.tool.clone(),
@@ -242,6 +243,7 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
         created_at: rfc3339(message.created_ms),
         updated_at: rfc3339(message.updated_ms),
         ended_at: message.ended_ms.map(rfc3339),
+        trace_parent: message.trace_parent,
         started_call: message.started_call.map(|started| StartedCall {
             key: started.key,
             tool: started.tool,
@@ -854,4 +856,19 @@ fn node_from(node: pb::PlanNode, calls: &[CallRecord]) -> Result<Node, JobError>
             error: failed.error,
         },
     })
+}
+
+/// An event kind's name for logs and metric labels (`TOOL_STARTED`): the
+/// wire enum's, without its prefix.
+pub(crate) fn event_kind_name(kind: EventKind) -> &'static str {
+    kind_to(kind)
+        .as_str_name()
+        .trim_start_matches("EVENT_KIND_")
+}
+
+/// An outcome's name for metric labels (`USER_ACTION_REQUIRED`).
+pub(crate) fn outcome_name(outcome: OutcomeClass) -> &'static str {
+    outcome_to(Some(outcome))
+        .as_str_name()
+        .trim_start_matches("OUTCOME_CLASS_")
 }

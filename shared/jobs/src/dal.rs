@@ -44,6 +44,18 @@ pub mod reason_codes {
     pub const ACTION_CONFIRMATION_REQUIRED: &str = "ACTION_CONFIRMATION_REQUIRED";
     /// Escalated: an operator replies in the agent's place (field `reply`).
     pub const HUMAN_TAKEOVER_REQUIRED: &str = "HUMAN_TAKEOVER_REQUIRED";
+
+    /// Every reason, in the order above.
+    pub const ALL: [&str; 8] = [
+        MISSING_REQUIRED_INPUT,
+        IDENTITY_VERIFICATION_REQUIRED,
+        TOOL_ERROR_RECOVERY,
+        USER_CONFIRMATION_REQUIRED,
+        APPROVAL_REQUIRED,
+        INTENT_CLARIFICATION_REQUIRED,
+        ACTION_CONFIRMATION_REQUIRED,
+        HUMAN_TAKEOVER_REQUIRED,
+    ];
 }
 
 /// A tool's full input schema: the server's (nested objects, formats,

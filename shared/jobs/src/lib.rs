@@ -365,6 +365,10 @@ pub struct JobRecord {
     /// knows the call's end is unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_call: Option<StartedCall>,
+    /// The W3C `traceparent` of the StartJob request (empty: not traced), so
+    /// every step on any worker continues the job's one trace.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub trace_parent: String,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Last written (RFC 3339).
@@ -826,6 +830,7 @@ impl JobRepo {
             .store
             .create_job(&record.slag, &record.job_id, job)
             .await?;
+        observe(record, EventKind::Created, "job created", &Json::Null);
         Ok(StoredJob {
             record: record.clone(),
             version,
@@ -914,7 +919,7 @@ impl JobRepo {
             return self.save(expected, record, event).await;
         }
         let (kind, message, detail) = event;
-        let bytes = event_bytes(record, expected + 1, kind, message, detail);
+        let bytes = event_bytes(record, expected + 1, kind, message, detail.clone());
         let write = adas_state::JobWrite {
             expected,
             data: None,
@@ -923,10 +928,12 @@ impl JobRepo {
             events: &[&bytes],
             enqueue: None,
         };
-        Ok(self
+        let version = self
             .store
             .write_job(&record.slag, &record.job_id, write)
-            .await?)
+            .await?;
+        observe(record, kind, message, &detail);
+        Ok(version)
     }
 
     /// [`Self::save`] with every event of the transition, in order, and (when
@@ -954,13 +961,18 @@ impl JobRepo {
         // event can be written by the same atomic step (one round trip, and no
         // write without its event).
         let held: Vec<_> = record.unwritten.drain(..).collect();
-        let events = held
+        let all: Vec<(EventKind, &str, Json)> = held
             .iter()
             .map(|(kind, message, detail)| (*kind, message.as_str(), detail.clone()))
             .chain(events)
-            .map(|(kind, message, detail)| event_bytes(record, expected + 1, kind, message, detail))
+            .collect();
+        let encoded = all
+            .iter()
+            .map(|(kind, message, detail)| {
+                event_bytes(record, expected + 1, *kind, message, detail.clone())
+            })
             .collect::<Vec<_>>();
-        let events: Vec<&[u8]> = events.iter().map(Vec::as_slice).collect();
+        let events: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
         let write = adas_state::JobWrite {
             expected,
             data: Some(&data),
@@ -977,10 +989,14 @@ impl JobRepo {
             Ok(version) => version,
             Err(error) => {
                 // Nothing was written: the held events stay held.
+                drop(all);
                 record.unwritten = held;
                 return Err(error.into());
             }
         };
+        for (kind, message, detail) in &all {
+            observe(record, *kind, message, detail);
+        }
         if record.status.is_terminal() {
             // Best effort: a slot left behind is pruned when its set fills up.
             if record.holds_quota
@@ -1241,6 +1257,49 @@ impl JobRepo {
 }
 
 /// A job event as stored: what happened, and the status it left the job in.
+/// A written event, told to operators: one structured log line (job, skill,
+/// tenant, trace) and the job metrics.
+fn observe(record: &JobRecord, kind: EventKind, message: &str, detail: &Json) {
+    let kind_name = codec::event_kind_name(kind);
+    let trace_id = record.trace_parent.split('-').nth(1).unwrap_or_default();
+    let tool = detail
+        .get("tool")
+        .and_then(Json::as_str)
+        .unwrap_or_default();
+    tracing::info!(
+        target: "adas::job",
+        job_id = %record.job_id,
+        skill = %record.slag,
+        tenant = %record.tenant,
+        event = kind_name,
+        status = record.status.tag(),
+        tool,
+        trace_id,
+        "{message}"
+    );
+    metrics::counter!("adas_job_events_total", "kind" => kind_name).increment(1);
+    match kind {
+        EventKind::Created => {
+            metrics::counter!("adas_jobs_started_total", "skill" => record.slag.clone())
+                .increment(1);
+        }
+        EventKind::Completed | EventKind::Failed | EventKind::Cancelled => {
+            let outcome = record.outcome_class.map_or("none", codec::outcome_name);
+            metrics::counter!(
+                "adas_jobs_finished_total",
+                "skill" => record.slag.clone(),
+                "status" => record.status.tag(),
+                "outcome" => outcome
+            )
+            .increment(1);
+        }
+        EventKind::ToolDenied => {
+            metrics::counter!("adas_gate_denials_total", "tool" => tool.to_owned()).increment(1);
+        }
+        _ => {}
+    }
+}
+
 fn event_bytes(
     record: &JobRecord,
     version: u64,
@@ -1310,6 +1369,7 @@ mod tests {
             finalization_failures: 0,
             model_steps: 0,
             started_call: None,
+            trace_parent: String::new(),
             created_at: rfc3339(0),
             updated_at: rfc3339(0),
             ended_at: None,

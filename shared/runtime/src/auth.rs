@@ -711,6 +711,7 @@ impl tonic::service::Interceptor for Credentials {
                 .metadata_mut()
                 .insert("authorization", header.clone());
         }
+        crate::telemetry::inject(request.metadata_mut());
         Ok(request)
     }
 }

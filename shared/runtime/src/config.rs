@@ -191,10 +191,16 @@ pub struct ServerArgs {
     /// acknowledged writes or evict keys; `relaxed` only warns.
     #[arg(long, env = "ADAS_DURABILITY", value_enum)]
     pub durability: Option<Durability>,
-    /// Serve Prometheus-format counters (gRPC requests served, in flight) over
-    /// plain HTTP on this address; off when absent.
+    /// Serve Prometheus metrics (`GET /metrics`: RPCs by method and code with
+    /// latency histograms, jobs, tools, gate, caches, models) over plain HTTP
+    /// on this address; off when absent.
     #[arg(long, env = "ADAS_METRICS_LISTEN")]
     pub metrics_listen: Option<SocketAddr>,
+    /// Export traces (OpenTelemetry, OTLP over HTTP with protobuf) to this
+    /// collector, e.g. `http://127.0.0.1:4318`; off when absent. While on, the W3C
+    /// `traceparent` of callers is continued and passed to peers and MCP servers.
+    #[arg(long, env = "ADAS_OTLP_ENDPOINT")]
+    pub otlp_endpoint: Option<String>,
     /// Most bytes of artifacts one slag's focus cache keeps (large tool outputs).
     #[arg(long, env = "ADAS_FOCUS_CACHE_MAX_BYTES", default_value_t = 64 * 1024 * 1024)]
     pub focus_cache_max_bytes: u64,
@@ -325,6 +331,7 @@ impl ServerArgs {
             drain_delay: Duration::from_millis(self.drain_delay_ms),
             durability,
             metrics_listen: self.metrics_listen,
+            otlp_endpoint: self.otlp_endpoint,
             focus_cache_max_bytes: self.focus_cache_max_bytes,
             focus_cache_max_entries: self.focus_cache_max_entries.max(1),
             llm: self.llm.into_config(),
@@ -399,6 +406,8 @@ pub struct ServerConfig {
     pub durability: Durability,
     /// Where the metrics page is served; `None`: nowhere.
     pub metrics_listen: Option<SocketAddr>,
+    /// Where spans go (OTLP/HTTP), when tracing.
+    pub otlp_endpoint: Option<String>,
     /// Bound of each slag's focus cache, in bytes.
     pub focus_cache_max_bytes: u64,
     /// Bound of each slag's focus cache, in artifacts.
@@ -443,6 +452,7 @@ impl ServerConfig {
             drain_delay: Duration::ZERO,
             durability: Durability::Relaxed,
             metrics_listen: None,
+            otlp_endpoint: None,
             focus_cache_max_bytes: 64 * 1024 * 1024,
             focus_cache_max_entries: 10_000,
             llm: adas_llm::LlmConfig::default(),

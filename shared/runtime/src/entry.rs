@@ -40,8 +40,15 @@ where
         Err(error) => error.exit(),
     };
     let config = cli.server.into_config(default_port);
-    crate::telemetry::init_tracing(config.log_format, &config.log);
-    run_blocking(run(config, cli.peers))
+    crate::telemetry::init(
+        config.log_format,
+        &config.log,
+        config.otlp_endpoint.as_deref(),
+        name,
+    );
+    let code = run_blocking(run(config, cli.peers));
+    crate::telemetry::flush();
+    code
 }
 
 /// Binds the configured address and serves until SIGTERM/ctrl-c.

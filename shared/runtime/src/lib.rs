@@ -12,7 +12,7 @@ mod error;
 pub mod metrics;
 pub mod quota;
 mod server;
-mod telemetry;
+pub mod telemetry;
 mod work;
 
 pub use auth::{Principal, principal};

@@ -1,122 +1,299 @@
-//! Process counters in the Prometheus text format (gRPC requests served and in
-//! flight, Redis round trips), on a plain HTTP listener of
-//! their own (`--metrics-listen`), so a scraper or `adas-bench` can explain where
-//! a job's time goes (gRPC hops served, requests in flight) without touching the
-//! gRPC port or its concurrency limit.
+//! Process metrics in the Prometheus text format, recorded through the
+//! `metrics` facade (every crate counts with `metrics::counter!` and needs no
+//! dependency on this one) and rendered by `metrics-exporter-prometheus`, on
+//! an HTTP router of their own (`--metrics-listen`): `GET /metrics` serves the
+//! page, any other path is 404. A scraper or `adas-bench` reads where a job's
+//! time goes without touching the gRPC port or its concurrency limit.
+//!
+//! The names (labels in braces):
+//! - `adas_grpc_server_requests_total{service,method,code}` and
+//!   `adas_grpc_server_handling_seconds{service,method,code}` (histogram): every
+//!   RPC this process served; `adas_grpc_requests_served_total` counts the
+//!   application RPCs alone (a job's gRPC hops), `adas_grpc_requests_in_flight`
+//!   those running now,
+//! - jobs: `adas_jobs_started_total{skill}`, `adas_jobs_finished_total{skill,outcome}`,
+//!   `adas_job_events_total{kind}`, `adas_queue_depth{state}` (ready, pending),
+//!   `adas_jobs_waiting{reason}` and `adas_approvals_pending` (read from the
+//!   store at each scrape), `adas_job_reclaims_total`,
+//! - tools: `adas_tool_call_seconds{tool,result}` (histogram),
+//!   `adas_tool_call_errors_total{tool}`, `adas_gate_denials_total{tool}`,
+//!   `adas_unaccepted_tool_calls_total`, `adas_tool_cache_total{tier,result}`,
+//! - models: `adas_llm_calls_total`, `adas_llm_tokens_total{direction}`,
+//! - `adas_redis_round_trips_total`, `adas_build_info{version}`.
 
+use std::collections::HashSet;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use tokio::net::TcpListener;
 use tracing::{info, warn};
 
 use crate::error::RuntimeError;
 
-/// Application RPCs served by this process (health and reflection excluded:
-/// probes are not part of a job's path).
-static GRPC_REQUESTS_SERVED: AtomicU64 = AtomicU64::new(0);
+/// Latency buckets (seconds) of every histogram: a cached read (~100 µs) to a
+/// request timeout (30 s).
+const BUCKETS: [f64; 14] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0, 30.0,
+];
 
-pub(crate) fn count_request(path: &str) {
-    if is_application_rpc(path) {
-        GRPC_REQUESTS_SERVED.fetch_add(1, Ordering::Relaxed);
-    }
+/// The process' recorder, installed on first use: what is recorded before it
+/// is lost, so binaries install it as they set up tracing.
+pub fn install() -> &'static PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets(&BUCKETS)
+            .expect("the bucket list is not empty")
+            .build_recorder();
+        let handle = recorder.handle();
+        if metrics::set_global_recorder(recorder).is_err() {
+            warn!("a metrics recorder was already installed; this page stays empty");
+        }
+        describe();
+        // On the page from the start: a scraper sees 0, not an absent series.
+        metrics::counter!("adas_grpc_requests_served_total").absolute(0);
+        metrics::gauge!("adas_grpc_requests_in_flight").set(0.0);
+        metrics::gauge!("adas_build_info", "version" => env!("CARGO_PKG_VERSION")).set(1.0);
+        handle
+    })
 }
 
-/// `/adas.v1.…` counts; `/grpc.health.v1.Health/Check` and reflection do not.
-fn is_application_rpc(path: &str) -> bool {
-    !path.starts_with("/grpc.")
-}
-
-/// Tool calls refused because the server's tool definition is not the accepted one.
-static UNACCEPTED_TOOL_CALLS: AtomicU64 = AtomicU64::new(0);
-
-/// Counts a call refused for an unaccepted tool definition.
-pub fn count_unaccepted_tool_call() {
-    UNACCEPTED_TOOL_CALLS.fetch_add(1, Ordering::Relaxed);
-}
-
-/// Model calls, input and output tokens spent by this process.
-static LLM_CALLS: AtomicU64 = AtomicU64::new(0);
-static LLM_INPUT_TOKENS: AtomicU64 = AtomicU64::new(0);
-static LLM_OUTPUT_TOKENS: AtomicU64 = AtomicU64::new(0);
-
-/// Counts what a model call (or several) cost.
-pub fn count_llm(usage: &adas_llm::Usage) {
-    LLM_CALLS.fetch_add(usage.calls, Ordering::Relaxed);
-    LLM_INPUT_TOKENS.fetch_add(usage.input_tokens, Ordering::Relaxed);
-    LLM_OUTPUT_TOKENS.fetch_add(usage.output_tokens, Ordering::Relaxed);
+fn describe() {
+    use metrics::{Unit, describe_counter, describe_gauge, describe_histogram};
+    describe_counter!(
+        "adas_grpc_server_requests_total",
+        "RPCs served, by service, method and status code."
+    );
+    describe_histogram!(
+        "adas_grpc_server_handling_seconds",
+        Unit::Seconds,
+        "Time from a request's arrival to its status, by service, method and code."
+    );
+    describe_counter!(
+        "adas_grpc_requests_served_total",
+        "Application RPCs served (health and reflection excluded): a job's gRPC hops."
+    );
+    describe_gauge!("adas_grpc_requests_in_flight", "RPCs being handled now.");
+    describe_counter!(
+        "adas_redis_round_trips_total",
+        "Requests sent to Redis (a command, script or pipeline each)."
+    );
+    describe_counter!(
+        "adas_unaccepted_tool_calls_total",
+        "Tool calls refused: the server's definition of the tool is new or changed since an admin accepted it."
+    );
+    describe_counter!(
+        "adas_llm_calls_total",
+        "Model calls made by this process (retries included)."
+    );
+    describe_counter!(
+        "adas_llm_tokens_total",
+        "Model tokens spent by this process, by direction."
+    );
+    describe_gauge!("adas_build_info", "The running build (value 1).");
 }
 
 /// Application RPCs this process has served since it started.
 pub fn grpc_requests_served() -> u64 {
-    GRPC_REQUESTS_SERVED.load(Ordering::Relaxed)
+    SERVED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// The metrics page.
-pub fn render(in_flight: usize) -> String {
-    format!(
-        "# HELP adas_grpc_requests_served_total Application RPCs served (health and reflection excluded).\n\
-         # TYPE adas_grpc_requests_served_total counter\n\
-         adas_grpc_requests_served_total {}\n\
-         # HELP adas_grpc_requests_in_flight RPCs being handled now.\n\
-         # TYPE adas_grpc_requests_in_flight gauge\n\
-         adas_grpc_requests_in_flight {in_flight}\n\
-         # HELP adas_redis_round_trips_total Requests sent to Redis (a command, script or pipeline each).\n\
-         # TYPE adas_redis_round_trips_total counter\n\
-         adas_redis_round_trips_total {}\n\
-         # HELP adas_unaccepted_tool_calls_total Tool calls refused: the server's definition of the tool is new or changed since an admin accepted it.\n\
-         # TYPE adas_unaccepted_tool_calls_total counter\n\
-         adas_unaccepted_tool_calls_total {}\n\
-         # HELP adas_llm_calls_total Model calls made by this process (retries included).\n\
-         # TYPE adas_llm_calls_total counter\n\
-         adas_llm_calls_total {}\n\
-         # HELP adas_llm_tokens_total Model tokens spent by this process.\n\
-         # TYPE adas_llm_tokens_total counter\n\
-         adas_llm_tokens_total{{direction=\"input\"}} {}\n\
-         adas_llm_tokens_total{{direction=\"output\"}} {}\n",
-        grpc_requests_served(),
-        adas_state::redis_round_trips(),
-        UNACCEPTED_TOOL_CALLS.load(Ordering::Relaxed),
-        LLM_CALLS.load(Ordering::Relaxed),
-        LLM_INPUT_TOKENS.load(Ordering::Relaxed),
-        LLM_OUTPUT_TOKENS.load(Ordering::Relaxed)
-    )
+static SERVED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Counts a call refused for an unaccepted tool definition.
+pub fn count_unaccepted_tool_call() {
+    metrics::counter!("adas_unaccepted_tool_calls_total").increment(1);
 }
 
-/// Serves `GET /metrics` (any path answers the same page) until the process ends.
-/// One request per connection: scrapers reconnect, and the handler stays tiny.
-pub async fn serve_metrics(
-    addr: SocketAddr,
-    in_flight: impl Fn() -> usize + Send + Sync + 'static,
-) -> Result<SocketAddr, RuntimeError> {
+/// Counts what a model call (or several) cost.
+pub fn count_llm(usage: &adas_llm::Usage) {
+    metrics::counter!("adas_llm_calls_total").increment(usage.calls);
+    metrics::counter!("adas_llm_tokens_total", "direction" => "input")
+        .increment(usage.input_tokens);
+    metrics::counter!("adas_llm_tokens_total", "direction" => "output")
+        .increment(usage.output_tokens);
+}
+
+/// The `/package.Service/Method` paths a label may name: the contract's, health's
+/// and reflection's. Anything else is labelled `unknown`, so a caller sending
+/// random paths cannot grow the page without bound.
+fn known_methods() -> &'static HashSet<String> {
+    static METHODS: OnceLock<HashSet<String>> = OnceLock::new();
+    METHODS.get_or_init(|| {
+        use prost::Message;
+        let mut methods = HashSet::new();
+        for set in [
+            adas_proto::FILE_DESCRIPTOR_SET,
+            tonic_health::pb::FILE_DESCRIPTOR_SET,
+        ] {
+            let Ok(set) = prost_types::FileDescriptorSet::decode(set) else {
+                continue;
+            };
+            for file in set.file {
+                for service in &file.service {
+                    for method in &service.method {
+                        methods.insert(format!(
+                            "/{}.{}/{}",
+                            file.package(),
+                            service.name(),
+                            method.name()
+                        ));
+                    }
+                }
+            }
+        }
+        for reflection in [
+            "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+            "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+        ] {
+            methods.insert(reflection.to_owned());
+        }
+        methods
+    })
+}
+
+/// The `service` and `method` labels of a request path.
+pub(crate) fn rpc_labels(path: &str) -> (String, String) {
+    if known_methods().contains(path)
+        && let Some((service, method)) = path.trim_start_matches('/').split_once('/')
+    {
+        return (service.to_owned(), method.to_owned());
+    }
+    ("unknown".into(), "unknown".into())
+}
+
+/// Counts a request as it arrives (hops and in-flight).
+pub(crate) fn request_started(path: &str) {
+    if is_application_rpc(path) {
+        SERVED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        metrics::counter!("adas_grpc_requests_served_total").increment(1);
+    }
+    metrics::gauge!("adas_grpc_requests_in_flight").increment(1.0);
+}
+
+/// Records a request's status and duration once its status is known.
+pub(crate) fn request_finished(labels: &(String, String), code: tonic::Code, elapsed: Duration) {
+    let labels = [
+        ("service", labels.0.clone()),
+        ("method", labels.1.clone()),
+        ("code", code_name(code).to_owned()),
+    ];
+    metrics::counter!("adas_grpc_server_requests_total", &labels).increment(1);
+    metrics::histogram!("adas_grpc_server_handling_seconds", &labels).record(elapsed);
+}
+
+/// The in-flight gauge goes down when a request's future completes or is dropped.
+pub(crate) fn request_dropped() {
+    metrics::gauge!("adas_grpc_requests_in_flight").decrement(1.0);
+}
+
+/// gRPC's canonical code names, as every other gRPC metric spells them.
+pub fn code_name(code: tonic::Code) -> &'static str {
+    use tonic::Code::*;
+    match code {
+        Ok => "OK",
+        Cancelled => "CANCELLED",
+        Unknown => "UNKNOWN",
+        InvalidArgument => "INVALID_ARGUMENT",
+        DeadlineExceeded => "DEADLINE_EXCEEDED",
+        NotFound => "NOT_FOUND",
+        AlreadyExists => "ALREADY_EXISTS",
+        PermissionDenied => "PERMISSION_DENIED",
+        ResourceExhausted => "RESOURCE_EXHAUSTED",
+        FailedPrecondition => "FAILED_PRECONDITION",
+        Aborted => "ABORTED",
+        OutOfRange => "OUT_OF_RANGE",
+        Unimplemented => "UNIMPLEMENTED",
+        Internal => "INTERNAL",
+        Unavailable => "UNAVAILABLE",
+        DataLoss => "DATA_LOSS",
+        Unauthenticated => "UNAUTHENTICATED",
+    }
+}
+
+/// `/adas.v1.…` counts as a hop; `/grpc.health.v1.Health/Check` and reflection do not.
+fn is_application_rpc(path: &str) -> bool {
+    !path.starts_with("/grpc.")
+}
+
+type Collector =
+    Box<dyn Fn() -> std::pin::Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync + 'static>;
+
+fn collectors() -> &'static Mutex<Vec<std::sync::Arc<Collector>>> {
+    static COLLECTORS: OnceLock<Mutex<Vec<std::sync::Arc<Collector>>>> = OnceLock::new();
+    COLLECTORS.get_or_init(Mutex::default)
+}
+
+/// Runs `collect` before each scrape, for gauges read from elsewhere (the
+/// store's queue depth, pending approvals): the page shows them as of the
+/// scrape, the same whichever replica answers.
+pub fn on_scrape<F, Fut>(collect: F)
+where
+    F: Fn() -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let collector: Collector = Box::new(move || Box::pin(collect()));
+    collectors()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .push(std::sync::Arc::new(collector));
+}
+
+/// A collector that takes longer than this is left out of the scrape.
+const COLLECT_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The metrics page, collectors run first.
+pub async fn render() -> String {
+    let handle = install();
+    let running: Vec<_> = collectors()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .clone();
+    for collect in running {
+        if tokio::time::timeout(COLLECT_TIMEOUT, collect())
+            .await
+            .is_err()
+        {
+            warn!("a metrics collector timed out");
+        }
+    }
+    metrics::counter!("adas_redis_round_trips_total").absolute(adas_state::redis_round_trips());
+    handle.render()
+}
+
+/// Serves `GET /metrics` (404 elsewhere, 405 for other methods) on `addr`
+/// until the process ends; the address actually bound.
+pub async fn serve_metrics(addr: SocketAddr) -> Result<SocketAddr, RuntimeError> {
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|source| RuntimeError::Bind { addr, source })?;
     let local = listener.local_addr().unwrap_or(addr);
+    let handle = install();
     info!(addr = %local, "serving metrics");
+    let router = axum::Router::new().route(
+        "/metrics",
+        axum::routing::get(|| async {
+            (
+                [(
+                    http::header::CONTENT_TYPE,
+                    "text/plain; version=0.0.4; charset=utf-8",
+                )],
+                render().await,
+            )
+        }),
+    );
+    tokio::spawn(async move {
+        if let Err(error) = axum::serve(listener, router).await {
+            warn!(%error, "metrics listener failed");
+        }
+    });
+    // Histograms keep their samples until upkeep folds them into buckets.
     tokio::spawn(async move {
         loop {
-            let (mut socket, _) = match listener.accept().await {
-                Ok(accepted) => accepted,
-                Err(error) => {
-                    warn!(%error, "metrics listener failed");
-                    return;
-                }
-            };
-            let page = render(in_flight());
-            tokio::spawn(async move {
-                // The request itself does not matter; read what arrived so the
-                // client sees an orderly close.
-                let mut buffer = [0u8; 1024];
-                let _ = socket.read(&mut buffer).await;
-                let response = format!(
-                    "HTTP/1.1 200 OK\r\ncontent-type: text/plain; version=0.0.4\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{page}",
-                    page.len()
-                );
-                let _ = socket.write_all(response.as_bytes()).await;
-                let _ = socket.shutdown().await;
-            });
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            handle.run_upkeep();
         }
     });
     Ok(local)
@@ -133,5 +310,28 @@ mod tests {
         assert!(!super::is_application_rpc(
             "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo"
         ));
+    }
+
+    #[test]
+    fn labels_name_only_methods_of_the_contract() {
+        assert_eq!(
+            super::rpc_labels("/adas.v1.GateService/CheckToolCall"),
+            ("adas.v1.GateService".into(), "CheckToolCall".into())
+        );
+        assert_eq!(
+            super::rpc_labels("/grpc.health.v1.Health/Check"),
+            ("grpc.health.v1.Health".into(), "Check".into())
+        );
+        for hostile in [
+            "/adas.v1.GateService/Nope",
+            "/x/y",
+            "/",
+            "/adas.v1.GateService/CheckToolCall/extra",
+        ] {
+            assert_eq!(
+                super::rpc_labels(hostile),
+                ("unknown".into(), "unknown".into())
+            );
+        }
     }
 }

@@ -166,8 +166,7 @@ impl GrpcServer {
         let local_addr = listener.local_addr().ok();
         let in_flight = InFlight::default();
         if let Some(addr) = self.config.metrics_listen {
-            let count = in_flight.count.clone();
-            crate::metrics::serve_metrics(addr, move || count.load(Ordering::Relaxed)).await?;
+            crate::metrics::serve_metrics(addr).await?;
         }
         let mut builder = Server::builder();
         if let Some(files) = &self.config.tls {
@@ -186,7 +185,7 @@ impl GrpcServer {
                 .map_err(|error| RuntimeError::Startup(format!("TLS: {error}")))?;
         }
         let server = builder
-            .trace_fn(|request| tracing::info_span!("grpc", method = %request.uri().path()))
+            .trace_fn(crate::telemetry::server_span)
             .timeout(self.config.request_timeout)
             .tcp_nodelay(true)
             .http2_keepalive_interval(Some(Duration::from_secs(30)))
@@ -323,6 +322,7 @@ struct InFlightGuard(InFlight);
 
 impl Drop for InFlightGuard {
     fn drop(&mut self) {
+        crate::metrics::request_dropped();
         if self.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
             self.0.idle.notify_waiters();
         }
@@ -347,29 +347,114 @@ struct InFlightService<S> {
     tracker: InFlight,
 }
 
-impl<S, Body> tower::Service<http::Request<Body>> for InFlightService<S>
+impl<S, ReqBody, ResBody> tower::Service<http::Request<ReqBody>> for InFlightService<S>
 where
-    S: tower::Service<http::Request<Body>>,
+    S: tower::Service<http::Request<ReqBody>, Response = http::Response<ResBody>>,
     S::Future: Send + 'static,
+    ResBody: http_body::Body<Data = tonic::codegen::Bytes> + Send + 'static,
+    ResBody::Error: Into<tonic::codegen::StdError>,
 {
-    type Response = S::Response;
+    type Response = http::Response<tonic::body::Body>;
     type Error = S::Error;
-    type Future = Pin<Box<dyn Future<Output = Result<S::Response, S::Error>> + Send>>;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, S::Error>> + Send>>;
 
     fn poll_ready(&mut self, context: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         self.inner.poll_ready(context)
     }
 
-    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
-        crate::metrics::count_request(request.uri().path());
+    fn call(&mut self, request: http::Request<ReqBody>) -> Self::Future {
+        let path = request.uri().path();
+        crate::metrics::request_started(path);
+        let recording = Recording {
+            labels: crate::metrics::rpc_labels(path),
+            started: std::time::Instant::now(),
+        };
         self.tracker.count.fetch_add(1, Ordering::AcqRel);
         let guard = InFlightGuard(self.tracker.clone());
         let future = self.inner.call(request);
         Box::pin(async move {
             let response = future.await;
             drop(guard);
-            response
+            let response = response?;
+            // A trailers-only answer (every error tonic returns) has its status
+            // in the headers; otherwise it comes in the body's trailers.
+            if let Some(code) = grpc_status(response.headers()) {
+                recording.finish(code);
+                return Ok(response.map(tonic::body::Body::new));
+            }
+            Ok(response.map(|body| {
+                tonic::body::Body::new(RecordingBody {
+                    inner: tonic::body::Body::new(body),
+                    recording: Some(recording),
+                })
+            }))
         })
+    }
+}
+
+fn grpc_status(headers: &http::HeaderMap) -> Option<tonic::Code> {
+    let value = headers.get("grpc-status")?.to_str().ok()?;
+    Some(tonic::Code::from_i32(value.parse().ok()?))
+}
+
+/// A request's labels and start, recorded once its status is known.
+struct Recording {
+    labels: (String, String),
+    started: std::time::Instant,
+}
+
+impl Recording {
+    fn finish(self, code: tonic::Code) {
+        crate::metrics::request_finished(&self.labels, code, self.started.elapsed());
+    }
+}
+
+/// A response body that records the RPC when its trailers (the status) pass,
+/// or as CANCELLED when the client goes away first.
+struct RecordingBody {
+    inner: tonic::body::Body,
+    recording: Option<Recording>,
+}
+
+impl Drop for RecordingBody {
+    fn drop(&mut self) {
+        if let Some(recording) = self.recording.take() {
+            recording.finish(tonic::Code::Cancelled);
+        }
+    }
+}
+
+impl http_body::Body for RecordingBody {
+    type Data = tonic::codegen::Bytes;
+    type Error = tonic::Status;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        context: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        let polled = Pin::new(&mut self.inner).poll_frame(context);
+        let code = match &polled {
+            Poll::Ready(Some(Ok(frame))) => frame
+                .trailers_ref()
+                .map(|trailers| grpc_status(trailers).unwrap_or(tonic::Code::Unknown)),
+            Poll::Ready(Some(Err(_))) => Some(tonic::Code::Unknown),
+            Poll::Ready(None) => Some(tonic::Code::Unknown),
+            Poll::Pending => None,
+        };
+        if let Some(code) = code
+            && let Some(recording) = self.recording.take()
+        {
+            recording.finish(code);
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
     }
 }
 

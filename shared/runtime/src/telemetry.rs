@@ -1,19 +1,138 @@
 //! Tracing setup: pretty for terminals, JSON for pipelines, always on stderr so
-//! stdout stays free for the machine-readable readiness line.
+//! stdout stays free for the machine-readable readiness line; and, with
+//! `--otlp-endpoint`, OpenTelemetry: spans exported over OTLP/HTTP (protobuf)
+//! and the W3C trace context carried across every hop — extracted by the
+//! server from `traceparent`, injected by every client channel, kept in the
+//! job record so a worker's steps continue the trace of the StartJob that
+//! made the job, and sent to MCP servers (HTTP header and `_meta`).
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use opentelemetry::propagation::TextMapPropagator;
+use opentelemetry::trace::TracerProvider as _;
+use opentelemetry_sdk::propagation::TraceContextPropagator;
+use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::Layer as _;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 
 use crate::config::LogFormat;
 
 /// Installs the global subscriber. Safe to call twice (the second call is a no-op),
 /// so tests that embed servers may call it freely.
 pub fn init_tracing(format: LogFormat, filter: &str) {
-    let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+    init(format, filter, None, "adas");
+}
+
+/// [`init_tracing`], plus span export to the OTLP/HTTP collector at
+/// `otlp_endpoint` (e.g. `http://127.0.0.1:4318`) naming this process
+/// `service_name`. Also installs the metrics recorder.
+pub fn init(format: LogFormat, filter: &str, otlp_endpoint: Option<&str>, service_name: &str) {
+    crate::metrics::install();
+    let filter = || EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new("info"));
+    // The log filter is the log's: spans of requests, job steps and tool calls
+    // are exported at `info` whatever the log level.
+    let otel = otlp_endpoint.and_then(|endpoint| match tracer(endpoint, service_name) {
+        Ok(tracer) => Some(
+            tracing_opentelemetry::layer()
+                .with_tracer(tracer)
+                .with_filter(tracing_subscriber::filter::LevelFilter::INFO),
+        ),
+        Err(error) => {
+            eprintln!("warning: no trace export to {endpoint}: {error}");
+            None
+        }
+    });
+    let fmt = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    let registry = tracing_subscriber::registry().with(otel);
     let _ = match format {
-        LogFormat::Pretty => builder.try_init(),
-        LogFormat::Json => builder.json().flatten_event(true).try_init(),
+        LogFormat::Pretty => registry.with(fmt.with_filter(filter())).try_init(),
+        LogFormat::Json => registry
+            .with(fmt.json().flatten_event(true).with_filter(filter()))
+            .try_init(),
     };
+}
+
+fn installed() -> &'static OnceLock<opentelemetry_sdk::trace::SdkTracerProvider> {
+    static PROVIDER: OnceLock<opentelemetry_sdk::trace::SdkTracerProvider> = OnceLock::new();
+    &PROVIDER
+}
+
+fn tracer(
+    endpoint: &str,
+    service_name: &str,
+) -> Result<opentelemetry_sdk::trace::Tracer, Box<dyn std::error::Error>> {
+    use opentelemetry_otlp::{WithExportConfig, WithHttpConfig};
+    // ring is the process's one provider (tonic's, the MCP and model clients').
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let exporter = opentelemetry_otlp::SpanExporter::builder()
+        .with_http()
+        .with_http_client(
+            reqwest::blocking::Client::builder()
+                .no_proxy()
+                .timeout(std::time::Duration::from_secs(10))
+                .build()?,
+        )
+        .with_endpoint(format!("{}/v1/traces", endpoint.trim_end_matches('/')))
+        .build()?;
+    let provider = opentelemetry_sdk::trace::SdkTracerProvider::builder()
+        .with_batch_exporter(exporter)
+        .with_resource(
+            opentelemetry_sdk::Resource::builder()
+                .with_service_name(service_name.to_owned())
+                .build(),
+        )
+        .build();
+    let tracer = provider.tracer("adas");
+    opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
+    let _ = installed().set(provider);
+    Ok(tracer)
+}
+
+/// Sends the spans still buffered (at shutdown).
+pub fn flush() {
+    if let Some(provider) = installed().get() {
+        let _ = provider.force_flush();
+    }
+}
+
+/// The W3C `traceparent` of the current span; empty when not tracing.
+pub fn current_traceparent() -> String {
+    let mut carrier = HashMap::new();
+    TraceContextPropagator::new().inject_context(&tracing::Span::current().context(), &mut carrier);
+    carrier.remove("traceparent").unwrap_or_default()
+}
+
+/// Makes `traceparent` (from a request or a job record) the parent of `span`.
+pub fn set_parent(span: &tracing::Span, traceparent: &str) {
+    if traceparent.is_empty() || installed().get().is_none() {
+        return;
+    }
+    let carrier = HashMap::from([("traceparent".to_owned(), traceparent.to_owned())]);
+    let _ = span.set_parent(TraceContextPropagator::new().extract(&carrier));
+}
+
+/// The request span of a server: a child of the caller's `traceparent`.
+pub(crate) fn server_span(request: &http::Request<()>) -> tracing::Span {
+    let span = tracing::info_span!("grpc", method = %request.uri().path(), otel.kind = "server");
+    if let Some(parent) = request
+        .headers()
+        .get("traceparent")
+        .and_then(|value| value.to_str().ok())
+    {
+        set_parent(&span, parent);
+    }
+    span
+}
+
+/// Adds the current span's `traceparent` to an outgoing call's metadata.
+pub(crate) fn inject(metadata: &mut tonic::metadata::MetadataMap) {
+    let traceparent = current_traceparent();
+    if let Ok(value) = traceparent.parse()
+        && !traceparent.is_empty()
+    {
+        metadata.insert("traceparent", value);
+    }
 }

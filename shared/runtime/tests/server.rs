@@ -196,6 +196,10 @@ async fn errors_carry_error_info_and_field_violations() {
 }
 
 async fn metrics_page(addr: std::net::SocketAddr) -> String {
+    http_get(addr, "GET /metrics").await
+}
+
+async fn http_get(addr: std::net::SocketAddr, request_line: &str) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     // The server binds its metrics listener as it starts serving: wait for it.
     let mut attempts = 0;
@@ -210,7 +214,9 @@ async fn metrics_page(addr: std::net::SocketAddr) -> String {
         }
     };
     socket
-        .write_all(b"GET /metrics HTTP/1.1\r\nhost: x\r\n\r\n")
+        .write_all(
+            format!("{request_line} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n").as_bytes(),
+        )
         .await
         .unwrap();
     let mut page = String::new();
@@ -256,6 +262,35 @@ async fn metrics_count_application_rpcs_but_not_probes() {
     }
     // Other tests in this binary serve requests too (the counter is per process):
     // at least our three.
-    assert!(served(&metrics_page(metrics_addr).await) >= before + 3);
+    let page = metrics_page(metrics_addr).await;
+    assert!(served(&page) >= before + 3);
+    // Per method and code, with a latency histogram; the probe too, by its own name.
+    let labels = r#"service="adas.v1.IntentService",method="ParsePlan",code="INVALID_ARGUMENT""#;
+    assert!(
+        page.contains(&format!("adas_grpc_server_requests_total{{{labels}}}")),
+        "{page}"
+    );
+    assert!(page.contains("# TYPE adas_grpc_server_handling_seconds histogram"));
+    assert!(page.contains(&format!(
+        "adas_grpc_server_handling_seconds_bucket{{{labels},le=\"+Inf\"}}"
+    )));
+    assert!(page.contains(r#"method="Check",code="OK""#));
+    assert!(page.contains(r#"adas_build_info{version=""#));
+    // A real router: other paths are not the page.
+    assert!(
+        http_get(metrics_addr, "GET /")
+            .await
+            .starts_with("HTTP/1.1 404")
+    );
+    assert!(
+        http_get(metrics_addr, "GET /metrics/x")
+            .await
+            .starts_with("HTTP/1.1 404")
+    );
+    assert!(
+        http_get(metrics_addr, "POST /metrics")
+            .await
+            .starts_with("HTTP/1.1 405")
+    );
     let _ = running.shutdown.send(());
 }

@@ -11,8 +11,8 @@ pub mod spec;
 pub use core::{CoreToolError, core_tools, run_core};
 pub use egress::{EgressDenied, EgressPolicy};
 pub use mcp::{
-    BREAKER_COOLDOWN, BREAKER_THRESHOLD, IDEMPOTENCY_KEY_META, McpConnector, McpError, McpLimits,
-    RmcpConnector, install_crypto_provider,
+    BREAKER_COOLDOWN, BREAKER_THRESHOLD, CallMeta, IDEMPOTENCY_KEY_META, McpConnector, McpError,
+    McpLimits, RmcpConnector, install_crypto_provider,
 };
 pub use resolve::{
     CacheTtls, DeclaredTool, GENERATION_KEY, LOCAL_RECHECK, ResolvedTools, ToolRequest,

@@ -87,16 +87,36 @@ pub trait McpConnector: Send + Sync {
     /// The server's tools as specs.
     async fn list_tools(&self, uri: &str) -> Result<Vec<ToolSpec>, McpError>;
     /// Calls a tool; a successful result is its structured content, else its text
-    /// (parsed as JSON when it is JSON, else `{"text": …}`). `idempotency_key`,
-    /// when given, goes in the request's `_meta` ([`IDEMPOTENCY_KEY_META`]) so
-    /// the server can recognise a call it has already run.
+    /// (parsed as JSON when it is JSON, else `{"text": …}`). `meta` goes in the
+    /// request's `_meta`: the idempotency key ([`IDEMPOTENCY_KEY_META`]) lets
+    /// the server recognise a call it has already run.
     async fn call_tool(
         &self,
         uri: &str,
         tool: &str,
         args: &Map<String, Json>,
-        idempotency_key: Option<&str>,
+        meta: CallMeta<'_>,
     ) -> Result<Json, McpError>;
+}
+
+/// What a tool call carries beside its arguments, in the request's `_meta`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CallMeta<'a> {
+    /// The call's idempotency key ([`IDEMPOTENCY_KEY_META`]).
+    pub idempotency_key: Option<&'a str>,
+    /// The W3C `traceparent` of the calling span (`_meta.traceparent`, the
+    /// MCP convention for trace context), so the server's spans join the job's trace.
+    pub traceparent: Option<&'a str>,
+}
+
+impl<'a> CallMeta<'a> {
+    /// A call with an idempotency key and nothing else.
+    pub fn key(idempotency_key: &'a str) -> Self {
+        Self {
+            idempotency_key: Some(idempotency_key),
+            traceparent: None,
+        }
+    }
 }
 
 /// The `_meta` key of a tool call's idempotency key: the same key means the
@@ -488,16 +508,23 @@ impl McpConnector for RmcpConnector {
         uri: &str,
         tool: &str,
         args: &Map<String, Json>,
-        idempotency_key: Option<&str>,
+        call_meta: CallMeta<'_>,
     ) -> Result<Json, McpError> {
-        let meta = idempotency_key.map(|key| {
-            let mut meta = serde_json::Map::new();
-            meta.insert(
+        let mut fields = serde_json::Map::new();
+        if let Some(key) = call_meta.idempotency_key {
+            fields.insert(
                 IDEMPOTENCY_KEY_META.to_owned(),
                 Json::String(key.to_owned()),
             );
-            rmcp::model::RequestMetaObject(rmcp::model::MetaObject(meta))
-        });
+        }
+        if let Some(traceparent) = call_meta.traceparent.filter(|value| !value.is_empty()) {
+            fields.insert(
+                "traceparent".to_owned(),
+                Json::String(traceparent.to_owned()),
+            );
+        }
+        let meta = (!fields.is_empty())
+            .then(|| rmcp::model::RequestMetaObject(rmcp::model::MetaObject(fields)));
         let result = self
             .with_session(uri, |session| {
                 let mut request =

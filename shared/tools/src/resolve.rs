@@ -309,8 +309,10 @@ impl ToolResolver {
     pub async fn server(&self, uri: &str) -> Result<(Vec<ToolSpec>, bool), ToolsError> {
         let key = server_key(uri);
         if let Some(tools) = self.fresh(&key).await? {
+            count_cache("store", "hit");
             return Ok((tools, false));
         }
+        count_cache("store", "miss");
         let flight = {
             let mut flights = self
                 .flights
@@ -394,6 +396,7 @@ impl ToolResolver {
                 return Ok(entry.resolved);
             }
         }
+        count_cache("process", "miss");
         // The generation is read before resolving: a write racing with this
         // resolution leaves a newer one, so the copy kept is checked again,
         // not trusted. A resolution that wrote (a first listing, first pins)
@@ -652,6 +655,13 @@ static LOCAL_HITS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::
 
 fn count_local_hit() {
     LOCAL_HITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    count_cache("process", "hit");
+}
+
+/// `adas_tool_cache_total{tier,result}`: the in-process copy (`process`) and
+/// the store's MCP tool lists (`store`), hit or miss.
+fn count_cache(tier: &'static str, result: &'static str) {
+    metrics::counter!("adas_tool_cache_total", "tier" => tier, "result" => result).increment(1);
 }
 
 /// Resolutions this process served from its own copy (no store round trip).

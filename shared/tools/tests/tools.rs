@@ -130,7 +130,7 @@ async fn lists_and_calls_tools_over_streamable_http() {
             &server.uri,
             "check_order_status",
             &args,
-            Some("job-1/call-1"),
+            adas_tools::CallMeta::key("job-1/call-1"),
         )
         .await
         .unwrap();
@@ -146,7 +146,12 @@ async fn lists_and_calls_tools_over_streamable_http() {
 
     let missing = json!({"order_id": "ORD-404"}).as_object().unwrap().clone();
     let error = mcp
-        .call_tool(&server.uri, "check_order_status", &missing, None)
+        .call_tool(
+            &server.uri,
+            "check_order_status",
+            &missing,
+            adas_tools::CallMeta::default(),
+        )
         .await
         .unwrap_err();
     assert_eq!(
@@ -186,7 +191,12 @@ async fn stdio_servers_are_reached_by_command() {
         .unwrap()
         .clone();
     let user = mcp
-        .call_tool(uri, "identity.user.lookup", &args, None)
+        .call_tool(
+            uri,
+            "identity.user.lookup",
+            &args,
+            adas_tools::CallMeta::default(),
+        )
         .await
         .unwrap();
     assert_eq!(user["user_type"], "team_member");
@@ -416,9 +426,14 @@ async fn sessions_are_kept_and_a_restarted_server_gets_a_new_one() {
     let args = json!({"order_id": "ORD-1"});
     mcp.list_tools(&uri).await.unwrap();
     for _ in 0..3 {
-        mcp.call_tool(&uri, "check_order_status", args.as_object().unwrap(), None)
-            .await
-            .unwrap();
+        mcp.call_tool(
+            &uri,
+            "check_order_status",
+            args.as_object().unwrap(),
+            adas_tools::CallMeta::default(),
+        )
+        .await
+        .unwrap();
     }
     assert_eq!(
         (counters.sessions(), counters.tool_calls()),
@@ -435,7 +450,12 @@ async fn sessions_are_kept_and_a_restarted_server_gets_a_new_one() {
     first.stop().await;
     let second = Server::start_on(DemoMcp::new(), &addr).await;
     let called = mcp
-        .call_tool(&uri, "check_order_status", args.as_object().unwrap(), None)
+        .call_tool(
+            &uri,
+            "check_order_status",
+            args.as_object().unwrap(),
+            adas_tools::CallMeta::default(),
+        )
         .await
         .unwrap();
     assert_eq!(called["order_id"], "ORD-1");
@@ -691,7 +711,7 @@ async fn a_failing_server_opens_its_circuit_and_others_are_unaffected() {
             &broken,
             "process_refund",
             &serde_json::Map::new(),
-            Some("k")
+            adas_tools::CallMeta::key("k")
         )
         .await
         .is_err()

@@ -1,0 +1,218 @@
+"""Traces and metrics as an operator sees them (issue 19): one job is one trace
+across the five separate binaries, exported over OTLP/HTTP to a collector the
+test runs itself; the metrics page parses with Prometheus' own parser, with
+labels and histograms, and answers 404 off its path."""
+
+import http.server
+import json
+import os
+import secrets
+import threading
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+import grpc
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
+from prometheus_client.parser import text_string_to_metric_families
+
+import adas_client
+
+adas_client.generate_client()
+
+from adas.v1 import (  # noqa: E402  (generated above)
+    dal_agent_service_pb2 as dal_pb2,
+    dal_agent_service_pb2_grpc as dal_grpc,
+    gate_pb2,
+    gate_service_pb2,
+    gate_service_pb2_grpc,
+    job_pb2,
+    orchestrator_service_pb2 as orch_pb2,
+    orchestrator_service_pb2_grpc as orch_grpc,
+    skill_registry_service_pb2 as registry_pb2,
+    skill_registry_service_pb2_grpc as registry_grpc,
+)
+from google.protobuf import struct_pb2  # noqa: E402
+
+PAUSED, COMPLETED = job_pb2.JOB_STATUS_PAUSED, job_pb2.JOB_STATUS_COMPLETED
+SERVICES = {"adas-skill-registry", "adas-intent", "adas-orchestrator", "adas-gate", "adas-dal-agent"}
+
+
+class Collector:
+    """An OTLP/HTTP trace receiver (protobuf): every span it was sent, with
+    its process' service.name."""
+
+    def __init__(self):
+        self.spans = []
+        collector = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["content-length"]))
+                request = trace_service_pb2.ExportTraceServiceRequest.FromString(body)
+                for resource_spans in request.resource_spans:
+                    service = next(attribute.value.string_value for attribute in resource_spans.resource.attributes
+                                   if attribute.key == "service.name")
+                    for scope in resource_spans.scope_spans:
+                        collector.spans.extend((service, span) for span in scope.spans)
+                reply = trace_service_pb2.ExportTraceServiceResponse().SerializeToString()
+                self.send_response(200)
+                self.send_header("content-type", "application/x-protobuf")
+                self.send_header("content-length", str(len(reply)))
+                self.end_headers()
+                self.wfile.write(reply)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+
+
+def settle(orch, name, predicate, timeout=30):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        job = orch.GetJob(orch_pb2.GetJobRequest(name=name), timeout=10)
+        if predicate(job):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"{name}: last status {job.status}")
+
+
+class OneTraceAcrossFiveBinaries(unittest.TestCase):
+    def test_a_job_is_one_trace_with_a_connected_parent_chain(self):
+        collector = Collector()
+        # Steps through the services (not in the worker's process), so the
+        # job's path crosses every binary.
+        suite = adas_client.Suite(step_engine="remote", env={"ADAS_OTLP_ENDPOINT": collector.url})
+        try:
+            trace_id, root_span = secrets.token_hex(16), secrets.token_hex(8)
+            # The caller's trace context, as a mesh sidecar or an SDK sends it.
+            metadata = [("traceparent", f"00-{trace_id}-{root_span}-01")]
+            channels = [grpc.insecure_channel(service.address)
+                        for service in (suite.registry, suite.orchestrator, suite.dal, suite.gate)]
+            registry, orch = registry_grpc.SkillRegistryServiceStub(channels[0]), orch_grpc.OrchestratorServiceStub(channels[1])
+            dal, gate = dal_grpc.DalAgentServiceStub(channels[2]), gate_service_pb2_grpc.GateServiceStub(channels[3])
+
+            registry.GetSkill(registry_pb2.GetSkillRequest(name="skills/cs-tier-1"), timeout=10, metadata=metadata)
+            job = orch.StartJob(orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="I want a refund"),
+                                timeout=10, metadata=metadata)
+            for field, value in (("order_id", struct_pb2.Value(string_value="ORD-1")),
+                                 ("amount", struct_pb2.Value(number_value=700))):
+                job = settle(orch, job.name, lambda j: j.status == PAUSED and field in j.waiting.requested_fields)
+                dal.SubmitInput(dal_pb2.SubmitInputRequest(job=job.name, correlation_id=job.waiting.correlation_id,
+                                                           fields={field: value}), timeout=10, metadata=metadata)
+            job = settle(orch, job.name, lambda j: j.status == PAUSED and j.waiting.reason_code == "APPROVAL_REQUIRED")
+            gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
+                job=job.name, correlation_id=job.waiting.correlation_id,
+                decision=gate_pb2.APPROVAL_DECISION_APPROVE), timeout=10, metadata=metadata)
+            job = settle(orch, job.name, lambda j: j.status == COMPLETED)
+            for channel in channels:
+                channel.close()
+        finally:
+            # SIGTERM flushes every process' buffered spans.
+            suite.stop()
+            collector.stop()
+
+        spans = [(service, span) for service, span in collector.spans if span.trace_id.hex() == trace_id]
+        self.assertEqual({service for service, _ in spans} & SERVICES, SERVICES,
+                         "every one of the five binaries has spans in the job's trace")
+        ids = {span.span_id.hex() for _, span in spans} | {root_span}
+        for service, span in spans:
+            self.assertIn(span.parent_span_id.hex(), ids, f"{service} {span.name}: its parent is in the trace")
+        by_id = {span.span_id.hex(): (service, span) for service, span in spans}
+
+        def attribute(span, key):
+            return next((a.value.string_value for a in span.attributes if a.key == key), "")
+
+        start = [span for service, span in spans if attribute(span, "method") == "/adas.v1.OrchestratorService/StartJob"]
+        self.assertEqual(len(start), 1)
+        self.assertEqual(start[0].parent_span_id.hex(), root_span)
+        # Every pickup of the job (first run, after each answer, after the
+        # approval) continues from the StartJob request, on the worker.
+        steps = [span for service, span in spans if span.name == "job.step"]
+        self.assertGreaterEqual(len(steps), 4)
+        self.assertTrue(all(step.parent_span_id == start[0].span_id for step in steps))
+        # The worker's calls to the step services are children of a step.
+        for service in ("adas-intent", "adas-dal-agent", "adas-gate"):
+            served = [span for s, span in spans if s == service and span.name == "grpc"
+                      and by_id.get(span.parent_span_id.hex(), ("", None))[1] is not None]
+            self.assertTrue(served, f"{service} served a call of the job's steps")
+
+        # The MCP server got the trace context with each call (in `_meta`).
+        with open(suite.executions_log, encoding="utf-8") as file:
+            executed = [json.loads(line) for line in file if line.strip()]
+        refund = [entry for entry in executed if entry["tool"] == "process_refund"]
+        self.assertEqual(len(refund), 1)
+        _, call_trace, call_parent, _ = refund[0]["traceparent"].split("-")
+        self.assertEqual(call_trace, trace_id)
+        self.assertEqual(by_id[call_parent][1].name, "tool.call")
+
+
+class MetricsPage(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.metrics_port = adas_client.free_port()
+        cls.service = adas_client.Service("adas", "up", "--demo-mcp-listen", "127.0.0.1:0",
+                                          "--metrics-listen", f"127.0.0.1:{cls.metrics_port}")
+        cls.channel = grpc.insecure_channel(cls.service.address)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.channel.close()
+        cls.service.stop()
+
+    def get(self, path, method="GET"):
+        request = urllib.request.Request(f"http://127.0.0.1:{self.metrics_port}{path}", method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, ""
+
+    def test_a_scrape_parses_with_labels_and_histograms(self):
+        orch = orch_grpc.OrchestratorServiceStub(self.channel)
+        job = orch.StartJob(orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="refund 700 on ORD-1"), timeout=10)
+        job = settle(orch, job.name, lambda j: j.status == PAUSED)
+        self.assertEqual(job.waiting.reason_code, "APPROVAL_REQUIRED")
+        with self.assertRaises(grpc.RpcError):
+            orch.GetJob(orch_pb2.GetJobRequest(name="skills/cs-tier-1/jobs/nope"), timeout=10)
+
+        status, page = self.get("/metrics")
+        self.assertEqual(status, 200)
+        families = {family.name: family for family in text_string_to_metric_families(page)}
+
+        def samples(name, **labels):
+            return [sample for family in families.values() for sample in family.samples
+                    if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items())]
+
+        start = samples("adas_grpc_server_requests_total", service="adas.v1.OrchestratorService",
+                        method="StartJob", code="OK")
+        self.assertEqual(len(start), 1)
+        self.assertGreaterEqual(start[0].value, 1)
+        self.assertTrue(samples("adas_grpc_server_requests_total", method="GetJob", code="NOT_FOUND"))
+        self.assertEqual(families["adas_grpc_server_handling_seconds"].type, "histogram")
+        buckets = samples("adas_grpc_server_handling_seconds_bucket", method="StartJob", code="OK")
+        self.assertGreater(len(buckets), 5)
+        self.assertEqual(buckets[-1].labels["le"], "+Inf")
+        self.assertEqual(families["adas_tool_call_seconds"].type, "histogram")
+        self.assertTrue(samples("adas_tool_call_seconds_count", tool="check_order_status", result="ok"))
+        self.assertGreaterEqual(samples("adas_jobs_started_total", skill="cs-tier-1")[0].value, 1)
+        self.assertEqual(samples("adas_approvals_pending")[0].value, 1)
+        self.assertEqual(samples("adas_jobs_waiting", reason="APPROVAL_REQUIRED")[0].value, 1)
+        self.assertTrue(samples("adas_queue_depth", state="ready"))
+        self.assertTrue(samples("adas_tool_cache_total", tier="process"))
+        self.assertTrue(samples("adas_job_events_total", kind="PAUSED"))
+        self.assertEqual(samples("adas_build_info")[0].value, 1)
+        self.assertEqual(self.get("/")[0], 404)
+        self.assertEqual(self.get("/metrics.json")[0], 404)
+        self.assertEqual(self.get("/metrics", method="POST")[0], 405)
+
+
+if __name__ == "__main__":
+    unittest.main()
