@@ -53,6 +53,9 @@ enum Command {
         /// Do not start the demo MCP server (templates then use ADAS_DEMO_MCP_URL as given).
         #[arg(long)]
         no_demo_mcp: bool,
+        /// Do not serve the web console (by default on 127.0.0.1:50070, or --console-listen).
+        #[arg(long)]
+        no_console: bool,
         /// Append every tool call the demo MCP server executes to this file, one
         /// JSON line `{"key", "tool", "arguments"}` (the idempotency key from
         /// `_meta`): for tests and audits that count executions.
@@ -76,6 +79,13 @@ enum Command {
     },
     /// A terminal conversation with a skill on a running suite.
     Chat(jobs::ChatArgs),
+    /// Serve the web console for the suite at --server (any deployment: `adas
+    /// up`, or the services behind one address).
+    Console {
+        /// Where the console listens (plain HTTP).
+        #[arg(long, env = "ADAS_CONSOLE_LISTEN", default_value = "127.0.0.1:50070")]
+        console_listen: std::net::SocketAddr,
+    },
     /// Run the embedded suite and a scripted refund conversation, then exit.
     Demo {
         /// Where to keep skills and archived jobs (a fresh temp dir when absent).
@@ -226,14 +236,32 @@ fn main() -> ExitCode {
             server,
             demo_mcp_listen,
             no_demo_mcp,
+            no_console,
             demo_mcp_executions_log,
-        } => up(
-            *server,
-            (!no_demo_mcp).then_some(DemoServer {
-                listen: demo_mcp_listen,
-                executions_log: demo_mcp_executions_log,
-            }),
-        ),
+        } => {
+            // Asked for by address, the console must come up; by default it
+            // is a convenience, and a taken port only costs a warning.
+            let console = match (no_console, server.console_listen) {
+                (true, _) => None,
+                (false, Some(addr)) => Some(ConsoleAt {
+                    addr,
+                    required: true,
+                }),
+                (false, None) => Some(ConsoleAt {
+                    addr: std::net::SocketAddr::from(([127, 0, 0, 1], DEFAULT_CONSOLE_PORT)),
+                    required: false,
+                }),
+            };
+            up(
+                *server,
+                (!no_demo_mcp).then_some(DemoServer {
+                    listen: demo_mcp_listen,
+                    executions_log: demo_mcp_executions_log,
+                }),
+                console,
+            )
+        }
+        Command::Console { console_listen } => console(&client, console_listen),
         Command::Skill { command } => skill::run(command, &client),
         Command::Job { command } => jobs::run(command, &client),
         Command::Chat(args) => jobs::chat_main(args, &client),
@@ -245,6 +273,32 @@ fn main() -> ExitCode {
     }
 }
 
+/// Where `adas up` serves the web console unless told otherwise.
+const DEFAULT_CONSOLE_PORT: u16 = 50070;
+
+/// Where the console is served, and whether the suite fails without it.
+#[derive(Debug, Clone, Copy)]
+pub struct ConsoleAt {
+    /// Its address.
+    pub addr: std::net::SocketAddr,
+    /// A bind failure stops the suite (else: a warning).
+    pub required: bool,
+}
+
+/// `adas console`: the web console of the suite at `--server`, until ctrl-c.
+fn console(client: &client::Client, addr: std::net::SocketAddr) -> ExitCode {
+    init_tracing(adas_runtime::LogFormat::Pretty, "info");
+    run_blocking(async move {
+        let channel = client.plain_channel().map_err(RuntimeError::Startup)?;
+        let console = adas_console::Console::new(channel)
+            .spawn(addr, shutdown_signal())
+            .await
+            .map_err(|source| RuntimeError::Bind { addr, source })?;
+        let _ = console.await;
+        Ok::<(), RuntimeError>(())
+    })
+}
+
 /// The demo MCP server `adas up` runs beside the suite.
 #[derive(Debug)]
 pub struct DemoServer {
@@ -254,7 +308,7 @@ pub struct DemoServer {
     pub executions_log: Option<std::path::PathBuf>,
 }
 
-fn up(server: ServerArgs, demo_mcp: Option<DemoServer>) -> ExitCode {
+fn up(server: ServerArgs, demo_mcp: Option<DemoServer>, console: Option<ConsoleAt>) -> ExitCode {
     let config = server.into_config(ports::ALL_IN_ONE);
     adas_runtime::telemetry::init(
         config.log_format,
@@ -268,7 +322,7 @@ fn up(server: ServerArgs, demo_mcp: Option<DemoServer>) -> ExitCode {
             shutdown_signal().await;
             let _ = stop.send(true);
         });
-        serve_suite(config, demo_mcp, stopped, None).await
+        serve_suite(config, demo_mcp, console, stopped, None).await
     });
     adas_runtime::telemetry::flush();
     code
@@ -285,6 +339,7 @@ async fn stopped(mut stop: tokio::sync::watch::Receiver<bool>) {
 pub async fn serve_suite(
     mut config: adas_runtime::ServerConfig,
     demo_mcp: Option<DemoServer>,
+    console: Option<ConsoleAt>,
     stop: tokio::sync::watch::Receiver<bool>,
     ready: Option<tokio::sync::oneshot::Sender<std::net::SocketAddr>>,
 ) -> Result<(), RuntimeError> {
@@ -369,6 +424,24 @@ pub async fn serve_suite(
         mcp.clone(),
         stop.clone(),
     )?;
+    if let Some(ConsoleAt { addr, required }) = console {
+        if config.tls.is_some() {
+            tracing::warn!(
+                "no console beside a TLS suite: run `adas console --server https://… --ca …`"
+            );
+        } else {
+            let spawned = adas_console::Console::new(adas_runtime::connect_lazy(&self_url)?)
+                .spawn(addr, stopped(stop.clone()))
+                .await;
+            match spawned {
+                Ok(_) => {}
+                Err(source) if required => return Err(RuntimeError::Bind { addr, source }),
+                Err(error) => {
+                    tracing::warn!(%addr, %error, "the console is not served (--console-listen picks another address)");
+                }
+            }
+        }
+    }
     if let Some(ready) = ready {
         let _ = ready.send(std::net::SocketAddr::from(([127, 0, 0, 1], local.port())));
     }
@@ -430,6 +503,7 @@ fn demo(
                 listen: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
                 executions_log: None,
             }),
+            None,
             stopped,
             Some(ready),
         ));

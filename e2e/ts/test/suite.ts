@@ -18,35 +18,38 @@ export function binary(name: string): string {
 export interface Running {
   /** `host:port` of the gRPC server. */
   address: string;
-  /** Every address the process announced (`listening on …`), in order. */
-  announced: string[];
+  /** The web console's URL, when it serves one (`console on …`). */
+  console?: string;
   process: ChildProcess;
   stop(): Promise<number | null>;
 }
 
-/** Runs `adas up` with `args` and resolves once it announced `expect` listeners. */
-export async function adasUp(args: string[] = [], expect = 1): Promise<Running> {
+/** Runs `adas up` with `args` and resolves once it serves (and, with
+ * `--console-listen`, once its console does too). */
+export async function adasUp(args: string[] = []): Promise<Running> {
   const memory = mkdtempSync(join(tmpdir(), "adas-ts-"));
   const child = spawn(
     binary("adas"),
     ["up", "--listen", "127.0.0.1:0", "--demo-mcp-listen", "127.0.0.1:0",
+      ...(args.includes("--console-listen") ? [] : ["--no-console"]),
       "--memory-root", join(memory, "memory"), "--templates-dir", join(root, "skill-templates"), ...args],
     { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ADAS_LOG: "warn" } },
   );
-  const announced: string[] = [];
+  const wantsConsole = args.includes("--console-listen");
+  let address = "";
+  let console: string | undefined;
   await new Promise<void>((ready, failed) => {
     const lines = createInterface({ input: child.stdout! });
     lines.on("line", (line) => {
-      if (line.startsWith("listening on ")) {
-        announced.push(line.slice("listening on ".length).trim());
-        if (announced.length === expect) ready();
-      }
+      if (line.startsWith("listening on ")) address = line.slice("listening on ".length).trim();
+      if (line.startsWith("console on ")) console = line.slice("console on ".length).trim();
+      if (address && (console || !wantsConsole)) ready();
     });
     child.once("exit", (code) => failed(new Error(`adas up exited with ${code} before serving`)));
   });
   return {
-    address: announced[0],
-    announced,
+    address,
+    console,
     process: child,
     stop: () =>
       new Promise((done) => {

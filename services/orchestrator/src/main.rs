@@ -25,7 +25,32 @@ fn main() -> std::process::ExitCode {
                 adas_orchestrator::Orchestrator::new(repo.clone(), catalog, &config)
                     .into_service(config.max_message_bytes),
             );
-            let served = adas_runtime::serve_until_shutdown(&config, server).await;
+            let listener = adas_runtime::bind(config.listen).await?;
+            if let Some(addr) = config.console_listen {
+                // The console reaches this orchestrator where it listens and
+                // the other services at their peer addresses.
+                let local =
+                    listener
+                        .local_addr()
+                        .map_err(|source| adas_runtime::RuntimeError::Bind {
+                            addr: config.listen,
+                            source,
+                        })?;
+                let own = format!("http://127.0.0.1:{}", local.port());
+                let connect = adas_runtime::connect_lazy;
+                adas_console::Console::of_services(
+                    connect(&peers.skill_registry_addr)?,
+                    connect(&own)?,
+                    connect(&peers.dal_agent_addr)?,
+                    connect(&peers.gate_addr)?,
+                )
+                .spawn(addr, adas_runtime::shutdown_signal())
+                .await
+                .map_err(|source| adas_runtime::RuntimeError::Bind { addr, source })?;
+            }
+            let served = server
+                .serve(listener, adas_runtime::shutdown_signal())
+                .await;
             let _ = stop.send(true);
             for worker in workers {
                 let _ = worker.await;

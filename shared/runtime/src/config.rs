@@ -201,6 +201,12 @@ pub struct ServerArgs {
     /// `traceparent` of callers is continued and passed to peers and MCP servers.
     #[arg(long, env = "ADAS_OTLP_ENDPOINT")]
     pub otlp_endpoint: Option<String>,
+    /// Serve the web console (plain HTTP) on this address: jobs, the waiting
+    /// widget, approvals, skills. `adas up` serves it on 127.0.0.1:50070
+    /// unless told otherwise; the orchestrator binary serves it for its
+    /// deployment (reaching the other services at the peer addresses).
+    #[arg(long, env = "ADAS_CONSOLE_LISTEN")]
+    pub console_listen: Option<SocketAddr>,
     /// Most bytes of artifacts one slag's focus cache keeps (large tool outputs).
     #[arg(long, env = "ADAS_FOCUS_CACHE_MAX_BYTES", default_value_t = 64 * 1024 * 1024)]
     pub focus_cache_max_bytes: u64,
@@ -332,6 +338,7 @@ impl ServerArgs {
             durability,
             metrics_listen: self.metrics_listen,
             otlp_endpoint: self.otlp_endpoint,
+            console_listen: self.console_listen,
             focus_cache_max_bytes: self.focus_cache_max_bytes,
             focus_cache_max_entries: self.focus_cache_max_entries.max(1),
             llm: self.llm.into_config(),
@@ -408,6 +415,8 @@ pub struct ServerConfig {
     pub metrics_listen: Option<SocketAddr>,
     /// Where spans go (OTLP/HTTP), when tracing.
     pub otlp_endpoint: Option<String>,
+    /// Where the web console is served; `None`: nowhere.
+    pub console_listen: Option<SocketAddr>,
     /// Bound of each slag's focus cache, in bytes.
     pub focus_cache_max_bytes: u64,
     /// Bound of each slag's focus cache, in artifacts.
@@ -453,6 +462,7 @@ impl ServerConfig {
             durability: Durability::Relaxed,
             metrics_listen: None,
             otlp_endpoint: None,
+            console_listen: None,
             focus_cache_max_bytes: 64 * 1024 * 1024,
             focus_cache_max_entries: 10_000,
             llm: adas_llm::LlmConfig::default(),

@@ -1,0 +1,193 @@
+// The web console in headless Chromium (Debian's `chromium`, driven by
+// playwright-core): a user signs in, starts a refund job, sees it pause,
+// answers in the waiting widget (a refused answer shows its message on the
+// field), cannot approve her own refund, and a supervisor approves the exact
+// call on its approval card; the job completes. Screenshots of each step go
+// to e2e/ts/test-results/.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { chromium, type Browser, type Page } from "playwright-core";
+
+import { adasUp, binary, type Running } from "./suite.js";
+
+const results = resolve(fileURLToPath(import.meta.url), "../../../test-results");
+let suite: Running;
+let browser: Browser;
+const keys: Record<string, string> = {};
+
+function createKey(authFile: string, name: string, roles: string[]): string {
+  const args = ["auth", "key", "create", "--auth-file", authFile, "--name", name, "--tenant", "default"];
+  for (const role of roles) args.push("--role", role);
+  return execFileSync(binary("adas"), args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+}
+
+before(async () => {
+  mkdirSync(results, { recursive: true });
+  const authFile = join(mkdtempSync(join(tmpdir(), "adas-console-")), "auth.json");
+  keys.ann = createKey(authFile, "ann", ["user"]);
+  keys.sam = createKey(authFile, "sam", ["supervisor", "operator"]);
+  keys.admin = createKey(authFile, "root", ["admin"]);
+  suite = await adasUp(["--auth-file", authFile, "--console-listen", "127.0.0.1:0"]);
+  browser = await chromium.launch({
+    executablePath: process.env.ADAS_CHROMIUM ?? "/usr/bin/chromium",
+    // Root in CI containers: Chromium's sandbox needs user namespaces it may not have.
+    args: ["--no-sandbox"],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  assert.equal(await suite.stop(), 0, "adas up exits 0 on SIGTERM");
+});
+
+async function signIn(who: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${suite.console}/skills`);
+  assert.match(page.url(), /\/login$/, "signing in comes first");
+  await page.fill("input[name=key]", keys[who]);
+  await page.click("button[type=submit]");
+  await page.waitForURL(/\/skills$/);
+  return page;
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: join(results, `${name}.png`), fullPage: true });
+}
+
+test("a wrong key is refused at sign-in", async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${suite.console}/login`);
+  await page.fill("input[name=key]", "adas_not-a-real-key");
+  await page.click("button[type=submit]");
+  await page.waitForURL(/\/login\?error=/);
+  assert.match(await page.textContent("p.error") ?? "", /did not accept|not an API key/);
+});
+
+test("start, pause, answer in the widget, approve, complete", async () => {
+  // The admin opens the template once: it is then in service with its diagnostics and tools.
+  const admin = await signIn("admin");
+  await admin.click("table.templates a[href='/skills/cs-tier-1']");
+  await admin.waitForSelector("table.diagnostics");
+  const tools = await admin.locator("table.tools").textContent();
+  assert.match(tools ?? "", /process_refund/);
+  assert.match(tools ?? "", /check_order_status/);
+  await shot(admin, "1-skill");
+
+  const ann = await signIn("ann");
+  await ann.goto(`${suite.console}/skills/cs-tier-1`);
+  await ann.fill("input[name=goal]", "I want a refund");
+  await ann.click("form.start button");
+  await ann.waitForURL(/\/skills\/cs-tier-1\/jobs\/j/);
+  const jobUrl = ann.url();
+
+  // Live: the page follows the job (WatchJob) until the widget appears.
+  const widget = ann.locator("form.widget");
+  await widget.waitFor();
+  assert.equal(await widget.getAttribute("data-reason"), "MISSING_REQUIRED_INPUT");
+  assert.match(await ann.textContent("#status") ?? "", /paused/);
+  assert.ok((await ann.textContent("p.prompt"))?.trim());
+  assert.ok(await ann.locator("#timeline li.event").count() >= 2, "the timeline shows the job's events");
+  await shot(ann, "2-paused-order");
+  await ann.fill("input[name='f.order_id']", "ORD-1");
+  await ann.click("form.widget button[type=submit]");
+
+  // The amount is a number field; a client without the browser's checks
+  // sends text, and the widget shows the server's refusal on that field.
+  const amount = ann.locator("input[name='f.amount']");
+  await amount.waitFor();
+  assert.equal(await amount.getAttribute("type"), "number");
+  await amount.evaluate((input: HTMLInputElement) => { input.type = "text"; });
+  await amount.fill("lots");
+  await ann.click("form.widget button[type=submit]");
+  const refusal = ann.locator("label[data-field=amount] .invalid");
+  await refusal.waitFor();
+  assert.ok((await refusal.textContent())?.trim(), "a message on the refused field");
+  // Sent back with the page (a number field then shows it empty, as browsers do).
+  assert.equal(await ann.getAttribute("input[name='f.amount']", "value"), "lots");
+  await shot(ann, "3-refused-amount");
+  await ann.fill("input[name='f.amount']", "700");
+  await ann.click("form.widget button[type=submit]");
+
+  // Above the threshold: an approval card with the exact call and amount.
+  const card = ann.locator("section.approval");
+  await card.waitFor();
+  assert.equal(await ann.textContent("section.approval p.call code"), 'process_refund(amount=700, order_id="ORD-1")');
+  assert.equal((await ann.textContent("tr.amount td"))?.trim(), "700");
+  assert.equal((await ann.textContent(".approver"))?.trim(), "supervisor");
+  await shot(ann, "4-approval-card");
+  // Ann may not approve her own refund: the card says so and stays.
+  await ann.click("section.approval button[value=approve]");
+  await ann.locator("section.approval .invalid").waitFor();
+  assert.match(await ann.textContent("#status") ?? "", /paused/);
+
+  const sam = await signIn("sam");
+  await sam.goto(jobUrl);
+  await sam.locator("section.approval").waitFor();
+  await sam.fill("section.approval input[name=comment]", "checked the order");
+  await sam.click("section.approval button[value=approve]");
+  await sam.locator("#status.completed").waitFor();
+  assert.match(await sam.textContent(".reply") ?? "", /refund/i);
+  assert.equal(await sam.locator("section.call").count(), 2, "both tool calls with their results");
+  await shot(sam, "5-completed");
+
+  // Ann's page, left open, follows the job to its end on its own.
+  await ann.locator("#status.completed").waitFor();
+
+  // The list, filtered by status.
+  await ann.goto(`${suite.console}/skills/cs-tier-1/jobs?status=completed`);
+  const id = jobUrl.split("/").pop()!;
+  assert.match(await ann.textContent(`tr[data-job='${id}'] .status`) ?? "", /completed/);
+  await ann.goto(`${suite.console}/skills/cs-tier-1/jobs?status=paused`);
+  assert.equal(await ann.locator(`tr[data-job='${id}']`).count(), 0);
+  await shot(ann, "6-list");
+});
+
+test("what users and tools wrote is shown as text, never as markup", async () => {
+  const ann = await signIn("ann");
+  await ann.goto(`${suite.console}/skills/cs-tier-1`);
+  await ann.fill("input[name=goal]", "<img src=x id=injected onerror=alert(1)> where is ORD-5");
+  await ann.click("form.start button");
+  await ann.waitForURL(/\/skills\/cs-tier-1\/jobs\/j/);
+  await ann.locator("dd.goal").waitFor();
+  assert.equal(await ann.locator("#injected").count(), 0);
+  assert.match(await ann.textContent("dd.goal") ?? "", /<img src=x id=injected onerror=alert\(1\)>/);
+});
+
+test("a job list follows its jobs live", async () => {
+  const ann = await signIn("ann");
+  await ann.goto(`${suite.console}/skills/cs-tier-1`);
+  await ann.fill("input[name=goal]", "I want a refund");
+  await ann.click("form.start button");
+  await ann.locator("form.widget").waitFor();
+  const id = ann.url().split("/").pop()!;
+  await ann.goto(`${suite.console}/skills/cs-tier-1/jobs`);
+  const status = ann.locator(`tr[data-job='${id}'] .status`);
+  assert.match(await status.textContent() ?? "", /paused/);
+  const drawn = Number(await ann.getAttribute(`tr[data-job='${id}']`, "data-version"));
+  // Answered elsewhere (another tab): this list moves without a click.
+  const other = await (await ann.context()).newPage();
+  await other.goto(`${suite.console}/skills/cs-tier-1/jobs/${id}`);
+  await other.fill("input[name='f.order_id']", "ORD-2");
+  await other.click("form.widget button[type=submit]");
+  await ann.waitForFunction(
+    ({ job, drawn }) => Number(document.querySelector(`tr[data-job='${job}']`)?.getAttribute("data-version")) > drawn,
+    { job: id, drawn },
+  );
+  await shot(ann, "7-live-list");
+});
+
+test("another origin's form post is refused", async () => {
+  const response = await fetch(`${suite.console}/skills/cs-tier-1/jobs`, {
+    method: "POST",
+    headers: { origin: "http://evil.example", "content-type": "application/x-www-form-urlencoded" },
+    body: "goal=refund",
+    redirect: "manual",
+  });
+  assert.equal(response.status, 403);
+});

@@ -1,0 +1,122 @@
+//! adas-console: the web console — jobs per skill with status filters and
+//! live updates, a job's timeline, tool calls and results, the waiting widget
+//! of spec 000's UI contract, approval cards, and skills with their
+//! diagnostics and resolved tools.
+//!
+//! Server-rendered HTML over the suite's own gRPC API (ARCHITECTURE.md says
+//! why): the browser holds an HttpOnly cookie with the API key it signed in
+//! with, and every call the console makes for that browser presents that key,
+//! so the services decide — and record — as the signed-in principal. Live
+//! updates are WatchJob relayed as server-sent events. Every page is escaped
+//! HTML with a strict Content-Security-Policy (scripts and styles only from
+//! `/static/`), and a form post from another origin is refused.
+
+mod html;
+mod pages;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::{get, post};
+use tonic::transport::Channel;
+
+pub use pages::COOKIE;
+
+/// What the console's handlers share: a channel to each service it calls.
+#[derive(Debug, Clone)]
+pub struct Console {
+    registry: Channel,
+    orchestrator: Channel,
+    dal: Channel,
+    gate: Channel,
+}
+
+impl Console {
+    /// A console of a suite whose services all answer on `channel` (`adas up`,
+    /// or a mesh's one address).
+    pub fn new(channel: Channel) -> Self {
+        Self::of_services(channel.clone(), channel.clone(), channel.clone(), channel)
+    }
+
+    /// A console of separate services, each on its own channel.
+    pub fn of_services(
+        registry: Channel,
+        orchestrator: Channel,
+        dal: Channel,
+        gate: Channel,
+    ) -> Self {
+        Self {
+            registry,
+            orchestrator,
+            dal,
+            gate,
+        }
+    }
+
+    /// Serves the console on `addr` until `shutdown`, in the background;
+    /// prints its readiness line. A port already taken is an error.
+    pub async fn spawn(
+        self,
+        addr: std::net::SocketAddr,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<tokio::task::JoinHandle<()>> {
+        let listener = tokio::net::TcpListener::bind(addr).await?;
+        let local = listener.local_addr()?;
+        if !local.ip().is_loopback() {
+            tracing::warn!(%local, "the console serves plain HTTP beyond loopback: put TLS in front of it");
+        }
+        tracing::info!(url = %format!("http://{local}"), "console serving");
+        announce(local);
+        Ok(tokio::spawn(async move {
+            if let Err(error) = self.serve(listener, shutdown).await {
+                tracing::warn!(%error, "console stopped");
+            }
+        }))
+    }
+
+    /// The console's routes.
+    pub fn router(self) -> Router {
+        let state = Arc::new(self);
+        Router::new()
+            .route("/", get(pages::home))
+            .route("/login", get(pages::login_form).post(pages::login))
+            .route("/logout", post(pages::logout))
+            .route("/static/console.js", get(pages::script))
+            .route("/static/console.css", get(pages::style))
+            .route("/skills", get(pages::skills))
+            .route("/skills/{slag}", get(pages::skill))
+            .route(
+                "/skills/{slag}/jobs",
+                get(pages::jobs).post(pages::start_job),
+            )
+            .route("/skills/{slag}/jobs/events", get(pages::jobs_events))
+            .route("/skills/{slag}/jobs/{job}", get(pages::job))
+            .route("/skills/{slag}/jobs/{job}/events", get(pages::job_events))
+            .route("/skills/{slag}/jobs/{job}/answer", post(pages::answer))
+            .route("/skills/{slag}/jobs/{job}/decide", post(pages::decide))
+            .route("/skills/{slag}/jobs/{job}/cancel", post(pages::cancel))
+            .fallback(pages::not_found)
+            .layer(axum::middleware::from_fn(pages::guard))
+            .with_state(state)
+    }
+
+    /// Serves the console on `listener` until `shutdown`.
+    pub async fn serve(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        axum::serve(listener, self.router())
+            .with_graceful_shutdown(shutdown)
+            .await
+    }
+}
+
+/// The readiness line the console prints on stdout once it listens
+/// (`console on http://127.0.0.1:50070`).
+pub fn announce(addr: std::net::SocketAddr) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "console on http://{addr}");
+    let _ = stdout.flush();
+}
