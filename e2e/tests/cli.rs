@@ -289,6 +289,103 @@ fn jobs_print_as_json_yaml_and_text_and_pipes_close_quietly() {
     ]);
     assert_ne!(output.status.code(), Some(0));
 
+    // -o table: aligned columns under a header; colour only on a terminal.
+    let output = adas(&[
+        "job",
+        "list",
+        "cs-tier-1",
+        "-o",
+        "table",
+        "--server",
+        &server,
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let header: Vec<&str> = stdout.lines().next().unwrap().split_whitespace().collect();
+    assert_eq!(header, ["JOB", "STATUS", "OUTCOME", "GOAL"], "{stdout}");
+    let row = stdout.lines().find(|line| line.starts_with(&name)).unwrap();
+    assert_eq!(
+        row.find("paused"),
+        stdout.lines().next().unwrap().find("STATUS"),
+        "columns align: {stdout}"
+    );
+    assert!(
+        !stdout.contains('\x1b') && !stderr.contains('\x1b'),
+        "no colour into a pipe"
+    );
+    let output = adas(&["job", "get", &name, "-o", "table", "--server", &server]);
+    let (stdout, _) = text(&output);
+    assert!(stdout.starts_with("FIELD"), "{stdout}");
+    assert!(stdout.contains("MISSING_REQUIRED_INPUT"), "{stdout}");
+    // On a terminal (a pty from `script`), the header is bold and statuses coloured.
+    let on_tty = |extra_env: &[(&str, &str)]| {
+        let command = format!(
+            "{} job list cs-tier-1 -o table --server {server}",
+            workspace_binary("adas").display()
+        );
+        let mut script = Command::new("script");
+        script
+            .args(["-qec", &command, "/dev/null"])
+            .env_remove("NO_COLOR");
+        for (key, value) in extra_env {
+            script.env(key, value);
+        }
+        String::from_utf8_lossy(&script.output().unwrap().stdout).into_owned()
+    };
+    let coloured = on_tty(&[("TERM", "xterm")]);
+    assert!(coloured.contains("\x1b[1mJOB"), "{coloured:?}");
+    assert!(coloured.contains("\x1b[33mpaused"), "{coloured:?}");
+    assert!(!on_tty(&[("TERM", "xterm"), ("NO_COLOR", "1")]).contains('\x1b'));
+
+    // Every command answers in the contract's JSON on request.
+    let output = adas(&[
+        "job",
+        "start",
+        "cs-tier-1",
+        "where is ORD-1",
+        "-o",
+        "json",
+        "--server",
+        &server,
+    ]);
+    let started: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(
+        started["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("skills/cs-tier-1/jobs/")
+    );
+    let output = adas(&[
+        "job",
+        "waiting",
+        "cs-tier-1",
+        "-o",
+        "json",
+        "--server",
+        &server,
+    ]);
+    let waiting: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(
+        waiting
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|job| job["name"] == name.as_str())
+    );
+    let output = adas(&[
+        "job",
+        "answer",
+        &name,
+        "order_id=ORD-1",
+        "-o",
+        "yaml",
+        "--server",
+        &server,
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stdout.contains(&format!("name: {name}")), "{stdout}");
+
     // The reader goes away before anything is written: no panic, exit 0.
     let mut child = Command::new(workspace_binary("adas"))
         .args([
@@ -309,6 +406,26 @@ fn jobs_print_as_json_yaml_and_text_and_pipes_close_quietly() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn shell_completions_for_bash_zsh_and_fish() {
+    for (shell, marker) in [
+        ("bash", "_adas()"),
+        ("zsh", "#compdef adas"),
+        ("fish", "complete -c adas"),
+    ] {
+        let output = adas(&["completions", shell]);
+        let (stdout, stderr) = text(&output);
+        assert_eq!(output.status.code(), Some(0), "{shell}: {stderr}");
+        assert!(stdout.contains(marker), "{shell}: {stdout}");
+        // Subcommands and the global -o are completed.
+        assert!(
+            stdout.contains("completions") && stdout.contains("output"),
+            "{shell}"
+        );
+    }
+    assert_eq!(adas(&["completions", "tcsh"]).status.code(), Some(2));
 }
 
 #[test]

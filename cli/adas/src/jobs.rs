@@ -15,7 +15,10 @@ use adas_proto::pb::gate_service_client::GateServiceClient;
 use adas_proto::pb::orchestrator_service_client::OrchestratorServiceClient;
 use clap::{Args, Subcommand};
 
-use crate::output::{Format, out, print_value, to_json, write_out};
+use crate::output::{
+    Format, out, print_fields, print_table, print_value, progress, status_colour, to_json,
+    write_out,
+};
 use adas_runtime::auth::AuthChannel as Channel;
 
 use crate::client::Client;
@@ -46,13 +49,10 @@ pub enum JobCommand {
         #[arg(long)]
         conversation: Option<String>,
     },
-    /// Print a job: a summary, or the whole job with `-o json|yaml`.
+    /// Print a job: a summary, a table, or the whole job with `-o json|yaml`.
     Get {
         /// Job name `skills/{slag}/jobs/{id}`.
         name: String,
-        /// Output format.
-        #[arg(short, long, value_enum, default_value_t)]
-        output: Format,
     },
     /// List a skill's jobs (every page), oldest first.
     List {
@@ -61,9 +61,6 @@ pub enum JobCommand {
         /// Only jobs in this status (queued, running, paused, completed, failed, cancelled).
         #[arg(long)]
         status: Option<String>,
-        /// Output format.
-        #[arg(short, long, value_enum, default_value_t)]
-        output: Format,
     },
     /// Stream a job's events until it ends.
     Watch {
@@ -187,6 +184,49 @@ fn enum_name(name: Result<&str, prost::UnknownEnumValue>) -> String {
     }
 }
 
+/// A job as `format` says: `text` by `as_text`, a field table, or the
+/// proto3 JSON mapping.
+fn print_job_as(
+    job: &pb::Job,
+    format: Format,
+    as_text: impl FnOnce(&pb::Job),
+) -> Result<(), String> {
+    match format {
+        Format::Text => as_text(job),
+        Format::Table => {
+            let status = enum_name(pb::JobStatus::try_from(job.status).map(|s| s.as_str_name()));
+            let outcome =
+                enum_name(pb::OutcomeClass::try_from(job.outcome_class).map(|o| o.as_str_name()));
+            let waiting = job.waiting.clone().unwrap_or_default();
+            print_fields(&[
+                ("name", job.name.clone()),
+                ("status", status_colour(&status)),
+                ("outcome", status_colour(&outcome)),
+                ("goal", job.goal.clone()),
+                ("waiting", waiting.reason_code),
+                ("prompt", waiting.prompt_message),
+                ("reply", job.result.clone().unwrap_or_default().reply),
+            ]);
+        }
+        Format::Json | Format::Yaml => print_value(&to_json(job, "adas.v1.Job")?, format),
+    }
+    Ok(())
+}
+
+/// A job as a table row: name, status, outcome, goal.
+fn job_row(job: &pb::Job) -> Vec<String> {
+    vec![
+        job.name.clone(),
+        status_colour(&enum_name(
+            pb::JobStatus::try_from(job.status).map(|s| s.as_str_name()),
+        )),
+        status_colour(&enum_name(
+            pb::OutcomeClass::try_from(job.outcome_class).map(|o| o.as_str_name()),
+        )),
+        job.goal.clone(),
+    ]
+}
+
 /// A job for people: identity, state, what it waits for, its answer.
 fn print_job(job: &pb::Job) {
     out(&format!("name: {}", job.name));
@@ -240,7 +280,7 @@ async fn current_ask(clients: &mut Clients, name: &str) -> Result<Option<pb::Wai
 }
 
 /// Runs a job subcommand against the suite at `server`.
-pub fn run(command: JobCommand, client: &Client) -> ExitCode {
+pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
     finish(runtime().block_on(async move {
         match command {
             JobCommand::Start {
@@ -252,9 +292,9 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                 conversation,
             } => {
                 let mut clients = connect(client).await?;
-                let job = clients
-                    .orchestrator
-                    .start_job(pb::StartJobRequest {
+                let job = progress(
+                    "starting the job",
+                    clients.orchestrator.start_job(pb::StartJobRequest {
                         skill: format!("skills/{slag}"),
                         goal,
                         resources: resources.into_iter().collect(),
@@ -262,13 +302,14 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                         request_id: request_id.unwrap_or_default(),
                         program: program.unwrap_or_default(),
                         conversation: conversation.unwrap_or_default(),
-                    })
-                    .await
-                    .map_err(status_text)?
-                    .into_inner();
-                out(&job.name);
+                    }),
+                )
+                .await
+                .map_err(status_text)?
+                .into_inner();
+                print_job_as(&job, output, |job| out(&job.name))?;
             }
-            JobCommand::Get { name, output } => {
+            JobCommand::Get { name } => {
                 let job = connect(client)
                     .await?
                     .orchestrator
@@ -276,16 +317,9 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                     .await
                     .map_err(status_text)?
                     .into_inner();
-                match output {
-                    Format::Text => print_job(&job),
-                    format => print_value(&to_json(&job, "adas.v1.Job")?, format),
-                }
+                print_job_as(&job, output, print_job)?;
             }
-            JobCommand::List {
-                slag,
-                status,
-                output,
-            } => {
+            JobCommand::List { slag, status } => {
                 let status = match status {
                     None => pb::JobStatus::Unspecified,
                     Some(name) => pb::JobStatus::from_str_name(&format!(
@@ -297,6 +331,7 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                 };
                 let mut orchestrator = connect(client).await?.orchestrator;
                 let mut jobs = Vec::new();
+                let mut rows = Vec::new();
                 let mut page_token = String::new();
                 loop {
                     let page = orchestrator
@@ -309,7 +344,9 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                         .await
                         .map_err(status_text)?
                         .into_inner();
-                    if output == Format::Text {
+                    if output == Format::Table {
+                        rows.extend(page.jobs.iter().map(job_row));
+                    } else if output == Format::Text {
                         for job in &page.jobs {
                             out(&format!(
                                 "{}\t{}\t{}\t{}",
@@ -334,7 +371,9 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                     }
                     page_token = page.next_page_token;
                 }
-                if output != Format::Text {
+                if output == Format::Table {
+                    print_table(&["job", "status", "outcome", "goal"], &rows);
+                } else if output.is_data() {
                     print_value(&serde_json::Value::Array(jobs), output);
                 }
             }
@@ -350,6 +389,17 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                     .map_err(status_text)?
                     .into_inner();
                 while let Some(event) = stream.message().await.map_err(status_text)? {
+                    if output.is_data() {
+                        // One value per event, as it comes (JSON lines, YAML documents).
+                        let value = to_json(&event, "adas.v1.JobEvent")?;
+                        if output == Format::Json {
+                            out(&value.to_string());
+                        } else {
+                            out("---");
+                            print_value(&value, output);
+                        }
+                        continue;
+                    }
                     out(&format!(
                         "{}\t{}\t{}",
                         event.event_id,
@@ -377,17 +427,19 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                         )
                     })
                     .collect();
-                clients
-                    .dal
-                    .submit_input(pb::SubmitInputRequest {
+                let job = progress(
+                    "answering",
+                    clients.dal.submit_input(pb::SubmitInputRequest {
                         job: name,
                         correlation_id,
                         fields,
                         request_id: String::new(),
-                    })
-                    .await
-                    .map_err(status_text)?;
-                out("answered");
+                    }),
+                )
+                .await
+                .map_err(status_text)?
+                .into_inner();
+                print_job_as(&job, output, |_| out("answered"))?;
             }
             JobCommand::Approve {
                 name,
@@ -404,21 +456,27 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                 } else {
                     pb::ApprovalDecision::Approve
                 } as i32;
-                clients
-                    .gate
-                    .decide_approval(pb::DecideApprovalRequest {
+                let approval = progress(
+                    "deciding",
+                    clients.gate.decide_approval(pb::DecideApprovalRequest {
                         job: name,
                         correlation_id,
                         decision,
                         comment,
                         request_id: String::new(),
-                    })
-                    .await
-                    .map_err(status_text)?;
-                out(if reject { "rejected" } else { "approved" });
+                    }),
+                )
+                .await
+                .map_err(status_text)?
+                .into_inner();
+                if output.is_data() {
+                    print_value(&to_json(&approval, "adas.v1.Approval")?, output);
+                } else {
+                    out(if reject { "rejected" } else { "approved" });
+                }
             }
             JobCommand::Cancel { name } => {
-                connect(client)
+                let job = connect(client)
                     .await?
                     .orchestrator
                     .cancel_job(pb::CancelJobRequest {
@@ -427,12 +485,14 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                         request_id: String::new(),
                     })
                     .await
-                    .map_err(status_text)?;
-                out("cancelled");
+                    .map_err(status_text)?
+                    .into_inner();
+                print_job_as(&job, output, |_| out("cancelled"))?;
             }
             JobCommand::Waiting { slag } => {
                 let mut dal = connect(client).await?.dal;
                 let mut page_token = String::new();
+                let (mut rows, mut jobs) = (Vec::new(), Vec::new());
                 loop {
                     let page = dal
                         .list_waiting(pb::ListWaitingRequest {
@@ -445,15 +505,30 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                         .into_inner();
                     for job in &page.jobs {
                         let waiting = job.waiting.clone().unwrap_or_default();
-                        out(&format!(
-                            "{}\t{}\t{}",
-                            job.name, waiting.reason_code, waiting.prompt_message
-                        ));
+                        match output {
+                            Format::Text => out(&format!(
+                                "{}\t{}\t{}",
+                                job.name, waiting.reason_code, waiting.prompt_message
+                            )),
+                            Format::Table => rows.push(vec![
+                                job.name.clone(),
+                                waiting.reason_code,
+                                waiting.prompt_message,
+                            ]),
+                            _ => jobs.push(to_json(job, "adas.v1.Job")?),
+                        }
                     }
                     if page.next_page_token.is_empty() {
                         break;
                     }
                     page_token = page.next_page_token;
+                }
+                match output {
+                    Format::Table => print_table(&["job", "reason", "prompt"], &rows),
+                    Format::Json | Format::Yaml => {
+                        print_value(&serde_json::Value::Array(jobs), output)
+                    }
+                    Format::Text => {}
                 }
             }
             JobCommand::Takeover { name, reply } => {
@@ -462,7 +537,7 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                     .await?
                     .filter(|waiting| waiting.reason_code == "HUMAN_TAKEOVER_REQUIRED")
                     .ok_or("the job is not escalated to a human")?;
-                clients
+                let job = clients
                     .dal
                     .submit_input(pb::SubmitInputRequest {
                         job: name,
@@ -477,8 +552,9 @@ pub fn run(command: JobCommand, client: &Client) -> ExitCode {
                         request_id: String::new(),
                     })
                     .await
-                    .map_err(status_text)?;
-                out("replied");
+                    .map_err(status_text)?
+                    .into_inner();
+                print_job_as(&job, output, |_| out("replied"))?;
             }
         }
         Ok(())

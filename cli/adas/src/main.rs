@@ -34,6 +34,17 @@ struct Cli {
     /// CA certificate (PEM) to verify an `https://` --server.
     #[arg(long, global = true, env = "ADAS_CA")]
     ca: Option<std::path::PathBuf>,
+    /// How client commands print their result: text (lines), table, json
+    /// (the proto3 JSON mapping) or yaml.
+    #[arg(
+        short,
+        long,
+        global = true,
+        value_enum,
+        default_value_t,
+        env = "ADAS_OUTPUT"
+    )]
+    output: output::Format,
     #[command(subcommand)]
     command: Command,
 }
@@ -85,6 +96,11 @@ enum Command {
         /// Where the console listens (plain HTTP).
         #[arg(long, env = "ADAS_CONSOLE_LISTEN", default_value = "127.0.0.1:50070")]
         console_listen: std::net::SocketAddr,
+    },
+    /// Print a shell completion script: `source <(adas completions bash)`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
     },
     /// Run the embedded suite and a scripted refund conversation, then exit.
     Demo {
@@ -262,8 +278,16 @@ fn main() -> ExitCode {
             )
         }
         Command::Console { console_listen } => console(&client, console_listen),
-        Command::Skill { command } => skill::run(command, &client),
-        Command::Job { command } => jobs::run(command, &client),
+        Command::Skill { command } => skill::run(command, &client, cli.output),
+        Command::Job { command } => jobs::run(command, &client, cli.output),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            // Written whole through `write_out`: a closed pipe ends quietly.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "adas", &mut script);
+            output::write_out(&String::from_utf8_lossy(&script));
+            ExitCode::SUCCESS
+        }
         Command::Chat(args) => jobs::chat_main(args, &client),
         Command::Auth { command } => auth(command),
         Command::Demo {

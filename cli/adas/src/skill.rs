@@ -17,7 +17,7 @@ use clap::Subcommand;
 use crate::client::Client;
 use tonic_types::StatusExt;
 
-use crate::output::{Format, out, print_value, to_json};
+use crate::output::{Format, out, print_fields, print_table, print_value, to_json};
 
 /// `adas skill` subcommands.
 #[derive(Debug, Subcommand)]
@@ -65,23 +65,13 @@ pub enum SkillCommand {
         /// With --accept: a tool to accept (repeat for several).
         #[arg(long = "tool", requires = "accept")]
         tools: Vec<String>,
-        /// Output format.
-        #[arg(short, long, value_enum, default_value_t)]
-        output: Format,
     },
     /// List the server's operational skills.
-    List {
-        /// Output format.
-        #[arg(short, long, value_enum, default_value_t)]
-        output: Format,
-    },
+    List,
     /// Show an operational skill (bootstrapped from its template on first use).
     Get {
         /// The slag, e.g. `cs-tier-1`.
         slag: String,
-        /// Output format.
-        #[arg(short, long, value_enum, default_value_t)]
-        output: Format,
     },
 }
 
@@ -89,7 +79,7 @@ const EXIT_ERRORS: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 
 /// Runs a skill subcommand; `server` is the suite's address.
-pub fn run(command: SkillCommand, client: &Client) -> ExitCode {
+pub fn run(command: SkillCommand, client: &Client, output: Format) -> ExitCode {
     let command = match command {
         SkillCommand::Validate {
             files,
@@ -108,7 +98,7 @@ pub fn run(command: SkillCommand, client: &Client) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    match runtime.block_on(remote(command, client)) {
+    match runtime.block_on(remote(command, client, output)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Refused(message)) => {
             if !message.is_empty() {
@@ -152,7 +142,7 @@ async fn registry(client: &Client) -> Result<SkillRegistryServiceClient<Channel>
     )
 }
 
-async fn remote(command: SkillCommand, client: &Client) -> Result<(), Failure> {
+async fn remote(command: SkillCommand, client: &Client, output: Format) -> Result<(), Failure> {
     let mut registry = registry(client).await?;
     match command {
         SkillCommand::Validate { .. } => unreachable!("validate runs offline"),
@@ -180,6 +170,10 @@ async fn remote(command: SkillCommand, client: &Client) -> Result<(), Failure> {
             match put {
                 Ok(skill) => {
                     let skill = skill.into_inner();
+                    if output.is_data() {
+                        print_value(&json(&skill, "adas.v1.Skill")?, output);
+                        return Ok(());
+                    }
                     for warning in &skill.diagnostics {
                         out(&render(
                             &shown,
@@ -233,14 +227,17 @@ async fn remote(command: SkillCommand, client: &Client) -> Result<(), Failure> {
                 .await
                 .map_err(|status| refused(&status))?
                 .into_inner();
-            out(&format!("{} deleted", deleted.name));
+            if output.is_data() {
+                print_value(&json(&deleted, "adas.v1.DeleteSkillResponse")?, output);
+            } else {
+                out(&format!("{} deleted", deleted.name));
+            }
             Ok(())
         }
         SkillCommand::Tools {
             slag,
             accept,
             tools,
-            output,
         } => {
             let skill = format!("skills/{slag}");
             let tools = if accept {
@@ -248,18 +245,26 @@ async fn remote(command: SkillCommand, client: &Client) -> Result<(), Failure> {
                     .accept_tools(pb::AcceptToolsRequest { skill, tools })
                     .await
             } else {
-                registry
-                    .resolve_tools(pb::ResolveToolsRequest { skill })
-                    .await
+                // Listing an MCP server's tools can take a while.
+                crate::output::progress(
+                    "resolving tools",
+                    registry.resolve_tools(pb::ResolveToolsRequest { skill }),
+                )
+                .await
             }
             .map_err(|status| refused(&status))?
             .into_inner();
-            if output != Format::Text {
+            if output.is_data() {
                 print_value(&json(&tools, "adas.v1.ResolveToolsResponse")?, output);
                 return Ok(());
             }
-            for tool in &tools.tools {
-                out(&tool_line(tool));
+            if output == Format::Table {
+                let rows: Vec<Vec<String>> = tools.tools.iter().map(tool_row).collect();
+                print_table(&["tool", "source", "inputs", "state"], &rows);
+            } else {
+                for tool in &tools.tools {
+                    out(&tool_line(tool));
+                }
             }
             if tools.stale {
                 out(&format!(
@@ -275,8 +280,9 @@ async fn remote(command: SkillCommand, client: &Client) -> Result<(), Failure> {
             }
             Ok(())
         }
-        SkillCommand::List { output } => {
+        SkillCommand::List => {
             let mut skills = Vec::new();
+            let mut rows = Vec::new();
             let mut page_token = String::new();
             loop {
                 let page = registry
@@ -288,10 +294,14 @@ async fn remote(command: SkillCommand, client: &Client) -> Result<(), Failure> {
                     .map_err(|status| refused(&status))?
                     .into_inner();
                 for skill in &page.skills {
-                    if output == Format::Text {
-                        out(&format!("{}\t{}", skill.slag, skill.display_name));
-                    } else {
-                        skills.push(json(skill, "adas.v1.Skill")?);
+                    match output {
+                        Format::Text => out(&format!("{}\t{}", skill.slag, skill.display_name)),
+                        Format::Table => rows.push(vec![
+                            skill.slag.clone(),
+                            skill.display_name.clone(),
+                            skill.etag.clone(),
+                        ]),
+                        _ => skills.push(json(skill, "adas.v1.Skill")?),
                     }
                 }
                 if page.next_page_token.is_empty() {
@@ -299,12 +309,16 @@ async fn remote(command: SkillCommand, client: &Client) -> Result<(), Failure> {
                 }
                 page_token = page.next_page_token;
             }
-            if output != Format::Text {
-                print_value(&serde_json::Value::Array(skills), output);
+            match output {
+                Format::Table => print_table(&["skill", "name", "etag"], &rows),
+                Format::Json | Format::Yaml => {
+                    print_value(&serde_json::Value::Array(skills), output)
+                }
+                Format::Text => {}
             }
             Ok(())
         }
-        SkillCommand::Get { slag, output } => {
+        SkillCommand::Get { slag } => {
             let skill = registry
                 .get_skill(pb::GetSkillRequest {
                     name: format!("skills/{slag}"),
@@ -312,10 +326,17 @@ async fn remote(command: SkillCommand, client: &Client) -> Result<(), Failure> {
                 .await
                 .map_err(|status| refused(&status))?
                 .into_inner();
-            if output == Format::Text {
-                print_skill(&skill);
-            } else {
-                print_value(&json(&skill, "adas.v1.Skill")?, output);
+            match output {
+                Format::Text => print_skill(&skill),
+                Format::Table => print_fields(&[
+                    ("name", skill.name.clone()),
+                    ("display_name", skill.display_name.clone()),
+                    ("template", skill.template.clone()),
+                    ("etag", skill.etag.clone()),
+                    ("mcp_server", skill.mcp_server.clone()),
+                    ("diagnostics", skill.diagnostics.len().to_string()),
+                ]),
+                _ => print_value(&json(&skill, "adas.v1.Skill")?, output),
             }
             Ok(())
         }
@@ -345,6 +366,31 @@ fn render(file: &str, line: i32, column: i32, severity: &str, message: &str) -> 
 }
 
 /// `process_refund  mcp http://…/mcp  order_id: string*, amount: number*`.
+/// A tool as a table row: name, source, inputs, state.
+fn tool_row(tool: &pb::ToolSpec) -> Vec<String> {
+    let source = match tool.source.as_ref() {
+        Some(source) if source.kind == pb::ToolSourceKind::Mcp as i32 => source.uri.clone(),
+        Some(source) if source.kind == pb::ToolSourceKind::Core as i32 => "core".to_owned(),
+        _ => "unknown".to_owned(),
+    };
+    let inputs: Vec<String> = tool
+        .inputs
+        .iter()
+        .map(|input| format!("{}{}", input.name, if input.required { "*" } else { "" }))
+        .collect();
+    let state = if tool.available {
+        "available"
+    } else {
+        "unavailable"
+    };
+    vec![
+        tool.name.clone(),
+        source,
+        inputs.join(", "),
+        crate::output::status_colour(state),
+    ]
+}
+
 fn tool_line(tool: &pb::ToolSpec) -> String {
     let source = match tool.source.as_ref() {
         Some(source) if source.kind == pb::ToolSourceKind::Mcp as i32 => {

@@ -53,9 +53,9 @@ impl Session {
         })
     }
 
-    fn clients(&self, console: &Console) -> Result<Clients, Response> {
-        let credentials = Credentials::new(self.key.as_deref())
-            .map_err(|_| Redirect::to("/login?error=key").into_response())?;
+    fn clients(&self, console: &Console) -> Result<Clients, Redirect> {
+        let credentials =
+            Credentials::new(self.key.as_deref()).map_err(|_| Redirect::to("/login?error=key"))?;
         let with_key = |channel: &tonic::transport::Channel| {
             AuthChannel::new(channel.clone(), credentials.clone())
         };
@@ -92,9 +92,9 @@ fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 }
 
 /// The signed-in session and its clients, or the redirect to sign in.
-fn signed_in(console: &Console, headers: &HeaderMap) -> Result<Clients, Response> {
+fn signed_in(console: &Console, headers: &HeaderMap) -> Result<Clients, Redirect> {
     Session::from_headers(headers)
-        .ok_or_else(|| Redirect::to("/login").into_response())?
+        .ok_or_else(|| Redirect::to("/login"))?
         .clients(console)
 }
 
@@ -220,7 +220,7 @@ pub async fn login(State(console): Shared, Form(form): Form<LoginForm>) -> Respo
     };
     let mut clients = match session.clients(&console) {
         Ok(clients) => clients,
-        Err(response) => return response,
+        Err(redirect) => return redirect.into_response(),
     };
     if let Err(status) = clients
         .registry
@@ -260,7 +260,7 @@ pub async fn logout() -> Response {
 pub async fn skills(State(console): Shared, headers: HeaderMap) -> Response {
     let mut clients = match signed_in(&console, &headers) {
         Ok(clients) => clients,
-        Err(response) => return response,
+        Err(redirect) => return redirect.into_response(),
     };
     let listed = match clients
         .registry
@@ -344,7 +344,7 @@ pub async fn skill(
 ) -> Response {
     let mut clients = match signed_in(&console, &headers) {
         Ok(clients) => clients,
-        Err(response) => return response,
+        Err(redirect) => return redirect.into_response(),
     };
     let name = format!("skills/{slag}");
     let skill = match clients
@@ -376,10 +376,7 @@ pub async fn skill(
     }
     let tools = match clients
         .registry
-        .resolve_tools(pb::ResolveToolsRequest {
-            skill: name,
-            ..Default::default()
-        })
+        .resolve_tools(pb::ResolveToolsRequest { skill: name })
         .await
     {
         Ok(resolved) => {
@@ -489,7 +486,7 @@ pub async fn jobs(
 ) -> Response {
     let mut clients = match signed_in(&console, &headers) {
         Ok(clients) => clients,
-        Err(response) => return response,
+        Err(redirect) => return redirect.into_response(),
     };
     let filter = query.status.as_deref().unwrap_or("");
     let status = STATUSES
@@ -576,7 +573,7 @@ pub async fn start_job(
 ) -> Response {
     let mut clients = match signed_in(&console, &headers) {
         Ok(clients) => clients,
-        Err(response) => return response,
+        Err(redirect) => return redirect.into_response(),
     };
     match clients
         .orchestrator
@@ -607,7 +604,7 @@ pub async fn job(
 ) -> Response {
     let mut clients = match signed_in(&console, &headers) {
         Ok(clients) => clients,
-        Err(response) => return response,
+        Err(redirect) => return redirect.into_response(),
     };
     render_job(&mut clients, &slag, &job_id, &Refusal::default()).await
 }
@@ -928,7 +925,7 @@ pub async fn answer(
 ) -> Response {
     let mut clients = match signed_in(&console, &headers) {
         Ok(clients) => clients,
-        Err(response) => return response,
+        Err(redirect) => return redirect.into_response(),
     };
     let name = format!("skills/{slag}/jobs/{job_id}");
     // The types come from the ask itself, read again: the form only names fields.
@@ -993,7 +990,7 @@ pub async fn decide(
 ) -> Response {
     let mut clients = match signed_in(&console, &headers) {
         Ok(clients) => clients,
-        Err(response) => return response,
+        Err(redirect) => return redirect.into_response(),
     };
     let decision = match form.decision.as_str() {
         "approve" => pb::ApprovalDecision::Approve,
@@ -1040,7 +1037,7 @@ pub async fn cancel(
 ) -> Response {
     let mut clients = match signed_in(&console, &headers) {
         Ok(clients) => clients,
-        Err(response) => return response,
+        Err(redirect) => return redirect.into_response(),
     };
     let name = format!("skills/{slag}/jobs/{job_id}");
     match clients
@@ -1103,7 +1100,7 @@ pub async fn job_events(
 ) -> Response {
     let clients = match signed_in(&console, &headers) {
         Ok(clients) => clients,
-        Err(response) => return response,
+        Err(redirect) => return redirect.into_response(),
     };
     let after = headers
         .get("last-event-id")
@@ -1136,7 +1133,7 @@ pub async fn jobs_events(
 ) -> Response {
     let clients = match signed_in(&console, &headers) {
         Ok(clients) => clients,
-        Err(response) => return response,
+        Err(redirect) => return redirect.into_response(),
     };
     let streams: Vec<_> = query
         .ids
