@@ -14,31 +14,22 @@ cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/adas-target}"
 venv="${ADAS_VENV:-$HOME/.cache/adas-venv}"
 
-if ! command -v redis-server >/dev/null 2>&1; then
-  echo "test.sh: redis-server not found, installing it"
-  sudo_cmd=""
-  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq redis-server >/dev/null
-fi
-
+# Installs a Debian package when its command is missing.
+need() {
+  local command="$1" package="$2"
+  if ! command -v "$command" >/dev/null 2>&1; then
+    echo "test.sh: $command not found, installing $package"
+    local sudo_cmd=""
+    [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "$package" >/dev/null
+  fi
+}
+need redis-server redis-server
 # The TLS tests make their private CA and certificates with the openssl command.
-if ! command -v openssl >/dev/null 2>&1; then
-  echo "test.sh: openssl not found, installing it"
-  sudo_cmd=""
-  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq openssl >/dev/null
-fi
-
+need openssl openssl
 # The console test drives Debian's Chromium (playwright-core, no browser download).
-if ! command -v chromium >/dev/null 2>&1; then
-  echo "test.sh: chromium not found, installing it"
-  sudo_cmd=""
-  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
-fi
+need chromium chromium
 
 stamp="$venv/.requirements.sha256"
 wanted="$(sha256sum e2e/python/requirements.txt | cut -d' ' -f1)"

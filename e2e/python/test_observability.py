@@ -144,7 +144,8 @@ class OneTraceAcrossFiveBinaries(unittest.TestCase):
                       and by_id.get(span.parent_span_id.hex(), ("", None))[1] is not None]
             self.assertTrue(served, f"{service} served a call of the job's steps")
 
-        # The MCP server got the trace context with each call (in `_meta`).
+        # The MCP server got the trace context with each call, in `_meta` and
+        # in the HTTP request's `traceparent` header.
         with open(suite.executions_log, encoding="utf-8") as file:
             executed = [json.loads(line) for line in file if line.strip()]
         refund = [entry for entry in executed if entry["tool"] == "process_refund"]
@@ -152,6 +153,7 @@ class OneTraceAcrossFiveBinaries(unittest.TestCase):
         _, call_trace, call_parent, _ = refund[0]["traceparent"].split("-")
         self.assertEqual(call_trace, trace_id)
         self.assertEqual(by_id[call_parent][1].name, "tool.call")
+        self.assertEqual(refund[0]["traceparent_header"], refund[0]["traceparent"])
 
 
 class MetricsPage(unittest.TestCase):

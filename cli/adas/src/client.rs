@@ -35,9 +35,7 @@ impl Client {
         Ok(self)
     }
 
-    /// A lazily connecting channel without credentials (the web console adds
-    /// each signed-in browser's own), verified with `--ca` for `https://`.
-    pub fn plain_channel(&self) -> Result<Channel, String> {
+    fn endpoint(&self) -> Result<tonic::transport::Endpoint, String> {
         let mut endpoint = Channel::from_shared(self.server.clone())
             .map_err(|error| format!("`{}`: {error}", self.server))?;
         if let Some(tls) = self
@@ -49,23 +47,19 @@ impl Client {
                 .tls_config(tls)
                 .map_err(|error| format!("`{}`: {error}", self.server))?;
         }
-        Ok(endpoint.connect_lazy())
+        Ok(endpoint)
+    }
+
+    /// A lazily connecting channel without credentials (the web console adds
+    /// each signed-in browser's own), verified with `--ca` for `https://`.
+    pub fn plain_channel(&self) -> Result<Channel, String> {
+        Ok(self.endpoint()?.connect_lazy())
     }
 
     /// A connected channel that sends the key on every call.
     pub async fn channel(&self) -> Result<AuthChannel, String> {
-        let mut endpoint = Channel::from_shared(self.server.clone())
-            .map_err(|error| format!("`{}`: {error}", self.server))?;
-        if let Some(tls) = self
-            .tls
-            .clone()
-            .filter(|_| self.server.starts_with("https://"))
-        {
-            endpoint = endpoint
-                .tls_config(tls)
-                .map_err(|error| format!("`{}`: {error}", self.server))?;
-        }
-        let channel = endpoint
+        let channel = self
+            .endpoint()?
             .connect()
             .await
             .map_err(|error| format!("cannot reach {}: {error}", self.server))?;

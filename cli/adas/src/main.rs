@@ -1,8 +1,10 @@
 //! `adas`: the command-line entry of the suite. `adas up` hosts all five services
 //! on one port in one process — the embedded default (in-memory state unless
 //! `--redis-url` is given). `adas skill validate` checks files offline; the other
-//! `adas skill …`, `adas job …` and `adas chat` are clients of a running suite.
-//! `--server` (anywhere on the line) names the suite the client commands talk to.
+//! `adas skill …`, `adas job …` and `adas chat` are clients of a running suite,
+//! `adas console` serves the web console for one, `adas completions` prints a
+//! shell's completion script. `--server` and `-o` (anywhere on the line) name
+//! the suite the client commands talk to and how they print.
 
 mod client;
 mod jobs;
@@ -68,8 +70,9 @@ enum Command {
         #[arg(long)]
         no_console: bool,
         /// Append every tool call the demo MCP server executes to this file, one
-        /// JSON line `{"key", "tool", "arguments"}` (the idempotency key from
-        /// `_meta`): for tests and audits that count executions.
+        /// JSON line `{"key", "tool", "arguments", "traceparent",
+        /// "traceparent_header"}` (the idempotency key and trace context from
+        /// `_meta`, the trace context from HTTP): for tests and audits.
         #[arg(long, env = "ADAS_DEMO_MCP_EXECUTIONS_LOG")]
         demo_mcp_executions_log: Option<std::path::PathBuf>,
     },
@@ -342,8 +345,9 @@ fn up(server: ServerArgs, demo_mcp: Option<DemoServer>, console: Option<ConsoleA
     );
     let code = run_blocking(async move {
         let (stop, stopped) = tokio::sync::watch::channel(false);
+        let signal = shutdown_signal();
         tokio::spawn(async move {
-            shutdown_signal().await;
+            signal.await;
             let _ = stop.send(true);
         });
         serve_suite(config, demo_mcp, console, stopped, None).await

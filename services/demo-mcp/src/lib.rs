@@ -68,7 +68,7 @@ impl Counters {
         key: &str,
         tool: &str,
         arguments: Option<&serde_json::Map<String, serde_json::Value>>,
-        traceparent: &str,
+        [traceparent, traceparent_header]: [&str; 2],
     ) {
         self.executions
             .lock()
@@ -81,9 +81,14 @@ impl Counters {
             .as_mut()
         {
             use std::io::Write;
-            let line =
-                serde_json::json!({"key": key, "tool": tool, "arguments": arguments, "traceparent": traceparent})
-                    .to_string();
+            let line = serde_json::json!({
+                "key": key,
+                "tool": tool,
+                "arguments": arguments,
+                "traceparent": traceparent,
+                "traceparent_header": traceparent_header,
+            })
+            .to_string();
             if let Err(error) = writeln!(file, "{line}") {
                 tracing::warn!(%error, "executions log write failed");
             }
@@ -120,7 +125,8 @@ impl DemoMcp {
     }
 
     /// Appends each executed call to `path` as a JSON line `{"key", "tool",
-    /// "arguments", "traceparent"}` (key and trace context from `_meta`), so a
+    /// "arguments", "traceparent", "traceparent_header"}` (key and trace
+    /// context from `_meta`, the trace context from the HTTP headers), so a
     /// test outside the process can count them and follow their trace.
     pub fn with_executions_log(self, path: &std::path::Path) -> std::io::Result<Self> {
         let file = std::fs::OpenOptions::new()
@@ -242,6 +248,14 @@ impl ServerHandler for DemoMcp {
             .to_owned()
         };
         let (key, traceparent) = (meta(IDEMPOTENCY_KEY_META), meta("traceparent"));
+        // The trace context as HTTP carried it (stdio has no headers).
+        let traceparent_header = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.headers.get("traceparent"))
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
         // Executed when received, as a real side effect would be: a client that
         // dies while the reply is delayed does not undo it.
         if self.offers(&request.name) {
@@ -249,7 +263,7 @@ impl ServerHandler for DemoMcp {
                 &key,
                 &request.name,
                 request.arguments.as_ref(),
-                &traceparent,
+                [&traceparent, &traceparent_header],
             );
         }
         if !self.delay.is_zero() {

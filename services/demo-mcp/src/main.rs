@@ -39,6 +39,8 @@ fn main() -> ExitCode {
     adas_runtime::run_blocking(async move {
         let listener = tokio::net::TcpListener::bind(cli.listen).await?;
         let addr = listener.local_addr()?;
+        // Stopping gracefully from the moment it says it listens.
+        let shutdown = adas_runtime::shutdown_signal();
         println!("listening on {addr}");
         tracing::info!(%addr, path = adas_demo_mcp::MCP_PATH, "demo MCP server serving");
         let mut server = adas_demo_mcp::DemoMcp::new()
@@ -46,8 +48,6 @@ fn main() -> ExitCode {
         if let Some(path) = &cli.executions_log {
             server = server.with_executions_log(path)?;
         }
-        server
-            .serve_http(listener, adas_runtime::shutdown_signal())
-            .await
+        server.serve_http(listener, shutdown).await
     })
 }

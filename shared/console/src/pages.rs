@@ -33,7 +33,7 @@ const MAX_WATCHED: usize = 50;
 const PAGE_SIZE: i32 = 25;
 
 /// The suite's clients, presenting the signed-in key.
-struct Clients {
+pub(crate) struct Clients {
     registry: pb::skill_registry_service_client::SkillRegistryServiceClient<AuthChannel>,
     orchestrator: pb::orchestrator_service_client::OrchestratorServiceClient<AuthChannel>,
     dal: pb::dal_agent_service_client::DalAgentServiceClient<AuthChannel>,
@@ -96,6 +96,19 @@ fn signed_in(console: &Console, headers: &HeaderMap) -> Result<Clients, Redirect
     Session::from_headers(headers)
         .ok_or_else(|| Redirect::to("/login"))?
         .clients(console)
+}
+
+/// A handler's clients are the signed-in browser's; without a session the
+/// request goes to the sign-in page.
+impl axum::extract::FromRequestParts<Arc<Console>> for Clients {
+    type Rejection = Redirect;
+
+    async fn from_request_parts(
+        parts: &mut http::request::Parts,
+        console: &Arc<Console>,
+    ) -> Result<Self, Redirect> {
+        signed_in(console, &parts.headers)
+    }
 }
 
 /// A suite error as a page: who may not, what is not there, what was wrong.
@@ -257,11 +270,7 @@ pub async fn logout() -> Response {
         .into_response()
 }
 
-pub async fn skills(State(console): Shared, headers: HeaderMap) -> Response {
-    let mut clients = match signed_in(&console, &headers) {
-        Ok(clients) => clients,
-        Err(redirect) => return redirect.into_response(),
-    };
+pub async fn skills(mut clients: Clients) -> Response {
     let listed = match clients
         .registry
         .list_skills(pb::ListSkillsRequest {
@@ -337,15 +346,7 @@ fn counts(diagnostics: &[pb::Diagnostic]) -> (usize, usize) {
     (errors, warnings)
 }
 
-pub async fn skill(
-    State(console): Shared,
-    headers: HeaderMap,
-    Path(slag): Path<String>,
-) -> Response {
-    let mut clients = match signed_in(&console, &headers) {
-        Ok(clients) => clients,
-        Err(redirect) => return redirect.into_response(),
-    };
+pub async fn skill(mut clients: Clients, Path(slag): Path<String>) -> Response {
     let name = format!("skills/{slag}");
     let skill = match clients
         .registry
@@ -479,15 +480,10 @@ fn outcome_label(outcome: i32) -> String {
 }
 
 pub async fn jobs(
-    State(console): Shared,
-    headers: HeaderMap,
+    mut clients: Clients,
     Path(slag): Path<String>,
     Query(query): Query<JobsQuery>,
 ) -> Response {
-    let mut clients = match signed_in(&console, &headers) {
-        Ok(clients) => clients,
-        Err(redirect) => return redirect.into_response(),
-    };
     let filter = query.status.as_deref().unwrap_or("");
     let status = STATUSES
         .iter()
@@ -566,15 +562,10 @@ pub struct StartForm {
 }
 
 pub async fn start_job(
-    State(console): Shared,
-    headers: HeaderMap,
+    mut clients: Clients,
     Path(slag): Path<String>,
     Form(form): Form<StartForm>,
 ) -> Response {
-    let mut clients = match signed_in(&console, &headers) {
-        Ok(clients) => clients,
-        Err(redirect) => return redirect.into_response(),
-    };
     match clients
         .orchestrator
         .start_job(pb::StartJobRequest {
@@ -597,15 +588,7 @@ struct Refusal {
     general: Option<String>,
 }
 
-pub async fn job(
-    State(console): Shared,
-    headers: HeaderMap,
-    Path((slag, job_id)): Path<(String, String)>,
-) -> Response {
-    let mut clients = match signed_in(&console, &headers) {
-        Ok(clients) => clients,
-        Err(redirect) => return redirect.into_response(),
-    };
+pub async fn job(mut clients: Clients, Path((slag, job_id)): Path<(String, String)>) -> Response {
     render_job(&mut clients, &slag, &job_id, &Refusal::default()).await
 }
 
@@ -918,15 +901,10 @@ fn refusal_of(status: &tonic::Status, values: HashMap<String, String>) -> Refusa
 }
 
 pub async fn answer(
-    State(console): Shared,
-    headers: HeaderMap,
+    mut clients: Clients,
     Path((slag, job_id)): Path<(String, String)>,
     Form(form): Form<BTreeMap<String, String>>,
 ) -> Response {
-    let mut clients = match signed_in(&console, &headers) {
-        Ok(clients) => clients,
-        Err(redirect) => return redirect.into_response(),
-    };
     let name = format!("skills/{slag}/jobs/{job_id}");
     // The types come from the ask itself, read again: the form only names fields.
     let waiting = match clients
@@ -983,15 +961,10 @@ pub struct DecideForm {
 }
 
 pub async fn decide(
-    State(console): Shared,
-    headers: HeaderMap,
+    mut clients: Clients,
     Path((slag, job_id)): Path<(String, String)>,
     Form(form): Form<DecideForm>,
 ) -> Response {
-    let mut clients = match signed_in(&console, &headers) {
-        Ok(clients) => clients,
-        Err(redirect) => return redirect.into_response(),
-    };
     let decision = match form.decision.as_str() {
         "approve" => pb::ApprovalDecision::Approve,
         "reject" => pb::ApprovalDecision::Reject,
@@ -1031,14 +1004,9 @@ pub async fn decide(
 }
 
 pub async fn cancel(
-    State(console): Shared,
-    headers: HeaderMap,
+    mut clients: Clients,
     Path((slag, job_id)): Path<(String, String)>,
 ) -> Response {
-    let mut clients = match signed_in(&console, &headers) {
-        Ok(clients) => clients,
-        Err(redirect) => return redirect.into_response(),
-    };
     let name = format!("skills/{slag}/jobs/{job_id}");
     match clients
         .orchestrator
@@ -1094,14 +1062,10 @@ fn watch_stream(
 
 /// One job's events as server-sent events (WatchJob), from `Last-Event-ID` on.
 pub async fn job_events(
-    State(console): Shared,
+    clients: Clients,
     headers: HeaderMap,
     Path((slag, job_id)): Path<(String, String)>,
 ) -> Response {
-    let clients = match signed_in(&console, &headers) {
-        Ok(clients) => clients,
-        Err(redirect) => return redirect.into_response(),
-    };
     let after = headers
         .get("last-event-id")
         .and_then(|value| value.to_str().ok())
@@ -1126,15 +1090,10 @@ pub struct WatchQuery {
 /// The listed jobs' new events, merged (one WatchJob per job, at most
 /// [`MAX_WATCHED`]): the list page reloads when one of its jobs moves.
 pub async fn jobs_events(
-    State(console): Shared,
-    headers: HeaderMap,
+    clients: Clients,
     Path(slag): Path<String>,
     Query(query): Query<WatchQuery>,
 ) -> Response {
-    let clients = match signed_in(&console, &headers) {
-        Ok(clients) => clients,
-        Err(redirect) => return redirect.into_response(),
-    };
     let streams: Vec<_> = query
         .ids
         .split(',')

@@ -1,5 +1,6 @@
 //! adas-runtime: what every ADAS binary shares — typed configuration parsed once in
-//! `main` (flags and `ADAS_*` env, the same names everywhere), tracing setup, the one
+//! `main` (flags and `ADAS_*` env, the same names everywhere), tracing and
+//! OpenTelemetry setup with W3C trace context, the metrics page, the one
 //! gRPC server builder (health, reflection, timeout, concurrency limit, message
 //! size, graceful shutdown), peer channels, and the mapping of errors to
 //! `tonic::Status` with `google.rpc` details.

@@ -38,8 +38,9 @@ const BUCKETS: [f64; 14] = [
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0, 30.0,
 ];
 
-/// The process' recorder, installed on first use: what is recorded before it
-/// is lost, so binaries install it as they set up tracing.
+/// The process' recorder, installed when the metrics page is first served:
+/// a process without one records nothing (the facade's calls are no-ops) and
+/// keeps no samples.
 pub fn install() -> &'static PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE.get_or_init(|| {

@@ -28,9 +28,8 @@ pub fn init_tracing(format: LogFormat, filter: &str) {
 
 /// [`init_tracing`], plus span export to the OTLP/HTTP collector at
 /// `otlp_endpoint` (e.g. `http://127.0.0.1:4318`) naming this process
-/// `service_name`. Also installs the metrics recorder.
+/// `service_name`.
 pub fn init(format: LogFormat, filter: &str, otlp_endpoint: Option<&str>, service_name: &str) {
-    crate::metrics::install();
     let filter = || EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new("info"));
     // The log filter is the log's: spans of requests, job steps and tool calls
     // are exported at `info` whatever the log level.

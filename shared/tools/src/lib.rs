@@ -7,6 +7,7 @@ pub mod egress;
 pub mod mcp;
 pub mod resolve;
 pub mod spec;
+mod traced;
 
 pub use core::{CoreToolError, core_tools, run_core};
 pub use egress::{EgressDenied, EgressPolicy};

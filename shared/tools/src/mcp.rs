@@ -435,7 +435,7 @@ impl RmcpConnector {
                         .build()
                         .map_err(|error| unreachable("client setup", &error))?;
                     let transport = StreamableHttpClientTransport::with_client(
-                        client,
+                        crate::traced::TracedHttp(client),
                         StreamableHttpClientTransportConfig::with_uri(uri.to_owned()),
                     );
                     ().serve(transport)
