@@ -208,6 +208,33 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         finally:
             pool.shutdown()
 
+    def test_a_start_that_died_before_storing_its_job_is_made_by_the_retry(self):
+        # An orchestrator killed after remembering a request id and before
+        # storing the job left the id pointing at nothing: the client's retry
+        # got NOT_FOUND forever (seen in the chaos run). Now the retry stores
+        # that job, under that id — but never one that ended and was deleted.
+        c = self.client
+        request = orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="where is ORD-1", request_id="died-1")
+        first = c.orch.StartJob(request, timeout=10)
+        c.settled(first.name)
+        job_key = adas_client.slag_key("cs-tier-1", f"job:{first.job_id}")
+        self.assertEqual(self.suite.redis.command("DEL", job_key), 1)  # as if never stored
+        again = c.orch.StartJob(request, timeout=10)
+        self.assertEqual(again.name, first.name)
+        self.assertEqual(c.settled(first.name).status, COMPLETED)
+
+        # Remembered long ago (the job ended and its record is gone): NOT_FOUND, nothing re-run.
+        request = orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="where is ORD-2", request_id="died-2")
+        old = c.orch.StartJob(request, timeout=10)
+        c.settled(old.name)
+        idem = adas_client.slag_key("cs-tier-1", "idem:start-job:dev:died-2")
+        job_id, fingerprint, _ = self.suite.redis.command("GET", idem).split(" ")
+        self.suite.redis.command("SET", idem, f"{job_id} {fingerprint} 1000", "KEEPTTL")
+        self.suite.redis.command("DEL", adas_client.slag_key("cs-tier-1", f"job:{old.job_id}"))
+        with self.assertRaises(grpc.RpcError) as gone:
+            c.orch.StartJob(request, timeout=10)
+        self.assertEqual(gone.exception.code(), grpc.StatusCode.NOT_FOUND)
+
     def test_order_status_example_of_spec_000(self):
         c = self.client
         job = c.settled(c.start("What's my order status?").name)

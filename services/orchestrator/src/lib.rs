@@ -422,6 +422,10 @@ async fn store_gauges(repo: adas_jobs::JobRepo, catalog: Arc<adas_skill::Catalog
     }
 }
 
+/// How long after a StartJob remembered its request id a retry may still
+/// store the job that attempt never stored (longer than any request lives).
+const UNSTORED_START_WINDOW_MS: u64 = 5 * 60 * 1000;
+
 /// Largest `program` StartJob takes: a plan is a handful of calls.
 pub const MAX_PROGRAM_BYTES: usize = 64 * 1024;
 
@@ -513,7 +517,7 @@ impl OrchestratorService for Orchestrator {
                     violations,
                 )
             })?;
-        let job_id = new_job_id();
+        let mut job_id = new_job_id();
         if !request.request_id.is_empty() {
             // Scoped by who asks: another principal's id is not a way to its job.
             let key = format!("start-job:{}:{}", principal.name, request.request_id);
@@ -530,13 +534,15 @@ impl OrchestratorService for Orchestrator {
                 .remember(
                     &slag,
                     &key,
-                    &format!("{job_id} {fingerprint}"),
+                    &format!("{job_id} {fingerprint} {}", adas_state::now_ms()),
                     REQUEST_ID_TTL,
                 )
                 .await
                 .map_err(OrchestratorError::from)?
             {
-                let (existing, first) = existing.split_once(' ').unwrap_or((&existing, ""));
+                let mut parts = existing.splitn(3, ' ');
+                let (existing, first) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+                let remembered_ms: u64 = parts.next().and_then(|ms| ms.parse().ok()).unwrap_or(0);
                 if first != fingerprint {
                     return Err(OrchestratorError::InvalidField {
                         field: "request_id",
@@ -545,12 +551,21 @@ impl OrchestratorService for Orchestrator {
                     .into());
                 }
                 // A repeated request returns the first job.
-                let stored = self
-                    .repo
-                    .load(&slag, existing)
-                    .await
-                    .map_err(OrchestratorError::from)?;
-                return Ok(Response::new(adas_wire::job(&stored)));
+                match self.repo.load(&slag, existing).await {
+                    Ok(stored) => return Ok(Response::new(adas_wire::job(&stored))),
+                    // The first attempt remembered its id and died before
+                    // storing the job (a crash, a store that went away): this
+                    // attempt makes that job, under that id. Only while such
+                    // an attempt could be in flight — a job that ended and
+                    // was deleted long ago is never made again.
+                    Err(JobError::NotFound { .. })
+                        if adas_state::now_ms().saturating_sub(remembered_ms)
+                            < UNSTORED_START_WINDOW_MS =>
+                    {
+                        job_id = existing.to_owned();
+                    }
+                    Err(error) => return Err(OrchestratorError::from(error).into()),
+                }
             }
         }
         let mut context = request
@@ -656,6 +671,18 @@ impl OrchestratorService for Orchestrator {
         // Created and queued in one write.
         let stored = match self.repo.create(&record, true).await {
             Ok(stored) => stored,
+            // A retry of the same request stored it first: that job it is.
+            Err(JobError::Store(adas_state::StateError::AlreadyExists { .. })) => {
+                if holds_quota {
+                    let _ = self.repo.release_job_slots(&record).await;
+                }
+                let stored = self
+                    .repo
+                    .load(&slag, &record.job_id)
+                    .await
+                    .map_err(OrchestratorError::from)?;
+                return Ok(Response::new(adas_wire::job(&stored)));
+            }
             Err(error) => {
                 if holds_quota {
                     let _ = self.repo.release_job_slots(&record).await;

@@ -12,7 +12,10 @@
 //! `/static/`), and a form post from another origin is refused.
 
 mod html;
+mod jobs;
 mod pages;
+mod skills;
+mod widget;
 
 use std::sync::Arc;
 
@@ -83,18 +86,15 @@ impl Console {
             .route("/logout", post(pages::logout))
             .route("/static/console.js", get(pages::script))
             .route("/static/console.css", get(pages::style))
-            .route("/skills", get(pages::skills))
-            .route("/skills/{slag}", get(pages::skill))
-            .route(
-                "/skills/{slag}/jobs",
-                get(pages::jobs).post(pages::start_job),
-            )
-            .route("/skills/{slag}/jobs/events", get(pages::jobs_events))
-            .route("/skills/{slag}/jobs/{job}", get(pages::job))
-            .route("/skills/{slag}/jobs/{job}/events", get(pages::job_events))
-            .route("/skills/{slag}/jobs/{job}/answer", post(pages::answer))
-            .route("/skills/{slag}/jobs/{job}/decide", post(pages::decide))
-            .route("/skills/{slag}/jobs/{job}/cancel", post(pages::cancel))
+            .route("/skills", get(skills::skills))
+            .route("/skills/{slag}", get(skills::skill))
+            .route("/skills/{slag}/jobs", get(jobs::jobs).post(jobs::start_job))
+            .route("/skills/{slag}/jobs/events", get(jobs::jobs_events))
+            .route("/skills/{slag}/jobs/{job}", get(jobs::job))
+            .route("/skills/{slag}/jobs/{job}/events", get(jobs::job_events))
+            .route("/skills/{slag}/jobs/{job}/answer", post(jobs::answer))
+            .route("/skills/{slag}/jobs/{job}/decide", post(jobs::decide))
+            .route("/skills/{slag}/jobs/{job}/cancel", post(jobs::cancel))
             .fallback(pages::not_found)
             .layer(axum::middleware::from_fn(pages::guard))
             .with_state(state)

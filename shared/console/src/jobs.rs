@@ -1,0 +1,475 @@
+//! Jobs: a skill's list with status filters, starting a job, the job page,
+//! answers, decisions, cancels, and their live events (WatchJob as SSE).
+
+use std::collections::{BTreeMap, HashMap};
+use std::convert::Infallible;
+use std::fmt::Write;
+
+use adas_proto::pb;
+use adas_runtime::auth::AuthChannel;
+use adas_runtime::convert::{struct_to_json, value_to_json};
+use axum::extract::{Form, Path, Query};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use futures_util::StreamExt;
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+use crate::html::{call_text, enum_label, esc, json_block, page, time};
+use crate::pages::{Clients, failure};
+use crate::widget::{Refusal, approval_card, refusal_of, typed, widget};
+
+/// Jobs one live list follows at once (one WatchJob each).
+const MAX_WATCHED: usize = 50;
+
+/// Jobs per list page.
+const PAGE_SIZE: i32 = 25;
+
+const STATUSES: [(&str, pb::JobStatus); 6] = [
+    ("queued", pb::JobStatus::Queued),
+    ("running", pb::JobStatus::Running),
+    ("paused", pb::JobStatus::Paused),
+    ("completed", pb::JobStatus::Completed),
+    ("failed", pb::JobStatus::Failed),
+    ("cancelled", pb::JobStatus::Cancelled),
+];
+
+#[derive(Debug, Deserialize)]
+pub struct JobsQuery {
+    status: Option<String>,
+    page: Option<String>,
+}
+
+fn status_label(status: i32) -> String {
+    pb::JobStatus::try_from(status).map_or("unknown".into(), |s| {
+        enum_label(s.as_str_name(), "JOB_STATUS_")
+    })
+}
+
+fn outcome_label(outcome: i32) -> String {
+    pb::OutcomeClass::try_from(outcome).map_or(String::new(), |o| {
+        enum_label(o.as_str_name(), "OUTCOME_CLASS_")
+    })
+}
+
+pub async fn jobs(
+    mut clients: Clients,
+    Path(slag): Path<String>,
+    Query(query): Query<JobsQuery>,
+) -> Response {
+    let filter = query.status.as_deref().unwrap_or("");
+    let status = STATUSES
+        .iter()
+        .find(|(name, _)| *name == filter)
+        .map_or(pb::JobStatus::Unspecified, |(_, status)| *status);
+    let listed = match clients
+        .orchestrator
+        .list_jobs(pb::ListJobsRequest {
+            parent: format!("skills/{slag}"),
+            status: status as i32,
+            page_size: PAGE_SIZE,
+            page_token: query.page.clone().unwrap_or_default(),
+        })
+        .await
+    {
+        Ok(listed) => listed.into_inner(),
+        Err(status) => return failure(status),
+    };
+    let slag_html = esc(&slag);
+    let mut filters = format!(
+        "<a href=\"/skills/{slag_html}/jobs\" class=\"{}\">all</a>",
+        if filter.is_empty() { "current" } else { "" }
+    );
+    for (name, _) in STATUSES {
+        let _ = write!(
+            filters,
+            "<a href=\"/skills/{slag_html}/jobs?status={name}\" class=\"{}\">{name}</a>",
+            if filter == name { "current" } else { "" }
+        );
+    }
+    let mut rows = String::new();
+    let mut live = Vec::new();
+    for job in &listed.jobs {
+        let status = status_label(job.status);
+        if !matches!(status.as_str(), "completed" | "failed" | "cancelled") {
+            live.push(job.job_id.clone());
+        }
+        let _ = write!(
+            rows,
+            "<tr class=\"job {status}\" data-job=\"{id}\" data-version=\"{}\"><td><a href=\"/skills/{slag_html}/jobs/{id}\">{id}</a></td>\
+             <td>{}</td><td class=\"status\">{status}</td><td>{}</td><td>{}</td></tr>",
+            job.version,
+            esc(&job.goal),
+            esc(&outcome_label(job.outcome_class)),
+            time(job.update_time.as_ref()),
+            id = esc(&job.job_id),
+        );
+    }
+    let next = if listed.next_page_token.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<p><a class=\"next\" href=\"/skills/{slag_html}/jobs?status={}&amp;page={}\">Next page</a></p>",
+            esc(filter),
+            esc(&listed.next_page_token)
+        )
+    };
+    let body = format!(
+        "<h1>Jobs of <a href=\"/skills/{slag_html}\">{slag_html}</a></h1>\
+         <p class=\"filters\">{filters}</p>\
+         <table class=\"jobs\"><thead><tr><th>Job</th><th>Goal</th><th>Status</th><th>Outcome</th>\
+         <th>Updated</th></tr></thead><tbody>{rows}</tbody></table>{next}"
+    );
+    live.truncate(MAX_WATCHED);
+    let data = [
+        ("page", "jobs".to_owned()),
+        ("slag", slag.clone()),
+        ("watch", live.join(",")),
+    ];
+    Html(page(&format!("Jobs of {slag}"), true, &data, &body)).into_response()
+}
+
+#[derive(Debug, Deserialize)]
+pub struct StartForm {
+    goal: String,
+}
+
+pub async fn start_job(
+    mut clients: Clients,
+    Path(slag): Path<String>,
+    Form(form): Form<StartForm>,
+) -> Response {
+    match clients
+        .orchestrator
+        .start_job(pb::StartJobRequest {
+            skill: format!("skills/{slag}"),
+            goal: form.goal,
+            ..Default::default()
+        })
+        .await
+    {
+        Ok(job) => Redirect::to(&format!("/{}", job.into_inner().name)).into_response(),
+        Err(status) => failure(status),
+    }
+}
+
+pub async fn job(mut clients: Clients, Path((slag, job_id)): Path<(String, String)>) -> Response {
+    render_job(&mut clients, &slag, &job_id, &Refusal::default()).await
+}
+
+async fn render_job(
+    clients: &mut Clients,
+    slag: &str,
+    job_id: &str,
+    refusal: &Refusal,
+) -> Response {
+    let name = format!("skills/{slag}/jobs/{job_id}");
+    let job = match clients
+        .orchestrator
+        .get_job(pb::GetJobRequest { name: name.clone() })
+        .await
+    {
+        Ok(job) => job.into_inner(),
+        Err(status) => return failure(status),
+    };
+    let status = status_label(job.status);
+    let outcome = outcome_label(job.outcome_class);
+    let mut body = format!(
+        "<h1>Job <code>{}</code></h1><p>Skill <a href=\"/skills/{slag}/jobs\">{slag}</a></p>\
+         <dl class=\"job\"><dt>Goal</dt><dd class=\"goal\">{}</dd>\
+         <dt>Status</dt><dd id=\"status\" class=\"{status}\">{status}</dd>\
+         <dt>Outcome</dt><dd id=\"outcome\">{}</dd>\
+         <dt>Iteration</dt><dd>{} of {}</dd></dl>",
+        esc(&job.job_id),
+        esc(&job.goal),
+        esc(&outcome),
+        job.iteration,
+        job.iteration_budget,
+        slag = esc(slag),
+    );
+    if let Some(error) = &job.error
+        && !error.message.is_empty()
+    {
+        let _ = write!(body, "<p class=\"error\">{}</p>", esc(&error.message));
+    }
+    if let Some(waiting) = &job.waiting {
+        let paused = job.status == pb::JobStatus::Paused as i32;
+        // Spec 000's UI contract: the input widget if and only if the job is
+        // paused for the user and says why.
+        if paused
+            && job.outcome_class == pb::OutcomeClass::UserActionRequired as i32
+            && !waiting.reason_code.is_empty()
+        {
+            body.push_str(&widget(&name, waiting, refusal));
+        } else if paused
+            && job.outcome_class == pb::OutcomeClass::ApprovalRequired as i32
+            && let Some(approval) = &waiting.approval
+        {
+            body.push_str(&approval_card(&name, waiting, approval, refusal));
+        }
+    }
+    if let Some(result) = &job.result
+        && !result.reply.is_empty()
+    {
+        let _ = write!(
+            body,
+            "<h2>Reply</h2><div class=\"reply card\">{}</div>",
+            esc(&result.reply)
+        );
+    }
+    body.push_str("<h2>Tool calls</h2>");
+    if job.tool_calls.is_empty() {
+        body.push_str("<p>None yet.</p>");
+    }
+    for call in &job.tool_calls {
+        let arguments = call
+            .arguments
+            .as_ref()
+            .map(struct_to_json)
+            .unwrap_or_default();
+        let output = call
+            .output
+            .as_ref()
+            .map(value_to_json)
+            .unwrap_or(Json::Null);
+        let _ = write!(
+            body,
+            "<section class=\"call card{}\"><h3><code>{}</code></h3><p>iteration {} · {}</p>{}</section>",
+            if call.is_error { " failed" } else { "" },
+            esc(&call_text(&call.tool, &arguments)),
+            call.iteration,
+            time(call.finish_time.as_ref()),
+            json_block(&output)
+        );
+    }
+    if !matches!(status.as_str(), "completed" | "failed" | "cancelled") {
+        let _ = write!(
+            body,
+            "<form method=\"post\" action=\"/{}/cancel\"><button class=\"secondary\">Cancel the job</button></form>",
+            esc(&name)
+        );
+    }
+    body.push_str("<h2>Timeline</h2><ol id=\"timeline\"></ol>");
+    let data = [
+        ("page", "job".to_owned()),
+        ("job", name.clone()),
+        ("version", job.version.to_string()),
+    ];
+    Html(page(&format!("Job {}", job.job_id), true, &data, &body)).into_response()
+}
+
+pub async fn answer(
+    mut clients: Clients,
+    Path((slag, job_id)): Path<(String, String)>,
+    Form(form): Form<BTreeMap<String, String>>,
+) -> Response {
+    let name = format!("skills/{slag}/jobs/{job_id}");
+    // The types come from the ask itself, read again: the form only names fields.
+    let waiting = match clients
+        .orchestrator
+        .get_job(pb::GetJobRequest { name: name.clone() })
+        .await
+    {
+        Ok(job) => job.into_inner().waiting.unwrap_or_default(),
+        Err(status) => return failure(status),
+    };
+    let kinds: HashMap<&str, &str> = waiting
+        .fields
+        .iter()
+        .map(|field| (field.name.as_str(), field.r#type.as_str()))
+        .collect();
+    let values: HashMap<String, String> = form
+        .iter()
+        .filter_map(|(key, value)| Some((key.strip_prefix("f.")?.to_owned(), value.clone())))
+        .collect();
+    let fields = values
+        .iter()
+        .map(|(field, text)| {
+            let kind = kinds.get(field.as_str()).copied().unwrap_or("string");
+            (field.clone(), typed(kind, text))
+        })
+        .collect();
+    let submitted = clients
+        .dal
+        .submit_input(pb::SubmitInputRequest {
+            job: name.clone(),
+            correlation_id: form.get("correlation_id").cloned().unwrap_or_default(),
+            fields,
+            ..Default::default()
+        })
+        .await;
+    match submitted {
+        Ok(_) => Redirect::to(&format!("/{name}")).into_response(),
+        Err(status) if status.code() == tonic::Code::InvalidArgument => {
+            let refusal = refusal_of(&status, values);
+            let mut response = render_job(&mut clients, &slag, &job_id, &refusal).await;
+            *response.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
+            response
+        }
+        Err(status) => failure(status),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct DecideForm {
+    correlation_id: String,
+    decision: String,
+    #[serde(default)]
+    comment: String,
+}
+
+pub async fn decide(
+    mut clients: Clients,
+    Path((slag, job_id)): Path<(String, String)>,
+    Form(form): Form<DecideForm>,
+) -> Response {
+    let decision = match form.decision.as_str() {
+        "approve" => pb::ApprovalDecision::Approve,
+        "reject" => pb::ApprovalDecision::Reject,
+        _ => return (StatusCode::BAD_REQUEST, "decision: approve or reject").into_response(),
+    };
+    let name = format!("skills/{slag}/jobs/{job_id}");
+    match clients
+        .gate
+        .decide_approval(pb::DecideApprovalRequest {
+            job: name.clone(),
+            correlation_id: form.correlation_id,
+            decision: decision as i32,
+            comment: form.comment,
+            ..Default::default()
+        })
+        .await
+    {
+        Ok(_) => Redirect::to(&format!("/{name}")).into_response(),
+        // Not this principal's to decide (the owner, or without the role):
+        // said on the card, which stays.
+        Err(status)
+            if matches!(
+                status.code(),
+                tonic::Code::PermissionDenied | tonic::Code::FailedPrecondition
+            ) =>
+        {
+            let refusal = Refusal {
+                general: Some(status.message().to_owned()),
+                ..Refusal::default()
+            };
+            let mut response = render_job(&mut clients, &slag, &job_id, &refusal).await;
+            *response.status_mut() = StatusCode::FORBIDDEN;
+            response
+        }
+        Err(status) => failure(status),
+    }
+}
+
+pub async fn cancel(
+    mut clients: Clients,
+    Path((slag, job_id)): Path<(String, String)>,
+) -> Response {
+    let name = format!("skills/{slag}/jobs/{job_id}");
+    match clients
+        .orchestrator
+        .cancel_job(pb::CancelJobRequest {
+            name: name.clone(),
+            reason: "cancelled from the console".into(),
+            ..Default::default()
+        })
+        .await
+    {
+        Ok(_) => Redirect::to(&format!("/{name}")).into_response(),
+        Err(status) => failure(status),
+    }
+}
+
+/// A job event for the page's script: what happened, the status after it,
+/// and the job's version (a newer one than the page's means reload).
+fn sse_event(event: &pb::JobEvent) -> Event {
+    let kind = pb::JobEventType::try_from(event.r#type).map_or("unknown".into(), |kind| {
+        enum_label(kind.as_str_name(), "JOB_EVENT_TYPE_")
+    });
+    let data = serde_json::json!({
+        "job": event.job,
+        "type": kind,
+        "status": status_label(event.status),
+        "message": event.message,
+        "version": event.job_version,
+        "time": time(event.time.as_ref()),
+    });
+    Event::default()
+        .id(event.event_id.clone())
+        .data(data.to_string())
+}
+
+fn watch_stream(
+    mut orchestrator: pb::orchestrator_service_client::OrchestratorServiceClient<AuthChannel>,
+    name: String,
+    after: String,
+) -> impl futures_util::Stream<Item = Result<Event, Infallible>> + Send {
+    futures_util::stream::once(async move {
+        orchestrator
+            .watch_job(pb::WatchJobRequest {
+                name,
+                after_event_id: after,
+            })
+            .await
+    })
+    .filter_map(|opened| async move { opened.ok().map(tonic::Response::into_inner) })
+    .flatten()
+    .take_while(|event| futures_util::future::ready(event.is_ok()))
+    .filter_map(|event| async move { event.ok().map(|event| Ok(sse_event(&event))) })
+}
+
+/// One job's events as server-sent events (WatchJob), from `Last-Event-ID` on.
+pub async fn job_events(
+    clients: Clients,
+    headers: HeaderMap,
+    Path((slag, job_id)): Path<(String, String)>,
+) -> Response {
+    let after = headers
+        .get("last-event-id")
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let stream = watch_stream(
+        clients.orchestrator,
+        format!("skills/{slag}/jobs/{job_id}"),
+        after,
+    );
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+#[derive(Debug, Deserialize)]
+pub struct WatchQuery {
+    #[serde(default)]
+    ids: String,
+}
+
+/// The listed jobs' new events, merged (one WatchJob per job, at most
+/// [`MAX_WATCHED`]): the list page reloads when one of its jobs moves.
+pub async fn jobs_events(
+    clients: Clients,
+    Path(slag): Path<String>,
+    Query(query): Query<WatchQuery>,
+) -> Response {
+    let streams: Vec<_> = query
+        .ids
+        .split(',')
+        .filter(|id| !id.is_empty())
+        .take(MAX_WATCHED)
+        .map(|id| {
+            // Only what comes after the page was drawn: the latest event id is
+            // not known here, so each stream skips its history by version.
+            watch_stream(
+                clients.orchestrator.clone(),
+                format!("skills/{slag}/jobs/{id}"),
+                String::new(),
+            )
+            .boxed()
+        })
+        .collect();
+    Sse::new(futures_util::stream::select_all(streams))
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
