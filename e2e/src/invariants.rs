@@ -293,6 +293,32 @@ impl CheckedStore {
         ]
     }
 
+    /// `adas up` on this store, with its memory root under `root`, the
+    /// repository's templates, the demo MCP server on a free port, then
+    /// `extra` flags and `env`.
+    pub fn spawn_up(
+        &self,
+        root: &Path,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> adas_testkit::SpawnedService {
+        let memory = root.join("memory");
+        let templates = adas_testkit::templates_arg();
+        let mut args = vec![
+            "up",
+            "--memory-root",
+            memory.to_str().expect("utf-8 path"),
+            "--templates-dir",
+            &templates,
+            "--demo-mcp-listen",
+            "127.0.0.1:0",
+        ];
+        args.extend_from_slice(extra);
+        let store_args = self.up_args();
+        args.extend(store_args.iter().map(String::as_str));
+        adas_testkit::SpawnedService::spawn(&adas_testkit::workspace_binary("adas"), &args, env)
+    }
+
     /// Where the demo server (`--executions-log`) logs what it executes.
     pub fn executions_log(&self) -> &Path {
         &self.executions_log

@@ -94,21 +94,8 @@ fn validate_reports_positions_and_exit_codes() {
 /// suite (the service, then the store) is dropped.
 fn suite(label: &str) -> ((SpawnedService, CheckedStore), String) {
     let root = scratch_dir(label);
-    let memory = root.join("memory");
     let store = CheckedStore::start(&root);
-    let templates = adas_testkit::templates_arg();
-    let mut args = vec![
-        "up",
-        "--memory-root",
-        memory.to_str().unwrap(),
-        "--templates-dir",
-        &templates,
-        "--demo-mcp-listen",
-        "127.0.0.1:0",
-    ];
-    let store_args = store.up_args();
-    args.extend(store_args.iter().map(String::as_str));
-    let service = SpawnedService::spawn(&workspace_binary("adas"), &args, &[]);
+    let service = store.spawn_up(&root, &[], &[]);
     let server = service.endpoint();
     ((service, store), server)
 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 use adas_e2e::invariants::CheckedStore;
 use adas_proto::pb;
 use adas_testkit::model::{ModelServer, Reply, Seen};
-use adas_testkit::{SpawnedService, scratch_dir, workspace_binary};
+use adas_testkit::{SpawnedService, scratch_dir};
 use pb::orchestrator_service_client::OrchestratorServiceClient;
 use pb::skill_registry_service_client::SkillRegistryServiceClient;
 use serde_json::{Value as Json, json};
@@ -133,24 +133,11 @@ impl Suite {
     async fn start(label: &str) -> Self {
         let model = ModelServer::start(script).await;
         let root = scratch_dir(label);
-        let memory = root.join("memory");
-        let templates = adas_testkit::templates_arg();
         let base = format!("{}/v1", model.url);
         let store = CheckedStore::start(&root);
-        let mut args = vec![
-            "up",
-            "--memory-root",
-            memory.to_str().unwrap(),
-            "--templates-dir",
-            &templates,
-            "--demo-mcp-listen",
-            "127.0.0.1:0",
-        ];
-        let store_args = store.up_args();
-        args.extend(store_args.iter().map(String::as_str));
-        let service = SpawnedService::spawn(
-            &workspace_binary("adas"),
-            &args,
+        let service = store.spawn_up(
+            &root,
+            &[],
             &[
                 ("ADAS_LLM_BASE_URL", base.as_str()),
                 ("ADAS_LLM_MODEL", "scripted-1"),

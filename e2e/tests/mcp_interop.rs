@@ -227,22 +227,7 @@ async fn a_rug_pulled_tool_is_blocked_until_an_admin_accepts_it() {
     let root = scratch_dir("interop-rug-pull");
     // Checked when dropped (after the suite): every call the jobs made was allowed.
     let store = adas_e2e::invariants::CheckedStore::start(&root);
-    let memory = root.join("memory");
-    let templates = adas_testkit::templates_arg();
-    let mut args = vec![
-        "up",
-        "--memory-root",
-        memory.to_str().unwrap(),
-        "--templates-dir",
-        &templates,
-        "--demo-mcp-listen",
-        "127.0.0.1:0",
-        "--mcp-allow",
-        &listen,
-    ];
-    let store_args = store.up_args();
-    args.extend(store_args.iter().map(String::as_str));
-    let suite = SpawnedService::spawn(&workspace_binary("adas"), &args, &[]);
+    let suite = store.spawn_up(&root, &["--mcp-allow", &listen], &[]);
     let channel = Channel::from_shared(suite.endpoint())
         .unwrap()
         .connect()

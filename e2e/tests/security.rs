@@ -81,24 +81,10 @@ impl Suite {
                 .all(|key: &String| !text.contains(key.as_str())),
             "keys are kept only as digests"
         );
-        let memory = root.join("memory");
-        let templates = adas_testkit::templates_arg();
-        let mut args = vec![
-            "up",
-            "--memory-root",
-            memory.to_str().unwrap(),
-            "--templates-dir",
-            &templates,
-            "--demo-mcp-listen",
-            "127.0.0.1:0",
-            "--auth-file",
-            auth_file.to_str().unwrap(),
-        ];
+        let mut args = vec!["--auth-file", auth_file.to_str().unwrap()];
         args.extend_from_slice(extra);
         let store = CheckedStore::start(&root);
-        let store_args = store.up_args();
-        args.extend(store_args.iter().map(String::as_str));
-        let service = SpawnedService::spawn(&workspace_binary("adas"), &args, &[]);
+        let service = store.spawn_up(&root, &args, &[]);
         Self {
             service,
             keys,

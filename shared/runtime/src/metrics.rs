@@ -38,11 +38,18 @@ const BUCKETS: [f64; 14] = [
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0, 30.0,
 ];
 
+static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+
+/// Whether this process records metrics (it serves a metrics page): the
+/// server records each RPC's labels and status only then.
+pub(crate) fn recording() -> bool {
+    HANDLE.get().is_some()
+}
+
 /// The process' recorder, installed when the metrics page is first served:
 /// a process without one records nothing (the facade's calls are no-ops) and
 /// keeps no samples.
 pub fn install() -> &'static PrometheusHandle {
-    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE.get_or_init(|| {
         let recorder = PrometheusBuilder::new()
             .set_buckets(&BUCKETS)
@@ -54,7 +61,6 @@ pub fn install() -> &'static PrometheusHandle {
         }
         describe();
         // On the page from the start: a scraper sees 0, not an absent series.
-        metrics::counter!("adas_grpc_requests_served_total").absolute(0);
         metrics::gauge!("adas_grpc_requests_in_flight").set(0.0);
         metrics::gauge!("adas_build_info", "version" => env!("CARGO_PKG_VERSION")).set(1.0);
         handle
@@ -169,7 +175,6 @@ pub(crate) fn rpc_labels(path: &str) -> (String, String) {
 pub(crate) fn request_started(path: &str) {
     if is_application_rpc(path) {
         SERVED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        metrics::counter!("adas_grpc_requests_served_total").increment(1);
     }
     metrics::gauge!("adas_grpc_requests_in_flight").increment(1.0);
 }
@@ -279,6 +284,8 @@ pub async fn render() -> String {
             warn!("a metrics collector timed out");
         }
     }
+    // Counted by the process whether or not it records (adas-bench reads both).
+    metrics::counter!("adas_grpc_requests_served_total").absolute(grpc_requests_served());
     metrics::counter!("adas_redis_round_trips_total").absolute(adas_state::redis_round_trips());
     handle.render()
 }

@@ -365,10 +365,11 @@ where
     fn call(&mut self, request: http::Request<ReqBody>) -> Self::Future {
         let path = request.uri().path();
         crate::metrics::request_started(path);
-        let recording = Recording {
+        // Labels, timing and the body wrapper only where a page shows them.
+        let recording = crate::metrics::recording().then(|| Recording {
             labels: crate::metrics::rpc_labels(path),
             started: std::time::Instant::now(),
-        };
+        });
         self.tracker.count.fetch_add(1, Ordering::AcqRel);
         let guard = InFlightGuard(self.tracker.clone());
         let future = self.inner.call(request);
@@ -376,6 +377,9 @@ where
             let response = future.await;
             drop(guard);
             let response = response?;
+            let Some(recording) = recording else {
+                return Ok(response.map(tonic::body::Body::new));
+            };
             // A trailers-only answer (every error tonic returns) has its status
             // in the headers; otherwise it comes in the body's trailers.
             if let Some(code) = grpc_status(response.headers()) {

@@ -99,6 +99,10 @@ pub fn flush() {
 
 /// The W3C `traceparent` of the current span; empty when not tracing.
 pub fn current_traceparent() -> String {
+    // Not tracing: no span has a context to pass on (every peer call asks).
+    if installed().get().is_none() {
+        return String::new();
+    }
     let mut carrier = HashMap::new();
     TraceContextPropagator::new().inject_context(&tracing::Span::current().context(), &mut carrier);
     carrier.remove("traceparent").unwrap_or_default()
