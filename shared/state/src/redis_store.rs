@@ -690,7 +690,7 @@ pub fn redis_round_trips() -> u64 {
     ROUND_TRIPS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-fn stored_events(entries: Vec<StreamId>) -> Result<Vec<StoredEvent>> {
+pub(crate) fn stored_events(entries: Vec<StreamId>) -> Result<Vec<StoredEvent>> {
     entries
         .into_iter()
         .map(|entry| {
@@ -986,6 +986,9 @@ impl EventLog for RedisStore {
                 wake_reader = false;
                 self.wake_and_read(&wake, slag, job_id, after, limit)
                     .await?
+            } else if let Some(kept) = watch.kept_after(after, limit) {
+                // The process' reader already read them: no round trip.
+                kept
             } else {
                 self.read_events(slag, job_id, after, limit).await?
             };

@@ -1,32 +1,41 @@
 //! WatchJob fan-out. Every watcher of a process registers the event stream it
 //! waits on with a [`WatchHub`]; one reader per group (all of a single Redis,
 //! or one cluster partition, whose keys share a slot) blocks in a single
-//! `XREAD` over every registered stream and wakes the watchers of the streams
-//! that grew. Watchers then read their events themselves on the shared
-//! connection, so a process holds one blocking Redis connection per group,
-//! however many clients watch.
+//! `XREAD` over every registered stream and hands the entries it read to the
+//! watchers of the streams that grew. A process holds one blocking Redis
+//! connection per group however many clients watch, and an event costs one
+//! read however many of them watch its job.
 //!
 //! A stream registered while the reader is blocked would wait for the block
 //! to end, so the first watcher of a stream appends to the group's wake
-//! stream, which that same `XREAD` also reads.
+//! stream, which that same `XREAD` also reads. A stream stays registered for
+//! [`LINGER`] after its last watcher leaves: WatchJob waits again right after
+//! each batch it sends, and that wait then needs neither a wake nor a read.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use redis::streams::StreamReadReply;
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
-use crate::redis_store::{Backend, Conn, count_round_trip};
+use crate::StoredEvent;
+use crate::redis_store::{Backend, Conn, count_round_trip, stored_events};
 
 /// How long one reader's `XREAD` blocks; registrations interrupt it through
 /// the wake stream, so this only bounds how long a dead connection goes unseen.
 const READ_BLOCK: Duration = Duration::from_secs(5);
 
-/// Entries read per stream and round; the reader only needs to know a stream
-/// grew, the watchers read the entries.
+/// Entries read per stream and round; a stream that grew more is read on in
+/// the next round, from where this one stopped.
 const READ_COUNT: usize = 64;
+
+/// Entries kept per stream for its watchers; older ones are read from Redis.
+const KEPT: usize = 4 * READ_COUNT;
+
+/// How long a stream stays registered after its last watcher left.
+const LINGER: Duration = Duration::from_secs(1);
 
 /// Bounds of the pause after a failed read, doubled on each failure in a row.
 const RETRY_FIRST: Duration = Duration::from_millis(50);
@@ -50,8 +59,27 @@ struct Group {
 struct Watched {
     /// The id the reader reads after: the last it saw, or the first watcher's.
     last_id: String,
+    /// What the reader read, oldest first: every entry after `kept_after` up
+    /// to `last_id`, none missing — or `None` while that cannot be promised
+    /// (the reader failed), so watchers read for themselves.
+    kept: Option<VecDeque<StoredEvent>>,
+    kept_after: EventId,
     watchers: usize,
+    /// When the last watcher left.
+    idle_since: Option<Instant>,
     grew: Arc<Notify>,
+}
+
+/// A stream entry id, ordered as Redis orders them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct EventId(u64, u64);
+
+impl EventId {
+    /// `None` for what is not an entry id (callers validate ids first).
+    fn parse(id: &str) -> Option<Self> {
+        let (ms, seq) = id.split_once('-')?;
+        Some(Self(ms.parse().ok()?, seq.parse().ok()?))
+    }
 }
 
 /// A watcher's registration; dropping it unregisters.
@@ -61,8 +89,30 @@ pub(crate) struct Watch {
     /// Notified when the stream grows (or the reader lost its connection, so
     /// the watcher reads for itself).
     pub(crate) grew: Arc<Notify>,
-    /// Whether this is the stream's first watcher: it must wake the reader.
+    /// Whether the reader does not carry the stream yet: it must be woken.
     pub(crate) first: bool,
+}
+
+impl Watch {
+    /// Up to `limit` events after `after` from what the reader already read:
+    /// `Some` (perhaps empty: nothing new yet) when it read everything after
+    /// `after`, `None` when the watcher must read Redis itself.
+    pub(crate) fn kept_after(&self, after: Option<&str>, limit: usize) -> Option<Vec<StoredEvent>> {
+        let after = EventId::parse(after.unwrap_or("0-0"))?;
+        let streams = lock(&self.group.streams);
+        let watched = streams.get(&self.key)?;
+        let kept = watched.kept.as_ref()?;
+        if after < watched.kept_after {
+            return None;
+        }
+        Some(
+            kept.iter()
+                .filter(|event| EventId::parse(&event.id).is_some_and(|id| id > after))
+                .take(limit.max(1))
+                .cloned()
+                .collect(),
+        )
+    }
 }
 
 impl Drop for Watch {
@@ -71,7 +121,7 @@ impl Drop for Watch {
         if let Some(watched) = streams.get_mut(&self.key) {
             watched.watchers -= 1;
             if watched.watchers == 0 {
-                streams.remove(&self.key);
+                watched.idle_since = Some(Instant::now());
             }
         }
     }
@@ -91,7 +141,7 @@ impl WatchHub {
     }
 
     /// Registers a watcher of stream `key` in `group` (whose wake stream is
-    /// `wake_key`), interested in entries after `after`.
+    /// `wake_key`), interested in entries after `after` (a validated id).
     pub(crate) fn watch(&self, group: u16, wake_key: &str, key: &str, after: &str) -> Watch {
         let group = {
             let mut groups = lock(&self.groups);
@@ -111,15 +161,25 @@ impl WatchHub {
         };
         let (grew, first) = {
             let mut streams = lock(&group.streams);
-            let watched = streams.entry(key.to_owned()).or_insert_with(|| Watched {
-                last_id: after.to_owned(),
-                watchers: 0,
-                grew: Arc::new(Notify::new()),
+            let mut first = false;
+            let watched = streams.entry(key.to_owned()).or_insert_with(|| {
+                first = true;
+                Watched {
+                    last_id: after.to_owned(),
+                    kept: Some(VecDeque::new()),
+                    kept_after: EventId::parse(after).unwrap_or(EventId(0, 0)),
+                    watchers: 0,
+                    idle_since: None,
+                    grew: Arc::new(Notify::new()),
+                }
             });
             watched.watchers += 1;
-            (watched.grew.clone(), watched.watchers == 1)
+            watched.idle_since = None;
+            (watched.grew.clone(), first)
         };
-        group.registered.notify_one();
+        if first {
+            group.registered.notify_one();
+        }
         Watch {
             group,
             key: key.to_owned(),
@@ -127,14 +187,17 @@ impl WatchHub {
             first,
         }
     }
-}
 
-impl WatchHub {
-    /// Streams the readers carry now (each however many watchers it has).
+    /// Streams with a watcher now (lingering ones are not counted).
     pub(crate) fn streams(&self) -> usize {
         lock(&self.groups)
             .values()
-            .map(|group| lock(&group.streams).len())
+            .map(|group| {
+                lock(&group.streams)
+                    .values()
+                    .filter(|watched| watched.watchers > 0)
+                    .count()
+            })
             .sum()
     }
 }
@@ -147,8 +210,9 @@ impl Drop for WatchHub {
     }
 }
 
-/// One group's reader: blocks on every registered stream at once and wakes the
-/// watchers of those that grew. Runs until the hub is dropped.
+/// One group's reader: blocks on every registered stream at once and hands
+/// what it read to the watchers of those that grew. Runs until the hub is
+/// dropped.
 async fn read_loop(group: Arc<Group>, backend: Backend) {
     let mut connection: Option<Conn> = None;
     // `0-0`: the wake stream's current entry comes back at once, then only
@@ -156,10 +220,18 @@ async fn read_loop(group: Arc<Group>, backend: Backend) {
     let mut wake_id = "0-0".to_owned();
     let mut retry = RETRY_FIRST;
     loop {
-        let watched: Vec<(String, String)> = lock(&group.streams)
-            .iter()
-            .map(|(key, watched)| (key.clone(), watched.last_id.clone()))
-            .collect();
+        let watched: Vec<(String, String)> = {
+            let mut streams = lock(&group.streams);
+            streams.retain(|_, watched| {
+                watched
+                    .idle_since
+                    .is_none_or(|since| since.elapsed() < LINGER)
+            });
+            streams
+                .iter()
+                .map(|(key, watched)| (key.clone(), watched.last_id.clone()))
+                .collect()
+        };
         if watched.is_empty() {
             group.registered.notified().await;
             continue;
@@ -170,7 +242,7 @@ async fn read_loop(group: Arc<Group>, backend: Backend) {
                 Ok(conn) => conn,
                 Err(error) => {
                     tracing::warn!(%error, "watch reader cannot connect; retrying");
-                    wake_all(&group);
+                    fail_all(&group);
                     tokio::time::sleep(retry).await;
                     retry = (retry * 2).min(RETRY_MAX);
                     continue;
@@ -205,15 +277,19 @@ async fn read_loop(group: Arc<Group>, backend: Backend) {
                     };
                     if stream.key == group.wake_key {
                         wake_id.clone_from(&last.id);
-                    } else if let Some(watched) = lock(&group.streams).get_mut(&stream.key) {
-                        watched.last_id.clone_from(&last.id);
+                        continue;
+                    }
+                    let last_id = last.id.clone();
+                    let mut streams = lock(&group.streams);
+                    if let Some(watched) = streams.get_mut(&stream.key) {
+                        watched.keep(last_id, stored_events(stream.ids).ok());
                         watched.grew.notify_waiters();
                     }
                 }
             }
             Err(error) => {
                 tracing::warn!(%error, "watch reader lost its read; reconnecting");
-                wake_all(&group);
+                fail_all(&group);
                 tokio::time::sleep(retry).await;
                 retry = (retry * 2).min(RETRY_MAX);
             }
@@ -221,9 +297,35 @@ async fn read_loop(group: Arc<Group>, backend: Backend) {
     }
 }
 
-/// Wakes every watcher of `group`, so each reads (and sees an outage) itself.
-fn wake_all(group: &Group) {
-    for watched in lock(&group.streams).values() {
+impl Watched {
+    /// Takes the entries the reader read up to `last_id` (`None`: unreadable).
+    fn keep(&mut self, last_id: String, events: Option<Vec<StoredEvent>>) {
+        let last = EventId::parse(&last_id);
+        self.last_id = last_id;
+        match (self.kept.as_mut(), events, last) {
+            (Some(kept), Some(events), Some(_)) => {
+                kept.extend(events);
+                while kept.len() > KEPT {
+                    if let Some(dropped) = kept.pop_front() {
+                        self.kept_after = EventId::parse(&dropped.id).unwrap_or(self.kept_after);
+                    }
+                }
+            }
+            // Complete again from here on.
+            (_, _, Some(last)) => {
+                self.kept = Some(VecDeque::new());
+                self.kept_after = last;
+            }
+            (_, _, None) => self.kept = None,
+        }
+    }
+}
+
+/// The reader cannot read: every watcher of `group` reads (and sees the
+/// outage) itself until the reader reads again.
+fn fail_all(group: &Group) {
+    for watched in lock(&group.streams).values_mut() {
+        watched.kept = None;
         watched.grew.notify_waiters();
     }
 }
