@@ -79,6 +79,9 @@ struct Sizes {
     floor_ops: usize,
     serial_jobs: usize,
     concurrency: Vec<usize>,
+    /// Jobs per concurrency level (at least the level): enough that a level
+    /// outlasts its ramp-up and /proc's 10 ms CPU ticks (256 left figures
+    /// ±30 % apart from one run to the next).
     jobs_per_level: usize,
     gate_calls: usize,
     resolve_calls: usize,
@@ -100,7 +103,7 @@ impl Sizes {
                 floor_ops: 2000,
                 serial_jobs: 30,
                 concurrency: vec![1, 16, 64, 256],
-                jobs_per_level: 256,
+                jobs_per_level: 1024,
                 gate_calls: 1000,
                 resolve_calls: 500,
             }

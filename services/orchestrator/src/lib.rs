@@ -815,8 +815,10 @@ impl OrchestratorService for Orchestrator {
                     }
                 }
                 if ended {
+                    // A wait that does not wait: what this process' watch
+                    // reader already read answers it, without a round trip.
                     let rest = repo
-                        .events(&slag, &job_id, after.as_deref(), 256)
+                        .wait_events(&slag, &job_id, after.as_deref(), 256, Duration::ZERO)
                         .await
                         .unwrap_or_default();
                     if rest.is_empty() {

@@ -250,6 +250,13 @@ pub(crate) enum Backend {
 /// client gives up on it (reads block for at most a few seconds).
 const CLUSTER_BLOCKING_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// How long the shared connection waits for a reply. The client's 500 ms
+/// default failed WatchJob calls with "timed out" while a busy process had
+/// its replies waiting to be read (400 watchers joining at once under load);
+/// and a write that times out has an unknown outcome, so a spurious timeout
+/// costs more than a late one. A dead Redis refuses connections at once.
+const RESPONSE_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// On a cluster a claim cannot block on every partition at once (they live
 /// in different slots): it sweeps them all without blocking, then blocks on
 /// one in turn for at most this long.
@@ -363,8 +370,15 @@ impl RedisStore {
         let keys = KeyLayout::new(tenant)?;
         let backend = open_backend(url).await?;
         let connection = match &backend {
-            Backend::Single(client) => Conn::Single(ConnectionManager::new(client.clone()).await?),
-            Backend::Cluster(client) => Conn::Cluster(client.get_async_connection().await?),
+            Backend::Single(client) => {
+                let config = redis::aio::ConnectionManagerConfig::new()
+                    .set_response_timeout(Some(RESPONSE_TIMEOUT));
+                Conn::Single(ConnectionManager::new_with_config(client.clone(), config).await?)
+            }
+            Backend::Cluster(client) => {
+                let config = ClusterConfig::new().set_response_timeout(RESPONSE_TIMEOUT);
+                Conn::Cluster(client.get_async_connection_with_config(config).await?)
+            }
         };
         let store = Self {
             watchers: WatchHub::new(backend.clone()),

@@ -31,8 +31,10 @@ const READ_BLOCK: Duration = Duration::from_secs(5);
 /// the next round, from where this one stopped.
 const READ_COUNT: usize = 64;
 
-/// Entries kept per stream for its watchers; older ones are read from Redis.
+/// Entries and bytes kept per stream for its watchers (whichever bound comes
+/// first); older ones are read from Redis.
 const KEPT: usize = 4 * READ_COUNT;
+const KEPT_BYTES: usize = 64 * 1024;
 
 /// How long a stream stays registered after its last watcher left.
 const LINGER: Duration = Duration::from_secs(1);
@@ -64,6 +66,7 @@ struct Watched {
     /// (the reader failed), so watchers read for themselves.
     kept: Option<VecDeque<StoredEvent>>,
     kept_after: EventId,
+    kept_bytes: usize,
     watchers: usize,
     /// When the last watcher left.
     idle_since: Option<Instant>,
@@ -168,6 +171,7 @@ impl WatchHub {
                     last_id: after.to_owned(),
                     kept: Some(VecDeque::new()),
                     kept_after: EventId::parse(after).unwrap_or(EventId(0, 0)),
+                    kept_bytes: 0,
                     watchers: 0,
                     idle_since: None,
                     grew: Arc::new(Notify::new()),
@@ -299,22 +303,38 @@ async fn read_loop(group: Arc<Group>, backend: Backend) {
 
 impl Watched {
     /// Takes the entries the reader read up to `last_id` (`None`: unreadable).
+    /// A read issued before the stream was registered anew may return what
+    /// the cursor has passed: the cursor never moves back, nothing is kept twice.
     fn keep(&mut self, last_id: String, events: Option<Vec<StoredEvent>>) {
+        let cursor = EventId::parse(&self.last_id);
         let last = EventId::parse(&last_id);
+        if last.is_some() && cursor.is_some() && last <= cursor {
+            return;
+        }
+        let events = events.map(|events| {
+            events
+                .into_iter()
+                .filter(|event| EventId::parse(&event.id) > cursor)
+                .collect::<Vec<_>>()
+        });
         self.last_id = last_id;
         match (self.kept.as_mut(), events, last) {
             (Some(kept), Some(events), Some(_)) => {
+                self.kept_bytes += events.iter().map(|event| event.data.len()).sum::<usize>();
                 kept.extend(events);
-                while kept.len() > KEPT {
-                    if let Some(dropped) = kept.pop_front() {
-                        self.kept_after = EventId::parse(&dropped.id).unwrap_or(self.kept_after);
-                    }
+                while kept.len() > KEPT || self.kept_bytes > KEPT_BYTES {
+                    let Some(dropped) = kept.pop_front() else {
+                        break;
+                    };
+                    self.kept_bytes -= dropped.data.len();
+                    self.kept_after = EventId::parse(&dropped.id).unwrap_or(self.kept_after);
                 }
             }
             // Complete again from here on.
             (_, _, Some(last)) => {
                 self.kept = Some(VecDeque::new());
                 self.kept_after = last;
+                self.kept_bytes = 0;
             }
             (_, _, None) => self.kept = None,
         }
@@ -326,6 +346,7 @@ impl Watched {
 fn fail_all(group: &Group) {
     for watched in lock(&group.streams).values_mut() {
         watched.kept = None;
+        watched.kept_bytes = 0;
         watched.grew.notify_waiters();
     }
 }

@@ -1650,3 +1650,117 @@ async fn watchers_share_one_blocking_connection() {
         "{connected} clients after the watchers left"
     );
 }
+
+/// What a process' watch reader keeps is bounded (entries and bytes); a
+/// watcher behind it reads the rest from Redis, missing nothing, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watcher_behind_what_the_reader_kept_gets_every_event() {
+    let server = RedisServer::start();
+    let store = Arc::new(RedisStore::connect(&server.url(), "t1").await.unwrap());
+    let start = store.append_event("big", "j", b"start").await.unwrap();
+    // A lingering registration keeps the reader on the stream.
+    let first = store
+        .wait_events("big", "j", None, 10, Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert_eq!(first.len(), 1);
+    let kept_only = {
+        let store = store.clone();
+        let start = start.clone();
+        tokio::spawn(async move {
+            let mut got = Vec::new();
+            let mut after = start;
+            while got.len() < 100 {
+                let events = store
+                    .wait_events("big", "j", Some(&after), 7, Duration::from_secs(10))
+                    .await
+                    .unwrap();
+                after = events
+                    .last()
+                    .expect("an event before the deadline")
+                    .id
+                    .clone();
+                got.extend(events);
+            }
+            got
+        })
+    };
+    let payload = vec![b'x'; 2048];
+    for n in 0..100u8 {
+        let mut data = payload.clone();
+        data[0] = n;
+        store.append_event("big", "j", &data).await.unwrap();
+    }
+    let followed = kept_only.await.unwrap();
+    // 200 KiB: more than the reader keeps, so a late watcher reads Redis.
+    let late = store
+        .wait_events("big", "j", Some(&start), 1000, Duration::from_secs(5))
+        .await
+        .unwrap();
+    for events in [followed, late] {
+        assert_eq!(events.len(), 100);
+        for (n, event) in events.iter().enumerate() {
+            assert_eq!(event.data[0] as usize, n);
+            assert_eq!(event.data.len(), 2048);
+        }
+    }
+}
+
+/// Hundreds of watchers of one job join over a while, from its start, as
+/// WatchJob clients do (each waiting again after every batch): all get every
+/// event so far, then the next one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watchers_joining_at_once_all_get_the_events_so_far() {
+    let server = RedisServer::start();
+    let store = Arc::new(RedisStore::connect(&server.url(), "t1").await.unwrap());
+    for round in 0..5 {
+        let job = format!("j{round}");
+        for n in 0..7u8 {
+            store.append_event("crowd", &job, &[n]).await.unwrap();
+        }
+        let (seen_tx, mut seen_rx) = tokio::sync::mpsc::channel(400);
+        let mut watchers = Vec::new();
+        for index in 0..400u64 {
+            let (store, job, seen_tx) = (store.clone(), job.clone(), seen_tx.clone());
+            watchers.push(tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_micros(index * 50)).await;
+                let mut got = Vec::new();
+                let mut after: Option<String> = None;
+                while got.len() < 8 {
+                    let events = store
+                        .wait_events(
+                            "crowd",
+                            &job,
+                            after.as_deref(),
+                            256,
+                            Duration::from_secs(10),
+                        )
+                        .await
+                        .unwrap();
+                    let Some(last) = events.last() else {
+                        return got;
+                    };
+                    after = Some(last.id.clone());
+                    got.extend(events.into_iter().map(|event| event.data[0]));
+                    if got.len() == 7 {
+                        seen_tx.send(()).await.unwrap();
+                    }
+                }
+                got
+            }));
+        }
+        for _ in 0..400 {
+            tokio::time::timeout(Duration::from_secs(30), seen_rx.recv())
+                .await
+                .unwrap_or_else(|_| panic!("round {round}: a watcher missed the first events"));
+        }
+        store.append_event("crowd", &job, &[7]).await.unwrap();
+        for watcher in watchers {
+            assert_eq!(
+                watcher.await.unwrap(),
+                (0..8u8).collect::<Vec<_>>(),
+                "round {round}"
+            );
+        }
+    }
+}
