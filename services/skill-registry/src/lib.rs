@@ -97,12 +97,12 @@ fn required_slag(name: &str) -> Result<String, RegistryError> {
     })
 }
 
-fn resolve_response(resolved: adas_tools::ResolvedTools) -> pb::ResolveToolsResponse {
+fn resolve_response(resolved: &adas_tools::ResolvedTools) -> pb::ResolveToolsResponse {
     pb::ResolveToolsResponse {
         tools: resolved.tools.iter().map(convert::tool).collect(),
         stale: !resolved.stale_sources.is_empty(),
-        stale_sources: resolved.stale_sources,
-        unaccepted_tools: resolved.unaccepted,
+        stale_sources: resolved.stale_sources.clone(),
+        unaccepted_tools: resolved.unaccepted.clone(),
     }
 }
 
@@ -364,7 +364,7 @@ impl SkillRegistryService for SkillRegistry {
             .resolve(&adas_jobs::tool_request(&skill, &tenant))
             .await
             .map_err(RegistryError::from)?;
-        Ok(Response::new(resolve_response(resolved)))
+        Ok(Response::new(resolve_response(&resolved)))
     }
 
     async fn accept_tools(
@@ -385,7 +385,7 @@ impl SkillRegistryService for SkillRegistry {
             .await
             .map_err(RegistryError::from)?;
         tracing::info!(target: "adas::audit", principal = %principal.name, tenant = %tenant, skill = %slag, tools = ?request.tools, "tool definitions accepted");
-        Ok(Response::new(resolve_response(resolved)))
+        Ok(Response::new(resolve_response(&resolved)))
     }
 
     async fn invalidate_tool_cache(

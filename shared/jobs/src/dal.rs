@@ -457,14 +457,15 @@ impl DalAgent {
         &self,
         skill: &OperationalSkill,
         request: &adas_tools::ToolRequest,
-    ) -> (Vec<adas_tools::ToolSpec>, Schemas) {
-        let resolved = self
-            .tools
-            .resolve(request)
-            .await
-            .ok()
-            .map(|resolved| resolved.tools);
-        let schemas = Self::input_specs(skill, request, resolved.as_deref());
+    ) -> (Arc<adas_tools::ResolvedTools>, Schemas) {
+        let resolved = self.tools.resolve(request).await.ok();
+        let schemas = Self::input_specs(
+            skill,
+            request,
+            resolved
+                .as_deref()
+                .map(|resolved| resolved.tools.as_slice()),
+        );
         (resolved.unwrap_or_default(), schemas)
     }
 
@@ -615,7 +616,7 @@ impl DalAgent {
                 Ok(Some(call)) => {
                     // An argument that does not fit the tool's full schema is
                     // asked again, never sent (a guessed or stale value included).
-                    let bad = misfits(&skill, &specs, &call.tool, &call.args);
+                    let bad = misfits(&skill, &specs.tools, &call.tool, &call.args);
                     if !bad.is_empty() {
                         if let Some(adas_dia::Node::Intent(intent)) =
                             adas_dia::node_at_mut(&mut plan.program, &call.path)
@@ -935,9 +936,8 @@ impl DalAgent {
                         .tools
                         .resolve(&crate::tool_request(&skill, &record.tenant))
                         .await
-                        .map(|resolved| resolved.tools)
                         .unwrap_or_default();
-                    violations.extend(answer_misfits(&skill, &specs, plan, &waiting));
+                    violations.extend(answer_misfits(&skill, &specs.tools, plan, &waiting));
                 }
             }
         }

@@ -48,7 +48,8 @@ const LOCAL_MAX_ENTRIES: usize = 4096;
 /// A resolution this process served, and how current it is.
 #[derive(Debug, Clone)]
 struct LocalEntry {
-    resolved: ResolvedTools,
+    /// Shared with every caller it is served to: a hit copies no schema.
+    resolved: Arc<ResolvedTools>,
     generation: Option<Vec<u8>>,
     /// The process' write count when made (see [`LOCAL_EPOCH`]).
     epoch: u64,
@@ -131,7 +132,7 @@ pub struct ToolRequest {
 }
 
 /// The resolved tool set.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ResolvedTools {
     /// Tools by name order.
     pub tools: Vec<ToolSpec>,
@@ -375,25 +376,28 @@ impl ToolResolver {
     /// Resolves a skill's tool set: core ∪ server tools (a server tool named
     /// `sys.*` or like a core tool is ignored: no shadowing), declared-but-absent tools marked unavailable,
     /// declared inputs merged into the server's schema, then `allowed`/`blocked`.
-    pub async fn resolve(&self, request: &ToolRequest) -> Result<ResolvedTools, ToolsError> {
+    pub async fn resolve(&self, request: &ToolRequest) -> Result<Arc<ResolvedTools>, ToolsError> {
         let key = fingerprint(request);
         let now = std::time::Instant::now();
         let held = self
             .local()
             .get(&key)
             .filter(|entry| now < entry.fresh_until && entry.epoch == local_epoch())
-            .cloned();
-        if let Some(entry) = held {
-            if now.duration_since(entry.checked) < self.local_recheck {
+            .map(|entry| {
+                let current = now.duration_since(entry.checked) < self.local_recheck;
+                (entry.resolved.clone(), entry.generation.clone(), current)
+            });
+        if let Some((resolved, generation, current)) = held {
+            if current {
                 count_local_hit();
-                return Ok(entry.resolved);
+                return Ok(resolved);
             }
-            if self.generation().await? == entry.generation {
+            if self.generation().await? == generation {
                 count_local_hit();
                 if let Some(kept) = self.local().get_mut(&key) {
                     kept.checked = now;
                 }
-                return Ok(entry.resolved);
+                return Ok(resolved);
             }
         }
         count_cache("process", "miss");
@@ -405,9 +409,9 @@ impl ToolResolver {
         for _ in 0..2 {
             let epoch = local_epoch();
             let generation = self.generation().await?;
-            let fresh = self.resolve_from_store(request).await?;
+            let fresh = Arc::new(self.resolve_from_store(request).await?);
             if local_epoch() == epoch && fresh.stale_sources.is_empty() {
-                self.keep_local(key, request, &fresh, generation, epoch, now);
+                self.keep_local(key, request, fresh.clone(), generation, epoch, now);
                 return Ok(fresh);
             }
             resolved = Some(fresh);
@@ -419,7 +423,7 @@ impl ToolResolver {
         &self,
         key: u64,
         request: &ToolRequest,
-        resolved: &ResolvedTools,
+        resolved: Arc<ResolvedTools>,
         generation: Option<Vec<u8>>,
         epoch: u64,
         now: std::time::Instant,
@@ -436,7 +440,7 @@ impl ToolResolver {
         local.insert(
             key,
             LocalEntry {
-                resolved: resolved.clone(),
+                resolved,
                 generation,
                 epoch,
                 fresh_until: now + fresh_for,
@@ -591,7 +595,7 @@ impl ToolResolver {
         &self,
         request: &ToolRequest,
         names: &[String],
-    ) -> Result<ResolvedTools, ToolsError> {
+    ) -> Result<Arc<ResolvedTools>, ToolsError> {
         let Some(scope) = &request.pin_scope else {
             return self.resolve(request).await;
         };
@@ -644,10 +648,20 @@ impl ToolResolver {
 /// A request's identity for the in-process tier: everything a resolution
 /// depends on besides the store.
 fn fingerprint(request: &ToolRequest) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    format!("{request:?}").hash(&mut hasher);
-    hasher.finish()
+    use std::fmt::Write as _;
+    use std::hash::Hasher;
+    /// Hashes what is formatted into it: the request's `Debug` form, which
+    /// covers every field, without building the string.
+    struct Hashing(std::collections::hash_map::DefaultHasher);
+    impl std::fmt::Write for Hashing {
+        fn write_str(&mut self, part: &str) -> std::fmt::Result {
+            self.0.write(part.as_bytes());
+            Ok(())
+        }
+    }
+    let mut hashing = Hashing(std::collections::hash_map::DefaultHasher::new());
+    write!(hashing, "{request:?}").expect("hashing never fails");
+    hashing.0.finish()
 }
 
 /// Resolutions served from a process' own copy, for the metrics page.

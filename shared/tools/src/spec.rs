@@ -1,6 +1,9 @@
 //! ToolSpec: what DalAgent needs to know about a tool — its required inputs and
 //! their types — whether it comes from the core set or an MCP server.
 
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
@@ -139,10 +142,7 @@ fn schema_type(property: &Json) -> String {
 /// whole instance). Formats (`email`, `date`, …) are checked. A schema that
 /// does not compile yields one problem naming it, so nothing unchecked passes.
 pub fn schema_problems(schema: &Json, instance: &Json) -> Vec<(String, String)> {
-    let validator = match jsonschema::options()
-        .should_validate_formats(true)
-        .build(schema)
-    {
+    let validator = match compiled(schema) {
         Ok(validator) => validator,
         Err(error) => {
             return vec![(
@@ -164,4 +164,33 @@ pub fn schema_problems(schema: &Json, instance: &Json) -> Vec<(String, String)> 
             (field, error.to_string())
         })
         .collect()
+}
+
+/// Schemas a process keeps compiled (distinct tool inputs across its skills).
+const COMPILED_MAX: usize = 1024;
+
+/// `schema`'s validator, compiled once per process: a job checks the same few
+/// schemas on every step, and compiling one costs far more than checking an
+/// instance. Keyed by the schema's exact JSON text, so two schemas never share
+/// a validator.
+fn compiled(schema: &Json) -> Result<Arc<jsonschema::Validator>, String> {
+    static COMPILED: LazyLock<Mutex<HashMap<String, Arc<jsonschema::Validator>>>> =
+        LazyLock::new(Mutex::default);
+    let key = schema.to_string();
+    let kept = || COMPILED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(validator) = kept().get(&key) {
+        return Ok(validator.clone());
+    }
+    let validator = Arc::new(
+        jsonschema::options()
+            .should_validate_formats(true)
+            .build(schema)
+            .map_err(|error| error.to_string())?,
+    );
+    let mut kept = kept();
+    if kept.len() >= COMPILED_MAX {
+        kept.clear();
+    }
+    kept.insert(key, validator.clone());
+    Ok(validator)
 }

@@ -531,6 +531,28 @@ fn schemas_refuse_what_does_not_fit() {
     );
 }
 
+#[test]
+fn compiled_schemas_are_kept_per_exact_schema() {
+    // Validators are compiled once per process and kept by the schema's exact
+    // text: schemas that differ only in a bound or a key never share one.
+    let at_most = |maximum: u32| serde_json::json!({"type": "object", "properties": {"people": {"type": "integer", "maximum": maximum}}});
+    let instance = serde_json::json!({"people": 10});
+    for _ in 0..2 {
+        assert_eq!(adas_tools::schema_problems(&at_most(5), &instance).len(), 1);
+        assert!(adas_tools::schema_problems(&at_most(20), &instance).is_empty());
+        let bad = serde_json::json!({"type": 12});
+        assert_eq!(
+            adas_tools::schema_problems(&bad, &instance)[0].1,
+            adas_tools::schema_problems(&bad, &instance)[0].1
+        );
+        assert!(
+            adas_tools::schema_problems(&bad, &instance)[0]
+                .1
+                .contains("schema is invalid")
+        );
+    }
+}
+
 /// A cache that counts its reads, standing for the store's round trips.
 #[derive(Debug)]
 struct CountingCache {
@@ -582,11 +604,15 @@ async fn a_warm_resolution_is_served_in_process_and_follows_other_replicas_write
     let first = resolver.resolve(&pinned).await.unwrap();
     assert!(first.unaccepted.is_empty());
     let reads = cache.reads();
-    assert_eq!(resolver.resolve(&pinned).await.unwrap(), first);
+    let hit = resolver.resolve(&pinned).await.unwrap();
     assert_eq!(
         cache.reads(),
         reads,
         "an in-process hit costs no store read"
+    );
+    assert!(
+        Arc::ptr_eq(&hit, &first),
+        "an in-process hit shares the kept resolution: no schema is copied"
     );
     assert_eq!(server.counters.list_calls(), 1);
 
