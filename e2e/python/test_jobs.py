@@ -32,6 +32,27 @@ PAUSED, COMPLETED, FAILED, CANCELLED = (job_pb2.JOB_STATUS_PAUSED, job_pb2.JOB_S
                                         job_pb2.JOB_STATUS_FAILED, job_pb2.JOB_STATUS_CANCELLED)
 
 
+def archived(memory_root, slag, job_id, timeout=10):
+    """The archive file holding a finished job and its line ({"job", "events"}),
+    waiting (bounded) for the background writer; (None, None) if never written."""
+    jobs = os.path.join(memory_root, slag, "jobs")
+    deadline = time.monotonic() + timeout
+    while True:
+        for name in sorted(os.listdir(jobs)) if os.path.isdir(jobs) else []:
+            if not name.endswith(".jsonl"):
+                continue
+            path = os.path.join(jobs, name)
+            with open(path) as handle:
+                for line in handle:
+                    if line.endswith("\n") and f'"{job_id}"' in line:
+                        entry = json.loads(line)
+                        if entry["job"]["job_id"] == job_id:
+                            return path, entry
+        if time.monotonic() > deadline:
+            return None, None
+        time.sleep(0.05)
+
+
 def text(value):
     return struct_pb2.Value(string_value=value)
 
@@ -143,15 +164,13 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         self.assertIn("refund", job.result.reply.lower())
         self.assertEqual([call.tool for call in job.result.tool_calls], ["check_order_status", "process_refund"])
         # The archive is written off the job's path, shortly after it ends.
-        archived = os.path.join(self.suite.memory_root, "cs-tier-1", "jobs", f"{job.job_id}.json")
-        log = os.path.join(self.suite.memory_root, "cs-tier-1", "logs", f"{job.job_id}.log")
-        deadline = time.monotonic() + 10
-        while not (os.path.exists(archived) and os.path.exists(log)) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        self.assertTrue(os.path.exists(archived))
-        self.assertTrue(os.path.exists(log))
-        with open(archived) as handle:
-            self.assertEqual([entry["action"] for entry in json.load(handle)["audit"]], ["answer", "answer", "approve"])
+        # One line per job in its skill's archive of the hour, with its events.
+        path, entry = archived(self.suite.memory_root, "cs-tier-1", job.job_id)
+        self.assertIsNotNone(path, "the finished job is archived")
+        self.assertRegex(os.path.basename(path), r"^\d{4}-\d{2}-\d{2}T\d{2}\.jsonl$")
+        self.assertEqual([audit["action"] for audit in entry["job"]["audit"]], ["answer", "answer", "approve"])
+        self.assertEqual(entry["events"][0]["event"]["kind"], "created")
+        self.assertEqual(entry["events"][-1]["event"]["kind"], "completed")
 
     def test_duplicates_with_one_request_id_have_one_effect_under_concurrency(self):
         c = self.client
@@ -770,11 +789,8 @@ class Retention(unittest.TestCase):
             self.assertEqual(paused.status, PAUSED)
             key = adas_client.slag_key(done.slag, f"job:{done.job_id}")
             events = adas_client.slag_key(done.slag, f"events:{done.job_id}")
-            archive = os.path.join(suite.memory_root, done.slag, "jobs", f"{done.job_id}.json")
-            deadline = time.monotonic() + 10
-            while not os.path.exists(archive) and time.monotonic() < deadline:
-                time.sleep(0.05)
-            self.assertTrue(os.path.exists(archive), "archived first")
+            archive, _ = archived(suite.memory_root, done.slag, done.job_id)
+            self.assertIsNotNone(archive, "archived first")
             # Swept within a few sweeps (every second) once 2 s old.
             deadline = time.monotonic() + 60
             while suite.redis.command("EXISTS", key) and time.monotonic() < deadline:

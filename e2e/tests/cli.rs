@@ -501,9 +501,20 @@ fn demo_runs_the_refund_conversation_on_the_embedded_suite() {
     // Sessions close before the demo MCP server stops: no library errors.
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("ERROR"), "{stderr}");
-    // The finished job is archived under the memory root.
-    let jobs = std::fs::read_dir(root.join("cs-tier-1/jobs"))
+    // The finished job is archived under the memory root: one line of its
+    // skill's archive of the hour, with its events.
+    let files: Vec<_> = std::fs::read_dir(root.join("cs-tier-1/jobs"))
         .unwrap()
-        .count();
-    assert_eq!(jobs, 1);
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert_eq!(files[0].extension().unwrap(), "jsonl");
+    let archive = std::fs::read_to_string(&files[0]).unwrap();
+    let lines: Vec<serde_json::Value> = archive
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["job"]["status"], "completed");
+    assert_eq!(lines[0]["events"][0]["event"]["kind"], "created");
 }
