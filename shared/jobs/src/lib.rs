@@ -1228,8 +1228,16 @@ impl JobRepo {
     async fn archive(&self, records: &[JobRecord]) {
         let hour = now();
         let hour = hour.get(..13).unwrap_or("unknown");
+        // The batch's event logs read at once: on the multiplexed connection
+        // they share round trips instead of taking one each.
+        let logs = futures_util::future::join_all(
+            records
+                .iter()
+                .map(|record| self.events(&record.slag, &record.job_id, None, 10_000)),
+        )
+        .await;
         let mut files: BTreeMap<PathBuf, String> = BTreeMap::new();
-        for record in records {
+        for (record, log) in records.iter().zip(logs) {
             // Each tenant's archive beside its skills (see `Catalog::for_tenant`).
             let root = if record.tenant == adas_skill::catalog::DEFAULT_TENANT {
                 self.memory_root.clone()
@@ -1238,9 +1246,7 @@ impl JobRepo {
             } else {
                 continue;
             };
-            let events: Vec<Json> = self
-                .events(&record.slag, &record.job_id, None, 10_000)
-                .await
+            let events: Vec<Json> = log
                 .unwrap_or_default()
                 .into_iter()
                 .map(|(id, event)| serde_json::json!({"id": id, "event": event}))

@@ -46,7 +46,7 @@ pub const LOCAL_RECHECK: Duration = Duration::from_secs(1);
 const LOCAL_MAX_ENTRIES: usize = 4096;
 
 /// A resolution this process served, and how current it is.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 struct LocalEntry {
     /// Shared with every caller it is served to: a hit copies no schema.
     resolved: Arc<ResolvedTools>,
