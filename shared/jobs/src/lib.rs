@@ -1236,7 +1236,7 @@ impl JobRepo {
                 .map(|record| self.events(&record.slag, &record.job_id, None, 10_000)),
         )
         .await;
-        let mut files: BTreeMap<PathBuf, String> = BTreeMap::new();
+        let mut files: BTreeMap<PathBuf, Vec<u8>> = BTreeMap::new();
         for (record, log) in records.iter().zip(logs) {
             // Each tenant's archive beside its skills (see `Catalog::for_tenant`).
             let root = if record.tenant == adas_skill::catalog::DEFAULT_TENANT {
@@ -1246,19 +1246,24 @@ impl JobRepo {
             } else {
                 continue;
             };
-            let events: Vec<Json> = log
-                .unwrap_or_default()
-                .into_iter()
-                .map(|(id, event)| serde_json::json!({"id": id, "event": event}))
-                .collect();
-            let line = serde_json::json!({"job": record, "events": events});
+            let log = log.unwrap_or_default();
+            let line = ArchiveLine {
+                job: record,
+                events: log
+                    .iter()
+                    .map(|(id, event)| ArchivedEvent { id, event })
+                    .collect(),
+            };
             let file = root
                 .join(&record.slag)
                 .join("jobs")
                 .join(format!("{hour}.jsonl"));
             let text = files.entry(file).or_default();
-            text.push_str(&line.to_string());
-            text.push('\n');
+            // Written straight from the record: no JSON tree built in between.
+            if serde_json::to_writer(&mut *text, &line).is_err() {
+                continue;
+            }
+            text.push(b'\n');
         }
         let written = tokio::task::spawn_blocking(move || -> std::io::Result<()> {
             use std::io::Write as _;
@@ -1272,7 +1277,7 @@ impl JobRepo {
                     .create(true)
                     .append(true)
                     .open(&file)?
-                    .write_all(text.as_bytes())?;
+                    .write_all(&text)?;
             }
             Ok(())
         })
@@ -1283,7 +1288,20 @@ impl JobRepo {
     }
 }
 
-/// A job event as stored: what happened, and the status it left the job in.
+/// One finished job in its skill's archive of the hour: the record and its
+/// events, each with its stream id.
+#[derive(Serialize)]
+struct ArchiveLine<'a> {
+    job: &'a JobRecord,
+    events: Vec<ArchivedEvent<'a>>,
+}
+
+#[derive(Serialize)]
+struct ArchivedEvent<'a> {
+    id: &'a str,
+    event: &'a JobEvent,
+}
+
 /// A written event, told to operators: one structured log line (job, skill,
 /// tenant, trace) and the job metrics.
 fn observe(record: &JobRecord, kind: EventKind, message: &str, detail: &Json) {
