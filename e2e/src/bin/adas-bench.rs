@@ -83,6 +83,10 @@ struct Sizes {
     /// outlasts its ramp-up and /proc's 10 ms CPU ticks (256 left figures
     /// ±30 % apart from one run to the next).
     jobs_per_level: usize,
+    /// The paced level: this many concurrent clients, each taking this long
+    /// to answer, as a user does — 256 jobs in flight on a machine that is
+    /// not saturated, where the resumed lane (not the CPU) decides the wait.
+    paced: (usize, Duration),
     gate_calls: usize,
     resolve_calls: usize,
 }
@@ -95,6 +99,7 @@ impl Sizes {
                 serial_jobs: 3,
                 concurrency: vec![1, 16],
                 jobs_per_level: 16,
+                paced: (16, Duration::from_millis(50)),
                 gate_calls: 50,
                 resolve_calls: 50,
             }
@@ -104,6 +109,7 @@ impl Sizes {
                 serial_jobs: 30,
                 concurrency: vec![1, 16, 64, 256],
                 jobs_per_level: 1024,
+                paced: (256, Duration::from_secs(1)),
                 gate_calls: 1000,
                 resolve_calls: 500,
             }
@@ -614,11 +620,21 @@ async fn start_bench_job(orchestrator: &mut OrchestratorClient) -> Result<pb::Jo
 /// Start → paused → answer → completed, observed through WatchJob. Returns the
 /// whole latency and the pause → resume part (answer sent → first event after it).
 async fn one_job(suite: &Suite) -> Result<(Duration, Duration)> {
-    one_job_via(suite.orchestrator.clone(), suite.dal_agent.clone()).await
+    one_job_via(
+        suite.orchestrator.clone(),
+        suite.dal_agent.clone(),
+        Duration::ZERO,
+    )
+    .await
 }
 
-/// [`one_job`] through this orchestrator and dal-agent.
-async fn one_job_via(orchestrator: Channel, dal: Channel) -> Result<(Duration, Duration)> {
+/// [`one_job`] through this orchestrator and dal-agent, answering `think`
+/// after the job paused.
+async fn one_job_via(
+    orchestrator: Channel,
+    dal: Channel,
+    think: Duration,
+) -> Result<(Duration, Duration)> {
     let mut orchestrator =
         pb::orchestrator_service_client::OrchestratorServiceClient::new(orchestrator);
     let mut dal = pb::dal_agent_service_client::DalAgentServiceClient::new(dal);
@@ -645,6 +661,9 @@ async fn one_job_via(orchestrator: Channel, dal: Channel) -> Result<(Duration, D
                     .await?
                     .into_inner();
                 let waiting = paused.waiting.ok_or("a paused job without waiting")?;
+                if !think.is_zero() {
+                    tokio::time::sleep(think).await;
+                }
                 let sent = Instant::now();
                 dal.submit_input(pb::SubmitInputRequest {
                     job: job.name.clone(),
@@ -784,8 +803,20 @@ async fn throughput(
     sizes: &Sizes,
     figures: &mut Figures,
 ) -> Result<()> {
-    for &level in &sizes.concurrency {
+    // The closed loops (answers sent at once: every level saturates the
+    // machine from c=16 on), then the paced one.
+    let levels = sizes
+        .concurrency
+        .iter()
+        .map(|&level| (level, Duration::ZERO))
+        .chain([sizes.paced]);
+    for (level, think) in levels {
         let jobs = sizes.jobs_per_level.max(level);
+        let label = if think.is_zero() {
+            format!("c={level}")
+        } else {
+            format!("c={level} answering in {} ms", think.as_millis())
+        };
         let pids = suite.pids();
         let cpu_before = cpu_of(&pids);
         let each_before: Vec<f64> = pids.iter().map(|pid| cpu_seconds(*pid)).collect();
@@ -795,14 +826,33 @@ async fn throughput(
         let started = Instant::now();
         let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let mut tasks = Vec::new();
-        for _ in 0..level {
+        for client in 0..level {
             let suite = suite.clone();
             let next = next.clone();
             tasks.push(tokio::spawn(async move {
-                // Each task's pause → resume times, gathered after the run.
+                // Paced clients do not move in step, as users do not: their
+                // starts are spread over one answer time, and each answer
+                // takes 0.5–1.5 of it (a golden-ratio sequence, the same in
+                // every run). Clients that all answered at once would make
+                // waves that saturate the machine however light the load.
+                tokio::time::sleep(think * client as u32 / level as u32).await;
                 let mut resumes = Vec::new();
-                while next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < jobs {
-                    resumes.push(one_job(&suite).await?.1);
+                loop {
+                    let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if n >= jobs {
+                        break;
+                    }
+                    let spread = 0.5 + (n as f64 * 0.618_033_988_749_895).fract();
+                    let answer_in = think.mul_f64(spread);
+                    resumes.push(
+                        one_job_via(
+                            suite.orchestrator.clone(),
+                            suite.dal_agent.clone(),
+                            answer_in,
+                        )
+                        .await?
+                        .1,
+                    );
                 }
                 Ok::<_, Error>(resumes)
             }));
@@ -815,24 +865,24 @@ async fn throughput(
         }
         let wall = started.elapsed().as_secs_f64();
         figures.record(
-            &format!("(b) jobs/s at c={level}"),
+            &format!("(b) jobs/s at {label}"),
             "jobs/s",
             jobs as f64 / wall,
         );
         // A resumed job is claimed before new work (its own lane): under load
         // the answer → next event time is what a user waits after replying.
         figures.record(
-            &format!("(b) pause→resume p50 at c={level}"),
+            &format!("(b) pause→resume p50 at {label}"),
             "µs",
             resume.percentile(0.5),
         );
         figures.record(
-            &format!("(b) pause→resume p99 at c={level}"),
+            &format!("(b) pause→resume p99 at {label}"),
             "µs",
             resume.percentile(0.99),
         );
         figures.record(
-            &format!("(b) suite cpu/job at c={level}"),
+            &format!("(b) suite cpu/job at {label}"),
             "µs",
             (cpu_of(&pids) - cpu_before) * 1e6 / jobs as f64,
         );
@@ -840,19 +890,19 @@ async fn throughput(
         if pids.len() > 1 {
             for ((pid, before), (process, _)) in pids.iter().zip(&each_before).zip(&suite.metrics) {
                 figures.record(
-                    &format!("    cpu/job in {process} at c={level}"),
+                    &format!("    cpu/job in {process} at {label}"),
                     "µs",
                     (cpu_seconds(*pid) - before) * 1e6 / jobs as f64,
                 );
             }
         }
         figures.record(
-            &format!("(b) tool server cpu/job at c={level}"),
+            &format!("(b) tool server cpu/job at {label}"),
             "µs",
             (cpu_seconds(suite.tool_server_pid()) - tools_before) * 1e6 / jobs as f64,
         );
         figures.record(
-            &format!("(b) redis cpu/job at c={level}"),
+            &format!("(b) redis cpu/job at {label}"),
             "µs",
             (cpu_seconds(redis_pid) - redis_cpu_before) * 1e6 / jobs as f64,
         );
@@ -1361,7 +1411,7 @@ async fn scale_out(
         );
         // Warm-up through every pair: skills read, tool caches filled.
         for (orchestrator, dal) in &pairs {
-            one_job_via(orchestrator.clone(), dal.clone()).await?;
+            one_job_via(orchestrator.clone(), dal.clone(), Duration::ZERO).await?;
         }
         let pids: Vec<u32> = processes[1..].iter().map(SpawnedService::pid).collect();
         let (suite_before, store_before) = (cpu_of(&pids), store.cpu());
@@ -1378,7 +1428,7 @@ async fn scale_out(
                         return Ok::<_, Error>(());
                     }
                     let (orchestrator, dal) = &pairs[n % pairs.len()];
-                    one_job_via(orchestrator.clone(), dal.clone()).await?;
+                    one_job_via(orchestrator.clone(), dal.clone(), Duration::ZERO).await?;
                 }
             }));
         }
