@@ -1260,7 +1260,8 @@ impl JobRepo {
                 .join(format!("{hour}.jsonl"));
             let text = files.entry(file).or_default();
             // Written straight from the record: no JSON tree built in between.
-            if serde_json::to_writer(&mut *text, &line).is_err() {
+            if let Err(error) = serde_json::to_writer(&mut *text, &line) {
+                tracing::warn!(job_id = %record.job_id, %error, "could not archive a finished job");
                 continue;
             }
             text.push(b'\n');
