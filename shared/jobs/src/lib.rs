@@ -1260,7 +1260,10 @@ impl JobRepo {
                 .join(format!("{hour}.jsonl"));
             let text = files.entry(file).or_default();
             // Written straight from the record: no JSON tree built in between.
+            let start = text.len();
             if let Err(error) = serde_json::to_writer(&mut *text, &line) {
+                // No half line: the file holds whole JSON lines only.
+                text.truncate(start);
                 tracing::warn!(job_id = %record.job_id, %error, "could not archive a finished job");
                 continue;
             }
