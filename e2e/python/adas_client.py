@@ -422,11 +422,10 @@ class Suite:
         for node in nodes:
             cursor = "0"
             while True:
-                cursor, keys = node.command("SCAN", cursor, "MATCH", "adas:*:events:*", "COUNT", "1000")
+                cursor, keys = node.command("SCAN", cursor, "MATCH", "adas:*:log:*", "COUNT", "1000")
                 for key in keys:
-                    entries = node.command("XRANGE", key, "-", "+", raw=True)
-                    logs[key] = [storage.JobEvent.FromString(dict(zip(fields[::2], fields[1::2]))[b"d"])
-                                 for _, fields in entries]
+                    entries = node.command("LRANGE", key, "0", "-1", raw=True)
+                    logs[key] = [storage.JobEvent.FromString(data) for data in entries]
                 if cursor == "0":
                     break
         return logs

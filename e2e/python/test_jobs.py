@@ -788,7 +788,7 @@ class Retention(unittest.TestCase):
             paused = c.settled(c.start("I want a refund").name)
             self.assertEqual(paused.status, PAUSED)
             key = adas_client.slag_key(done.slag, f"job:{done.job_id}")
-            events = adas_client.slag_key(done.slag, f"events:{done.job_id}")
+            events = adas_client.slag_key(done.slag, f"log:{done.job_id}")
             archive, _ = archived(suite.memory_root, done.slag, done.job_id)
             self.assertIsNotNone(archive, "archived first")
             # Swept within a few sweeps (every second) once 2 s old.

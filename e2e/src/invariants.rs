@@ -85,7 +85,7 @@ pub fn call_digest(tool: &str, arguments: &Map<String, Json>) -> String {
 /// One job's events, in order.
 pub type EventLogs = BTreeMap<String, Vec<JobEvent>>;
 
-/// Every job's events in the Redis at `url` (every tenant), by stream key.
+/// Every job's events in the Redis at `url` (every tenant), by log key.
 pub fn event_logs(url: &str) -> EventLogs {
     let mut connection = redis::Client::open(url)
         .and_then(|client| client.get_connection())
@@ -96,7 +96,7 @@ pub fn event_logs(url: &str) -> EventLogs {
         let (next, batch): (u64, Vec<String>) = redis::cmd("SCAN")
             .arg(cursor)
             .arg("MATCH")
-            .arg("adas:*:events:*")
+            .arg("adas:*:log:*")
             .arg("COUNT")
             .arg(1000)
             .query(&mut connection)
@@ -109,16 +109,14 @@ pub fn event_logs(url: &str) -> EventLogs {
     }
     keys.into_iter()
         .map(|key| {
-            let reply: redis::streams::StreamRangeReply = redis::cmd("XRANGE")
+            let entries: Vec<Vec<u8>> = redis::cmd("LRANGE")
                 .arg(&key)
-                .arg("-")
-                .arg("+")
+                .arg(0)
+                .arg(-1)
                 .query(&mut connection)
-                .expect("XRANGE");
-            let events = reply
-                .ids
+                .expect("LRANGE");
+            let events = entries
                 .iter()
-                .filter_map(|entry| entry.get::<Vec<u8>>("d"))
                 .map(|data| JobEvent::decode(data.as_slice()).expect("a stored JobEvent"))
                 .collect();
             (key, events)
@@ -155,7 +153,7 @@ fn text<'a>(data: &'a Json, field: &str) -> &'a str {
 }
 
 /// The broken promises in `logs` and `executions` (empty: none). Jobs whose
-/// stream key ends with one of `own_policy` ran under a policy the test wrote
+/// log key ends with one of `own_policy` ran under a policy the test wrote
 /// itself: the shipped templates' approval rules are not theirs.
 pub fn violations(logs: &EventLogs, executions: &[Json], own_policy: &[String]) -> Vec<String> {
     let mut problems = Vec::new();
@@ -163,7 +161,7 @@ pub fn violations(logs: &EventLogs, executions: &[Json], own_policy: &[String]) 
     for (job, events) in logs {
         let shipped_policy = !own_policy
             .iter()
-            .any(|id| job.ends_with(&format!(":events:{id}")));
+            .any(|id| job.ends_with(&format!(":log:{id}")));
         let mut paused = false;
         let mut approvals: HashMap<String, (String, String)> = HashMap::new();
         for event in events {
@@ -430,7 +428,7 @@ mod tests {
         );
         // Over the threshold without a supervisor's approval.
         let unapproved: EventLogs = [(
-            "adas:{t:q00}:cs:events:job-3".to_owned(),
+            "adas:{t:q00}:cs:log:job-3".to_owned(),
             vec![started(
                 "process_refund",
                 big.clone(),

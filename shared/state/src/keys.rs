@@ -101,8 +101,16 @@ impl KeyLayout {
         format!("{}:waiting", self.slag_prefix(slag))
     }
 
-    /// Stream of a job's events.
+    /// List of a job's events, oldest first: an event's id is its position
+    /// (from 1).
     pub fn events(&self, slag: &str, job_id: &str) -> String {
+        format!("{}:log:{job_id}", self.slag_prefix(slag))
+    }
+
+    /// Stream of a job's events as versions before the event log was a list
+    /// wrote them: still read (ids `<ms>-<seq>`, before the list's) and deleted
+    /// with the job, never written.
+    pub fn legacy_events(&self, slag: &str, job_id: &str) -> String {
         format!("{}:events:{job_id}", self.slag_prefix(slag))
     }
 
@@ -154,10 +162,17 @@ impl KeyLayout {
         }
     }
 
-    /// A partition's wake stream (one entry): appended when a process starts
-    /// watching a job's events, so its blocked reader reads that stream too.
-    pub fn watch_wake(&self, partition: u16) -> String {
-        format!("{}:watch:wake", self.tagged(partition))
+    /// A partition's event feed: a capped stream of every event appended to
+    /// its jobs' logs (fields `j` `<slag>:<job_id>`, `n` the event's id, `c` the
+    /// feed's count, `d` the event), which WatchJob readers block on.
+    pub fn feed(&self, partition: u16) -> String {
+        format!("{}:feed", self.tagged(partition))
+    }
+
+    /// A partition's feed count (a string, `INCR`ed per entry): consecutive
+    /// counts tell a reader it missed nothing to the feed's trimming.
+    pub fn feed_count(&self, partition: u16) -> String {
+        format!("{}:feed:n", self.tagged(partition))
     }
 
     /// Consumer group of the ready queue.

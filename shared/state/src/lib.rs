@@ -91,6 +91,41 @@ pub struct StoredEvent {
     pub data: Vec<u8>,
 }
 
+/// Where a read of a job's events starts: the `after` of [`EventLog`]'s reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EventCursor {
+    /// After the event with this id, a position in the job's log (0: from the
+    /// start).
+    After(u64),
+    /// After an id of a Redis stream (`<ms>-<seq>`): an event log written
+    /// before logs were lists. Everything in the list comes after it.
+    Legacy(u64, u64),
+}
+
+impl EventCursor {
+    /// Parses `after` (`None`: from the start); anything else is refused.
+    pub(crate) fn parse(after: Option<&str>) -> Result<Self> {
+        let Some(id) = after else {
+            return Ok(Self::After(0));
+        };
+        let parsed = match id.split_once('-') {
+            None => id.parse().ok().map(Self::After),
+            Some((ms, seq)) => ms
+                .parse()
+                .ok()
+                .zip(seq.parse().ok())
+                .map(|(ms, seq)| Self::Legacy(ms, seq)),
+        };
+        // `u64::from_str` takes a leading `+`; an id never has one.
+        parsed
+            .filter(|_| id.bytes().all(|byte| byte.is_ascii_digit() || byte == b'-'))
+            .ok_or_else(|| StateError::InvalidKey {
+                part: id.chars().take(64).collect(),
+                reason: "not an event id",
+            })
+    }
+}
+
 /// A job reference carried by the ready queue.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QueueItem {
@@ -501,4 +536,40 @@ pub fn now_ms() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|elapsed| elapsed.as_millis() as u64)
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EventCursor;
+
+    #[test]
+    fn event_ids_are_log_positions_or_legacy_stream_ids() {
+        assert_eq!(EventCursor::parse(None).unwrap(), EventCursor::After(0));
+        assert_eq!(
+            EventCursor::parse(Some("0")).unwrap(),
+            EventCursor::After(0)
+        );
+        assert_eq!(
+            EventCursor::parse(Some("42")).unwrap(),
+            EventCursor::After(42)
+        );
+        assert_eq!(
+            EventCursor::parse(Some("1795527352036-3")).unwrap(),
+            EventCursor::Legacy(1_795_527_352_036, 3)
+        );
+        for hostile in [
+            "",
+            "+1",
+            "-",
+            "1-",
+            "-1",
+            "1-2-3",
+            "1 ",
+            "0x10",
+            "99999999999999999999999",
+            "é",
+        ] {
+            assert!(EventCursor::parse(Some(hostile)).is_err(), "{hostile:?}");
+        }
+    }
 }

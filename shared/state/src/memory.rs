@@ -10,9 +10,9 @@ use tokio::sync::Notify;
 
 use crate::keys::validate_slag_key;
 use crate::{
-    ArtifactBounds, ArtifactStore, CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventLog,
-    IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page, PageRequest, QueueItem, QueueStats,
-    ReadyQueue, Receipt, Result, Slots, StateError, StoredEvent, TtlCache, Version,
+    ArtifactBounds, ArtifactStore, CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventCursor,
+    EventLog, IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page, PageRequest, QueueItem,
+    QueueStats, ReadyQueue, Receipt, Result, Slots, StateError, StoredEvent, TtlCache, Version,
     VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex, now_ms,
 };
 
@@ -39,7 +39,6 @@ struct Inner {
     status_index: HashMap<(String, String), BTreeSet<(u64, String)>>,
     waiting: HashMap<String, HashMap<String, u64>>,
     events: HashMap<(String, String), Vec<StoredEvent>>,
-    event_seq: u64,
     queue_seq: u64,
     ready: VecDeque<(String, QueueItem, Option<VersionedRecord>)>,
     resumed: VecDeque<(String, QueueItem, Option<VersionedRecord>)>,
@@ -365,12 +364,12 @@ impl JobStore for MemoryStore {
     }
 }
 
-/// Appends an event under the held lock and returns its id.
+/// Appends an event under the held lock and returns its id: its position in
+/// the job's log, as on Redis.
 fn push_event(inner: &mut Inner, key: (String, String), data: &[u8]) -> String {
-    inner.event_seq += 1;
-    // Same shape as Redis stream ids, ordered by the sequence part.
-    let id = format!("{}-{}", now_ms(), inner.event_seq);
-    inner.events.entry(key).or_default().push(StoredEvent {
+    let events = inner.events.entry(key).or_default();
+    let id = (events.len() + 1).to_string();
+    events.push(StoredEvent {
         id: id.clone(),
         data: data.to_vec(),
     });
@@ -421,40 +420,24 @@ impl EventLog for MemoryStore {
         limit: usize,
     ) -> Result<Vec<StoredEvent>> {
         let key = job_key(slag, job_id)?;
+        // A stream id only ever came from a Redis store's older event logs.
+        let EventCursor::After(after) = EventCursor::parse(after)? else {
+            return Err(StateError::InvalidKey {
+                part: after.unwrap_or_default().chars().take(64).collect(),
+                reason: "not an event id of this store",
+            });
+        };
         let inner = self.lock();
         let Some(events) = inner.events.get(&key) else {
             return Ok(Vec::new());
         };
-        let start = match after {
-            None => 0,
-            Some(after) => {
-                let after = parse_event_id(after)?;
-                events.partition_point(|event| {
-                    parse_event_id(&event.id)
-                        .map(|id| id <= after)
-                        .unwrap_or(true)
-                })
-            }
-        };
         Ok(events
             .iter()
-            .skip(start)
+            .skip(usize::try_from(after).unwrap_or(usize::MAX))
             .take(limit.max(1))
             .cloned()
             .collect())
     }
-}
-
-fn parse_event_id(id: &str) -> Result<(u64, u64)> {
-    let invalid = || StateError::InvalidKey {
-        part: id.chars().take(64).collect(),
-        reason: "not an event id",
-    };
-    let (ms, seq) = id.split_once('-').ok_or_else(invalid)?;
-    Ok((
-        ms.parse().map_err(|_| invalid())?,
-        seq.parse().map_err(|_| invalid())?,
-    ))
 }
 
 #[async_trait]

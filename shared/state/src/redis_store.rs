@@ -21,32 +21,58 @@ use tokio::sync::Mutex;
 
 use crate::keys::{KeyLayout, PARTITIONS, partition_of, validate_slag_key};
 use crate::memory::{validate_cache_key, validate_doc_key, validate_idempotency_key};
-use crate::watch::WatchHub;
+use crate::watch::{Source, WatchHub};
 use crate::{
-    ArtifactBounds, ArtifactStore, CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventLog,
-    IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page, PageRequest, QueueItem, QueueStats,
-    ReadyQueue, Receipt, Result, Slots, StateError, StoredEvent, TtlCache, Version,
+    ArtifactBounds, ArtifactStore, CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventCursor,
+    EventLog, IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page, PageRequest, QueueItem,
+    QueueStats, ReadyQueue, Receipt, Result, Slots, StateError, StoredEvent, TtlCache, Version,
     VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex,
 };
 
-/// KEYS: job, jobs index, events, status index, ready queue. ARGV: data,
-/// created_ms, job_id, status, has event (0|1), event, enqueue (0|1), slag.
+/// Entries a partition's feed keeps (about: trimmed by whole nodes). A watch
+/// reader further behind than this sees a gap in the counts and has its
+/// watchers read the logs themselves.
+const FEED_LENGTH: usize = 2048;
+
+/// `script`, after the Lua function it calls to append an event: to the job's
+/// log and to its partition's feed (capped at about [`FEED_LENGTH`] entries),
+/// counting the feed's entries. The function returns the event's id, its
+/// position in the log.
+fn appending(script: &str) -> Script {
+    Script::new(&format!(
+        r"
+local function append_event(log, feed, count, job, data)
+  local id = redis.call('RPUSH', log, data)
+  local n = redis.call('INCR', count)
+  redis.call('XADD', feed, 'MAXLEN', '~', {FEED_LENGTH}, '*', 'j', job, 'n', id, 'c', n, 'd', data)
+  return id
+end
+{script}"
+    ))
+}
+
+/// KEYS: log, feed, feed count. ARGV: `<slag>:<job_id>`, event. Returns the id.
+const APPEND_EVENT: &str = "return append_event(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2])";
+
+/// KEYS: job, jobs index, log, status index, ready queue, feed, feed count.
+/// ARGV: data, created_ms, job_id, status, has event (0|1), event, enqueue
+/// (0|1), slag.
 const CREATE_JOB: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'v', 1, 'd', ARGV[1], 's', ARGV[4], 'c', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[4], ARGV[2], ARGV[3])
-if ARGV[5] == '1' then redis.call('XADD', KEYS[3], '*', 'd', ARGV[6]) end
+if ARGV[5] == '1' then append_event(KEYS[3], KEYS[6], KEYS[7], ARGV[8] .. ':' .. ARGV[3], ARGV[6]) end
 if ARGV[7] == '1' then
   redis.call('XADD', KEYS[5], '*', 'slag', ARGV[8], 'job', ARGV[3], 'v', 1, 'd', ARGV[1])
 end
 return 1
 ";
 
-/// KEYS: job, waiting index, events, queue lane, new status index. ARGV:
-/// expected version, has data (0|1), data, waiting op (keep|set|clear),
-/// since_ms, job_id, slag, enqueue (0|1), status, status index prefix, event
-/// count, events….
+/// KEYS: job, waiting index, log, queue lane, new status index, feed, feed
+/// count. ARGV: expected version, has data (0|1), data, waiting op
+/// (keep|set|clear), since_ms, job_id, slag, enqueue (0|1), status, status
+/// index prefix, event count, events….
 /// Returns {1, new version} | {0, stored version} | {-1, 0} (not found).
 /// The waiting index is touched only when the job enters or leaves it (`w`),
 /// the status indexes only when the status changes.
@@ -68,7 +94,8 @@ elseif ARGV[4] == 'clear' and stored[4] then
   redis.call('ZREM', KEYS[2], ARGV[6])
   redis.call('HDEL', KEYS[1], 'w')
 end
-for i = 1, tonumber(ARGV[11]) do redis.call('XADD', KEYS[3], '*', 'd', ARGV[11 + i]) end
+local job = ARGV[7] .. ':' .. ARGV[6]
+for i = 1, tonumber(ARGV[11]) do append_event(KEYS[3], KEYS[6], KEYS[7], job, ARGV[11 + i]) end
 if ARGV[8] == '1' then
   local data = ARGV[3]
   if ARGV[2] ~= '1' then data = redis.call('HGET', KEYS[1], 'd') end
@@ -77,12 +104,13 @@ end
 return {1, version}
 ";
 
-/// KEYS: job, events, jobs index, waiting index. ARGV: job_id, status index prefix.
+/// KEYS: job, log, jobs index, waiting index, legacy event stream. ARGV:
+/// job_id, status index prefix.
 const DELETE_JOB: &str = r"
 local status = redis.call('HGET', KEYS[1], 's')
 if status then redis.call('ZREM', ARGV[2] .. status, ARGV[1]) end
 local existed = redis.call('DEL', KEYS[1])
-redis.call('DEL', KEYS[2])
+redis.call('DEL', KEYS[2], KEYS[5])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('ZREM', KEYS[4], ARGV[1])
 return existed
@@ -300,6 +328,7 @@ pub struct RedisStore {
 }
 
 struct Scripts {
+    append_event: Script,
     create_job: Script,
     write_job: Script,
     delete_job: Script,
@@ -386,8 +415,9 @@ impl RedisStore {
             connection,
             keys,
             scripts: Scripts {
-                create_job: Script::new(CREATE_JOB),
-                write_job: Script::new(WRITE_JOB),
+                append_event: appending(APPEND_EVENT),
+                create_job: appending(CREATE_JOB),
+                write_job: appending(WRITE_JOB),
                 delete_job: Script::new(DELETE_JOB),
                 remember: Script::new(REMEMBER),
                 cache_put: Script::new(CACHE_PUT),
@@ -407,9 +437,9 @@ impl RedisStore {
         Ok(store)
     }
 
-    /// Job event streams this process is watching (WatchJob) right now.
-    pub fn watched_streams(&self) -> usize {
-        self.watchers.streams()
+    /// Jobs whose events this process is watching (WatchJob) right now.
+    pub fn watched_jobs(&self) -> usize {
+        self.watchers.jobs()
     }
 
     /// Whether the store talks to a Redis Cluster.
@@ -704,7 +734,7 @@ pub fn redis_round_trips() -> u64 {
     ROUND_TRIPS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-pub(crate) fn stored_events(entries: Vec<StreamId>) -> Result<Vec<StoredEvent>> {
+fn stored_events(entries: Vec<StreamId>) -> Result<Vec<StoredEvent>> {
     entries
         .into_iter()
         .map(|entry| {
@@ -766,6 +796,8 @@ impl JobStore for RedisStore {
             .key(self.keys.events(slag, job_id))
             .key(self.keys.status_index(slag, job.status))
             .key(self.keys.ready_queue(partition_of(slag)))
+            .key(self.keys.feed(partition_of(slag)))
+            .key(self.keys.feed_count(partition_of(slag)))
             .arg(job.data)
             .arg(job.created_ms)
             .arg(job_id)
@@ -840,6 +872,8 @@ impl JobStore for RedisStore {
             .key(self.keys.events(slag, job_id))
             .key(self.lane_key(write.enqueue.unwrap_or(Lane::New), partition_of(slag)))
             .key(self.keys.status_index(slag, write.status))
+            .key(self.keys.feed(partition_of(slag)))
+            .key(self.keys.feed_count(partition_of(slag)))
             .arg(write.expected)
             .arg(u8::from(write.data.is_some()))
             .arg(write.data.unwrap_or_default())
@@ -877,6 +911,7 @@ impl JobStore for RedisStore {
             .key(self.keys.events(slag, job_id))
             .key(self.keys.jobs_index(slag))
             .key(self.keys.waiting_index(slag))
+            .key(self.keys.legacy_events(slag, job_id))
             .arg(job_id)
             .arg(self.keys.status_index(slag, ""))
             .invoke_async(&mut self.conn())
@@ -936,14 +971,18 @@ impl JobStore for RedisStore {
 impl EventLog for RedisStore {
     async fn append_event(&self, slag: &str, job_id: &str, data: &[u8]) -> Result<String> {
         check_job(slag, job_id)?;
-        let id: String = redis::cmd("XADD")
-            .arg(self.keys.events(slag, job_id))
-            .arg("*")
-            .arg("d")
+        let partition = partition_of(slag);
+        let id: u64 = self
+            .scripts
+            .append_event
+            .key(self.keys.events(slag, job_id))
+            .key(self.keys.feed(partition))
+            .key(self.keys.feed_count(partition))
+            .arg(feed_job(slag, job_id))
             .arg(data)
-            .query_async(&mut self.conn())
+            .invoke_async(&mut self.conn())
             .await?;
-        Ok(id)
+        Ok(id.to_string())
     }
 
     async fn read_events(
@@ -954,14 +993,8 @@ impl EventLog for RedisStore {
         limit: usize,
     ) -> Result<Vec<StoredEvent>> {
         check_job(slag, job_id)?;
-        if let Some(after) = after {
-            validate_event_id(after)?;
-        }
-        let reply: StreamRangeReply = self
-            .events_after(slag, job_id, after, limit)
-            .query_async(&mut self.conn())
-            .await?;
-        stored_events(reply.ids)
+        let cursor = EventCursor::parse(after)?;
+        self.read_log(slag, job_id, cursor, limit).await
     }
 
     async fn wait_events(
@@ -973,38 +1006,41 @@ impl EventLog for RedisStore {
         block: Duration,
     ) -> Result<Vec<StoredEvent>> {
         check_job(slag, job_id)?;
-        if let Some(after) = after {
-            validate_event_id(after)?;
-        }
+        let cursor = EventCursor::parse(after)?;
+        let limit = limit.max(1);
         let deadline = tokio::time::Instant::now() + block;
-        // On a cluster a reader's streams must share a slot: one per partition.
+        // On a cluster a reader's feeds must share a slot: one per partition.
         let group = if self.is_cluster() {
             partition_of(slag)
         } else {
             0
         };
-        let wake = self.keys.watch_wake(group);
-        let watch = self.watchers.watch(
-            group,
-            &wake,
-            &self.keys.events(slag, job_id),
-            after.unwrap_or("0-0"),
-        );
-        let mut wake_reader = watch.first;
+        let watch = self
+            .watchers
+            .watch(group, || self.group_feeds(group), feed_job(slag, job_id));
+        let after = match cursor {
+            EventCursor::After(after) => Some(after),
+            EventCursor::Legacy(..) => None,
+        };
         loop {
             // Listening before reading: an event appended in between still wakes us.
             let grew = watch.grew.notified();
             tokio::pin!(grew);
             grew.as_mut().enable();
-            let events = if wake_reader {
-                wake_reader = false;
-                self.wake_and_read(&wake, slag, job_id, after, limit)
-                    .await?
-            } else if let Some(kept) = watch.kept_after(after, limit) {
+            let events = match watch.source(after, limit) {
                 // The process' reader already read them: no round trip.
-                kept
-            } else {
-                self.read_events(slag, job_id, after, limit).await?
+                Source::Kept(events) => events,
+                Source::Read(ticket) => {
+                    let events = self.read_log(slag, job_id, cursor, limit).await?;
+                    if let (Some(ticket), Some(after)) = (ticket, after)
+                        && events.len() < limit
+                    {
+                        watch.synced(ticket, after, &events);
+                    }
+                    events
+                }
+                // The reader is finding where the feeds end; it wakes us.
+                Source::Wait => Vec::new(),
             };
             if !events.is_empty() {
                 return Ok(events);
@@ -1016,63 +1052,95 @@ impl EventLog for RedisStore {
     }
 }
 
-impl RedisStore {
-    /// `XRANGE` of up to `limit` events of the job after `after` (exclusive;
-    /// from the start when `None`). `after` must be validated.
-    fn events_after(
-        &self,
-        slag: &str,
-        job_id: &str,
-        after: Option<&str>,
-        limit: usize,
-    ) -> redis::Cmd {
-        let start = after.map_or_else(|| "-".to_owned(), |after| format!("({after}"));
-        let mut command = redis::cmd("XRANGE");
-        command
-            .arg(self.keys.events(slag, job_id))
-            .arg(start)
-            .arg("+")
-            .arg("COUNT")
-            .arg(limit.max(1));
-        command
-    }
-
-    /// Appends to wake stream `wake` (its reader then reads the stream just
-    /// registered too) and reads the job's events, in one round trip.
-    async fn wake_and_read(
-        &self,
-        wake: &str,
-        slag: &str,
-        job_id: &str,
-        after: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<StoredEvent>> {
-        let (_, reply): (Value, StreamRangeReply) = redis::pipe()
-            .cmd("XADD")
-            .arg(wake)
-            .arg("MAXLEN")
-            .arg(1)
-            .arg("*")
-            .arg("w")
-            .arg(1)
-            .add_command(self.events_after(slag, job_id, after, limit))
-            .query_async(&mut self.conn())
-            .await?;
-        stored_events(reply.ids)
+/// Refuses what is not a Redis stream id (`<ms>-<seq>`).
+fn validate_stream_id(id: &str) -> Result<()> {
+    match EventCursor::parse(Some(id)) {
+        Ok(EventCursor::Legacy(..)) => Ok(()),
+        _ => Err(StateError::InvalidKey {
+            part: id.chars().take(64).collect(),
+            reason: "not a stream entry id",
+        }),
     }
 }
 
-fn validate_event_id(id: &str) -> Result<()> {
-    let valid = id
-        .split_once('-')
-        .is_some_and(|(ms, seq)| ms.parse::<u64>().is_ok() && seq.parse::<u64>().is_ok());
-    if valid {
-        Ok(())
-    } else {
-        Err(StateError::InvalidKey {
-            part: id.chars().take(64).collect(),
-            reason: "not an event id",
-        })
+/// A job as its partition's feed names it.
+fn feed_job(slag: &str, job_id: &str) -> String {
+    format!("{slag}:{job_id}")
+}
+
+impl RedisStore {
+    /// The feeds one watch reader blocks on: every partition's on a single
+    /// Redis, the group's own on a cluster (a read must stay in one slot).
+    fn group_feeds(&self, group: u16) -> Vec<String> {
+        if self.is_cluster() {
+            vec![self.keys.feed(group)]
+        } else {
+            (0..PARTITIONS)
+                .map(|partition| self.keys.feed(partition))
+                .collect()
+        }
+    }
+
+    /// Up to `limit` events of the job after `cursor`, in one round trip. A
+    /// read from the start, or from a stream id, takes the job's legacy event
+    /// stream first (empty for every job written since logs are lists).
+    async fn read_log(
+        &self,
+        slag: &str,
+        job_id: &str,
+        cursor: EventCursor,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>> {
+        let limit = limit.max(1);
+        let log = self.keys.events(slag, job_id);
+        let legacy_from = match cursor {
+            EventCursor::After(0) => Some("-".to_owned()),
+            EventCursor::Legacy(ms, seq) => Some(format!("({ms}-{seq}")),
+            EventCursor::After(_) => None,
+        };
+        let from = match cursor {
+            EventCursor::After(after) => after,
+            EventCursor::Legacy(..) => 0,
+        };
+        let range = |pipe: &mut redis::Pipeline| {
+            pipe.cmd("LRANGE")
+                .arg(&log)
+                .arg(from)
+                .arg(from.saturating_add(limit as u64 - 1));
+        };
+        let (legacy, listed): (Vec<StreamId>, Vec<Vec<u8>>) = match legacy_from {
+            None => {
+                let mut pipe = redis::pipe();
+                range(&mut pipe);
+                let (listed,): (Vec<Vec<u8>>,) = pipe.query_async(&mut self.conn()).await?;
+                (Vec::new(), listed)
+            }
+            Some(legacy_from) => {
+                let mut pipe = redis::pipe();
+                pipe.cmd("XRANGE")
+                    .arg(self.keys.legacy_events(slag, job_id))
+                    .arg(legacy_from)
+                    .arg("+")
+                    .arg("COUNT")
+                    .arg(limit);
+                range(&mut pipe);
+                let (legacy, listed): (StreamRangeReply, Vec<Vec<u8>>) =
+                    pipe.query_async(&mut self.conn()).await?;
+                (legacy.ids, listed)
+            }
+        };
+        let mut events = stored_events(legacy)?;
+        events.extend(
+            listed
+                .into_iter()
+                .zip(from + 1..)
+                .map(|(data, id)| StoredEvent {
+                    id: id.to_string(),
+                    data,
+                }),
+        );
+        events.truncate(limit);
+        Ok(events)
     }
 }
 
@@ -1180,7 +1248,7 @@ impl ReadyQueue for RedisStore {
 
     async fn renew(&self, consumer: &str, receipt: &Receipt) -> Result<bool> {
         validate_slag_key(consumer)?;
-        validate_event_id(&receipt.id)?;
+        validate_stream_id(&receipt.id)?;
         let held: i64 = self
             .scripts
             .renew

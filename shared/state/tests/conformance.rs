@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use adas_state::{
-    ArtifactBounds, DocExpect, DocRead, EventLog, JobWrite, Lane, MemoryStore, NewJob, PageRequest,
-    QueueItem, RedisStore, StateError, StateStore, Version, WaitingChange, WaitingEntry,
+    ArtifactBounds, DocExpect, DocRead, EventLog, JobStore, JobWrite, KeyLayout, Lane, MemoryStore,
+    NewJob, PageRequest, QueueItem, RedisStore, StateError, StateStore, Version, WaitingChange,
+    WaitingEntry,
 };
 use adas_testkit::{RedisCluster, RedisServer};
 
@@ -1629,7 +1630,7 @@ async fn watchers_share_one_blocking_connection() {
     }
     eventually("every watcher is registered and the reader blocks", || {
         let (store, url) = (store.clone(), server.url());
-        async move { store.watched_streams() == 300 && client_counts(&url).await.1 == 1 }
+        async move { store.watched_jobs() == 300 && client_counts(&url).await.1 == 1 }
     })
     .await;
     let (connected, blocked) = client_counts(&server.url()).await;
@@ -1643,7 +1644,7 @@ async fn watchers_share_one_blocking_connection() {
     for watcher in watchers {
         assert_eq!(watcher.await.unwrap().unwrap().len(), 1);
     }
-    assert_eq!(store.watched_streams(), 0, "finished watchers unregister");
+    assert_eq!(store.watched_jobs(), 0, "finished watchers unregister");
     let (connected, _) = client_counts(&server.url()).await;
     assert!(
         connected <= 4,
@@ -1763,4 +1764,132 @@ async fn watchers_joining_at_once_all_get_the_events_so_far() {
             );
         }
     }
+}
+
+/// A raw connection to the test's Redis, for what no store method does.
+async fn raw(url: &str) -> ::redis::aio::MultiplexedConnection {
+    ::redis::Client::open(url)
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap()
+}
+
+/// Event logs written as streams, by versions before logs were lists, still
+/// read — before the list's events, from the start or from one of their ids —
+/// and leave with their job.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_legacy_event_stream_still_reads_and_leaves_with_its_job() {
+    let server = RedisServer::start();
+    let store = Arc::new(RedisStore::connect(&server.url(), "t1").await.unwrap());
+    let keys = KeyLayout::new("t1").unwrap();
+    let mut conn = raw(&server.url()).await;
+    create(&*store, "old", "j", b"{}", 1, None).await.unwrap();
+    let mut legacy = Vec::new();
+    for n in 0..2 {
+        let id: String = ::redis::cmd("XADD")
+            .arg(keys.legacy_events("old", "j"))
+            .arg("*")
+            .arg("d")
+            .arg(format!("old{n}"))
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+        legacy.push(id);
+    }
+    let first_new = store.append_event("old", "j", b"new0").await.unwrap();
+    let data = |events: Vec<adas_state::StoredEvent>| -> Vec<String> {
+        events
+            .into_iter()
+            .map(|event| String::from_utf8(event.data).unwrap())
+            .collect()
+    };
+    let all = store.read_events("old", "j", None, 10).await.unwrap();
+    assert_eq!(
+        all.iter().map(|event| event.id.clone()).collect::<Vec<_>>(),
+        [legacy[0].clone(), legacy[1].clone(), first_new]
+    );
+    assert_eq!(data(all), ["old0", "old1", "new0"]);
+    let from_legacy = store
+        .read_events("old", "j", Some(&legacy[0]), 10)
+        .await
+        .unwrap();
+    assert_eq!(data(from_legacy), ["old1", "new0"]);
+    let limited = store.read_events("old", "j", None, 2).await.unwrap();
+    assert_eq!(data(limited), ["old0", "old1"]);
+    // A watcher holding the last legacy id gets the list's events, and what follows.
+    let waited = store
+        .wait_events("old", "j", Some(&legacy[1]), 10, Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert_eq!(data(waited), ["new0"]);
+    let waiter = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            store
+                .wait_events("old", "j", Some("1"), 10, Duration::from_secs(20))
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    store.append_event("old", "j", b"new1").await.unwrap();
+    assert_eq!(data(waiter.await.unwrap().unwrap()), ["new1"]);
+    assert!(store.delete_job("old", "j").await.unwrap());
+    let left: u64 = ::redis::cmd("EXISTS")
+        .arg(keys.legacy_events("old", "j"))
+        .arg(keys.events("old", "j"))
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(left, 0, "the job's stream and list are deleted with it");
+}
+
+/// A partition's feed is capped: an event whose feed entry the reader never
+/// read (trimmed while it was behind) still reaches its watcher — the feed's
+/// counts skip, and every watcher of the group reads its log again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_the_watch_reader_missed_still_reaches_its_watcher() {
+    let server = RedisServer::start();
+    let store = Arc::new(RedisStore::connect(&server.url(), "t1").await.unwrap());
+    let keys = KeyLayout::new("t1").unwrap();
+    let mut conn = raw(&server.url()).await;
+    let first = store.append_event("gap", "a", b"e0").await.unwrap();
+    // Registered and in step with the reader: later events come from it.
+    let got = store
+        .wait_events("gap", "a", None, 10, Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert_eq!(got.len(), 1);
+    let waiter = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            store
+                .wait_events("gap", "a", Some(&first), 10, Duration::from_secs(20))
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The job's next event, as if its feed entry had been trimmed unread:
+    // in the log and counted, not in the feed.
+    let partition = adas_state::partition_of("gap");
+    let () = ::redis::pipe()
+        .cmd("RPUSH")
+        .arg(keys.events("gap", "a"))
+        .arg("e1")
+        .ignore()
+        .cmd("INCR")
+        .arg(keys.feed_count(partition))
+        .ignore()
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    // Another job's event in the same feed shows the reader the skipped count.
+    store.append_event("gap", "b", b"other").await.unwrap();
+    let got = waiter.await.unwrap().unwrap();
+    assert_eq!(
+        got.iter()
+            .map(|event| (event.id.as_str(), event.data.as_slice()))
+            .collect::<Vec<_>>(),
+        [("2", &b"e1"[..])]
+    );
 }
