@@ -457,6 +457,12 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         self.assertEqual([e.job_version for e in events], sorted(e.job_version for e in events))
         tail = list(c.orch.WatchJob(orch_pb2.WatchJobRequest(name=job.name, after_event_id=events[2].event_id), timeout=10))
         self.assertEqual([e.event_id for e in tail], [e.event_id for e in events[3:]])
+        self.assertEqual([e.event_id for e in events], [str(n) for n in range(1, len(events) + 1)],
+                         "an event's id is its position in the job's log")
+        for hostile in ("not-an-id", "+1", "-1", "9223372036854775808", "1-2-3", "9" * 4096):
+            with self.assertRaises(grpc.RpcError) as refused_id:
+                list(c.orch.WatchJob(orch_pb2.WatchJobRequest(name=job.name, after_event_id=hostile), timeout=10))
+            self.assertEqual(refused_id.exception.code(), grpc.StatusCode.INVALID_ARGUMENT, hostile[:40])
 
     def test_paused_jobs_burn_no_iterations_and_leave_workers_idle(self):
         c = self.client

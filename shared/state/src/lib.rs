@@ -109,7 +109,13 @@ impl EventCursor {
             return Ok(Self::After(0));
         };
         let parsed = match id.split_once('-') {
-            None => id.parse().ok().map(Self::After),
+            // A position Redis cannot index (its list indexes are signed) is
+            // no event's id.
+            None => id
+                .parse()
+                .ok()
+                .filter(|&position: &u64| i64::try_from(position).is_ok())
+                .map(Self::After),
             Some((ms, seq)) => ms
                 .parse()
                 .ok()

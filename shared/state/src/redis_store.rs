@@ -1106,7 +1106,7 @@ impl RedisStore {
             pipe.cmd("LRANGE")
                 .arg(&log)
                 .arg(from)
-                .arg(from.saturating_add(limit as u64 - 1));
+                .arg(from.saturating_add(limit as u64 - 1).min(i64::MAX as u64));
         };
         let (legacy, listed): (Vec<StreamId>, Vec<Vec<u8>>) = match legacy_from {
             None => {

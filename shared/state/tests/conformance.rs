@@ -411,6 +411,20 @@ mod cases {
             store.read_events("cs", "j1", Some("not-an-id"), 10).await,
             Err(StateError::InvalidKey { .. })
         ));
+        // The last position there can be reads nothing; one past it is no id.
+        assert!(
+            store
+                .read_events("cs", "j1", Some("9223372036854775807"), 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert!(matches!(
+            store
+                .read_events("cs", "j1", Some("9223372036854775808"), 10)
+                .await,
+            Err(StateError::InvalidKey { .. })
+        ));
     }
 
     fn item(job_id: &str) -> QueueItem {
