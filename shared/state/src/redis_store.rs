@@ -1063,6 +1063,11 @@ fn validate_stream_id(id: &str) -> Result<()> {
     }
 }
 
+/// One reply of a pipeline whose replies differ in type.
+fn parse_reply<T: redis::FromRedisValue>(reply: Value) -> Result<T> {
+    Ok(redis::from_redis_value(reply).map_err(redis::RedisError::from)?)
+}
+
 /// A job as its partition's feed names it.
 fn feed_job(slag: &str, job_id: &str) -> String {
     format!("{slag}:{job_id}")
@@ -1102,32 +1107,24 @@ impl RedisStore {
             EventCursor::After(after) => after,
             EventCursor::Legacy(..) => 0,
         };
-        let range = |pipe: &mut redis::Pipeline| {
-            pipe.cmd("LRANGE")
-                .arg(&log)
-                .arg(from)
-                .arg(from.saturating_add(limit as u64 - 1).min(i64::MAX as u64));
-        };
-        let (legacy, listed): (Vec<StreamId>, Vec<Vec<u8>>) = match legacy_from {
-            None => {
-                let mut pipe = redis::pipe();
-                range(&mut pipe);
-                let (listed,): (Vec<Vec<u8>>,) = pipe.query_async(&mut self.conn()).await?;
-                (Vec::new(), listed)
-            }
-            Some(legacy_from) => {
-                let mut pipe = redis::pipe();
-                pipe.cmd("XRANGE")
-                    .arg(self.keys.legacy_events(slag, job_id))
-                    .arg(legacy_from)
-                    .arg("+")
-                    .arg("COUNT")
-                    .arg(limit);
-                range(&mut pipe);
-                let (legacy, listed): (StreamRangeReply, Vec<Vec<u8>>) =
-                    pipe.query_async(&mut self.conn()).await?;
-                (legacy.ids, listed)
-            }
+        let mut pipe = redis::pipe();
+        if let Some(legacy_from) = legacy_from {
+            pipe.cmd("XRANGE")
+                .arg(self.keys.legacy_events(slag, job_id))
+                .arg(legacy_from)
+                .arg("+")
+                .arg("COUNT")
+                .arg(limit);
+        }
+        pipe.cmd("LRANGE")
+            .arg(&log)
+            .arg(from)
+            .arg(from.saturating_add(limit as u64 - 1).min(i64::MAX as u64));
+        let mut replies: Vec<Value> = pipe.query_async(&mut self.conn()).await?;
+        let listed: Vec<Vec<u8>> = parse_reply(replies.pop().unwrap_or(Value::Nil))?;
+        let legacy = match replies.pop() {
+            Some(reply) => parse_reply::<StreamRangeReply>(reply)?.ids,
+            None => Vec::new(),
         };
         let mut events = stored_events(legacy)?;
         events.extend(

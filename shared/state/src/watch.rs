@@ -68,6 +68,8 @@ struct GroupState {
     /// By `<slag>:<job_id>`, as the feeds name jobs.
     jobs: HashMap<String, Watched>,
     phase: Phase,
+    /// The last epoch [`Phase::Reading`] was in.
+    epoch: u64,
 }
 
 /// What the reader can promise.
@@ -236,6 +238,7 @@ impl WatchHub {
                         state: Mutex::new(GroupState {
                             jobs: HashMap::new(),
                             phase: Phase::Positioning,
+                            epoch: 0,
                         }),
                         registered: Notify::new(),
                     });
@@ -300,7 +303,6 @@ async fn read_loop(group: Arc<Group>, backend: Backend) {
     let mut connection: Option<Conn> = None;
     // `None`: not positioned.
     let mut cursors: Option<Vec<Cursor>> = None;
-    let mut epoch = 0;
     let mut retry = RETRY_FIRST;
     loop {
         let idle = {
@@ -321,42 +323,13 @@ async fn read_loop(group: Arc<Group>, backend: Backend) {
             group.registered.notified().await;
             continue;
         }
-        let outcome = match connection.take() {
-            Some(conn) => Ok(conn),
-            None => backend.dedicated_connection().await,
-        };
-        let mut conn = match outcome {
-            Ok(conn) => conn,
-            Err(error) => {
-                tracing::warn!(%error, "watch reader cannot connect; retrying");
-                cursors = None;
-                fail_all(&group);
-                tokio::time::sleep(retry).await;
-                retry = (retry * 2).min(RETRY_MAX);
-                continue;
-            }
-        };
-        let read = match cursors.as_mut() {
-            None => position(&group.feeds, &mut conn).await.map(|found| {
-                cursors = Some(found);
-                epoch += 1;
-                start_epoch(&group, epoch);
-            }),
-            Some(cursors) => read_feeds(&group, &mut conn, cursors).await.map(|gap| {
-                if gap {
-                    tracing::warn!("watch reader fell behind its feeds; watchers read again");
-                    epoch += 1;
-                    start_epoch(&group, epoch);
-                }
-            }),
-        };
-        match read {
-            Ok(()) => {
+        match read_once(&group, &backend, connection.take(), &mut cursors).await {
+            Ok(conn) => {
                 connection = Some(conn);
                 retry = RETRY_FIRST;
             }
             Err(error) => {
-                tracing::warn!(%error, "watch reader lost its read; reconnecting");
+                tracing::warn!(%error, "watch reader cannot read; reconnecting");
                 cursors = None;
                 fail_all(&group);
                 tokio::time::sleep(retry).await;
@@ -364,6 +337,34 @@ async fn read_loop(group: Arc<Group>, backend: Backend) {
             }
         }
     }
+}
+
+/// One round of the reader on `connection` (a new one when `None`): finds
+/// where the feeds end when `cursors` is `None`, else reads them on. Returns
+/// the connection, to be used again.
+async fn read_once(
+    group: &Group,
+    backend: &Backend,
+    connection: Option<Conn>,
+    cursors: &mut Option<Vec<Cursor>>,
+) -> crate::Result<Conn> {
+    let mut conn = match connection {
+        Some(conn) => conn,
+        None => backend.dedicated_connection().await?,
+    };
+    match cursors {
+        None => {
+            *cursors = Some(position(&group.feeds, &mut conn).await?);
+            start_epoch(group);
+        }
+        Some(found) => {
+            if read_feeds(group, &mut conn, found).await? {
+                tracing::warn!("watch reader fell behind its feeds; watchers read again");
+                start_epoch(group);
+            }
+        }
+    }
+    Ok(conn)
 }
 
 /// The last entry of each feed, in one round trip.
@@ -490,9 +491,10 @@ impl Watched {
 
 /// The reader reads every entry from here on: whatever was kept before may
 /// have holes, so every watcher reads its log once more.
-fn start_epoch(group: &Group, epoch: u64) {
+fn start_epoch(group: &Group) {
     let mut state = lock(&group.state);
-    state.phase = Phase::Reading(epoch);
+    state.epoch += 1;
+    state.phase = Phase::Reading(state.epoch);
     for watched in state.jobs.values_mut() {
         watched.forget();
         watched.grew.notify_waiters();
@@ -510,7 +512,9 @@ fn fail_all(group: &Group) {
     }
 }
 
-/// A feed entry, as far as it parsed.
+/// A feed entry, as far as it parsed. Read from the raw reply, not through
+/// redis-rs' `StreamReadReply`, which builds a map per entry: the reader
+/// parses every entry of its feeds, watched or not.
 struct FeedEntry {
     id: String,
     job: Option<String>,
