@@ -139,14 +139,11 @@ async fn connect(client: &Client) -> Result<Clients, String> {
     let channel = client.channel().await?;
     Ok(Clients {
         orchestrator: OrchestratorServiceClient::new(channel.clone())
-            .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
-            .send_compressed(tonic::codec::CompressionEncoding::Gzip),
+            .accept_compressed(tonic::codec::CompressionEncoding::Gzip),
         dal: DalAgentServiceClient::new(channel.clone())
-            .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
-            .send_compressed(tonic::codec::CompressionEncoding::Gzip),
+            .accept_compressed(tonic::codec::CompressionEncoding::Gzip),
         gate: GateServiceClient::new(channel)
-            .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
-            .send_compressed(tonic::codec::CompressionEncoding::Gzip),
+            .accept_compressed(tonic::codec::CompressionEncoding::Gzip),
     })
 }
 
@@ -793,7 +790,6 @@ pub async fn chat(
                 } as i32;
                 GateServiceClient::new(approver.channel().await?)
                     .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
-                    .send_compressed(tonic::codec::CompressionEncoding::Gzip)
                     .decide_approval(pb::DecideApprovalRequest {
                         job: job.name.clone(),
                         correlation_id: waiting.correlation_id.clone(),

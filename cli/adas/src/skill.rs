@@ -137,8 +137,7 @@ fn refused(status: &tonic::Status) -> Failure {
 async fn registry(client: &Client) -> Result<SkillRegistryServiceClient<Channel>, Failure> {
     Ok(
         SkillRegistryServiceClient::new(client.channel().await.map_err(Failure::Usage)?)
-            .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
-            .send_compressed(tonic::codec::CompressionEncoding::Gzip),
+            .accept_compressed(tonic::codec::CompressionEncoding::Gzip),
     )
 }
 

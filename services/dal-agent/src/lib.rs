@@ -185,7 +185,7 @@ impl DalAgentService for DalAgentServer {
                 ));
             }
         };
-        Ok(Response::new(pb::ResolveNextResponse {
+        Ok(adas_runtime::reply(pb::ResolveNextResponse {
             next: Some(next),
             job: Some(job),
         }))
@@ -256,7 +256,7 @@ impl DalAgentService for DalAgentServer {
                 // A retry of an answer that was taken: the job as it is now.
                 Some(true) => {
                     let stored = repo.load(&slag, &job_id).await.map_err(job_status)?;
-                    return Ok(Response::new(adas_wire::job(&stored)));
+                    return Ok(adas_runtime::reply(adas_wire::job(&stored)));
                 }
                 Some(false) => {
                     return Err(invalid(
@@ -301,7 +301,7 @@ impl DalAgentService for DalAgentServer {
                 .await
                 .map_err(job_status)?;
         }
-        Ok(Response::new(adas_wire::job(&stored)))
+        Ok(adas_runtime::reply(adas_wire::job(&stored)))
     }
 
     async fn get_waiting(
@@ -319,7 +319,7 @@ impl DalAgentService for DalAgentServer {
             .map_err(|error| status(DalError::Job(error)))?;
         adas_wire::check_job_access(&principal, &stored.record)?;
         match stored.record.waiting {
-            Some(waiting) => Ok(Response::new(adas_wire::waiting(&waiting))),
+            Some(waiting) => Ok(adas_runtime::reply(adas_wire::waiting(&waiting))),
             None => Err(status_with_details(
                 Code::NotFound,
                 "NOT_WAITING",
@@ -364,7 +364,7 @@ impl DalAgentService for DalAgentServer {
             .filter(|stored| adas_wire::check_job_access(&principal, &stored.record).is_ok())
             .map(|stored| adas_wire::job(&stored))
             .collect();
-        Ok(Response::new(pb::ListWaitingResponse {
+        Ok(adas_runtime::reply(pb::ListWaitingResponse {
             jobs,
             next_page_token: page
                 .next_offset

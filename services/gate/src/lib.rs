@@ -324,7 +324,7 @@ impl GateService for Gate {
         )
         .await
         .map_err(GateError::from)?;
-        Ok(Response::new(decision))
+        Ok(adas_runtime::reply(decision))
     }
 
     async fn decide_approval(
@@ -392,7 +392,7 @@ impl GateService for Gate {
             .await
             .map_err(GateError::from)?;
         self.apply_decision(&slag, &record).await?;
-        Ok(Response::new(approval(&slag, &record)))
+        Ok(adas_runtime::reply(approval(&slag, &record)))
     }
 
     async fn finalize(
@@ -405,7 +405,7 @@ impl GateService for Gate {
         let skill = self
             .skill((&tenant, &version), skill_slag(&request.skill)?)
             .await?;
-        Ok(Response::new(
+        Ok(adas_runtime::reply(
             adas_wire::engine::finalize(self.judge.as_ref(), &skill, request).await,
         ))
     }
@@ -420,7 +420,7 @@ impl GateService for Gate {
         let skill = self
             .skill((&tenant, &version), skill_slag(&request.skill)?)
             .await?;
-        Ok(Response::new(
+        Ok(adas_runtime::reply(
             adas_wire::engine::polish_reply(self.polisher.as_ref(), &skill, request).await,
         ))
     }

@@ -136,7 +136,9 @@ impl IntentService for Intent {
             .map(struct_to_json)
             .unwrap_or_default();
         let detection = adas_nlu::detect(&skill.skill, &request.message, &context);
-        Ok(Response::new(adas_wire::engine::detection(&detection)))
+        Ok(adas_runtime::reply(adas_wire::engine::detection(
+            &detection,
+        )))
     }
 
     async fn plan(
@@ -151,7 +153,7 @@ impl IntentService for Intent {
         let response = adas_wire::engine::plan(self.planner.as_ref(), &skill, &request)
             .await
             .map_err(IntentError::InvalidPlan)?;
-        Ok(Response::new(response))
+        Ok(adas_runtime::reply(response))
     }
 
     async fn parse_plan(
@@ -165,7 +167,7 @@ impl IntentService for Intent {
                 .map(|program| (program.to_json(), program.to_string()))
         })
         .await?;
-        Ok(Response::new(match parsed {
+        Ok(adas_runtime::reply(match parsed {
             Ok((tree_json, canonical)) => pb::ParsePlanResponse {
                 tree_json,
                 canonical,

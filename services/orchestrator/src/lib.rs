@@ -253,15 +253,12 @@ pub fn spawn_workers(
             Arc::new(engine::Remote {
                 intent: IntentServiceClient::new(connect(peers.0)?)
                     .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
-                    .send_compressed(tonic::codec::CompressionEncoding::Gzip)
                     .max_decoding_message_size(max),
                 dal: DalAgentServiceClient::new(connect(peers.1)?)
                     .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
-                    .send_compressed(tonic::codec::CompressionEncoding::Gzip)
                     .max_decoding_message_size(max),
                 gate: GateServiceClient::new(connect(peers.2)?)
                     .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
-                    .send_compressed(tonic::codec::CompressionEncoding::Gzip)
                     .max_decoding_message_size(max),
                 repo: repo.clone(),
             })
@@ -552,7 +549,7 @@ impl OrchestratorService for Orchestrator {
                 }
                 // A repeated request returns the first job.
                 match self.repo.load(&slag, existing).await {
-                    Ok(stored) => return Ok(Response::new(adas_wire::job(&stored))),
+                    Ok(stored) => return Ok(adas_runtime::reply(adas_wire::job(&stored))),
                     // The first attempt remembered its id and died before
                     // storing the job (a crash, a store that went away): this
                     // attempt makes that job, under that id. Only while such
@@ -681,7 +678,7 @@ impl OrchestratorService for Orchestrator {
                     .load(&slag, &record.job_id)
                     .await
                     .map_err(OrchestratorError::from)?;
-                return Ok(Response::new(adas_wire::job(&stored)));
+                return Ok(adas_runtime::reply(adas_wire::job(&stored)));
             }
             Err(error) => {
                 if holds_quota {
@@ -698,7 +695,7 @@ impl OrchestratorService for Orchestrator {
                 .await
                 .map_err(OrchestratorError::from)?;
         }
-        Ok(Response::new(adas_wire::job(&stored)))
+        Ok(adas_runtime::reply(adas_wire::job(&stored)))
     }
 
     async fn get_job(
@@ -713,7 +710,7 @@ impl OrchestratorService for Orchestrator {
             .await
             .map_err(OrchestratorError::from)?;
         adas_wire::check_job_access(&principal, &stored.record)?;
-        Ok(Response::new(adas_wire::job(&stored)))
+        Ok(adas_runtime::reply(adas_wire::job(&stored)))
     }
 
     async fn list_jobs(
@@ -754,7 +751,7 @@ impl OrchestratorService for Orchestrator {
             .map_err(OrchestratorError::from)?;
         let jobs = stored.iter().map(adas_wire::job).collect();
         let next_page_token = next.map(|offset| format!("o{offset}")).unwrap_or_default();
-        Ok(Response::new(pb::ListJobsResponse {
+        Ok(adas_runtime::reply(pb::ListJobsResponse {
             jobs,
             next_page_token,
         }))
@@ -851,7 +848,7 @@ impl OrchestratorService for Orchestrator {
             adas_wire::check_job_access(&principal, &record)?;
             if record.status.is_terminal() {
                 if record.status == JobStatus::Cancelled {
-                    return Ok(Response::new(adas_wire::job(&StoredJob {
+                    return Ok(adas_runtime::reply(adas_wire::job(&StoredJob {
                         record,
                         version,
                     })));
@@ -885,7 +882,7 @@ impl OrchestratorService for Orchestrator {
                 .await
             {
                 Ok(version) => {
-                    return Ok(Response::new(adas_wire::job(&StoredJob {
+                    return Ok(adas_runtime::reply(adas_wire::job(&StoredJob {
                         record,
                         version,
                     })));

@@ -137,7 +137,7 @@ impl SkillRegistryService for SkillRegistry {
         let skill = self
             .with_catalog(&tenant, move |catalog| catalog.get(&slag))
             .await?;
-        Ok(Response::new(convert::skill(&skill)))
+        Ok(adas_runtime::reply(convert::skill(&skill)))
     }
 
     async fn list_skills(
@@ -171,7 +171,7 @@ impl SkillRegistryService for SkillRegistry {
                 Ok((skills, total))
             })
             .await?;
-        Ok(Response::new(pb::ListSkillsResponse {
+        Ok(adas_runtime::reply(pb::ListSkillsResponse {
             skills,
             next_page_token: next_page_token(window, total),
         }))
@@ -195,7 +195,7 @@ impl SkillRegistryService for SkillRegistry {
             .await?;
         let diagnostics: Vec<pb::Diagnostic> =
             loaded.diagnostics.iter().map(convert::diagnostic).collect();
-        Ok(Response::new(pb::ValidateSkillResponse {
+        Ok(adas_runtime::reply(pb::ValidateSkillResponse {
             valid: !loaded.has_errors(),
             diagnostics,
         }))
@@ -259,7 +259,7 @@ impl SkillRegistryService for SkillRegistry {
                 other => RegistryError::Skill(other),
             })?;
         tracing::info!(target: "adas::audit", principal = %author, tenant = %principal.tenant, skill = %written, etag = %skill.etag, "skill written");
-        Ok(Response::new(convert::skill(&skill)))
+        Ok(adas_runtime::reply(convert::skill(&skill)))
     }
 
     async fn delete_skill(
@@ -277,7 +277,7 @@ impl SkillRegistryService for SkillRegistry {
         })
         .await?;
         tracing::info!(target: "adas::audit", principal = %principal.name, skill = %name, "skill deleted");
-        Ok(Response::new(pb::DeleteSkillResponse { name }))
+        Ok(adas_runtime::reply(pb::DeleteSkillResponse { name }))
     }
 
     async fn bootstrap_skill(
@@ -297,7 +297,7 @@ impl SkillRegistryService for SkillRegistry {
                 catalog.bootstrap(&request.slag, template.as_deref())
             })
             .await?;
-        Ok(Response::new(convert::skill(&skill)))
+        Ok(adas_runtime::reply(convert::skill(&skill)))
     }
 
     async fn list_templates(
@@ -316,7 +316,7 @@ impl SkillRegistryService for SkillRegistry {
             .with_catalog(&tenant, |catalog| catalog.templates())
             .await?;
         let total = templates.len();
-        Ok(Response::new(pb::ListTemplatesResponse {
+        Ok(adas_runtime::reply(pb::ListTemplatesResponse {
             templates: templates
                 .into_iter()
                 .skip(window.offset)
@@ -344,7 +344,7 @@ impl SkillRegistryService for SkillRegistry {
         let given: BTreeMap<String, String> = request.resources.into_iter().collect();
         let bound = adas_skill::resources::bind(&skill.skill.resources, &given)
             .map_err(RegistryError::Resources)?;
-        Ok(Response::new(pb::BindResourcesResponse {
+        Ok(adas_runtime::reply(pb::BindResourcesResponse {
             resources: bound.redacted().into_iter().collect(),
             unbound_optional: bound.unbound_optional,
         }))
@@ -364,7 +364,7 @@ impl SkillRegistryService for SkillRegistry {
             .resolve(&adas_jobs::tool_request(&skill, &tenant))
             .await
             .map_err(RegistryError::from)?;
-        Ok(Response::new(resolve_response(&resolved)))
+        Ok(adas_runtime::reply(resolve_response(&resolved)))
     }
 
     async fn accept_tools(
@@ -385,7 +385,7 @@ impl SkillRegistryService for SkillRegistry {
             .await
             .map_err(RegistryError::from)?;
         tracing::info!(target: "adas::audit", principal = %principal.name, tenant = %tenant, skill = %slag, tools = ?request.tools, "tool definitions accepted");
-        Ok(Response::new(resolve_response(&resolved)))
+        Ok(adas_runtime::reply(resolve_response(&resolved)))
     }
 
     async fn invalidate_tool_cache(
@@ -425,7 +425,7 @@ impl SkillRegistryService for SkillRegistry {
                 .into());
             }
         };
-        Ok(Response::new(pb::InvalidateToolCacheResponse {
+        Ok(adas_runtime::reply(pb::InvalidateToolCacheResponse {
             invalidated_entries: i32::try_from(dropped).unwrap_or(i32::MAX),
         }))
     }

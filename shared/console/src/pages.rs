@@ -52,19 +52,15 @@ impl Session {
             registry: pb::skill_registry_service_client::SkillRegistryServiceClient::new(with_key(
                 &console.registry,
             ))
-            .accept_compressed(gzip)
-            .send_compressed(gzip),
+            .accept_compressed(gzip),
             orchestrator: pb::orchestrator_service_client::OrchestratorServiceClient::new(
                 with_key(&console.orchestrator),
             )
-            .accept_compressed(gzip)
-            .send_compressed(gzip),
+            .accept_compressed(gzip),
             dal: pb::dal_agent_service_client::DalAgentServiceClient::new(with_key(&console.dal))
-                .accept_compressed(gzip)
-                .send_compressed(gzip),
+                .accept_compressed(gzip),
             gate: pb::gate_service_client::GateServiceClient::new(with_key(&console.gate))
-                .accept_compressed(gzip)
-                .send_compressed(gzip),
+                .accept_compressed(gzip),
         })
     }
 }

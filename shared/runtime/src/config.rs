@@ -178,6 +178,11 @@ pub struct ServerArgs {
     /// Maximum size of one gRPC message in bytes, both directions.
     #[arg(long, env = "ADAS_MAX_MESSAGE_BYTES", default_value_t = 4 * 1024 * 1024)]
     pub max_message_bytes: usize,
+    /// Answers shorter than this many bytes go out uncompressed even to a
+    /// client that accepts gzip, and event streams are never compressed;
+    /// `0` compresses every answer a client accepts in gzip.
+    #[arg(long, env = "ADAS_COMPRESS_MIN_BYTES", default_value_t = crate::compression::DEFAULT_MIN_BYTES)]
+    pub compress_min_bytes: usize,
     /// How long in-flight requests get to finish after SIGTERM, in milliseconds.
     #[arg(long, env = "ADAS_SHUTDOWN_GRACE_MS", default_value_t = 10_000)]
     pub shutdown_grace_ms: u64,
@@ -333,6 +338,7 @@ impl ServerArgs {
             request_timeout: Duration::from_millis(self.request_timeout_ms),
             concurrency_limit: self.concurrency_limit.max(1),
             max_message_bytes: self.max_message_bytes,
+            compress_min_bytes: self.compress_min_bytes,
             shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
             drain_delay: Duration::from_millis(self.drain_delay_ms),
             durability,
@@ -405,6 +411,8 @@ pub struct ServerConfig {
     pub concurrency_limit: usize,
     /// Maximum message size in bytes.
     pub max_message_bytes: usize,
+    /// Smallest answer compressed for a client that accepts gzip (0: any).
+    pub compress_min_bytes: usize,
     /// Drain time after SIGTERM.
     pub shutdown_grace: Duration,
     /// NOT_SERVING before the listener closes, after SIGTERM.
@@ -457,6 +465,7 @@ impl ServerConfig {
             request_timeout: Duration::from_secs(30),
             concurrency_limit: 1024,
             max_message_bytes: 4 * 1024 * 1024,
+            compress_min_bytes: crate::compression::DEFAULT_MIN_BYTES,
             shutdown_grace: Duration::from_secs(10),
             drain_delay: Duration::ZERO,
             durability: Durability::Relaxed,

@@ -7,6 +7,7 @@
 //! process' allocator.
 
 pub mod auth;
+pub mod compression;
 mod config;
 pub mod convert;
 mod entry;
@@ -18,6 +19,7 @@ pub mod telemetry;
 mod work;
 
 pub use auth::{Principal, principal};
+pub use compression::reply;
 pub use config::{
     DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT, DEFAULT_TEMPLATES_DIR, Durability, LogFormat,
     PeerAddrs, PeerArgs, ServerArgs, ServerConfig, StepEngine, ports,

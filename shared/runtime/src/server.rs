@@ -168,6 +168,7 @@ impl GrpcServer {
         if let Some(addr) = self.config.metrics_listen {
             crate::metrics::serve_metrics(addr).await?;
         }
+        crate::compression::set_min_bytes(self.config.compress_min_bytes);
         let mut builder = Server::builder();
         if let Some(files) = &self.config.tls {
             let read = crate::config::read_file;
@@ -194,6 +195,7 @@ impl GrpcServer {
             .layer(in_flight.clone())
             .layer(crate::auth::AuthLayer::new(auth, self.config.quotas()))
             .layer(ConcurrencyLimit::new(self.config.concurrency_limit))
+            .layer(crate::compression::StreamsPlain)
             .add_routes(self.routes.routes())
             .add_service(health_service)
             .add_service(reflection_v1)
