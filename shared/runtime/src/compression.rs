@@ -2,8 +2,8 @@
 //! and may answer in gzip to a client that offers it — and most generated
 //! clients offer it by default (grpcio, grpc-java, connect with
 //! `acceptCompression`). Deflating each small answer afresh costs the server
-//! far more CPU than the bytes it saves on a mesh link (adas-bench: +0.6 ms
-//! per job, +30 %, for a client that only *offered* gzip), so:
+//! far more CPU than the bytes it saves on a mesh link (adas-bench: +0.6 to
+//! 1.0 ms per job, +25 to 45 %, for a client that only *offered* gzip), so:
 //!
 //! - a unary answer is compressed only from [`min_bytes`] up ([`reply`]);
 //! - a streamed answer (WatchJob's events, each a small message deflated on
