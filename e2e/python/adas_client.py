@@ -244,6 +244,15 @@ def slag_key(slag: str, suffix: str, tenant: str = "default") -> str:
     return f"adas:{{{tenant}:q{partition_of(slag):02}}}:{slag}:{suffix}"
 
 
+def stored_record(redis, slag: str, job_id: str) -> bytes:
+    """A job's record as Redis holds it: the job's key is a string, a header
+    line (version, status, created ms, waiting) and then the protobuf record."""
+    raw = redis.command("GET", slag_key(slag, f"job:{job_id}"), raw=True)
+    header, _, record = raw.partition(b"\n")
+    assert header.split(b" ")[0].isdigit(), f"a job key starts with its header line: {raw[:40]!r}"
+    return record
+
+
 def queue_key(slag: str, lane: str = "ready", tenant: str = "default") -> str:
     """The ready (or resumed) queue lane of the slag's partition."""
     return f"adas:{{{tenant}:q{partition_of(slag):02}}}:queue:{lane}"

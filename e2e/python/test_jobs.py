@@ -118,7 +118,7 @@ class JobsOnSeparateProcesses(unittest.TestCase):
 
     def stored(self, job):
         """The record as Redis holds it: protobuf (adas.storage.v1.JobRecord)."""
-        raw = self.suite.redis.command("HGET", adas_client.slag_key(job.slag, f"job:{job.job_id}"), "d", raw=True)
+        raw = adas_client.stored_record(self.suite.redis, job.slag, job.job_id)
         return job_record_pb2.JobRecord.FromString(raw)
 
     def test_refund_conversation_of_spec_004(self):
@@ -130,7 +130,7 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         self.assertEqual(job.iteration, 0)
 
         # The stored record holds spec 000's contract (compact: protobuf, times in ms).
-        raw = self.suite.redis.command("HGET", adas_client.slag_key(job.slag, f"job:{job.job_id}"), "d", raw=True)
+        raw = adas_client.stored_record(self.suite.redis, job.slag, job.job_id)
         self.assertLessEqual(len(raw), 1024, "a paused job's record fits in 1 KiB")
         stored = self.stored(job)
         self.assertEqual(stored.status, job_record_pb2.JOB_STATUS_PAUSED)
@@ -697,7 +697,7 @@ class FocusCacheAcrossReplicas(unittest.TestCase):
             job = c.orch.StartJob(orch_pb2.StartJobRequest(skill="skills/big-orders", program=program), timeout=10)
             job = c.settled(job.name)
             self.assertEqual((job.status, list(job.waiting.requested_fields)), (PAUSED, ["order_id"]), job.error.message)
-            raw = suite.redis.command("HGET", adas_client.slag_key(job.slag, f"job:{job.job_id}"), "d", raw=True)
+            raw = adas_client.stored_record(suite.redis, job.slag, job.job_id)
             echoed = json.loads(job_record_pb2.JobRecord.FromString(raw).calls[0].output_json)
             self.assertIn("focus_ref", echoed, "the paused job holds a reference, not the output")
             self.assertEqual(first.stop(), 0)

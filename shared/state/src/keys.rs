@@ -79,8 +79,8 @@ impl KeyLayout {
         format!("{}:{slag}", self.tagged(partition_of(slag)))
     }
 
-    /// Hash of a job record: fields `v` (version), `d` (data), `s` (status),
-    /// `c` (created, ms) and `w` (present while in the waiting index).
+    /// A job: a string, its header line `<version> <status> <created ms>
+    /// <waiting 0|1>` and then its record (the job scripts in `redis_store`).
     pub fn job(&self, slag: &str, job_id: &str) -> String {
         format!("{}:job:{job_id}", self.slag_prefix(slag))
     }
@@ -91,7 +91,7 @@ impl KeyLayout {
     }
 
     /// Sorted set of a slag's jobs in `status`, scored by creation time (the
-    /// job hash's `s` field says which one holds it).
+    /// job key's header says which one holds it).
     pub fn status_index(&self, slag: &str, status: &str) -> String {
         format!("{}:status:{status}", self.slag_prefix(slag))
     }

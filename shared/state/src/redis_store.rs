@@ -34,11 +34,18 @@ use crate::{
 /// watchers read the logs themselves.
 const FEED_LENGTH: usize = 2048;
 
-/// `script`, after the Lua function it calls to append an event: to the job's
-/// log and to its partition's feed (capped at about [`FEED_LENGTH`] entries),
-/// counting the feed's entries. The function returns the event's id, its
-/// position in the log.
-fn appending(script: &str) -> Script {
+/// `script`, after the Lua functions job scripts share: `append_event`, to
+/// append an event to the job's log and to its partition's feed (capped at
+/// about [`FEED_LENGTH`] entries), counting the feed's entries and returning
+/// the event's id (its position in the log); and `load_job` / `store_job`.
+///
+/// A job's key is a string: a header line `<version> <status> <created_ms>
+/// <waiting 0|1>` (what the scripts keep indexes by), then the record. A hash
+/// with those as fields costs a paused job about 350 bytes more: its record
+/// is above `hash-max-listpack-value`, which makes the hash a hashtable. A job
+/// still stored as such a hash (by a version before this layout) is read as
+/// one, and stored as a string on its next write.
+fn job_script(script: &str) -> Script {
     Script::new(&format!(
         r"
 local function append_event(log, feed, count, job, data)
@@ -46,6 +53,23 @@ local function append_event(log, feed, count, job, data)
   local n = redis.call('INCR', count)
   redis.call('XADD', feed, 'MAXLEN', '~', {FEED_LENGTH}, '*', 'j', job, 'n', id, 'c', n, 'd', data)
   return id
+end
+local function load_job(key)
+  local kind = redis.call('TYPE', key)['ok']
+  if kind == 'none' then return nil end
+  if kind == 'hash' then
+    local f = redis.call('HMGET', key, 'v', 's', 'c', 'w', 'd')
+    local waiting = 0
+    if f[4] then waiting = 1 end
+    return tonumber(f[1]), f[2] or '', f[3] or '0', waiting, f[5] or ''
+  end
+  local raw = redis.call('GET', key)
+  local v, s, c, w, at = string.match(raw, '^(%d+) (%S*) (%d+) ([01])\n()')
+  if not v then error('job key ' .. key .. ' has no header') end
+  return tonumber(v), s, c, tonumber(w), string.sub(raw, at)
+end
+local function store_job(key, version, status, created, waiting, data)
+  redis.call('SET', key, version .. ' ' .. status .. ' ' .. created .. ' ' .. waiting .. '\n' .. data)
 end
 {script}"
     ))
@@ -59,7 +83,7 @@ const APPEND_EVENT: &str = "return append_event(KEYS[1], KEYS[2], KEYS[3], ARGV[
 /// (0|1), slag.
 const CREATE_JOB: &str = r"
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', 1, 'd', ARGV[1], 's', ARGV[4], 'c', ARGV[2])
+store_job(KEYS[1], 1, ARGV[4], ARGV[2], 0, ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[4], ARGV[2], ARGV[3])
 if ARGV[5] == '1' then append_event(KEYS[3], KEYS[6], KEYS[7], ARGV[8] .. ':' .. ARGV[3], ARGV[6]) end
@@ -74,31 +98,30 @@ return 1
 /// (keep|set|clear), since_ms, job_id, slag, enqueue (0|1), status, status
 /// index prefix, event count, events….
 /// Returns {1, new version} | {0, stored version} | {-1, 0} (not found).
-/// The waiting index is touched only when the job enters or leaves it (`w`),
-/// the status indexes only when the status changes.
+/// The waiting index is touched only when the job enters or leaves it, the
+/// status indexes only when the status changes.
 const WRITE_JOB: &str = r"
-local stored = redis.call('HMGET', KEYS[1], 'v', 's', 'c', 'w')
-if not stored[1] then return {-1, 0} end
-if tonumber(stored[1]) ~= tonumber(ARGV[1]) then return {0, tonumber(stored[1])} end
-local version = redis.call('HINCRBY', KEYS[1], 'v', 1)
-if ARGV[2] == '1' then redis.call('HSET', KEYS[1], 'd', ARGV[3]) end
-if stored[2] ~= ARGV[9] then
-  if stored[2] then redis.call('ZREM', ARGV[10] .. stored[2], ARGV[6]) end
-  redis.call('ZADD', KEYS[5], stored[3] or 0, ARGV[6])
-  redis.call('HSET', KEYS[1], 's', ARGV[9])
+local stored, status, created, waiting, data = load_job(KEYS[1])
+if not stored then return {-1, 0} end
+if stored ~= tonumber(ARGV[1]) then return {0, stored} end
+local version = stored + 1
+if ARGV[2] == '1' then data = ARGV[3] end
+if status ~= ARGV[9] then
+  if status ~= '' then redis.call('ZREM', ARGV[10] .. status, ARGV[6]) end
+  redis.call('ZADD', KEYS[5], created, ARGV[6])
+  status = ARGV[9]
 end
 if ARGV[4] == 'set' then
   redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6])
-  if not stored[4] then redis.call('HSET', KEYS[1], 'w', 1) end
-elseif ARGV[4] == 'clear' and stored[4] then
+  waiting = 1
+elseif ARGV[4] == 'clear' and waiting == 1 then
   redis.call('ZREM', KEYS[2], ARGV[6])
-  redis.call('HDEL', KEYS[1], 'w')
+  waiting = 0
 end
+store_job(KEYS[1], version, status, created, waiting, data)
 local job = ARGV[7] .. ':' .. ARGV[6]
 for i = 1, tonumber(ARGV[11]) do append_event(KEYS[3], KEYS[6], KEYS[7], job, ARGV[11 + i]) end
 if ARGV[8] == '1' then
-  local data = ARGV[3]
-  if ARGV[2] ~= '1' then data = redis.call('HGET', KEYS[1], 'd') end
   redis.call('XADD', KEYS[4], '*', 'slag', ARGV[7], 'job', ARGV[6], 'v', version, 'd', data)
 end
 return {1, version}
@@ -107,13 +130,13 @@ return {1, version}
 /// KEYS: job, log, jobs index, waiting index, legacy event stream. ARGV:
 /// job_id, status index prefix.
 const DELETE_JOB: &str = r"
-local status = redis.call('HGET', KEYS[1], 's')
-if status then redis.call('ZREM', ARGV[2] .. status, ARGV[1]) end
-local existed = redis.call('DEL', KEYS[1])
-redis.call('DEL', KEYS[2], KEYS[5])
+local stored, status = load_job(KEYS[1])
+if stored and status ~= '' then redis.call('ZREM', ARGV[2] .. status, ARGV[1]) end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[5])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('ZREM', KEYS[4], ARGV[1])
-return existed
+if stored then return 1 end
+return 0
 ";
 
 /// KEYS: idempotency key. ARGV: value, ttl ms. Returns the existing value or false.
@@ -415,10 +438,10 @@ impl RedisStore {
             connection,
             keys,
             scripts: Scripts {
-                append_event: appending(APPEND_EVENT),
-                create_job: appending(CREATE_JOB),
-                write_job: appending(WRITE_JOB),
-                delete_job: Script::new(DELETE_JOB),
+                append_event: job_script(APPEND_EVENT),
+                create_job: job_script(CREATE_JOB),
+                write_job: job_script(WRITE_JOB),
+                delete_job: job_script(DELETE_JOB),
                 remember: Script::new(REMEMBER),
                 cache_put: Script::new(CACHE_PUT),
                 cache_get: Script::new(CACHE_GET),
@@ -748,6 +771,24 @@ fn stored_events(entries: Vec<StreamId>) -> Result<Vec<StoredEvent>> {
         .collect()
 }
 
+/// A job's key, as the job scripts store it: the header line, whose first
+/// word is the version, then the record.
+fn record_from_key(mut raw: Vec<u8>) -> Result<VersionedRecord> {
+    let corrupt = || StateError::UnexpectedReply("a job key without its header line".to_owned());
+    let newline = raw
+        .iter()
+        .position(|&byte| byte == b'\n')
+        .ok_or_else(corrupt)?;
+    let version = raw[..newline]
+        .split(|&byte| byte == b' ')
+        .next()
+        .and_then(|word| std::str::from_utf8(word).ok())
+        .and_then(|word| word.parse().ok())
+        .ok_or_else(corrupt)?;
+    raw.drain(..=newline);
+    Ok(VersionedRecord { version, data: raw })
+}
+
 fn check_job(slag: &str, job_id: &str) -> Result<()> {
     validate_slag_key(slag)?;
     validate_slag_key(job_id)
@@ -819,16 +860,8 @@ impl JobStore for RedisStore {
 
     async fn get_job(&self, slag: &str, job_id: &str) -> Result<Option<VersionedRecord>> {
         check_job(slag, job_id)?;
-        let (version, data): (Option<u64>, Option<Vec<u8>>) = redis::cmd("HMGET")
-            .arg(self.keys.job(slag, job_id))
-            .arg("v")
-            .arg("d")
-            .query_async(&mut self.conn())
-            .await?;
-        Ok(match (version, data) {
-            (Some(version), Some(data)) => Some(VersionedRecord { version, data }),
-            _ => None,
-        })
+        let mut records = self.load_jobs(slag, std::slice::from_ref(&job_id)).await?;
+        Ok(records.pop().flatten())
     }
 
     async fn get_jobs(
@@ -836,26 +869,10 @@ impl JobStore for RedisStore {
         slag: &str,
         job_ids: &[String],
     ) -> Result<Vec<Option<VersionedRecord>>> {
-        if job_ids.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut pipe = redis::pipe();
         for job_id in job_ids {
             check_job(slag, job_id)?;
-            pipe.cmd("HMGET")
-                .arg(self.keys.job(slag, job_id))
-                .arg("v")
-                .arg("d");
         }
-        let replies: Vec<(Option<u64>, Option<Vec<u8>>)> =
-            pipe.query_async(&mut self.conn()).await?;
-        Ok(replies
-            .into_iter()
-            .map(|reply| match reply {
-                (Some(version), Some(data)) => Some(VersionedRecord { version, data }),
-                _ => None,
-            })
-            .collect())
+        self.load_jobs(slag, job_ids).await
     }
 
     async fn write_job(&self, slag: &str, job_id: &str, write: JobWrite<'_>) -> Result<Version> {
@@ -1084,6 +1101,54 @@ impl RedisStore {
                 .map(|partition| self.keys.feed(partition))
                 .collect()
         }
+    }
+
+    /// The records of `job_ids` (checked keys), in one round trip: a pipeline
+    /// of `GET`s, and a second for any job still stored as a hash.
+    async fn load_jobs(
+        &self,
+        slag: &str,
+        job_ids: &[impl AsRef<str>],
+    ) -> Result<Vec<Option<VersionedRecord>>> {
+        if job_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut pipe = redis::pipe();
+        pipe.ignore_errors();
+        for job_id in job_ids {
+            pipe.get(self.keys.job(slag, job_id.as_ref()));
+        }
+        let replies: Vec<redis::RedisResult<Option<Vec<u8>>>> =
+            pipe.query_async(&mut self.conn()).await?;
+        let mut records = Vec::with_capacity(job_ids.len());
+        let mut hashes = Vec::new();
+        for (at, reply) in replies.into_iter().enumerate() {
+            match reply {
+                Ok(raw) => records.push(raw.map(record_from_key).transpose()?),
+                Err(error) if error.code() == Some("WRONGTYPE") => {
+                    hashes.push(at);
+                    records.push(None);
+                }
+                Err(error) => return Err(error.into()),
+            }
+        }
+        if !hashes.is_empty() {
+            let mut pipe = redis::pipe();
+            for &at in &hashes {
+                pipe.cmd("HMGET")
+                    .arg(self.keys.job(slag, job_ids[at].as_ref()))
+                    .arg("v")
+                    .arg("d");
+            }
+            let replies: Vec<(Option<u64>, Option<Vec<u8>>)> =
+                pipe.query_async(&mut self.conn()).await?;
+            for (at, reply) in hashes.into_iter().zip(replies) {
+                if let (Some(version), Some(data)) = reply {
+                    records[at] = Some(VersionedRecord { version, data });
+                }
+            }
+        }
+        Ok(records)
     }
 
     /// Up to `limit` events of the job after `cursor`, in one round trip. A

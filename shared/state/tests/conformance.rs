@@ -1858,6 +1858,159 @@ async fn a_legacy_event_stream_still_reads_and_leaves_with_its_job() {
     assert_eq!(left, 0, "the job's stream and list are deleted with it");
 }
 
+/// A job's key is a string: its header line (version, status, created ms,
+/// waiting), then the record — a hash would cost a paused job ~350 bytes more.
+/// A job stored as a hash by versions before reads alone and in a page,
+/// becomes a string on its next write with its indexes kept, and deletes with
+/// them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_key_is_a_string_and_a_job_stored_as_a_hash_still_works() {
+    let server = RedisServer::start();
+    let store = RedisStore::connect(&server.url(), "t1").await.unwrap();
+    let keys = KeyLayout::new("t1").unwrap();
+    let mut conn = raw(&server.url()).await;
+    let mut stored = async |job_id: &str| -> (String, Vec<u8>) {
+        let key = keys.job("old", job_id);
+        let kind: String = ::redis::cmd("TYPE")
+            .arg(&key)
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+        let value: Vec<u8> = if kind == "string" {
+            ::redis::cmd("GET").arg(&key).query_async(&mut conn).await
+        } else {
+            ::redis::cmd("HGET")
+                .arg(&key)
+                .arg("d")
+                .query_async(&mut conn)
+                .await
+        }
+        .unwrap();
+        (kind, value)
+    };
+    create(&store, "old", "new", b"rec\nnew", 1000, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        stored("new").await,
+        ("string".to_owned(), b"1 queued 1000 0\nrec\nnew".to_vec()),
+        "the header line, then the record as written"
+    );
+
+    let mut conn = raw(&server.url()).await;
+    let _: () = ::redis::pipe()
+        .cmd("HSET")
+        .arg(keys.job("old", "h"))
+        .arg("v")
+        .arg(3)
+        .arg("d")
+        .arg("rec")
+        .arg("s")
+        .arg("paused")
+        .arg("c")
+        .arg(2000)
+        .arg("w")
+        .arg(1)
+        .cmd("ZADD")
+        .arg(keys.status_index("old", "paused"))
+        .arg(2000)
+        .arg("h")
+        .cmd("ZADD")
+        .arg(keys.waiting_index("old"))
+        .arg(2500)
+        .arg("h")
+        .cmd("ZADD")
+        .arg(keys.jobs_index("old"))
+        .arg(2000)
+        .arg("h")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    let record = |version: u64, data: &[u8]| adas_state::VersionedRecord {
+        version,
+        data: data.to_vec(),
+    };
+    assert_eq!(
+        store.get_job("old", "h").await.unwrap(),
+        Some(record(3, b"rec"))
+    );
+    let ids = ["new", "h", "missing"].map(str::to_owned);
+    assert_eq!(
+        store.get_jobs("old", &ids).await.unwrap(),
+        [Some(record(1, b"rec\nnew")), Some(record(3, b"rec")), None]
+    );
+
+    let stale = JobWrite {
+        expected: 2,
+        data: Some(b"lost"),
+        status: "running",
+        waiting: WaitingChange::Clear,
+        events: &[],
+        enqueue: None,
+    };
+    assert!(matches!(
+        store.write_job("old", "h", stale).await,
+        Err(StateError::VersionConflict { actual: 3, .. })
+    ));
+    let resumed = JobWrite {
+        expected: 3,
+        data: Some(b"rec2"),
+        status: "running",
+        waiting: WaitingChange::Clear,
+        events: &[],
+        enqueue: None,
+    };
+    assert_eq!(store.write_job("old", "h", resumed).await.unwrap(), 4);
+    assert_eq!(
+        stored("h").await,
+        ("string".to_owned(), b"4 running 2000 0\nrec2".to_vec()),
+        "stored as a string on its first write, created time kept"
+    );
+    let score = async |conn: &mut ::redis::aio::MultiplexedConnection, index: String| {
+        let score: Option<u64> = ::redis::cmd("ZSCORE")
+            .arg(index)
+            .arg("h")
+            .query_async(conn)
+            .await
+            .unwrap();
+        score
+    };
+    assert_eq!(
+        score(&mut conn, keys.status_index("old", "paused")).await,
+        None
+    );
+    assert_eq!(
+        score(&mut conn, keys.status_index("old", "running")).await,
+        Some(2000)
+    );
+    assert_eq!(score(&mut conn, keys.waiting_index("old")).await, None);
+
+    // A write that only moves the version keeps the record.
+    let mark = JobWrite {
+        expected: 4,
+        data: None,
+        status: "running",
+        waiting: WaitingChange::Set { since_ms: 3000 },
+        events: &[],
+        enqueue: None,
+    };
+    assert_eq!(store.write_job("old", "h", mark).await.unwrap(), 5);
+    assert_eq!(stored("h").await.1, b"5 running 2000 1\nrec2");
+    assert_eq!(
+        score(&mut conn, keys.waiting_index("old")).await,
+        Some(3000)
+    );
+
+    assert!(store.delete_job("old", "h").await.unwrap());
+    assert_eq!(
+        score(&mut conn, keys.status_index("old", "running")).await,
+        None
+    );
+    assert_eq!(score(&mut conn, keys.waiting_index("old")).await, None);
+    assert_eq!(score(&mut conn, keys.jobs_index("old")).await, None);
+    assert!(!store.delete_job("old", "h").await.unwrap());
+}
+
 /// A partition's feed is capped: an event whose feed entry the reader never
 /// read (trimmed while it was behind) still reaches its watcher — the feed's
 /// counts skip, and every watcher of the group reads its log again.
