@@ -1897,6 +1897,30 @@ async fn a_job_key_is_a_string_and_a_job_stored_as_a_hash_still_works() {
         "the header line, then the record as written"
     );
 
+    // A header longer than the first read of it (a long status) still parses.
+    let long = "s".repeat(100);
+    let job = NewJob {
+        data: b"long",
+        created_ms: 1500,
+        status: &long,
+        event: None,
+        enqueue: false,
+    };
+    store.create_job("old", "long", job).await.unwrap();
+    let write = JobWrite {
+        expected: 1,
+        data: None,
+        status: &long,
+        waiting: WaitingChange::Keep,
+        events: &[],
+        enqueue: None,
+    };
+    assert_eq!(store.write_job("old", "long", write).await.unwrap(), 2);
+    assert_eq!(
+        stored("long").await.1,
+        format!("2 {long} 1500 0\nlong").into_bytes()
+    );
+
     let mut conn = raw(&server.url()).await;
     let _: () = ::redis::pipe()
         .cmd("HSET")
