@@ -64,10 +64,10 @@ local function load_job(key, with_data)
     return f[1], f[2] or '', f[3] or '0', waiting, f[5] or ''
   end
   if raw == '' then return nil end
-  local v, s, c, w, at = string.match(raw, '^(%d+) (%S*) (%d+) ([01])\n()')
+  local header = '^(%d+) (%S*) (%d+) ([01])\n()'
+  local v, s, c, w, at = string.match(raw, header)
   if not v then
-    raw = redis.call('GET', key)
-    v, s, c, w, at = string.match(raw, '^(%d+) (%S*) (%d+) ([01])\n()')
+    v, s, c, w, at = string.match(redis.call('GET', key), header)
     if not v then error('job key ' .. key .. ' has no header') end
   end
   local data
