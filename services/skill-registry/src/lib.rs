@@ -48,6 +48,16 @@ impl SkillRegistry {
             .max_encoding_message_size(max_message_bytes)
     }
 
+    /// The current skill of `slag` in the caller's tenant's catalog: a skill
+    /// this process holds costs one store read on the calling task.
+    async fn skill(
+        &self,
+        tenant: &str,
+        slag: &str,
+    ) -> Result<Arc<adas_skill::OperationalSkill>, RegistryError> {
+        Ok(self.catalog.for_tenant(tenant)?.get_async(slag).await?)
+    }
+
     /// Runs a catalog operation off the async threads (it reads and writes files).
     /// Every operation is on the caller's tenant's catalog.
     async fn with_catalog<T: Send + 'static>(
@@ -134,9 +144,7 @@ impl SkillRegistryService for SkillRegistry {
     ) -> Result<Response<pb::Skill>, Status> {
         let tenant = adas_runtime::auth::tenant(&request)?;
         let slag = slag_of("name", &request.get_ref().name)?;
-        let skill = self
-            .with_catalog(&tenant, move |catalog| catalog.get(&slag))
-            .await?;
+        let skill = self.skill(&tenant, &slag).await?;
         Ok(adas_runtime::reply(convert::skill(&skill)))
     }
 
@@ -338,9 +346,7 @@ impl SkillRegistryService for SkillRegistry {
         let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
         let slag = slag_of("skill", &request.skill)?;
-        let skill = self
-            .with_catalog(&tenant, move |catalog| catalog.get(&slag))
-            .await?;
+        let skill = self.skill(&tenant, &slag).await?;
         let given: BTreeMap<String, String> = request.resources.into_iter().collect();
         let bound = adas_skill::resources::bind(&skill.skill.resources, &given)
             .map_err(RegistryError::Resources)?;
@@ -356,9 +362,7 @@ impl SkillRegistryService for SkillRegistry {
     ) -> Result<Response<pb::ResolveToolsResponse>, Status> {
         let tenant = adas_runtime::auth::tenant(&request)?;
         let slag = slag_of("skill", &request.get_ref().skill)?;
-        let skill = self
-            .with_catalog(&tenant, move |catalog| catalog.get(&slag))
-            .await?;
+        let skill = self.skill(&tenant, &slag).await?;
         let resolved = self
             .tools
             .resolve(&adas_jobs::tool_request(&skill, &tenant))
@@ -375,10 +379,7 @@ impl SkillRegistryService for SkillRegistry {
         let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
         let slag = slag_of("skill", &request.skill)?;
-        let lookup = slag.clone();
-        let skill = self
-            .with_catalog(&tenant, move |catalog| catalog.get(&lookup))
-            .await?;
+        let skill = self.skill(&tenant, &slag).await?;
         let resolved = self
             .tools
             .accept(&adas_jobs::tool_request(&skill, &tenant), &request.tools)
@@ -398,10 +399,7 @@ impl SkillRegistryService for SkillRegistry {
         let dropped = match request.into_inner().target {
             Some(Target::Skill(name)) => {
                 let slag = slag_of("skill", &name)?;
-                let lookup = slag.clone();
-                let skill = self
-                    .with_catalog(&tenant, move |catalog| catalog.get(&lookup))
-                    .await?;
+                let skill = self.skill(&tenant, &slag).await?;
                 self.tools
                     .invalidate_skill(&slag, skill.skill.mcp_server.as_deref())
                     .await

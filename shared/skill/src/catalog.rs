@@ -187,9 +187,26 @@ impl Shared {
         &self,
         call: impl std::future::Future<Output = adas_state::Result<T>>,
     ) -> Result<T, SkillError> {
-        self.runtime
-            .block_on(call)
-            .map_err(|error| SkillError::Store(error.to_string()))
+        self.runtime.block_on(call).map_err(store_error)
+    }
+}
+
+fn store_error(error: adas_state::StateError) -> SkillError {
+    SkillError::Store(error.to_string())
+}
+
+/// `work` on the blocking pool (it reads files or blocks on the store), for
+/// an async caller; `file` names what it was about if the runtime cancels it.
+async fn blocking<T: Send + 'static>(
+    file: &Path,
+    work: impl FnOnce() -> Result<T, SkillError> + Send + 'static,
+) -> Result<T, SkillError> {
+    match tokio::task::spawn_blocking(work).await {
+        Ok(done) => done,
+        // Only a runtime shutting down cancels the task; a panic is a bug and
+        // stays one on the caller's task.
+        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
+        Err(error) => Err(SkillError::io(file, std::io::Error::other(error))),
     }
 }
 
@@ -376,22 +393,13 @@ impl Catalog {
     /// before versions were kept) is the current skill too. A version already
     /// loaded costs no read, whatever was put since.
     pub fn get_version(&self, slag: &str, etag: &str) -> Result<Arc<OperationalSkill>, SkillError> {
-        if etag.is_empty() || !etag.chars().all(|c| c.is_ascii_hexdigit()) || etag.len() > 64 {
+        if !is_version(etag) {
             return self.get(slag);
         }
-        self.slag_dir(slag)?;
-        if let Some(cached) = self.cached(slag).filter(|cached| cached.etag == etag) {
-            return Ok(cached);
+        if let Some(held) = self.held_version(slag, etag)? {
+            return Ok(held);
         }
         let key = format!("{slag}@{etag}");
-        if let Some(kept) = self
-            .versions
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(&key)
-        {
-            return Ok(kept.clone());
-        }
         let kept = match &self.shared {
             Some(shared) => match shared.run(shared.docs.doc_get(
                 &versions_scope(&self.tenant),
@@ -465,16 +473,41 @@ impl Catalog {
             .map(|cached| cached.skill.clone())
     }
 
-    /// [`Self::get_version`] off the async threads.
+    /// The version `etag` of `slag` if this process holds it (no read).
+    fn held_version(
+        &self,
+        slag: &str,
+        etag: &str,
+    ) -> Result<Option<Arc<OperationalSkill>>, SkillError> {
+        self.slag_dir(slag)?;
+        if let Some(cached) = self.cached(slag).filter(|cached| cached.etag == etag) {
+            return Ok(Some(cached));
+        }
+        Ok(self
+            .versions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&format!("{slag}@{etag}"))
+            .cloned())
+    }
+
+    /// [`Self::get_version`] for async callers. A version this process holds —
+    /// every step of a job after its first — comes from memory on the calling
+    /// task: a trip to the blocking pool costs two thread wake-ups, more than
+    /// the lookup. Anything else (a read, a build) runs on the blocking pool.
     pub async fn get_version_async(
         self: &Arc<Self>,
         slag: &str,
         etag: &str,
     ) -> Result<Arc<OperationalSkill>, SkillError> {
+        if !is_version(etag) {
+            return self.get_async(slag).await;
+        }
+        if let Some(held) = self.held_version(slag, etag)? {
+            return Ok(held);
+        }
         let (catalog, owned, etag) = (self.clone(), slag.to_owned(), etag.to_owned());
-        tokio::task::spawn_blocking(move || catalog.get_version(&owned, &etag))
-            .await
-            .map_err(|error| SkillError::io(Path::new(slag), std::io::Error::other(error)))?
+        blocking(Path::new(slag), move || catalog.get_version(&owned, &etag)).await
     }
 
     /// Every tenant with a memory root here, [`DEFAULT_TENANT`] first.
@@ -563,11 +596,36 @@ impl Catalog {
     /// only when it is not the version this process holds.
     fn get_shared(&self, shared: &Shared, slag: &str) -> Result<Arc<OperationalSkill>, SkillError> {
         let held = self.cached(slag);
-        let read = shared.run(shared.docs.doc_get(
-            &skills_scope(&self.tenant),
-            slag,
-            held.as_ref().map(|skill| skill.etag.as_str()),
-        ))?;
+        let read = shared.run(self.read_shared(shared, slag, held.as_ref()))?;
+        self.settle_shared(slag, read, held)
+    }
+
+    /// The store read behind [`Self::get_shared`]: the body only when it is
+    /// not `held`'s version.
+    fn read_shared(
+        &self,
+        shared: &Shared,
+        slag: &str,
+        held: Option<&Arc<OperationalSkill>>,
+    ) -> impl std::future::Future<Output = adas_state::Result<DocRead>> + Send + 'static {
+        let (docs, scope, slag) = (
+            shared.docs.clone(),
+            skills_scope(&self.tenant),
+            slag.to_owned(),
+        );
+        let held = held.map(|skill| skill.etag.clone());
+        async move { docs.doc_get(&scope, &slag, held.as_deref()).await }
+    }
+
+    /// What a read of the shared store means for `slag`: the skill held, a
+    /// skill built from the stored body (and held from now on), or one
+    /// bootstrapped from its template.
+    fn settle_shared(
+        &self,
+        slag: &str,
+        read: DocRead,
+        held: Option<Arc<OperationalSkill>>,
+    ) -> Result<Arc<OperationalSkill>, SkillError> {
         match (read, held) {
             (DocRead::Unchanged, Some(held)) => Ok(held),
             (DocRead::Absent, _) => self.bootstrap(slag, None),
@@ -669,8 +727,21 @@ impl Catalog {
         slag: &str,
     ) -> Result<Arc<OperationalSkill>, SkillError> {
         let file = self.slag_dir(slag)?.join(SKILL_FILE);
-        if self.shared.is_none()
-            && let Ok(stamp) = stamp_of(&file)
+        if let Some(shared) = &self.shared {
+            // The store read runs on the calling task; the blocking pool only
+            // builds a skill that changed (or bootstraps a new one).
+            let held = self.cached(slag);
+            let read = self
+                .read_shared(shared, slag, held.as_ref())
+                .await
+                .map_err(store_error)?;
+            if let (DocRead::Unchanged, Some(held)) = (&read, &held) {
+                return Ok(held.clone());
+            }
+            let (catalog, owned) = (self.clone(), slag.to_owned());
+            return blocking(&file, move || catalog.settle_shared(&owned, read, held)).await;
+        }
+        if let Ok(stamp) = stamp_of(&file)
             && let Some(cached) = self
                 .cache
                 .lock()
@@ -680,15 +751,8 @@ impl Catalog {
         {
             return Ok(cached.skill.clone());
         }
-        let catalog = self.clone();
-        let owned = slag.to_owned();
-        match tokio::task::spawn_blocking(move || catalog.get(&owned)).await {
-            Ok(loaded) => loaded,
-            // Only a runtime shutting down cancels the task; a panic is a bug and
-            // stays one on the caller's task.
-            Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
-            Err(error) => Err(SkillError::io(&file, std::io::Error::other(error))),
-        }
+        let (catalog, owned) = (self.clone(), slag.to_owned());
+        blocking(&file, move || catalog.get(&owned)).await
     }
 
     fn read(&self, slag: &str, file: &Path) -> Result<Arc<OperationalSkill>, SkillError> {
@@ -1127,6 +1191,11 @@ pub fn etag_of(source: &str) -> String {
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
     }
     format!("{hash:016x}")
+}
+
+/// Whether `etag` can name a kept version (anything else means "the current one").
+fn is_version(etag: &str) -> bool {
+    !etag.is_empty() && etag.len() <= 64 && etag.chars().all(|c| c.is_ascii_hexdigit())
 }
 
 fn write_atomically(file: &Path, contents: &str) -> Result<(), SkillError> {

@@ -247,6 +247,68 @@ async fn async_reads_serve_the_cached_skill_and_see_edits() {
     ));
 }
 
+/// Polls `future` once. A read this process can answer from what it holds is
+/// done at once; one that needs the blocking pool (a thread wake-up there and
+/// back, which costs more than the lookup) is still pending.
+fn done_at_first_poll<F: std::future::Future>(future: F) -> Option<F::Output> {
+    let mut future = std::pin::pin!(future);
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut context) {
+        std::task::Poll::Ready(output) => Some(output),
+        std::task::Poll::Pending => None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+async fn a_skill_this_process_holds_is_served_without_the_blocking_pool() {
+    use std::sync::Arc;
+    let store = Arc::new(adas_state::MemoryStore::new());
+    let replica = |label: &str| {
+        Arc::new(
+            catalog(&scratch(label)).with_store(store.clone(), tokio::runtime::Handle::current()),
+        )
+    };
+    let (held, other) = (replica("held-a"), replica("held-b"));
+    // First use bootstraps into the shared store, on the blocking pool.
+    let first = held.get_async("cs-tier-1").await.unwrap();
+    // Held: the store's etag is read on the calling task (the memory store
+    // answers at once) and the held skill returned, no build, no thread hop.
+    let again = done_at_first_poll(held.get_async("cs-tier-1"))
+        .expect("a held skill is served on the calling task")
+        .unwrap();
+    assert!(Arc::ptr_eq(&first, &again));
+    let pinned = done_at_first_poll(held.get_version_async("cs-tier-1", &first.etag))
+        .expect("a held version is served on the calling task")
+        .unwrap();
+    assert!(Arc::ptr_eq(&first, &pinned));
+    // Another replica's edit is seen by the next read, built on the pool.
+    let edited = first.source.replace("CS: Tier 1", "CS: Tier 1 (EU)");
+    let (writer, source, etag) = (other.clone(), edited.clone(), first.etag.clone());
+    tokio::task::spawn_blocking(move || writer.put("cs-tier-1", &source, Some(&etag)))
+        .await
+        .unwrap()
+        .unwrap();
+    let seen = held.get_async("cs-tier-1").await.unwrap();
+    assert_eq!(seen.etag, etag_of(&edited));
+    assert_eq!(seen.skill.name.as_deref(), Some("CS: Tier 1 (EU)"));
+    // The job started on the first version still gets it, and a name that is
+    // not a version means the current skill.
+    let old = held
+        .get_version_async("cs-tier-1", &first.etag)
+        .await
+        .unwrap();
+    assert_eq!(old.etag, first.etag);
+    let current = held.get_version_async("cs-tier-1", "").await.unwrap();
+    assert_eq!(current.etag, seen.etag);
+    // On disk (no store) a held version is served at once too.
+    let local = Arc::new(catalog(&scratch("held-disk")));
+    let loaded = local.get_async("cs-tier-1").await.unwrap();
+    let pinned = done_at_first_poll(local.get_version_async("cs-tier-1", &loaded.etag))
+        .expect("a held version is served on the calling task")
+        .unwrap();
+    assert!(Arc::ptr_eq(&loaded, &pinned));
+}
+
 #[test]
 fn put_expands_variables_like_bootstrap_and_refuses_unknown_ones() {
     let root = scratch("vars");
