@@ -78,7 +78,10 @@ class Decisions(unittest.TestCase):
         ALLOW, DENY, APPROVAL = (gate_pb2.GATE_VERDICT_ALLOW, gate_pb2.GATE_VERDICT_DENY,
                                  gate_pb2.GATE_VERDICT_REQUIRE_APPROVAL)
         for amount in (300, 499, 500):
-            self.assertEqual(self.check("process_refund", order_id="ORD-1", amount=amount).verdict, ALLOW, amount)
+            allowed = self.check("process_refund", order_id="ORD-1", amount=amount)
+            # No rule applies under the threshold: the decision says so with a
+            # real kind (never UNSPECIFIED on the wire).
+            self.assertEqual((allowed.verdict, allowed.rule_kind), (ALLOW, gate_pb2.GATE_RULE_KIND_NO_RULE), amount)
         held = self.check("process_refund", JOB, order_id="ORD-1", amount=501)
         self.assertEqual((held.verdict, held.approver, held.condition), (APPROVAL, "supervisor", "amount > 500"))
         self.assertTrue(held.correlation_id.startswith("apr-"))

@@ -18,7 +18,7 @@ def event(kind, data=None):
     return storage.JobEvent(kind=kind, data_json=json.dumps(data).encode() if data is not None else b"")
 
 
-def started(tool, arguments, key, gate_arguments=None, rule_kind="GATE_RULE_KIND_UNSPECIFIED", verdict="allow"):
+def started(tool, arguments, key, gate_arguments=None, rule_kind="GATE_RULE_KIND_NO_RULE", verdict="allow"):
     digest = adas_client.call_digest(tool, gate_arguments if gate_arguments is not None else arguments)
     return event(K.EVENT_KIND_TOOL_STARTED, {
         "tool": tool, "arguments": arguments, "idempotency_key": key,

@@ -452,6 +452,11 @@ class JobsOnSeparateProcesses(unittest.TestCase):
             "finalized", "completed",
         ])
         self.assertNotIn(job_pb2.JOB_EVENT_TYPE_UNSPECIFIED, [event.type for event in events])
+        # Each call's gate word names a real rule kind: none applies to these
+        # two (the refund is under the threshold), and that is said, not left unset.
+        self.assertEqual([json_format.MessageToDict(event.data)["gate"]["rule_kind"] for event in events
+                          if event.type == job_pb2.JOB_EVENT_TYPE_TOOL_STARTED],
+                         ["GATE_RULE_KIND_NO_RULE"] * 2)
         refused = events[names.index("answer_refused")]
         self.assertEqual(refused.status, PAUSED)
         self.assertEqual([e.job_version for e in events], sorted(e.job_version for e in events))

@@ -132,7 +132,7 @@ fn gate_decision(decision: Decision) -> pb::GateDecision {
         reason: decision.reason,
         rule: decision.rule,
         rule_kind: match decision.rule_kind {
-            RuleKind::None => pb::GateRuleKind::Unspecified,
+            RuleKind::None => pb::GateRuleKind::NoRule,
             RuleKind::ToolPolicy => pb::GateRuleKind::ToolPolicy,
             RuleKind::ToolDeny => pb::GateRuleKind::ToolDeny,
             RuleKind::Threshold => pb::GateRuleKind::Threshold,
