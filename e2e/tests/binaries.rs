@@ -198,3 +198,61 @@ fn a_service_without_templates_refuses_to_start() {
         assert!(output.stdout.is_empty(), "never listened: {binary}");
     }
 }
+
+/// The threads of a process' async runtime (tokio names them `tokio-rt-worker`).
+fn runtime_threads(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .flatten()
+        .filter(|task| {
+            std::fs::read_to_string(task.path().join("comm"))
+                .is_ok_and(|name| name.trim() == "tokio-rt-worker")
+        })
+        .count()
+}
+
+#[tokio::test]
+async fn runtime_threads_size_the_runtime_of_every_binary() {
+    let memory_root = adas_testkit::scratch_dir("runtime-threads");
+    let memory_root = memory_root.to_str().unwrap();
+    let templates = adas_testkit::templates_arg();
+    // 3 is neither tokio's default on this machine's cores nor 1: the flag,
+    // not the machine, decides.
+    let up = SpawnedService::spawn(
+        &workspace_binary("adas"),
+        &[
+            "up",
+            "--memory-root",
+            memory_root,
+            "--templates-dir",
+            &templates,
+            "--demo-mcp-listen",
+            "127.0.0.1:0",
+            "--runtime-threads",
+            "3",
+        ],
+        &[],
+    );
+    let gate = SpawnedService::spawn(
+        &workspace_binary("adas-gate"),
+        &["--memory-root", memory_root, "--templates-dir", &templates],
+        &[("ADAS_RUNTIME_THREADS", "1")],
+    );
+    for service in [&up, &gate] {
+        let channel = channel(service).await;
+        assert_eq!(health_status(channel, "").await, ServingStatus::Serving);
+    }
+    assert_eq!(runtime_threads(up.pid()), 3);
+    assert_eq!(runtime_threads(gate.pid()), 1);
+    assert_eq!(terminate(up), Some(0));
+    assert_eq!(terminate(gate), Some(0));
+
+    // No runtime at all is refused before anything starts.
+    let refused = std::process::Command::new(workspace_binary("adas-gate"))
+        .args(["--runtime-threads", "0", "--memory-root", memory_root])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("--runtime-threads"), "{stderr}");
+}

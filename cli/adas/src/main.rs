@@ -343,7 +343,7 @@ fn up(server: ServerArgs, demo_mcp: Option<DemoServer>, console: Option<ConsoleA
         config.otlp_endpoint.as_deref(),
         "adas",
     );
-    let code = run_blocking(async move {
+    let code = adas_runtime::run_on(config.runtime_threads, async move {
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let signal = shutdown_signal();
         tokio::spawn(async move {

@@ -421,6 +421,31 @@ fn precise_cpu_of(pids: &[u32]) -> f64 {
     nanos as f64 / 1e9
 }
 
+/// Times the processes' threads blocked and were woken (voluntary context
+/// switches, `/proc/<pid>/task/*/status`): what a job costs beyond its own
+/// work when little else runs — each is a park, a wake-up and a switch.
+/// Threads that exit take their count with them (idle blocking-pool threads,
+/// after 10 s), so a window may undercount by those.
+fn wakeups_of(pids: &[u32]) -> f64 {
+    let mut switches = 0u64;
+    for pid in pids {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            let Ok(status) = std::fs::read_to_string(task.path().join("status")) else {
+                continue;
+            };
+            switches += status
+                .lines()
+                .find_map(|line| line.strip_prefix("voluntary_ctxt_switches:"))
+                .and_then(|count| count.trim().parse::<u64>().ok())
+                .unwrap_or(0);
+        }
+    }
+    switches as f64
+}
+
 /// Calls per Redis command so far (`INFO commandstats`).
 fn redis_commands(connection: &RedisServer) -> BTreeMap<String, f64> {
     connection
@@ -824,6 +849,7 @@ async fn throughput(
         };
         let pids = suite.pids();
         let cpu_before = cpu_of(&pids);
+        let wakeups_before = wakeups_of(&pids);
         let each_before: Vec<f64> = pids.iter().map(|pid| cpu_seconds(*pid)).collect();
         let tools_before = cpu_seconds(suite.tool_server_pid());
         let redis_cpu_before = cpu_seconds(redis_pid);
@@ -890,6 +916,11 @@ async fn throughput(
             &format!("(b) suite cpu/job at {label}"),
             "µs",
             (cpu_of(&pids) - cpu_before) * 1e6 / jobs as f64,
+        );
+        figures.record(
+            &format!("(b) suite thread wake-ups/job at {label}"),
+            "wakes",
+            (wakeups_of(&pids) - wakeups_before) / jobs as f64,
         );
         // Per process when the services run apart (metrics follow the pids' order).
         if pids.len() > 1 {

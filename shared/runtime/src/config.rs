@@ -147,6 +147,12 @@ pub struct ServerArgs {
     /// job waiting on a tool or paused on a person holds no thread.
     #[arg(long, env = "ADAS_WORKERS", default_value_t = 256)]
     pub workers: usize,
+    /// Threads of the process' async runtime; absent: one per core. One
+    /// thread costs less CPU per job while the process is lightly loaded (no
+    /// work-stealing wake-ups between threads) and caps it at one core when it
+    /// is not: e2e/BENCH.md measures both.
+    #[arg(long, env = "ADAS_RUNTIME_THREADS", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub runtime_threads: Option<u16>,
     /// Where a worker's step (plan, next call, gate, finalization, polish) is
     /// decided: `local` in this process, `remote` through the services.
     #[arg(long, env = "ADAS_STEP_ENGINE", value_enum, default_value = "local")]
@@ -328,6 +334,7 @@ impl ServerArgs {
             rate_per_tenant: self.rate_per_tenant,
             peer_key: self.peer_key.filter(|key| !key.trim().is_empty()),
             workers: self.workers,
+            runtime_threads: self.runtime_threads.map(usize::from),
             step_engine: self.step_engine,
             visibility_timeout: Duration::from_millis(self.visibility_timeout_ms),
             job_retention: (self.job_retention_ms > 0)
@@ -393,6 +400,8 @@ pub struct ServerConfig {
     pub rate_per_tenant: f64,
     /// Jobs this process advances at once.
     pub workers: usize,
+    /// Threads of the async runtime (`None`: one per core).
+    pub runtime_threads: Option<usize>,
     /// Where a worker's step is decided.
     pub step_engine: StepEngine,
     /// Reclaim a job whose worker is silent this long.
@@ -456,6 +465,7 @@ impl ServerConfig {
             rate_per_principal: 50.0,
             rate_per_tenant: 500.0,
             workers: 256,
+            runtime_threads: None,
             step_engine: StepEngine::Local,
             visibility_timeout: Duration::from_secs(60),
             job_retention: Some(Duration::from_secs(30 * 24 * 3600)),

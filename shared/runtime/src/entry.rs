@@ -46,7 +46,7 @@ where
         config.otlp_endpoint.as_deref(),
         name,
     );
-    let code = run_blocking(run(config, cli.peers));
+    let code = run_on(config.runtime_threads, run(config, cli.peers));
     crate::telemetry::flush();
     code
 }
@@ -62,10 +62,19 @@ pub async fn serve_until_shutdown(
 
 /// Runs `future` on a multi-threaded runtime and turns its error into exit code 1.
 pub fn run_blocking<E: std::fmt::Display>(future: impl Future<Output = Result<(), E>>) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    run_on(None, future)
+}
+
+/// [`run_blocking`] on a runtime of `threads` worker threads (`None`: one per core).
+pub fn run_on<E: std::fmt::Display>(
+    threads: Option<usize>,
+    future: impl Future<Output = Result<(), E>>,
+) -> ExitCode {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(threads) = threads {
+        builder.worker_threads(threads);
+    }
+    let runtime = match builder.enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
             error!(%error, "cannot start the async runtime");

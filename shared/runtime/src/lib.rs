@@ -24,7 +24,7 @@ pub use config::{
     DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT, DEFAULT_TEMPLATES_DIR, Durability, LogFormat,
     PeerAddrs, PeerArgs, ServerArgs, ServerConfig, StepEngine, ports,
 };
-pub use entry::{ServiceCli, run_blocking, serve_until_shutdown, service_main};
+pub use entry::{ServiceCli, run_blocking, run_on, serve_until_shutdown, service_main};
 pub use error::{ERROR_DOMAIN, FieldViolation, RuntimeError, status_with_details};
 pub use server::{GrpcServer, bind, connect_lazy, connect_peer, shutdown_signal};
 pub use telemetry::init_tracing;

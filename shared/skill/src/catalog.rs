@@ -16,6 +16,12 @@
 //! then only a local export. Without one (the embedded default) the memory root
 //! is the catalog, as below.
 //!
+//! Async callers (every service) are served on their own task when the process
+//! already holds what they ask for — a version by its etag with no read at all,
+//! the current skill after one etag check (a store read, or a `stat`). Only
+//! building a skill, bootstrapping one or reading a file goes to the blocking
+//! pool: a trip there and back costs two thread wake-ups, more than the lookup.
+//!
 //! Edits on disk are picked up on the next read: the file's modification time and
 //! length are checked on every `get`. An edit that does not validate never
 //! replaces the last good version in service; the refusal is reported as a
@@ -168,8 +174,8 @@ impl McpCheck {
 }
 
 /// The deployment's shared skill store and the runtime its calls run on. The
-/// catalog's operations are blocking (they run off the async threads), so each
-/// store call is driven to its end with `block_on` on that runtime.
+/// catalog's blocking operations (on the blocking pool) drive each store call
+/// to its end with `block_on` on that runtime; async reads await it.
 #[derive(Clone)]
 struct Shared {
     docs: Arc<dyn DocStore>,
