@@ -402,23 +402,18 @@ fn cpu_of(pids: &[u32]) -> f64 {
 /// short loops, where `stat`'s 10 ms ticks are too coarse. Threads that exit
 /// take their time with them, so long windows use [`cpu_of`].
 fn precise_cpu_of(pids: &[u32]) -> f64 {
-    let mut nanos = 0u64;
-    for pid in pids {
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-            continue;
-        };
-        for task in tasks.flatten() {
-            let Ok(stat) = std::fs::read_to_string(task.path().join("schedstat")) else {
-                continue;
-            };
-            nanos += stat
-                .split_whitespace()
-                .next()
-                .and_then(|field| field.parse::<u64>().ok())
-                .unwrap_or(0);
-        }
-    }
+    let nanos: u64 = task_files(pids, "schedstat")
+        .filter_map(|stat| stat.split_whitespace().next()?.parse::<u64>().ok())
+        .sum();
     nanos as f64 / 1e9
+}
+
+/// The file `name` of every live thread of the processes (`/proc/<pid>/task/*/`).
+fn task_files<'a>(pids: &'a [u32], name: &'a str) -> impl Iterator<Item = String> + 'a {
+    pids.iter()
+        .filter_map(|pid| std::fs::read_dir(format!("/proc/{pid}/task")).ok())
+        .flat_map(|tasks| tasks.flatten())
+        .filter_map(move |task| std::fs::read_to_string(task.path().join(name)).ok())
 }
 
 /// Times the processes' threads blocked and were woken (voluntary context
@@ -427,22 +422,16 @@ fn precise_cpu_of(pids: &[u32]) -> f64 {
 /// Threads that exit take their count with them (idle blocking-pool threads,
 /// after 10 s), so a window may undercount by those.
 fn wakeups_of(pids: &[u32]) -> f64 {
-    let mut switches = 0u64;
-    for pid in pids {
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-            continue;
-        };
-        for task in tasks.flatten() {
-            let Ok(status) = std::fs::read_to_string(task.path().join("status")) else {
-                continue;
-            };
-            switches += status
+    let switches: u64 = task_files(pids, "status")
+        .filter_map(|status| {
+            status
                 .lines()
-                .find_map(|line| line.strip_prefix("voluntary_ctxt_switches:"))
-                .and_then(|count| count.trim().parse::<u64>().ok())
-                .unwrap_or(0);
-        }
-    }
+                .find_map(|line| line.strip_prefix("voluntary_ctxt_switches:"))?
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .sum();
     switches as f64
 }
 
