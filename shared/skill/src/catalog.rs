@@ -608,19 +608,17 @@ impl Catalog {
 
     /// The store read behind [`Self::get_shared`]: the body only when it is
     /// not `held`'s version.
-    fn read_shared(
+    async fn read_shared(
         &self,
         shared: &Shared,
         slag: &str,
         held: Option<&Arc<OperationalSkill>>,
-    ) -> impl std::future::Future<Output = adas_state::Result<DocRead>> + Send + 'static {
-        let (docs, scope, slag) = (
-            shared.docs.clone(),
-            skills_scope(&self.tenant),
-            slag.to_owned(),
-        );
-        let held = held.map(|skill| skill.etag.clone());
-        async move { docs.doc_get(&scope, &slag, held.as_deref()).await }
+    ) -> adas_state::Result<DocRead> {
+        let held = held.map(|skill| skill.etag.as_str());
+        shared
+            .docs
+            .doc_get(&skills_scope(&self.tenant), slag, held)
+            .await
     }
 
     /// What a read of the shared store means for `slag`: the skill held, a
