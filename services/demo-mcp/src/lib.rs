@@ -105,6 +105,9 @@ pub struct DemoMcp {
     only: Option<Arc<Vec<String>>>,
     /// Added latency per tool call (tests use it to catch a job mid-call).
     delay: std::time::Duration,
+    /// Keeps MCP sessions (`Mcp-Session-Id`, answers as SSE streams) instead
+    /// of serving each request on its own.
+    sessions: bool,
 }
 
 impl DemoMcp {
@@ -141,6 +144,13 @@ impl DemoMcp {
         Ok(self)
     }
 
+    /// Keeps a session per client, as stateful servers do (tests of a lost
+    /// session use it); by default each request is served on its own.
+    pub fn with_sessions(mut self) -> Self {
+        self.sessions = true;
+        self
+    }
+
     /// Delays every tool call by `delay`.
     pub fn with_delay(mut self, delay: std::time::Duration) -> Self {
         self.delay = delay;
@@ -165,7 +175,16 @@ impl DemoMcp {
         let service = StreamableHttpService::new(
             move || Ok(server.clone()),
             Arc::new(LocalSessionManager::default()),
-            StreamableHttpServerConfig::default(),
+            {
+                let mut config = StreamableHttpServerConfig::default();
+                // Stateless, one JSON answer per request: what a simple tool
+                // server does. A session (an SSE stream per request, routed
+                // through the session's task) cost the bench's tool server a
+                // third more CPU per call, on the same two cores as the suite.
+                config.legacy_session_mode = self.sessions;
+                config.json_response = !self.sessions;
+                config
+            },
         );
         axum::Router::new().nest_service(MCP_PATH, service)
     }

@@ -19,7 +19,7 @@ struct Cli {
     #[arg(long)]
     stdio: bool,
     /// Log filter (tracing env-filter syntax).
-    #[arg(long, env = "ADAS_LOG", default_value = "info")]
+    #[arg(long, env = "ADAS_LOG", default_value = "info,rmcp=warn")]
     log: String,
     /// Append each executed tool call to this file as a JSON line
     /// `{"key", "tool", "arguments"}` (the idempotency key from `_meta`), for tests that count them.

@@ -173,7 +173,8 @@ pub struct ServerArgs {
     #[arg(long, env = "ADAS_LOG_FORMAT", value_enum, default_value = "pretty")]
     pub log_format: LogFormat,
     /// Log filter in `tracing` env-filter syntax, e.g. `info,adas_state=debug`.
-    #[arg(long, env = "ADAS_LOG", default_value = "info")]
+    /// rmcp's info lines (three per stateless MCP request) are left out unless asked for.
+    #[arg(long, env = "ADAS_LOG", default_value = "info,rmcp=warn")]
     pub log: String,
     /// Per-request timeout in milliseconds (streams are exempt).
     #[arg(long, env = "ADAS_REQUEST_TIMEOUT_MS", default_value_t = 30_000)]

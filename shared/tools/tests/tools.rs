@@ -419,7 +419,7 @@ async fn a_stopped_server_is_served_stale_or_reported_unavailable() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_are_kept_and_a_restarted_server_gets_a_new_one() {
-    let first = Server::start(DemoMcp::new()).await;
+    let first = Server::start(DemoMcp::new().with_sessions()).await;
     let uri = first.uri.clone();
     let counters = first.counters.clone();
     let mcp = connector();
@@ -448,7 +448,7 @@ async fn sessions_are_kept_and_a_restarted_server_gets_a_new_one() {
         .trim_end_matches("/mcp")
         .to_owned();
     first.stop().await;
-    let second = Server::start_on(DemoMcp::new(), &addr).await;
+    let second = Server::start_on(DemoMcp::new().with_sessions(), &addr).await;
     let called = mcp
         .call_tool(
             &uri,
@@ -462,6 +462,68 @@ async fn sessions_are_kept_and_a_restarted_server_gets_a_new_one() {
     assert_eq!(
         (second.counters.sessions(), second.counters.tool_calls()),
         (1, 1)
+    );
+    second.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stateless_server_answers_in_json_and_needs_no_new_handshake_after_a_restart() {
+    let first = Server::start(DemoMcp::new()).await;
+    let uri = first.uri.clone();
+    // The demo server's default: one JSON answer per request, no session.
+    adas_tools::install_crypto_provider();
+    let answer = reqwest::Client::new()
+        .post(&uri)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-06-18")
+        .body(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                   "params": {"name": "check_order_status", "arguments": {"order_id": "ORD-1"}}})
+            .to_string(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.headers()["content-type"], "application/json");
+    assert!(answer.headers().get("mcp-session-id").is_none());
+    let body: serde_json::Value = serde_json::from_str(&answer.text().await.unwrap()).unwrap();
+    assert_eq!(body["result"]["structuredContent"]["order_id"], "ORD-1");
+
+    let mcp = connector();
+    let args = json!({"order_id": "ORD-1"});
+    for _ in 0..2 {
+        mcp.call_tool(
+            &uri,
+            "check_order_status",
+            args.as_object().unwrap(),
+            adas_tools::CallMeta::default(),
+        )
+        .await
+        .unwrap();
+    }
+    assert_eq!(
+        (first.counters.sessions(), first.counters.tool_calls()),
+        (1, 3)
+    );
+    let addr = uri
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_owned();
+    first.stop().await;
+    // Nothing was lost with the old process: the call runs once, with no handshake.
+    let second = Server::start_on(DemoMcp::new(), &addr).await;
+    mcp.call_tool(
+        &uri,
+        "check_order_status",
+        args.as_object().unwrap(),
+        adas_tools::CallMeta::default(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        (second.counters.sessions(), second.counters.tool_calls()),
+        (0, 1)
     );
     second.stop().await;
 }
