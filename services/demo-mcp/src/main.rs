@@ -28,6 +28,9 @@ struct Cli {
     /// Added latency per tool call in milliseconds (for tests).
     #[arg(long, env = "ADAS_DEMO_MCP_DELAY_MS", default_value_t = 0)]
     delay_ms: u64,
+    /// Threads of the async runtime; absent: one per core (as every ADAS binary).
+    #[arg(long, env = "ADAS_RUNTIME_THREADS", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    runtime_threads: Option<u16>,
 }
 
 fn main() -> ExitCode {
@@ -36,7 +39,7 @@ fn main() -> ExitCode {
     if cli.stdio {
         return adas_runtime::run_blocking(adas_demo_mcp::DemoMcp::new().serve_stdio());
     }
-    adas_runtime::run_blocking(async move {
+    adas_runtime::run_on(cli.runtime_threads.map(usize::from), async move {
         let listener = tokio::net::TcpListener::bind(cli.listen).await?;
         let addr = listener.local_addr()?;
         // Stopping gracefully from the moment it says it listens.
