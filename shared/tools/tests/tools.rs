@@ -417,23 +417,39 @@ async fn a_stopped_server_is_served_stale_or_reported_unavailable() {
     }
 }
 
+/// `check_order_status` for ORD-1 through `mcp`.
+async fn check_order(mcp: &Arc<dyn McpConnector>, uri: &str) -> serde_json::Value {
+    let args = json!({"order_id": "ORD-1"});
+    mcp.call_tool(
+        uri,
+        "check_order_status",
+        args.as_object().unwrap(),
+        adas_tools::CallMeta::default(),
+    )
+    .await
+    .unwrap()
+}
+
+/// Stops `server` and starts `next` on its address, as a restarted process.
+async fn restart(server: Server, next: DemoMcp) -> Server {
+    let addr = server
+        .uri
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_owned();
+    server.stop().await;
+    Server::start_on(next, &addr).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_are_kept_and_a_restarted_server_gets_a_new_one() {
     let first = Server::start(DemoMcp::new().with_sessions()).await;
     let uri = first.uri.clone();
     let counters = first.counters.clone();
     let mcp = connector();
-    let args = json!({"order_id": "ORD-1"});
     mcp.list_tools(&uri).await.unwrap();
     for _ in 0..3 {
-        mcp.call_tool(
-            &uri,
-            "check_order_status",
-            args.as_object().unwrap(),
-            adas_tools::CallMeta::default(),
-        )
-        .await
-        .unwrap();
+        check_order(&mcp, &uri).await;
     }
     assert_eq!(
         (counters.sessions(), counters.tool_calls()),
@@ -443,22 +459,8 @@ async fn sessions_are_kept_and_a_restarted_server_gets_a_new_one() {
 
     // The server restarts on the same address: its sessions are gone. The next
     // call fails to be delivered on the old session, and runs once on a new one.
-    let addr = uri
-        .trim_start_matches("http://")
-        .trim_end_matches("/mcp")
-        .to_owned();
-    first.stop().await;
-    let second = Server::start_on(DemoMcp::new().with_sessions(), &addr).await;
-    let called = mcp
-        .call_tool(
-            &uri,
-            "check_order_status",
-            args.as_object().unwrap(),
-            adas_tools::CallMeta::default(),
-        )
-        .await
-        .unwrap();
-    assert_eq!(called["order_id"], "ORD-1");
+    let second = restart(first, DemoMcp::new().with_sessions()).await;
+    assert_eq!(check_order(&mcp, &uri).await["order_id"], "ORD-1");
     assert_eq!(
         (second.counters.sessions(), second.counters.tool_calls()),
         (1, 1)
@@ -491,36 +493,16 @@ async fn a_stateless_server_answers_in_json_and_needs_no_new_handshake_after_a_r
     assert_eq!(body["result"]["structuredContent"]["order_id"], "ORD-1");
 
     let mcp = connector();
-    let args = json!({"order_id": "ORD-1"});
     for _ in 0..2 {
-        mcp.call_tool(
-            &uri,
-            "check_order_status",
-            args.as_object().unwrap(),
-            adas_tools::CallMeta::default(),
-        )
-        .await
-        .unwrap();
+        check_order(&mcp, &uri).await;
     }
     assert_eq!(
         (first.counters.sessions(), first.counters.tool_calls()),
         (1, 3)
     );
-    let addr = uri
-        .trim_start_matches("http://")
-        .trim_end_matches("/mcp")
-        .to_owned();
-    first.stop().await;
     // Nothing was lost with the old process: the call runs once, with no handshake.
-    let second = Server::start_on(DemoMcp::new(), &addr).await;
-    mcp.call_tool(
-        &uri,
-        "check_order_status",
-        args.as_object().unwrap(),
-        adas_tools::CallMeta::default(),
-    )
-    .await
-    .unwrap();
+    let second = restart(first, DemoMcp::new()).await;
+    assert_eq!(check_order(&mcp, &uri).await["order_id"], "ORD-1");
     assert_eq!(
         (second.counters.sessions(), second.counters.tool_calls()),
         (0, 1)
