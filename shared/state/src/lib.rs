@@ -13,6 +13,7 @@
 mod error;
 mod keys;
 mod memory;
+mod park;
 mod redis_store;
 mod watch;
 

@@ -21,6 +21,7 @@ use tokio::sync::Mutex;
 
 use crate::keys::{KeyLayout, PARTITIONS, partition_of, validate_slag_key};
 use crate::memory::{validate_cache_key, validate_doc_key, validate_idempotency_key};
+use crate::park;
 use crate::watch::{Source, WatchHub};
 use crate::{
     ArtifactBounds, ArtifactStore, CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventCursor,
@@ -40,7 +41,9 @@ const FEED_LENGTH: usize = 2048;
 /// the event's id (its position in the log); and `load_job` / `store_job`.
 ///
 /// A job's key is a string: a header line `<version> <status> <created_ms>
-/// <waiting 0|1>` (what the scripts keep indexes by), then the record. A hash
+/// <waiting 0|1|p>` (what the scripts keep indexes by), then the record — or,
+/// for `p`, a waiting job parked: its record and its events packed into one
+/// value ([`crate::park`]), its log's list deleted. A hash
 /// with those as fields costs a paused job about 350 bytes more: its record
 /// is above `hash-max-listpack-value`, which makes the hash a hashtable. A job
 /// still stored as such a hash (by a version before this layout) is read as
@@ -64,7 +67,7 @@ local function load_job(key, with_data)
     return f[1], f[2] or '', f[3] or '0', waiting, f[5] or ''
   end
   if raw == '' then return nil end
-  local header = '^(%d+) (%S*) (%d+) ([01])\n()'
+  local header = '^(%d+) (%S*) (%d+) ([01p])\n()'
   local v, s, c, w, at = string.match(raw, header)
   if not v then
     v, s, c, w, at = string.match(redis.call('GET', key), header)
@@ -81,8 +84,14 @@ end
     ))
 }
 
-/// KEYS: log, feed, feed count. ARGV: `<slag>:<job_id>`, event. Returns the id.
-const APPEND_EVENT: &str = "return append_event(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2])";
+/// KEYS: log, feed, feed count, job. ARGV: `<slag>:<job_id>`, event. Returns
+/// the id; refuses a parked job's (its log is packed in its key: an event
+/// appended to the list would take the first event's id).
+const APPEND_EVENT: &str = r"
+local stored, status, created, waiting = load_job(KEYS[4], false)
+if waiting == 'p' then return redis.error_reply('PARKED the job is parked: write it to append') end
+return append_event(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2])
+";
 
 /// KEYS: job, jobs index, log, status index, ready queue, feed, feed count.
 /// ARGV: data, created_ms, job_id, status, has event (0|1), event, enqueue
@@ -102,8 +111,13 @@ return 1
 /// KEYS: job, waiting index, log, queue lane, new status index, feed, feed
 /// count. ARGV: expected version, has data (0|1), data, waiting op
 /// (keep|set|clear), since_ms, job_id, slag, enqueue (0|1), status, status
-/// index prefix, next version, event count, events….
-/// Returns {1, new version} | {0, stored version} | {-1, 0} (not found).
+/// index prefix, next version, event count, events…, restored count (-1:
+/// none), the parked job's events….
+/// Returns {1, new version} — with the job's whole log when it waits after
+/// the write (to be parked) — | {0, stored version} | {-1, 0} (not found) |
+/// {-2, stored version, its key} (parked, and the write brought no record or
+/// no log to restore: the caller unpacks the key and writes again).
+/// A parked job's log is restored first, so its events keep their ids.
 /// The waiting index is touched only when the job enters or leaves it, the
 /// status indexes only when the status changes. Versions stay text: the
 /// caller sends the next one, so the script neither parses nor formats a
@@ -112,6 +126,13 @@ const WRITE_JOB: &str = r"
 local stored, status, created, waiting, data = load_job(KEYS[1], ARGV[2] ~= '1')
 if not stored then return {-1, 0} end
 if stored ~= ARGV[1] then return {0, stored} end
+local restore_at = 13 + tonumber(ARGV[12])
+if waiting == 'p' then
+  local restored = tonumber(ARGV[restore_at])
+  if restored < 0 or ARGV[2] ~= '1' then return {-2, stored, redis.call('GET', KEYS[1])} end
+  for i = 1, restored do redis.call('RPUSH', KEYS[3], ARGV[restore_at + i]) end
+  waiting = '1'
+end
 local version = ARGV[11]
 if ARGV[2] == '1' then data = ARGV[3] end
 if status ~= ARGV[9] then
@@ -122,7 +143,7 @@ end
 if ARGV[4] == 'set' then
   redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6])
   waiting = '1'
-elseif ARGV[4] == 'clear' and waiting == '1' then
+elseif ARGV[4] == 'clear' and waiting ~= '0' then
   redis.call('ZREM', KEYS[2], ARGV[6])
   waiting = '0'
 end
@@ -132,7 +153,20 @@ for i = 1, tonumber(ARGV[12]) do append_event(KEYS[3], KEYS[6], KEYS[7], job, AR
 if ARGV[8] == '1' then
   redis.call('XADD', KEYS[4], '*', 'slag', ARGV[7], 'job', ARGV[6], 'v', version, 'd', data)
 end
+if waiting == '1' and ARGV[4] == 'set' then return {1, version, redis.call('LRANGE', KEYS[3], 0, -1)} end
 return {1, version}
+";
+
+/// KEYS: job, log. ARGV: version, events in the log, the packed job. Parks
+/// the job if it still is at that version, waiting, with that many events;
+/// returns 1 if it did.
+const PARK_JOB: &str = r"
+local stored, status, created, waiting = load_job(KEYS[1], false)
+if stored ~= ARGV[1] or waiting ~= '1' then return 0 end
+if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[2]) then return 0 end
+store_job(KEYS[1], stored, status, created, 'p', ARGV[3])
+redis.call('DEL', KEYS[2])
+return 1
 ";
 
 /// KEYS: job, log, jobs index, waiting index, legacy event stream. ARGV:
@@ -356,12 +390,54 @@ pub struct RedisStore {
     watchers: WatchHub,
     /// The partition a cluster claim blocks on next.
     next_block: AtomicUsize,
+    /// Logs of parked jobs this process read, for the write that unparks them.
+    parked: ParkedLogs,
+}
+
+/// Logs of parked jobs this process read (`get_job`), by job key and
+/// version, so the write that follows the read restores the log without
+/// reading the key again. At a given version a parked job's log is what was
+/// read (any write moves the version), so an entry is never wrong, only
+/// missing — then the write script sends the key back. Bounded: emptied when full.
+#[derive(Default)]
+struct ParkedLogs(std::sync::Mutex<HashMap<String, ParkedLog>>);
+
+/// A parked job's events as read at a version.
+type ParkedLog = (Version, Vec<Vec<u8>>);
+
+impl ParkedLogs {
+    /// Jobs remembered at most.
+    const CAPACITY: usize = 1024;
+
+    fn remember(&self, key: String, version: Version, events: Vec<Vec<u8>>) {
+        let mut logs = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if logs.len() >= Self::CAPACITY {
+            logs.clear();
+        }
+        logs.insert(key, (version, events));
+    }
+
+    /// The log read of `key` at `version`, forgotten.
+    fn take(&self, key: &str, version: Version) -> Option<Vec<Vec<u8>>> {
+        let mut logs = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        match logs.remove(key) {
+            Some((read, events)) if read == version => Some(events),
+            _ => None,
+        }
+    }
 }
 
 struct Scripts {
     append_event: Script,
     create_job: Script,
     write_job: Script,
+    park_job: Script,
     delete_job: Script,
     remember: Script,
     cache_put: Script,
@@ -449,6 +525,7 @@ impl RedisStore {
                 append_event: job_script(APPEND_EVENT),
                 create_job: job_script(CREATE_JOB),
                 write_job: job_script(WRITE_JOB),
+                park_job: job_script(PARK_JOB),
                 delete_job: job_script(DELETE_JOB),
                 remember: Script::new(REMEMBER),
                 cache_put: Script::new(CACHE_PUT),
@@ -463,6 +540,7 @@ impl RedisStore {
             },
             blocking: Mutex::new(HashMap::new()),
             next_block: AtomicUsize::new(0),
+            parked: ParkedLogs::default(),
         };
         store.ensure_group().await?;
         Ok(store)
@@ -779,22 +857,43 @@ fn stored_events(entries: Vec<StreamId>) -> Result<Vec<StoredEvent>> {
         .collect()
 }
 
+/// A job as its key holds it: the record, and a parked job's events.
+struct KeyedJob {
+    record: VersionedRecord,
+    parked_events: Option<Vec<Vec<u8>>>,
+}
+
 /// A job's key, as the job scripts store it: the header line, whose first
-/// word is the version, then the record.
-fn record_from_key(mut raw: Vec<u8>) -> Result<VersionedRecord> {
+/// word is the version and whose fourth is `p` for a parked job, then the
+/// record or the packed job.
+fn job_from_key(mut raw: Vec<u8>) -> Result<KeyedJob> {
     let corrupt = || StateError::UnexpectedReply("a job key without its header line".to_owned());
     let newline = raw
         .iter()
         .position(|&byte| byte == b'\n')
         .ok_or_else(corrupt)?;
-    let version = raw[..newline]
-        .split(|&byte| byte == b' ')
+    let mut words = raw[..newline].split(|&byte| byte == b' ');
+    let version = words
         .next()
         .and_then(|word| std::str::from_utf8(word).ok())
         .and_then(|word| word.parse().ok())
         .ok_or_else(corrupt)?;
+    let parked = words.nth(2) == Some(b"p");
     raw.drain(..=newline);
-    Ok(VersionedRecord { version, data: raw })
+    if !parked {
+        return Ok(KeyedJob {
+            record: VersionedRecord { version, data: raw },
+            parked_events: None,
+        });
+    }
+    let park::Parked { record, events } = park::unpack(&raw)?;
+    Ok(KeyedJob {
+        record: VersionedRecord {
+            version,
+            data: record,
+        },
+        parked_events: Some(events),
+    })
 }
 
 fn check_job(slag: &str, job_id: &str) -> Result<()> {
@@ -868,8 +967,15 @@ impl JobStore for RedisStore {
 
     async fn get_job(&self, slag: &str, job_id: &str) -> Result<Option<VersionedRecord>> {
         check_job(slag, job_id)?;
-        let mut records = self.load_jobs(slag, std::slice::from_ref(&job_id)).await?;
-        Ok(records.pop().flatten())
+        let mut jobs = self.load_jobs(slag, std::slice::from_ref(&job_id)).await?;
+        let Some(job) = jobs.pop().flatten() else {
+            return Ok(None);
+        };
+        if let Some(events) = job.parked_events {
+            self.parked
+                .remember(self.keys.job(slag, job_id), job.record.version, events);
+        }
+        Ok(Some(job.record))
     }
 
     async fn get_jobs(
@@ -880,7 +986,11 @@ impl JobStore for RedisStore {
         for job_id in job_ids {
             check_job(slag, job_id)?;
         }
-        self.load_jobs(slag, job_ids).await
+        let jobs = self.load_jobs(slag, job_ids).await?;
+        Ok(jobs
+            .into_iter()
+            .map(|job| job.map(|job| job.record))
+            .collect())
     }
 
     async fn write_job(&self, slag: &str, job_id: &str, write: JobWrite<'_>) -> Result<Version> {
@@ -891,41 +1001,83 @@ impl JobStore for RedisStore {
             WaitingChange::Set { since_ms } => ("set", since_ms),
             WaitingChange::Clear => ("clear", 0),
         };
-        let mut invocation = self.scripts.write_job.key(self.keys.job(slag, job_id));
-        invocation
-            .key(self.keys.waiting_index(slag))
-            .key(self.keys.events(slag, job_id))
-            .key(self.lane_key(write.enqueue.unwrap_or(Lane::New), partition_of(slag)))
-            .key(self.keys.status_index(slag, write.status))
-            .key(self.keys.feed(partition_of(slag)))
-            .key(self.keys.feed_count(partition_of(slag)))
-            .arg(write.expected)
-            .arg(u8::from(write.data.is_some()))
-            .arg(write.data.unwrap_or_default())
-            .arg(op)
-            .arg(since_ms)
-            .arg(job_id)
-            .arg(slag)
-            .arg(u8::from(write.enqueue.is_some()))
-            .arg(write.status)
-            .arg(self.keys.status_index(slag, ""))
-            .arg(write.expected + 1)
-            .arg(write.events.len());
-        for event in write.events {
-            invocation.arg(*event);
+        let key = self.keys.job(slag, job_id);
+        // A parked job's log goes back into its list with the write: from this
+        // process' read of it when it has one, else from the key the script
+        // sends back (one more round trip).
+        let mut restore = self.parked.take(&key, write.expected);
+        let mut unparked = None;
+        for _ in 0..2 {
+            let data = write.data.or(unparked.as_deref());
+            let mut invocation = self.scripts.write_job.key(&key);
+            invocation
+                .key(self.keys.waiting_index(slag))
+                .key(self.keys.events(slag, job_id))
+                .key(self.lane_key(write.enqueue.unwrap_or(Lane::New), partition_of(slag)))
+                .key(self.keys.status_index(slag, write.status))
+                .key(self.keys.feed(partition_of(slag)))
+                .key(self.keys.feed_count(partition_of(slag)))
+                .arg(write.expected)
+                .arg(u8::from(data.is_some()))
+                .arg(data.unwrap_or_default())
+                .arg(op)
+                .arg(since_ms)
+                .arg(job_id)
+                .arg(slag)
+                .arg(u8::from(write.enqueue.is_some()))
+                .arg(write.status)
+                .arg(self.keys.status_index(slag, ""))
+                .arg(write.expected + 1)
+                .arg(write.events.len());
+            for event in write.events {
+                invocation.arg(*event);
+            }
+            match &restore {
+                Some(events) => {
+                    invocation.arg(events.len());
+                    for event in events {
+                        invocation.arg(event.as_slice());
+                    }
+                }
+                None => {
+                    invocation.arg(-1);
+                }
+            }
+            let mut reply: Vec<Value> = invocation.invoke_async(&mut self.conn()).await?;
+            let mut fields = reply.drain(..).fuse();
+            let status: i64 = parse_reply(fields.next().unwrap_or(Value::Nil))?;
+            let version: u64 = parse_reply(fields.next().unwrap_or(Value::Nil))?;
+            match status {
+                1 => {
+                    if let (Some(record), Some(log)) = (data, fields.next()) {
+                        self.park(slag, job_id, version, record, parse_reply(log)?)
+                            .await;
+                    }
+                    return Ok(version);
+                }
+                0 => {
+                    return Err(StateError::VersionConflict {
+                        what: format!("job {slag}/{job_id}"),
+                        expected: write.expected,
+                        actual: version,
+                    });
+                }
+                -2 => {
+                    let raw: Vec<u8> = parse_reply(fields.next().unwrap_or(Value::Nil))?;
+                    let job = job_from_key(raw)?;
+                    restore = job.parked_events;
+                    unparked = Some(job.record.data);
+                }
+                _ => {
+                    return Err(StateError::NotFound {
+                        what: format!("job {slag}/{job_id}"),
+                    });
+                }
+            }
         }
-        let (status, version): (i64, u64) = invocation.invoke_async(&mut self.conn()).await?;
-        match status {
-            1 => Ok(version),
-            0 => Err(StateError::VersionConflict {
-                what: format!("job {slag}/{job_id}"),
-                expected: write.expected,
-                actual: version,
-            }),
-            _ => Err(StateError::NotFound {
-                what: format!("job {slag}/{job_id}"),
-            }),
-        }
+        Err(StateError::UnexpectedReply(format!(
+            "job {slag}/{job_id} stayed parked after its log was sent back"
+        )))
     }
 
     async fn delete_job(&self, slag: &str, job_id: &str) -> Result<bool> {
@@ -1004,6 +1156,7 @@ impl EventLog for RedisStore {
             .key(self.keys.events(slag, job_id))
             .key(self.keys.feed(partition))
             .key(self.keys.feed_count(partition))
+            .key(self.keys.job(slag, job_id))
             .arg(feed_job(slag, job_id))
             .arg(data)
             .invoke_async(&mut self.conn())
@@ -1100,6 +1253,49 @@ fn feed_job(slag: &str, job_id: &str) -> String {
 }
 
 impl RedisStore {
+    /// Parks a job that waits after a write at `version` (see [`park`]): its
+    /// record and `log` packed into its key, the list deleted — if nothing
+    /// changed since. A failure leaves it as it was, unparked and whole.
+    async fn park(
+        &self,
+        slag: &str,
+        job_id: &str,
+        version: Version,
+        record: &[u8],
+        log: Vec<Vec<u8>>,
+    ) {
+        let packed = park::pack(record, &log);
+        let parked: Result<i64> = self
+            .scripts
+            .park_job
+            .key(self.keys.job(slag, job_id))
+            .key(self.keys.events(slag, job_id))
+            .arg(version)
+            .arg(log.len())
+            .arg(packed)
+            .invoke_async(&mut self.conn())
+            .await
+            .map_err(StateError::from);
+        if let Err(error) = parked {
+            tracing::warn!(%slag, %job_id, %error, "could not park a waiting job; it stays unparked");
+        }
+    }
+
+    /// A parked job's events; `None` for a job that is not parked (or gone).
+    async fn parked_events(&self, slag: &str, job_id: &str) -> Result<Option<Vec<Vec<u8>>>> {
+        let raw: redis::RedisResult<Option<Vec<u8>>> = redis::cmd("GET")
+            .arg(self.keys.job(slag, job_id))
+            .query_async(&mut self.conn())
+            .await;
+        match raw {
+            Ok(Some(raw)) => Ok(job_from_key(raw)?.parked_events),
+            Ok(None) => Ok(None),
+            // A job still stored as a hash is never parked.
+            Err(error) if error.code() == Some("WRONGTYPE") => Ok(None),
+            Err(error) => Err(error.into()),
+        }
+    }
+
     /// The feeds one watch reader blocks on: every partition's on a single
     /// Redis, the group's own on a cluster (a read must stay in one slot).
     fn group_feeds(&self, group: u16) -> Vec<String> {
@@ -1118,7 +1314,7 @@ impl RedisStore {
         &self,
         slag: &str,
         job_ids: &[impl AsRef<str>],
-    ) -> Result<Vec<Option<VersionedRecord>>> {
+    ) -> Result<Vec<Option<KeyedJob>>> {
         if job_ids.is_empty() {
             return Ok(Vec::new());
         }
@@ -1133,7 +1329,7 @@ impl RedisStore {
         let mut hashes = Vec::new();
         for (at, reply) in replies.into_iter().enumerate() {
             match reply {
-                Ok(raw) => records.push(raw.map(record_from_key).transpose()?),
+                Ok(raw) => records.push(raw.map(job_from_key).transpose()?),
                 Err(error) if error.code() == Some("WRONGTYPE") => {
                     hashes.push(at);
                     records.push(None);
@@ -1153,7 +1349,10 @@ impl RedisStore {
                 pipe.query_async(&mut self.conn()).await?;
             for (at, reply) in hashes.into_iter().zip(replies) {
                 if let (Some(version), Some(data)) = reply {
-                    records[at] = Some(VersionedRecord { version, data });
+                    records[at] = Some(KeyedJob {
+                        record: VersionedRecord { version, data },
+                        parked_events: None,
+                    });
                 }
             }
         }
@@ -1194,8 +1393,18 @@ impl RedisStore {
             .arg(&log)
             .arg(from)
             .arg(from.saturating_add(limit as u64 - 1).min(i64::MAX as u64));
+        // No list at all: the job may be parked, its log packed in its key.
+        pipe.cmd("EXISTS").arg(&log);
         let mut replies: Vec<Value> = pipe.query_async(&mut self.conn()).await?;
-        let listed: Vec<Vec<u8>> = parse_reply(replies.pop().unwrap_or(Value::Nil))?;
+        let log_exists: bool = parse_reply(replies.pop().unwrap_or(Value::Nil))?;
+        let mut listed: Vec<Vec<u8>> = parse_reply(replies.pop().unwrap_or(Value::Nil))?;
+        if !log_exists && let Some(events) = self.parked_events(slag, job_id).await? {
+            listed = events
+                .into_iter()
+                .skip(usize::try_from(from).unwrap_or(usize::MAX))
+                .take(limit)
+                .collect();
+        }
         let legacy = match replies.pop() {
             Some(reply) => parse_reply::<StreamRangeReply>(reply)?.ids,
             None => Vec::new(),
