@@ -11,6 +11,7 @@ import tempfile
 import socket
 import threading
 import time
+import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PROTO_ROOT = ROOT / "proto"
@@ -246,11 +247,47 @@ def slag_key(slag: str, suffix: str, tenant: str = "default") -> str:
 
 def stored_record(redis, slag: str, job_id: str) -> bytes:
     """A job's record as Redis holds it: the job's key is a string, a header
-    line (version, status, created ms, waiting) and then the protobuf record."""
+    line (version, status, created ms, waiting) and then the protobuf record —
+    or, for a parked job (waiting `p`), its record and events packed."""
     raw = redis.command("GET", slag_key(slag, f"job:{job_id}"), raw=True)
     header, _, record = raw.partition(b"\n")
-    assert header.split(b" ")[0].isdigit(), f"a job key starts with its header line: {raw[:40]!r}"
+    words = header.split(b" ")
+    assert words[0].isdigit(), f"a job key starts with its header line: {raw[:40]!r}"
+    if words[3] == b"p":
+        return unpack_parked(record)[0]
     return record
+
+
+# The preset dictionary of parked jobs' format 1 (shared/state/src/park.rs).
+PARK_DICTIONARY_1 = (ROOT / "shared/state/src/park-dictionary-1.txt").read_bytes()
+
+
+def unpack_parked(packed: bytes) -> tuple:
+    """A parked job's (record, events): format byte 1, then raw deflate against
+    the dictionary of the event count, each event's varint length and bytes,
+    then the record."""
+    assert packed[0] == 1, f"unknown parked format {packed[0]}"
+    inflate = zlib.decompressobj(-15, zdict=PARK_DICTIONARY_1)
+    plain = inflate.decompress(packed[1:]) + inflate.flush()
+    at = 0
+
+    def varint():
+        nonlocal at
+        value, shift = 0, 0
+        while True:
+            byte = plain[at]
+            at += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                return value
+
+    events = []
+    for _ in range(varint()):
+        size = varint()
+        events.append(plain[at:at + size])
+        at += size
+    return plain[at:], events
 
 
 def queue_key(slag: str, lane: str = "ready", tenant: str = "default") -> str:

@@ -132,6 +132,12 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         # The stored record holds spec 000's contract (compact: protobuf, times in ms).
         raw = adas_client.stored_record(self.suite.redis, job.slag, job.job_id)
         self.assertLessEqual(len(raw), 1024, "a paused job's record fits in 1 KiB")
+        # Parked while it waits: record and events packed in its one key, no log list.
+        key = adas_client.slag_key(job.slag, f"job:{job.job_id}")
+        header = self.suite.redis.command("GETRANGE", key, "0", "63", raw=True).split(b"\n")[0]
+        self.assertEqual(header.split(b" ")[3], b"p", header)
+        self.assertEqual(self.suite.redis.command("EXISTS", adas_client.slag_key(job.slag, f"log:{job.job_id}")), 0)
+        self.assertLess(self.suite.redis.command("STRLEN", key), len(raw), "packed smaller than the record alone")
         stored = self.stored(job)
         self.assertEqual(stored.status, job_record_pb2.JOB_STATUS_PAUSED)
         self.assertEqual(stored.outcome_class, job_record_pb2.OUTCOME_CLASS_USER_ACTION_REQUIRED)

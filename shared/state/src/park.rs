@@ -26,41 +26,10 @@ const FORMAT_1: u8 = 1;
 /// Words a job's events and record repeat, whatever the skill: event
 /// messages, detail keys, gate verdicts, reason codes. Deflate finds a match
 /// within the 32 KiB before it, so this text costs nothing to store and makes
-/// the first use of each word a back-reference.
-const DICTIONARY_1: &[u8] = concat!(
-    "job created",
-    "a worker took the job",
-    "a worker took over the job",
-    "plan made",
-    "plan resolved",
-    "next step planned",
-    "the ask expired",
-    "the answer was refused",
-    r#"{"reason_code":"APPROVAL_REQUIRED","approver":""#,
-    r#"DENY","rule_kind":"GATE_RULE_KIND_POLICY"#,
-    r#"{"worker":"orchestrator-"#,
-    r#"{"program":""#,
-    r#"","intent":""#,
-    r#"","workflow":""#,
-    r#"","decider":{"by":"deterministic","calls":0,"input_tokens":0,"output_tokens":0,"cost_usd":0.0,"fallback_reason":null}}"#,
-    r#"{"tool":""#,
-    r#"","arguments":{""#,
-    r#""},"idempotency_key":""#,
-    r#"","gate":{"verdict":"allow","rule_kind":"GATE_RULE_KIND_NO_RULE","call_digest":""#,
-    r#"","approver":""}}"#,
-    r#"{"tool":""#,
-    r#"","is_error":false,"output":{""#,
-    r#""status":""#,
-    r#"{"reason_code":"MISSING_REQUIRED_INPUT","requested_fields":[""#,
-    r#""],"correlation_id":"c01"#,
-    r#"[{"element":1},{"arg":""#,
-    "MISSING_REQUIRED_INPUT",
-    "message",
-    "number",
-    "string",
-    "text",
-)
-.as_bytes();
+/// the first use of each word a back-reference. The file is never edited (the
+/// test harness reads it too, to unpack what it inspects): a new dictionary
+/// is a new file and a new format byte.
+const DICTIONARY_1: &[u8] = include_bytes!("park-dictionary-1.txt");
 
 /// The most a packed value may unpack to: far above any record and log a
 /// job keeps (tool outputs are referenced, not copied), and a bound on what
