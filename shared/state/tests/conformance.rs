@@ -2145,11 +2145,16 @@ async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unparks_it() {
     );
 
     // Reads see it whole: the record, the events with their ids, the indexes.
-    let read = |events: Vec<adas_state::StoredEvent>| {
+    let events_after = async |after: Option<&str>| {
+        let events = store.read_events("pk", "j", after, 10).await.unwrap();
         events
             .into_iter()
             .map(|event| (event.id, event.data))
             .collect::<Vec<_>>()
+    };
+    let waiting = async || {
+        let page = store.list_waiting("pk", page(0, 10)).await.unwrap();
+        page.items.len()
     };
     let numbered = |from: usize, events: &[Vec<u8>]| {
         events
@@ -2160,30 +2165,12 @@ async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unparks_it() {
     };
     let loaded = store.get_jobs("pk", &["j".to_owned()]).await.unwrap();
     assert_eq!(loaded[0].as_ref().unwrap().data, record);
-    assert_eq!(
-        read(store.read_events("pk", "j", None, 10).await.unwrap()),
-        numbered(1, &events)
-    );
-    assert_eq!(
-        read(store.read_events("pk", "j", Some("1"), 1).await.unwrap()),
-        numbered(2, &events[1..2])
-    );
-    assert!(
-        store
-            .read_events("pk", "j", Some("3"), 10)
-            .await
-            .unwrap()
-            .is_empty()
-    );
-    assert_eq!(
-        store
-            .list_waiting("pk", page(0, 10))
-            .await
-            .unwrap()
-            .items
-            .len(),
-        1
-    );
+    assert_eq!(events_after(None).await, numbered(1, &events));
+    assert_eq!(events_after(Some("1")).await, numbered(2, &events[1..]));
+    let one = store.read_events("pk", "j", Some("1"), 1).await.unwrap();
+    assert_eq!((one.len(), one[0].id.as_str()), (1, "2"));
+    assert!(events_after(Some("3")).await.is_empty());
+    assert_eq!(waiting().await, 1);
     assert_eq!(
         store
             .list_jobs("pk", Some("paused"), page(0, 10))
@@ -2211,22 +2198,12 @@ async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unparks_it() {
     assert_eq!(other.write_job("pk", "j", answered).await.unwrap(), 4);
     let mut all = events.clone();
     all.push(b"resumed".to_vec());
-    assert_eq!(
-        read(store.read_events("pk", "j", None, 10).await.unwrap()),
-        numbered(1, &all)
-    );
+    assert_eq!(events_after(None).await, numbered(1, &all));
     assert_eq!(
         store.get_job("pk", "j").await.unwrap().unwrap().data,
         b"answered"
     );
-    assert!(
-        store
-            .list_waiting("pk", page(0, 10))
-            .await
-            .unwrap()
-            .items
-            .is_empty()
-    );
+    assert!(waiting().await == 0);
 
     // Parked again; the process that reads it writes it with one script call.
     let pause = JobWrite {
@@ -2265,10 +2242,7 @@ async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unparks_it() {
         "the mark without a record is sent the key back once: {stats}"
     );
     all.push(b"marked".to_vec());
-    assert_eq!(
-        read(store.read_events("pk", "j", None, 10).await.unwrap()),
-        numbered(1, &all)
-    );
+    assert_eq!(events_after(None).await, numbered(1, &all));
     assert_eq!(
         store.get_job("pk", "j").await.unwrap().unwrap().data,
         record
@@ -2315,10 +2289,7 @@ async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unparks_it() {
         .unwrap();
     assert!(stats.contains("cmdstat_evalsha:calls=1,"), "{stats}");
     all.push(b"resumed".to_vec());
-    assert_eq!(
-        read(store.read_events("pk", "j", None, 10).await.unwrap()),
-        numbered(1, &all)
-    );
+    assert_eq!(events_after(None).await, numbered(1, &all));
 
     // A parked job is deleted whole.
     let pause = JobWrite {
@@ -2332,19 +2303,6 @@ async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unparks_it() {
     store.write_job("pk", "j", pause).await.unwrap();
     assert!(store.delete_job("pk", "j").await.unwrap());
     assert!(store.get_job("pk", "j").await.unwrap().is_none());
-    assert!(
-        store
-            .read_events("pk", "j", None, 10)
-            .await
-            .unwrap()
-            .is_empty()
-    );
-    assert!(
-        store
-            .list_waiting("pk", page(0, 10))
-            .await
-            .unwrap()
-            .items
-            .is_empty()
-    );
+    assert!(events_after(None).await.is_empty());
+    assert!(waiting().await == 0);
 }
