@@ -85,43 +85,62 @@ pub fn call_digest(tool: &str, arguments: &Map<String, Json>) -> String {
 /// One job's events, in order.
 pub type EventLogs = BTreeMap<String, Vec<JobEvent>>;
 
-/// Every job's events in the Redis at `url` (every tenant), by log key.
+/// Every job's events in the Redis at `url` (every tenant), by log key: a
+/// parked job's from its key (its log list is gone while it waits).
 pub fn event_logs(url: &str) -> EventLogs {
     let mut connection = redis::Client::open(url)
         .and_then(|client| client.get_connection())
         .expect("connect to the test's redis");
+    let decode = |entries: Vec<Vec<u8>>| -> Vec<JobEvent> {
+        entries
+            .iter()
+            .map(|data| JobEvent::decode(data.as_slice()).expect("a stored JobEvent"))
+            .collect()
+    };
+    let mut logs = EventLogs::new();
+    for key in scan(&mut connection, "adas:*:log:*") {
+        let entries: Vec<Vec<u8>> = redis::cmd("LRANGE")
+            .arg(&key)
+            .arg(0)
+            .arg(-1)
+            .query(&mut connection)
+            .expect("LRANGE");
+        logs.insert(key, decode(entries));
+    }
+    for key in scan(&mut connection, "adas:*:job:*") {
+        // A job still stored as a hash is never parked.
+        let Ok(Some(value)) = redis::cmd("GET")
+            .arg(&key)
+            .query::<Option<Vec<u8>>>(&mut connection)
+        else {
+            continue;
+        };
+        if let Some(events) = adas_state::parked_events(value).expect("a readable job key") {
+            logs.insert(key.replacen(":job:", ":log:", 1), decode(events));
+        }
+    }
+    logs
+}
+
+/// The keys matching `pattern`.
+fn scan(connection: &mut redis::Connection, pattern: &str) -> Vec<String> {
     let mut keys = Vec::new();
     let mut cursor = 0u64;
     loop {
         let (next, batch): (u64, Vec<String>) = redis::cmd("SCAN")
             .arg(cursor)
             .arg("MATCH")
-            .arg("adas:*:log:*")
+            .arg(pattern)
             .arg("COUNT")
             .arg(1000)
-            .query(&mut connection)
+            .query(connection)
             .expect("SCAN");
         keys.extend(batch);
         if next == 0 {
-            break;
+            return keys;
         }
         cursor = next;
     }
-    keys.into_iter()
-        .map(|key| {
-            let entries: Vec<Vec<u8>> = redis::cmd("LRANGE")
-                .arg(&key)
-                .arg(0)
-                .arg(-1)
-                .query(&mut connection)
-                .expect("LRANGE");
-            let events = entries
-                .iter()
-                .map(|data| JobEvent::decode(data.as_slice()).expect("a stored JobEvent"))
-                .collect();
-            (key, events)
-        })
-        .collect()
 }
 
 /// The demo server's executions log: `{"key", "tool", "arguments"}` per line.

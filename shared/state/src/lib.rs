@@ -25,7 +25,7 @@ use async_trait::async_trait;
 pub use error::StateError;
 pub use keys::{KeyLayout, PARTITIONS, partition_of, validate_slag_key};
 pub use memory::MemoryStore;
-pub use redis_store::{RedisStore, durability_problems, redis_round_trips};
+pub use redis_store::{RedisStore, durability_problems, parked_events, redis_round_trips};
 
 /// Result of store operations.
 pub type Result<T, E = StateError> = std::result::Result<T, E>;

@@ -857,6 +857,13 @@ fn stored_events(entries: Vec<StreamId>) -> Result<Vec<StoredEvent>> {
         .collect()
 }
 
+/// The events of a parked job, from its key's value as Redis holds it; `None`
+/// for a job that is not parked. For tools that read the store's keys
+/// themselves (the test harness' invariant checker).
+pub fn parked_events(key_value: Vec<u8>) -> Result<Option<Vec<Vec<u8>>>> {
+    Ok(job_from_key(key_value)?.parked_events)
+}
+
 /// A job as its key holds it: the record, and a parked job's events.
 struct KeyedJob {
     record: VersionedRecord,
