@@ -100,6 +100,17 @@ class Client:
         return self.wait(name, lambda job: job.version > after_version and job.status in (PAUSED, COMPLETED, FAILED, CANCELLED),
                          timeout)
 
+    def paused(self, skill):
+        """Every paused job of `skill` by ListJobs: other tests leave many, so
+        the pages are followed to the end."""
+        paused, token = [], ""
+        while True:
+            page = self.orch.ListJobs(orch_pb2.ListJobsRequest(parent=skill, status=PAUSED, page_size=500, page_token=token), timeout=10)
+            paused.extend(page.jobs)
+            token = page.next_page_token
+            if not token:
+                return paused
+
     def answer(self, job, **fields):
         return self.dal.SubmitInput(dal_pb2.SubmitInputRequest(
             job=job.name, correlation_id=job.waiting.correlation_id, fields=fields), timeout=10)
@@ -138,6 +149,9 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         self.assertEqual(header.split(b" ")[3], b"p", header)
         self.assertEqual(self.suite.redis.command("EXISTS", adas_client.slag_key(job.slag, f"log:{job.job_id}")), 0)
         self.assertLess(self.suite.redis.command("STRLEN", key), len(raw), "packed smaller than the record alone")
+        # In one index while it waits: the waiting index, not its status's too.
+        self.assertIsNotNone(self.suite.redis.command("ZSCORE", adas_client.slag_key(job.slag, "waiting"), job.job_id))
+        self.assertIsNone(self.suite.redis.command("ZSCORE", adas_client.slag_key(job.slag, "status:paused"), job.job_id))
         stored = self.stored(job)
         self.assertEqual(stored.status, job_record_pb2.JOB_STATUS_PAUSED)
         self.assertEqual(stored.outcome_class, job_record_pb2.OUTCOME_CLASS_USER_ACTION_REQUIRED)
@@ -157,6 +171,8 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         self.assertEqual((job.status, job.outcome_class), (PAUSED, job_pb2.OUTCOME_CLASS_APPROVAL_REQUIRED))
         self.assertEqual(job.waiting.reason_code, "APPROVAL_REQUIRED")
         self.assertEqual((job.waiting.approval.tool, job.waiting.approval.approver), ("process_refund", "supervisor"))
+
+        self.assertIn(job.name, [j.name for j in c.paused("skills/cs-tier-1")], "ListJobs PAUSED reads the waiting index")
 
         record = c.gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
             job=job.name, correlation_id=job.waiting.correlation_id,
@@ -345,14 +361,7 @@ class JobsOnSeparateProcesses(unittest.TestCase):
         job = c.settled(first.name)
         waiting = c.dal.GetWaiting(dal_pb2.GetWaitingRequest(name=job.name), timeout=10)
         self.assertEqual(waiting.correlation_id, job.waiting.correlation_id)
-        # Other tests leave many paused jobs in this slag: follow the pages to the end.
-        paused, token = [], ""
-        while True:
-            page = c.orch.ListJobs(orch_pb2.ListJobsRequest(parent="skills/cs-tier-1", status=PAUSED, page_size=500, page_token=token), timeout=10)
-            paused.extend(page.jobs)
-            token = page.next_page_token
-            if not token:
-                break
+        paused = c.paused("skills/cs-tier-1")
         self.assertIn(job.name, [j.name for j in paused])
         self.assertTrue(all(j.status == PAUSED for j in paused))
         c.start("What's my order status?")

@@ -12,9 +12,10 @@
 //! (`adas_redis_round_trips_total`, `adas_grpc_requests_served_total` on
 //! `--metrics-listen`); Redis' own `total_writes_processed` (replies written: a
 //! pipeline once, commands inside a script not at all) cross-checks the first.
-//! CPU is `/proc/<pid>/stat` of every suite process.
+//! CPU is `/proc/<pid>/stat` of every suite process; the worker's CPU while
+//! jobs wait is its threads' `schedstat` (ns), finer than the ticks of `stat`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -378,6 +379,49 @@ fn cpu_seconds(pid: u32) -> f64 {
     };
     // After `)`: state is index 0, so utime (field 14) is 11 and stime (15) is 12.
     (ticks(11) + ticks(12)) / clock_ticks_per_second()
+}
+
+/// Each live thread's CPU time in ns (`/proc/<pid>/task/*/schedstat`): exact,
+/// where `/proc/<pid>/stat` counts whole 10 ms ticks — too coarse to tell a
+/// quiet process from an idle one over a second or two.
+fn thread_cpu_ns(pid: u32) -> HashMap<u32, u64> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return HashMap::new();
+    };
+    tasks
+        .flatten()
+        .filter_map(|task| {
+            let tid = task.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
+            Some((tid, stat.split_whitespace().next()?.parse().ok()?))
+        })
+        .collect()
+}
+
+/// CPU ms per second a process spends over `window`: the threads alive at
+/// its end, each from its start (or from zero for a thread born in it); a
+/// thread that ended in the window (an idle blocking-pool thread retiring)
+/// is left out.
+async fn cpu_rate(pid: u32, window: Duration) -> f64 {
+    let before = thread_cpu_ns(pid);
+    tokio::time::sleep(window).await;
+    let spent: u64 = thread_cpu_ns(pid)
+        .into_iter()
+        .map(|(tid, ns)| ns.saturating_sub(before.get(&tid).copied().unwrap_or(0)))
+        .sum();
+    spent as f64 / 1e6 / window.as_secs_f64()
+}
+
+/// [`cpu_rate`] over 2 s, once the process is quiet: work deferred by earlier
+/// scenarios (the archiver writing the finished jobs of (b)) is not the cost
+/// of waiting, so first wait, bounded, for a quarter second under 20 ms/s.
+async fn quiet_cpu_rate(pid: u32) -> f64 {
+    for _ in 0..120 {
+        if cpu_rate(pid, Duration::from_millis(250)).await < 20.0 {
+            break;
+        }
+    }
+    cpu_rate(pid, Duration::from_secs(2)).await
 }
 
 fn clock_ticks_per_second() -> f64 {
@@ -1020,6 +1064,13 @@ async fn paused_jobs(
     count: usize,
     figures: &mut Figures,
 ) -> Result<()> {
+    // The worker's own idle cost (its sweeper, its queue reads), before any
+    // job waits: what the paused jobs add is the difference.
+    figures.record(
+        "(f) worker cpu idle, none paused",
+        "ms/s",
+        quiet_cpu_rate(suite.worker_pid()).await,
+    );
     let memory_before = redis_info(redis, "used_memory");
     let names = Arc::new(tokio::sync::Mutex::new(Vec::with_capacity(count)));
     let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -1071,24 +1122,10 @@ async fn paused_jobs(
         "bytes",
         (redis_info(redis, "used_memory") - memory_before) / count as f64,
     );
-    // Work deferred by earlier scenarios (the archiver writing the finished
-    // jobs of (b)) is not the cost of waiting: wait, bounded, for a quiet
-    // quarter second first.
-    let worker = suite.worker_pid();
-    for _ in 0..120 {
-        let before = cpu_seconds(worker);
-        tokio::time::sleep(Duration::from_millis(250)).await;
-        if cpu_seconds(worker) - before < 0.005 {
-            break;
-        }
-    }
-    let cpu_before = cpu_seconds(worker);
-    let window = Duration::from_secs(1);
-    tokio::time::sleep(window).await;
     figures.record(
         "(f) worker cpu while paused",
         "ms/s",
-        (cpu_seconds(worker) - cpu_before) * 1e3 / window.as_secs_f64(),
+        quiet_cpu_rate(suite.worker_pid()).await,
     );
     Ok(())
 }
@@ -1135,6 +1172,20 @@ async fn list_pages(
                     enqueue: false,
                 };
                 store.create_job(&slag, &job_id, job).await?;
+                if status == "paused" {
+                    // A paused job waits: it is listed from the waiting index.
+                    let wait = JobWrite {
+                        expected: 1,
+                        data: None,
+                        status,
+                        waiting: WaitingChange::Set {
+                            since_ms: index as u64,
+                        },
+                        events: &[],
+                        enqueue: None,
+                    };
+                    store.write_job(&slag, &job_id, wait).await?;
+                }
             }
         }));
     }

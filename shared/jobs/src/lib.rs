@@ -1039,7 +1039,8 @@ impl JobRepo {
     }
 
     /// Jobs of a slag (with `status`, only those: read from the per-status
-    /// index, no scan), oldest first, from `offset`, keeping those `keep`
+    /// index, no scan), oldest first — paused ones in the order they paused —
+    /// from `offset`, keeping those `keep`
     /// accepts until `limit` are kept. A filter may skip many jobs (another
     /// principal's), so one call reads at most `MAX_LIST_SCAN` ids and returns
     /// the offset to continue from: a page may hold fewer jobs than asked,
@@ -1057,17 +1058,24 @@ impl JobRepo {
         let mut scanned = 0usize;
         loop {
             let batch = (limit - jobs.len()).max(16);
-            let page = self
-                .store
-                .list_jobs(
-                    slag,
-                    status.map(JobStatus::tag),
-                    PageRequest {
-                        offset: cursor,
-                        limit: batch,
-                    },
-                )
-                .await?;
+            let request = PageRequest {
+                offset: cursor,
+                limit: batch,
+            };
+            // A paused job is waiting, and a waiting job is in the waiting
+            // index alone (one index entry per paused job, not two): paused
+            // jobs are listed from it, in the order they paused.
+            let page = if status == Some(JobStatus::Paused) {
+                let page = self.store.list_waiting(slag, request).await?;
+                adas_state::Page {
+                    items: page.items.into_iter().map(|entry| entry.job_id).collect(),
+                    next_offset: page.next_offset,
+                }
+            } else {
+                self.store
+                    .list_jobs(slag, status.map(JobStatus::tag), request)
+                    .await?
+            };
             let in_page = page.items.len();
             // The page's records in one round trip, not one per job. A job
             // deleted since the index was read is not listed; one unreadable
@@ -1436,8 +1444,19 @@ mod tests {
                 .await
                 .unwrap();
         }
-        for job_id in ["p1", "p2", "p3"] {
-            repo.create(&record(job_id, JobStatus::Paused), false)
+        for (index, job_id) in ["p1", "p2", "p3"].into_iter().enumerate() {
+            let mut job = record(job_id, JobStatus::Queued);
+            repo.create(&job, false).await.unwrap();
+            job.status = JobStatus::Paused;
+            let mut ask = dal::single_ask(
+                "MISSING_REQUIRED_INPUT",
+                dal::ask_field("amount", "number", "How much?", Vec::new()),
+                "How much?".into(),
+                None,
+            );
+            ask.created_at = rfc3339(index as u64);
+            job.waiting = Some(ask);
+            repo.save_batch(1, &mut job, Vec::new(), false)
                 .await
                 .unwrap();
         }

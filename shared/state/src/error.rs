@@ -47,11 +47,14 @@ impl StateError {
         match self {
             Self::Redis(error) => {
                 // A cluster mid-failover or mid-reshard (CLUSTERDOWN, TRYAGAIN,
-                // MOVED past the client's retries) comes back by itself.
+                // MOVED past the client's retries), or a Redis still loading its
+                // dataset after a restart (LOADING, MASTERDOWN: wait and retry),
+                // comes back by itself.
                 error.is_io_error()
                     || error.is_connection_dropped()
                     || error.is_timeout()
                     || error.is_cluster_error()
+                    || matches!(error.retry_method(), redis::RetryMethod::WaitAndRetry)
             }
             Self::VersionConflict { .. }
             | Self::NotFound { .. }
@@ -59,5 +62,36 @@ impl StateError {
             | Self::InvalidKey { .. }
             | Self::UnexpectedReply(_) => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StateError;
+
+    fn server_error(reply: &[u8]) -> StateError {
+        match redis::parse_redis_value(reply) {
+            Ok(redis::Value::ServerError(error)) => StateError::Redis(error.into()),
+            other => panic!("not a server error: {other:?}"),
+        }
+    }
+
+    /// A Redis restarting from its files answers LOADING until its data is
+    /// back: a job that meets it must be retried, not failed.
+    #[test]
+    fn a_redis_still_loading_is_unavailable_not_broken() {
+        assert!(
+            server_error(b"-LOADING Redis is loading the dataset in memory\r\n").is_unavailable()
+        );
+        assert!(server_error(b"-MASTERDOWN Link with MASTER is down\r\n").is_unavailable());
+        assert!(!server_error(b"-ERR unknown command\r\n").is_unavailable());
+        assert!(!server_error(b"-NOSCRIPT No matching script\r\n").is_unavailable());
+    }
+
+    /// A Redis killed mid-reply resets the connection.
+    #[test]
+    fn a_connection_reset_is_unavailable() {
+        let reset = std::io::Error::from(std::io::ErrorKind::ConnectionReset);
+        assert!(StateError::Redis(reset.into()).is_unavailable());
     }
 }

@@ -265,7 +265,8 @@ pub trait JobStore: Send + Sync {
         job_ids: &[String],
     ) -> Result<Vec<Option<VersionedRecord>>>;
     /// Writes a job if its stored version is still `write.expected`, moving it
-    /// between status indexes, applying the waiting change, appending the
+    /// between status indexes (a waiting job is in none: the waiting index
+    /// lists it), applying the waiting change, appending the
     /// events and (when asked) queueing it — one atomic step (one round trip on
     /// Redis): a transition's write, its events and its wake-up never part. A
     /// stale write fails with [`StateError::VersionConflict`] and changes nothing.
@@ -273,7 +274,8 @@ pub trait JobStore: Send + Sync {
     /// Deletes a job with its events and index entries; false if it did not exist.
     async fn delete_job(&self, slag: &str, job_id: &str) -> Result<bool>;
     /// Ids of a slag's jobs in `status` created before `before_ms`, oldest
-    /// first, at most `limit` (for retention sweeps).
+    /// first, at most `limit` (for retention sweeps; waiting jobs are not in
+    /// a status index).
     async fn jobs_created_before(
         &self,
         slag: &str,
@@ -282,7 +284,8 @@ pub trait JobStore: Send + Sync {
         limit: usize,
     ) -> Result<Vec<String>>;
     /// Job ids of a slag, oldest first (by creation time, then id); with
-    /// `status`, only the jobs in that status (an index: no scan).
+    /// `status`, only the jobs in that status that are not waiting (an
+    /// index: no scan; [`WaitingIndex::list_waiting`] lists the waiting ones).
     async fn list_jobs(
         &self,
         slag: &str,

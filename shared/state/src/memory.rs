@@ -106,25 +106,31 @@ impl MemoryStore {
 }
 
 impl Inner {
-    /// Moves a job to `status`'s index.
-    fn set_status(&mut self, key: &(String, String), status: &str, created_ms: Option<u64>) {
+    /// Keeps a job in `status`'s index — or in none while it waits (the
+    /// waiting index lists it), as on Redis.
+    fn set_status(
+        &mut self,
+        key: &(String, String),
+        status: &str,
+        created_ms: Option<u64>,
+        waiting: bool,
+    ) {
         let (slag, job_id) = key;
         let previous = self.job_status.get(key).cloned();
         let created = created_ms
             .or(previous.as_ref().map(|(_, created)| *created))
             .unwrap_or(0);
-        if let Some((old, _)) = &previous {
-            if old == status {
-                return;
-            }
-            if let Some(index) = self.status_index.get_mut(&(slag.clone(), old.clone())) {
-                index.remove(&(created, job_id.clone()));
-            }
+        if let Some((old, _)) = &previous
+            && let Some(index) = self.status_index.get_mut(&(slag.clone(), old.clone()))
+        {
+            index.remove(&(created, job_id.clone()));
         }
-        self.status_index
-            .entry((slag.clone(), status.to_owned()))
-            .or_default()
-            .insert((created, job_id.clone()));
+        if !waiting {
+            self.status_index
+                .entry((slag.clone(), status.to_owned()))
+                .or_default()
+                .insert((created, job_id.clone()));
+        }
         self.job_status
             .insert(key.clone(), (status.to_owned(), created));
     }
@@ -198,7 +204,7 @@ impl JobStore for MemoryStore {
             .entry(slag.to_owned())
             .or_default()
             .insert((job.created_ms, job_id.to_owned()));
-        inner.set_status(&key, job.status, Some(job.created_ms));
+        inner.set_status(&key, job.status, Some(job.created_ms), false);
         if let Some(event) = job.event {
             push_event(&mut inner, key.clone(), event);
         }
@@ -257,7 +263,6 @@ impl JobStore for MemoryStore {
             record.data = data.to_vec();
         }
         let written = record.clone();
-        inner.set_status(&key, write.status, None);
         match write.waiting {
             WaitingChange::Keep => {}
             WaitingChange::Set { since_ms } => {
@@ -273,6 +278,11 @@ impl JobStore for MemoryStore {
                 }
             }
         }
+        let waiting = inner
+            .waiting
+            .get(slag)
+            .is_some_and(|index| index.contains_key(job_id));
+        inner.set_status(&key, write.status, None, waiting);
         for event in write.events {
             push_event(&mut inner, key.clone(), event);
         }

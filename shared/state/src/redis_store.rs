@@ -118,8 +118,11 @@ return 1
 /// {-2, stored version, its key} (parked, and the write brought no record or
 /// no log to restore: the caller unpacks the key and writes again).
 /// A parked job's log is restored first, so its events keep their ids.
-/// The waiting index is touched only when the job enters or leaves it, the
-/// status indexes only when the status changes. Versions stay text: the
+/// A waiting job is in the waiting index and in no status index (one entry
+/// per paused job, not two; a version before this one kept it in both, so
+/// leaving the waiting index also removes it from its status's). The waiting
+/// index is touched only when the job enters or leaves it, the status
+/// indexes only when the status or that changes. Versions stay text: the
 /// caller sends the next one, so the script neither parses nor formats a
 /// number (Lua's number formatting cost more than the rest of the write).
 const WRITE_JOB: &str = r"
@@ -135,17 +138,18 @@ if waiting == 'p' then
 end
 local version = ARGV[11]
 if ARGV[2] == '1' then data = ARGV[3] end
-if status ~= ARGV[9] then
-  if status ~= '' then redis.call('ZREM', ARGV[10] .. status, ARGV[6]) end
-  redis.call('ZADD', KEYS[5], created, ARGV[6])
-  status = ARGV[9]
-end
+local indexed = waiting == '0'
 if ARGV[4] == 'set' then
   redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6])
   waiting = '1'
 elseif ARGV[4] == 'clear' and waiting ~= '0' then
   redis.call('ZREM', KEYS[2], ARGV[6])
   waiting = '0'
+end
+if status ~= ARGV[9] or indexed ~= (waiting == '0') then
+  if status ~= '' then redis.call('ZREM', ARGV[10] .. status, ARGV[6]) end
+  if waiting == '0' then redis.call('ZADD', KEYS[5], created, ARGV[6]) end
+  status = ARGV[9]
 end
 store_job(KEYS[1], version, status, created, waiting, data)
 local job = ARGV[7] .. ':' .. ARGV[6]

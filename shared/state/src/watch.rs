@@ -304,14 +304,20 @@ async fn read_loop(group: Arc<Group>, backend: Backend) {
     // `None`: not positioned.
     let mut cursors: Option<Vec<Cursor>> = None;
     let mut retry = RETRY_FIRST;
+    let mut swept = Instant::now();
     loop {
         let idle = {
             let mut state = lock(&group.state);
-            state.jobs.retain(|_, watched| {
-                watched
-                    .idle_since
-                    .is_none_or(|since| since.elapsed() < LINGER)
-            });
+            // Forgetting jobs nobody watches reads the clock per job: a few
+            // times a linger, not on every read (one per batch of events).
+            if swept.elapsed() >= LINGER / 4 {
+                swept = Instant::now();
+                state.jobs.retain(|_, watched| {
+                    watched
+                        .idle_since
+                        .is_none_or(|since| since.elapsed() < LINGER)
+                });
+            }
             if state.jobs.is_empty() {
                 // Not reading while idle: find the feeds' ends again after.
                 state.phase = Phase::Positioning;

@@ -325,6 +325,17 @@ mod cases {
             vec![entry("j3", 100), entry("j2", 200), entry("j1", 300)]
         );
         assert_eq!(all.next_offset, None);
+        // A waiting job is in the waiting index alone, not in its status's.
+        let in_status = async || {
+            store
+                .list_jobs("cs", Some("queued"), page(0, 10))
+                .await
+                .unwrap()
+                .items
+        };
+        assert!(in_status().await.is_empty());
+        let every = store.list_jobs("cs", None, page(0, 10)).await.unwrap();
+        assert_eq!(every.items, ["j1", "j2", "j3"]);
         let first = store.list_waiting("cs", page(0, 2)).await.unwrap();
         assert_eq!(first.next_offset, Some(2));
         assert_eq!(store.count_waiting("cs").await.unwrap(), 3);
@@ -350,6 +361,7 @@ mod cases {
         .await
         .unwrap();
         assert_eq!(store.count_waiting("cs").await.unwrap(), 2);
+        assert_eq!(in_status().await, ["j2"], "back in its status' index");
         store.delete_job("cs", "j3").await.unwrap();
         let all = store.list_waiting("cs", page(0, 10)).await.unwrap();
         assert_eq!(all.items, vec![entry("j1", 300)]);
@@ -2024,6 +2036,11 @@ async fn a_job_key_is_a_string_and_a_job_stored_as_a_hash_still_works() {
         score(&mut conn, keys.waiting_index("old")).await,
         Some(3000)
     );
+    assert_eq!(
+        score(&mut conn, keys.status_index("old", "running")).await,
+        None,
+        "a waiting job is in no status index"
+    );
 
     assert!(store.delete_job("old", "h").await.unwrap());
     assert_eq!(
@@ -2171,13 +2188,14 @@ async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unparks_it() {
     assert_eq!((one.len(), one[0].id.as_str()), (1, "2"));
     assert!(events_after(Some("3")).await.is_empty());
     assert_eq!(waiting().await, 1);
-    assert_eq!(
+    assert!(
         store
             .list_jobs("pk", Some("paused"), page(0, 10))
             .await
             .unwrap()
-            .items,
-        ["j"]
+            .items
+            .is_empty(),
+        "a waiting job is in the waiting index alone"
     );
     assert!(
         store.append_event("pk", "j", b"stray").await.is_err(),
