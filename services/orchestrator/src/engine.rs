@@ -161,6 +161,7 @@ impl Engine for Local {
             .await
             .map_err(|error| match error {
                 DalError::Job(error) => WorkError::Job(error),
+                DalError::Skill(error) => WorkError::Skill(error),
                 other => WorkError::Plan(other.to_string()),
             })?;
         let next = match next {

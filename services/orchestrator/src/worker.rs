@@ -98,7 +98,10 @@ impl WorkError {
                     | tonic::Code::ResourceExhausted
                     | tonic::Code::Unknown
             ),
-            Self::Job(JobError::Store(error)) => error.is_unavailable(),
+            Self::Job(JobError::Store(error))
+            | Self::Approval(adas_policy::gate::ApprovalError::Store(error)) => {
+                error.is_unavailable()
+            }
             Self::Skill(adas_skill::SkillError::Store(_)) => true,
             Self::Job(_) | Self::Skill(_) | Self::Plan(_) | Self::Approval(_) => false,
         }
@@ -1435,4 +1438,26 @@ fn record_uri(skill: &OperationalSkill) -> Option<String> {
         .mcp_server
         .clone()
         .filter(|uri| !uri.trim().is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WorkError;
+    use adas_jobs::JobError;
+    use adas_policy::gate::ApprovalError;
+    use adas_state::StateError;
+
+    fn reset() -> StateError {
+        StateError::Redis(std::io::Error::from(std::io::ErrorKind::ConnectionReset).into())
+    }
+
+    /// A Redis connection reset mid-step is retried wherever the step met it:
+    /// in the job's own record or in the gate's approval book.
+    #[test]
+    fn a_connection_reset_is_transient_in_every_store_the_step_reads() {
+        assert!(WorkError::Job(JobError::Store(reset())).is_transient());
+        assert!(WorkError::Approval(ApprovalError::Store(reset())).is_transient());
+        assert!(!WorkError::Approval(ApprovalError::SelfApproval("ana".into())).is_transient());
+        assert!(!WorkError::Plan("broken".into()).is_transient());
+    }
 }
