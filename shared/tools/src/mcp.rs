@@ -419,23 +419,20 @@ impl RmcpConnector {
             match target {
                 Target::Http { host, addr, .. } => {
                     install_crypto_provider();
-                    let mut client = reqwest::Client::builder();
-                    if !self.extra_roots.is_empty() {
-                        client = client.tls_certs_merge(self.extra_roots.iter().cloned());
-                    }
-                    let client = client
-                        .resolve(&host, addr)
-                        // As rmcp's own client: a connection per request. A pooled
-                        // connection waited ~40 ms per call on the server's delayed
-                        // ACK (adas-bench: 44 ms per tools/call instead of 0.5 ms).
-                        .pool_max_idle_per_host(0)
-                        .tcp_nodelay(true)
-                        .redirect(reqwest::redirect::Policy::none())
-                        .no_proxy()
-                        .build()
-                        .map_err(|error| unreachable("client setup", &error))?;
+                    let client = crate::traced::TracedHttp::new(|| {
+                        let mut client = reqwest::Client::builder();
+                        if !self.extra_roots.is_empty() {
+                            client = client.tls_certs_merge(self.extra_roots.iter().cloned());
+                        }
+                        client
+                            .resolve(&host, addr)
+                            .tcp_nodelay(true)
+                            .redirect(reqwest::redirect::Policy::none())
+                            .no_proxy()
+                    })
+                    .map_err(|error| unreachable("client setup", &error))?;
                     let transport = StreamableHttpClientTransport::with_client(
-                        crate::traced::TracedHttp(client),
+                        client,
                         StreamableHttpClientTransportConfig::with_uri(uri.to_owned()),
                     );
                     ().serve(transport)

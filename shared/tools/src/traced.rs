@@ -2,10 +2,18 @@
 //! request rmcp sends carries the `traceparent` its own `_meta` names (set per
 //! tool call from the calling span, `CallMeta::traceparent`), so HTTP-level
 //! tracing (a mesh's proxies, the server's middleware) sees the job's trace
-//! too. Everything else is reqwest's client as rmcp drives it.
+//! too.
+//!
+//! Connections are kept while the server answers in JSON, and one is opened
+//! per request once it answers with an SSE stream: a stream's closing chunk is
+//! a second small write, which a server with Nagle's algorithm holds until our
+//! delayed ACK on a kept connection (~40 ms per call), while a new connection
+//! starts in quick-ACK mode. A JSON answer is one write and needs no new
+//! connection (~0.3 ms of connect, accept and close saved per call).
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures_util::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
@@ -14,9 +22,50 @@ use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
 };
 
-/// reqwest's client, adding `traceparent` from a request's `_meta`.
+/// reqwest's clients for one server, adding `traceparent` from a request's
+/// `_meta`.
 #[derive(Debug, Clone)]
-pub struct TracedHttp(pub reqwest::Client);
+pub struct TracedHttp {
+    /// Keeps its connections.
+    kept: reqwest::Client,
+    /// A connection per request.
+    fresh: reqwest::Client,
+    /// Whether the server has answered a request with an SSE stream.
+    streams: Arc<AtomicBool>,
+}
+
+impl TracedHttp {
+    /// `builder` configured for the server, built once keeping connections
+    /// and once not.
+    pub fn new(builder: impl Fn() -> reqwest::ClientBuilder) -> reqwest::Result<Self> {
+        Ok(Self {
+            kept: builder().build()?,
+            fresh: builder().pool_max_idle_per_host(0).build()?,
+            streams: Arc::default(),
+        })
+    }
+
+    /// The client for the next POST.
+    fn poster(&self) -> &reqwest::Client {
+        if self.streams.load(Ordering::Relaxed) {
+            &self.fresh
+        } else {
+            &self.kept
+        }
+    }
+
+    /// Notes how the server answered, so a streaming server gets a new
+    /// connection per request from now on.
+    fn noted(
+        &self,
+        response: Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>>,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>> {
+        if let Ok(StreamableHttpPostResponse::Sse(..)) = &response {
+            self.streams.store(true, Ordering::Relaxed);
+        }
+        response
+    }
+}
 
 /// The `_meta.traceparent` of a request, when it is a valid header value.
 fn traceparent(message: &ClientJsonRpcMessage) -> Option<HeaderValue> {
@@ -47,9 +96,11 @@ impl StreamableHttpClient for TracedHttp {
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
         let headers = with_trace(&message, custom_headers);
-        self.0
+        let response = self
+            .poster()
             .post_message(uri, message, session_id, auth_header, headers)
-            .await
+            .await;
+        self.noted(response)
     }
 
     async fn post_message_with_max_sse_event_size(
@@ -62,7 +113,8 @@ impl StreamableHttpClient for TracedHttp {
         max_sse_event_size: usize,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
         let headers = with_trace(&message, custom_headers);
-        self.0
+        let response = self
+            .poster()
             .post_message_with_max_sse_event_size(
                 uri,
                 message,
@@ -71,7 +123,8 @@ impl StreamableHttpClient for TracedHttp {
                 headers,
                 max_sse_event_size,
             )
-            .await
+            .await;
+        self.noted(response)
     }
 
     async fn delete_session(
@@ -81,7 +134,7 @@ impl StreamableHttpClient for TracedHttp {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<(), StreamableHttpError<Self::Error>> {
-        self.0
+        self.poster()
             .delete_session(uri, session_id, auth_header, custom_headers)
             .await
     }
@@ -97,7 +150,8 @@ impl StreamableHttpClient for TracedHttp {
         BoxStream<'static, Result<sse_stream::Sse, SseError>>,
         StreamableHttpError<Self::Error>,
     > {
-        self.0
+        // A long-lived stream: it would hold a kept connection to itself.
+        self.fresh
             .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
             .await
     }
@@ -114,7 +168,7 @@ impl StreamableHttpClient for TracedHttp {
         BoxStream<'static, Result<sse_stream::Sse, SseError>>,
         StreamableHttpError<Self::Error>,
     > {
-        self.0
+        self.fresh
             .get_stream_with_max_sse_event_size(
                 uri,
                 session_id,

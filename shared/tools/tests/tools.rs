@@ -791,3 +791,59 @@ async fn a_failing_server_opens_its_circuit_and_others_are_unaffected() {
     assert!(!mcp.list_tools(&healthy.uri).await.unwrap().is_empty());
     healthy.stop().await;
 }
+
+/// A loopback proxy in front of `target` (`http://host:port/mcp`) that counts
+/// the connections clients open to it.
+async fn counting_proxy(target: &str) -> (String, Arc<std::sync::atomic::AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let uri = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let upstream = target
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_owned();
+    let accepted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let upstream = upstream.clone();
+            tokio::spawn(async move {
+                let mut server = tokio::net::TcpStream::connect(upstream).await.unwrap();
+                let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+            });
+        }
+    });
+    (uri, accepted)
+}
+
+/// Connections a client opened for a session and `calls` tool calls to
+/// `server`, through a counting proxy.
+async fn connections_for(server: DemoMcp, calls: usize) -> usize {
+    let server = Server::start(server).await;
+    let (uri, accepted) = counting_proxy(&server.uri).await;
+    let mcp = connector();
+    for _ in 0..calls {
+        check_order(&mcp, &uri).await;
+    }
+    assert_eq!(server.counters.tool_calls(), calls as u64);
+    server.stop().await;
+    accepted.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// A server that answers in JSON is called on kept connections; one that
+/// answers with SSE streams gets a new connection per request, since on a kept
+/// one each stream's last write would wait ~40 ms for a delayed ACK.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_are_kept_to_a_json_server_and_not_to_a_streaming_one() {
+    let calls = 8;
+    let json = connections_for(DemoMcp::new(), calls).await;
+    assert!(
+        json <= 2,
+        "{json} connections for {calls} calls to a JSON server: one, kept"
+    );
+    let streaming = connections_for(DemoMcp::new().with_sessions(), calls).await;
+    assert!(
+        streaming > calls,
+        "{streaming} connections for {calls} calls to a streaming server"
+    );
+}
