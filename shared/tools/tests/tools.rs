@@ -19,7 +19,7 @@ struct Server {
     uri: String,
     counters: Arc<Counters>,
     stop: Option<oneshot::Sender<()>>,
-    task: tokio::task::JoinHandle<()>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Server {
@@ -27,31 +27,41 @@ impl Server {
         Self::start_on(server, "127.0.0.1:0").await
     }
 
+    /// Serves on a runtime of its own, so that stopping drops every
+    /// connection at once, as a process that exits does.
     async fn start_on(server: DemoMcp, addr: &str) -> Self {
-        let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
+        let listener = std::net::TcpListener::bind(addr).unwrap();
+        listener.set_nonblocking(true).unwrap();
         let uri = format!("http://{}/mcp", listener.local_addr().unwrap());
         let counters = server.counters();
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            server
-                .serve_http(listener, async {
-                    let _ = stopped.await;
-                })
-                .await
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
                 .unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+                tokio::select! {
+                    served = server.serve_http(listener, std::future::pending()) => served.unwrap(),
+                    _ = stopped => {}
+                }
+            });
         });
         Self {
             uri,
             counters,
             stop: Some(stop),
-            task,
+            thread: Some(thread),
         }
     }
 
     async fn stop(mut self) {
         let _ = self.stop.take().unwrap().send(());
-        self.task.abort();
-        let _ = self.task.await;
+        let thread = self.thread.take().unwrap();
+        tokio::task::spawn_blocking(move || thread.join().unwrap())
+            .await
+            .unwrap();
     }
 }
 
@@ -430,15 +440,37 @@ async fn check_order(mcp: &Arc<dyn McpConnector>, uri: &str) -> serde_json::Valu
     .unwrap()
 }
 
-/// Stops `server` and starts `next` on its address, as a restarted process.
+/// Stops `server` and starts `next` on its address, as a restarted process,
+/// once this process holds no connection to the old one (a kept connection
+/// is closed once the client has seen the server close it).
 async fn restart(server: Server, next: DemoMcp) -> Server {
     let addr = server
         .uri
         .trim_start_matches("http://")
         .trim_end_matches("/mcp")
         .to_owned();
+    let port: u16 = addr.rsplit(':').next().unwrap().parse().unwrap();
     server.stop().await;
+    while open_connections_to(port) > 0 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     Server::start_on(next, &addr).await
+}
+
+/// Sockets connected to loopback `port` that this machine has not closed
+/// (established, or closed by the server only), from `/proc/net/tcp`.
+fn open_connections_to(port: u16) -> usize {
+    let table = std::fs::read_to_string("/proc/net/tcp").unwrap();
+    let remote = format!("0100007F:{port:04X}");
+    table
+        .lines()
+        .skip(1)
+        .filter(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            // 01 ESTABLISHED, 08 CLOSE_WAIT.
+            fields.get(2) == Some(&remote.as_str()) && matches!(fields.get(3), Some(&"01" | &"08"))
+        })
+        .count()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
