@@ -64,8 +64,9 @@ fn start(root: &Path, extra: &[&str]) -> ((SpawnedService, CheckedStore), Spawne
 }
 
 /// StartJob → WatchJob until paused → SubmitInput → completed: four client
-/// calls (StartJob, WatchJob, GetJob for the ask, SubmitInput). Returns the reply.
-async fn refund(channel: Channel) -> String {
+/// calls (StartJob, WatchJob, GetJob for the ask, SubmitInput). Returns the
+/// reply and the job's version at the end (its number of writes).
+async fn refund(channel: Channel) -> (String, i64) {
     let mut orchestrator =
         pb::orchestrator_service_client::OrchestratorServiceClient::new(channel.clone());
     let mut dal = pb::dal_agent_service_client::DalAgentServiceClient::new(channel);
@@ -127,7 +128,7 @@ async fn refund(channel: Channel) -> String {
                         .collect::<Vec<_>>(),
                     ["check_order_status", "process_refund", "check_order_status"]
                 );
-                return result.reply;
+                return (result.reply, done.version);
             }
             pb::JobEventType::Failed | pb::JobEventType::Cancelled => {
                 panic!("the job ended early: {event:?}")
@@ -138,7 +139,7 @@ async fn refund(channel: Channel) -> String {
     panic!("the event stream ended before the job did")
 }
 
-async fn served_for_one_job(extra: &[&str], label: &str) -> (u64, String) {
+async fn served_for_one_job(extra: &[&str], label: &str) -> (u64, (String, i64)) {
     let root = scratch_dir(label);
     let (suite, _demo, metrics) = start(&root, extra);
     let channel = Channel::from_shared(suite.0.endpoint())
@@ -156,12 +157,17 @@ async fn served_for_one_job(extra: &[&str], label: &str) -> (u64, String) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn steps_run_in_the_workers_process_unless_asked_to_go_remote() {
-    let (local, local_reply) = served_for_one_job(&[], "steps-local").await;
+    let (local, (local_reply, local_writes)) = served_for_one_job(&[], "steps-local").await;
     // StartJob, WatchJob, GetJob (the ask), SubmitInput, GetJob (the result):
     // the client's calls and nothing else.
     assert_eq!(local, 5, "no internal gRPC call per step");
+    // Each transition is one write, and a step decided in process rides with
+    // the next: created; the plan with the first call's start; its result
+    // with the pause; the answer; the second call's start; its result with
+    // the third's start; its result with the end.
+    assert_eq!(local_writes, 7, "writes of a 3-call, 1-pause job");
 
-    let (remote, remote_reply) =
+    let (remote, (remote_reply, remote_writes)) =
         served_for_one_job(&["--step-engine", "remote"], "steps-remote").await;
     // Plus Plan, ResolveNext per step, CheckToolCall per call, Finalize, PolishReply.
     assert!(
@@ -169,4 +175,9 @@ async fn steps_run_in_the_workers_process_unless_asked_to_go_remote() {
         "the remote engine calls the services: {remote} served"
     );
     assert_eq!(local_reply, remote_reply, "the same answer either way");
+    // A remote DalAgent reads the stored job: every result is written as it comes.
+    assert!(
+        remote_writes > local_writes,
+        "{remote_writes} writes remotely"
+    );
 }

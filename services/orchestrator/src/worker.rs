@@ -438,11 +438,14 @@ impl Worker {
                 Next::Waiting => return Ok(()),
                 Next::Done => {
                     // RV2: the model picks what comes next after each result.
-                    if skill.engine.rv2
-                        && let Some(next) = self.extend(&skill, &mut record, version, None).await?
-                    {
-                        version = next;
-                        continue;
+                    if skill.engine.rv2 {
+                        // The planner may be a model across the network:
+                        // what is held is written before it is asked.
+                        version = self.repo.flush(version, &mut record).await?;
+                        if let Some(next) = self.extend(&skill, &mut record, version, None).await? {
+                            version = next;
+                            continue;
+                        }
                     }
                     match self.finalize(&skill, record, version).await? {
                         // A replan after a failed finalization brought new calls.
@@ -572,6 +575,18 @@ impl Worker {
             "workflow": response.workflow,
             "decider": adas_wire::decider_json(response.decider.as_ref()),
         });
+        if self.engine.in_process() && !is_model(response.decider.as_ref()) {
+            // A plan made here without a model is made again the same if the
+            // job is retried: it rides with the first step's write (the
+            // call's start or a pause). A model's plan is written now, with
+            // the tokens it cost.
+            let (kind, message, detail) = taken;
+            record.unwritten.push((kind, message.to_owned(), detail));
+            record
+                .unwritten
+                .push((EventKind::Planned, "plan made".into(), data));
+            return Ok(Some(version));
+        }
         Ok(Some(
             self.repo
                 .save_batch(
@@ -959,7 +974,8 @@ impl Worker {
         let decision = self
             .engine
             .check_tool_call(skill, &record, tool, &args)
-            .await?;
+            .await;
+        let decision = self.settle(&mut record, version, decision).await?;
         match pb::GateVerdict::try_from(decision.verdict).unwrap_or(pb::GateVerdict::Unspecified) {
             pb::GateVerdict::Deny | pb::GateVerdict::Unspecified => {
                 record.status = JobStatus::Failed;
@@ -1138,19 +1154,46 @@ impl Worker {
                 .await?;
             return Ok(None);
         }
+        let finished = json!({"tool": tool, "is_error": is_error, "output": output});
+        if self.engine.in_process() {
+            // Held: the result rides with the job's next write — the next
+            // call's start, a pause or the end — decided in this process
+            // without I/O. A crash before it leaves the call's end unknown,
+            // as a crash during the call does; a failed step writes it first
+            // (`settle`).
+            record
+                .unwritten
+                .push((EventKind::ToolFinished, tool.to_owned(), finished));
+            return Ok(Some((record, version)));
+        }
         let version = self
             .repo
             .save(
                 version,
                 &mut record,
-                (
-                    EventKind::ToolFinished,
-                    tool,
-                    json!({"tool": tool, "is_error": is_error, "output": output}),
-                ),
+                (EventKind::ToolFinished, tool, finished),
             )
             .await?;
         Ok(Some((record, version)))
+    }
+
+    /// `result`, after writing what the record holds back when it failed: a
+    /// step that fails after a tool's end (a passing store error, say) must
+    /// not leave that end unknown, or its retry would take the call for one
+    /// a dead worker left half done.
+    async fn settle<T>(
+        &self,
+        record: &mut JobRecord,
+        version: u64,
+        result: Result<T, WorkError>,
+    ) -> Result<T, WorkError> {
+        if result.is_err()
+            && !record.unwritten.is_empty()
+            && let Err(error) = self.repo.flush(version, record).await
+        {
+            warn!(job_id = %record.job_id, %error, "could not write a step's held events");
+        }
+        result
     }
 
     /// `output` as the job keeps it: itself when small, else a reference to
@@ -1199,16 +1242,19 @@ impl Worker {
         &self,
         skill: &Arc<OperationalSkill>,
         mut record: JobRecord,
-        version: u64,
+        mut version: u64,
     ) -> Result<Option<(JobRecord, u64)>, WorkError> {
         let mut results = record.context.clone();
         let mut succeeded = Vec::new();
         let mut outputs = Vec::new();
-        for call in record.calls.iter().filter(|call| !call.is_error) {
-            outputs.push((
-                call.tool.clone(),
-                self.full_output(&record.slag, &call.output).await?,
-            ));
+        for index in 0..record.calls.len() {
+            let call = &record.calls[index];
+            if call.is_error {
+                continue;
+            }
+            let tool = call.tool.clone();
+            let output = self.full_output(&record.slag, &call.output).await;
+            outputs.push((tool, self.settle(&mut record, version, output).await?));
         }
         for (tool, output) in &outputs {
             succeeded.push(tool.clone());
@@ -1274,6 +1320,9 @@ impl Worker {
             .llm
             .add(&adas_wire::decider_usage(verdict.decider.as_ref()));
         if !verdict.passed && record.finalization_failures < skill.engine.finalization_max_retries {
+            // The planner may be a model across the network: what is held is
+            // written before it is asked.
+            version = self.repo.flush(version, &mut record).await?;
             // A replan must bring new evidence (spec 004 §4.4): the planner is
             // told why the draft failed; calls it already made do not count.
             record.finalization_failures += 1;
