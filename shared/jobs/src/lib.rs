@@ -375,10 +375,11 @@ pub struct JobRecord {
     pub updated_at: String,
     /// Ended (RFC 3339).
     pub ended_at: Option<String>,
-    /// Events of a transition held back to ride with the job's next write (a
-    /// worker's pickup of a resumed job is written with its first step: one
-    /// write instead of two, and nothing is written if the step never
-    /// happens). Never stored; [`JobRepo::save_batch`] writes them first.
+    /// Events of transitions held back to ride with the job's next write: a
+    /// worker's pickup, a deterministic plan, a plan's resolution and a call's
+    /// result are written with the next step (a call's start, a pause, the
+    /// end) — one write instead of several. Never stored;
+    /// [`JobRepo::save_batch`] writes them first.
     #[serde(skip)]
     pub unwritten: Vec<(EventKind, String, Json)>,
 }
@@ -902,38 +903,6 @@ impl JobRepo {
             return Ok(expected);
         }
         self.save_batch(expected, record, Vec::new(), false).await
-    }
-
-    /// Moves the job's version past `expected` with `event` and the record's
-    /// unwritten ones, without rewriting an unchanged record (a tool call's
-    /// start: it happens only if nobody wrote the job since — a cancel
-    /// stops the call). Writes the whole record when events were held back
-    /// with a change (a pickup).
-    pub async fn mark(
-        &self,
-        expected: u64,
-        record: &mut JobRecord,
-        event: (EventKind, &str, Json),
-    ) -> Result<u64, JobError> {
-        if !record.unwritten.is_empty() {
-            return self.save(expected, record, event).await;
-        }
-        let (kind, message, detail) = event;
-        let bytes = event_bytes(record, expected + 1, kind, message, detail.clone());
-        let write = adas_state::JobWrite {
-            expected,
-            data: None,
-            status: record.status.tag(),
-            waiting: WaitingChange::Keep,
-            events: &[&bytes],
-            enqueue: None,
-        };
-        let version = self
-            .store
-            .write_job(&record.slag, &record.job_id, write)
-            .await?;
-        observe(record, kind, message, &detail);
-        Ok(version)
     }
 
     /// [`Self::save`] with every event of the transition, in order, and (when
