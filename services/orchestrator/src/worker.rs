@@ -414,8 +414,7 @@ impl Worker {
         } else if self.engine.in_process() {
             // Written with the first step (the call's start, a pause, the
             // end): one write, and nothing at all if the step never comes.
-            let (kind, message, data) = taken;
-            record.unwritten.push((kind, message.to_owned(), data));
+            record.hold(taken);
         } else {
             version = self.repo.save(version, &mut record, taken).await?;
         }
@@ -580,11 +579,8 @@ impl Worker {
             // job is retried: it rides with the first step's write (the
             // call's start or a pause). A model's plan is written now, with
             // the tokens it cost.
-            let (kind, message, detail) = taken;
-            record.unwritten.push((kind, message.to_owned(), detail));
-            record
-                .unwritten
-                .push((EventKind::Planned, "plan made".into(), data));
+            record.hold(taken);
+            record.hold((EventKind::Planned, "plan made", data));
             return Ok(Some(version));
         }
         Ok(Some(
@@ -1161,9 +1157,7 @@ impl Worker {
             // without I/O. A crash before it leaves the call's end unknown,
             // as a crash during the call does; a failed step writes it first
             // (`settle`).
-            record
-                .unwritten
-                .push((EventKind::ToolFinished, tool.to_owned(), finished));
+            record.hold((EventKind::ToolFinished, tool, finished));
             return Ok(Some((record, version)));
         }
         let version = self
@@ -1246,16 +1240,16 @@ impl Worker {
     ) -> Result<Option<(JobRecord, u64)>, WorkError> {
         let mut results = record.context.clone();
         let mut succeeded = Vec::new();
-        let mut outputs = Vec::new();
-        for index in 0..record.calls.len() {
-            let call = &record.calls[index];
-            if call.is_error {
-                continue;
+        let outputs = async {
+            let mut outputs = Vec::new();
+            for call in record.calls.iter().filter(|call| !call.is_error) {
+                let output = self.full_output(&record.slag, &call.output).await?;
+                outputs.push((call.tool.clone(), output));
             }
-            let tool = call.tool.clone();
-            let output = self.full_output(&record.slag, &call.output).await;
-            outputs.push((tool, self.settle(&mut record, version, output).await?));
+            Ok::<_, WorkError>(outputs)
         }
+        .await;
+        let outputs = self.settle(&mut record, version, outputs).await?;
         for (tool, output) in &outputs {
             succeeded.push(tool.clone());
             if let Json::Object(fields) = output {

@@ -721,9 +721,7 @@ impl DalAgent {
         }
         // Deterministic from the stored job: held for the caller's next write.
         record.plan = Some(plan);
-        record
-            .unwritten
-            .push((EventKind::Resolved, "plan resolved".into(), Json::Null));
+        record.hold((EventKind::Resolved, "plan resolved", Json::Null));
         Ok(version)
     }
 

@@ -384,6 +384,13 @@ pub struct JobRecord {
     pub unwritten: Vec<(EventKind, String, Json)>,
 }
 
+impl JobRecord {
+    /// Holds `event` back to ride with the job's next write ([`Self::unwritten`]).
+    pub fn hold(&mut self, (kind, message, detail): (EventKind, &str, Json)) {
+        self.unwritten.push((kind, message.to_owned(), detail));
+    }
+}
+
 fn unused(usage: &adas_llm::Usage) -> bool {
     usage.calls == 0
 }
