@@ -34,6 +34,7 @@ intents:
 tools:
   - name: check_order_status
     description: Look up the status of an order
+    read_only: true
     inputs:
       - name: order_id
         type: string

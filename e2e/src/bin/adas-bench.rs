@@ -652,6 +652,59 @@ async fn measure_floors(
     }
     figures.record("suite MCP tools/list p50", "µs", list.percentile(0.5));
     figures.record("suite MCP tools/call p50", "µs", call.percentile(0.5));
+    // As a job calls: after a pause, with the suite's threads gone idle.
+    let mut spaced = Sample::default();
+    for _ in 0..mcp_ops {
+        tokio::time::sleep(CALL_GAP).await;
+        let started = Instant::now();
+        connector
+            .call_tool(
+                &suite.demo_mcp_url,
+                "check_order_status",
+                &arguments,
+                adas_tools::CallMeta::default(),
+            )
+            .await?;
+        spaced.push(started.elapsed());
+    }
+    figures.record(
+        "suite MCP tools/call 1 ms apart p50",
+        "µs",
+        spaced.percentile(0.5),
+    );
+    // The same call as one bare HTTP POST (the server answers JSON without a
+    // session): what the MCP client's own tasks add to each call.
+    let http = reqwest::Client::builder().tcp_nodelay(true).build()?;
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "check_order_status", "arguments": {"order_id": "ORD-12345"}}
+    })
+    .to_string();
+    for (name, gap) in [
+        ("HTTP POST tools/call p50", Duration::ZERO),
+        ("HTTP POST tools/call 1 ms apart p50", CALL_GAP),
+    ] {
+        let mut sample = Sample::default();
+        for _ in 0..mcp_ops {
+            tokio::time::sleep(gap).await;
+            let started = Instant::now();
+            let answer = http
+                .post(&suite.demo_mcp_url)
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .body(body.clone())
+                .send()
+                .await?
+                .error_for_status()?
+                .bytes()
+                .await?;
+            sample.push(started.elapsed());
+            if !answer.starts_with(b"{") {
+                return Err("the demo server did not answer the POST in JSON".into());
+            }
+        }
+        figures.record(name, "µs", sample.percentile(0.5));
+    }
     Ok(())
 }
 
@@ -664,6 +717,10 @@ fn number(value: f64) -> prost_types::Value {
 }
 
 type OrchestratorClient = pb::orchestrator_service_client::OrchestratorServiceClient<Channel>;
+
+/// The pause before each call of the spaced MCP floors: about what a job
+/// spends between its calls.
+const CALL_GAP: Duration = Duration::from_millis(1);
 
 /// Starts one job of the bench skill.
 async fn start_bench_job(orchestrator: &mut OrchestratorClient) -> Result<pb::Job> {

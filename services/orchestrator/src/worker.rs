@@ -923,7 +923,8 @@ impl Worker {
         }
         // Side effects need certainty: a confident intent and evidence for every
         // argument, or the user's yes to the exact call.
-        if certainty::side_effecting(skill, tool, spec.as_ref())
+        let side_effecting = certainty::side_effecting(skill, tool, spec.as_ref());
+        if side_effecting
             && let Some(why) = certainty::confirmation_needed(&record, &args, &digest)
                 .or_else(|| certainty::unplanned(&record, tool, &digest))
         {
@@ -1040,73 +1041,49 @@ impl Worker {
                 .await?;
             return Ok(None);
         }
-        // A compare-and-set, not a bare append: the call starts only if
-        // nobody wrote the job since this worker read it (a cancel stops it).
-        // The record says it started, so a takeover knows its end is unknown.
+        // A compare-and-set, not a bare append: a call with side effects
+        // starts only if nobody wrote the job since this worker read it (a
+        // cancel stops it). The record says it started, so a takeover knows
+        // its end is unknown.
         record.started_call = Some(adas_jobs::StartedCall {
             key: key.clone(),
             tool: tool.to_owned(),
             started_at: now(),
         });
-        let version = self
-            .repo
-            .save(
-                version,
-                &mut record,
-                (
-                    EventKind::ToolStarted,
-                    tool,
-                    json!({
-                        "tool": tool,
-                        "arguments": args,
-                        "idempotency_key": key,
-                        // The gate's word on this exact call, for the audit
-                        // (the e2e invariant checker holds every call to it, e2e/CHAOS.md).
-                        "gate": {
-                            "verdict": "allow",
-                            "rule_kind": pb::GateRuleKind::try_from(decision.rule_kind)
-                                .map_or("", |kind| kind.as_str_name()),
-                            "call_digest": decision.call_digest,
-                            "approver": decision.approver,
-                        },
-                    }),
-                ),
-            )
-            .await?;
-        let started = std::time::Instant::now();
-        let call_span = tracing::info_span!("tool.call", %tool, otel.kind = "client");
-        let outcome = if tool.starts_with("sys.") {
-            adas_tools::run_core(tool, &args)
-                .map_err(|error| adas_dia::ToolError::Recoverable(error.to_string()))
-        } else {
-            match record_uri(skill) {
-                Some(uri) => {
-                    let traceparent =
-                        call_span.in_scope(adas_runtime::telemetry::current_traceparent);
-                    let meta = adas_tools::CallMeta {
-                        idempotency_key: Some(&key),
-                        traceparent: Some(&traceparent),
-                    };
-                    tracing::Instrument::instrument(
-                        self.mcp.call_tool(&uri, tool, &args, meta),
-                        call_span,
-                    )
-                    .await
-                }
-                .map_err(|error| match error {
-                    McpError::ToolFailed { message, .. } => {
-                        adas_dia::ToolError::Recoverable(message)
-                    }
-                    other => adas_dia::ToolError::Unrecoverable(other.to_string()),
+        let start = self.repo.save(
+            version,
+            &mut record,
+            (
+                EventKind::ToolStarted,
+                tool,
+                json!({
+                    "tool": tool,
+                    "arguments": args,
+                    "idempotency_key": key,
+                    // The gate's word on this exact call, for the audit
+                    // (the e2e invariant checker holds every call to it, e2e/CHAOS.md).
+                    "gate": {
+                        "verdict": "allow",
+                        "rule_kind": pb::GateRuleKind::try_from(decision.rule_kind)
+                            .map_or("", |kind| kind.as_str_name()),
+                        "call_digest": decision.call_digest,
+                        "approver": decision.approver,
+                    },
                 }),
-                None => Err(adas_dia::ToolError::Unrecoverable(format!(
-                    "`{tool}` has no MCP server to run on"
-                ))),
-            }
+            ),
+        );
+        let call = self.run_call(skill, tool, &args, &key);
+        let (version, outcome) = if side_effecting {
+            let version = start.await?;
+            (version, call.await)
+        } else {
+            // A read-only call changes nothing, so it need not wait for its
+            // start to be written: the write is sent first and runs beside the
+            // call (one round trip less a call). If the write fails — a cancel
+            // came first — the call's output is dropped with the step.
+            let (version, outcome) = tokio::join!(start, call);
+            (version?, outcome)
         };
-        let result = if outcome.is_ok() { "ok" } else { "error" };
-        metrics::histogram!("adas_tool_call_seconds", "tool" => tool.to_owned(), "result" => result)
-            .record(started.elapsed());
         if outcome.is_err() {
             metrics::counter!("adas_tool_call_errors_total", "tool" => tool.to_owned())
                 .increment(1);
@@ -1169,6 +1146,52 @@ impl Worker {
             )
             .await?;
         Ok(Some((record, version)))
+    }
+
+    /// Runs one gated call — a core tool in-process, any other on the skill's
+    /// MCP server — and records its duration.
+    async fn run_call(
+        &self,
+        skill: &OperationalSkill,
+        tool: &str,
+        args: &Map<String, Json>,
+        key: &str,
+    ) -> Result<Json, adas_dia::ToolError> {
+        let started = std::time::Instant::now();
+        let call_span = tracing::info_span!("tool.call", %tool, otel.kind = "client");
+        let outcome = if tool.starts_with("sys.") {
+            adas_tools::run_core(tool, args)
+                .map_err(|error| adas_dia::ToolError::Recoverable(error.to_string()))
+        } else {
+            match record_uri(skill) {
+                Some(uri) => {
+                    let traceparent =
+                        call_span.in_scope(adas_runtime::telemetry::current_traceparent);
+                    let meta = adas_tools::CallMeta {
+                        idempotency_key: Some(key),
+                        traceparent: Some(&traceparent),
+                    };
+                    tracing::Instrument::instrument(
+                        self.mcp.call_tool(&uri, tool, args, meta),
+                        call_span,
+                    )
+                    .await
+                }
+                .map_err(|error| match error {
+                    McpError::ToolFailed { message, .. } => {
+                        adas_dia::ToolError::Recoverable(message)
+                    }
+                    other => adas_dia::ToolError::Unrecoverable(other.to_string()),
+                }),
+                None => Err(adas_dia::ToolError::Unrecoverable(format!(
+                    "`{tool}` has no MCP server to run on"
+                ))),
+            }
+        };
+        let result = if outcome.is_ok() { "ok" } else { "error" };
+        metrics::histogram!("adas_tool_call_seconds", "tool" => tool.to_owned(), "result" => result)
+            .record(started.elapsed());
+        outcome
     }
 
     /// `result`, after writing what the record holds back when it failed: a

@@ -3,18 +3,16 @@
 //! that fails after a tool's end writes that end first, so its retry does not
 //! take the call for one a dead worker left half done.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
 
-use adas_jobs::dal::DalAgent;
-use adas_jobs::{EventKind, JobRecord, JobRepo, StoredJob};
-use adas_orchestrator::engine::{Engine, Local, Next};
-use adas_orchestrator::worker::{WorkError, Worker};
-use adas_proto::pb;
-use adas_skill::{Catalog, OperationalSkill};
+use std::sync::Arc;
+
+use adas_jobs::{EventKind, JobRepo};
+use adas_orchestrator::worker::WorkError;
+use adas_skill::Catalog;
 use adas_state::{MemoryStore, StateStore};
 use adas_tools::{CallMeta, McpConnector, McpError, ToolSpec};
-use serde_json::{Map, Value as Json, json};
+use serde_json::{Map, Value as Json};
 
 const SKILL: &str = "\
 name: Held
@@ -42,66 +40,6 @@ impl McpConnector for NoServer {
     }
 }
 
-/// The in-process engines, with a gate that is unavailable on its second
-/// call — after the first call has run.
-#[derive(Debug)]
-struct FlakyGate {
-    inner: Local,
-    checks: AtomicUsize,
-}
-
-#[tonic::async_trait]
-impl Engine for FlakyGate {
-    fn in_process(&self) -> bool {
-        true
-    }
-    async fn plan(
-        &self,
-        skill: &Arc<OperationalSkill>,
-        record: &JobRecord,
-        request: pb::PlanRequest,
-    ) -> Result<pb::PlanResponse, WorkError> {
-        self.inner.plan(skill, record, request).await
-    }
-    async fn resolve_next(
-        &self,
-        skill: &Arc<OperationalSkill>,
-        job: StoredJob,
-    ) -> Result<(Next, StoredJob), WorkError> {
-        self.inner.resolve_next(skill, job).await
-    }
-    async fn check_tool_call(
-        &self,
-        skill: &Arc<OperationalSkill>,
-        record: &JobRecord,
-        tool: &str,
-        args: &Map<String, Json>,
-    ) -> Result<pb::GateDecision, WorkError> {
-        if self.checks.fetch_add(1, Ordering::SeqCst) == 1 {
-            return Err(WorkError::Peer(tonic::Status::unavailable(
-                "the gate is restarting",
-            )));
-        }
-        self.inner.check_tool_call(skill, record, tool, args).await
-    }
-    async fn finalize(
-        &self,
-        skill: &Arc<OperationalSkill>,
-        record: &JobRecord,
-        request: pb::FinalizeRequest,
-    ) -> Result<pb::FinalizationResult, WorkError> {
-        self.inner.finalize(skill, record, request).await
-    }
-    async fn polish_reply(
-        &self,
-        skill: &Arc<OperationalSkill>,
-        record: &JobRecord,
-        request: pb::PolishReplyRequest,
-    ) -> Result<pb::PolishReplyResponse, WorkError> {
-        self.inner.polish_reply(skill, record, request).await
-    }
-}
-
 #[tokio::test]
 async fn a_step_that_fails_after_a_call_has_run_writes_the_calls_end_first() {
     let root = std::env::temp_dir().join(format!("adas-held-{}", std::process::id()));
@@ -109,48 +47,29 @@ async fn a_step_that_fails_after_a_call_has_run_writes_the_calls_end_first() {
     let repo = JobRepo::new(store.clone(), root.join("memory"));
     let catalog = Arc::new(Catalog::new(&root, &root));
     let skill = catalog.put("held", SKILL, None).unwrap();
-    let mcp: Arc<dyn McpConnector> = Arc::new(NoServer);
-    let tools = Arc::new(adas_tools::ToolResolver::new(
-        store.clone(),
-        mcp.clone(),
-        adas_tools::CacheTtls::default(),
-    ));
-    let engine = FlakyGate {
-        inner: Local::new(
-            DalAgent::new(repo.clone(), catalog.clone(), tools.clone()),
-            None,
-        ),
-        checks: AtomicUsize::new(0),
-    };
-    let worker = Worker {
-        repo: repo.clone(),
+    // The gate is unavailable on its second check, after the first call ran.
+    let worker = common::worker(
+        store,
         catalog,
-        mcp,
-        tools,
-        engine: Arc::new(engine),
-        consumer: "held-test".into(),
-        visibility_timeout: std::time::Duration::from_secs(60),
-        focus: Arc::new(adas_jobs::focus::FocusCache::new(
-            store,
-            adas_jobs::focus::FocusLimits {
-                max_bytes: 1 << 20,
-                max_entries: 16,
-            },
-        )),
-        acks: Arc::default(),
-    };
+        Arc::new(NoServer),
+        Box::new(|n, _| {
+            Box::pin(async move {
+                if n == 1 {
+                    return Err(WorkError::Peer(tonic::Status::unavailable(
+                        "the gate is restarting",
+                    )));
+                }
+                Ok(())
+            })
+        }),
+    );
     // A client's program: two calls, no planning.
-    let mut record: JobRecord = serde_json::from_value(json!({
-        "job_id": "j1", "slag": "held", "goal": "echo twice", "status": "queued",
-        "outcome_class": null, "waiting": null, "context": {}, "resources": {},
-        "plan": null, "intent": null, "iteration": 0, "iteration_budget": 10,
-        "calls": [], "result": null, "error": null, "audit": [], "request_id": "",
-        "tenant": "default", "skill_etag": skill.etag,
-        "created_at": "2026-11-24T00:00:00Z", "updated_at": "2026-11-24T00:00:00Z", "ended_at": null
-    }))
-    .unwrap();
-    let program = adas_dia::parse(r#"sys.echo(text="one"), sys.echo(text="two")"#).unwrap();
-    record.plan = Some(adas_dia::Plan::new(program));
+    let record = common::program_job(
+        "held",
+        "j1",
+        &skill.etag,
+        r#"sys.echo(text="one"), sys.echo(text="two")"#,
+    );
     repo.create(&record, false).await.unwrap();
 
     let failed = worker.process("held", "j1", None).await;
