@@ -633,12 +633,7 @@ async fn measure_floors(
         .as_object()
         .cloned()
         .unwrap_or_default();
-    let mut list = Sample::default();
-    let mut call = Sample::default();
-    for _ in 0..mcp_ops {
-        let started = Instant::now();
-        connector.list_tools(&suite.demo_mcp_url).await?;
-        list.push(started.elapsed());
+    let check = async || {
         let started = Instant::now();
         connector
             .call_tool(
@@ -647,8 +642,16 @@ async fn measure_floors(
                 &arguments,
                 adas_tools::CallMeta::default(),
             )
-            .await?;
-        call.push(started.elapsed());
+            .await
+            .map(|_| started.elapsed())
+    };
+    let mut list = Sample::default();
+    let mut call = Sample::default();
+    for _ in 0..mcp_ops {
+        let started = Instant::now();
+        connector.list_tools(&suite.demo_mcp_url).await?;
+        list.push(started.elapsed());
+        call.push(check().await?);
     }
     figures.record("suite MCP tools/list p50", "µs", list.percentile(0.5));
     figures.record("suite MCP tools/call p50", "µs", call.percentile(0.5));
@@ -656,16 +659,7 @@ async fn measure_floors(
     let mut spaced = Sample::default();
     for _ in 0..mcp_ops {
         tokio::time::sleep(CALL_GAP).await;
-        let started = Instant::now();
-        connector
-            .call_tool(
-                &suite.demo_mcp_url,
-                "check_order_status",
-                &arguments,
-                adas_tools::CallMeta::default(),
-            )
-            .await?;
-        spaced.push(started.elapsed());
+        spaced.push(check().await?);
     }
     figures.record(
         "suite MCP tools/call 1 ms apart p50",
