@@ -16,6 +16,8 @@
 //! written, is a stored job's: a new dictionary is a new format byte, and the
 //! old one stays readable.
 
+use std::cell::RefCell;
+
 use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
 
 use crate::{Result, StateError};
@@ -59,23 +61,30 @@ pub(crate) fn pack(record: &[u8], events: &[Vec<u8>]) -> Vec<u8> {
 
 /// The format byte, then `plain` deflated against the dictionary.
 fn deflate(plain: &[u8]) -> Vec<u8> {
-    let mut compress = Compress::new(Compression::best(), false);
-    compress
-        .set_dictionary(DICTIONARY_1)
-        .expect("a dictionary is accepted before any input");
-    // Deflate's worst case is a few bytes per 16 KiB block over the input.
-    let mut packed = Vec::with_capacity(plain.len() + plain.len() / 1000 + 64);
-    packed.push(FORMAT_1);
-    loop {
-        let consumed = compress.total_in() as usize;
-        let status = compress
-            .compress_vec(&plain[consumed..], &mut packed, FlushCompress::Finish)
-            .expect("deflate into a growing buffer does not fail");
-        if status == Status::StreamEnd {
-            return packed;
-        }
-        packed.reserve(packed.capacity().max(64));
+    thread_local! {
+        // A deflate state is about 300 KB, allocated and cleared on creation:
+        // more than packing a job costs. Each thread keeps one and resets it.
+        static COMPRESS: RefCell<Compress> = RefCell::new(Compress::new(Compression::default(), false));
     }
+    COMPRESS.with_borrow_mut(|compress| {
+        compress.reset();
+        compress
+            .set_dictionary(DICTIONARY_1)
+            .expect("a dictionary is accepted right after a reset");
+        // Deflate's worst case is a few bytes per 16 KiB block over the input.
+        let mut packed = Vec::with_capacity(plain.len() + plain.len() / 1000 + 64);
+        packed.push(FORMAT_1);
+        loop {
+            let consumed = compress.total_in() as usize;
+            let status = compress
+                .compress_vec(&plain[consumed..], &mut packed, FlushCompress::Finish)
+                .expect("deflate into a growing buffer does not fail");
+            if status == Status::StreamEnd {
+                return packed;
+            }
+            packed.reserve(packed.capacity().max(64));
+        }
+    })
 }
 
 /// Unpacks what [`pack`] made; a value that is not one is an error, never a panic.
@@ -85,7 +94,17 @@ pub(crate) fn unpack(packed: &[u8]) -> Result<Parked> {
     if format != FORMAT_1 {
         return Err(corrupt("has an unknown format"));
     }
-    let mut decompress = Decompress::new(false);
+    thread_local! {
+        // As for deflate: an inflate state (its 32 KiB window) is kept per thread.
+        static DECOMPRESS: RefCell<Decompress> = RefCell::new(Decompress::new(false));
+    }
+    DECOMPRESS.with_borrow_mut(|decompress| inflate(decompress, deflated))
+}
+
+/// `deflated` inflated against the dictionary, then split into its parts.
+fn inflate(decompress: &mut Decompress, deflated: &[u8]) -> Result<Parked> {
+    let corrupt = |why: &str| StateError::UnexpectedReply(format!("a parked job {why}"));
+    decompress.reset(false);
     decompress
         .set_dictionary(DICTIONARY_1)
         .map_err(|_| corrupt("refused its dictionary"))?;
@@ -199,6 +218,24 @@ mod tests {
         assert!(unpack(&deflate(&plain)).is_err());
         assert!(unpack(&deflate(&[0x85, 0x01])).is_err());
         assert!(unpack(&deflate(&[0xff; 11])).is_err());
+    }
+
+    #[test]
+    fn a_thread_s_kept_state_carries_nothing_from_one_value_to_the_next() {
+        let (record, events) = (b"the record".to_vec(), vec![b"an event".to_vec()]);
+        let first = pack(&record, &events);
+        // A value cut short, then a damaged one, leave the thread's inflate
+        // state mid-stream and in error; the next value is read from scratch.
+        assert!(unpack(&first[..first.len() / 2]).is_err());
+        assert!(unpack(&[FORMAT_1, 0xff, 0xff, 0xff]).is_err());
+        let other = pack(b"another record", &[]);
+        assert_eq!(
+            pack(&record, &events),
+            first,
+            "a packing depends on its input only"
+        );
+        assert_eq!(unpack(&first).unwrap(), Parked { record, events });
+        assert_eq!(unpack(&other).unwrap().record, b"another record");
     }
 
     #[test]
