@@ -75,3 +75,6 @@ engine:
 pub const SKILL: &str = "skills/bench-refund";
 /// A goal that plans the three calls and asks for the amount.
 pub const GOAL: &str = "I'd like a refund for order ORD-12345";
+/// The bench job as a LangGraph peer (issue 17's comparison), which
+/// `adas-bench` runs in the same run when its Python can import LangGraph.
+pub const LANGGRAPH_PEER: &str = include_str!("../peer/langgraph_refund.py");
