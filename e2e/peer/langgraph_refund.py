@@ -12,6 +12,8 @@ the peer pays for no tool server, so the comparison flatters it.
 
 Prints, per checkpointer: serial job p50/p99 (start -> pause -> answer -> done),
 throughput (jobs/s, one process: the GIL makes it serial) and CPU per job.
+`adas-bench --peer-python ~/.cache/adas-peer-venv/bin/python` runs it in the
+bench's own run and prints the suite's ratios to it.
 """
 
 import argparse
