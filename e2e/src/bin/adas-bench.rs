@@ -800,7 +800,13 @@ async fn one_job_via(
                 if answered.is_none() {
                     return Err("the job completed without asking".into());
                 }
-                return Ok((started.elapsed(), resume));
+                let done = started.elapsed();
+                // The stream's end (its status) follows at once. Dropped here
+                // instead, the stream is reset while that end may still be on
+                // its way; after 1,024 such late frames the client's h2 closes
+                // the connection (e2e/tests/watch.rs).
+                while events.message().await?.is_some() {}
+                return Ok((done, resume));
             }
             pb::JobEventType::Failed | pb::JobEventType::Cancelled => {
                 let failed = orchestrator
