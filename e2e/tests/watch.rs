@@ -10,40 +10,16 @@
 //! stream to its end, as the proto and the README say; this keeps that way of
 //! watching, at scale on one connection, working.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use adas_e2e::invariants::CheckedStore;
-use adas_e2e::{BENCH_SKILL, SKILL};
 use adas_proto::pb;
-use adas_testkit::{SpawnedService, scratch_dir, workspace_binary};
+use adas_testkit::scratch_dir;
 use tonic::transport::Channel;
 
 /// Far longer than any watch of a finished job takes.
 const HANG: std::time::Duration = std::time::Duration::from_secs(120);
-
-/// `adas up` on its own Redis with the bench skill as its template (no tool
-/// server: the jobs here end out of domain, before any tool).
-fn start(root: &Path) -> (SpawnedService, CheckedStore) {
-    let templates = root.join("templates");
-    std::fs::create_dir_all(&templates).unwrap();
-    std::fs::write(templates.join("bench-refund.yaml"), BENCH_SKILL).unwrap();
-    let store = CheckedStore::start(root);
-    let memory = root.join("memory");
-    let mut args = vec![
-        "up",
-        "--no-demo-mcp",
-        "--templates-dir",
-        templates.to_str().unwrap(),
-        "--memory-root",
-        memory.to_str().unwrap(),
-    ];
-    let store_args = store.up_args();
-    args.extend(store_args.iter().map(String::as_str));
-    let suite = SpawnedService::spawn(&workspace_binary("adas"), &args, &[("ADAS_LOG", "error")]);
-    (suite, store)
-}
 
 /// Watches `job` from its first event to the stream's end. Returns the
 /// events read.
@@ -73,7 +49,9 @@ async fn watch_to_the_end(channel: Channel, job: String) -> Result<usize, tonic:
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_connection_serves_thousands_of_watches_each_read_to_its_end() {
     let root = scratch_dir("watch-ends");
-    let (suite, _store) = start(&root);
+    // Checked when dropped (after the suite).
+    let store = CheckedStore::start(&root);
+    let suite = store.spawn_up(&root, &[], &[("ADAS_LOG", "error")]);
     // One connection for everything, as a long-lived client (or a proxy) has.
     let channel = Channel::from_shared(suite.endpoint())
         .unwrap()
@@ -86,7 +64,7 @@ async fn one_connection_serves_thousands_of_watches_each_read_to_its_end() {
     for _ in 0..8 {
         let job = orchestrator
             .start_job(pb::StartJobRequest {
-                skill: SKILL.into(),
+                skill: "skills/cs-tier-1".into(),
                 goal: "what's the weather".into(),
                 ..Default::default()
             })
