@@ -336,6 +336,11 @@ impl CheckedStore {
         adas_testkit::SpawnedService::spawn(&adas_testkit::workspace_binary("adas"), &args, env)
     }
 
+    /// The private Redis' URL.
+    pub fn redis_url(&self) -> String {
+        self.redis.url()
+    }
+
     /// Where the demo server (`--executions-log`) logs what it executes.
     pub fn executions_log(&self) -> &Path {
         &self.executions_log

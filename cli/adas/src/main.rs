@@ -99,6 +99,14 @@ enum Command {
         /// Where the console listens (plain HTTP).
         #[arg(long, env = "ADAS_CONSOLE_LISTEN", default_value = "127.0.0.1:50070")]
         console_listen: std::net::SocketAddr,
+        /// Host names the console answers besides its own address; any other
+        /// `Host` is refused (DNS rebinding). Repeat or comma-separate.
+        #[arg(
+            long = "console-host",
+            env = "ADAS_CONSOLE_HOSTS",
+            value_delimiter = ','
+        )]
+        console_hosts: Vec<String>,
     },
     /// Print a shell completion script: `source <(adas completions bash)`.
     Completions {
@@ -149,7 +157,8 @@ struct PrincipalArgs {
     /// Principal name (recorded as job owner, approver, skill author).
     #[arg(long)]
     name: String,
-    /// The tenant whose skills and jobs it sees.
+    /// The tenant whose skills and jobs it sees (`*`: every tenant, for the
+    /// `service` key of a split deployment's workers only).
     #[arg(long)]
     tenant: String,
     /// A role: admin, operator, user, service, or an approver role a skill
@@ -186,11 +195,7 @@ fn auth(command: AuthCommand) -> ExitCode {
                         },
                 },
         } => (
-            AuthFile::read(&auth_file).and_then(|mut file| {
-                let key = file.add_key(&name, &tenant, &roles)?;
-                file.write(&auth_file)?;
-                Ok(key)
-            }),
+            AuthFile::update(&auth_file, |file| file.add_key(&name, &tenant, &roles)),
             auth_file,
             format!(
                 "principal `{name}` (tenant `{tenant}`, roles {}) added; the key is shown once:",
@@ -213,10 +218,9 @@ fn auth(command: AuthCommand) -> ExitCode {
             std::fs::read(&cert)
                 .map_err(|error| format!("{}: {error}", cert.display()))
                 .and_then(|pem| {
-                    let mut file = AuthFile::read(&auth_file)?;
-                    let fingerprint = file.add_cert(&name, &tenant, &roles, &pem)?;
-                    file.write(&auth_file)?;
-                    Ok(fingerprint)
+                    AuthFile::update(&auth_file, |file| {
+                        file.add_cert(&name, &tenant, &roles, &pem)
+                    })
                 }),
             auth_file,
             format!(
@@ -280,7 +284,10 @@ fn main() -> ExitCode {
                 console,
             )
         }
-        Command::Console { console_listen } => console(&client, console_listen),
+        Command::Console {
+            console_listen,
+            console_hosts,
+        } => console(&client, console_listen, &console_hosts),
         Command::Skill { command } => skill::run(command, &client, cli.output),
         Command::Job { command } => jobs::run(command, &client, cli.output),
         Command::Completions { shell } => {
@@ -313,11 +320,12 @@ pub struct ConsoleAt {
 }
 
 /// `adas console`: the web console of the suite at `--server`, until ctrl-c.
-fn console(client: &client::Client, addr: std::net::SocketAddr) -> ExitCode {
+fn console(client: &client::Client, addr: std::net::SocketAddr, hosts: &[String]) -> ExitCode {
     init_tracing(adas_runtime::LogFormat::Pretty, "info");
     run_blocking(async move {
         let channel = client.plain_channel().map_err(RuntimeError::Startup)?;
         let console = adas_console::Console::new(channel)
+            .with_host_names(hosts)
             .spawn(addr, shutdown_signal())
             .await
             .map_err(|source| RuntimeError::Bind { addr, source })?;
@@ -371,6 +379,15 @@ pub async fn serve_suite(
     stop: tokio::sync::watch::Receiver<bool>,
     ready: Option<tokio::sync::oneshot::Sender<std::net::SocketAddr>>,
 ) -> Result<(), RuntimeError> {
+    // Every listener obeys dev mode's loopback rule, checked before any binds.
+    let mut extra = Vec::new();
+    if let Some(demo) = &demo_mcp {
+        extra.push(("--demo-mcp-listen", demo.listen));
+    }
+    if let Some(console) = &console {
+        extra.push(("--console-listen", console.addr));
+    }
+    config.check_dev_listeners(&extra)?;
     let mut demo = None;
     if let Some(DemoServer {
         listen: addr,
@@ -459,6 +476,7 @@ pub async fn serve_suite(
             );
         } else {
             let spawned = adas_console::Console::new(adas_runtime::connect_lazy(&self_url)?)
+                .with_host_names(&config.console_hosts)
                 .spawn(addr, stopped(stop.clone()))
                 .await;
             match spawned {

@@ -410,10 +410,15 @@ fn tool_line(tool: &pb::ToolSpec) -> String {
             )
         })
         .collect();
-    let unavailable = if tool.available {
-        String::new()
-    } else {
-        format!("\tUNAVAILABLE: {}", tool.unavailable_reason)
+    let unavailable = match adas_proto::pb::ToolAvailability::try_from(tool.availability) {
+        _ if tool.available => String::new(),
+        Ok(adas_proto::pb::ToolAvailability::Undeclared) => {
+            format!("\tUNDECLARED: {}", tool.unavailable_reason)
+        }
+        Ok(adas_proto::pb::ToolAvailability::NeverAllowed) => {
+            format!("\tNEVER ALLOWED: {}", tool.unavailable_reason)
+        }
+        _ => format!("\tUNAVAILABLE: {}", tool.unavailable_reason),
     };
     format!(
         "{}\t{source}\t({}){unavailable}",

@@ -153,7 +153,7 @@ impl DalAgentService for DalAgentServer {
         let expected = (request.expected_version > 0).then_some(request.expected_version as u64);
         let (next, stored) = self
             .dal
-            .resolve_next(&slag, &job_id, expected, &tools)
+            .resolve_next((&tenant, &slag, &job_id), expected, &tools)
             .await
             .map_err(status)?;
         let next = match next {

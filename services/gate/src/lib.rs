@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
-use adas_jobs::EventKind;
+use adas_jobs::{EventKind, JobError};
 use adas_policy::gate::{ApprovalBook, ApprovalChoice, ApprovalError, ApprovalRecord, Decider};
 use adas_policy::llm::{FinalizationJudge, Polisher};
 use adas_proto::pb;
@@ -99,6 +99,21 @@ pub struct Gate {
     polisher: Arc<dyn Polisher>,
 }
 
+/// The judge and polisher a caller gets: the configured ones (a model's,
+/// when one is configured) for the suite's own steps, the mechanical ones
+/// for anyone else, so no principal spends the operator's model by asking.
+fn for_caller<'a, T: ?Sized>(
+    principal: &adas_runtime::Principal,
+    configured: &'a Arc<T>,
+    mechanical: &'a Arc<T>,
+) -> &'a Arc<T> {
+    if principal.is_service() {
+        configured
+    } else {
+        mechanical
+    }
+}
+
 impl std::fmt::Debug for Gate {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter.debug_struct("Gate").finish_non_exhaustive()
@@ -141,7 +156,7 @@ impl Gate {
 
     /// Resumes (approve) or fails (reject) the job paused on this approval.
     async fn apply_decision(&self, slag: &str, record: &ApprovalRecord) -> Result<(), GateError> {
-        use adas_jobs::{AuditEntry, JobError, JobStatus, OutcomeClass};
+        use adas_jobs::{AuditEntry, JobStatus, OutcomeClass};
         for _ in 0..5 {
             let mut stored = match self.jobs.load(slag, &record.request.job_id).await {
                 Ok(stored) => stored,
@@ -280,10 +295,6 @@ impl GateService for Gate {
         let tenant = adas_runtime::auth::tenant(&request)?;
         let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
-        // Naming a job records an approval request against it: the worker's call.
-        if !request.job.is_empty() {
-            adas_wire::require_service(&principal)?;
-        }
         let slag = skill_slag(&request.skill)?;
         if request.tool.trim().is_empty() {
             return Err(GateError::InvalidField {
@@ -292,9 +303,13 @@ impl GateService for Gate {
             }
             .into());
         }
-        let job_id = if request.job.is_empty() {
-            String::new()
+        // Naming a job records an approval request against it: only the
+        // suite's own step does, for a job of the tenant it acts for, judged
+        // by the skill version that job started with.
+        let job = if request.job.is_empty() {
+            None
         } else {
+            adas_wire::require_service(&principal)?;
             let (job_slag, job_id) =
                 parse_job_name(&request.job).map_err(|reason| GateError::InvalidField {
                     field: "job",
@@ -307,8 +322,25 @@ impl GateService for Gate {
                 }
                 .into());
             }
-            job_id
+            let stored = self
+                .jobs
+                .load(&slag, &job_id)
+                .await
+                .map_err(|error| match error {
+                    JobError::NotFound { .. } => status_with_details(
+                        Code::NotFound,
+                        "JOB_NOT_FOUND",
+                        format!("job {job_id} not found"),
+                        &[],
+                    ),
+                    other => GateError::Internal(other.to_string()).into(),
+                })?;
+            adas_wire::check_job_tenant(&tenant, principal.dev, &stored.record)?;
+            Some(stored.record)
         };
+        let version = job
+            .as_ref()
+            .map_or(version, |record| record.skill_etag.clone());
         let skill = self.skill((&tenant, &version), slag.clone()).await?;
         let args = request
             .arguments
@@ -318,7 +350,7 @@ impl GateService for Gate {
         let decision = adas_wire::engine::check_tool_call(
             self.store.as_ref(),
             &skill,
-            (&slag, &job_id),
+            job.as_ref(),
             &request.tool,
             &args,
         )
@@ -359,19 +391,22 @@ impl GateService for Gate {
             }
             .into());
         }
+        // Approvals are asked only for jobs: a job that does not exist (or is
+        // another tenant's) has no approval to decide.
         let owner = match self.jobs.load(&slag, &job_id).await {
             Ok(stored) => {
-                if !principal.dev && stored.record.tenant != principal.tenant {
-                    return Err(status_with_details(
-                        Code::NotFound,
-                        "JOB_NOT_FOUND",
-                        format!("job {job_id} not found"),
-                        &[],
-                    ));
-                }
+                adas_wire::check_job_tenant(&principal.tenant, principal.dev, &stored.record)?;
                 stored.record.owner
             }
-            Err(_) => String::new(),
+            Err(JobError::NotFound { .. }) => {
+                return Err(status_with_details(
+                    Code::NotFound,
+                    "JOB_NOT_FOUND",
+                    format!("job {job_id} not found"),
+                    &[],
+                ));
+            }
+            Err(error) => return Err(GateError::Internal(error.to_string()).into()),
         };
         let holds_role = |role: &str| principal.has_role(role);
         let decider = Decider {
@@ -379,6 +414,7 @@ impl GateService for Gate {
             holds_role: &holds_role,
             // Dev mode has one principal for everyone: nothing to separate.
             owns_job: !principal.dev && principal.name == owner,
+            four_eyes: !principal.dev,
         };
         let record = ApprovalBook::new(self.store.as_ref())
             .decide(
@@ -399,6 +435,12 @@ impl GateService for Gate {
         &self,
         request: Request<pb::FinalizeRequest>,
     ) -> Result<Response<pb::FinalizationResult>, Status> {
+        let mechanical: Arc<dyn FinalizationJudge> = Arc::new(adas_policy::llm::MechanicalJudge);
+        let judge = for_caller(
+            &adas_runtime::principal(&request)?,
+            &self.judge,
+            &mechanical,
+        );
         let tenant = adas_runtime::auth::tenant(&request)?;
         let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
@@ -406,7 +448,7 @@ impl GateService for Gate {
             .skill((&tenant, &version), skill_slag(&request.skill)?)
             .await?;
         Ok(adas_runtime::reply(
-            adas_wire::engine::finalize(self.judge.as_ref(), &skill, request).await,
+            adas_wire::engine::finalize(judge.as_ref(), &skill, request).await,
         ))
     }
 
@@ -414,6 +456,12 @@ impl GateService for Gate {
         &self,
         request: Request<pb::PolishReplyRequest>,
     ) -> Result<Response<pb::PolishReplyResponse>, Status> {
+        let mechanical: Arc<dyn Polisher> = Arc::new(adas_policy::llm::TemplatePolisher);
+        let polisher = for_caller(
+            &adas_runtime::principal(&request)?,
+            &self.polisher,
+            &mechanical,
+        );
         let tenant = adas_runtime::auth::tenant(&request)?;
         let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
@@ -421,7 +469,7 @@ impl GateService for Gate {
             .skill((&tenant, &version), skill_slag(&request.skill)?)
             .await?;
         Ok(adas_runtime::reply(
-            adas_wire::engine::polish_reply(self.polisher.as_ref(), &skill, request).await,
+            adas_wire::engine::polish_reply(polisher.as_ref(), &skill, request).await,
         ))
     }
 }

@@ -67,6 +67,9 @@ impl From<IntentError> for Status {
 pub struct Intent {
     catalog: Arc<Catalog>,
     planner: Arc<dyn Planner>,
+    /// What callers other than the suite get: the operator's model is spent
+    /// on jobs, by the suite's own steps, never by any principal who asks.
+    deterministic: Arc<dyn Planner>,
 }
 
 impl std::fmt::Debug for Intent {
@@ -78,7 +81,11 @@ impl std::fmt::Debug for Intent {
 impl Intent {
     /// A service over a skill catalog with a planner.
     pub fn new(catalog: Arc<Catalog>, planner: Arc<dyn Planner>) -> Self {
-        Self { catalog, planner }
+        Self {
+            catalog,
+            planner,
+            deterministic: Arc::new(adas_nlu::plan::WorkflowPlanner),
+        }
     }
 
     /// The tonic service, with the configured message size limit in both directions.
@@ -145,12 +152,17 @@ impl IntentService for Intent {
         &self,
         request: Request<pb::PlanRequest>,
     ) -> Result<Response<pb::PlanResponse>, Status> {
+        let planner = if adas_runtime::principal(&request)?.is_service() {
+            &self.planner
+        } else {
+            &self.deterministic
+        };
         let tenant = adas_runtime::auth::tenant(&request)?;
         let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
         check_message(&request.message)?;
         let skill = self.skill((&tenant, &version), &request.skill).await?;
-        let response = adas_wire::engine::plan(self.planner.as_ref(), &skill, &request)
+        let response = adas_wire::engine::plan(planner.as_ref(), &skill, &request)
             .await
             .map_err(IntentError::InvalidPlan)?;
         Ok(adas_runtime::reply(response))

@@ -180,14 +180,16 @@ impl Engine for Local {
         tool: &str,
         args: &Map<String, Json>,
     ) -> Result<pb::GateDecision, WorkError> {
-        Ok(adas_wire::engine::check_tool_call(
-            self.store.as_ref(),
-            skill,
-            (&record.slag, &record.job_id),
-            tool,
-            args,
+        Ok(
+            adas_wire::engine::check_tool_call(
+                self.store.as_ref(),
+                skill,
+                Some(record),
+                tool,
+                args,
+            )
+            .await?,
         )
-        .await?)
     }
 
     async fn finalize(

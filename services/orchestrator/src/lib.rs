@@ -493,6 +493,36 @@ impl OrchestratorService for Orchestrator {
             .get_async(&slag)
             .await
             .map_err(OrchestratorError::from)?;
+        // A skill calls only the tools it declares: a program naming another
+        // (one its server offers, say) is refused before anything is stored.
+        if let Some(program) = &program {
+            let undeclared: Vec<String> = program
+                .tool_names()
+                .into_iter()
+                .filter(|tool| {
+                    !adas_policy::gate::is_platform_tool(tool)
+                        && !skill
+                            .skill
+                            .tools
+                            .iter()
+                            .any(|declared| declared.name == *tool)
+                })
+                .collect();
+            if !undeclared.is_empty() {
+                return Err(OrchestratorError::InvalidField {
+                    field: "program",
+                    reason: format!(
+                        "skill `{slag}` does not declare {}: a skill calls only the tools it declares",
+                        undeclared
+                            .iter()
+                            .map(|tool| format!("`{tool}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                }
+                .into());
+            }
+        }
         let given: BTreeMap<String, String> = request.resources.clone().into_iter().collect();
         let bound =
             adas_skill::resources::bind(&skill.skill.resources, &given).map_err(|problems| {
@@ -600,7 +630,7 @@ impl OrchestratorService for Orchestrator {
             Err(error) => return Err(error.into()),
         };
         // Active-job quotas: the suite's own calls and dev mode are not limited.
-        let holds_quota = !(principal.dev || principal.is_service());
+        let holds_quota = !principal.acts_for_every_tenant();
         if holds_quota
             && let Err(scope) = self
                 .repo

@@ -44,6 +44,7 @@ fn main() -> std::process::ExitCode {
                     connect(&peers.dal_agent_addr)?,
                     connect(&peers.gate_addr)?,
                 )
+                .with_host_names(&config.console_hosts)
                 .spawn(addr, adas_runtime::shutdown_signal())
                 .await
                 .map_err(|source| adas_runtime::RuntimeError::Bind { addr, source })?;

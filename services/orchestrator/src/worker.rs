@@ -821,6 +821,57 @@ impl Worker {
         }
     }
 
+    /// Pauses the job on the user's yes to the exact call `tool(args)`: one
+    /// confirmation authorizes one execution (`certainty::confirmed`).
+    async fn ask_confirmation(
+        &self,
+        skill: &Arc<OperationalSkill>,
+        mut record: JobRecord,
+        version: u64,
+        (tool, args, digest): (&str, &Map<String, Json>, &str),
+        why: String,
+    ) -> Result<(), WorkError> {
+        let call = certainty::describe_call(skill, tool, args);
+        let prompt = format!("{why}. Shall I go ahead? {call}. (yes/no)");
+        let field = dal::ask_field(
+            "confirm",
+            "boolean",
+            &prompt,
+            vec![
+                ("yes".into(), "Yes, do it".into()),
+                ("no".into(), "No".into()),
+            ],
+        );
+        let approval = PendingApproval {
+            tool: tool.to_owned(),
+            arguments: args.clone(),
+            call_digest: digest.to_owned(),
+            approver: String::new(),
+            reason: why.clone(),
+            condition: String::new(),
+        };
+        record.status = JobStatus::Paused;
+        record.outcome_class = Some(OutcomeClass::UserActionRequired);
+        record.waiting = Some(dal::single_ask(
+            reason_codes::ACTION_CONFIRMATION_REQUIRED,
+            field,
+            prompt.clone(),
+            Some(approval),
+        ));
+        self.repo
+                .save(
+                    version,
+                    &mut record,
+                    (
+                        EventKind::Paused,
+                        &prompt,
+                        json!({"reason_code": reason_codes::ACTION_CONFIRMATION_REQUIRED, "tool": tool, "why": why}),
+                    ),
+                )
+                .await?;
+        Ok(())
+    }
+
     /// Gates and runs one call; the job as written after it, or `None` when the
     /// job paused or ended.
     async fn step(
@@ -928,43 +979,7 @@ impl Worker {
             && let Some(why) = certainty::confirmation_needed(&record, &args, &digest)
                 .or_else(|| certainty::unplanned(&record, tool, &digest))
         {
-            let call = certainty::describe_call(skill, tool, &args);
-            let prompt = format!("{why}. Shall I go ahead? {call}. (yes/no)");
-            let field = dal::ask_field(
-                "confirm",
-                "boolean",
-                &prompt,
-                vec![
-                    ("yes".into(), "Yes, do it".into()),
-                    ("no".into(), "No".into()),
-                ],
-            );
-            let approval = PendingApproval {
-                tool: tool.to_owned(),
-                arguments: args.clone(),
-                call_digest: digest.clone(),
-                approver: String::new(),
-                reason: why.clone(),
-                condition: String::new(),
-            };
-            record.status = JobStatus::Paused;
-            record.outcome_class = Some(OutcomeClass::UserActionRequired);
-            record.waiting = Some(dal::single_ask(
-                reason_codes::ACTION_CONFIRMATION_REQUIRED,
-                field,
-                prompt.clone(),
-                Some(approval),
-            ));
-            self.repo
-                .save(
-                    version,
-                    &mut record,
-                    (
-                        EventKind::Paused,
-                        &prompt,
-                        json!({"reason_code": reason_codes::ACTION_CONFIRMATION_REQUIRED, "tool": tool, "why": why}),
-                    ),
-                )
+            self.ask_confirmation(skill, record, version, (tool, &args, &digest), why)
                 .await?;
             return Ok(None);
         }
@@ -990,6 +1005,23 @@ impl Worker {
                     )
                     .await?;
                 return Ok(None);
+            }
+            // The rule names the job's owner: her yes to this exact call,
+            // once, is the approval (never another end user's).
+            pb::GateVerdict::RequireApproval
+                if decision.approver == adas_policy::gate::OWNER_CONFIRMS =>
+            {
+                if !certainty::confirmed(&record, &digest) {
+                    self.ask_confirmation(
+                        skill,
+                        record,
+                        version,
+                        (tool, &args, &digest),
+                        decision.reason.clone(),
+                    )
+                    .await?;
+                    return Ok(None);
+                }
             }
             pb::GateVerdict::RequireApproval => {
                 let prompt = format!(

@@ -100,6 +100,13 @@ pub fn tool(tool: &adas_tools::ToolSpec) -> pb::ToolSpec {
         }),
         available: tool.available,
         unavailable_reason: tool.unavailable_reason.clone().unwrap_or_default(),
+        availability: match tool.availability {
+            adas_tools::Availability::Available => pb::ToolAvailability::Available,
+            adas_tools::Availability::NotServed => pb::ToolAvailability::NotServed,
+            adas_tools::Availability::Unaccepted => pb::ToolAvailability::Unaccepted,
+            adas_tools::Availability::Undeclared => pb::ToolAvailability::Undeclared,
+            adas_tools::Availability::NeverAllowed => pb::ToolAvailability::NeverAllowed,
+        } as i32,
     }
 }
 

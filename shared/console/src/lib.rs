@@ -32,6 +32,10 @@ pub struct Console {
     orchestrator: Channel,
     dal: Channel,
     gate: Channel,
+    /// Names the console answers besides its own address.
+    host_names: Vec<String>,
+    /// `Host` values it answers (see [`pages::hosts_for`]); set when it serves.
+    hosts: Vec<String>,
 }
 
 impl Console {
@@ -53,7 +57,17 @@ impl Console {
             orchestrator,
             dal,
             gate,
+            host_names: Vec::new(),
+            hosts: Vec::new(),
         }
+    }
+
+    /// Also answers these host names (`--console-host`): a page served from
+    /// any other name is refused, so a rebinding DNS name that points at
+    /// this machine never drives the console.
+    pub fn with_host_names(mut self, names: &[String]) -> Self {
+        self.host_names = names.to_vec();
+        self
     }
 
     /// Serves the console on `addr` until `shutdown`, in the background;
@@ -96,7 +110,10 @@ impl Console {
             .route("/skills/{slag}/jobs/{job}/decide", post(jobs::decide))
             .route("/skills/{slag}/jobs/{job}/cancel", post(jobs::cancel))
             .fallback(pages::not_found)
-            .layer(axum::middleware::from_fn(pages::guard))
+            .layer(axum::middleware::from_fn_with_state(
+                state.clone(),
+                pages::guard,
+            ))
             .with_state(state)
     }
 
@@ -106,7 +123,9 @@ impl Console {
         listener: tokio::net::TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
-        axum::serve(listener, self.router())
+        let mut console = self;
+        console.hosts = pages::hosts_for(listener.local_addr()?, &console.host_names);
+        axum::serve(listener, console.router())
             .with_graceful_shutdown(shutdown)
             .await
     }

@@ -113,9 +113,63 @@ pub(crate) fn failure(status: tonic::Status) -> Response {
     (code, Html(page("Error", true, &[], &body))).into_response()
 }
 
-/// Security headers on every answer, and no form post from another origin
-/// (the session cookie is SameSite=Strict too).
-pub async fn guard(request: Request, next: Next) -> Response {
+/// The `Host` values a console on `local` answers: its own address, on
+/// loopback `localhost` too, and the operator's `names` (`name` means any
+/// port). An unspecified address (`0.0.0.0`) answers only the names.
+pub(crate) fn hosts_for(local: std::net::SocketAddr, names: &[String]) -> Vec<String> {
+    let port = local.port();
+    let mut hosts = Vec::new();
+    if !local.ip().is_unspecified() {
+        hosts.push(local.to_string());
+    }
+    if local.ip().is_loopback() || local.ip().is_unspecified() {
+        hosts.extend([
+            format!("localhost:{port}"),
+            format!("127.0.0.1:{port}"),
+            format!("[::1]:{port}"),
+        ]);
+    }
+    for name in names {
+        let name = name.trim().to_ascii_lowercase();
+        if name.is_empty() {
+            continue;
+        }
+        let has_port = name
+            .rsplit_once(':')
+            .is_some_and(|(_, after)| !after.contains(']'));
+        if has_port {
+            hosts.push(name);
+            continue;
+        }
+        // A browser leaves out the scheme's default port.
+        if port == 80 || port == 443 {
+            hosts.push(name.clone());
+        }
+        hosts.push(format!("{name}:{port}"));
+    }
+    hosts
+}
+
+/// Security headers on every answer, no page for a `Host` the console does
+/// not serve (a name that re-resolves to this machine cannot drive it), and
+/// no form post from another origin (the session cookie is SameSite=Strict too).
+pub async fn guard(State(console): Shared, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_ascii_lowercase);
+    if !console.hosts.is_empty()
+        && !host
+            .as_deref()
+            .is_some_and(|host| console.hosts.iter().any(|served| served == host))
+    {
+        return (
+            StatusCode::MISDIRECTED_REQUEST,
+            "this console does not serve that host name (--console-host adds one)",
+        )
+            .into_response();
+    }
     if request.method() == http::Method::POST {
         let host = request
             .headers()

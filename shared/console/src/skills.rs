@@ -145,11 +145,7 @@ pub async fn skill(mut clients: Clients, Path(slag): Path<String>) -> Response {
                         "unavailable"
                     },
                     esc(&tool.name),
-                    if tool.available {
-                        "available"
-                    } else {
-                        "unavailable"
-                    },
+                    availability(tool),
                     inputs.join(", "),
                     esc(&tool.description)
                 );
@@ -190,4 +186,17 @@ pub async fn skill(mut clients: Clients, Path(slag): Path<String>) -> Response {
         esc(&skill.etag)
     );
     Html(page(&skill.slag, true, &[], &body)).into_response()
+}
+
+/// What a job may do with a tool, in words: a tool the skill does not declare
+/// or never allows is shown as such, never as available.
+fn availability(tool: &pb::ToolSpec) -> &'static str {
+    match pb::ToolAvailability::try_from(tool.availability) {
+        Ok(pb::ToolAvailability::Undeclared) => "undeclared (never called)",
+        Ok(pb::ToolAvailability::NeverAllowed) => "never allowed",
+        Ok(pb::ToolAvailability::Unaccepted) => "not accepted",
+        Ok(pb::ToolAvailability::NotServed) => "not served",
+        _ if tool.available => "available",
+        _ => "unavailable",
+    }
 }

@@ -213,6 +213,36 @@ impl Intent {
 }
 
 impl Program {
+    /// The tools the program calls, in order of first appearance: every call,
+    /// nested ones, replacements (`ABORT_WITH_NEW_INTENTS`) and calls that ran
+    /// included. Walks with a stack, so no program can exhaust this thread's.
+    pub fn tool_names(&self) -> Vec<String> {
+        fn intent<'a>(call: &'a Intent, stack: &mut Vec<&'a Node>, names: &mut Vec<String>) {
+            if !names.contains(&call.name) {
+                names.push(call.name.clone());
+            }
+            stack.extend(call.args.iter().map(|arg| &arg.value));
+        }
+        let mut names = Vec::new();
+        let mut stack: Vec<&Node> = self.elements.iter().rev().collect();
+        while let Some(node) = stack.pop() {
+            match node {
+                Node::Intent(call)
+                | Node::Evaluated { intent: call, .. }
+                | Node::RuntimeError { intent: call, .. } => intent(call, &mut stack, &mut names),
+                Node::List { items } => stack.extend(items.iter()),
+                Node::PropagateSlots { args } => stack.extend(args.iter().map(|arg| &arg.value)),
+                Node::AbortWithNewIntents { intents } => {
+                    for call in intents {
+                        intent(call, &mut stack, &mut names);
+                    }
+                }
+                _ => {}
+            }
+        }
+        names
+    }
+
     /// The JSON form (the whole tree, runtime nodes included).
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a program always serializes")

@@ -82,13 +82,59 @@ pub fn evidenced(record: &JobRecord, name: &str, value: &Json) -> bool {
             .any(|call| in_output(&call.output, value, 0))
 }
 
+/// Executions of the exact call `digest` the job already made.
+pub fn executions(record: &JobRecord, digest: &str) -> u32 {
+    record
+        .calls
+        .iter()
+        .filter(|call| call.call_digest == digest)
+        .count() as u32
+}
+
+/// Whether the user's yes to the exact call `digest` is still unspent: a
+/// confirmation authorizes one execution, so `f(x), f(x)` asks twice.
+pub fn confirmed(record: &JobRecord, digest: &str) -> bool {
+    let confirmations = record
+        .confirmed_calls
+        .iter()
+        .filter(|done| *done == digest)
+        .count() as u32;
+    confirmations > executions(record, digest)
+}
+
+/// Who may not approve the call `tool(args)` of this job: its owner, whoever
+/// answered a field the call uses, whoever confirmed it. Four eyes means the
+/// person who supplied the risky value is not the one who lets it through.
+pub fn took_part(record: &JobRecord, args: &Map<String, Json>, digest: &str) -> Vec<String> {
+    let mut names = vec![record.owner.clone()];
+    for entry in &record.audit {
+        let fields = entry.detail.get("fields").and_then(Json::as_object);
+        let part = match entry.action.as_str() {
+            "answer" => {
+                fields.is_some_and(|fields| fields.keys().any(|name| args.contains_key(name)))
+            }
+            "confirm" => entry
+                .detail
+                .get("call_digest")
+                .and_then(Json::as_str)
+                .is_none_or(|confirmed| confirmed == digest),
+            _ => false,
+        };
+        if part && !names.contains(&entry.who) {
+            names.push(entry.who.clone());
+        }
+    }
+    names.retain(|name| !name.is_empty());
+    names
+}
+
 /// Why a side-effecting call must be confirmed first; `None` when it may run.
 pub fn confirmation_needed(
     record: &JobRecord,
     args: &Map<String, Json>,
     digest: &str,
 ) -> Option<String> {
-    if record.confirmed_calls.iter().any(|done| done == digest) {
+    if confirmed(record, digest) {
         return None;
     }
     let confident = record
@@ -128,39 +174,15 @@ pub fn unplanned_tools(
         .into_iter()
         .map(|tool| tool.name.clone())
         .collect();
-    let mut names = Vec::new();
-    fn collect(node: &adas_dia::Node, names: &mut Vec<String>, depth: usize) {
-        if depth > adas_dia::MAX_DEPTH {
-            return;
-        }
-        match node {
-            adas_dia::Node::Intent(call) => {
-                names.push(call.name.clone());
-                for arg in &call.args {
-                    collect(&arg.value, names, depth + 1);
-                }
-            }
-            adas_dia::Node::List { items } => {
-                for item in items {
-                    collect(item, names, depth + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    for node in &program.elements {
-        collect(node, &mut names, 0);
-    }
+    let mut names = program.tool_names();
     names.retain(|name| !name.starts_with("sys.") && !planned.contains(name));
-    names.dedup();
     names
 }
 
 /// Why a side-effecting call of a tool a model added must be confirmed.
 pub fn unplanned(record: &JobRecord, tool: &str, digest: &str) -> Option<String> {
-    (record.unplanned_tools.iter().any(|name| name == tool)
-        && !record.confirmed_calls.iter().any(|done| done == digest))
-    .then(|| "This step is not one of the usual steps for your request".to_owned())
+    (record.unplanned_tools.iter().any(|name| name == tool) && !confirmed(record, digest))
+        .then(|| "This step is not one of the usual steps for your request".to_owned())
 }
 
 /// A tool as the user knows it: its description, else its name in words.

@@ -527,12 +527,19 @@ impl DalAgent {
     /// Finds the job's next call, pausing it when a required input is missing.
     pub async fn resolve_next(
         &self,
-        slag: &str,
-        job_id: &str,
+        (tenant, slag, job_id): (&str, &str, &str),
         expected_version: Option<u64>,
         request: &adas_tools::ToolRequest,
     ) -> Result<(Next, StoredJob), DalError> {
         let StoredJob { record, version } = self.repo.load(slag, job_id).await?;
+        // Another tenant's job does not exist for this caller: nothing of it
+        // is read back, nothing written.
+        if record.tenant != tenant {
+            return Err(DalError::Job(JobError::NotFound {
+                slag: slag.to_owned(),
+                job_id: job_id.to_owned(),
+            }));
+        }
         if let Some(expected) = expected_version
             && expected != version
         {
@@ -743,6 +750,10 @@ impl DalAgent {
         } else {
             submitted_by.to_owned()
         };
+        let confirmed_digest = match &decided {
+            Decided::Confirmed(digest) => Some(digest.clone()),
+            _ => None,
+        };
         let (action, requeue, event) = match decided {
             Decided::Intent(intent_id) => {
                 record.intent = Some(crate::DetectedIntent {
@@ -830,11 +841,16 @@ impl DalAgent {
             }
         };
         record.waiting = None;
+        let mut detail = json!({"correlation_id": correlation_id, "fields": fields});
+        if let Some(digest) = confirmed_digest {
+            // Who confirmed which call: that principal may not also approve it.
+            detail["call_digest"] = json!(digest);
+        }
         record.audit.push(AuditEntry {
             who,
             at: now(),
             action: action.into(),
-            detail: json!({"correlation_id": correlation_id, "fields": fields}),
+            detail,
         });
         let (kind, message, data) = event;
         let version = self

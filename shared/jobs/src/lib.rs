@@ -536,6 +536,11 @@ pub fn tool_request(skill: &adas_skill::OperationalSkill, tenant: &str) -> adas_
                     allowed: input.allowed.clone(),
                 })
                 .collect(),
+            never: tool
+                .policy
+                .as_ref()
+                .and_then(|policy| policy.allowed.as_deref())
+                .is_some_and(|allowed| allowed.eq_ignore_ascii_case("never")),
         })
         .collect();
     let mcp_server = skill
@@ -632,18 +637,17 @@ pub fn request_fingerprint(request: &Json) -> String {
     focus::hex(&digest[..16])
 }
 
-/// A new job id: time-ordered, unique.
+/// A new job id: time-ordered, unguessable (128 random bits).
 pub fn new_job_id() -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let salt = u64::from(std::process::id()).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        ^ adas_state::now_ms().rotate_left(17)
-        ^ n.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    // The time keeps ids roughly ordered for people; the 128 random bits make
+    // one job's id say nothing about another's (a caller who knows its own id
+    // cannot find its neighbour's).
+    let mut random = [0u8; 16];
+    getrandom::fill(&mut random).expect("the OS random source");
     format!(
-        "j{:012x}{:08x}",
+        "j{:012x}{:032x}",
         adas_state::now_ms(),
-        (salt ^ (salt >> 31)) as u32
+        u128::from_be_bytes(random)
     )
 }
 

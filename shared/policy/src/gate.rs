@@ -1,5 +1,5 @@
 //! The pre-tool gate. Checks run in a fixed order and the first that decides wins:
-//! blocked/not-allowed tools, `allowed: never`, deny conditions, compiled
+//! blocked/not-allowed tools, tools the skill does not declare, `allowed: never`, deny conditions, compiled
 //! `tool_deny`, compiled thresholds, approval rules, the tool's
 //! `requires_approval`, compiled `requires_approval`. Thresholds do what the
 //! rule says: "amount > 500" applies above 500 (the reference's inverted
@@ -49,6 +49,8 @@ pub enum RuleKind {
     BlockedTool,
     /// An approval already granted for this exact call.
     ApprovalGranted,
+    /// The skill does not declare the tool: denied by default.
+    Undeclared,
 }
 
 /// A gate decision.
@@ -155,12 +157,42 @@ fn matches(pattern: &str, tool: &str) -> bool {
     }
 }
 
-fn holds(condition: &str, args: &Map<String, Json>) -> bool {
-    Condition::parse(condition).is_ok_and(|condition| condition.holds(args))
+/// The platform's own `sys.*` tools, which every skill may call (no server
+/// can offer a tool by such a name).
+pub fn is_platform_tool(tool: &str) -> bool {
+    tool.starts_with("sys.")
 }
+
+/// Whether a restricting condition applies. One that does not parse (validation
+/// refuses them, so only a stored record could carry one) applies: fail closed.
+fn holds(condition: &str, args: &Map<String, Json>) -> bool {
+    match Condition::parse(condition) {
+        Ok(condition) => condition.holds(args),
+        Err(_) => true,
+    }
+}
+
+/// The approver a rule names when the job's owner is to confirm the exact call
+/// herself: a confirmation (one execution, by the owner), never an approval
+/// by a role every end user holds.
+pub const OWNER_CONFIRMS: &str = "user";
 
 /// Checks one fully resolved call against the skill's policy (no approvals looked up).
 pub fn check(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> Decision {
+    let decision = check_rules(skill, tool, args);
+    if decision.verdict == Verdict::RequireApproval && decision.approver.trim().is_empty() {
+        // Validation refuses such a skill; a stored one still never lets
+        // just anyone approve.
+        return Decision {
+            verdict: Verdict::Deny,
+            reason: format!("`{tool}` needs approval, but the skill names no approver role for it"),
+            ..decision
+        };
+    }
+    decision
+}
+
+fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> Decision {
     let digest = call_digest(tool, args);
     let policy = &skill.compiled;
 
@@ -196,6 +228,18 @@ pub fn check(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> 
         .tool_permissions
         .iter()
         .find(|permission| permission.tool == tool);
+    // A skill calls only what it declares: a tool its server also offers, or
+    // that a program or a model names, has none of the policy a declaration
+    // carries (another skill's approvals among them), so it is never allowed.
+    if permission.is_none() && !is_platform_tool(tool) {
+        return Decision::new(
+            Verdict::Deny,
+            RuleKind::Undeclared,
+            format!("tool `{tool}` is not declared by this skill"),
+            format!("tools: `{tool}` is not declared"),
+            &digest,
+        );
+    }
     if let Some(permission) = permission {
         if permission.allowed == "never" {
             return Decision::new(
@@ -249,7 +293,7 @@ pub fn check(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> 
             .approvals
             .iter()
             .find(|rule| rule.tool == tool)
-            .map_or("user", |rule| rule.approver.as_str())
+            .map_or("", |rule| rule.approver.as_str())
             .to_owned()
     };
     for guardrail in &policy.guardrails {
@@ -260,12 +304,10 @@ pub fn check(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> 
             requires_approval,
             original,
         } = guardrail
-            && let Some(actual) = args.get(field).and_then(|actual| {
-                actual
-                    .as_f64()
-                    .or_else(|| actual.as_str().and_then(|text| text.trim().parse().ok()))
-            })
-            && operator.holds(actual, *value)
+            && let Some(actual) = args.get(field)
+            // A value that is not a finite number fails closed: the threshold applies.
+            && adas_skill::condition::finite_number(actual)
+                .is_none_or(|actual| operator.holds(actual, *value))
         {
             let condition = format!("{field} {} {value}", operator.as_str());
             if *requires_approval {
@@ -421,6 +463,27 @@ pub struct ApprovalRequest {
     /// The job's own principal may decide.
     #[serde(default)]
     pub allow_self_approval: bool,
+    /// Principals who took part in the call — the job's owner, whoever
+    /// answered a field it uses, whoever confirmed it — and so may not approve
+    /// it (four eyes), unless the rule allows self-approval.
+    #[serde(default)]
+    pub excluded: Vec<String>,
+    /// Which execution of this exact call in the job it authorizes (0: the
+    /// first): an approval pays for one execution.
+    #[serde(default)]
+    pub occurrence: u32,
+}
+
+/// The job call an approval would authorize: which execution of the exact
+/// call it is, and who took part in it (see [`ApprovalRequest::excluded`]).
+#[derive(Debug, Clone, Copy)]
+pub struct JobCall<'a> {
+    /// The job.
+    pub job_id: &'a str,
+    /// Executions of this exact call the job already made.
+    pub occurrence: u32,
+    /// Who may not approve it.
+    pub excluded: &'a [String],
 }
 
 /// A recorded decision (the audit record).
@@ -457,8 +520,9 @@ pub enum ApprovalError {
         /// Who tried.
         given: String,
     },
-    /// The principal that started the job may not approve its own call.
-    #[error("`{0}` started this job and may not approve its own call")]
+    /// The principal that started the job, answered a field the call uses or
+    /// confirmed it may not approve its own call.
+    #[error("`{0}` started this job or supplied this call and may not approve its own call")]
     SelfApproval(String),
     /// A different decision was already recorded.
     #[error("the request was already decided ({0:?})")]
@@ -476,6 +540,8 @@ pub struct Decider<'a> {
     pub holds_role: &'a (dyn Fn(&str) -> bool + Sync),
     /// Whether it started the job (self-approval).
     pub owns_job: bool,
+    /// Whether four eyes apply (dev mode has one principal for everyone).
+    pub four_eyes: bool,
 }
 
 impl std::fmt::Debug for Decider<'_> {
@@ -503,17 +569,24 @@ fn request_key(job_id: &str, correlation_id: &str) -> String {
     format!("approval-request:{job_id}:{correlation_id}")
 }
 
-fn decision_key(job_id: &str, call_digest: &str) -> String {
-    format!("approval:{job_id}:{call_digest}")
+fn decision_key(job_id: &str, call_digest: &str, occurrence: u32) -> String {
+    match occurrence {
+        0 => format!("approval:{job_id}:{call_digest}"),
+        n => format!("approval:{job_id}:{call_digest}:{n}"),
+    }
 }
 
-/// The correlation id of an approval request: stable for one job and call, so
-/// asking again for the same call is the same request.
-pub fn correlation_id(job_id: &str, call_digest: &str) -> String {
+/// The correlation id of an approval request: stable for one job, call and
+/// execution, so asking again for the same call is the same request, and a
+/// second execution of it is a new one.
+pub fn correlation_id(job_id: &str, call_digest: &str, occurrence: u32) -> String {
     let mut hasher = Sha256::new();
     hasher.update(job_id.as_bytes());
     hasher.update([0u8]);
     hasher.update(call_digest.as_bytes());
+    if occurrence > 0 {
+        hasher.update(occurrence.to_be_bytes());
+    }
     let hex: String = hasher
         .finalize()
         .iter()
@@ -535,17 +608,25 @@ impl<'a> ApprovalBook<'a> {
     pub async fn settle(
         &self,
         slag: &str,
-        job_id: &str,
+        call: JobCall<'_>,
         tool: &str,
         args: &Map<String, Json>,
         mut decision: Decision,
     ) -> Result<Decision, ApprovalError> {
-        if decision.verdict != Verdict::RequireApproval || job_id.is_empty() {
+        let job_id = call.job_id;
+        // The owner's confirmation is the worker's to ask (`confirmed_calls`).
+        if decision.verdict != Verdict::RequireApproval
+            || job_id.is_empty()
+            || decision.approver == OWNER_CONFIRMS
+        {
             return Ok(decision);
         }
         if let Some(record) = self
             .store
-            .recall(slag, &decision_key(job_id, &decision.call_digest))
+            .recall(
+                slag,
+                &decision_key(job_id, &decision.call_digest, call.occurrence),
+            )
             .await?
         {
             let record: ApprovalRecord = serde_json::from_str(&record)
@@ -566,7 +647,7 @@ impl<'a> ApprovalBook<'a> {
                 },
             });
         }
-        let correlation = correlation_id(job_id, &decision.call_digest);
+        let correlation = correlation_id(job_id, &decision.call_digest, call.occurrence);
         let request = ApprovalRequest {
             correlation_id: correlation.clone(),
             job_id: job_id.to_owned(),
@@ -578,6 +659,8 @@ impl<'a> ApprovalBook<'a> {
             condition: decision.condition.clone(),
             requested_at_ms: adas_state::now_ms(),
             allow_self_approval: decision.allow_self_approval,
+            excluded: call.excluded.to_vec(),
+            occurrence: call.occurrence,
         };
         let value = serde_json::to_string(&request).expect("requests serialize");
         self.store
@@ -629,7 +712,9 @@ impl<'a> ApprovalBook<'a> {
                 given: decided_by.to_owned(),
             });
         }
-        if decider.owns_job && !request.allow_self_approval {
+        let took_part = decider.owns_job
+            || (decider.four_eyes && request.excluded.iter().any(|name| name == decided_by));
+        if took_part && !request.allow_self_approval {
             return Err(ApprovalError::SelfApproval(decided_by.to_owned()));
         }
         let record = ApprovalRecord {
@@ -644,7 +729,11 @@ impl<'a> ApprovalBook<'a> {
             .store
             .remember(
                 slag,
-                &decision_key(job_id, &record.request.call_digest),
+                &decision_key(
+                    job_id,
+                    &record.request.call_digest,
+                    record.request.occurrence,
+                ),
                 &value,
                 APPROVAL_TTL,
             )

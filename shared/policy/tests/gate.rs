@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use adas_policy::finalize::{Action, Draft, ReasonCode, RetryDecision, judge, retry_decision};
 use adas_policy::gate::{
-    ApprovalBook, ApprovalChoice, ApprovalError, Decider, RuleKind, Verdict, call_digest, check,
+    ApprovalBook, ApprovalChoice, ApprovalError, Decider, JobCall, RuleKind, Verdict, call_digest,
+    check,
 };
 use adas_policy::llm::FinalizationJudge;
 use adas_policy::polish::polish;
@@ -189,7 +190,11 @@ async fn an_approval_applies_to_the_exact_call_only() {
     let decision = book
         .settle(
             "cs-tier-1",
-            "job-1",
+            JobCall {
+                job_id: "job-1",
+                occurrence: 0,
+                excluded: &[],
+            },
             "process_refund",
             &call,
             check(&cs, "process_refund", &call),
@@ -203,7 +208,11 @@ async fn an_approval_applies_to_the_exact_call_only() {
     let again = book
         .settle(
             "cs-tier-1",
-            "job-1",
+            JobCall {
+                job_id: "job-1",
+                occurrence: 0,
+                excluded: &[],
+            },
             "process_refund",
             &call,
             check(&cs, "process_refund", &call),
@@ -221,6 +230,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
                 name: "user:bob",
                 holds_role: &|role: &str| role == "user",
                 owns_job: false,
+                four_eyes: true,
             },
             ApprovalChoice::Approve,
             "ok",
@@ -241,6 +251,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
                 name: "mallory",
                 holds_role: &|role: &str| role == "supervisor",
                 owns_job: true,
+                four_eyes: true,
             },
             ApprovalChoice::Approve,
             "",
@@ -256,7 +267,8 @@ async fn an_approval_applies_to_the_exact_call_only() {
             &Decider {
                 name: "supervisor",
                 holds_role: &|role: &str| role == "supervisor",
-                owns_job: false
+                owns_job: false,
+                four_eyes: true
             },
             ApprovalChoice::Approve,
             ""
@@ -274,6 +286,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
                 name: "supervisor:alice",
                 holds_role: &|role: &str| role == "supervisor",
                 owns_job: false,
+                four_eyes: true,
             },
             ApprovalChoice::Approve,
             "customer is right",
@@ -288,7 +301,11 @@ async fn an_approval_applies_to_the_exact_call_only() {
     let allowed = book
         .settle(
             "cs-tier-1",
-            "job-1",
+            JobCall {
+                job_id: "job-1",
+                occurrence: 0,
+                excluded: &[],
+            },
             "process_refund",
             &call,
             check(&cs, "process_refund", &call),
@@ -305,7 +322,11 @@ async fn an_approval_applies_to_the_exact_call_only() {
     assert_eq!(
         book.settle(
             "cs-tier-1",
-            "job-1",
+            JobCall {
+                job_id: "job-1",
+                occurrence: 0,
+                excluded: &[]
+            },
             "process_refund",
             &other_amount,
             check(&cs, "process_refund", &other_amount)
@@ -318,7 +339,11 @@ async fn an_approval_applies_to_the_exact_call_only() {
     assert_eq!(
         book.settle(
             "cs-tier-1",
-            "job-2",
+            JobCall {
+                job_id: "job-2",
+                occurrence: 0,
+                excluded: &[]
+            },
             "process_refund",
             &call,
             check(&cs, "process_refund", &call)
@@ -338,7 +363,8 @@ async fn an_approval_applies_to_the_exact_call_only() {
             &Decider {
                 name: "supervisor",
                 holds_role: &|role: &str| role == "supervisor",
-                owns_job: false
+                owns_job: false,
+                four_eyes: true
             },
             ApprovalChoice::Reject,
             ""
@@ -354,7 +380,8 @@ async fn an_approval_applies_to_the_exact_call_only() {
             &Decider {
                 name: "supervisor",
                 holds_role: &|role: &str| role == "supervisor",
-                owns_job: false
+                owns_job: false,
+                four_eyes: true
             },
             ApprovalChoice::Approve,
             ""
@@ -367,7 +394,11 @@ async fn an_approval_applies_to_the_exact_call_only() {
     let rejected = book
         .settle(
             "cs-tier-1",
-            "job-3",
+            JobCall {
+                job_id: "job-3",
+                occurrence: 0,
+                excluded: &[],
+            },
             "process_refund",
             &call,
             check(&cs, "process_refund", &call),
@@ -382,6 +413,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
             name: "supervisor",
             holds_role: &|role: &str| role == "supervisor",
             owns_job: false,
+            four_eyes: true,
         },
         ApprovalChoice::Reject,
         "fraud",
@@ -391,7 +423,11 @@ async fn an_approval_applies_to_the_exact_call_only() {
     let denied = book
         .settle(
             "cs-tier-1",
-            "job-3",
+            JobCall {
+                job_id: "job-3",
+                occurrence: 0,
+                excluded: &[],
+            },
             "process_refund",
             &call,
             check(&cs, "process_refund", &call),
@@ -612,4 +648,166 @@ async fn the_llm_seam_is_skipped_when_the_gate_is_disabled() {
     let cs = skill("cs-tier-1");
     let (verdict, _) = adas_policy::llm::finalize(&called_once, &cs, &Draft::default()).await;
     assert!(!verdict.passed);
+}
+
+#[test]
+fn a_tool_the_skill_does_not_declare_is_denied_by_default() {
+    // devops-tier-1 shares cs-tier-1's server, so `process_refund` is offered
+    // to it, but devops-tier-1 carries none of its policy.
+    let devops = skill("devops-tier-1");
+    let refund = check(
+        &devops,
+        "process_refund",
+        &args(json!({"order_id": "ORD-1", "amount": 50000})),
+    );
+    assert_eq!(
+        (refund.verdict, refund.rule_kind),
+        (Verdict::Deny, RuleKind::Undeclared)
+    );
+    assert!(refund.reason.contains("not declared"), "{}", refund.reason);
+    // The platform's own tools need no declaration.
+    assert_eq!(
+        check(&devops, "sys.echo", &args(json!({"text": "hi"}))).verdict,
+        Verdict::Allow
+    );
+}
+
+#[test]
+fn numeric_conditions_fail_closed_on_values_that_are_not_numbers() {
+    let cs = skill("cs-tier-1");
+    for amount in [
+        json!("$900"),
+        json!([900]),
+        json!("９００"),
+        json!(true),
+        json!("NaN"),
+        json!("inf"),
+        json!({"value": 900}),
+        json!(null),
+    ] {
+        let call = args(json!({"order_id": "ORD-1", "amount": amount}));
+        let decision = check(&cs, "process_refund", &call);
+        assert_eq!(
+            decision.verdict,
+            Verdict::RequireApproval,
+            "amount {amount} must not pass the > 500 rule"
+        );
+    }
+    // Numbers, and numbers written as plain text, compare as numbers.
+    for (amount, verdict) in [
+        (json!(40), Verdict::Allow),
+        (json!("40"), Verdict::Allow),
+        (json!(" 900 "), Verdict::RequireApproval),
+        (json!(900.5), Verdict::RequireApproval),
+    ] {
+        let call = args(json!({"order_id": "ORD-1", "amount": amount}));
+        assert_eq!(
+            check(&cs, "process_refund", &call).verdict,
+            verdict,
+            "{amount}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_approval_pays_for_one_execution_and_takers_part_may_not_approve() {
+    let cs = skill("cs-tier-1");
+    let store = MemoryStore::new();
+    let book = ApprovalBook::new(&store);
+    let call = args(json!({"order_id": "ORD-1", "amount": 900}));
+    // Sam answered the amount: he may not approve it, though he holds the role.
+    let excluded = ["alice".to_owned(), "sam".to_owned()];
+    let first = JobCall {
+        job_id: "job-9",
+        occurrence: 0,
+        excluded: &excluded,
+    };
+    let asked = book
+        .settle(
+            "cs-tier-1",
+            first,
+            "process_refund",
+            &call,
+            check(&cs, "process_refund", &call),
+        )
+        .await
+        .unwrap();
+    let supervisor = |name| Decider {
+        name,
+        holds_role: &|role: &str| role == "supervisor",
+        owns_job: false,
+        four_eyes: true,
+    };
+    let refused = book
+        .decide(
+            "cs-tier-1",
+            "job-9",
+            &asked.correlation_id,
+            &supervisor("sam"),
+            ApprovalChoice::Approve,
+            "",
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(refused, ApprovalError::SelfApproval(_)),
+        "{refused}"
+    );
+    book.decide(
+        "cs-tier-1",
+        "job-9",
+        &asked.correlation_id,
+        &supervisor("carol"),
+        ApprovalChoice::Approve,
+        "",
+    )
+    .await
+    .unwrap();
+    let granted = book
+        .settle(
+            "cs-tier-1",
+            first,
+            "process_refund",
+            &call,
+            check(&cs, "process_refund", &call),
+        )
+        .await
+        .unwrap();
+    assert_eq!(granted.verdict, Verdict::Allow);
+    // The same call a second time in the job is a new request.
+    let second = book
+        .settle(
+            "cs-tier-1",
+            JobCall {
+                occurrence: 1,
+                ..first
+            },
+            "process_refund",
+            &call,
+            check(&cs, "process_refund", &call),
+        )
+        .await
+        .unwrap();
+    assert_eq!(second.verdict, Verdict::RequireApproval);
+    assert_ne!(second.correlation_id, asked.correlation_id);
+}
+
+#[test]
+fn the_owner_confirms_what_a_rule_gives_to_user() {
+    let skill = custom(
+        "\
+name: custom
+tools:
+  - name: push
+policy:
+  approvals:
+    - tool_id: push
+      approver: user
+",
+    );
+    let decision = check(&skill, "push", &Map::new());
+    assert_eq!(
+        (decision.verdict, decision.approver.as_str()),
+        (Verdict::RequireApproval, adas_policy::gate::OWNER_CONFIRMS)
+    );
 }

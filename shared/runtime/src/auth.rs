@@ -43,6 +43,11 @@ pub mod roles {
 /// The tenant of dev mode and of jobs stored before tenants existed.
 pub const DEV_TENANT: &str = "default";
 
+/// The tenant of a `service` key that acts for every tenant (the suite's own
+/// workers: `adas up`'s in-process key, a split deployment's peer key).
+/// Any other service key acts for its own tenant only.
+pub const ALL_TENANTS: &str = "*";
+
 /// The authenticated caller.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Principal {
@@ -93,6 +98,12 @@ impl Principal {
     pub fn is_service(&self) -> bool {
         self.has_role(roles::SERVICE)
     }
+
+    /// Whether it acts for every tenant (dev mode, or a service key of
+    /// tenant [`ALL_TENANTS`]): such callers are not held to quotas.
+    pub fn acts_for_every_tenant(&self) -> bool {
+        self.dev || (self.is_service() && self.tenant == ALL_TENANTS)
+    }
 }
 
 /// The caller of `request`, put there by [`AuthLayer`].
@@ -119,7 +130,15 @@ pub fn tenant<T>(request: &tonic::Request<T>) -> Result<String, Status> {
             .and_then(|value| value.to_str().ok())
             .filter(|value| !value.is_empty())
     {
-        return Ok(tenant.to_owned());
+        // A service key of one tenant is that tenant's integration, not the
+        // suite: it cannot step into another tenant by naming it.
+        if principal.acts_for_every_tenant() || principal.tenant == tenant {
+            return Ok(tenant.to_owned());
+        }
+        return Err(permission_denied(format!(
+            "this service key acts for tenant `{}` only",
+            principal.tenant
+        )));
     }
     Ok(principal.tenant)
 }
@@ -211,6 +230,28 @@ impl AuthFile {
         }
     }
 
+    /// Reads `path`, applies `change` and writes it back, holding an
+    /// exclusive lock on `<path>.lock` throughout, so concurrent writers
+    /// (two `adas auth key create` at once) never lose each other's entries.
+    pub fn update<T>(
+        path: &Path,
+        change: impl FnOnce(&mut Self) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let lock_path = path.with_extension("lock");
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|error| format!("auth file lock {}: {error}", lock_path.display()))?;
+        lock.lock()
+            .map_err(|error| format!("auth file lock {}: {error}", lock_path.display()))?;
+        let mut file = Self::read(path)?;
+        let value = change(&mut file)?;
+        file.write(path)?;
+        Ok(value)
+    }
+
     /// Writes it atomically, readable by the owner only.
     pub fn write(&self, path: &Path) -> Result<(), String> {
         let text = serde_json::to_string_pretty(self).map_err(|error| error.to_string())?;
@@ -238,11 +279,21 @@ impl AuthFile {
         roles: &[String],
     ) -> Result<String, String> {
         check_name("name", name)?;
-        check_name("tenant", tenant)?;
+        if tenant == ALL_TENANTS {
+            // Only the suite's own workers act for every tenant.
+            if roles.iter().any(|role| role != roles::SERVICE) {
+                return Err(format!(
+                    "tenant `{ALL_TENANTS}` (every tenant) is for `service` keys only"
+                ));
+            }
+        } else {
+            check_name("tenant", tenant)?;
+        }
         // A tenant names a directory and a key prefix: the slag rule.
-        if !tenant
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_'))
+        if tenant != ALL_TENANTS
+            && !tenant
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_'))
         {
             return Err(format!(
                 "tenant `{tenant}`: lowercase letters, digits, `-` and `_` only"
@@ -413,7 +464,7 @@ impl Authenticator {
                     key_digest(&key),
                     Principal {
                         name: "adas-internal".into(),
-                        tenant: DEV_TENANT.into(),
+                        tenant: ALL_TENANTS.into(),
                         roles: vec![roles::SERVICE.into()],
                         dev: false,
                     },

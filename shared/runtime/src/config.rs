@@ -219,6 +219,15 @@ pub struct ServerArgs {
     /// deployment (reaching the other services at the peer addresses).
     #[arg(long, env = "ADAS_CONSOLE_LISTEN")]
     pub console_listen: Option<SocketAddr>,
+    /// Host names the console answers besides its own address (and, on
+    /// loopback, `localhost`): `console.example.com` or `name:port`; any other
+    /// `Host` is refused (DNS rebinding). Repeat or comma-separate.
+    #[arg(
+        long = "console-host",
+        env = "ADAS_CONSOLE_HOSTS",
+        value_delimiter = ','
+    )]
+    pub console_hosts: Vec<String>,
     /// Most bytes of artifacts one slag's focus cache keeps (large tool outputs).
     #[arg(long, env = "ADAS_FOCUS_CACHE_MAX_BYTES", default_value_t = 64 * 1024 * 1024)]
     pub focus_cache_max_bytes: u64,
@@ -353,6 +362,7 @@ impl ServerArgs {
             metrics_listen: self.metrics_listen,
             otlp_endpoint: self.otlp_endpoint,
             console_listen: self.console_listen,
+            console_hosts: self.console_hosts,
             focus_cache_max_bytes: self.focus_cache_max_bytes,
             focus_cache_max_entries: self.focus_cache_max_entries.max(1),
             llm: self.llm.into_config(),
@@ -435,6 +445,8 @@ pub struct ServerConfig {
     pub otlp_endpoint: Option<String>,
     /// Where the web console is served; `None`: nowhere.
     pub console_listen: Option<SocketAddr>,
+    /// Host names the console answers besides its own address.
+    pub console_hosts: Vec<String>,
     /// Bound of each slag's focus cache, in bytes.
     pub focus_cache_max_bytes: u64,
     /// Bound of each slag's focus cache, in artifacts.
@@ -483,6 +495,7 @@ impl ServerConfig {
             metrics_listen: None,
             otlp_endpoint: None,
             console_listen: None,
+            console_hosts: Vec::new(),
             focus_cache_max_bytes: 64 * 1024 * 1024,
             focus_cache_max_entries: 10_000,
             llm: adas_llm::LlmConfig::default(),
@@ -495,6 +508,38 @@ impl ServerConfig {
     pub fn llm(&self) -> Result<Option<adas_llm::Llm>, crate::RuntimeError> {
         adas_llm::Llm::new(self.llm.clone())
             .map_err(|error| crate::RuntimeError::Startup(error.to_string()))
+    }
+
+    /// Refuses, before anything binds, a dev-mode process (no auth file: every
+    /// caller is an admin) that would listen beyond this machine — on any of
+    /// its listeners: gRPC, metrics, console and `extra` (the demo MCP
+    /// server, `adas up`'s console).
+    pub fn check_dev_listeners(
+        &self,
+        extra: &[(&str, SocketAddr)],
+    ) -> Result<(), crate::RuntimeError> {
+        if self.auth_file.is_some() {
+            return Ok(());
+        }
+        let configured = [
+            ("--listen", Some(self.listen)),
+            ("--metrics-listen", self.metrics_listen),
+            ("--console-listen", self.console_listen),
+        ];
+        let all = configured
+            .into_iter()
+            .filter_map(|(what, addr)| addr.map(|addr| (what, addr)))
+            .chain(extra.iter().copied());
+        for (what, addr) in all {
+            if !addr.ip().is_loopback() {
+                return Err(crate::RuntimeError::Startup(format!(
+                    "{what} {addr}: no --auth-file (ADAS_AUTH_FILE), so every caller would be \
+                     an admin; dev mode listens on loopback only — create keys with \
+                     `adas auth key create` to listen on other addresses"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// How this process recognises callers: the auth file, or dev mode.

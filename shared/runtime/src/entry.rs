@@ -46,6 +46,11 @@ where
         config.otlp_endpoint.as_deref(),
         name,
     );
+    // Checked before the service binds anything: a refused start listens nowhere.
+    if let Err(error) = config.check_dev_listeners(&[]) {
+        eprintln!("error: {error}");
+        return ExitCode::FAILURE;
+    }
     let code = run_on(config.runtime_threads, run(config, cli.peers));
     crate::telemetry::flush();
     code
@@ -81,7 +86,11 @@ pub fn run_on<E: std::fmt::Display>(
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(future) {
+    let result = runtime.block_on(future);
+    // Whatever the future spawned (a console, a demo MCP server, a listener)
+    // stops with the runtime, so a refused start leaves nothing listening.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(2));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             error!(%error, "exiting on error");

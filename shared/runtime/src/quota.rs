@@ -1,8 +1,10 @@
 //! Request-rate quotas per principal and per tenant: token buckets keyed by
 //! name, checked by the auth layer once the caller is known. Over the limit the
 //! call is RESOURCE_EXHAUSTED with `google.rpc.RetryInfo` saying when a token
-//! is back. The suite's own processes (`service`) and dev mode are not limited:
-//! a worker's calls are the work a user already paid for.
+//! is back. The suite's own processes (`service` keys of every tenant, `*`) and
+//! dev mode are not limited: a worker's calls are the work a user already paid
+//! for. A `service` key of one tenant is that tenant's integration and is held
+//! to its quotas like any caller.
 //!
 //! Hand-written on purpose: a keyed bucket is a few lines, where `governor`
 //! would bring thirteen crates (a third `hashbrown` among them) to a two-core build.
@@ -102,7 +104,7 @@ impl Quotas {
 
     /// Admits one request of `principal`, or refuses it with RetryInfo.
     pub fn admit(&self, principal: &crate::Principal) -> Result<(), Status> {
-        if principal.dev || principal.is_service() {
+        if principal.acts_for_every_tenant() {
             return Ok(());
         }
         let now = Instant::now();

@@ -315,7 +315,9 @@ pub fn compile(skill: &Skill) -> CompiledPolicy {
         .iter()
         .flat_map(|rule| {
             let tool = resolve_tool_name(&skill.tools, &rule.tool_id);
-            let approver = rule.approver.clone().unwrap_or_else(|| "user".into());
+            // No approver: none is assumed (validation refuses the rule; the
+            // gate denies a call that would need one).
+            let approver = rule.approver.clone().unwrap_or_default().trim().to_owned();
             let default_action = rule
                 .action
                 .clone()

@@ -16,7 +16,10 @@
 //!
 //! The spec's grammar is `field op number`; strings, booleans and `and`/`or` are
 //! accepted because the Skill Builder's own templates use them. A comparison on
-//! an argument the call does not carry is false: the rule does not apply.
+//! an argument the call does not carry is false: the rule does not apply. A
+//! comparison on a value of the wrong type (`"$900"`, `[900]`, `true` where a
+//! number belongs) is true: conditions restrict (deny, require approval), so
+//! they fail closed.
 
 use std::fmt;
 
@@ -226,8 +229,12 @@ impl Expr {
                 compare(actual, *op, value)
             }
             Self::Text { field, op, value } => {
-                let Some(Value::String(actual)) = lookup(arguments, field) else {
+                let Some(actual) = lookup(arguments, field) else {
                     return false;
+                };
+                // Fails closed, as `compare` does.
+                let Value::String(actual) = actual else {
+                    return true;
                 };
                 match op {
                     TextOp::Contains => actual.contains(value.as_str()),
@@ -248,27 +255,45 @@ fn lookup<'a>(arguments: &'a Map<String, Value>, path: &str) -> Option<&'a Value
     Some(current)
 }
 
+/// A value as a finite number: a JSON number, or a string that is one plain
+/// decimal number (`"900"`, `" 900 "`). `"$900"`, `"９００"`, `"NaN"`, `[900]`
+/// and `true` are not numbers.
+pub fn finite_number(value: &Value) -> Option<f64> {
+    let number = match value {
+        Value::Number(number) => number.as_f64(),
+        Value::String(text) => {
+            let text = text.trim();
+            // Rust's float parser also takes `inf`, `NaN` and `infinity`.
+            text.bytes()
+                .all(|byte| {
+                    byte.is_ascii_digit() || matches!(byte, b'.' | b'-' | b'+' | b'e' | b'E')
+                })
+                .then(|| text.parse::<f64>().ok())
+                .flatten()
+        }
+        _ => None,
+    };
+    number.filter(|number| number.is_finite())
+}
+
 /// Numbers compare numerically (a numeric string counts as its number); strings and
-/// booleans only by equality.
+/// booleans only by equality. A value of another type than the rule's fails
+/// closed: it holds, since nobody can show it is on the safe side of the rule
+/// (`"$900"` against `amount > 500` is not a small refund).
 fn compare(actual: &Value, op: CompareOp, expected: &Literal) -> bool {
     match expected {
         Literal::Number(expected) => {
-            let actual = match actual {
-                Value::Number(number) => number.as_f64(),
-                Value::String(text) => text.trim().parse::<f64>().ok(),
-                _ => None,
-            };
-            actual.is_some_and(|actual| op.holds(actual, *expected))
+            finite_number(actual).is_none_or(|actual| op.holds(actual, *expected))
         }
         Literal::String(expected) => match (actual, op) {
             (Value::String(actual), CompareOp::Eq) => actual == expected,
             (Value::String(actual), CompareOp::Ne) => actual != expected,
-            _ => false,
+            _ => true,
         },
         Literal::Bool(expected) => match (actual, op) {
             (Value::Bool(actual), CompareOp::Eq) => actual == expected,
             (Value::Bool(actual), CompareOp::Ne) => actual != expected,
-            _ => false,
+            _ => true,
         },
     }
 }

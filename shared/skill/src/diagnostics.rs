@@ -61,6 +61,9 @@ pub mod codes {
     pub const EGRESS_DENIED: &str = "egress_denied";
     /// An on-disk edit that does not validate; the last good version is served.
     pub const STALE_EDIT: &str = "stale_edit";
+    /// An approval requirement with no approver role, or with a platform role
+    /// (`operator`, `admin`, `service`) that cannot keep four eyes apart.
+    pub const APPROVER_REQUIRED: &str = "approver_required";
 }
 
 /// One finding about a skill document.

@@ -115,6 +115,29 @@ fn order_support_example_loads_with_thresholds_and_rv2() {
 #[test]
 fn software_developer_template_loads_with_builder_conditions() {
     let (source, name) = fixture("software-developer.template.skill.yaml");
+    // `git_branch` requires approval on a delete, and no rule names who
+    // approves: refused at its line:col (nobody is assumed).
+    let refused = load_detected(&source, Some(&name));
+    let errors: Vec<(&str, u32, u32, &str)> = refused
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.path.as_str(), d.line, d.column, d.code))
+        .collect();
+    assert_eq!(
+        errors,
+        [(
+            "tools[11].policy.conditions[1].action",
+            1116,
+            19,
+            codes::APPROVER_REQUIRED
+        )]
+    );
+    // The fix the diagnostic names: the user's own confirmation.
+    let source = source.replace(
+        "  approvals:\n",
+        "  approvals:\n    - tool_id: git_branch\n      approver: user\n",
+    );
     let loaded = load_detected(&source, Some(&name));
     assert!(
         !loaded.has_errors(),
@@ -229,9 +252,15 @@ engine: turbo
         (5, "intents.supported[1].id", codes::DUPLICATE_INTENT),
         (10, "tools[0].inputs[0].type", codes::INVALID_VALUE),
         (12, "tools[0].policy.allowed", codes::INVALID_VALUE),
+        (
+            13,
+            "tools[0].policy.requires_approval",
+            codes::APPROVER_REQUIRED,
+        ),
         (14, "tools[0].policy.condition", codes::INVALID_CONDITION),
         (15, "tools[1].name", codes::DUPLICATE_TOOL),
         (19, "policy.workflows[0].steps[1]", codes::UNKNOWN_TOOL),
+        (21, "policy.approvals[0].approver", codes::APPROVER_REQUIRED),
         (21, "policy.approvals[0].tool_id", codes::UNKNOWN_TOOL),
         (22, "policy.approvals[0].when", codes::INVALID_CONDITION),
         (25, "resources[0].type", codes::INVALID_VALUE),

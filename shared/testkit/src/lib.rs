@@ -280,6 +280,8 @@ pub fn workspace_binary(name: &str) -> PathBuf {
 pub struct SpawnedService {
     child: Child,
     addr: SocketAddr,
+    /// The web console's address, when the process announced one.
+    console: std::sync::Arc<std::sync::Mutex<Option<SocketAddr>>>,
 }
 
 impl SpawnedService {
@@ -306,11 +308,18 @@ impl SpawnedService {
             .unwrap_or_else(|error| panic!("spawn {}: {error}", binary.display()));
         let stdout = child.stdout.take().expect("piped stdout");
         let (sender, receiver) = mpsc::channel();
+        let console = std::sync::Arc::new(std::sync::Mutex::new(None));
+        let announced = console.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
                 if let Some(addr) = line.strip_prefix(LISTENING_PREFIX) {
                     let _ = sender.send(addr.trim().to_owned());
+                } else if let Some(addr) = line.strip_prefix("console on http://") {
+                    *announced
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                        addr.trim().parse().ok();
                 }
             }
         });
@@ -320,6 +329,7 @@ impl SpawnedService {
                 addr: addr
                     .parse()
                     .expect("readiness line carries a socket address"),
+                console,
             },
             Err(_) => {
                 let _ = child.kill();
@@ -335,6 +345,14 @@ impl SpawnedService {
     /// The address it listens on.
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// Where its web console listens (`console on http://ADDR`), if it serves one.
+    pub fn console_addr(&self) -> Option<SocketAddr> {
+        *self
+            .console
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// `http://ADDR`, for a tonic channel.

@@ -19,4 +19,4 @@ pub use resolve::{
     CacheTtls, DeclaredTool, GENERATION_KEY, LOCAL_RECHECK, ResolvedTools, ToolRequest,
     ToolResolver, ToolsError, local_hits, matches_pattern, selection_cache_key, tool_digest,
 };
-pub use spec::{ToolInputSpec, ToolSource, ToolSpec, schema_problems};
+pub use spec::{Availability, ToolInputSpec, ToolSource, ToolSpec, schema_problems};

@@ -113,6 +113,8 @@ pub struct DeclaredTool {
     pub description: String,
     /// Declared inputs.
     pub inputs: Vec<ToolInputSpec>,
+    /// Declared `policy.allowed: never`.
+    pub never: bool,
 }
 
 /// What ResolveTools needs from a skill.
@@ -504,6 +506,7 @@ impl ToolResolver {
                             source,
                             available: false,
                             unavailable_reason: Some(reason),
+                            availability: crate::spec::Availability::NotServed,
                             read_only_hint: None,
                         },
                     );
@@ -534,6 +537,7 @@ impl ToolResolver {
         if let Some(scope) = &request.pin_scope {
             self.apply_pins(scope, &mut resolved).await?;
         }
+        mark_undeclared(request, &mut resolved);
         Ok(resolved)
     }
 
@@ -580,6 +584,7 @@ impl ToolResolver {
             };
             warn!(scope, tool = %tool.name, reason, "MCP tool not accepted");
             tool.available = false;
+            tool.availability = crate::spec::Availability::Unaccepted;
             tool.unavailable_reason = Some(format!(
                 "`{}` is unavailable: {reason} (adas skill tools SLAG --accept)",
                 tool.name
@@ -688,6 +693,37 @@ pub fn matches_pattern(pattern: &str, name: &str) -> bool {
     match pattern.strip_suffix('*') {
         Some(prefix) => name.starts_with(prefix),
         None => pattern == name,
+    }
+}
+
+/// A skill calls only what it declares: a server tool it does not declare is
+/// listed (so people see what the server offers) but never available, and a
+/// declared `allowed: never` tool neither. Marked after the pins are taken,
+/// so declaring a tool later does not make it "new on the server".
+fn mark_undeclared(request: &ToolRequest, resolved: &mut ResolvedTools) {
+    use crate::spec::Availability;
+    for tool in &mut resolved.tools {
+        let declared = request
+            .declared
+            .iter()
+            .find(|declared| declared.name == tool.name);
+        let (availability, reason) = match declared {
+            None if matches!(tool.source, ToolSource::Mcp { .. }) => (
+                Availability::Undeclared,
+                format!(
+                    "`{}` is offered by the skill's MCP server but not declared by the skill: it is never called",
+                    tool.name
+                ),
+            ),
+            Some(declared) if declared.never => (
+                Availability::NeverAllowed,
+                format!("`{}` is declared `allowed: never`", tool.name),
+            ),
+            _ => continue,
+        };
+        tool.available = false;
+        tool.availability = availability;
+        tool.unavailable_reason = Some(reason);
     }
 }
 

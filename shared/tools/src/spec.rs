@@ -20,6 +20,10 @@ pub enum ToolSource {
     },
 }
 
+fn is_available(availability: &Availability) -> bool {
+    *availability == Availability::Available
+}
+
 /// One input of a tool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolInputSpec {
@@ -33,6 +37,36 @@ pub struct ToolInputSpec {
     pub description: String,
     /// Allowed values, if restricted.
     pub allowed: Vec<Json>,
+}
+
+/// What a job of a skill may do with a resolved tool.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Availability {
+    /// Jobs may call it (the gate still judges each call).
+    #[default]
+    Available,
+    /// Declared by the skill, not offered by its server.
+    NotServed,
+    /// Offered, but new or changed since it was accepted.
+    Unaccepted,
+    /// Offered by the server, not declared by the skill: never called.
+    Undeclared,
+    /// Declared `allowed: never`.
+    NeverAllowed,
+}
+
+impl Availability {
+    /// Its name for people (`adas skill tools`, the console).
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Available => "available",
+            Self::NotServed => "not served",
+            Self::Unaccepted => "not accepted",
+            Self::Undeclared => "undeclared",
+            Self::NeverAllowed => "never allowed",
+        }
+    }
 }
 
 /// A tool a skill can call.
@@ -52,6 +86,9 @@ pub struct ToolSpec {
     pub available: bool,
     /// Why it cannot, when unavailable.
     pub unavailable_reason: Option<String>,
+    /// What jobs may do with it (a resolution sets it; lists keep the default).
+    #[serde(default, skip_serializing_if = "is_available")]
+    pub availability: Availability,
     /// The server's MCP `readOnlyHint`. A hint, trusted only as part of the
     /// definition an admin accepted (it is in the pinned digest); a skill's
     /// `read_only` overrides it.
@@ -103,6 +140,7 @@ impl ToolSpec {
             source,
             available: true,
             unavailable_reason: None,
+            availability: Availability::Available,
             read_only_hint: None,
         }
     }

@@ -315,6 +315,7 @@ async fn merge_rules() {
         name: name.into(),
         description: String::new(),
         inputs,
+        never: false,
     };
     let request = ToolRequest {
         mcp_server: Some(server.uri.clone()),

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use adas_nlu::{Detection, Planner};
 use adas_policy::finalize::{Action, Draft, ReasonCode};
-use adas_policy::gate::{ApprovalBook, ApprovalError, Decision, RuleKind, Verdict};
+use adas_policy::gate::{ApprovalBook, ApprovalError, Decision, JobCall, RuleKind, Verdict};
 use adas_policy::llm::{FinalizationJudge, Polisher};
 use adas_proto::pb;
 use adas_runtime::convert::{json_to_value, struct_to_json, value_to_json};
@@ -107,17 +107,28 @@ pub async fn plan(
 }
 
 /// `CheckToolCall`: the policy's decision on `tool(args)`, settled against the
-/// job's approvals when a job is named (`job_id` non-empty).
+/// approvals of `job` when one is named: which execution of the exact call it
+/// is (an approval pays for one) and who took part in it (they may not
+/// approve it).
 pub async fn check_tool_call(
     store: &dyn adas_state::IdempotencyStore,
     skill: &OperationalSkill,
-    (slag, job_id): (&str, &str),
+    job: Option<&adas_jobs::JobRecord>,
     tool: &str,
     args: &serde_json::Map<String, serde_json::Value>,
 ) -> Result<pb::GateDecision, ApprovalError> {
     let decision = adas_policy::gate::check(skill, tool, args);
+    let Some(record) = job else {
+        return Ok(gate_decision(decision));
+    };
+    let excluded = adas_jobs::certainty::took_part(record, args, &decision.call_digest);
+    let call = JobCall {
+        job_id: &record.job_id,
+        occurrence: adas_jobs::certainty::executions(record, &decision.call_digest),
+        excluded: &excluded,
+    };
     let decision = ApprovalBook::new(store)
-        .settle(slag, job_id, tool, args, decision)
+        .settle(&record.slag, call, tool, args, decision)
         .await?;
     Ok(gate_decision(decision))
 }
@@ -139,6 +150,7 @@ fn gate_decision(decision: Decision) -> pb::GateDecision {
             RuleKind::Approval => pb::GateRuleKind::Approval,
             RuleKind::BlockedTool => pb::GateRuleKind::BlockedTool,
             RuleKind::ApprovalGranted => pb::GateRuleKind::ApprovalGranted,
+            RuleKind::Undeclared => pb::GateRuleKind::UndeclaredTool,
         } as i32,
         approver: decision.approver,
         condition: decision.condition,

@@ -479,14 +479,7 @@ pub fn check_job_access(
     principal: &adas_runtime::Principal,
     record: &adas_jobs::JobRecord,
 ) -> Result<(), tonic::Status> {
-    if !principal.dev && principal.tenant != record.tenant {
-        return Err(adas_runtime::status_with_details(
-            tonic::Code::NotFound,
-            "JOB_NOT_FOUND",
-            format!("job {} not found", record.job_id),
-            &[],
-        ));
-    }
+    check_job_tenant(&principal.tenant, principal.dev, record)?;
     let approver = record
         .waiting
         .as_ref()
@@ -502,10 +495,30 @@ pub fn check_job_access(
     }
 }
 
+/// Another tenant's job does not exist for a caller acting in `tenant` (the
+/// principal's own, or the one a `service` caller names): NOT_FOUND, the same
+/// answer as a job that does not exist.
+pub fn check_job_tenant(
+    tenant: &str,
+    dev: bool,
+    record: &adas_jobs::JobRecord,
+) -> Result<(), tonic::Status> {
+    if dev || tenant == record.tenant {
+        return Ok(());
+    }
+    Err(adas_runtime::status_with_details(
+        tonic::Code::NotFound,
+        "JOB_NOT_FOUND",
+        format!("job {} not found", record.job_id),
+        &[],
+    ))
+}
+
 /// Refuses callers that are not one of the suite's own processes (internal
-/// RPCs: the worker's calls that move jobs forward).
+/// RPCs: the worker's calls that move jobs forward). An admin is not one: an
+/// administrator of skills has no business moving another job's plan.
 pub fn require_service(principal: &adas_runtime::Principal) -> Result<(), tonic::Status> {
-    if principal.is_service() || principal.is_admin() {
+    if principal.is_service() {
         Ok(())
     } else {
         Err(adas_runtime::auth::permission_denied(
