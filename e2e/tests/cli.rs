@@ -239,6 +239,18 @@ fn jobs_print_as_json_yaml_and_text_and_pipes_close_quietly() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     let name = stdout.trim().to_owned();
     assert!(name.starts_with("skills/cs-tier-1/jobs/"), "{name}");
+    // The worker pauses it for the order number: wait for that, not for a time.
+    let mut status = String::new();
+    for _ in 0..1000 {
+        let output = adas(&["job", "get", &name, "-o", "json", "--server", &server]);
+        let job: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        status = job["status"].as_str().unwrap_or_default().to_owned();
+        if status == "JOB_STATUS_PAUSED" {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(status, "JOB_STATUS_PAUSED");
 
     let output = adas(&["job", "--server", &server, "get", &name, "-o", "json"]);
     let (stdout, stderr) = text(&output);

@@ -41,27 +41,6 @@ fn arguments(json: Json) -> prost_types::Struct {
     }
 }
 
-impl Suite {
-    /// What the demo server executed of `tool`, by its own log.
-    fn executed(&self, tool: &str) -> Vec<Json> {
-        adas_e2e::invariants::executions(self.store.executions_log())
-            .into_iter()
-            .filter(|execution| execution["tool"] == tool)
-            .collect()
-    }
-
-    /// Redis keys whose name contains `needle`.
-    fn keys_with(&self, needle: &str) -> Vec<String> {
-        let client = redis::Client::open(self.store.redis_url()).unwrap();
-        let mut connection = client.get_connection().unwrap();
-        let keys: Vec<String> = redis::cmd("KEYS")
-            .arg(format!("*{needle}*"))
-            .query(&mut connection)
-            .unwrap();
-        keys
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_skill_calls_only_the_tools_it_declares() {
     let suite = Suite::start("ctl-undeclared");
@@ -758,4 +737,55 @@ async fn nobody_but_the_suite_spends_the_operators_model() {
         0,
         "the model was called for callers other than the suite"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cli_and_the_server_give_one_verdict_on_a_skill() {
+    let suite = Suite::start("ctl-one-verdict");
+    let template =
+        std::fs::read_to_string(adas_testkit::templates_dir().join("cs-tier-1.yaml")).unwrap();
+    let source = template.replace(
+        "mcp_server: \"${ADAS_DEMO_MCP_URL}\"",
+        "mcp_server: \"mcp://127.0.0.1:3100/tools\"",
+    );
+    assert_ne!(source, template);
+    let file = scratch_dir("ctl-one-verdict-file").join("cs.yaml");
+    std::fs::write(&file, &source).unwrap();
+    let local = Command::new(workspace_binary("adas"))
+        .args(["skill", "validate", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!local.status.success());
+    let printed = String::from_utf8_lossy(&local.stdout);
+    let remote = suite
+        .registry("root")
+        .await
+        .validate_skill(pb::ValidateSkillRequest {
+            source: source.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!remote.valid);
+    let server_side: Vec<&pb::Diagnostic> = remote
+        .diagnostics
+        .iter()
+        .filter(|d| d.path == "mcp_server")
+        .collect();
+    assert_eq!(server_side.len(), 1, "{server_side:?}");
+    let message = &server_side[0].message;
+    assert!(
+        message.contains("`mcp://` is not a transport")
+            && message.contains("http://127.0.0.1:3100/tools"),
+        "{message}"
+    );
+    assert!(
+        printed.contains(message.as_str()),
+        "the CLI says the same: {printed}"
+    );
+    assert!(printed.contains(&format!(
+        ":{}:{}: error",
+        server_side[0].line, server_side[0].column
+    )));
 }

@@ -116,10 +116,13 @@ async fn probes_answer_while_every_slot_is_held() {
     // holds its slot until the MCP call timeout (30 s).
     let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let silent_port = silent.local_addr().unwrap().port();
+    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = accepted.clone();
     std::thread::spawn(move || {
         let mut held = Vec::new();
         for stream in silent.incoming() {
             held.push(stream);
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         }
     });
     let root = scratch_dir("probes");
@@ -167,8 +170,11 @@ async fn probes_answer_while_every_slot_is_held() {
                 .await
         }));
     }
-    // Let the calls take the one slot and queue behind it.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The first call holds the one slot once it reached the silent server;
+    // the others queue behind it.
+    while accepted.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     assert!(
         held.iter().all(|call| !call.is_finished()),
         "the calls hang"
@@ -194,8 +200,10 @@ async fn after_sigterm_it_reports_not_serving_while_it_still_serves() {
             root.to_str().unwrap(),
             "--templates-dir",
             &templates_arg(),
+            // Long enough that a loaded machine sees the drain: the test
+            // waits for each condition, not for a fixed time.
             "--drain-delay-ms",
-            "3000",
+            "10000",
         ],
         &[],
     );
@@ -207,7 +215,8 @@ async fn after_sigterm_it_reports_not_serving_while_it_still_serves() {
     signal(service.pid(), "-TERM");
     // A new connection during the drain delay is accepted and told NOT_SERVING.
     let mut seen = None;
-    for _ in 0..100 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(8);
+    while std::time::Instant::now() < deadline {
         match health(&endpoint, service_names::ORCHESTRATOR).await {
             Ok(ServingStatus::NotServing) => {
                 seen = Some(ServingStatus::NotServing);

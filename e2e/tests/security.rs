@@ -93,6 +93,8 @@ async fn unauthenticated_calls_are_refused_on_all_five_services() {
             Code::Unauthenticated
         );
     }
+    // Nothing of it was stored.
+    assert_eq!(suite.stored_jobs(), 0);
     // Health stays open for probes; a key opens the services.
     suite.alive().await;
     suite
@@ -257,6 +259,17 @@ async fn a_strangers_reads_and_answers_are_refused_and_tenants_are_invisible() {
             .into_inner();
         assert!(waiting.jobs.is_empty(), "{who}: {waiting:?}");
     }
+    // The refusals changed nothing: the job is as alice left it, and the
+    // lookup its answer would allow has not run.
+    let unchanged = suite
+        .jobs("alice")
+        .await
+        .get_job(get(&paused.name))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(unchanged, paused);
+    assert!(suite.executed("check_order_status").is_empty());
     // The internal step of the worker is not for callers.
     assert_eq!(
         code(
@@ -410,10 +423,11 @@ async fn skills_change_only_by_an_admin_holding_the_current_etag() {
         .await
         .unwrap()
         .into_inner();
-    // The attack: the same skill without its approval rule.
+    // The attack: the same skill with a supervisor only above a million.
     let weakened = current
         .source
-        .replace("  approvals:\n", "  approvals_removed:\n");
+        .replace("when: \"amount > 500\"", "when: \"amount > 1000000\"");
+    assert_ne!(weakened, current.source);
     let put = |etag: &str| pb::PutSkillRequest {
         name: "skills/cs-tier-1".into(),
         source: weakened.clone(),
@@ -572,8 +586,32 @@ async fn literal_secrets_are_refused_and_references_never_echoed() {
         .await
         .unwrap()
         .into_inner();
-    let shown = format!("{:?}", suite.settle("alice", &job.name).await);
-    assert!(!shown.contains("hunter2"));
+    let settled = suite.settle("alice", &job.name).await;
+    // The job keeps the reference as given, never a value.
+    assert_eq!(settled.resources["token"], "secret:payments-token");
+    // The refused start stored nothing: one job, and the literal is nowhere
+    // in the store.
+    let listed = suite
+        .jobs("alice")
+        .await
+        .list_jobs(pb::ListJobsRequest {
+            parent: "skills/vault".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(listed.jobs.len(), 1, "{listed:?}");
+    let client = redis::Client::open(suite.store.redis_url()).unwrap();
+    let mut connection = client.get_connection().unwrap();
+    for key in suite.keys_with("") {
+        let dumped: Option<Vec<u8>> = redis::cmd("DUMP").arg(&key).query(&mut connection).unwrap();
+        let dumped = String::from_utf8_lossy(&dumped.unwrap_or_default()).into_owned();
+        assert!(
+            !dumped.contains("hunter2"),
+            "{key} holds the refused literal"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -756,6 +794,23 @@ async fn a_request_id_reused_for_another_request_is_refused() {
         .unwrap()
         .into_inner();
     assert_ne!(other.name, first.name);
+    // The refused request made no job and paid nothing.
+    let listed = jobs
+        .list_jobs(pb::ListJobsRequest {
+            parent: "skills/cs-tier-1".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(listed.jobs.len(), 1, "{listed:?}");
+    assert!(
+        suite
+            .executed("process_refund")
+            .iter()
+            .all(|execution| execution["arguments"]["amount"] != 9000),
+        "the 9000 refund ran"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -184,3 +184,28 @@ pub fn code<T: std::fmt::Debug>(result: Result<tonic::Response<T>, tonic::Status
 }
 
 pub const REFUND_900: &str = r#"process_refund(order_id="ORD-1", amount=900)"#;
+
+impl Suite {
+    /// What the demo server executed of `tool`, by its own log.
+    pub fn executed(&self, tool: &str) -> Vec<serde_json::Value> {
+        adas_e2e::invariants::executions(self.store.executions_log())
+            .into_iter()
+            .filter(|execution| execution["tool"] == tool)
+            .collect()
+    }
+
+    /// Redis keys whose name contains `needle`.
+    pub fn keys_with(&self, needle: &str) -> Vec<String> {
+        let client = redis::Client::open(self.store.redis_url()).unwrap();
+        let mut connection = client.get_connection().unwrap();
+        redis::cmd("KEYS")
+            .arg(format!("*{needle}*"))
+            .query(&mut connection)
+            .unwrap()
+    }
+
+    /// Jobs stored, of any tenant and skill.
+    pub fn stored_jobs(&self) -> usize {
+        self.keys_with(":job:").len()
+    }
+}

@@ -158,6 +158,11 @@ impl McpCheck {
         else {
             return;
         };
+        // A server of no known transport has its one diagnostic from
+        // validation (`transport_problem`), the same the CLI prints.
+        if crate::validate::transport_problem(&uri).is_some() {
+            return;
+        }
         if let Err(reason) = (self.0)(&uri) {
             let at = loaded
                 .document

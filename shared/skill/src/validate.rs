@@ -169,6 +169,30 @@ fn normalize_serde_path(path: &str) -> String {
     }
 }
 
+/// Why `server` names no transport the runtime can reach, with the fix; the
+/// one check of a server's form (the CLI and every service validate with it;
+/// whether the address may be reached is the deployment's egress policy).
+pub fn transport_problem(server: &str) -> Option<String> {
+    // `${NAME}` is a template placeholder, substituted at bootstrap.
+    let placeholder = server.starts_with("${") && server.ends_with('}');
+    if placeholder
+        || server.starts_with("http://")
+        || server.starts_with("https://")
+        || server.starts_with("stdio:")
+    {
+        return None;
+    }
+    let fix = match server.split_once("://") {
+        Some(("mcp", rest)) => format!(
+            "`mcp://` is not a transport: an MCP server is reached over streamable HTTP — write `http://{rest}` (or `https://{rest}`) — or is an operator's stdio command, `stdio:NAME`"
+        ),
+        _ => "write `http://host:port/path`, `https://host:port/path` or `stdio:NAME`".to_owned(),
+    };
+    Some(format!(
+        "mcp_server `{server}` names no transport the runtime can reach: {fix}"
+    ))
+}
+
 /// Roles the platform gives out; a rule that named one as its approver would
 /// let every holder approve (`user`: see [`Checker::approvers`]).
 const PLATFORM_ROLES: &[&str] = &["operator", "admin", "service"];
@@ -271,20 +295,10 @@ impl Checker<'_> {
         self.engine(skill);
         self.resources(skill);
         self.required_inputs(skill);
-        if let Some(server) = &skill.mcp_server {
-            // `${NAME}` is a template placeholder, substituted at bootstrap.
-            let placeholder = server.starts_with("${") && server.ends_with('}');
-            let supported = placeholder
-                || server.starts_with("http://")
-                || server.starts_with("https://")
-                || server.starts_with("stdio:");
-            if !supported {
-                self.warning(
-                    "mcp_server",
-                    codes::INVALID_VALUE,
-                    format!("mcp_server `{server}` uses a transport the runtime cannot reach (http://, https:// or stdio:)"),
-                );
-            }
+        if let Some(server) = &skill.mcp_server
+            && let Some(problem) = transport_problem(server)
+        {
+            self.error("mcp_server", codes::INVALID_VALUE, problem);
         }
         if let Some(contract) = &skill.output_contract {
             for (index, field) in contract.required_fields.iter().enumerate() {

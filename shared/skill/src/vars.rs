@@ -54,6 +54,15 @@ impl Vars {
             out.push_str(&rest[..start]);
             let after = &rest[start + 2..];
             let at = consumed + start;
+            // `${grants.KEY}` is a runtime reference to a conversation's grant
+            // (access_policy `inject`), not an operator variable: kept as written.
+            if let Some(len) = grant_reference(after) {
+                let used = start + 2 + len;
+                out.push_str(&rest[start..used]);
+                consumed += used;
+                rest = &rest[used..];
+                continue;
+            }
             // A name is an identifier; anything else ends the reference.
             let name_len = after
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -108,6 +117,23 @@ impl Vars {
     }
 }
 
+/// The length of `grants.KEY}` at the start of `after` (KEY: dotted names of
+/// letters, digits, `_` and `-`, at most 256 bytes), if it is one.
+fn grant_reference(after: &str) -> Option<usize> {
+    let key = after.strip_prefix("grants.")?;
+    let end = key.find('}')?;
+    let name = &key[..end];
+    let valid = !name.is_empty()
+        && name.len() <= 256
+        && name.split('.').all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+        });
+    valid.then_some("grants.".len() + end + 1)
+}
+
 /// 1-based line and column (in characters) of byte offset `at`.
 fn position_of(source: &str, at: usize) -> Position {
     let before = &source[..at];
@@ -128,6 +154,19 @@ mod tests {
         let mut vars = Vars::default();
         vars.set("ADAS_DEMO_MCP_URL", "http://127.0.0.1:1/mcp");
         vars
+    }
+
+    #[test]
+    fn grant_references_are_kept_as_written() {
+        let source =
+            "inject:\n  organizer_id: \"${grants.sched.user_id}\"\nurl: ${ADAS_DEMO_MCP_URL}";
+        assert_eq!(
+            vars().expand(source).unwrap(),
+            "inject:\n  organizer_id: \"${grants.sched.user_id}\"\nurl: http://127.0.0.1:1/mcp"
+        );
+        // Not a grant key: still an error at its place.
+        assert!(vars().expand("a: ${grants.}").is_err());
+        assert!(vars().expand("a: ${grants.a b}").is_err());
     }
 
     #[test]

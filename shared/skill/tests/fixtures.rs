@@ -124,20 +124,33 @@ fn software_developer_template_loads_with_builder_conditions() {
         .filter(|d| d.is_error())
         .map(|d| (d.path.as_str(), d.line, d.column, d.code))
         .collect();
+    // Its server is `mcp://…`, which is no transport: one diagnostic, naming the fix.
     assert_eq!(
         errors,
-        [(
-            "tools[11].policy.conditions[1].action",
-            1116,
-            19,
-            codes::APPROVER_REQUIRED
-        )]
+        [
+            ("mcp_server", 23, 13, codes::INVALID_VALUE),
+            (
+                "tools[11].policy.conditions[1].action",
+                1116,
+                19,
+                codes::APPROVER_REQUIRED
+            )
+        ]
     );
-    // The fix the diagnostic names: the user's own confirmation.
-    let source = source.replace(
-        "  approvals:\n",
-        "  approvals:\n    - tool_id: git_branch\n      approver: user\n",
+    assert!(
+        refused.diagnostics[0]
+            .message
+            .contains("write `http://localhost:3100/sw-developer-tools`"),
+        "{}",
+        refused.diagnostics[0].message
     );
+    // The fixes the diagnostics name: the HTTP transport, the user's own confirmation.
+    let source = source
+        .replace("mcp://localhost", "http://localhost")
+        .replace(
+            "  approvals:\n",
+            "  approvals:\n    - tool_id: git_branch\n      approver: user\n",
+        );
     let loaded = load_detected(&source, Some(&name));
     assert!(
         !loaded.has_errors(),
@@ -167,12 +180,6 @@ fn software_developer_template_loads_with_builder_conditions() {
             engine.on_max_iterations.as_str()
         ),
         (25, 3, "ask_user")
-    );
-    assert!(
-        loaded
-            .diagnostics
-            .iter()
-            .any(|d| d.path == "mcp_server" && d.severity == Severity::Warning)
     );
 }
 
@@ -367,4 +374,19 @@ fn text_guardrails_past_the_prompt_budget_are_reported_where_they_stand() {
     let compiled = loaded.compiled.unwrap();
     assert_eq!(compiled.text_guardrails.len(), 10);
     assert_eq!(compiled.dropped_text_guardrails, 2);
+}
+
+#[test]
+fn a_scheduling_export_with_grant_references_loads() {
+    // `${grants.sched.user_id}` is the access policy's injected value, not an
+    // operator variable: it is kept as written, and the export loads.
+    let (source, name) = fixture("scheduling-agent.draft.skill.json");
+    assert!(source.contains("${grants.sched.user_id}"));
+    let catalog = adas_skill::Catalog::new(std::env::temp_dir(), "")
+        .with_var("ADAS_DEMO_MCP_URL", "http://127.0.0.1:1/mcp");
+    let loaded = catalog.load(&source, adas_skill::Format::detect(Some(&name), &source));
+    let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let policy = loaded.skill.unwrap().access_policy.unwrap().to_string();
+    assert!(policy.contains("${grants.sched.user_id}"), "{policy}");
 }
