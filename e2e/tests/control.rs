@@ -789,3 +789,148 @@ async fn the_cli_and_the_server_give_one_verdict_on_a_skill() {
         server_side[0].line, server_side[0].column
     )));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tightened_policy_holds_jobs_already_running() {
+    let suite = Suite::start("ctl-tightened");
+    let refund = suite
+        .job(
+            "alice",
+            r#"process_refund(order_id="ORD-1", amount=ASK("How much?"))"#,
+        )
+        .await;
+    let lookup = suite
+        .job(
+            "alice",
+            r#"check_order_status(order_id=ASK("Which order?"))"#,
+        )
+        .await;
+    // Both wait for alice; meanwhile the admin tightens the skill: approval
+    // above 100, and no more status lookups.
+    let mut registry = suite.registry("root").await;
+    let current = registry
+        .get_skill(pb::GetSkillRequest {
+            name: "skills/cs-tier-1".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let tightened = current
+        .source
+        .replace("when: \"amount > 500\"", "when: \"amount > 100\"")
+        .replacen("allowed: always", "allowed: never", 1);
+    assert_ne!(tightened, current.source);
+    registry
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/cs-tier-1".into(),
+            source: tightened,
+            etag: current.etag.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let answer = |job: &pb::Job, field: &str, value: prost_types::Value| pb::SubmitInputRequest {
+        job: job.name.clone(),
+        correlation_id: job.waiting.as_ref().unwrap().correlation_id.clone(),
+        fields: HashMap::from([(field.to_owned(), value)]),
+        ..Default::default()
+    };
+    let mut dal = suite.dal("alice").await;
+    // 300 was below the old rule's 500: under the new one it needs a supervisor.
+    dal.submit_input(answer(&refund, "amount", number(300.0)))
+        .await
+        .unwrap();
+    let held = suite.settle("alice", &refund.name).await;
+    assert_eq!(
+        held.waiting.map(|waiting| waiting.reason_code).as_deref(),
+        Some("APPROVAL_REQUIRED"),
+        "{:?}",
+        held.error
+    );
+    dal.submit_input(answer(
+        &lookup,
+        "order_id",
+        prost_types::Value {
+            kind: Some(prost_types::value::Kind::StringValue("ORD-1".into())),
+        },
+    ))
+    .await
+    .unwrap();
+    let denied = suite.settle("alice", &lookup.name).await;
+    assert_eq!(denied.status, pb::JobStatus::Failed as i32, "{denied:?}");
+    assert_eq!(denied.outcome_class, pb::OutcomeClass::PolicyDenied as i32);
+    assert!(suite.executed("process_refund").is_empty());
+    assert!(suite.executed("check_order_status").is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_pages_say_nothing_of_other_tenants() {
+    let suite = Suite::start("ctl-pages");
+    let lookup = r#"check_order_status(order_id=ASK("Which order?"))"#;
+    for _ in 0..7 {
+        suite.job("alice", lookup).await;
+    }
+    for _ in 0..3 {
+        suite
+            .jobs("g-user")
+            .await
+            .start_job(pb::StartJobRequest {
+                skill: "skills/cs-tier-1".into(),
+                program: lookup.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+    }
+    let mut jobs = suite.jobs("g-user").await;
+    let mut seen = 0;
+    let mut tokens = Vec::new();
+    let mut token = String::new();
+    loop {
+        let page = jobs
+            .list_jobs(pb::ListJobsRequest {
+                parent: "skills/cs-tier-1".into(),
+                page_size: 1,
+                page_token: token.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        seen += page.jobs.len();
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        token = page.next_page_token;
+        tokens.push(token.clone());
+    }
+    assert_eq!(seen, 3);
+    for token in &tokens {
+        // An offset into the shared index would show here (it was `o8`).
+        assert!(token.starts_with('p') && token.len() > 40, "{token}");
+        // Another caller cannot use it.
+        let status = suite
+            .jobs("alice")
+            .await
+            .list_jobs(pb::ListJobsRequest {
+                parent: "skills/cs-tier-1".into(),
+                page_token: token.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument);
+    }
+    // The old form of token is no way in either.
+    assert_eq!(
+        code(
+            jobs.list_jobs(pb::ListJobsRequest {
+                parent: "skills/cs-tier-1".into(),
+                page_token: "o1".into(),
+                ..Default::default()
+            })
+            .await
+        ),
+        Code::InvalidArgument
+    );
+}

@@ -150,8 +150,23 @@ async fn resolve_tools_lists_exactly_the_peer_tools() {
     assert!(
         peer_tools
             .iter()
-            .all(|tool| tool.available && tool.source.as_ref().unwrap().uri == uri)
+            .all(|tool| tool.source.as_ref().unwrap().uri == uri)
     );
+    // The skill declares `greet`: the server's other tools are listed apart,
+    // never available to its jobs.
+    for tool in &peer_tools {
+        let (available, availability) = if tool.name == "greet" {
+            (true, pb::ToolAvailability::Available)
+        } else {
+            (false, pb::ToolAvailability::Undeclared)
+        };
+        assert_eq!(
+            (tool.available, tool.availability),
+            (available, availability as i32),
+            "{}",
+            tool.name
+        );
+    }
     let celsius = peer_tools[0];
     assert_eq!(
         (
@@ -240,7 +255,7 @@ async fn a_rug_pulled_tool_is_blocked_until_an_admin_accepts_it() {
         .put_skill(pb::PutSkillRequest {
             name: "skills/greeter".into(),
             source: format!(
-                "name: Greeter\nproblem: {{statement: Greet people}}\nintents: {{supported: [{{id: greet, examples: [greet me]}}]}}\nmcp_server: http://{listen}/mcp\ntools: []\n"
+                "name: Greeter\nproblem: {{statement: Greet people}}\nintents: {{supported: [{{id: greet, examples: [greet me]}}]}}\nmcp_server: http://{listen}/mcp\ntools:\n  - name: greet\n    inputs:\n      - {{name: name, type: string, required: true}}\n"
             ),
             ..Default::default()
         })
@@ -260,7 +275,13 @@ async fn a_rug_pulled_tool_is_blocked_until_an_admin_accepts_it() {
     // First resolution: what the server offers is accepted.
     let first = resolve(registry.clone()).await;
     assert!(first.unaccepted_tools.is_empty());
-    assert!(first.tools.iter().all(|tool| tool.available));
+    assert!(
+        first
+            .tools
+            .iter()
+            .all(|tool| tool.available
+                || tool.availability == pb::ToolAvailability::Undeclared as i32)
+    );
 
     let run = |mut jobs: pb::orchestrator_service_client::OrchestratorServiceClient<Channel>| async move {
         let job = jobs

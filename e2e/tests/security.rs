@@ -547,7 +547,15 @@ async fn stdio_commands_and_internal_addresses_are_refused_without_contact() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn literal_secrets_are_refused_and_references_never_echoed() {
-    let suite = Suite::start("sec-secrets");
+    let suite = Suite::start_with(
+        "sec-secrets",
+        &[
+            "--rate-per-principal",
+            "1000",
+            "--secret-allow",
+            "acme=secret:payments-*",
+        ],
+    );
     let source = "name: vault\nproblem: {statement: s}\nintents: {supported: [{id: a, examples: [hello]}]}\ntools: []\nresources:\n  - {name: token, type: credential, required: true}\n";
     suite
         .registry("root")
@@ -579,6 +587,43 @@ async fn literal_secrets_are_refused_and_references_never_echoed() {
         "the value is never echoed: {text}"
     );
 
+    // Well formed but not the operator's to give: the server's environment,
+    // another tenant's secret.
+    for (who, reference) in [
+        ("alice", "env:OPENAI_API_KEY"),
+        ("alice", "secret:other-token"),
+        ("eve", "secret:payments-token"),
+    ] {
+        if who == "eve" {
+            suite
+                .registry("eve")
+                .await
+                .put_skill(pb::PutSkillRequest {
+                    name: "skills/vault".into(),
+                    source: source.into(),
+                    ..Default::default()
+                })
+                .await
+                .unwrap();
+        }
+        let refused = suite
+            .jobs(who)
+            .await
+            .start_job(start(reference))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), Code::InvalidArgument, "{who} {reference}");
+        let text = format!("{refused:?}");
+        assert!(
+            text.contains("resources.token") && text.contains("--secret-allow"),
+            "{text}"
+        );
+        assert!(
+            !text.contains(reference),
+            "the reference is not echoed: {text}"
+        );
+    }
+    assert_eq!(suite.stored_jobs(), 0);
     let job = suite
         .jobs("alice")
         .await

@@ -502,7 +502,7 @@ pub async fn serve_suite(
                 .into_service(max),
         )
         .add_service(
-            adas_orchestrator::Orchestrator::new(repo.clone(), catalog.clone(), &config)
+            adas_orchestrator::Orchestrator::new(repo.clone(), catalog.clone(), &config)?
                 .into_service(max),
         )
         .add_service(

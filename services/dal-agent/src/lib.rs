@@ -336,8 +336,26 @@ impl DalAgentService for DalAgentServer {
         let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
         let slag = parse_skill_name(&request.parent).map_err(|reason| invalid("parent", reason))?;
-        let window = page_window(request.page_size, &request.page_token)
-            .map_err(|reason| invalid("page_token", reason))?;
+        let window =
+            page_window(request.page_size, "").map_err(|reason| invalid("page_size", reason))?;
+        // The position in the skill's waiting index is sealed: it counts
+        // every tenant's waiting jobs (adas_jobs page.rs).
+        let caller = format!("{}/{}", principal.tenant, principal.name);
+        let offset = if request.page_token.is_empty() {
+            0
+        } else {
+            self.dal
+                .repo()
+                .open_page(&slag, (&caller, "waiting"), &request.page_token)
+                .await
+                .map_err(job_status)?
+                .ok_or_else(|| {
+                    invalid(
+                        "page_token",
+                        "was not issued by this service to this caller for this list".into(),
+                    )
+                })?
+        };
         let page = self
             .dal
             .repo()
@@ -345,7 +363,7 @@ impl DalAgentService for DalAgentServer {
             .list_waiting(
                 &slag,
                 PageRequest {
-                    offset: window.offset as u64,
+                    offset,
                     limit: window.size,
                 },
             )
@@ -364,12 +382,18 @@ impl DalAgentService for DalAgentServer {
             .filter(|stored| adas_wire::check_job_access(&principal, &stored.record).is_ok())
             .map(|stored| adas_wire::job(&stored))
             .collect();
+        let next_page_token = match page.next_offset {
+            Some(offset) => self
+                .dal
+                .repo()
+                .seal_page(&slag, (&caller, "waiting"), offset)
+                .await
+                .map_err(job_status)?,
+            None => String::new(),
+        };
         Ok(adas_runtime::reply(pb::ListWaitingResponse {
             jobs,
-            next_page_token: page
-                .next_offset
-                .map(|offset| format!("o{offset}"))
-                .unwrap_or_default(),
+            next_page_token,
         }))
     }
 }

@@ -342,6 +342,12 @@ impl GateService for Gate {
             .as_ref()
             .map_or(version, |record| record.skill_etag.clone());
         let skill = self.skill((&tenant, &version), slag.clone()).await?;
+        // A job's pending call also meets the skill in service now, if stricter.
+        let newer = match &job {
+            Some(_) => Some(self.skill((&tenant, ""), slag.clone()).await?)
+                .filter(|current| current.etag != skill.etag),
+            None => None,
+        };
         let args = request
             .arguments
             .as_ref()
@@ -349,7 +355,7 @@ impl GateService for Gate {
             .unwrap_or_default();
         let decision = adas_wire::engine::check_tool_call(
             self.store.as_ref(),
-            &skill,
+            (&skill, newer.as_deref()),
             job.as_ref(),
             &request.tool,
             &args,

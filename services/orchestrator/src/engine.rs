@@ -100,6 +100,14 @@ fn conflict(record: &JobRecord, expected: u64) -> WorkError {
     }))
 }
 
+fn work_error(error: DalError) -> WorkError {
+    match error {
+        DalError::Job(error) => WorkError::Job(error),
+        DalError::Skill(error) => WorkError::Skill(error),
+        other => WorkError::Plan(other.to_string()),
+    }
+}
+
 /// The engines in this process.
 pub struct Local {
     planner: Arc<dyn Planner>,
@@ -159,11 +167,7 @@ impl Engine for Local {
             .dal
             .resolve_held(skill, job, &tools)
             .await
-            .map_err(|error| match error {
-                DalError::Job(error) => WorkError::Job(error),
-                DalError::Skill(error) => WorkError::Skill(error),
-                other => WorkError::Plan(other.to_string()),
-            })?;
+            .map_err(work_error)?;
         let next = match next {
             adas_jobs::dal::Next::Call { tool, args, path } => Next::Call { tool, args, path },
             adas_jobs::dal::Next::Waiting(_) => Next::Waiting,
@@ -180,16 +184,15 @@ impl Engine for Local {
         tool: &str,
         args: &Map<String, Json>,
     ) -> Result<pb::GateDecision, WorkError> {
-        Ok(
-            adas_wire::engine::check_tool_call(
-                self.store.as_ref(),
-                skill,
-                Some(record),
-                tool,
-                args,
-            )
-            .await?,
+        let newer = self.dal.newer_skill(record).await.map_err(work_error)?;
+        Ok(adas_wire::engine::check_tool_call(
+            self.store.as_ref(),
+            (skill, newer.as_deref()),
+            Some(record),
+            tool,
+            args,
         )
+        .await?)
     }
 
     async fn finalize(

@@ -127,6 +127,7 @@ pub struct Orchestrator {
     repo: JobRepo,
     catalog: Arc<Catalog>,
     limits: adas_jobs::JobLimits,
+    secrets: adas_skill::resources::SecretAllowList,
 }
 
 impl Orchestrator {
@@ -184,15 +185,28 @@ impl Orchestrator {
     }
 
     /// A service over job storage and skills, with the configured quotas.
-    pub fn new(repo: JobRepo, catalog: Arc<Catalog>, config: &adas_runtime::ServerConfig) -> Self {
-        Self {
+    pub fn new(
+        repo: JobRepo,
+        catalog: Arc<Catalog>,
+        config: &adas_runtime::ServerConfig,
+    ) -> Result<Self, adas_runtime::RuntimeError> {
+        let secrets = config
+            .secret_allow
+            .iter()
+            .map(|entry| adas_skill::resources::SecretAllowList::parse_entry(entry))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|error| {
+                adas_runtime::RuntimeError::Startup(format!("--secret-allow {error}"))
+            })?;
+        Ok(Self {
             repo,
             catalog,
             limits: adas_jobs::JobLimits {
                 per_principal: config.max_active_jobs_per_principal,
                 per_tenant: config.max_active_jobs_per_tenant,
             },
-        }
+            secrets: adas_skill::resources::SecretAllowList::new(secrets),
+        })
     }
 
     /// The tonic service, with the configured message size limit in both directions.
@@ -544,6 +558,30 @@ impl OrchestratorService for Orchestrator {
                     violations,
                 )
             })?;
+        // Well-formed is not enough: only what the operator allows this tenant.
+        let refused: Vec<FieldViolation> = bound
+            .credentials
+            .iter()
+            .filter(|name| {
+                bound
+                    .values
+                    .get(*name)
+                    .is_some_and(|reference| !self.secrets.allows(&principal.tenant, reference))
+            })
+            .map(|name| {
+                FieldViolation::new(
+                    format!("resources.{name}"),
+                    "this secret reference is not one the operator allows this tenant (--secret-allow); value not shown",
+                )
+            })
+            .collect();
+        if !refused.is_empty() {
+            return Err(OrchestratorError::Resources(
+                "a credential resource names a secret this tenant may not use".into(),
+                refused,
+            )
+            .into());
+        }
         let mut job_id = new_job_id();
         if !request.request_id.is_empty() {
             // Scoped by who asks: another principal's id is not a way to its job.
@@ -755,9 +793,9 @@ impl OrchestratorService for Orchestrator {
                 reason,
             }
         })?;
-        let window = page_window(request.page_size, &request.page_token).map_err(|reason| {
+        let window = page_window(request.page_size, "").map_err(|reason| {
             OrchestratorError::InvalidField {
-                field: "page_token",
+                field: "page_size",
                 reason,
             }
         })?;
@@ -767,12 +805,28 @@ impl OrchestratorService for Orchestrator {
                 reason: format!("{} is not a JobStatus", request.status),
             }
         })?;
+        // The position in the skill's index is sealed: it counts every
+        // tenant's jobs (adas_jobs page.rs).
+        let caller = format!("{}/{}", principal.tenant, principal.name);
+        let list = format!("jobs:{}", request.status);
+        let offset = if request.page_token.is_empty() {
+            0
+        } else {
+            self.repo
+                .open_page(&slag, (&caller, &list), &request.page_token)
+                .await
+                .map_err(OrchestratorError::from)?
+                .ok_or_else(|| OrchestratorError::InvalidField {
+                    field: "page_token",
+                    reason: "was not issued by this service to this caller for this list".into(),
+                })?
+        };
         let (stored, next) = self
             .repo
             .list(
                 &slag,
                 adas_wire::job_status(wanted),
-                (window.offset as u64, window.size),
+                (offset, window.size),
                 // Only what the caller may read: its tenant, and its own jobs
                 // unless it oversees them all.
                 |record| adas_wire::check_job_access(&principal, record).is_ok(),
@@ -780,7 +834,14 @@ impl OrchestratorService for Orchestrator {
             .await
             .map_err(OrchestratorError::from)?;
         let jobs = stored.iter().map(adas_wire::job).collect();
-        let next_page_token = next.map(|offset| format!("o{offset}")).unwrap_or_default();
+        let next_page_token = match next {
+            Some(offset) => self
+                .repo
+                .seal_page(&slag, (&caller, &list), offset)
+                .await
+                .map_err(OrchestratorError::from)?,
+            None => String::new(),
+        };
         Ok(adas_runtime::reply(pb::ListJobsResponse {
             jobs,
             next_page_token,

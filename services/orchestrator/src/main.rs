@@ -22,7 +22,7 @@ fn main() -> std::process::ExitCode {
                 stopped,
             )?;
             let server = GrpcServer::new(&config).add_service(
-                adas_orchestrator::Orchestrator::new(repo.clone(), catalog, &config)
+                adas_orchestrator::Orchestrator::new(repo.clone(), catalog, &config)?
                     .into_service(config.max_message_bytes),
             );
             let listener = adas_runtime::bind(config.listen).await?;

@@ -441,6 +441,21 @@ impl DalAgent {
     }
 
     /// The skill of a job: the version it started with, from its tenant's catalog.
+    /// The skill in service now for the job's tenant and slag, when it is
+    /// another version than the one the job started with (`None`: the same).
+    /// A policy tightened since the job started applies to its pending calls.
+    pub async fn newer_skill(
+        &self,
+        record: &JobRecord,
+    ) -> Result<Option<Arc<OperationalSkill>>, DalError> {
+        let current = self
+            .catalog
+            .for_tenant(&record.tenant)?
+            .get_async(&record.slag)
+            .await?;
+        Ok((current.etag != record.skill_etag).then_some(current))
+    }
+
     async fn skill(&self, record: &JobRecord) -> Result<Arc<OperationalSkill>, DalError> {
         Ok(self
             .catalog

@@ -15,6 +15,7 @@ pub mod certainty;
 pub mod codec;
 pub mod dal;
 pub mod focus;
+mod page;
 pub mod query;
 
 use adas_dia::Plan;
@@ -664,6 +665,8 @@ pub struct JobRepo {
     memory_root: PathBuf,
     /// The background archiver (started on the first job that ends).
     archiver: Arc<std::sync::OnceLock<tokio::sync::mpsc::Sender<Archive>>>,
+    /// Page token keys read so far (`page.rs`).
+    page_keys: page::PageKeys,
 }
 
 /// Work for the archiver: a finished job, or a flush to acknowledge.
@@ -696,6 +699,7 @@ impl JobRepo {
             store,
             memory_root,
             archiver: Arc::new(std::sync::OnceLock::new()),
+            page_keys: page::PageKeys::default(),
         }
     }
 

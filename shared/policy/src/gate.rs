@@ -429,6 +429,21 @@ fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -
     )
 }
 
+/// The stricter of two decisions on one call (deny, then approval, then
+/// allow); on a tie, `first`.
+pub fn stricter(first: Decision, second: Decision) -> Decision {
+    let rank = |verdict: Verdict| match verdict {
+        Verdict::Deny => 2,
+        Verdict::RequireApproval => 1,
+        Verdict::Allow => 0,
+    };
+    if rank(second.verdict) > rank(first.verdict) {
+        second
+    } else {
+        first
+    }
+}
+
 /// An approver's decision.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

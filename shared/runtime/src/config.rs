@@ -228,6 +228,15 @@ pub struct ServerArgs {
         value_delimiter = ','
     )]
     pub console_hosts: Vec<String>,
+    /// Secret references a tenant's jobs may bind to credential resources:
+    /// `TENANT=PATTERN` (`acme=secret:acme-*`, `*=vault:shared/db`); any other
+    /// reference is refused. None by default. Repeat or comma-separate.
+    #[arg(
+        long = "secret-allow",
+        env = "ADAS_SECRET_ALLOW",
+        value_delimiter = ','
+    )]
+    pub secret_allow: Vec<String>,
     /// Most bytes of artifacts one slag's focus cache keeps (large tool outputs).
     #[arg(long, env = "ADAS_FOCUS_CACHE_MAX_BYTES", default_value_t = 64 * 1024 * 1024)]
     pub focus_cache_max_bytes: u64,
@@ -363,6 +372,7 @@ impl ServerArgs {
             otlp_endpoint: self.otlp_endpoint,
             console_listen: self.console_listen,
             console_hosts: self.console_hosts,
+            secret_allow: self.secret_allow,
             focus_cache_max_bytes: self.focus_cache_max_bytes,
             focus_cache_max_entries: self.focus_cache_max_entries.max(1),
             llm: self.llm.into_config(),
@@ -447,6 +457,8 @@ pub struct ServerConfig {
     pub console_listen: Option<SocketAddr>,
     /// Host names the console answers besides its own address.
     pub console_hosts: Vec<String>,
+    /// `TENANT=PATTERN` entries: the secret references a tenant's jobs may bind.
+    pub secret_allow: Vec<String>,
     /// Bound of each slag's focus cache, in bytes.
     pub focus_cache_max_bytes: u64,
     /// Bound of each slag's focus cache, in artifacts.
@@ -496,6 +508,7 @@ impl ServerConfig {
             otlp_endpoint: None,
             console_listen: None,
             console_hosts: Vec::new(),
+            secret_allow: Vec::new(),
             focus_cache_max_bytes: 64 * 1024 * 1024,
             focus_cache_max_entries: 10_000,
             llm: adas_llm::LlmConfig::default(),

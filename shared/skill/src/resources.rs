@@ -160,6 +160,50 @@ fn check_value(kind: &str, value: &str) -> Result<(), String> {
 /// Anything else — `password:hunter2` — is a literal secret and refused.
 pub const SECRET_SCHEMES: &[&str] = &["env", "secret", "vault"];
 
+/// The secrets each tenant's jobs may reference: the operator's allow-list
+/// (`--secret-allow TENANT=PATTERN`, `*` for every tenant; a pattern is a
+/// reference, `prefix*` matching its start). A reference that is well formed
+/// but not allowed is refused: a user cannot point a job at whatever the
+/// server's environment holds (`env:…_API_KEY`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SecretAllowList(Vec<(String, String)>);
+
+impl SecretAllowList {
+    /// The list from `(tenant, pattern)` entries.
+    pub fn new(entries: impl IntoIterator<Item = (String, String)>) -> Self {
+        Self(entries.into_iter().collect())
+    }
+
+    /// Parses one `TENANT=PATTERN` entry (a flag's value).
+    pub fn parse_entry(entry: &str) -> Result<(String, String), String> {
+        let (tenant, pattern) = entry.split_once('=').ok_or_else(|| {
+            format!("`{entry}`: expected TENANT=PATTERN, e.g. acme=secret:acme-*")
+        })?;
+        let reference = pattern.strip_suffix('*').unwrap_or(pattern);
+        let scheme_only = reference
+            .strip_suffix(':')
+            .is_some_and(|scheme| SECRET_SCHEMES.contains(&scheme));
+        if tenant.is_empty() || !(scheme_only || is_secret_reference(reference)) {
+            return Err(format!(
+                "`{entry}`: expected TENANT=PATTERN where PATTERN is a reference ({}:NAME), optionally ending in `*`",
+                SECRET_SCHEMES.join(":NAME, ")
+            ));
+        }
+        Ok((tenant.to_owned(), pattern.to_owned()))
+    }
+
+    /// Whether jobs of `tenant` may reference `reference`.
+    pub fn allows(&self, tenant: &str, reference: &str) -> bool {
+        self.0.iter().any(|(allowed_tenant, pattern)| {
+            (allowed_tenant == "*" || allowed_tenant == tenant)
+                && match pattern.strip_suffix('*') {
+                    Some(prefix) => reference.starts_with(prefix),
+                    None => reference == pattern,
+                }
+        })
+    }
+}
+
 /// Whether `value` is a reference to a secret (never the secret itself): a known
 /// scheme, then a name of letters, digits and `_ - . /`, at most 256 bytes.
 pub fn is_secret_reference(value: &str) -> bool {
@@ -361,6 +405,24 @@ mod tests {
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect()
+    }
+
+    #[test]
+    fn secret_references_come_from_the_operators_allow_list() {
+        let list = SecretAllowList::new([
+            SecretAllowList::parse_entry("acme=secret:acme-*").unwrap(),
+            SecretAllowList::parse_entry("*=vault:shared/db").unwrap(),
+        ]);
+        assert!(list.allows("acme", "secret:acme-payments"));
+        assert!(!list.allows("globex", "secret:acme-payments"));
+        assert!(!list.allows("acme", "env:OPENAI_API_KEY"));
+        assert!(list.allows("globex", "vault:shared/db"));
+        assert!(!list.allows("globex", "vault:shared/db2"));
+        assert!(!SecretAllowList::default().allows("acme", "secret:x"));
+        for bad in ["acme", "=secret:x", "acme=password:x", "acme=env:A B"] {
+            assert!(SecretAllowList::parse_entry(bad).is_err(), "{bad}");
+        }
+        assert!(SecretAllowList::parse_entry("acme=env:*").is_ok());
     }
 
     #[test]

@@ -112,12 +112,20 @@ pub async fn plan(
 /// approve it).
 pub async fn check_tool_call(
     store: &dyn adas_state::IdempotencyStore,
-    skill: &OperationalSkill,
+    (skill, newer): (&OperationalSkill, Option<&OperationalSkill>),
     job: Option<&adas_jobs::JobRecord>,
     tool: &str,
     args: &serde_json::Map<String, serde_json::Value>,
 ) -> Result<pb::GateDecision, ApprovalError> {
+    // A job plans on the version it started with; a policy tightened since
+    // (`newer`) still holds its pending calls: the stricter verdict wins.
     let decision = adas_policy::gate::check(skill, tool, args);
+    let decision = match newer {
+        Some(newer) => {
+            adas_policy::gate::stricter(decision, adas_policy::gate::check(newer, tool, args))
+        }
+        None => decision,
+    };
     let Some(record) = job else {
         return Ok(gate_decision(decision));
     };
