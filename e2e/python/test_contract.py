@@ -21,6 +21,7 @@ from adas.v1 import (  # noqa: E402  (generated above)
     job_pb2,
     orchestrator_service_pb2,
     orchestrator_service_pb2_grpc,
+    skill_pb2,
     skill_registry_service_pb2,
     skill_registry_service_pb2_grpc,
 )
@@ -99,7 +100,14 @@ class ContractOverAllInOne(unittest.TestCase):
         refund = by_name["process_refund"]
         self.assertEqual([(i.name, i.type, i.required) for i in refund.inputs], [("amount", "number", True), ("order_id", "string", True)])
         self.assertTrue(refund.source.uri.endswith("/mcp"))
-        self.assertTrue(all(tool.available for tool in response.tools))
+        # What the skill declares is available; what the server offers beyond it
+        # is listed apart and never called.
+        undeclared, never = skill_pb2.TOOL_AVAILABILITY_UNDECLARED, skill_pb2.TOOL_AVAILABILITY_NEVER_ALLOWED
+        for tool in response.tools:
+            self.assertTrue(tool.available or tool.availability in (undeclared, never), tool.name)
+        self.assertEqual(by_name["delete_customer_record"].availability, never)
+        self.assertEqual(by_name["restart_service"].availability, undeclared)
+        self.assertEqual(by_name["process_refund"].availability, skill_pb2.TOOL_AVAILABILITY_AVAILABLE)
 
         # ValidateSkill is a check, never an action: it contacts no server (what a
         # server serves shows in ResolveTools); the egress rule is judged from the text.

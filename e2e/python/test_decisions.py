@@ -2,6 +2,7 @@
 (issue 6): intents and out-of-domain, plans, the pre-tool gate with approvals bound
 to the exact call, finalization."""
 
+import time
 import unittest
 
 import grpc
@@ -17,11 +18,12 @@ from adas.v1 import (  # noqa: E402  (generated above)
     gate_service_pb2_grpc,
     intent_service_pb2,
     intent_service_pb2_grpc,
+    job_pb2,
+    orchestrator_service_pb2,
+    orchestrator_service_pb2_grpc,
     skill_registry_service_pb2,
     skill_registry_service_pb2_grpc,
 )
-
-JOB = "skills/cs-tier-1/jobs/py-job-1"
 
 
 def struct(**fields) -> struct_pb2.Struct:
@@ -37,6 +39,7 @@ class Decisions(unittest.TestCase):
         cls.channel = grpc.insecure_channel(cls.service.address)
         cls.intent = intent_service_pb2_grpc.IntentServiceStub(cls.channel)
         cls.gate = gate_service_pb2_grpc.GateServiceStub(cls.channel)
+        cls.orch = orchestrator_service_pb2_grpc.OrchestratorServiceStub(cls.channel)
         cls.registry = skill_registry_service_pb2_grpc.SkillRegistryServiceStub(cls.channel)
 
     @classmethod
@@ -48,6 +51,14 @@ class Decisions(unittest.TestCase):
     def check(self, tool, job="", **arguments):
         return self.gate.CheckToolCall(gate_service_pb2.CheckToolCallRequest(
             skill="skills/cs-tier-1", job=job, tool=tool, arguments=struct(**arguments)), timeout=10)
+
+    def settle(self, name):
+        for _ in range(500):
+            job = self.orch.GetJob(orchestrator_service_pb2.GetJobRequest(name=name), timeout=10)
+            if job.status not in (job_pb2.JOB_STATUS_QUEUED, job_pb2.JOB_STATUS_RUNNING):
+                return job
+            time.sleep(0.02)
+        raise AssertionError(f"job {name} did not settle")
 
     def test_intent_entities_and_out_of_domain(self):
         detected = self.intent.DetectIntent(intent_service_pb2.DetectIntentRequest(
@@ -82,22 +93,36 @@ class Decisions(unittest.TestCase):
             # No rule applies under the threshold: the decision says so with a
             # real kind (never UNSPECIFIED on the wire).
             self.assertEqual((allowed.verdict, allowed.rule_kind), (ALLOW, gate_pb2.GATE_RULE_KIND_NO_RULE), amount)
-        held = self.check("process_refund", JOB, order_id="ORD-1", amount=501)
+        # Approvals belong to jobs: one held at the gate for a 501 refund.
+        job = self.orch.StartJob(orchestrator_service_pb2.StartJobRequest(
+            skill="skills/cs-tier-1", program='process_refund(order_id="ORD-1", amount=501)'), timeout=10)
+        job = self.settle(job.name)
+        self.assertEqual(job.waiting.reason_code, "APPROVAL_REQUIRED")
+        held = self.check("process_refund", job.name, order_id="ORD-1", amount=501)
         self.assertEqual((held.verdict, held.approver, held.condition), (APPROVAL, "supervisor", "amount > 500"))
+        self.assertEqual(held.correlation_id, job.waiting.correlation_id)
         self.assertTrue(held.correlation_id.startswith("apr-"))
 
         # Who decides is the authenticated principal (here dev mode's `dev`); role
         # spoofing and self-approval are refused in e2e/tests/security.rs.
         record = self.gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
-            job=JOB, correlation_id=held.correlation_id,
+            job=job.name, correlation_id=held.correlation_id,
             decision=gate_pb2.APPROVAL_DECISION_APPROVE, comment="verified"), timeout=10)
         self.assertEqual((record.decided_by, record.tool, record.call_digest),
                          ("dev", "process_refund", held.call_digest))
         self.assertGreater(record.decide_time.seconds, 0)
+        done = self.settle(job.name)
+        self.assertEqual(done.status, job_pb2.JOB_STATUS_COMPLETED)
 
-        after = self.check("process_refund", JOB, order_id="ORD-1", amount=501)
-        self.assertEqual((after.verdict, after.rule_kind), (ALLOW, gate_pb2.GATE_RULE_KIND_APPROVAL_GRANTED))
-        self.assertEqual(self.check("process_refund", JOB, order_id="ORD-1", amount=502).verdict, APPROVAL)
+        # The approval paid for that one execution: the same call again needs its own.
+        again = self.check("process_refund", job.name, order_id="ORD-1", amount=501)
+        self.assertEqual(again.verdict, APPROVAL)
+        self.assertNotEqual(again.correlation_id, held.correlation_id)
+        self.assertEqual(self.check("process_refund", job.name, order_id="ORD-1", amount=502).verdict, APPROVAL)
+        # A job that does not exist has no approvals.
+        with self.assertRaises(grpc.RpcError) as missing:
+            self.check("process_refund", "skills/cs-tier-1/jobs/py-job-1", order_id="ORD-1", amount=501)
+        self.assertEqual(missing.exception.code(), grpc.StatusCode.NOT_FOUND)
 
         denied = self.check("delete_customer_record", customer_id="c-1")
         self.assertEqual(denied.verdict, DENY)

@@ -25,6 +25,10 @@ struct Cli {
     /// `{"key", "tool", "arguments"}` (the idempotency key from `_meta`), for tests that count them.
     #[arg(long, env = "ADAS_DEMO_MCP_EXECUTIONS_LOG")]
     executions_log: Option<std::path::PathBuf>,
+    /// Fail every `tools/list` while still running calls (for tests of a
+    /// hostile server).
+    #[arg(long, hide = true)]
+    fail_list: bool,
     /// Added latency per tool call in milliseconds (for tests).
     #[arg(long, env = "ADAS_DEMO_MCP_DELAY_MS", default_value_t = 0)]
     delay_ms: u64,
@@ -50,6 +54,9 @@ fn main() -> ExitCode {
             .with_delay(std::time::Duration::from_millis(cli.delay_ms));
         if let Some(path) = &cli.executions_log {
             server = server.with_executions_log(path)?;
+        }
+        if cli.fail_list {
+            server = server.with_failing_list();
         }
         server.serve_http(listener, shutdown).await
     })

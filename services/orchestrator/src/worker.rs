@@ -50,6 +50,43 @@ pub struct Worker {
     pub acks: Arc<std::sync::Mutex<Vec<adas_state::Receipt>>>,
 }
 
+/// A job task's place in the worker's budget. A job waiting on a tool server
+/// steps out of it for the call (and back in after), so jobs stuck on one
+/// tenant's slow tools never hold the room every other tenant's jobs need;
+/// the calls themselves are bounded per tenant instead.
+struct Slot {
+    room: Arc<tokio::sync::Semaphore>,
+    permit: Option<tokio::sync::OwnedSemaphorePermit>,
+    calls: Arc<adas_runtime::quota::TenantShares>,
+}
+
+tokio::task_local! {
+    static SLOT: std::cell::RefCell<Slot>;
+}
+
+/// Steps out of the budget for a tool call of `tenant`'s: the job's place goes
+/// back to the room, and a place in the tenant's share of calls is taken.
+/// Outside a worker's task (tests driving a step) nothing changes.
+async fn step_out(tenant: &str) -> Option<tokio::sync::OwnedSemaphorePermit> {
+    let calls = SLOT
+        .try_with(|slot| {
+            let mut slot = slot.borrow_mut();
+            slot.permit = None;
+            slot.calls.clone()
+        })
+        .ok()?;
+    Some(calls.acquire(tenant).await)
+}
+
+/// Back into the budget after a call (waiting for room like any job).
+async fn step_in() {
+    let Ok(room) = SLOT.try_with(|slot| slot.borrow().room.clone()) else {
+        return;
+    };
+    let permit = room.acquire_owned().await.ok();
+    let _ = SLOT.try_with(|slot| slot.borrow_mut().permit = permit);
+}
+
 /// How often a claimer looks for jobs held by silent workers.
 const RECLAIM_EVERY: Duration = Duration::from_secs(1);
 
@@ -140,6 +177,9 @@ impl Worker {
     pub async fn run(self, budget: usize, stop: impl Future<Output = ()>) {
         tokio::pin!(stop);
         let room = Arc::new(tokio::sync::Semaphore::new(budget.max(1)));
+        // Tool calls hold no room (see `Slot`); each tenant may have up to a
+        // budget's worth of them in flight.
+        let calls = Arc::new(adas_runtime::quota::TenantShares::new(budget));
         let worker = Arc::new(self);
         let mut running = tokio::task::JoinSet::new();
         let mut reclaimed_at = tokio::time::Instant::now() - RECLAIM_EVERY;
@@ -206,10 +246,14 @@ impl Worker {
                     },
                 };
                 let worker = worker.clone();
-                running.spawn(async move {
+                let slot = Slot {
+                    room: room.clone(),
+                    permit: Some(permit),
+                    calls: calls.clone(),
+                };
+                running.spawn(SLOT.scope(std::cell::RefCell::new(slot), async move {
                     worker.handle(delivery).await;
-                    drop(permit);
-                });
+                }));
             }
             while running.try_join_next().is_some() {}
         }
@@ -785,9 +829,9 @@ impl Worker {
         skill: &OperationalSkill,
         record: &JobRecord,
         tool: &str,
-    ) -> (Option<String>, Option<adas_tools::ToolSpec>) {
+    ) -> (Option<String>, Option<adas_tools::ToolSpec>, bool) {
         if tool.starts_with("sys.") {
-            return (None, None);
+            return (None, None, false);
         }
         match self
             .tools
@@ -809,7 +853,7 @@ impl Worker {
                             .and_then(|spec| spec.unavailable_reason.clone())
                     })
                     .flatten();
-                (refused, spec)
+                (refused, spec, !resolved.stale_sources.is_empty())
             }
             // Fail closed: a server that will not list its tools does not get calls.
             Err(error) => (
@@ -817,6 +861,7 @@ impl Worker {
                     "`{tool}` cannot be checked against its accepted definition: {error}"
                 )),
                 None,
+                false,
             ),
         }
     }
@@ -938,7 +983,7 @@ impl Worker {
                 .await?;
             return Ok(None);
         }
-        let (refused, spec) = self.unaccepted(skill, &record, tool).await;
+        let (mut refused, spec, stale) = self.unaccepted(skill, &record, tool).await;
         let key = adas_jobs::idempotency_key(&record.job_id, record.iteration + 1, &digest);
         // Started by a worker that stopped before writing its end: whether it
         // took effect is unknown. Only an idempotent tool is run again (with
@@ -975,6 +1020,16 @@ impl Worker {
         // Side effects need certainty: a confident intent and evidence for every
         // argument, or the user's yes to the exact call.
         let side_effecting = certainty::side_effecting(skill, tool, spec.as_ref());
+        // A stale list is no check: the server may have changed the tool since
+        // (and fail its listing on purpose). Reads may use it; a call with side
+        // effects is not made on it.
+        if stale && side_effecting && refused.is_none() {
+            refused = Some(format!(
+                "`{tool}` cannot be checked against its accepted definition now: its \
+                 server's tool list could not be refreshed, and a call with side effects \
+                 is made only on a fresh check"
+            ));
+        }
         if side_effecting
             && let Some(why) = certainty::confirmation_needed(&record, &args, &digest)
                 .or_else(|| certainty::unplanned(&record, tool, &digest))
@@ -1077,6 +1132,7 @@ impl Worker {
         // starts only if nobody wrote the job since this worker read it (a
         // cancel stops it). The record says it started, so a takeover knows
         // its end is unknown.
+        let tenant = record.tenant.clone();
         record.started_call = Some(adas_jobs::StartedCall {
             key: key.clone(),
             tool: tool.to_owned(),
@@ -1104,7 +1160,7 @@ impl Worker {
                 }),
             ),
         );
-        let call = self.run_call(skill, tool, &args, &key);
+        let call = self.run_call(skill, tool, &args, (&key, &tenant));
         let (version, outcome) = if side_effecting {
             let version = start.await?;
             (version, call.await)
@@ -1117,7 +1173,7 @@ impl Worker {
             (version?, outcome)
         };
         if outcome.is_err() {
-            metrics::counter!("adas_tool_call_errors_total", "tool" => tool.to_owned())
+            metrics::counter!("adas_tool_call_errors_total", "tool" => adas_jobs::metric_tool_label(tool))
                 .increment(1);
         }
         let mut plan = record
@@ -1187,7 +1243,7 @@ impl Worker {
         skill: &OperationalSkill,
         tool: &str,
         args: &Map<String, Json>,
-        key: &str,
+        (key, tenant): (&str, &str),
     ) -> Result<Json, adas_dia::ToolError> {
         let started = std::time::Instant::now();
         let call_span = tracing::info_span!("tool.call", %tool, otel.kind = "client");
@@ -1203,11 +1259,17 @@ impl Worker {
                         idempotency_key: Some(key),
                         traceparent: Some(&traceparent),
                     };
-                    tracing::Instrument::instrument(
+                    let share = step_out(tenant).await;
+                    let called = tracing::Instrument::instrument(
                         self.mcp.call_tool(&uri, tool, args, meta),
                         call_span,
                     )
-                    .await
+                    .await;
+                    if share.is_some() {
+                        drop(share);
+                        step_in().await;
+                    }
+                    called
                 }
                 .map_err(|error| match error {
                     McpError::ToolFailed { message, .. } => {
@@ -1221,7 +1283,7 @@ impl Worker {
             }
         };
         let result = if outcome.is_ok() { "ok" } else { "error" };
-        metrics::histogram!("adas_tool_call_seconds", "tool" => tool.to_owned(), "result" => result)
+        metrics::histogram!("adas_tool_call_seconds", "tool" => adas_jobs::metric_tool_label(tool), "result" => result)
             .record(started.elapsed());
         outcome
     }

@@ -4,8 +4,9 @@
 //! diagnostics and resolved tools.
 //!
 //! Server-rendered HTML over the suite's own gRPC API (ARCHITECTURE.md says
-//! why): the browser holds an HttpOnly cookie with the API key it signed in
-//! with, and every call the console makes for that browser presents that key,
+//! why): the browser holds an HttpOnly cookie with a random session id (the
+//! API key it signed in with stays in the console's memory, and sign-out
+//! forgets it), and every call the console makes for that browser presents that key,
 //! so the services decide — and record — as the signed-in principal. Live
 //! updates are WatchJob relayed as server-sent events. Every page is escaped
 //! HTML with a strict Content-Security-Policy (scripts and styles only from
@@ -23,7 +24,7 @@ use axum::Router;
 use axum::routing::{get, post};
 use tonic::transport::Channel;
 
-pub use pages::COOKIE;
+pub use pages::{COOKIE, SECURE_COOKIE};
 
 /// What the console's handlers share: a channel to each service it calls.
 #[derive(Debug, Clone)]
@@ -36,6 +37,8 @@ pub struct Console {
     host_names: Vec<String>,
     /// `Host` values it answers (see [`pages::hosts_for`]); set when it serves.
     hosts: Vec<String>,
+    /// Signed-in browsers (server-side: the cookie is a random id).
+    sessions: pages::Sessions,
 }
 
 impl Console {
@@ -59,6 +62,7 @@ impl Console {
             gate,
             host_names: Vec::new(),
             hosts: Vec::new(),
+            sessions: pages::Sessions::default(),
         }
     }
 

@@ -1,7 +1,10 @@
-//! The session — sign-in, the key cookie, the signed-in clients (an extractor) —
+//! The session — sign-in, the session cookie (a random id; the key stays in
+//! the console's memory), the signed-in clients (an extractor) —
 //! the security headers every answer gets, and the pages without suite data.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use adas_proto::pb;
 use adas_runtime::auth::{AuthChannel, Credentials};
@@ -16,8 +19,115 @@ use crate::html::{esc, page};
 
 type Shared = State<Arc<Console>>;
 
-/// The cookie holding the API key the browser signed in with (`-`: dev mode, no key).
-pub const COOKIE: &str = "adas_key";
+/// The session cookie over plain HTTP: a random session id, never the key.
+pub const COOKIE: &str = "adas_session";
+
+/// The session cookie when the browser reached the console over HTTPS (a
+/// TLS proxy in front says so with `X-Forwarded-Proto: https`): `Secure`, and
+/// the `__Host-` prefix, so no other host or port can set or read it.
+pub const SECURE_COOKIE: &str = "__Host-adas_session";
+
+/// A session lives this long after its last use…
+const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
+/// …and at most this long after sign-in.
+const SESSION_MAX: Duration = Duration::from_secs(12 * 3600);
+/// Sessions one console keeps; past it the oldest goes first.
+const MAX_SESSIONS: usize = 10_000;
+
+/// One signed-in browser, kept in the console's memory only: the browser
+/// holds a random id, the key stays here, and sign-out forgets it.
+#[derive(Debug, Clone)]
+struct SessionEntry {
+    key: Option<String>,
+    signed_in: Instant,
+    last_used: Instant,
+}
+
+/// The console's sessions by id.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Sessions(Arc<Mutex<HashMap<String, SessionEntry>>>);
+
+impl Sessions {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, SessionEntry>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn create(&self, key: Option<String>) -> String {
+        let mut bytes = [0u8; 32];
+        getrandom::fill(&mut bytes).expect("the OS random source");
+        let id: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+        let now = Instant::now();
+        let mut sessions = self.lock();
+        sessions.retain(|_, entry| entry.live(now));
+        if sessions.len() >= MAX_SESSIONS
+            && let Some(oldest) = sessions
+                .iter()
+                .min_by_key(|(_, entry)| entry.last_used)
+                .map(|(id, _)| id.clone())
+        {
+            sessions.remove(&oldest);
+        }
+        sessions.insert(
+            id.clone(),
+            SessionEntry {
+                key,
+                signed_in: now,
+                last_used: now,
+            },
+        );
+        id
+    }
+
+    /// The key of a live session, which counts as its use.
+    fn key(&self, id: &str) -> Option<Option<String>> {
+        let now = Instant::now();
+        let mut sessions = self.lock();
+        let entry = sessions.get_mut(id)?;
+        if !entry.live(now) {
+            sessions.remove(id);
+            return None;
+        }
+        entry.last_used = now;
+        Some(entry.key.clone())
+    }
+
+    fn end(&self, id: &str) {
+        self.lock().remove(id);
+    }
+}
+
+impl SessionEntry {
+    fn live(&self, now: Instant) -> bool {
+        now.duration_since(self.last_used) < SESSION_IDLE
+            && now.duration_since(self.signed_in) < SESSION_MAX
+    }
+}
+
+fn session_id(headers: &HeaderMap) -> Option<&str> {
+    cookie(headers, SECURE_COOKIE).or_else(|| cookie(headers, COOKIE))
+}
+
+/// The `Set-Cookie` value for session `id` (empty: end it), secure when the
+/// browser came over HTTPS.
+fn session_cookie(headers: &HeaderMap, id: &str) -> String {
+    let https = headers
+        .get("x-forwarded-proto")
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|proto| proto.eq_ignore_ascii_case("https"));
+    let (name, secure) = if https {
+        (SECURE_COOKIE, "; Secure")
+    } else {
+        (COOKIE, "")
+    };
+    let expiry = if id.is_empty() {
+        "; Max-Age=0".to_owned()
+    } else {
+        format!("; Max-Age={}", SESSION_MAX.as_secs())
+    };
+    format!("{name}={id}; HttpOnly; SameSite=Strict; Path=/{secure}{expiry}")
+}
 
 /// The suite's clients, presenting the signed-in key.
 pub(crate) struct Clients {
@@ -34,11 +144,9 @@ struct Session {
 }
 
 impl Session {
-    fn from_headers(headers: &HeaderMap) -> Option<Self> {
-        let value = cookie(headers, COOKIE)?;
-        Some(Self {
-            key: (value != "-").then(|| value.to_owned()),
-        })
+    fn from_headers(console: &Console, headers: &HeaderMap) -> Option<Self> {
+        let key = console.sessions.key(session_id(headers)?)?;
+        Some(Self { key })
     }
 
     fn clients(&self, console: &Console) -> Result<Clients, Redirect> {
@@ -77,7 +185,7 @@ fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
 
 /// The signed-in session and its clients, or the redirect to sign in.
 fn signed_in(console: &Console, headers: &HeaderMap) -> Result<Clients, Redirect> {
-    Session::from_headers(headers)
+    Session::from_headers(console, headers)
         .ok_or_else(|| Redirect::to("/login"))?
         .clients(console)
 }
@@ -264,7 +372,11 @@ pub struct LoginForm {
 }
 
 /// Checks the key with a real call before keeping it.
-pub async fn login(State(console): Shared, Form(form): Form<LoginForm>) -> Response {
+pub async fn login(
+    State(console): Shared,
+    headers: HeaderMap,
+    Form(form): Form<LoginForm>,
+) -> Response {
     let key = form.key.trim();
     let session = Session {
         key: (!key.is_empty()).then(|| key.to_owned()),
@@ -286,23 +398,22 @@ pub async fn login(State(console): Shared, Form(form): Form<LoginForm>) -> Respo
         }
         return failure(status);
     }
-    let value = if key.is_empty() { "-" } else { key };
+    // The browser gets a random session id; the key stays on this side.
+    let id = console.sessions.create(session.key);
     (
-        [(
-            header::SET_COOKIE,
-            format!("{COOKIE}={value}; HttpOnly; SameSite=Strict; Path=/"),
-        )],
+        [(header::SET_COOKIE, session_cookie(&headers, &id))],
         Redirect::to("/skills"),
     )
         .into_response()
 }
 
-pub async fn logout() -> Response {
+/// Ends the session here, so its id is worth nothing even if it was copied.
+pub async fn logout(State(console): Shared, headers: HeaderMap) -> Response {
+    if let Some(id) = session_id(&headers) {
+        console.sessions.end(id);
+    }
     (
-        [(
-            header::SET_COOKIE,
-            format!("{COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0"),
-        )],
+        [(header::SET_COOKIE, session_cookie(&headers, ""))],
         Redirect::to("/login"),
     )
         .into_response()

@@ -1335,10 +1335,34 @@ fn observe(record: &JobRecord, kind: EventKind, message: &str, detail: &Json) {
             .increment(1);
         }
         EventKind::ToolDenied => {
-            metrics::counter!("adas_gate_denials_total", "tool" => tool.to_owned()).increment(1);
+            metrics::counter!("adas_gate_denials_total", "tool" => metric_tool_label(tool))
+                .increment(1);
         }
         _ => {}
     }
+}
+
+/// Distinct tool labels a process puts on its metrics.
+const MAX_TOOL_LABELS: usize = 256;
+
+/// A tool's name as a metric label: the first [`MAX_TOOL_LABELS`] distinct
+/// names this process records, then `other`. Only declared tools run, but a
+/// denial names whatever a model proposed: the page stays bounded whatever
+/// callers send.
+pub fn metric_tool_label(tool: &str) -> String {
+    static SEEN: std::sync::LazyLock<std::sync::Mutex<std::collections::HashSet<String>>> =
+        std::sync::LazyLock::new(Default::default);
+    let mut seen = SEEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if seen.contains(tool) {
+        return tool.to_owned();
+    }
+    if seen.len() < MAX_TOOL_LABELS {
+        seen.insert(tool.to_owned());
+        return tool.to_owned();
+    }
+    "other".to_owned()
 }
 
 fn event_bytes(

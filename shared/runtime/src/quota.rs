@@ -161,3 +161,39 @@ mod tests {
             .unwrap();
     }
 }
+
+/// A per-tenant share of something the process has a fixed amount of (request
+/// slots, tool calls in flight): each tenant may hold at most `share` at once,
+/// so one tenant's slow or flooding work leaves the rest to the others.
+/// Tenants are the auth file's, so the map stays small.
+#[derive(Debug)]
+pub struct TenantShares {
+    share: usize,
+    tenants: Mutex<HashMap<String, std::sync::Arc<tokio::sync::Semaphore>>>,
+}
+
+impl TenantShares {
+    /// Shares of `share` (at least 1) per tenant.
+    pub fn new(share: usize) -> Self {
+        Self {
+            share: share.max(1),
+            tenants: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// A place in `tenant`'s share, once one is free (first come, first served).
+    pub async fn acquire(&self, tenant: &str) -> tokio::sync::OwnedSemaphorePermit {
+        let semaphore = self
+            .tenants
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(tenant.to_owned())
+            .or_insert_with(|| std::sync::Arc::new(tokio::sync::Semaphore::new(self.share)))
+            .clone();
+        // Never closed: a permit always comes.
+        semaphore
+            .acquire_owned()
+            .await
+            .expect("tenant shares are never closed")
+    }
+}

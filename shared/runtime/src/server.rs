@@ -236,15 +236,20 @@ fn is_probe(path: &str) -> bool {
 /// The process-wide concurrency limit (a tower layer): application requests
 /// beyond it wait for a permit; probes pass beside it, so calls hanging on a
 /// dead dependency never make a liveness probe time out.
+/// Each tenant may hold at most half of the permits, so one tenant's flood
+/// leaves the other half to everyone else; the suite's own calls (dev mode, a
+/// `*` service key) take only from the whole.
 #[derive(Debug, Clone)]
 struct ConcurrencyLimit {
     permits: Arc<tokio::sync::Semaphore>,
+    shares: Arc<crate::quota::TenantShares>,
 }
 
 impl ConcurrencyLimit {
     fn new(limit: usize) -> Self {
         Self {
             permits: Arc::new(tokio::sync::Semaphore::new(limit.max(1))),
+            shares: Arc::new(crate::quota::TenantShares::new(limit / 2)),
         }
     }
 }
@@ -256,6 +261,7 @@ impl<S> tower::Layer<S> for ConcurrencyLimit {
         ConcurrencyLimitService {
             inner,
             permits: self.permits.clone(),
+            shares: self.shares.clone(),
         }
     }
 }
@@ -265,6 +271,7 @@ impl<S> tower::Layer<S> for ConcurrencyLimit {
 struct ConcurrencyLimitService<S> {
     inner: S,
     permits: Arc<tokio::sync::Semaphore>,
+    shares: Arc<crate::quota::TenantShares>,
 }
 
 impl<S, Body> tower::Service<http::Request<Body>> for ConcurrencyLimitService<S>
@@ -289,7 +296,18 @@ where
         let ready = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, ready);
         let permits = self.permits.clone();
+        let tenant = request
+            .extensions()
+            .get::<crate::Principal>()
+            .filter(|principal| !principal.acts_for_every_tenant())
+            .map(|principal| (self.shares.clone(), principal.tenant.clone()));
         Box::pin(async move {
+            // The tenant's share first: a tenant over it waits without
+            // holding one of the process' permits.
+            let _share = match &tenant {
+                Some((shares, tenant)) => Some(shares.acquire(tenant).await),
+                None => None,
+            };
             // The semaphore is never closed: a permit always comes.
             let _permit = permits.acquire_owned().await;
             inner.call(request).await

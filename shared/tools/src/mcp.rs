@@ -81,6 +81,17 @@ pub enum McpError {
     Denied(#[from] EgressDenied),
 }
 
+/// Pages of one `tools/list` a server may answer with.
+pub const MAX_LIST_PAGES: usize = 64;
+
+/// Why a listing stopped before its end.
+enum ListOverflow {
+    /// Past `max_response_bytes` in all.
+    Bytes,
+    /// Past [`MAX_LIST_PAGES`].
+    Pages,
+}
+
 /// Lists and calls MCP tools; the seam the tool cache and the Orchestrator use.
 #[async_trait]
 pub trait McpConnector: Send + Sync {
@@ -475,10 +486,51 @@ impl RmcpConnector {
 #[async_trait]
 impl McpConnector for RmcpConnector {
     async fn list_tools(&self, uri: &str) -> Result<Vec<ToolSpec>, McpError> {
-        let tools = self
-            .with_session(uri, |session| async move { session.list_all_tools().await })
+        // Bounded while it streams, not once it is whole: a server that pages
+        // forever (or pages megabytes) is stopped at the bound, and the call
+        // timeout bounds the time all pages take.
+        let limit = self.limits.max_response_bytes;
+        let listed = self
+            .with_session(uri, |session| async move {
+                let mut tools = Vec::new();
+                let mut bytes = 0usize;
+                let mut cursor = None;
+                for _ in 0..MAX_LIST_PAGES {
+                    let page = session
+                        .list_tools(Some(
+                            rmcp::model::PaginatedRequestParams::default().with_cursor(cursor),
+                        ))
+                        .await?;
+                    bytes = bytes.saturating_add(
+                        serde_json::to_vec(&page.tools).map_or(usize::MAX, |page| page.len()),
+                    );
+                    if bytes > limit {
+                        return Ok(Err(ListOverflow::Bytes));
+                    }
+                    tools.extend(page.tools);
+                    cursor = page.next_cursor;
+                    if cursor.is_none() {
+                        return Ok(Ok(tools));
+                    }
+                }
+                Ok(Err(ListOverflow::Pages))
+            })
             .await?;
-        self.check_size(uri, &tools)?;
+        let tools = match listed {
+            Ok(tools) => tools,
+            Err(ListOverflow::Bytes) => {
+                return Err(McpError::TooLarge {
+                    uri: uri.to_owned(),
+                    limit,
+                });
+            }
+            Err(ListOverflow::Pages) => {
+                return Err(McpError::Protocol {
+                    uri: uri.to_owned(),
+                    reason: format!("tools/list went past {MAX_LIST_PAGES} pages"),
+                });
+            }
+        };
         Ok(tools
             .into_iter()
             .map(|tool| {

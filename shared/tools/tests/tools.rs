@@ -880,3 +880,33 @@ async fn connections_are_kept_to_a_json_server_and_not_to_a_streaming_one() {
         "{streaming} connections for {calls} calls to a streaming server"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endless_listing_is_cut_at_its_bound_while_it_streams() {
+    let server = Server::start(DemoMcp::new().with_endless_pages()).await;
+    let error = connector().list_tools(&server.uri).await.unwrap_err();
+    assert!(
+        matches!(&error, McpError::Protocol { reason, .. } if reason.contains("pages")),
+        "{error}"
+    );
+    // It stopped at the bound: the server saw that many pages, no more.
+    assert_eq!(
+        server.counters.list_calls(),
+        adas_tools::mcp::MAX_LIST_PAGES as u64
+    );
+    // Bytes are bounded as they arrive: with a small budget the listing stops
+    // at the page that passes it, long before the page bound.
+    let small = RmcpConnector::new(
+        McpLimits {
+            connect_timeout: Duration::from_secs(5),
+            call_timeout: Duration::from_secs(10),
+            max_response_bytes: 16 * 1024,
+        },
+        loopback_policy(),
+    );
+    let before = server.counters.list_calls();
+    let error = small.list_tools(&server.uri).await.unwrap_err();
+    assert!(matches!(error, McpError::TooLarge { .. }), "{error}");
+    assert!(server.counters.list_calls() - before < adas_tools::mcp::MAX_LIST_PAGES as u64);
+    server.stop().await;
+}
