@@ -145,15 +145,20 @@ class OneTraceAcrossFiveBinaries(unittest.TestCase):
             self.assertTrue(served, f"{service} served a call of the job's steps")
 
         # The MCP server got the trace context with each call, in `_meta` and
-        # in the HTTP request's `traceparent` header.
+        # in the HTTP request's `traceparent` header: the tool.call span as the
+        # parent, but a trace id of the suite's own — the one the caller chose
+        # never reaches a third party — the same for every call of the job.
         with open(suite.executions_log, encoding="utf-8") as file:
             executed = [json.loads(line) for line in file if line.strip()]
         refund = [entry for entry in executed if entry["tool"] == "process_refund"]
         self.assertEqual(len(refund), 1)
         _, call_trace, call_parent, _ = refund[0]["traceparent"].split("-")
-        self.assertEqual(call_trace, trace_id)
+        self.assertNotEqual(call_trace, trace_id)
+        self.assertEqual(len(call_trace), 32)
         self.assertEqual(by_id[call_parent][1].name, "tool.call")
         self.assertEqual(refund[0]["traceparent_header"], refund[0]["traceparent"])
+        traces = {entry["traceparent"].split("-")[1] for entry in executed if entry.get("traceparent")}
+        self.assertEqual(traces, {call_trace}, "one id for the job's calls")
 
 
 class MetricsPage(unittest.TestCase):

@@ -1267,17 +1267,8 @@ async fn one_tenants_slow_tools_do_not_hold_up_another_tenants_jobs() {
 async fn one_tenants_hanging_requests_leave_room_for_another_tenant() {
     // An MCP server that accepts and never answers: each ResolveTools on it
     // holds its request until the MCP call timeout.
-    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let silent_addr = silent.local_addr().unwrap().to_string();
-    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let counted = accepted.clone();
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for stream in silent.incoming() {
-            held.push(stream);
-            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        }
-    });
+    let silent = adas_testkit::SilentServer::start();
+    let silent_addr = silent.addr().to_string();
     let suite = Suite::start_with(
         "ctl-fair-requests",
         &[
@@ -1316,9 +1307,7 @@ async fn one_tenants_hanging_requests_leave_room_for_another_tenant() {
                 .await
         }));
     }
-    while accepted.load(std::sync::atomic::Ordering::SeqCst) == 0 {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    silent.accepted_one().await;
     // Acme is still served, while globex's requests hang.
     suite
         .registry("alice")
@@ -1391,4 +1380,70 @@ fn concurrent_key_creation_loses_no_principal() {
         .output()
         .unwrap();
     assert!(!refused.status.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owners_confirmation_pays_for_one_execution() {
+    let suite = Suite::start("ctl-owner-confirms");
+    let template =
+        std::fs::read_to_string(adas_testkit::templates_dir().join("cs-tier-1.yaml")).unwrap();
+    // The rule gives the refund to the user: her own yes to the exact call.
+    let source = template.replace("      approver: supervisor\n", "      approver: user\n");
+    assert!(source.contains("approver: user"));
+    suite
+        .registry("root")
+        .await
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/self-serve".into(),
+            source,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let program = format!("{REFUND_900}, {REFUND_900}");
+    let job = suite
+        .jobs("alice")
+        .await
+        .start_job(pb::StartJobRequest {
+            skill: "skills/self-serve".into(),
+            program,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    suite.store.runs_under_its_own_policy(&job.name);
+    let confirm = |job: &pb::Job| pb::SubmitInputRequest {
+        job: job.name.clone(),
+        correlation_id: job.waiting.as_ref().unwrap().correlation_id.clone(),
+        fields: HashMap::from([(
+            "confirm".to_owned(),
+            prost_types::Value {
+                kind: Some(prost_types::value::Kind::StringValue("yes".into())),
+            },
+        )]),
+        ..Default::default()
+    };
+    let mut dal = suite.dal("alice").await;
+    for expected in 1..=2 {
+        let asked = suite.settle("alice", &job.name).await;
+        assert_eq!(
+            asked
+                .waiting
+                .as_ref()
+                .map(|waiting| waiting.reason_code.as_str()),
+            Some("ACTION_CONFIRMATION_REQUIRED"),
+            "{asked:?}"
+        );
+        // A supervisor is no one here: this is alice's to confirm.
+        assert_eq!(
+            code(suite.dal("sam").await.submit_input(confirm(&asked)).await),
+            Code::PermissionDenied
+        );
+        assert_eq!(suite.executed("process_refund").len(), expected - 1);
+        dal.submit_input(confirm(&asked)).await.unwrap();
+    }
+    let done = suite.settle("alice", &job.name).await;
+    assert_eq!(done.status, pb::JobStatus::Completed as i32, "{done:?}");
+    assert_eq!(suite.executed("process_refund").len(), 2);
 }

@@ -114,17 +114,8 @@ fn strict_durability_refuses_a_volatile_redis_and_names_the_fix() {
 async fn probes_answer_while_every_slot_is_held() {
     // An MCP server that accepts and never answers: each ResolveTools on it
     // holds its slot until the MCP call timeout (30 s).
-    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let silent_port = silent.local_addr().unwrap().port();
-    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let counted = accepted.clone();
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for stream in silent.incoming() {
-            held.push(stream);
-            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        }
-    });
+    let silent = adas_testkit::SilentServer::start();
+    let silent_port = silent.addr().port();
     let root = scratch_dir("probes");
     let service = SpawnedService::spawn(
         &workspace_binary("adas-skill-registry"),
@@ -172,9 +163,7 @@ async fn probes_answer_while_every_slot_is_held() {
     }
     // The first call holds the one slot once it reached the silent server;
     // the others queue behind it.
-    while accepted.load(std::sync::atomic::Ordering::SeqCst) == 0 {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    silent.accepted_one().await;
     assert!(
         held.iter().all(|call| !call.is_finished()),
         "the calls hang"

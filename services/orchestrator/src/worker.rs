@@ -1132,7 +1132,7 @@ impl Worker {
         // starts only if nobody wrote the job since this worker read it (a
         // cancel stops it). The record says it started, so a takeover knows
         // its end is unknown.
-        let tenant = record.tenant.clone();
+        let (tenant, job_id) = (record.tenant.clone(), record.job_id.clone());
         record.started_call = Some(adas_jobs::StartedCall {
             key: key.clone(),
             tool: tool.to_owned(),
@@ -1160,7 +1160,7 @@ impl Worker {
                 }),
             ),
         );
-        let call = self.run_call(skill, tool, &args, (&key, &tenant));
+        let call = self.run_call(skill, tool, &args, (&key, &tenant, &job_id));
         let (version, outcome) = if side_effecting {
             let version = start.await?;
             (version, call.await)
@@ -1243,7 +1243,7 @@ impl Worker {
         skill: &OperationalSkill,
         tool: &str,
         args: &Map<String, Json>,
-        (key, tenant): (&str, &str),
+        (key, tenant, job_id): (&str, &str, &str),
     ) -> Result<Json, adas_dia::ToolError> {
         let started = std::time::Instant::now();
         let call_span = tracing::info_span!("tool.call", %tool, otel.kind = "client");
@@ -1253,8 +1253,12 @@ impl Worker {
         } else {
             match record_uri(skill) {
                 Some(uri) => {
-                    let traceparent =
-                        call_span.in_scope(adas_runtime::telemetry::current_traceparent);
+                    // The tool server is a third party: it gets the suite's
+                    // own trace id, never the one a caller chose.
+                    let traceparent = adas_runtime::telemetry::egress_traceparent(
+                        &call_span.in_scope(adas_runtime::telemetry::current_traceparent),
+                        job_id,
+                    );
                     let meta = adas_tools::CallMeta {
                         idempotency_key: Some(key),
                         traceparent: Some(&traceparent),

@@ -105,6 +105,49 @@ fn a_guess_needs_a_yes_and_evidence_does_not() {
     unsure.confirmed_calls.push("d1".into());
     assert_eq!(confirmation_needed(&unsure, &arguments, "d1"), None);
     assert!(confirmation_needed(&unsure, &arguments, "d2").is_some());
+    // …and for one execution of it: once it ran, the same call asks again.
+    unsure.calls.push(CallRecord {
+        tool: "reserve".into(),
+        arguments: arguments.clone(),
+        call_digest: "d1".into(),
+        output: json!({"ok": true}),
+        is_error: false,
+        iteration: 1,
+        finished_at: "2026-11-23T00:00:00Z".into(),
+    });
+    assert!(confirmation_needed(&unsure, &arguments, "d1").is_some());
+    unsure.confirmed_calls.push("d1".into());
+    assert_eq!(confirmation_needed(&unsure, &arguments, "d1"), None);
+}
+
+#[test]
+fn whoever_took_part_in_a_call_is_named() {
+    let mut job = record(true);
+    job.owner = "alice".into();
+    let answer = |who: &str, fields: Json| adas_jobs::AuditEntry {
+        who: who.into(),
+        at: "2026-11-23T00:00:00Z".into(),
+        action: "answer".into(),
+        detail: json!({"fields": fields}),
+    };
+    job.audit.push(answer("olga", json!({"amount": 50000})));
+    job.audit.push(answer("bob", json!({"note": "hi"})));
+    job.audit.push(adas_jobs::AuditEntry {
+        who: "carl".into(),
+        at: "2026-11-23T00:00:00Z".into(),
+        action: "confirm".into(),
+        detail: json!({"fields": {"confirm": "yes"}, "call_digest": "d1"}),
+    });
+    let call = args(json!({"order_id": "ORD-1", "amount": 50000}));
+    assert_eq!(
+        adas_jobs::certainty::took_part(&job, &call, "d1"),
+        ["alice", "olga", "carl"]
+    );
+    // Another call's confirmer did not take part in this one.
+    assert_eq!(
+        adas_jobs::certainty::took_part(&job, &call, "d2"),
+        ["alice", "olga"]
+    );
 }
 
 #[test]

@@ -108,6 +108,39 @@ pub fn current_traceparent() -> String {
     carrier.remove("traceparent").unwrap_or_default()
 }
 
+/// `traceparent` as it may leave for a tool server: the same parent span and
+/// flags, but a trace id of the suite's own, derived from the job's trace and
+/// `scope` (the job). A caller chooses the trace id it sends us; a third
+/// party's logs never get it, yet every call of one job carries one id.
+/// Empty when `traceparent` is not a W3C trace context.
+pub fn egress_traceparent(traceparent: &str, scope: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut parts = traceparent.split('-');
+    let (Some(version), Some(trace), Some(span), Some(flags), None) = (
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+    ) else {
+        return String::new();
+    };
+    if version != "00" || trace.len() != 32 || span.len() != 16 || flags.len() != 2 {
+        return String::new();
+    }
+    let digest = Sha256::new()
+        .chain_update(b"adas-egress\0")
+        .chain_update(trace.as_bytes())
+        .chain_update(b"\0")
+        .chain_update(scope.as_bytes())
+        .finalize();
+    let own: String = digest[..16]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    format!("00-{own}-{span}-{flags}")
+}
+
 /// Makes `traceparent` (from a request or a job record) the parent of `span`.
 pub fn set_parent(span: &tracing::Span, traceparent: &str) {
     if traceparent.is_empty() || installed().get().is_none() {
@@ -137,5 +170,24 @@ pub(crate) fn inject(metadata: &mut tonic::metadata::MetadataMap) {
         && !traceparent.is_empty()
     {
         metadata.insert("traceparent", value);
+    }
+}
+
+#[cfg(test)]
+mod egress_tests {
+    use super::egress_traceparent;
+
+    #[test]
+    fn a_callers_trace_id_never_leaves_and_one_job_keeps_one_id() {
+        let caller = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        let sent = egress_traceparent(caller, "job-1");
+        assert!(!sent.contains("0af7651916cd43dd8448eb211c80319c"), "{sent}");
+        assert!(
+            sent.starts_with("00-") && sent.ends_with("-b7ad6b7169203331-01"),
+            "{sent}"
+        );
+        assert_eq!(sent, egress_traceparent(caller, "job-1"));
+        assert_ne!(sent, egress_traceparent(caller, "job-2"));
+        assert_eq!(egress_traceparent("not a trace", "job-1"), "");
     }
 }

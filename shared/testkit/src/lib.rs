@@ -507,3 +507,44 @@ impl TestPki {
         ]);
     }
 }
+
+/// A TCP server on loopback that accepts connections and never answers (a
+/// hung MCP server), counting what it accepted.
+#[derive(Debug)]
+pub struct SilentServer {
+    addr: SocketAddr,
+    accepted: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl SilentServer {
+    /// Starts it on a free port; it lives as long as the test process.
+    ///
+    /// # Panics
+    /// When no loopback port can be bound.
+    pub fn start() -> Self {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        let addr = listener.local_addr().expect("a bound address");
+        let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = accepted.clone();
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for stream in listener.incoming() {
+                held.push(stream);
+                counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        });
+        Self { addr, accepted }
+    }
+
+    /// Its address.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Waits until it has accepted a connection.
+    pub async fn accepted_one(&self) {
+        while self.accepted.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+}
