@@ -709,7 +709,6 @@ async fn nobody_but_the_suite_spends_the_operators_model() {
             gate.polish_reply(pb::PolishReplyRequest {
                 skill: "skills/cs-tier-1".into(),
                 reply: "Your refund of 40 for ORD-1 is on its way.".into(),
-                llm_tokens_spent: 0,
                 ..Default::default()
             })
             .await
@@ -732,6 +731,29 @@ async fn nobody_but_the_suite_spends_the_operators_model() {
                 .unwrap();
         }
     }
+    // A tenant's own service key without a job, or naming another tenant's
+    // job, gets no model either.
+    let victim = suite.job("alice", REFUND_900).await;
+    let mut gate = suite.gate("g-service").await;
+    gate.polish_reply(pb::PolishReplyRequest {
+        skill: "skills/cs-tier-1".into(),
+        reply: "Done.".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        code(
+            gate.polish_reply(pb::PolishReplyRequest {
+                skill: "skills/cs-tier-1".into(),
+                reply: "Done.".into(),
+                job: victim.name.clone(),
+                ..Default::default()
+            })
+            .await
+        ),
+        Code::NotFound
+    );
     assert_eq!(
         model.seen().len(),
         0,

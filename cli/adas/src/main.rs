@@ -498,8 +498,12 @@ pub async fn serve_suite(
                 .into_service(max),
         )
         .add_service(
-            adas_intent::Intent::new(catalog.clone(), adas_nlu::planner(llm.clone()))
-                .into_service(max),
+            adas_intent::Intent::new(
+                catalog.clone(),
+                repo.clone(),
+                adas_nlu::planner(llm.clone()),
+            )
+            .into_service(max),
         )
         .add_service(
             adas_orchestrator::Orchestrator::new(repo.clone(), catalog.clone(), &config)?

@@ -99,21 +99,6 @@ pub struct Gate {
     polisher: Arc<dyn Polisher>,
 }
 
-/// The judge and polisher a caller gets: the configured ones (a model's,
-/// when one is configured) for the suite's own steps, the mechanical ones
-/// for anyone else, so no principal spends the operator's model by asking.
-fn for_caller<'a, T: ?Sized>(
-    principal: &adas_runtime::Principal,
-    configured: &'a Arc<T>,
-    mechanical: &'a Arc<T>,
-) -> &'a Arc<T> {
-    if principal.is_service() {
-        configured
-    } else {
-        mechanical
-    }
-}
-
 impl std::fmt::Debug for Gate {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter.debug_struct("Gate").finish_non_exhaustive()
@@ -441,20 +426,23 @@ impl GateService for Gate {
         &self,
         request: Request<pb::FinalizeRequest>,
     ) -> Result<Response<pb::FinalizationResult>, Status> {
-        let mechanical: Arc<dyn FinalizationJudge> = Arc::new(adas_policy::llm::MechanicalJudge);
-        let judge = for_caller(
-            &adas_runtime::principal(&request)?,
-            &self.judge,
-            &mechanical,
-        );
+        let principal = adas_runtime::principal(&request)?;
         let tenant = adas_runtime::auth::tenant(&request)?;
         let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
+        // The configured judge (a model's, when one is) only for the suite's
+        // own step of a job, within the job's budget; the mechanical checks
+        // for anyone else: no principal spends the operator's model by asking.
+        let budget = adas_wire::model_budget(&self.jobs, &principal, &tenant, &request.job).await?;
+        let judge: Arc<dyn FinalizationJudge> = match budget {
+            Some(_) => self.judge.clone(),
+            None => Arc::new(adas_policy::llm::MechanicalJudge),
+        };
         let skill = self
             .skill((&tenant, &version), skill_slag(&request.skill)?)
             .await?;
         Ok(adas_runtime::reply(
-            adas_wire::engine::finalize(judge.as_ref(), &skill, request).await,
+            adas_wire::engine::finalize(judge.as_ref(), &skill, request, budget.unwrap_or(0)).await,
         ))
     }
 
@@ -462,20 +450,27 @@ impl GateService for Gate {
         &self,
         request: Request<pb::PolishReplyRequest>,
     ) -> Result<Response<pb::PolishReplyResponse>, Status> {
-        let mechanical: Arc<dyn Polisher> = Arc::new(adas_policy::llm::TemplatePolisher);
-        let polisher = for_caller(
-            &adas_runtime::principal(&request)?,
-            &self.polisher,
-            &mechanical,
-        );
+        let principal = adas_runtime::principal(&request)?;
         let tenant = adas_runtime::auth::tenant(&request)?;
         let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
+        // As for Finalize: a model only for the suite's own step of a job.
+        let budget = adas_wire::model_budget(&self.jobs, &principal, &tenant, &request.job).await?;
+        let polisher: Arc<dyn Polisher> = match budget {
+            Some(_) => self.polisher.clone(),
+            None => Arc::new(adas_policy::llm::TemplatePolisher),
+        };
         let skill = self
             .skill((&tenant, &version), skill_slag(&request.skill)?)
             .await?;
         Ok(adas_runtime::reply(
-            adas_wire::engine::polish_reply(polisher.as_ref(), &skill, request).await,
+            adas_wire::engine::polish_reply(
+                polisher.as_ref(),
+                &skill,
+                request,
+                budget.unwrap_or(0),
+            )
+            .await,
         ))
     }
 }

@@ -66,6 +66,8 @@ impl From<IntentError> for Status {
 #[derive(Clone)]
 pub struct Intent {
     catalog: Arc<Catalog>,
+    /// The jobs plans are made for (their model budgets).
+    jobs: adas_jobs::JobRepo,
     planner: Arc<dyn Planner>,
     /// What callers other than the suite get: the operator's model is spent
     /// on jobs, by the suite's own steps, never by any principal who asks.
@@ -79,10 +81,11 @@ impl std::fmt::Debug for Intent {
 }
 
 impl Intent {
-    /// A service over a skill catalog with a planner.
-    pub fn new(catalog: Arc<Catalog>, planner: Arc<dyn Planner>) -> Self {
+    /// A service over a skill catalog and the jobs it plans for, with a planner.
+    pub fn new(catalog: Arc<Catalog>, jobs: adas_jobs::JobRepo, planner: Arc<dyn Planner>) -> Self {
         Self {
             catalog,
+            jobs,
             planner,
             deterministic: Arc::new(adas_nlu::plan::WorkflowPlanner),
         }
@@ -152,19 +155,23 @@ impl IntentService for Intent {
         &self,
         request: Request<pb::PlanRequest>,
     ) -> Result<Response<pb::PlanResponse>, Status> {
-        let planner = if adas_runtime::principal(&request)?.is_service() {
-            &self.planner
-        } else {
-            &self.deterministic
-        };
+        let principal = adas_runtime::principal(&request)?;
         let tenant = adas_runtime::auth::tenant(&request)?;
         let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
         check_message(&request.message)?;
+        // The configured planner (a model's, when one is) only for the
+        // suite's own step of a job, within the job's budget.
+        let budget = adas_wire::model_budget(&self.jobs, &principal, &tenant, &request.job).await?;
+        let planner = match budget {
+            Some(_) => &self.planner,
+            None => &self.deterministic,
+        };
         let skill = self.skill((&tenant, &version), &request.skill).await?;
-        let response = adas_wire::engine::plan(planner.as_ref(), &skill, &request)
-            .await
-            .map_err(IntentError::InvalidPlan)?;
+        let response =
+            adas_wire::engine::plan(planner.as_ref(), &skill, &request, budget.unwrap_or(0))
+                .await
+                .map_err(IntentError::InvalidPlan)?;
         Ok(adas_runtime::reply(response))
     }
 
@@ -243,6 +250,27 @@ mod tests {
         }
     }
 
+    /// The jobs store of a service under test, holding one job of cs-tier-1
+    /// (a model plans only for a job): the store and the job's name.
+    async fn jobs() -> (adas_jobs::JobRepo, String) {
+        let repo = adas_jobs::JobRepo::new(
+            Arc::new(adas_state::MemoryStore::new()),
+            std::env::temp_dir(),
+        );
+        let record: adas_jobs::JobRecord = serde_json::from_value(serde_json::json!({
+            "job_id": "j-unit", "slag": "cs-tier-1", "goal": "g", "status": "running",
+            "outcome_class": null, "waiting": null, "context": {}, "resources": {},
+            "plan": null, "intent": null, "iteration": 0, "iteration_budget": 10,
+            "calls": [], "result": null, "error": null, "audit": [], "request_id": "",
+            "tenant": "default",
+            "created_at": "2026-11-23T00:00:00Z", "updated_at": "2026-11-23T00:00:00Z",
+            "ended_at": null
+        }))
+        .unwrap();
+        repo.create(&record, false).await.unwrap();
+        (repo, "skills/cs-tier-1/jobs/j-unit".into())
+    }
+
     fn catalog() -> Arc<Catalog> {
         let root = std::env::temp_dir().join(format!("adas-intent-unit-{}", std::process::id()));
         let templates =
@@ -267,10 +295,12 @@ mod tests {
                 planned
             },
         });
-        let service = Intent::new(catalog(), planner.clone());
+        let (jobs, job) = jobs().await;
+        let service = Intent::new(catalog(), jobs, planner.clone());
         let request = pb::PlanRequest {
             skill: "skills/cs-tier-1".into(),
             message: "I want a refund for ORD-1".into(),
+            job,
             ..Default::default()
         };
         let status = service.plan(as_dev(request)).await.unwrap_err();
@@ -289,10 +319,12 @@ mod tests {
             calls: Default::default(),
             rewrite: |planned| planned,
         });
-        let service = Intent::new(catalog(), planner.clone());
+        let (jobs, job) = jobs().await;
+        let service = Intent::new(catalog(), jobs, planner.clone());
         let request = pb::PlanRequest {
             skill: "cs-tier-1".into(),
             message: "Where is my order ORD-12345?".into(),
+            job: job.clone(),
             ..Default::default()
         };
         let response = service.plan(as_dev(request)).await.unwrap().into_inner();
@@ -302,6 +334,14 @@ mod tests {
         );
         assert_eq!(response.intent.unwrap().intent_id, "intent_order_status");
         assert_eq!(response.decider.unwrap().name, "deterministic");
+        assert_eq!(planner.calls.load(std::sync::atomic::Ordering::SeqCst), 1);
+        // Without a job the configured planner is not asked.
+        let request = pb::PlanRequest {
+            skill: "cs-tier-1".into(),
+            message: "Where is my order ORD-12345?".into(),
+            ..Default::default()
+        };
+        service.plan(as_dev(request)).await.unwrap();
         assert_eq!(planner.calls.load(std::sync::atomic::Ordering::SeqCst), 1);
     }
 }

@@ -143,10 +143,10 @@ impl Engine for Local {
     async fn plan(
         &self,
         skill: &Arc<OperationalSkill>,
-        _record: &JobRecord,
+        record: &JobRecord,
         request: pb::PlanRequest,
     ) -> Result<pb::PlanResponse, WorkError> {
-        adas_wire::engine::plan(self.planner.as_ref(), skill, &request)
+        adas_wire::engine::plan(self.planner.as_ref(), skill, &request, record.llm.tokens())
             .await
             .map_err(|error| {
                 WorkError::Plan(format!("the planner produced an invalid plan: {error}"))
@@ -198,19 +198,21 @@ impl Engine for Local {
     async fn finalize(
         &self,
         skill: &Arc<OperationalSkill>,
-        _record: &JobRecord,
+        record: &JobRecord,
         request: pb::FinalizeRequest,
     ) -> Result<pb::FinalizationResult, WorkError> {
-        Ok(adas_wire::engine::finalize(self.judge.as_ref(), skill, request).await)
+        let spent = record.llm.tokens();
+        Ok(adas_wire::engine::finalize(self.judge.as_ref(), skill, request, spent).await)
     }
 
     async fn polish_reply(
         &self,
         skill: &Arc<OperationalSkill>,
-        _record: &JobRecord,
+        record: &JobRecord,
         request: pb::PolishReplyRequest,
     ) -> Result<pb::PolishReplyResponse, WorkError> {
-        Ok(adas_wire::engine::polish_reply(self.polisher.as_ref(), skill, request).await)
+        let spent = record.llm.tokens();
+        Ok(adas_wire::engine::polish_reply(self.polisher.as_ref(), skill, request, spent).await)
     }
 }
 

@@ -653,7 +653,6 @@ impl Worker {
             message: record.goal.clone(),
             context: Some(json_to_struct(&Json::Object(record.context.clone()))),
             job: name(record),
-            llm_tokens_spent: record.llm.tokens() as i64,
             ..request
         };
         self.engine.plan(skill, record, request).await
@@ -1427,7 +1426,7 @@ impl Worker {
                         .map(|intent| intent.intent_id.clone())
                         .unwrap_or_default(),
                     succeeded_tools: succeeded,
-                    llm_tokens_spent: record.llm.tokens() as i64,
+                    job: name(&record),
                 },
             )
             .await?;
@@ -1492,7 +1491,7 @@ impl Worker {
                     results: Some(json_to_struct(&Json::Object(output_fields.clone()))),
                     resources: record.resources.clone().into_iter().collect(),
                     user_waited,
-                    llm_tokens_spent: record.llm.tokens() as i64,
+                    job: name(&record),
                 },
             )
             .await?;

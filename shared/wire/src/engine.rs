@@ -56,6 +56,7 @@ pub async fn plan(
     planner: &dyn Planner,
     skill: &OperationalSkill,
     request: &pb::PlanRequest,
+    tokens_spent: u64,
 ) -> Result<pb::PlanResponse, adas_dia::ParseError> {
     let context = request
         .context
@@ -83,7 +84,7 @@ pub async fn plan(
         next_only: request.next_only,
         history: &history,
         feedback: (!request.feedback.is_empty()).then_some(request.feedback.as_str()),
-        tokens_spent: request.llm_tokens_spent.max(0) as u64,
+        tokens_spent,
     };
     let planned = planner.plan(&skill.skill, &input).await;
     let program = planned
@@ -172,6 +173,7 @@ pub async fn finalize(
     judge: &dyn FinalizationJudge,
     skill: &OperationalSkill,
     request: pb::FinalizeRequest,
+    tokens_spent: u64,
 ) -> pb::FinalizationResult {
     let draft = Draft {
         reply: request.draft_reply,
@@ -183,7 +185,7 @@ pub async fn finalize(
         intent_id: request.intent_id,
         succeeded_tools: request.succeeded_tools,
         goal: request.goal,
-        tokens_spent: request.llm_tokens_spent.max(0) as u64,
+        tokens_spent,
     };
     let (verdict, spent) = adas_policy::llm::finalize(judge, skill, &draft).await;
     pb::FinalizationResult {
@@ -228,6 +230,7 @@ pub async fn polish_reply(
     polisher: &dyn Polisher,
     skill: &OperationalSkill,
     request: pb::PolishReplyRequest,
+    tokens_spent: u64,
 ) -> pb::PolishReplyResponse {
     let template = skill
         .skill
@@ -261,7 +264,7 @@ pub async fn polish_reply(
             results: &results,
             waited: request.user_waited,
             model: skill.engine.model.as_deref(),
-            tokens_spent: request.llm_tokens_spent.max(0) as u64,
+            tokens_spent,
         })
         .await;
     pb::PolishReplyResponse {

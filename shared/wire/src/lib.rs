@@ -514,6 +514,48 @@ pub fn check_job_tenant(
     ))
 }
 
+/// What a model may spend on a request: the job's own spend so far, read from
+/// the job (never from the request), when the caller is the suite (`service`)
+/// stepping a job of the tenant it acts for. `None` — no model, the
+/// deterministic answer — for any other caller, or without a job.
+pub async fn model_budget(
+    jobs: &adas_jobs::JobRepo,
+    principal: &adas_runtime::Principal,
+    tenant: &str,
+    job: &str,
+) -> Result<Option<u64>, tonic::Status> {
+    if job.is_empty() || !principal.is_service() {
+        return Ok(None);
+    }
+    let (slag, job_id) = adas_skill::slag::parse_job_name(job).map_err(|reason| {
+        adas_runtime::status_with_details(
+            tonic::Code::InvalidArgument,
+            "INVALID_FIELD",
+            format!("job: {reason}"),
+            &[adas_runtime::FieldViolation::new("job", reason)],
+        )
+    })?;
+    let stored = jobs
+        .load(&slag, &job_id)
+        .await
+        .map_err(|error| match error {
+            adas_jobs::JobError::NotFound { .. } => adas_runtime::status_with_details(
+                tonic::Code::NotFound,
+                "JOB_NOT_FOUND",
+                format!("job {job_id} not found"),
+                &[],
+            ),
+            other => adas_runtime::status_with_details(
+                tonic::Code::Unavailable,
+                "STATE_STORE",
+                other.to_string(),
+                &[],
+            ),
+        })?;
+    check_job_tenant(tenant, principal.dev, &stored.record)?;
+    Ok(Some(stored.record.llm.tokens()))
+}
+
 /// Refuses callers that are not one of the suite's own processes (internal
 /// RPCs: the worker's calls that move jobs forward). An admin is not one: an
 /// administrator of skills has no business moving another job's plan.
