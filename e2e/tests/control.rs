@@ -249,6 +249,44 @@ async fn attacks(suite: &Suite, who: &str, victim: &pb::Job) -> Vec<(&'static st
             .await,
         ),
     ));
+    let mut intent =
+        pb::intent_service_client::IntentServiceClient::new(suite.channel(Some(who)).await);
+    results.push((
+        "Plan",
+        code(
+            intent
+                .plan(pb::PlanRequest {
+                    skill: "skills/cs-tier-1".into(),
+                    message: "refund ORD-1".into(),
+                    job: name.clone(),
+                    ..Default::default()
+                })
+                .await,
+        ),
+    ));
+    results.push((
+        "Finalize",
+        code(
+            gate.finalize(pb::FinalizeRequest {
+                skill: "skills/cs-tier-1".into(),
+                job: name.clone(),
+                ..Default::default()
+            })
+            .await,
+        ),
+    ));
+    results.push((
+        "PolishReply",
+        code(
+            gate.polish_reply(pb::PolishReplyRequest {
+                skill: "skills/cs-tier-1".into(),
+                reply: "Done.".into(),
+                job: name.clone(),
+                ..Default::default()
+            })
+            .await,
+        ),
+    ));
     results.push((
         "DecideApproval",
         code(

@@ -517,16 +517,19 @@ pub fn check_job_tenant(
 /// What a model may spend on a request: the job's own spend so far, read from
 /// the job (never from the request), when the caller is the suite (`service`)
 /// stepping a job of the tenant it acts for. `None` — no model, the
-/// deterministic answer — for any other caller, or without a job.
+/// deterministic answer — without a job; naming a job is for `service`
+/// callers only (PERMISSION_DENIED), and another tenant's is NOT_FOUND.
 pub async fn model_budget(
     jobs: &adas_jobs::JobRepo,
     principal: &adas_runtime::Principal,
     tenant: &str,
     job: &str,
 ) -> Result<Option<u64>, tonic::Status> {
-    if job.is_empty() || !principal.is_service() {
+    if job.is_empty() {
         return Ok(None);
     }
+    // Naming a job is the suite's own step (as CheckToolCall on a job is).
+    require_service(principal)?;
     let (slag, job_id) = adas_skill::slag::parse_job_name(job).map_err(|reason| {
         adas_runtime::status_with_details(
             tonic::Code::InvalidArgument,
