@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
+use crate::focus::hex;
 use crate::{JobError, JobRepo};
 
 /// How long a skill's token key is kept (for good: tokens stay readable).
@@ -25,10 +26,6 @@ const KEY_NAME: &str = "page-token-key";
 /// Token keys this process has read, by skill.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct PageKeys(Arc<Mutex<HashMap<String, [u8; 32]>>>);
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
-}
 
 fn unhex(text: &str) -> Option<Vec<u8>> {
     if !text.len().is_multiple_of(2) || !text.is_ascii() {

@@ -384,13 +384,19 @@ pub fn resolve_tool_name(tools: &[Tool], tool_id: &str) -> String {
         .map_or_else(|| tool_id.to_owned(), |tool| tool.name.clone())
 }
 
-fn tool_permission(tool: &Tool) -> ToolPermission {
-    let policy = tool.policy.clone().unwrap_or_default();
-    let requires_approval = match &policy.requires_approval {
+/// A tool policy's `requires_approval` as one word: `always` (or `true`),
+/// `conditional`, else `never`.
+pub fn approval_level(policy: &crate::model::ToolPolicy) -> String {
+    match &policy.requires_approval {
         Some(serde_json::Value::Bool(true)) => "always".to_owned(),
         Some(serde_json::Value::String(text)) => text.to_ascii_lowercase(),
         _ => "never".to_owned(),
-    };
+    }
+}
+
+fn tool_permission(tool: &Tool) -> ToolPermission {
+    let policy = tool.policy.clone().unwrap_or_default();
+    let requires_approval = approval_level(&policy);
     ToolPermission {
         tool: tool.name.clone(),
         allowed: policy

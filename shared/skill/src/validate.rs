@@ -684,11 +684,7 @@ impl Checker<'_> {
                 continue;
             }
             let path = format!("tools[{index}].policy");
-            let level = match &policy.requires_approval {
-                Some(Value::Bool(true)) => "always".to_owned(),
-                Some(Value::String(level)) => level.to_ascii_lowercase(),
-                _ => String::new(),
-            };
+            let level = crate::compile::approval_level(policy);
             if level == "always" || (level == "conditional" && policy.condition.is_some()) {
                 self.error(
                     &format!("{path}.requires_approval"),
