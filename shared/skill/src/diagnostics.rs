@@ -64,6 +64,9 @@ pub mod codes {
     /// An approval requirement with no approver role, or with a platform role
     /// (`operator`, `admin`, `service`) that cannot keep four eyes apart.
     pub const APPROVER_REQUIRED: &str = "approver_required";
+    /// A tool's source names a connection the skill does not list, or the
+    /// deployment maps no server to it.
+    pub const UNKNOWN_CONNECTION: &str = "unknown_connection";
 }
 
 /// One finding about a skill document.

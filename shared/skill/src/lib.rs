@@ -5,6 +5,7 @@
 //! persona, and keep operational skills per slag on disk, bootstrapped from
 //! templates. No gRPC here: SkillRegistryService converts at its edge.
 
+pub mod access;
 pub mod catalog;
 pub mod compile;
 pub mod condition;

@@ -46,10 +46,12 @@ pub struct Skill {
     pub required_inputs: Vec<RequiredInput>,
     /// Usage scenarios (kept for the builder; not used at run time).
     pub scenarios: Vec<Value>,
-    /// Grant mappings (kept; not used at run time).
-    pub grant_mappings: Vec<Value>,
-    /// Access policy (kept; not used at run time).
-    pub access_policy: Option<Value>,
+    /// Tool results that issue grants.
+    pub grant_mappings: Vec<crate::access::GrantMapping>,
+    /// Which grants a tool call needs, and the arguments they fill.
+    pub access_policy: Option<crate::access::AccessPolicy>,
+    /// Fields of tool results that never leave.
+    pub response_filters: Vec<crate::access::ResponseFilter>,
 }
 
 /// `problem`.
@@ -163,6 +165,8 @@ pub struct Tool {
     pub policy: Option<ToolPolicy>,
     /// Security classification.
     pub security: Option<Security>,
+    /// The server tool it is, on a connection (`mcp_bridge`).
+    pub source: Option<crate::access::ToolSourceRef>,
     /// Whether calling the tool changes nothing (overrides the MCP server's
     /// `readOnlyHint`); absent and unannotated, a tool has side effects.
     pub read_only: Option<bool>,
@@ -341,6 +345,8 @@ pub struct Workflow {
     pub steps: Vec<String>,
     /// Whether it must run for the goal to be covered.
     pub required: bool,
+    /// What a plan that leaves the steps meets: `warn` or `block`.
+    pub on_deviation: Option<String>,
 }
 
 /// An approval rule.

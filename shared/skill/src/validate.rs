@@ -295,6 +295,13 @@ impl Checker<'_> {
         self.engine(skill);
         self.resources(skill);
         self.required_inputs(skill);
+        let mut access = Vec::new();
+        crate::access::validate(skill, &mut |path, code, message| {
+            access.push((path.to_owned(), code, message));
+        });
+        for (path, code, message) in access {
+            self.error(&path, code, message);
+        }
         if let Some(server) = &skill.mcp_server
             && let Some(problem) = transport_problem(server)
         {
@@ -999,6 +1006,31 @@ const USED_FIELDS: &[&str] = &[
     "engine.max_invalid_answers",
     "mcp_server",
     "connectors",
+    "tools[*].source",
+    "tools[*].source.type",
+    "tools[*].source.connection_id",
+    "tools[*].source.mcp_tool",
+    "tools[*].security",
+    "tools[*].security.classification",
+    "grant_mappings",
+    "grant_mappings[*].tool",
+    "grant_mappings[*].on_success",
+    "grant_mappings[*].grants",
+    "grant_mappings[*].grants[*].key",
+    "grant_mappings[*].grants[*].value_from",
+    "grant_mappings[*].grants[*].condition",
+    "grant_mappings[*].grants[*].ttl_seconds",
+    "access_policy",
+    "access_policy.rules",
+    "access_policy.rules[*].tools",
+    "access_policy.rules[*].effect",
+    "access_policy.rules[*].requires_grants",
+    "access_policy.rules[*].required_values",
+    "access_policy.rules[*].inject",
+    "response_filters",
+    "response_filters[*].id",
+    "response_filters[*].strip_fields",
+    "response_filters[*].mask_fields",
     "resources",
     "resources[*].name",
     "resources[*].type",

@@ -64,15 +64,22 @@ fn identity_gateway_json_draft_loads_with_warnings() {
         .filter(|d| d.code == codes::UNUSED_FIELD)
         .map(|d| d.path.as_str())
         .collect();
-    for field in [
-        "scenarios",
-        "grant_mappings",
-        "access_policy",
-        "conversation",
-    ] {
+    for field in ["scenarios", "conversation"] {
         assert!(
             unused.contains(&field),
             "{field} is reported as unused: {unused:?}"
+        );
+    }
+    // The control clauses are enforced, so never reported as kept.
+    for field in [
+        "grant_mappings",
+        "access_policy",
+        "tools[0].source",
+        "tools[0].security",
+    ] {
+        assert!(
+            !unused.contains(&field),
+            "{field} is enforced, not kept: {unused:?}"
         );
     }
     assert!(
@@ -387,6 +394,67 @@ fn a_scheduling_export_with_grant_references_loads() {
     let loaded = catalog.load(&source, adas_skill::Format::detect(Some(&name), &source));
     let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{errors:?}");
-    let policy = loaded.skill.unwrap().access_policy.unwrap().to_string();
-    assert!(policy.contains("${grants.sched.user_id}"), "{policy}");
+    let skill = loaded.skill.unwrap();
+    assert_eq!(
+        adas_skill::access::injected(&skill, "calendar.event.create"),
+        vec![("organizer_id".to_owned(), "sched.user_id".to_owned())]
+    );
+}
+
+#[test]
+fn access_clauses_that_cannot_be_enforced_are_errors_at_their_line() {
+    let source = r#"problem: {statement: "Book meetings"}
+intents:
+  supported: [{id: book, examples: ["book a meeting"]}]
+connectors: [gcal-mcp]
+tools:
+  - name: calendar.event.create
+    source: {type: mcp_bridge, connection_id: gcal, mcp_tool: event.create}
+grant_mappings:
+  - tool: identity.user.lookup
+    grants: [{key: sched.user_id, value_from: "$.[", ttl_seconds: 0}]
+access_policy:
+  rules:
+    - tools: [calendar.event.create, calendar.event.wipe]
+      effect: permit
+      inject: {organizer_id: "u-1"}
+"#;
+    let loaded = load_detected(source, Some("s.yaml"));
+    let errors: Vec<(String, &str, u32)> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.path.clone(), d.code, d.line))
+        .collect();
+    for (path, code, line) in [
+        (
+            "tools[0].source.connection_id",
+            codes::UNKNOWN_CONNECTION,
+            7,
+        ),
+        ("grant_mappings[0].tool", codes::UNKNOWN_TOOL, 9),
+        (
+            "grant_mappings[0].grants[0].value_from",
+            codes::INVALID_VALUE,
+            10,
+        ),
+        (
+            "grant_mappings[0].grants[0].ttl_seconds",
+            codes::INVALID_VALUE,
+            10,
+        ),
+        ("access_policy.rules[0].tools[1]", codes::UNKNOWN_TOOL, 13),
+        ("access_policy.rules[0].effect", codes::INVALID_VALUE, 14),
+        (
+            "access_policy.rules[0].inject.organizer_id",
+            codes::INVALID_VALUE,
+            15,
+        ),
+    ] {
+        assert!(
+            errors.contains(&(path.to_owned(), code, line)),
+            "{path} {code} at line {line}: {errors:?}"
+        );
+    }
+    assert!(loaded.compiled.is_none());
 }

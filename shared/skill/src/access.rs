@@ -1,0 +1,780 @@
+//! The skill's identity-bound controls: which tool results issue *grants*
+//! (`grant_mappings`), which grants a tool call needs and which arguments come
+//! from them (`access_policy.rules`), the fields that never leave
+//! (`response_filters`), and which server tool a declared tool is
+//! (`tools[].source`, through an operator's connector).
+//!
+//! Everything here is pure: the worker issues grants from a result, injects
+//! and checks before the gate, and filters a result before it is stored; the
+//! gate checks again. JSONPath is RFC 9535 (`serde_json_path`), never a hand
+//! parser: a builder condition `$.status == "active"` is the filter
+//! `$[?@.status == "active"]` over the one result.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::model::Skill;
+
+/// Longest grant lifetime a mapping may ask for (30 days); absent means one hour.
+pub const MAX_GRANT_TTL_SECONDS: u64 = 30 * 24 * 3600;
+/// A mapping without `ttl_seconds` issues grants for an hour.
+pub const DEFAULT_GRANT_TTL_SECONDS: u64 = 3600;
+/// The prefix of an injected value that names a grant.
+const GRANT_REFERENCE: &str = "${grants.";
+
+/// `grant_mappings[]`: a tool's successful result issues grants.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GrantMapping {
+    /// The skill's tool whose result issues them.
+    pub tool: String,
+    /// Only on a result that is not an error (the only kind supported: `false`
+    /// is refused by validation).
+    pub on_success: Option<bool>,
+    /// The grants.
+    pub grants: Vec<GrantRule>,
+}
+
+/// One grant a mapping issues.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GrantRule {
+    /// Grant key, e.g. `sched.user_id`.
+    pub key: String,
+    /// JSONPath on the result selecting the one value.
+    pub value_from: String,
+    /// A comparison over the result (`$.status == "active"`); absent: always.
+    pub condition: Option<String>,
+    /// Lifetime in the conversation.
+    pub ttl_seconds: Option<u64>,
+}
+
+/// `access_policy`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AccessPolicy {
+    /// Rules, each for a set of tools.
+    pub rules: Vec<AccessRule>,
+}
+
+/// One `access_policy.rules[]` entry.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AccessRule {
+    /// Tool names; `*` is every tool the skill declares.
+    pub tools: Vec<String>,
+    /// `allow`, `constrain` or `deny`.
+    pub effect: String,
+    /// Grants the conversation must hold.
+    pub requires_grants: Vec<String>,
+    /// Required values of held grants (`{"sched.user_type": "team_member"}`).
+    pub required_values: Map<String, Value>,
+    /// Arguments filled from grants: `{"organizer_id": "${grants.sched.user_id}"}`.
+    pub inject: Map<String, Value>,
+}
+
+/// `response_filters[]`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ResponseFilter {
+    /// Builder id.
+    pub id: Option<String>,
+    /// Dotted paths removed from every tool result.
+    pub strip_fields: Vec<String>,
+    /// Dotted paths whose values are masked.
+    pub mask_fields: Vec<String>,
+}
+
+/// `tools[].source`: which server tool a declared tool is.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolSourceRef {
+    /// `mcp_bridge` (the only kind the runtime routes).
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// The connection id (`connectors[]`).
+    pub connection_id: Option<String>,
+    /// The server's name for the tool.
+    pub mcp_tool: Option<String>,
+}
+
+/// A grant a tool result issued: the value and its lifetime.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Issued {
+    /// Grant key.
+    pub key: String,
+    /// The value the result held at `value_from`.
+    pub value: Value,
+    /// Lifetime.
+    pub ttl_seconds: u64,
+}
+
+/// Why a mapping issued no grant from a result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotIssued {
+    /// Grant key.
+    pub key: String,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// A compiled JSONPath, or why it does not parse.
+pub fn json_path(text: &str) -> Result<serde_json_path::JsonPath, String> {
+    serde_json_path::JsonPath::parse(text).map_err(|error| error.to_string())
+}
+
+/// The RFC 9535 filter a builder condition stands for: every `$` outside a
+/// string literal becomes `@`, and the whole is a filter over `[result]`.
+fn condition_filter(condition: &str) -> String {
+    let mut current = String::with_capacity(condition.len() + 4);
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in condition.chars() {
+        match quote {
+            Some(open) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == open {
+                    quote = None;
+                }
+                current.push(c);
+            }
+            None => {
+                if c == '"' || c == '\'' {
+                    quote = Some(c);
+                }
+                current.push(if c == '$' { '@' } else { c });
+            }
+        }
+    }
+    format!("$[?{current}]")
+}
+
+/// A compiled grant condition, or why it does not parse.
+pub fn grant_condition(condition: &str) -> Result<serde_json_path::JsonPath, String> {
+    json_path(&condition_filter(condition.trim()))
+}
+
+/// Whether `condition` holds over `result` (a condition that does not parse
+/// never holds: validation refused it).
+fn condition_holds(condition: &str, result: &Value) -> bool {
+    let Ok(path) = grant_condition(condition) else {
+        return false;
+    };
+    let wrapped = Value::Array(vec![result.clone()]);
+    !path.query(&wrapped).is_empty()
+}
+
+/// The grants `tool`'s successful `result` issues under the skill's mappings,
+/// and those it does not (condition false, no single value at the path).
+pub fn issue(skill: &Skill, tool: &str, result: &Value) -> (Vec<Issued>, Vec<NotIssued>) {
+    let mut issued = Vec::new();
+    let mut refused = Vec::new();
+    for mapping in skill.grant_mappings.iter().filter(|m| m.tool == tool) {
+        if mapping.on_success == Some(false) {
+            continue;
+        }
+        for rule in &mapping.grants {
+            if let Some(condition) = rule.condition.as_deref()
+                && !condition_holds(condition, result)
+            {
+                refused.push(NotIssued {
+                    key: rule.key.clone(),
+                    reason: format!("the result does not satisfy `{condition}`"),
+                });
+                continue;
+            }
+            let value = json_path(&rule.value_from)
+                .ok()
+                .and_then(|path| path.query(result).exactly_one().ok().cloned());
+            match value {
+                // A grant proves a fact: an empty value proves none.
+                Some(value) if !value.is_null() && value != Value::String(String::new()) => issued
+                    .push(Issued {
+                        key: rule.key.clone(),
+                        value,
+                        ttl_seconds: rule
+                            .ttl_seconds
+                            .unwrap_or(DEFAULT_GRANT_TTL_SECONDS)
+                            .min(MAX_GRANT_TTL_SECONDS),
+                    }),
+                _ => refused.push(NotIssued {
+                    key: rule.key.clone(),
+                    reason: format!("the result holds no single value at `{}`", rule.value_from),
+                }),
+            }
+        }
+    }
+    (issued, refused)
+}
+
+/// The grant key `${grants.KEY}` names, if the value is such a reference.
+pub fn grant_reference(value: &Value) -> Option<&str> {
+    value
+        .as_str()?
+        .trim()
+        .strip_prefix(GRANT_REFERENCE)?
+        .strip_suffix('}')
+        .filter(|key| is_grant_key(key))
+}
+
+/// A grant key: dotted identifiers, at most 128 characters.
+pub fn is_grant_key(key: &str) -> bool {
+    !key.is_empty()
+        && key.len() <= 128
+        && key.split('.').all(|part| {
+            !part.is_empty()
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+        })
+}
+
+/// Whether a rule covers `tool` (`*`: every declared tool, never a `sys.*` one).
+fn covers(rule: &AccessRule, skill: &Skill, tool: &str) -> bool {
+    rule.tools.iter().any(|name| {
+        name == tool || (name == "*" && skill.tools.iter().any(|declared| declared.name == tool))
+    })
+}
+
+/// The rules that apply to `tool`, in document order.
+pub fn rules_for<'a>(skill: &'a Skill, tool: &str) -> impl Iterator<Item = &'a AccessRule> {
+    skill
+        .access_policy
+        .iter()
+        .flat_map(|policy| policy.rules.iter())
+        .filter(move |rule| covers(rule, skill, tool))
+}
+
+/// What the access policy says about one call.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    /// It may run (with injected arguments already in place).
+    Allow,
+    /// A `deny` rule covers the tool.
+    Denied,
+    /// The conversation lacks grants (or their required values).
+    Missing(Vec<String>),
+    /// An argument differs from the grant that must fill it.
+    Conflict {
+        /// The argument.
+        argument: String,
+        /// The grant that fills it.
+        grant: String,
+    },
+}
+
+/// A grant the conversation holds, as the policy sees it.
+pub trait HeldGrant {
+    /// Its key.
+    fn key(&self) -> &str;
+    /// Its value.
+    fn value(&self) -> &Value;
+}
+
+fn held<'a, G: HeldGrant>(grants: &'a [G], key: &str) -> Option<&'a G> {
+    grants.iter().find(|grant| grant.key() == key)
+}
+
+/// The arguments the rules inject into `tool`'s call: argument → grant key.
+pub fn injected(skill: &Skill, tool: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for rule in rules_for(skill, tool) {
+        for (argument, value) in &rule.inject {
+            if let Some(key) = grant_reference(value)
+                && !out.iter().any(|(known, _)| known == argument)
+            {
+                out.push((argument.clone(), key.to_owned()));
+            }
+        }
+    }
+    out
+}
+
+/// Fills `args` from the held grants and judges the call: `deny` first, then
+/// required grants and values, then conflicts. An injected argument that was
+/// already there with another value is a conflict (a user, a model, a program
+/// or an answer tried to choose it); with the grant's own value it stands.
+pub fn apply<G: HeldGrant>(
+    skill: &Skill,
+    tool: &str,
+    grants: &[G],
+    args: &mut Map<String, Value>,
+) -> Verdict {
+    let verdict = check(skill, tool, grants, args);
+    if verdict == Verdict::Allow {
+        for (argument, key) in injected(skill, tool) {
+            if let Some(grant) = held(grants, &key) {
+                args.insert(argument, grant.value().clone());
+            }
+        }
+    }
+    verdict
+}
+
+/// [`apply`] without filling: the gate's check of a call as it will be made
+/// (an injected argument absent or equal to its grant is fine).
+pub fn check<G: HeldGrant>(
+    skill: &Skill,
+    tool: &str,
+    grants: &[G],
+    args: &Map<String, Value>,
+) -> Verdict {
+    let rules: Vec<&AccessRule> = rules_for(skill, tool).collect();
+    if rules
+        .iter()
+        .any(|rule| rule.effect.eq_ignore_ascii_case("deny"))
+    {
+        return Verdict::Denied;
+    }
+    let mut missing = Vec::new();
+    for rule in &rules {
+        for key in &rule.requires_grants {
+            if held(grants, key).is_none() && !missing.contains(key) {
+                missing.push(key.clone());
+            }
+        }
+        for (key, wanted) in &rule.required_values {
+            let matches = held(grants, key).is_some_and(|grant| match wanted {
+                Value::Array(options) => options.contains(grant.value()),
+                one => one == grant.value(),
+            });
+            if !matches && !missing.contains(key) {
+                missing.push(key.clone());
+            }
+        }
+    }
+    for (_, key) in injected(skill, tool) {
+        if held(grants, &key).is_none() && !missing.contains(&key) {
+            missing.push(key);
+        }
+    }
+    if !missing.is_empty() {
+        return Verdict::Missing(missing);
+    }
+    for (argument, key) in injected(skill, tool) {
+        let grant = held(grants, &key).expect("checked above");
+        if let Some(given) = args.get(&argument)
+            && given != grant.value()
+        {
+            return Verdict::Conflict {
+                argument,
+                grant: key,
+            };
+        }
+    }
+    Verdict::Allow
+}
+
+/// The mask a filtered value is shown as.
+pub const MASK: &str = "***";
+
+/// `value` with the skill's `strip_fields` removed and `mask_fields` masked,
+/// at any depth of the result: `customer.ssn` is found in `{customer: {ssn}}`,
+/// in each item of a list of customers, and under any wrapper object.
+pub fn filter_result(skill: &Skill, value: &mut Value) {
+    for filter in &skill.response_filters {
+        for path in &filter.strip_fields {
+            edit(value, &split(path), &mut |map, last| {
+                map.remove(last);
+            });
+        }
+        for path in &filter.mask_fields {
+            edit(value, &split(path), &mut |map, last| {
+                if let Some(found) = map.get_mut(last) {
+                    *found = Value::String(MASK.to_owned());
+                }
+            });
+        }
+    }
+}
+
+fn split(path: &str) -> Vec<&str> {
+    path.trim()
+        .trim_start_matches("$.")
+        .split('.')
+        .filter(|part| !part.is_empty())
+        .collect()
+}
+
+/// Applies `action` wherever `path` matches, starting at any object of the
+/// value (bounded by the value's own depth, which the store already bounds).
+fn edit(value: &mut Value, path: &[&str], action: &mut dyn FnMut(&mut Map<String, Value>, &str)) {
+    if path.is_empty() {
+        return;
+    }
+    apply_at(value, path, action);
+    match value {
+        Value::Object(map) => {
+            for child in map.values_mut() {
+                edit(child, path, action);
+            }
+        }
+        Value::Array(items) => {
+            for child in items {
+                edit(child, path, action);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn apply_at(
+    value: &mut Value,
+    path: &[&str],
+    action: &mut dyn FnMut(&mut Map<String, Value>, &str),
+) {
+    match value {
+        Value::Object(map) => {
+            if path.len() == 1 {
+                action(map, path[0]);
+            } else if let Some(child) = map.get_mut(path[0]) {
+                apply_at(child, &path[1..], action);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                apply_at(item, path, action);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a tool's classification makes its results personal data
+/// (`pii_read`, `pii_write`, …): masked in logs and the console by default.
+pub fn is_personal(skill: &Skill, tool: &str) -> bool {
+    skill.tools.iter().any(|declared| {
+        declared.name == tool
+            && declared
+                .security
+                .as_ref()
+                .and_then(|security| security.classification.as_deref())
+                .is_some_and(|class| class.to_ascii_lowercase().starts_with("pii"))
+    })
+}
+
+/// `(connection id, server tool name)` of a declared tool with an
+/// `mcp_bridge` source.
+pub fn route(skill: &Skill, tool: &str) -> Option<(String, String)> {
+    let declared = skill.tools.iter().find(|declared| declared.name == tool)?;
+    let source = declared.source.as_ref()?;
+    let connection = source.connection_id.clone()?;
+    Some((
+        connection,
+        source.mcp_tool.clone().unwrap_or_else(|| tool.to_owned()),
+    ))
+}
+
+/// Effects of an access rule.
+const EFFECTS: &[&str] = &["allow", "constrain", "deny"];
+
+/// Reports every problem of the skill's access clauses: `report(path, code,
+/// message)` for each error (validation gives them line:col).
+pub fn validate(skill: &Skill, report: &mut dyn FnMut(&str, &'static str, String)) {
+    use crate::diagnostics::codes;
+    let declared = |name: &str| skill.tools.iter().any(|tool| tool.name == name);
+    for (r, rule) in skill
+        .access_policy
+        .iter()
+        .flat_map(|policy| policy.rules.iter())
+        .enumerate()
+    {
+        let at = format!("access_policy.rules[{r}]");
+        if rule.tools.is_empty() {
+            report(
+                &format!("{at}.tools"),
+                codes::MISSING_FIELD,
+                "a rule names the tools it covers (`*`: every declared tool)".into(),
+            );
+        }
+        for (t, tool) in rule.tools.iter().enumerate() {
+            if tool != "*" && !declared(tool) {
+                report(
+                    &format!("{at}.tools[{t}]"),
+                    codes::UNKNOWN_TOOL,
+                    format!("access rule names `{tool}`, which the skill does not declare"),
+                );
+            }
+        }
+        if !EFFECTS.contains(&rule.effect.to_ascii_lowercase().as_str()) {
+            report(
+                &format!("{at}.effect"),
+                codes::INVALID_VALUE,
+                format!(
+                    "effect `{}` is not one of {}",
+                    rule.effect,
+                    EFFECTS.join(" | ")
+                ),
+            );
+        }
+        let keys = rule
+            .requires_grants
+            .iter()
+            .enumerate()
+            .map(|(k, key)| (format!("{at}.requires_grants[{k}]"), key.as_str()))
+            .chain(
+                rule.required_values
+                    .keys()
+                    .map(|key| (format!("{at}.required_values.{key}"), key.as_str())),
+            );
+        for (path, key) in keys {
+            if !is_grant_key(key) {
+                report(
+                    &path,
+                    codes::INVALID_VALUE,
+                    format!("`{key}` is not a grant key (dotted names, e.g. `sched.user_id`)"),
+                );
+            }
+        }
+        for (argument, value) in &rule.inject {
+            if grant_reference(value).is_none() {
+                report(
+                    &format!("{at}.inject.{argument}"),
+                    codes::INVALID_VALUE,
+                    format!(
+                        "an injected argument comes from a grant only: write `${{grants.KEY}}`, not {value}"
+                    ),
+                );
+            }
+        }
+    }
+    for (m, mapping) in skill.grant_mappings.iter().enumerate() {
+        let at = format!("grant_mappings[{m}]");
+        if !declared(&mapping.tool) {
+            report(
+                &format!("{at}.tool"),
+                codes::UNKNOWN_TOOL,
+                format!(
+                    "grant mapping names `{}`, which the skill does not declare",
+                    mapping.tool
+                ),
+            );
+        }
+        if mapping.on_success == Some(false) {
+            report(&format!("{at}.on_success"), codes::INVALID_VALUE, "grants are issued only by a successful result: `on_success: false` is not supported".into());
+        }
+        for (g, grant) in mapping.grants.iter().enumerate() {
+            let at = format!("{at}.grants[{g}]");
+            if !is_grant_key(&grant.key) {
+                report(
+                    &format!("{at}.key"),
+                    codes::INVALID_VALUE,
+                    format!(
+                        "`{}` is not a grant key (dotted names, e.g. `sched.user_id`)",
+                        grant.key
+                    ),
+                );
+            }
+            if let Err(error) = json_path(&grant.value_from) {
+                report(
+                    &format!("{at}.value_from"),
+                    codes::INVALID_VALUE,
+                    format!(
+                        "`{}` is not a JSONPath (RFC 9535): {error}",
+                        grant.value_from
+                    ),
+                );
+            }
+            if let Some(condition) = &grant.condition
+                && let Err(error) = grant_condition(condition)
+            {
+                report(
+                    &format!("{at}.condition"),
+                    codes::INVALID_CONDITION,
+                    format!(
+                        "condition `{condition}` is not a JSONPath comparison (`$.status == \"active\"`): {error}"
+                    ),
+                );
+            }
+            if let Some(ttl) = grant.ttl_seconds
+                && (ttl == 0 || ttl > MAX_GRANT_TTL_SECONDS)
+            {
+                report(
+                    &format!("{at}.ttl_seconds"),
+                    codes::INVALID_VALUE,
+                    format!("ttl_seconds {ttl} is not between 1 and {MAX_GRANT_TTL_SECONDS}"),
+                );
+            }
+        }
+    }
+    for (f, filter) in skill.response_filters.iter().enumerate() {
+        for (kind, paths) in [
+            ("strip_fields", &filter.strip_fields),
+            ("mask_fields", &filter.mask_fields),
+        ] {
+            for (p, path) in paths.iter().enumerate() {
+                if split(path).is_empty() {
+                    report(
+                        &format!("response_filters[{f}].{kind}[{p}]"),
+                        codes::INVALID_VALUE,
+                        "an empty field path filters nothing".into(),
+                    );
+                }
+            }
+        }
+    }
+    for (t, tool) in skill.tools.iter().enumerate() {
+        let Some(source) = &tool.source else { continue };
+        let at = format!("tools[{t}].source");
+        if source
+            .kind
+            .as_deref()
+            .is_some_and(|kind| kind != "mcp_bridge")
+        {
+            report(
+                &format!("{at}.type"),
+                codes::INVALID_VALUE,
+                format!(
+                    "source type `{}` is not routed by the runtime: only `mcp_bridge`",
+                    source.kind.as_deref().unwrap_or_default()
+                ),
+            );
+        }
+        match &source.connection_id {
+            None => report(
+                &format!("{at}.connection_id"),
+                codes::MISSING_FIELD,
+                "an `mcp_bridge` source names its connection".into(),
+            ),
+            Some(connection) if !skill.connectors.contains(connection) => report(
+                &format!("{at}.connection_id"),
+                codes::UNKNOWN_CONNECTION,
+                format!(
+                    "connection `{connection}` is not one of the skill's `connectors` ({})",
+                    skill.connectors.join(", ")
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    struct G(&'static str, Value);
+    impl HeldGrant for G {
+        fn key(&self) -> &str {
+            self.0
+        }
+        fn value(&self) -> &Value {
+            &self.1
+        }
+    }
+
+    fn skill(value: Value) -> Skill {
+        serde_json::from_value(value).unwrap()
+    }
+
+    fn scheduling() -> Skill {
+        skill(json!({
+            "tools": [{"name": "calendar.event.create"}, {"name": "calendar.event.list"}, {"name": "wipe"}],
+            "grant_mappings": [{"tool": "identity.user.lookup", "on_success": true, "grants": [
+                {"key": "sched.user_id", "value_from": "$.user_id", "condition": "$.status == \"active\"", "ttl_seconds": 60}
+            ]}],
+            "access_policy": {"rules": [
+                {"tools": ["calendar.event.list"], "effect": "allow", "requires_grants": ["sched.user_id"]},
+                {"tools": ["calendar.event.create"], "effect": "constrain", "requires_grants": ["sched.user_id"],
+                 "inject": {"organizer_id": "${grants.sched.user_id}"}},
+                {"tools": ["wipe"], "effect": "deny"}
+            ]},
+            "response_filters": [{"strip_fields": ["customer.ssn"], "mask_fields": ["customer.email"]}]
+        }))
+    }
+
+    #[test]
+    fn an_active_users_result_issues_the_grant_and_an_inactive_one_does_not() {
+        let skill = scheduling();
+        let (issued, refused) = issue(
+            &skill,
+            "identity.user.lookup",
+            &json!({"user_id": "u-1", "status": "active"}),
+        );
+        assert_eq!(issued.len(), 1);
+        assert_eq!(issued[0].value, json!("u-1"));
+        assert_eq!(issued[0].ttl_seconds, 60);
+        assert!(refused.is_empty());
+        let (issued, refused) = issue(
+            &skill,
+            "identity.user.lookup",
+            &json!({"user_id": "u-2", "status": "suspended"}),
+        );
+        assert!(issued.is_empty());
+        assert_eq!(refused[0].key, "sched.user_id");
+        // Another tool's result issues nothing.
+        assert!(
+            issue(
+                &skill,
+                "calendar.event.list",
+                &json!({"user_id": "u", "status": "active"})
+            )
+            .0
+            .is_empty()
+        );
+        // A `$` inside a literal is not a path.
+        assert_eq!(condition_filter("$.a == \"$x\""), "$[?@.a == \"$x\"]");
+    }
+
+    #[test]
+    fn injection_fills_from_the_grant_and_refuses_any_other_value() {
+        let skill = scheduling();
+        let grants = [G("sched.user_id", json!("u-1"))];
+        let mut args = Map::new();
+        assert_eq!(
+            apply(&skill, "calendar.event.create", &grants, &mut args),
+            Verdict::Allow
+        );
+        assert_eq!(args["organizer_id"], json!("u-1"));
+        let mut forged = Map::from_iter([("organizer_id".to_owned(), json!("u-666"))]);
+        assert_eq!(
+            apply(&skill, "calendar.event.create", &grants, &mut forged),
+            Verdict::Conflict {
+                argument: "organizer_id".into(),
+                grant: "sched.user_id".into()
+            }
+        );
+        assert_eq!(
+            apply::<G>(&skill, "calendar.event.list", &[], &mut Map::new()),
+            Verdict::Missing(vec!["sched.user_id".into()])
+        );
+        assert_eq!(
+            apply(&skill, "wipe", &grants, &mut Map::new()),
+            Verdict::Denied
+        );
+        // No rule: no requirement.
+        assert_eq!(
+            apply::<G>(&skill, "sys.echo", &[], &mut Map::new()),
+            Verdict::Allow
+        );
+    }
+
+    #[test]
+    fn filters_strip_and_mask_at_any_depth() {
+        let skill = scheduling();
+        let mut value = json!({"customer": {"ssn": "123-45-6789", "email": "a@b.c", "name": "Ann"},
+            "orders": [{"customer": {"ssn": "9", "email": "x@y.z"}}]});
+        filter_result(&skill, &mut value);
+        let text = value.to_string();
+        assert!(
+            !text.contains("123-45-6789") && !text.contains("\"9\"") && !text.contains("a@b.c")
+        );
+        assert_eq!(value["customer"]["email"], json!(MASK));
+        assert_eq!(value["customer"]["name"], json!("Ann"));
+    }
+
+    #[test]
+    fn grant_references_are_exact() {
+        assert_eq!(
+            grant_reference(&json!("${grants.sched.user_id}")),
+            Some("sched.user_id")
+        );
+        assert_eq!(grant_reference(&json!("${grants.}")), None);
+        assert_eq!(grant_reference(&json!("u-1")), None);
+        assert!(!is_grant_key("a..b"));
+    }
+}
