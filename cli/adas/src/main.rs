@@ -81,6 +81,12 @@ enum Command {
         #[command(subcommand)]
         command: skill::SkillCommand,
     },
+    /// Map the connection ids of skill exports to MCP servers for your tenant
+    /// (`tools[].source.connection_id` → `--url`).
+    Connector {
+        #[command(subcommand)]
+        command: skill::ConnectorCommand,
+    },
     /// Start, inspect, answer, approve and cancel jobs on a running suite.
     Job {
         #[command(subcommand)]
@@ -289,6 +295,9 @@ fn main() -> ExitCode {
             console_hosts,
         } => console(&client, console_listen, &console_hosts),
         Command::Skill { command } => skill::run(command, &client, cli.output),
+        Command::Connector { command } => {
+            skill::run(skill::SkillCommand::Connector(command), &client, cli.output)
+        }
         Command::Job { command } => jobs::run(command, &client, cli.output),
         Command::Completions { shell } => {
             use clap::CommandFactory;
@@ -494,7 +503,7 @@ pub async fn serve_suite(
     let served = GrpcServer::new(&config)
         .with_auth(auth)
         .add_service(
-            adas_skill_registry::build(&config, store.clone(), catalog.clone(), mcp.clone())
+            adas_skill_registry::build(&config, store.clone(), catalog.clone(), mcp.clone())?
                 .into_service(max),
         )
         .add_service(
@@ -513,7 +522,7 @@ pub async fn serve_suite(
             adas_gate::Gate::with_llm(catalog.clone(), repo.clone(), llm.clone()).into_service(max),
         )
         .add_service(
-            adas_dal_agent::build(&config, store.clone(), catalog.clone(), mcp.clone(), llm)
+            adas_dal_agent::build(&config, store.clone(), catalog.clone(), mcp.clone(), llm)?
                 .into_service(max),
         )
         .serve(listener, stopped(stop))

@@ -22,6 +22,9 @@ use crate::output::{Format, out, print_fields, print_table, print_value, to_json
 /// `adas skill` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum SkillCommand {
+    /// `adas connector …` (a top-level command; run here for the shared client).
+    #[command(skip)]
+    Connector(ConnectorCommand),
     /// Validate skill files (YAML or JSON); exits 1 if any has errors.
     Validate {
         /// Skill files.
@@ -113,6 +116,104 @@ pub fn run(command: SkillCommand, client: &Client, output: Format) -> ExitCode {
     }
 }
 
+/// `adas connector`: which MCP server a connection id of skill exports
+/// (`tools[].source.connection_id`) runs on, for the caller's tenant.
+#[derive(Debug, Subcommand)]
+pub enum ConnectorCommand {
+    /// Map a connection id to an MCP server (PutConnector; admin or operator).
+    Put {
+        /// The connection id, e.g. `gcal-mcp`.
+        id: String,
+        /// The server, `http(s)://host:port/path` or `stdio:NAME`.
+        #[arg(long)]
+        url: String,
+    },
+    /// The server a connection id maps to (GetConnector).
+    Get {
+        /// The connection id.
+        id: String,
+    },
+    /// Every connector the tenant sees, its own and the deployment's.
+    List,
+    /// Remove the tenant's mapping of a connection id (DeleteConnector).
+    Delete {
+        /// The connection id.
+        id: String,
+    },
+}
+
+async fn connector(
+    command: ConnectorCommand,
+    registry: &mut SkillRegistryServiceClient<Channel>,
+    output: Format,
+) -> Result<(), Failure> {
+    let shown = |connector: &pb::Connector| {
+        let origin = if connector.deployment {
+            " (deployment)"
+        } else {
+            ""
+        };
+        format!("{}\t{}{origin}", connector.name, connector.url)
+    };
+    let one = match command {
+        ConnectorCommand::Put { id, url } => {
+            registry
+                .put_connector(pb::PutConnectorRequest {
+                    connector: Some(pb::Connector {
+                        name: format!("connectors/{id}"),
+                        url,
+                        deployment: false,
+                    }),
+                })
+                .await
+        }
+        ConnectorCommand::Get { id } => {
+            registry
+                .get_connector(pb::GetConnectorRequest {
+                    name: format!("connectors/{id}"),
+                })
+                .await
+        }
+        ConnectorCommand::List => {
+            let list = registry
+                .list_connectors(pb::ListConnectorsRequest {})
+                .await
+                .map_err(|status| refused(&status))?
+                .into_inner();
+            if output.is_data() {
+                print_value(&json(&list, "adas.v1.ListConnectorsResponse")?, output);
+            } else {
+                for connector in &list.connectors {
+                    out(&shown(connector));
+                }
+            }
+            return Ok(());
+        }
+        ConnectorCommand::Delete { id } => {
+            let deleted = registry
+                .delete_connector(pb::DeleteConnectorRequest {
+                    name: format!("connectors/{id}"),
+                })
+                .await
+                .map_err(|status| refused(&status))?
+                .into_inner();
+            if output.is_data() {
+                print_value(&json(&deleted, "adas.v1.DeleteConnectorResponse")?, output);
+            } else {
+                out(&format!("{} deleted", deleted.name));
+            }
+            return Ok(());
+        }
+    };
+    let connector = one.map_err(|status| refused(&status))?.into_inner();
+    if output.is_data() {
+        print_value(&json(&connector, "adas.v1.Connector")?, output);
+    } else {
+        out(&shown(&connector));
+    }
+    Ok(())
+}
+
 /// Why a remote command failed: the server refused (exit 1), or it could not
 /// be asked (exit 2).
 enum Failure {
@@ -145,6 +246,7 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
     let mut registry = registry(client).await?;
     match command {
         SkillCommand::Validate { .. } => unreachable!("validate runs offline"),
+        SkillCommand::Connector(command) => connector(command, &mut registry, output).await,
         SkillCommand::Put { file, name, etag } => {
             let shown = file.display().to_string();
             let source = std::fs::read_to_string(&file)

@@ -115,19 +115,14 @@ pub fn build(
     catalog: Arc<Catalog>,
     mcp: adas_tools::RmcpConnector,
     llm: Option<adas_llm::Llm>,
-) -> DalAgentServer {
-    let ttls = adas_tools::CacheTtls {
-        core: config.core_tools_ttl,
-        mcp: config.mcp_tools_ttl,
-        ..adas_tools::CacheTtls::default()
-    };
+) -> Result<DalAgentServer, adas_runtime::RuntimeError> {
     let cache: Arc<dyn adas_state::TtlCache> = store.clone();
-    let tools = Arc::new(adas_tools::ToolResolver::new(cache, Arc::new(mcp), ttls));
+    let tools = Arc::new(adas_wire::tool_resolver(config, cache, Arc::new(mcp))?);
     let repo = adas_jobs::JobRepo::new(store, config.memory_root.clone());
-    DalAgentServer::new(
+    Ok(DalAgentServer::new(
         DalAgent::new(repo, catalog.clone(), tools).with_llm(llm),
         catalog,
-    )
+    ))
 }
 
 #[tonic::async_trait]

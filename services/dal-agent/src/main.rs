@@ -16,7 +16,7 @@ fn main() -> std::process::ExitCode {
                 catalog,
                 adas_wire::mcp_connector(&config)?,
                 config.llm()?,
-            );
+            )?;
             adas_runtime::serve_until_shutdown(
                 &config,
                 GrpcServer::new(&config).add_service(server.into_service(config.max_message_bytes)),

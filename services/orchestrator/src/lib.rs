@@ -246,15 +246,11 @@ pub fn spawn_workers(
     let mcp: Arc<dyn adas_tools::McpConnector> = Arc::new(mcp);
     // The same tool cache as the registry's: a call runs only on a tool whose
     // definition is the accepted one.
-    let tools = Arc::new(adas_tools::ToolResolver::new(
+    let tools = Arc::new(adas_wire::tool_resolver(
+        config,
         repo.store().clone(),
         mcp.clone(),
-        adas_tools::CacheTtls {
-            core: config.core_tools_ttl,
-            mcp: config.mcp_tools_ttl,
-            ..adas_tools::CacheTtls::default()
-        },
-    ));
+    )?);
     let engine: Arc<dyn engine::Engine> = match config.step_engine {
         adas_runtime::StepEngine::Local => Arc::new(engine::Local::new(
             adas_jobs::dal::DalAgent::new(repo.clone(), catalog.clone(), tools.clone()),

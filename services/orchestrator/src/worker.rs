@@ -1159,7 +1159,12 @@ impl Worker {
                 }),
             ),
         );
-        let call = self.run_call(skill, tool, &args, (&key, &tenant, &job_id));
+        let call = self.run_call(
+            skill,
+            (tool, spec.as_ref()),
+            &args,
+            (&key, &tenant, &job_id),
+        );
         let (version, outcome) = if side_effecting {
             let version = start.await?;
             (version, call.await)
@@ -1240,7 +1245,7 @@ impl Worker {
     async fn run_call(
         &self,
         skill: &OperationalSkill,
-        tool: &str,
+        (tool, spec): (&str, Option<&adas_tools::ToolSpec>),
         args: &Map<String, Json>,
         (key, tenant, job_id): (&str, &str, &str),
     ) -> Result<Json, adas_dia::ToolError> {
@@ -1250,8 +1255,16 @@ impl Worker {
             adas_tools::run_core(tool, args)
                 .map_err(|error| adas_dia::ToolError::Recoverable(error.to_string()))
         } else {
-            match record_uri(skill) {
-                Some(uri) => {
+            // Where the resolution placed it: its connection's server under
+            // the server's own name, or the skill's server.
+            let route = match spec.map(|spec| (&spec.source, spec.remote_name.as_deref())) {
+                Some((adas_tools::ToolSource::Mcp { uri }, remote)) => {
+                    Some((uri.clone(), remote.unwrap_or(tool)))
+                }
+                _ => record_uri(skill).map(|uri| (uri, tool)),
+            };
+            match route {
+                Some((uri, remote)) => {
                     // The tool server is a third party: it gets the suite's
                     // own trace id, never the one a caller chose.
                     let traceparent = adas_runtime::telemetry::egress_traceparent(
@@ -1264,7 +1277,7 @@ impl Worker {
                     };
                     let share = step_out(tenant).await;
                     let called = tracing::Instrument::instrument(
-                        self.mcp.call_tool(&uri, tool, args, meta),
+                        self.mcp.call_tool(&uri, remote, args, meta),
                         call_span,
                     )
                     .await;

@@ -35,6 +35,12 @@ pub enum RegistryError {
     /// Tools could not be resolved.
     #[error(transparent)]
     Tools(#[from] ToolsError),
+    /// No connector by that id for the tenant.
+    #[error("connector `{0}` not found")]
+    ConnectorNotFound(String),
+    /// The egress policy refuses a connector's server.
+    #[error("{0}")]
+    EgressDenied(String),
     /// A platform failure.
     #[error("internal error: {0}")]
     Internal(String),
@@ -92,6 +98,15 @@ impl From<RegistryError> for Status {
                 };
                 status_with_details(code, "STATE_STORE", message, &[])
             }
+            RegistryError::ConnectorNotFound(_) => {
+                status_with_details(Code::NotFound, "CONNECTOR_NOT_FOUND", message, &[])
+            }
+            RegistryError::EgressDenied(reason) => status_with_details(
+                Code::PermissionDenied,
+                "EGRESS_DENIED",
+                message,
+                &[FieldViolation::new("connector.url", reason)],
+            ),
             RegistryError::Internal(_) => {
                 status_with_details(Code::Internal, "INTERNAL", message, &[])
             }

@@ -80,15 +80,10 @@ pub fn build(
     store: Arc<dyn adas_state::StateStore>,
     catalog: Arc<Catalog>,
     mcp: adas_tools::RmcpConnector,
-) -> SkillRegistry {
-    let ttls = adas_tools::CacheTtls {
-        core: config.core_tools_ttl,
-        mcp: config.mcp_tools_ttl,
-        ..adas_tools::CacheTtls::default()
-    };
+) -> Result<SkillRegistry, adas_runtime::RuntimeError> {
     let cache: Arc<dyn adas_state::TtlCache> = store_as_cache(store);
-    let tools = ToolResolver::new(cache, Arc::new(mcp), ttls);
-    SkillRegistry::new(catalog, Arc::new(tools))
+    let tools = adas_wire::tool_resolver(config, cache, Arc::new(mcp))?;
+    Ok(SkillRegistry::new(catalog, Arc::new(tools)))
 }
 
 fn store_as_cache(store: Arc<dyn adas_state::StateStore>) -> Arc<dyn adas_state::TtlCache> {
@@ -125,6 +120,41 @@ fn require_admin<T>(request: &Request<T>) -> Result<adas_runtime::Principal, Sta
         Err(adas_runtime::auth::permission_denied(
             "changing skills takes the `admin` role",
         ))
+    }
+}
+
+/// The caller, when it may change its tenant's connectors (`admin` or
+/// `operator`); PERMISSION_DENIED otherwise.
+fn require_operator<T>(request: &Request<T>) -> Result<adas_runtime::Principal, Status> {
+    let principal = adas_runtime::principal(request)?;
+    if principal.is_admin() || principal.has_role("operator") {
+        Ok(principal)
+    } else {
+        Err(adas_runtime::auth::permission_denied(
+            "changing connectors takes the `admin` or `operator` role",
+        ))
+    }
+}
+
+/// The id of a connector name, `connectors/{id}` (a bare id is accepted).
+fn connector_id(field: &'static str, name: &str) -> Result<String, RegistryError> {
+    let id = name.strip_prefix("connectors/").unwrap_or(name);
+    if adas_tools::is_connection_id(id) {
+        Ok(id.to_owned())
+    } else {
+        Err(RegistryError::InvalidField {
+            field,
+            reason: "expected `connectors/{id}`, an id of 1–64 letters, digits, `-`, `_`, `.`"
+                .into(),
+        })
+    }
+}
+
+fn connector_message(connector: adas_tools::Connector) -> pb::Connector {
+    pb::Connector {
+        name: format!("connectors/{}", connector.id),
+        url: connector.url,
+        deployment: connector.deployment,
     }
 }
 
@@ -425,6 +455,104 @@ impl SkillRegistryService for SkillRegistry {
         };
         Ok(adas_runtime::reply(pb::InvalidateToolCacheResponse {
             invalidated_entries: i32::try_from(dropped).unwrap_or(i32::MAX),
+        }))
+    }
+
+    async fn put_connector(
+        &self,
+        request: Request<pb::PutConnectorRequest>,
+    ) -> Result<Response<pb::Connector>, Status> {
+        let principal = require_operator(&request)?;
+        let tenant = adas_runtime::auth::tenant(&request)?;
+        let connector = request
+            .into_inner()
+            .connector
+            .ok_or(RegistryError::InvalidField {
+                field: "connector",
+                reason: "required".into(),
+            })?;
+        let id = connector_id("connector.name", &connector.name)?;
+        let url = connector.url.trim().to_owned();
+        if url.len() > 2048 {
+            return Err(RegistryError::InvalidField {
+                field: "connector.url",
+                reason: "longer than 2048 bytes".into(),
+            }
+            .into());
+        }
+        if let Some(problem) = adas_skill::validate::transport_problem(&url) {
+            return Err(RegistryError::InvalidField {
+                field: "connector.url",
+                reason: problem,
+            }
+            .into());
+        }
+        // Decided from the address alone: nothing is contacted here.
+        self.catalog
+            .check_server(&url)
+            .map_err(RegistryError::EgressDenied)?;
+        self.tools
+            .put_connector(&tenant, &id, &url)
+            .await
+            .map_err(RegistryError::from)?;
+        tracing::info!(target: "adas::audit", principal = %principal.name, tenant = %tenant, connector = %id, url = %url, "connector put");
+        Ok(adas_runtime::reply(connector_message(
+            adas_tools::Connector {
+                id,
+                url,
+                deployment: false,
+            },
+        )))
+    }
+
+    async fn get_connector(
+        &self,
+        request: Request<pb::GetConnectorRequest>,
+    ) -> Result<Response<pb::Connector>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
+        let id = connector_id("name", &request.get_ref().name)?;
+        let connector = self
+            .tools
+            .connection(&tenant, &id)
+            .await
+            .map_err(RegistryError::from)?
+            .ok_or(RegistryError::ConnectorNotFound(id))?;
+        Ok(adas_runtime::reply(connector_message(connector)))
+    }
+
+    async fn list_connectors(
+        &self,
+        request: Request<pb::ListConnectorsRequest>,
+    ) -> Result<Response<pb::ListConnectorsResponse>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
+        let connectors = self
+            .tools
+            .connectors(&tenant)
+            .await
+            .map_err(RegistryError::from)?;
+        Ok(adas_runtime::reply(pb::ListConnectorsResponse {
+            connectors: connectors.into_iter().map(connector_message).collect(),
+        }))
+    }
+
+    async fn delete_connector(
+        &self,
+        request: Request<pb::DeleteConnectorRequest>,
+    ) -> Result<Response<pb::DeleteConnectorResponse>, Status> {
+        let principal = require_operator(&request)?;
+        let tenant = adas_runtime::auth::tenant(&request)?;
+        let id = connector_id("name", &request.get_ref().name)?;
+        if !self
+            .tools
+            .delete_connector(&tenant, &id)
+            .await
+            .map_err(RegistryError::from)?
+        {
+            return Err(RegistryError::ConnectorNotFound(id).into());
+        }
+        tracing::info!(target: "adas::audit", principal = %principal.name, tenant = %tenant, connector = %id, "connector deleted");
+        Ok(adas_runtime::reply(pb::DeleteConnectorResponse {
+            name: format!("connectors/{id}"),
         }))
     }
 }

@@ -549,10 +549,30 @@ pub fn tool_request(skill: &adas_skill::OperationalSkill, tenant: &str) -> adas_
         .mcp_server
         .clone()
         .filter(|uri| !uri.trim().is_empty());
+    let routes: Vec<adas_tools::ToolRoute> = skill
+        .skill
+        .tools
+        .iter()
+        .filter_map(|tool| {
+            let (connection, remote) = adas_skill::access::route(&skill.skill, &tool.name)?;
+            Some(adas_tools::ToolRoute {
+                tool: tool.name.clone(),
+                connection,
+                remote,
+            })
+        })
+        .collect();
+    // One scope of accepted definitions per skill and tool source: its
+    // server, or its connections.
+    let pin_scope = match (&mcp_server, routes.is_empty()) {
+        (Some(uri), _) => Some(format!("{tenant}/{}@{uri}", skill.slag)),
+        (None, false) => Some(format!("{tenant}/{}@connectors", skill.slag)),
+        (None, true) => None,
+    };
     adas_tools::ToolRequest {
-        pin_scope: mcp_server
-            .as_ref()
-            .map(|uri| format!("{tenant}/{}@{uri}", skill.slag)),
+        pin_scope,
+        routes,
+        tenant: tenant.to_owned(),
         mcp_server,
         declared,
         allowed: skill.compiled.allowed_tools.clone(),

@@ -237,6 +237,12 @@ pub struct ServerArgs {
         value_delimiter = ','
     )]
     pub secret_allow: Vec<String>,
+    /// Connection ids of skill exports mapped to MCP servers for every tenant:
+    /// `ID=URL` (`gcal-mcp=http://10.0.0.7:9000/mcp`), under the egress
+    /// policy; a tenant's own mapping (`adas connector put`) wins. Repeat or
+    /// comma-separate.
+    #[arg(long = "connector", env = "ADAS_CONNECTORS", value_delimiter = ',')]
+    pub connectors: Vec<String>,
     /// Most bytes of artifacts one slag's focus cache keeps (large tool outputs).
     #[arg(long, env = "ADAS_FOCUS_CACHE_MAX_BYTES", default_value_t = 64 * 1024 * 1024)]
     pub focus_cache_max_bytes: u64,
@@ -373,6 +379,7 @@ impl ServerArgs {
             console_listen: self.console_listen,
             console_hosts: self.console_hosts,
             secret_allow: self.secret_allow,
+            connectors: self.connectors,
             focus_cache_max_bytes: self.focus_cache_max_bytes,
             focus_cache_max_entries: self.focus_cache_max_entries.max(1),
             llm: self.llm.into_config(),
@@ -459,6 +466,8 @@ pub struct ServerConfig {
     pub console_hosts: Vec<String>,
     /// `TENANT=PATTERN` entries: the secret references a tenant's jobs may bind.
     pub secret_allow: Vec<String>,
+    /// `ID=URL` entries: the deployment's connectors (see `adas_wire::tool_resolver`).
+    pub connectors: Vec<String>,
     /// Bound of each slag's focus cache, in bytes.
     pub focus_cache_max_bytes: u64,
     /// Bound of each slag's focus cache, in artifacts.
@@ -509,6 +518,7 @@ impl ServerConfig {
             console_listen: None,
             console_hosts: Vec::new(),
             secret_allow: Vec::new(),
+            connectors: Vec::new(),
             focus_cache_max_bytes: 64 * 1024 * 1024,
             focus_cache_max_entries: 10_000,
             llm: adas_llm::LlmConfig::default(),

@@ -352,6 +352,15 @@ impl Catalog {
         self
     }
 
+    /// Whether this deployment may use `uri` as an MCP server (its egress
+    /// rule, decided from the address alone); `Err` says why not.
+    pub fn check_server(&self, uri: &str) -> Result<(), String> {
+        match &self.mcp_check {
+            Some(check) => (check.0)(uri),
+            None => Ok(()),
+        }
+    }
+
     /// The catalog of `tenant`: this one for [`DEFAULT_TENANT`], else one rooted at
     /// `<root>/.tenants/<tenant>` with the same templates, variables and egress
     /// rule. Tenants never see each other's skills.

@@ -16,7 +16,8 @@ pub use mcp::{
     McpLimits, RmcpConnector, install_crypto_provider,
 };
 pub use resolve::{
-    CacheTtls, DeclaredTool, GENERATION_KEY, LOCAL_RECHECK, ResolvedTools, ToolRequest,
-    ToolResolver, ToolsError, local_hits, matches_pattern, selection_cache_key, tool_digest,
+    CacheTtls, Connector, DeclaredTool, GENERATION_KEY, LOCAL_RECHECK, ResolvedTools, ToolRequest,
+    ToolResolver, ToolRoute, ToolsError, is_connection_id, local_hits, matches_pattern,
+    selection_cache_key, tool_digest,
 };
 pub use spec::{Availability, ToolInputSpec, ToolSource, ToolSpec, schema_problems};

@@ -117,11 +117,27 @@ pub struct DeclaredTool {
     pub never: bool,
 }
 
+/// A declared tool that is a server's tool on an operator's connection
+/// (`tools[].source`): the skill's name, the connection, the server's name.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolRoute {
+    /// The skill's name for it.
+    pub tool: String,
+    /// The connection id (`connectors[]`), mapped to a server per tenant.
+    pub connection: String,
+    /// The server's name for it.
+    pub remote: String,
+}
+
 /// What ResolveTools needs from a skill.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToolRequest {
     /// The skill's MCP server, if any.
     pub mcp_server: Option<String>,
+    /// Declared tools served on connections (their own servers, renamed).
+    pub routes: Vec<ToolRoute>,
+    /// Whose connectors map the routes' connections.
+    pub tenant: String,
     /// Tools declared in the skill document.
     pub declared: Vec<DeclaredTool>,
     /// `policy.tools.allowed` (empty: all; `*` and `prefix*` patterns).
@@ -198,6 +214,37 @@ fn pins_key(scope: &str) -> String {
     format!("pins:{scope}")
 }
 
+/// Cache key of a tenant's connector (kept like pins: operator state).
+fn connector_key(tenant: &str, id: &str) -> String {
+    format!("tools:connector:{tenant}/{id}")
+}
+
+/// Cache key of the list of a tenant's connector ids (for listing only:
+/// resolution reads each connector's own key).
+fn connector_index_key(tenant: &str) -> String {
+    format!("tools:connectors:{tenant}")
+}
+
+/// A connection id mapped to an MCP server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Connector {
+    /// The connection id skills name (`gcal-mcp`).
+    pub id: String,
+    /// The server's URI.
+    pub url: String,
+    /// Set for every tenant by the deployment (`--connector`), not by a put.
+    pub deployment: bool,
+}
+
+/// A connection id: what a skill may name and a key may hold.
+pub fn is_connection_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
 /// Why tools could not be resolved.
 #[derive(Debug, thiserror::Error)]
 pub enum ToolsError {
@@ -222,6 +269,9 @@ pub struct ToolResolver {
     flights: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
     local: Mutex<HashMap<u64, LocalEntry>>,
     local_recheck: Duration,
+    /// The deployment's connectors (`--connector ID=URL`), every tenant's
+    /// unless a tenant maps the id itself.
+    connectors: BTreeMap<String, String>,
 }
 
 impl std::fmt::Debug for ToolResolver {
@@ -243,7 +293,109 @@ impl ToolResolver {
             flights: Mutex::new(HashMap::new()),
             local: Mutex::new(HashMap::new()),
             local_recheck: LOCAL_RECHECK,
+            connectors: BTreeMap::new(),
         }
+    }
+
+    /// Maps connection ids to servers for every tenant (a tenant's own
+    /// mapping of an id wins).
+    pub fn with_connectors(mut self, connectors: BTreeMap<String, String>) -> Self {
+        self.connectors = connectors;
+        self
+    }
+
+    /// The server `tenant`'s connection `id` runs on, if mapped.
+    pub async fn connection(
+        &self,
+        tenant: &str,
+        id: &str,
+    ) -> Result<Option<Connector>, ToolsError> {
+        if let Some(entry) = self.cache.cache_get(&connector_key(tenant, id)).await?
+            && let Ok(url) = String::from_utf8(entry.value)
+        {
+            return Ok(Some(Connector {
+                id: id.to_owned(),
+                url,
+                deployment: false,
+            }));
+        }
+        Ok(self.connectors.get(id).map(|url| Connector {
+            id: id.to_owned(),
+            url: url.clone(),
+            deployment: true,
+        }))
+    }
+
+    /// Every connector `tenant` sees: its own, then the deployment's it does
+    /// not override, by id.
+    pub async fn connectors(&self, tenant: &str) -> Result<Vec<Connector>, ToolsError> {
+        let ids: Vec<String> = self
+            .cache
+            .cache_get(&connector_index_key(tenant))
+            .await?
+            .and_then(|entry| serde_json::from_slice(&entry.value).ok())
+            .unwrap_or_default();
+        let mut all = BTreeMap::new();
+        for id in ids.iter().chain(self.connectors.keys()) {
+            if !all.contains_key(id)
+                && let Some(connector) = self.connection(tenant, id).await?
+            {
+                all.insert(id.clone(), connector);
+            }
+        }
+        Ok(all.into_values().collect())
+    }
+
+    /// Maps `tenant`'s connection `id` to `url` (the caller checked the URL
+    /// against the egress policy); every resolution sees it at once.
+    pub async fn put_connector(&self, tenant: &str, id: &str, url: &str) -> Result<(), ToolsError> {
+        self.cache
+            .cache_put(
+                &connector_key(tenant, id),
+                url.as_bytes(),
+                PINS_KEEP,
+                PINS_KEEP,
+            )
+            .await?;
+        self.index_connector(tenant, id, true).await?;
+        self.bump_generation().await
+    }
+
+    /// Removes `tenant`'s mapping of `id` (a deployment mapping stays);
+    /// whether there was one.
+    pub async fn delete_connector(&self, tenant: &str, id: &str) -> Result<bool, ToolsError> {
+        let removed = self
+            .cache
+            .cache_invalidate(&connector_key(tenant, id))
+            .await?;
+        self.index_connector(tenant, id, false).await?;
+        self.bump_generation().await?;
+        Ok(removed)
+    }
+
+    async fn index_connector(
+        &self,
+        tenant: &str,
+        id: &str,
+        present: bool,
+    ) -> Result<(), ToolsError> {
+        let key = connector_index_key(tenant);
+        let mut ids: Vec<String> = self
+            .cache
+            .cache_get(&key)
+            .await?
+            .and_then(|entry| serde_json::from_slice(&entry.value).ok())
+            .unwrap_or_default();
+        ids.retain(|known| known != id);
+        if present {
+            ids.push(id.to_owned());
+            ids.sort();
+        }
+        let value = serde_json::to_vec(&ids).expect("ids serialize");
+        self.cache
+            .cache_put(&key, &value, PINS_KEEP, PINS_KEEP)
+            .await?;
+        Ok(())
     }
 
     /// Checks the store's generation after `recheck` instead of
@@ -430,7 +582,7 @@ impl ToolResolver {
         epoch: u64,
         now: std::time::Instant,
     ) {
-        let fresh_for = if request.mcp_server.is_some() {
+        let fresh_for = if request.mcp_server.is_some() || !request.routes.is_empty() {
             self.ttls.mcp.min(self.ttls.core)
         } else {
             self.ttls.core
@@ -480,7 +632,13 @@ impl ToolResolver {
                 merged.insert(tool.name.clone(), tool);
             }
         }
+        let routed = self
+            .routed(request, &mut merged, &mut stale_sources)
+            .await?;
         for declared in &request.declared {
+            if routed.contains(&declared.name) {
+                continue;
+            }
             match merged.get_mut(&declared.name) {
                 Some(tool)
                     if tool.source != ToolSource::Core || declared.name.starts_with("sys.") =>
@@ -508,6 +666,7 @@ impl ToolResolver {
                             unavailable_reason: Some(reason),
                             availability: crate::spec::Availability::NotServed,
                             read_only_hint: None,
+                            remote_name: None,
                         },
                     );
                 }
@@ -539,6 +698,74 @@ impl ToolResolver {
         }
         mark_undeclared(request, &mut resolved);
         Ok(resolved)
+    }
+
+    /// Adds the request's routed tools to `merged`, each under the skill's
+    /// name with its server's definition (declared inputs merged), or
+    /// unavailable with why: no connector for its connection, or a server
+    /// that does not offer it. Returns the names it placed.
+    async fn routed(
+        &self,
+        request: &ToolRequest,
+        merged: &mut BTreeMap<String, ToolSpec>,
+        stale_sources: &mut Vec<String>,
+    ) -> Result<std::collections::HashSet<String>, ToolsError> {
+        let mut placed = std::collections::HashSet::new();
+        let mut servers: HashMap<String, Option<(String, Vec<ToolSpec>)>> = HashMap::new();
+        for route in &request.routes {
+            // A route never shadows a platform tool: `sys.` is ours.
+            if route.tool.starts_with("sys.") || merged.contains_key(&route.tool) {
+                continue;
+            }
+            if !servers.contains_key(&route.connection) {
+                let found = match self.connection(&request.tenant, &route.connection).await? {
+                    Some(connector) => {
+                        let (tools, stale) = self.server(&connector.url).await?;
+                        if stale && !stale_sources.contains(&connector.url) {
+                            stale_sources.push(connector.url.clone());
+                        }
+                        Some((connector.url, tools))
+                    }
+                    None => None,
+                };
+                servers.insert(route.connection.clone(), found);
+            }
+            let declared = request.declared.iter().find(|tool| tool.name == route.tool);
+            let spec = match &servers[&route.connection] {
+                Some((uri, tools)) => match tools.iter().find(|tool| tool.name == route.remote) {
+                    Some(tool) => {
+                        let mut tool = tool.clone();
+                        tool.name = route.tool.clone();
+                        tool.remote_name = Some(route.remote.clone());
+                        if let Some(declared) = declared {
+                            merge_inputs(&mut tool, &declared.inputs);
+                        }
+                        tool
+                    }
+                    None => unserved(
+                        route,
+                        declared,
+                        ToolSource::Mcp { uri: uri.clone() },
+                        format!(
+                            "declared as `{}` on connection `{}`, which {uri} does not offer",
+                            route.remote, route.connection
+                        ),
+                    ),
+                },
+                None => unserved(
+                    route,
+                    declared,
+                    ToolSource::Core,
+                    format!(
+                        "connection `{}` is mapped to no MCP server for this tenant (adas connector put {} --url …)",
+                        route.connection, route.connection
+                    ),
+                ),
+            };
+            placed.insert(route.tool.clone());
+            merged.insert(route.tool.clone(), spec);
+        }
+        Ok(placed)
     }
 
     async fn pins(&self, scope: &str) -> Result<Option<Pins>, ToolsError> {
@@ -606,6 +833,11 @@ impl ToolResolver {
         };
         if let Some(uri) = &request.mcp_server {
             self.invalidate_server(uri).await?;
+        }
+        for route in &request.routes {
+            if let Some(connector) = self.connection(&request.tenant, &route.connection).await? {
+                self.invalidate_server(&connector.url).await?;
+            }
         }
         let mut unpinned = request.clone();
         unpinned.pin_scope = None;
@@ -724,6 +956,29 @@ fn mark_undeclared(request: &ToolRequest, resolved: &mut ResolvedTools) {
         tool.available = false;
         tool.availability = availability;
         tool.unavailable_reason = Some(reason);
+    }
+}
+
+/// A routed tool that cannot be called, with why.
+fn unserved(
+    route: &ToolRoute,
+    declared: Option<&DeclaredTool>,
+    source: ToolSource,
+    reason: String,
+) -> ToolSpec {
+    ToolSpec {
+        name: route.tool.clone(),
+        description: declared
+            .map(|tool| tool.description.clone())
+            .unwrap_or_default(),
+        inputs: declared.map(|tool| tool.inputs.clone()).unwrap_or_default(),
+        input_schema: serde_json::Value::Null,
+        source,
+        available: false,
+        unavailable_reason: Some(format!("`{}` is unavailable: {reason}", route.tool)),
+        availability: crate::spec::Availability::NotServed,
+        read_only_hint: None,
+        remote_name: Some(route.remote.clone()),
     }
 }
 

@@ -94,6 +94,10 @@ pub struct ToolSpec {
     /// `read_only` overrides it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read_only_hint: Option<bool>,
+    /// The server's own name for it, when the skill calls it by another
+    /// (`tools[].source.mcp_tool` on a connection).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remote_name: Option<String>,
 }
 
 impl ToolSpec {
@@ -142,6 +146,7 @@ impl ToolSpec {
             unavailable_reason: None,
             availability: Availability::Available,
             read_only_hint: None,
+            remote_name: None,
         }
     }
 

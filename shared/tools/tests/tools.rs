@@ -335,6 +335,7 @@ async fn merge_rules() {
         ],
         allowed: vec!["*".into()],
         blocked: vec!["process_refund".into(), "sys.escalate".into()],
+        ..ToolRequest::default()
     };
     let resolved = resolver.resolve(&request).await.unwrap();
     assert_eq!(
@@ -908,5 +909,89 @@ async fn an_endless_listing_is_cut_at_its_bound_while_it_streams() {
     let error = small.list_tools(&server.uri).await.unwrap_err();
     assert!(matches!(error, McpError::TooLarge { .. }), "{error}");
     assert!(server.counters.list_calls() - before < adas_tools::mcp::MAX_LIST_PAGES as u64);
+    server.stop().await;
+}
+
+/// A declared tool on a connection is the server's tool under the skill's
+/// name, once the tenant maps the connection; unmapped, it is unavailable
+/// and says how to map it; another tenant's mapping is not this one's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_route_declared_tools_to_their_servers_per_tenant() {
+    let server = Server::start(DemoMcp::only(&["check_order_status", "process_refund"])).await;
+    let resolver = ToolResolver::new(
+        Arc::new(MemoryStore::new()),
+        connector(),
+        CacheTtls::default(),
+    );
+    let request = ToolRequest {
+        routes: vec![adas_tools::ToolRoute {
+            tool: "orders.status".into(),
+            connection: "orders-mcp".into(),
+            remote: "check_order_status".into(),
+        }],
+        declared: vec![DeclaredTool {
+            name: "orders.status".into(),
+            description: String::new(),
+            inputs: vec![],
+            never: false,
+        }],
+        tenant: "acme".into(),
+        ..ToolRequest::default()
+    };
+    let find = |resolved: &adas_tools::ResolvedTools| {
+        resolved
+            .tools
+            .iter()
+            .find(|tool| tool.name == "orders.status")
+            .cloned()
+            .unwrap()
+    };
+    let unmapped = find(&resolver.resolve(&request).await.unwrap());
+    assert!(!unmapped.available);
+    assert!(
+        unmapped
+            .unavailable_reason
+            .as_deref()
+            .unwrap()
+            .contains("adas connector put orders-mcp"),
+        "{unmapped:?}"
+    );
+    resolver
+        .put_connector("other", "orders-mcp", &server.uri)
+        .await
+        .unwrap();
+    assert!(!find(&resolver.resolve(&request).await.unwrap()).available);
+    resolver
+        .put_connector("acme", "orders-mcp", &server.uri)
+        .await
+        .unwrap();
+    let routed = find(&resolver.resolve(&request).await.unwrap());
+    assert!(routed.available, "{routed:?}");
+    assert_eq!(routed.remote_name.as_deref(), Some("check_order_status"));
+    assert_eq!(
+        routed.source,
+        ToolSource::Mcp {
+            uri: server.uri.clone()
+        }
+    );
+    // The server's other tools are not the skill's.
+    assert!(
+        !resolver
+            .resolve(&request)
+            .await
+            .unwrap()
+            .tools
+            .iter()
+            .any(|tool| tool.name == "process_refund")
+    );
+    let listed = resolver.connectors("acme").await.unwrap();
+    assert_eq!(listed.len(), 1);
+    assert!(
+        resolver
+            .delete_connector("acme", "orders-mcp")
+            .await
+            .unwrap()
+    );
+    assert!(!find(&resolver.resolve(&request).await.unwrap()).available);
     server.stop().await;
 }

@@ -471,6 +471,47 @@ pub fn open_catalog(
         .map_err(|error| adas_runtime::RuntimeError::Startup(error.to_string()))
 }
 
+/// The process' tool resolver: the configured cache TTLs, and the
+/// deployment's connectors (`--connector ID=URL`), each checked against the
+/// egress policy first — a refused or malformed one stops the start.
+pub fn tool_resolver(
+    config: &adas_runtime::ServerConfig,
+    cache: std::sync::Arc<dyn adas_state::TtlCache>,
+    mcp: std::sync::Arc<dyn adas_tools::McpConnector>,
+) -> Result<adas_tools::ToolResolver, adas_runtime::RuntimeError> {
+    let policy = egress_policy(config)?;
+    let mut connectors = std::collections::BTreeMap::new();
+    for entry in &config.connectors {
+        let refuse = |why: String| {
+            adas_runtime::RuntimeError::Startup(format!("--connector `{entry}`: {why}"))
+        };
+        let (id, url) = entry
+            .split_once('=')
+            .map(|(id, url)| (id.trim(), url.trim()))
+            .filter(|(id, _)| adas_tools::is_connection_id(id))
+            .ok_or_else(|| {
+                refuse("expected ID=URL with an id of letters, digits, `-`, `_`, `.`".into())
+            })?;
+        if let Some(problem) = adas_skill::validate::transport_problem(url) {
+            return Err(refuse(problem));
+        }
+        policy
+            .check_static(url)
+            .map_err(|denied| refuse(denied.to_string()))?;
+        connectors.insert(id.to_owned(), url.to_owned());
+    }
+    Ok(adas_tools::ToolResolver::new(
+        cache,
+        mcp,
+        adas_tools::CacheTtls {
+            core: config.core_tools_ttl,
+            mcp: config.mcp_tools_ttl,
+            ..adas_tools::CacheTtls::default()
+        },
+    )
+    .with_connectors(connectors))
+}
+
 /// Whether `principal` may see and act on `record`, as a status: another
 /// tenant's job does not exist for it (NOT_FOUND, the same answer as a job
 /// that does not exist); a job of its tenant it neither started nor oversees is
