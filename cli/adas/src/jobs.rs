@@ -299,6 +299,7 @@ pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
                         request_id: request_id.unwrap_or_default(),
                         program: program.unwrap_or_default(),
                         conversation: conversation.unwrap_or_default(),
+                        ..Default::default()
                     }),
                 )
                 .await

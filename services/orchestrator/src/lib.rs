@@ -3,6 +3,7 @@
 //! GetJob, ListJobs, WatchJob (resumable event stream), CancelJob — and the
 //! workers that advance jobs (see [`worker`]).
 
+mod access;
 pub mod engine;
 pub mod worker;
 
@@ -642,11 +643,19 @@ impl OrchestratorService for Orchestrator {
                 source: "client".into(),
             })
             .collect();
+        let mut grants = Vec::new();
         let conversation = match self
             .continue_conversation(&principal, &slag, &request.conversation)
             .await
         {
             Ok(Some((id, previous))) => {
+                // Grants stay with the principal they were issued to: a
+                // conversation continued by another holds none of them.
+                grants = previous
+                    .grants
+                    .into_iter()
+                    .filter(|grant| grant.principal == principal.name && grant.conversation == id)
+                    .collect();
                 for (name, value) in previous.context {
                     context.entry(name).or_insert(value);
                 }
@@ -724,6 +733,8 @@ impl OrchestratorService for Orchestrator {
             model_steps: 0,
             started_call: None,
             trace_parent: adas_runtime::telemetry::current_traceparent(),
+            grants,
+            solution: String::new(),
             created_at: stamp.clone(),
             updated_at: stamp,
             ended_at: None,

@@ -927,6 +927,23 @@ impl Worker {
         args: Map<String, Json>,
         path: &adas_dia::SlotPath,
     ) -> Result<Option<(JobRecord, u64)>, WorkError> {
+        let mut args = args;
+        // Grants first: an expired one is gone before it is checked, and an
+        // injected argument is in place before the call is judged.
+        adas_jobs::prune_grants(&mut record, adas_state::now_ms());
+        if let Some(refusal) = crate::access::fill(skill, &mut record, tool, &mut args) {
+            record.status = JobStatus::Failed;
+            record.outcome_class = Some(OutcomeClass::PolicyDenied);
+            record.error = Some(refusal.reason.clone());
+            self.repo
+                .save(
+                    version,
+                    &mut record,
+                    (refusal.kind, &refusal.reason, refusal.detail),
+                )
+                .await?;
+            return Ok(None);
+        }
         let digest = adas_policy::gate::call_digest(tool, &args);
         if record.iteration >= record.iteration_budget.max(1) {
             let budget = record.iteration_budget;
@@ -1180,6 +1197,14 @@ impl Worker {
             metrics::counter!("adas_tool_call_errors_total", "tool" => adas_jobs::metric_tool_label(tool))
                 .increment(1);
         }
+        // The result issues grants before anything else sees it; then the
+        // skill's response filters apply, so the plan, the record, events,
+        // the reply and every prompt hold only what may be shown.
+        let outcome = outcome.map(|mut value| {
+            crate::access::issue(skill, &mut record, tool, &value);
+            adas_skill::access::filter_result(&skill.skill, &mut value);
+            value
+        });
         let mut plan = record
             .plan
             .clone()

@@ -124,6 +124,22 @@ pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
         updated_ms: ms(&record.updated_at),
         ended_ms: record.ended_at.as_deref().map(ms),
         trace_parent: record.trace_parent.clone(),
+        grants: record
+            .grants
+            .iter()
+            .map(|grant| pb::Grant {
+                key: grant.key.clone(),
+                value_json: json_bytes(&grant.value),
+                skill: grant.skill.clone(),
+                tool: grant.tool.clone(),
+                job: grant.job.clone(),
+                principal: grant.principal.clone(),
+                conversation: grant.conversation.clone(),
+                expires_ms: grant.expires_ms,
+                classified: grant.classified,
+            })
+            .collect(),
+        solution: record.solution.clone(),
         started_call: record.started_call.as_ref().map(|started| pb::StartedCall {
             key: started.key.clone(),
             tool: started.tool.clone(),
@@ -244,6 +260,24 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
         updated_at: rfc3339(message.updated_ms),
         ended_at: message.ended_ms.map(rfc3339),
         trace_parent: message.trace_parent,
+        grants: message
+            .grants
+            .into_iter()
+            .map(|grant| {
+                Ok(crate::Grant {
+                    key: grant.key,
+                    value: json_from(&grant.value_json)?,
+                    skill: grant.skill,
+                    tool: grant.tool,
+                    job: grant.job,
+                    principal: grant.principal,
+                    conversation: grant.conversation,
+                    expires_ms: grant.expires_ms,
+                    classified: grant.classified,
+                })
+            })
+            .collect::<Result<_, JobError>>()?,
+        solution: message.solution,
         started_call: message.started_call.map(|started| StartedCall {
             key: started.key,
             tool: started.tool,
@@ -406,6 +440,10 @@ fn kind_to(kind: EventKind) -> pb::EventKind {
         EventKind::Completed => pb::EventKind::Completed,
         EventKind::Failed => pb::EventKind::Failed,
         EventKind::Cancelled => pb::EventKind::Cancelled,
+        EventKind::GrantIssued => pb::EventKind::GrantIssued,
+        EventKind::GrantExpired => pb::EventKind::GrantExpired,
+        EventKind::GrantDenied => pb::EventKind::GrantDenied,
+        EventKind::Handoff => pb::EventKind::Handoff,
     }
 }
 
@@ -427,6 +465,10 @@ fn kind_from(value: i32) -> Result<EventKind, JobError> {
             pb::EventKind::Completed => EventKind::Completed,
             pb::EventKind::Failed => EventKind::Failed,
             pb::EventKind::Cancelled => EventKind::Cancelled,
+            pb::EventKind::GrantIssued => EventKind::GrantIssued,
+            pb::EventKind::GrantExpired => EventKind::GrantExpired,
+            pb::EventKind::GrantDenied => EventKind::GrantDenied,
+            pb::EventKind::Handoff => EventKind::Handoff,
             pb::EventKind::Unspecified => {
                 return Err(JobError::Corrupt(format!("event kind {value}")));
             }

@@ -524,8 +524,12 @@ impl DalAgent {
                         .unwrap_or(usize::MAX)
                 };
                 inputs.sort_by_key(|input| position(&input.name));
+                // An argument the access policy injects from a grant is
+                // never asked: no answer could be used for it.
+                let injected = adas_skill::access::injected(&skill.skill, &tool);
                 let inputs = inputs
                     .into_iter()
+                    .filter(|input| !injected.iter().any(|(argument, _)| *argument == input.name))
                     .map(|input| InputSpec {
                         prompt: hint(&input.name).and_then(|hint| hint.prompt.clone()),
                         kind: ValueKind::from_type_name(&input.kind),

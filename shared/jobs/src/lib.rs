@@ -284,6 +284,94 @@ pub fn same_value(a: &Json, b: &Json) -> bool {
     }
 }
 
+/// A grant the conversation holds: a fact a skill's tool proved (its
+/// `grant_mappings`), bound to the principal and the conversation it was
+/// issued in, until it expires. Never made from a request, an answer, a
+/// model or a program.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Grant {
+    /// Key, e.g. `sched.user_id`.
+    pub key: String,
+    /// The value the tool's result held.
+    pub value: Json,
+    /// The skill whose mapping issued it.
+    pub skill: String,
+    /// The tool whose result issued it.
+    pub tool: String,
+    /// The job whose call issued it.
+    pub job: String,
+    /// The principal it is bound to.
+    pub principal: String,
+    /// The conversation it lives in.
+    pub conversation: String,
+    /// Expiry, ms since the epoch.
+    pub expires_ms: u64,
+    /// The issuing tool is classified (`pii_*`): its value is masked when shown.
+    #[serde(default)]
+    pub classified: bool,
+}
+
+impl adas_skill::access::HeldGrant for Grant {
+    fn key(&self) -> &str {
+        &self.key
+    }
+    fn value(&self) -> &Json {
+        &self.value
+    }
+}
+
+impl Grant {
+    /// Its value as shown outside the job (the wire, the console, events):
+    /// masked when its tool is classified.
+    pub fn shown_value(&self) -> String {
+        if self.classified {
+            adas_skill::access::MASK.to_owned()
+        } else {
+            self.value.to_string()
+        }
+    }
+}
+
+impl adas_skill::access::HeldGrant for &Grant {
+    fn key(&self) -> &str {
+        &self.key
+    }
+    fn value(&self) -> &Json {
+        &self.value
+    }
+}
+
+/// The grants of `record` that still hold at `now_ms`: unexpired, and bound
+/// to the job's own principal and conversation.
+pub fn live_grants(record: &JobRecord, now_ms: u64) -> impl Iterator<Item = &Grant> {
+    record.grants.iter().filter(move |grant| {
+        grant.expires_ms > now_ms
+            && grant.principal == record.owner
+            && grant.conversation == record.conversation
+    })
+}
+
+/// Drops the grants that no longer hold, holding a `grant_expired` event for
+/// each expired one.
+pub fn prune_grants(record: &mut JobRecord, now_ms: u64) {
+    let (owner, conversation) = (record.owner.clone(), record.conversation.clone());
+    let (kept, dropped): (Vec<Grant>, Vec<Grant>) = std::mem::take(&mut record.grants)
+        .into_iter()
+        .partition(|grant| {
+            grant.expires_ms > now_ms
+                && grant.principal == owner
+                && grant.conversation == conversation
+        });
+    record.grants = kept;
+    for grant in dropped {
+        record.hold((
+            EventKind::GrantExpired,
+            &format!("grant `{}` no longer holds", grant.key),
+            serde_json::json!({"key": grant.key, "issuer_tool": grant.tool, "expired_ms": grant.expires_ms}),
+        ));
+    }
+}
+
 fn default_tenant() -> String {
     "default".into()
 }
@@ -370,6 +458,12 @@ pub struct JobRecord {
     /// every step on any worker continues the job's one trace.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub trace_parent: String,
+    /// Grants the conversation holds (unexpired when last written).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub grants: Vec<Grant>,
+    /// The solution the turn ran under (its id), if any.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub solution: String,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Last written (RFC 3339).
@@ -436,11 +530,19 @@ pub enum EventKind {
     Failed,
     /// The job was cancelled.
     Cancelled,
+    /// A tool's result issued a grant.
+    GrantIssued,
+    /// A grant expired and was dropped.
+    GrantExpired,
+    /// A grant was not issued, or a call lacked one or conflicted with one.
+    GrantDenied,
+    /// The conversation moved to another skill of its solution.
+    Handoff,
 }
 
 impl EventKind {
     /// Every kind, for exhaustive tests of the mappings.
-    pub const ALL: [EventKind; 15] = [
+    pub const ALL: [EventKind; 19] = [
         Self::Created,
         Self::Running,
         Self::Reclaimed,
@@ -456,6 +558,10 @@ impl EventKind {
         Self::Completed,
         Self::Failed,
         Self::Cancelled,
+        Self::GrantIssued,
+        Self::GrantExpired,
+        Self::GrantDenied,
+        Self::Handoff,
     ];
 }
 
@@ -1455,6 +1561,8 @@ mod tests {
             model_steps: 0,
             started_call: None,
             trace_parent: String::new(),
+            grants: Vec::new(),
+            solution: String::new(),
             created_at: rfc3339(0),
             updated_at: rfc3339(0),
             ended_at: None,

@@ -51,6 +51,9 @@ pub enum RuleKind {
     ApprovalGranted,
     /// The skill does not declare the tool: denied by default.
     Undeclared,
+    /// `access_policy.rules`: a `deny` rule, a grant the conversation does
+    /// not hold, or an argument that differs from the grant injecting it.
+    AccessPolicy,
 }
 
 /// A gate decision.
@@ -190,6 +193,46 @@ pub fn check(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> 
         };
     }
     decision
+}
+
+/// The access policy's word on a call as it will be made, given the grants
+/// the job's conversation holds (none without a job): `None` when it may
+/// run, else a denial naming what is missing or conflicting.
+pub fn access<G: adas_skill::access::HeldGrant>(
+    skill: &OperationalSkill,
+    tool: &str,
+    grants: &[G],
+    args: &Map<String, Json>,
+) -> Option<Decision> {
+    use adas_skill::access::Verdict as Access;
+    let (reason, rule) = match adas_skill::access::check(&skill.skill, tool, grants, args) {
+        Access::Allow => return None,
+        Access::Denied => (
+            format!("`{tool}` is denied by the skill's access policy"),
+            "access_policy: deny".to_owned(),
+        ),
+        Access::Missing(keys) => (
+            format!(
+                "`{tool}` needs the grant{} {}, which this conversation does not hold",
+                if keys.len() == 1 { "" } else { "s" },
+                keys.join(", ")
+            ),
+            format!("access_policy: requires_grants {}", keys.join(", ")),
+        ),
+        Access::Conflict { argument, grant } => (
+            format!(
+                "`{tool}`'s argument `{argument}` comes from the grant `{grant}` only; another value was given"
+            ),
+            format!("access_policy: inject {argument} from {grant}"),
+        ),
+    };
+    Some(Decision::new(
+        Verdict::Deny,
+        RuleKind::AccessPolicy,
+        reason,
+        rule,
+        &call_digest(tool, args),
+    ))
 }
 
 fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> Decision {

@@ -127,6 +127,16 @@ pub async fn check_tool_call(
         }
         None => decision,
     };
+    // Grants are the conversation's, never the request's: without a job
+    // there are none, and a call that needs one is denied.
+    let now = adas_state::now_ms();
+    let live: Vec<&adas_jobs::Grant> = job
+        .map(|record| adas_jobs::live_grants(record, now).collect())
+        .unwrap_or_default();
+    let decision = match adas_policy::gate::access(skill, tool, &live, args) {
+        Some(denied) => adas_policy::gate::stricter(decision, denied),
+        None => decision,
+    };
     let Some(record) = job else {
         return Ok(gate_decision(decision));
     };
@@ -160,6 +170,7 @@ fn gate_decision(decision: Decision) -> pb::GateDecision {
             RuleKind::BlockedTool => pb::GateRuleKind::BlockedTool,
             RuleKind::ApprovalGranted => pb::GateRuleKind::ApprovalGranted,
             RuleKind::Undeclared => pb::GateRuleKind::UndeclaredTool,
+            RuleKind::AccessPolicy => pb::GateRuleKind::AccessPolicy,
         } as i32,
         approver: decision.approver,
         condition: decision.condition,

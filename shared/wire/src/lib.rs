@@ -206,7 +206,23 @@ pub fn job(stored: &StoredJob) -> pb::Job {
         }),
         request_id: record.request_id.clone(),
         tool_calls: tool_calls(record),
+        grants: record.grants.iter().map(grant).collect(),
         ..job_basic(stored)
+    }
+}
+
+/// A grant on the wire (its value masked when its tool is classified).
+pub fn grant(grant: &adas_jobs::Grant) -> pb::Grant {
+    pb::Grant {
+        key: grant.key.clone(),
+        value: grant.shown_value(),
+        issuer_skill: grant.skill.clone(),
+        issuer_tool: grant.tool.clone(),
+        issuer_job: job_name(&grant.skill, &grant.job),
+        principal: grant.principal.clone(),
+        expire_time: Some(prost_types::Timestamp::from(
+            std::time::UNIX_EPOCH + std::time::Duration::from_millis(grant.expires_ms),
+        )),
     }
 }
 
@@ -227,14 +243,19 @@ pub fn tool_calls(record: &JobRecord) -> Vec<pb::ToolCallRecord> {
 }
 
 /// The conversation of a job, `skills/{slag}/conversations/{id}` (a job from
-/// before conversations is its own).
+/// before conversations is its own), or `solutions/{id}/conversations/{id}`
+/// for a turn of a solution (whichever skill handled it).
 pub fn conversation_name(record: &JobRecord) -> String {
     let id = if record.conversation.is_empty() {
         &record.job_id
     } else {
         &record.conversation
     };
-    format!("skills/{}/conversations/{id}", record.slag)
+    if record.solution.is_empty() {
+        format!("skills/{}/conversations/{id}", record.slag)
+    } else {
+        format!("solutions/{}/conversations/{id}", record.solution)
+    }
 }
 
 /// A job on the wire in the BASIC view: identity and state, without the
@@ -257,6 +278,11 @@ pub fn job_basic(stored: &StoredJob) -> pb::Job {
         etag: format!("v{}", stored.version),
         conversation: conversation_name(record),
         llm_usage: Some(usage(&record.llm)),
+        solution: if record.solution.is_empty() {
+            String::new()
+        } else {
+            format!("solutions/{}", record.solution)
+        },
         ..pb::Job::default()
     }
 }
@@ -280,6 +306,10 @@ pub fn event_type(kind: EventKind) -> pb::JobEventType {
         EventKind::Completed => pb::JobEventType::Completed,
         EventKind::Failed => pb::JobEventType::Failed,
         EventKind::Cancelled => pb::JobEventType::Cancelled,
+        EventKind::GrantIssued => pb::JobEventType::GrantIssued,
+        EventKind::GrantExpired => pb::JobEventType::GrantExpired,
+        EventKind::GrantDenied => pb::JobEventType::GrantDenied,
+        EventKind::Handoff => pb::JobEventType::Handoff,
     }
 }
 
