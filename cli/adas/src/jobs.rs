@@ -29,7 +29,8 @@ use tonic_types::StatusExt;
 pub enum JobCommand {
     /// Start a job; prints its name.
     Start {
-        /// Skill slag.
+        /// Skill slag, or `solutions/{id}` to start on a solution (its
+        /// routing picks the skill; continue with its `conversation`).
         slag: String,
         /// The goal (optional with --program).
         #[arg(required_unless_present = "program", default_value = "")]
@@ -112,7 +113,7 @@ pub enum JobCommand {
 /// `adas chat` arguments.
 #[derive(Debug, Args)]
 pub struct ChatArgs {
-    /// Skill slag.
+    /// Skill slag, or `solutions/{id}` to chat with a solution.
     slag: String,
     /// Read the user's lines from this file instead of the terminal.
     #[arg(long)]
@@ -292,14 +293,11 @@ pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
                 let job = progress(
                     "starting the job",
                     clients.orchestrator.start_job(pb::StartJobRequest {
-                        skill: format!("skills/{slag}"),
-                        goal,
                         resources: resources.into_iter().collect(),
                         context: None,
                         request_id: request_id.unwrap_or_default(),
                         program: program.unwrap_or_default(),
-                        conversation: conversation.unwrap_or_default(),
-                        ..Default::default()
+                        ..target(&slag, goal, conversation.unwrap_or_default())
                     }),
                 )
                 .await
@@ -642,6 +640,25 @@ async fn settle(clients: &mut Clients, name: &str, after_version: i64) -> Result
     }
 }
 
+/// A StartJob on `slag`, or on a solution when it is `solutions/{id}`
+/// (whose routing and handoffs then pick the skill of each turn).
+fn target(slag: &str, goal: String, conversation: String) -> pb::StartJobRequest {
+    match slag.strip_prefix("solutions/") {
+        Some(_) => pb::StartJobRequest {
+            solution: slag.to_owned(),
+            goal,
+            conversation,
+            ..Default::default()
+        },
+        None => pb::StartJobRequest {
+            skill: format!("skills/{slag}"),
+            goal,
+            conversation,
+            ..Default::default()
+        },
+    }
+}
+
 /// A conversation: each goal starts a job; the job's asks and approvals are
 /// prompted for until it ends. With a script, it ends with the script and fails
 /// if the last job did not complete.
@@ -669,12 +686,7 @@ pub async fn chat(
         }
         let started = clients
             .orchestrator
-            .start_job(pb::StartJobRequest {
-                skill: format!("skills/{slag}"),
-                goal,
-                conversation: conversation.clone(),
-                ..Default::default()
-            })
+            .start_job(target(slag, goal, conversation.clone()))
             .await
             .map_err(status_text)?
             .into_inner();

@@ -87,6 +87,12 @@ enum Command {
         #[command(subcommand)]
         command: skill::ConnectorCommand,
     },
+    /// Put, get, list and delete solutions: skills working as one agent,
+    /// with grants, handoffs and routing (chat with one: `adas chat solutions/ID`).
+    Solution {
+        #[command(subcommand)]
+        command: skill::SolutionCommand,
+    },
     /// Start, inspect, answer, approve and cancel jobs on a running suite.
     Job {
         #[command(subcommand)]
@@ -295,6 +301,9 @@ fn main() -> ExitCode {
             console_hosts,
         } => console(&client, console_listen, &console_hosts),
         Command::Skill { command } => skill::run(command, &client, cli.output),
+        Command::Solution { command } => {
+            skill::run(skill::SkillCommand::Solution(command), &client, cli.output)
+        }
         Command::Connector { command } => {
             skill::run(skill::SkillCommand::Connector(command), &client, cli.output)
         }

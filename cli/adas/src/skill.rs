@@ -25,6 +25,9 @@ pub enum SkillCommand {
     /// `adas connector …` (a top-level command; run here for the shared client).
     #[command(skip)]
     Connector(ConnectorCommand),
+    /// `adas solution …` (a top-level command).
+    #[command(skip)]
+    Solution(SolutionCommand),
     /// Validate skill files (YAML or JSON); exits 1 if any has errors.
     Validate {
         /// Skill files.
@@ -214,6 +217,132 @@ async fn connector(
     Ok(())
 }
 
+/// `adas solution`: skills of your tenant working as one agent.
+#[derive(Debug, Subcommand)]
+pub enum SolutionCommand {
+    /// Validate and store a solution document (PutSolution, admin).
+    Put {
+        /// The document (`*.solution.json` or YAML).
+        file: PathBuf,
+        /// Its id; default: the document's `id`.
+        #[arg(long)]
+        name: Option<String>,
+        /// Refuse the write unless the stored solution still has this etag.
+        #[arg(long)]
+        etag: Option<String>,
+    },
+    /// Show a solution (GetSolution).
+    Get {
+        /// The solution id.
+        id: String,
+    },
+    /// List the tenant's solutions.
+    List,
+    /// Delete a solution (DeleteSolution, admin).
+    Delete {
+        /// The solution id.
+        id: String,
+    },
+}
+
+async fn solution(
+    command: SolutionCommand,
+    registry: &mut SkillRegistryServiceClient<Channel>,
+    output: Format,
+) -> Result<(), Failure> {
+    let shown = |solution: &pb::Solution| {
+        format!(
+            "{}\t{}\t{}",
+            solution.name,
+            solution.etag,
+            solution.skills.join(",")
+        )
+    };
+    let one = match command {
+        SolutionCommand::Put { file, name, etag } => {
+            let path = file.display().to_string();
+            let source = std::fs::read_to_string(&file)
+                .map_err(|error| Failure::Usage(format!("{path}: cannot read: {error}")))?;
+            let id = match name {
+                Some(name) => name,
+                None => adas_skill::solution::load(
+                    &source,
+                    DocumentFormat::detect(Some(&path), &source),
+                )
+                .solution
+                .map(|solution| solution.id)
+                .filter(|id| !id.is_empty())
+                .ok_or_else(|| Failure::Usage(format!("{path}: no `id`; pass --name")))?,
+            };
+            let put = registry
+                .put_solution(pb::PutSolutionRequest {
+                    name: format!("solutions/{id}"),
+                    source,
+                    etag: etag.unwrap_or_default(),
+                })
+                .await;
+            if let Err(status) = &put {
+                let violations = status
+                    .get_details_bad_request()
+                    .map(|bad| bad.field_violations)
+                    .unwrap_or_default();
+                for violation in &violations {
+                    out(&format!(
+                        "{path}: {}: {}",
+                        violation.field, violation.description
+                    ));
+                }
+            }
+            put
+        }
+        SolutionCommand::Get { id } => {
+            registry
+                .get_solution(pb::GetSolutionRequest {
+                    name: format!("solutions/{id}"),
+                })
+                .await
+        }
+        SolutionCommand::List => {
+            let list = registry
+                .list_solutions(pb::ListSolutionsRequest {})
+                .await
+                .map_err(|status| refused(&status))?
+                .into_inner();
+            if output.is_data() {
+                print_value(&json(&list, "adas.v1.ListSolutionsResponse")?, output);
+            } else {
+                for solution in &list.solutions {
+                    out(&shown(solution));
+                }
+            }
+            return Ok(());
+        }
+        SolutionCommand::Delete { id } => {
+            let deleted = registry
+                .delete_solution(pb::DeleteSolutionRequest {
+                    name: format!("solutions/{id}"),
+                    etag: String::new(),
+                })
+                .await
+                .map_err(|status| refused(&status))?
+                .into_inner();
+            if output.is_data() {
+                print_value(&json(&deleted, "adas.v1.DeleteSolutionResponse")?, output);
+            } else {
+                out(&format!("{} deleted", deleted.name));
+            }
+            return Ok(());
+        }
+    };
+    let solution = one.map_err(|status| refused(&status))?.into_inner();
+    if output.is_data() {
+        print_value(&json(&solution, "adas.v1.Solution")?, output);
+    } else {
+        out(&shown(&solution));
+    }
+    Ok(())
+}
+
 /// Why a remote command failed: the server refused (exit 1), or it could not
 /// be asked (exit 2).
 enum Failure {
@@ -247,6 +376,7 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
     match command {
         SkillCommand::Validate { .. } => unreachable!("validate runs offline"),
         SkillCommand::Connector(command) => connector(command, &mut registry, output).await,
+        SkillCommand::Solution(command) => solution(command, &mut registry, output).await,
         SkillCommand::Put { file, name, etag } => {
             let shown = file.display().to_string();
             let source = std::fs::read_to_string(&file)

@@ -5,6 +5,7 @@
 
 mod access;
 pub mod engine;
+mod solution;
 pub mod worker;
 
 use std::collections::BTreeMap;
@@ -62,6 +63,9 @@ pub enum OrchestratorError {
     /// No such conversation (or another principal's).
     #[error("conversation {0} not found")]
     ConversationNotFound(String),
+    /// No such resource (a solution).
+    #[error("{0}")]
+    NotFound(String),
     /// A platform failure.
     #[error("internal error: {0}")]
     Internal(String),
@@ -108,6 +112,9 @@ impl From<OrchestratorError> for Status {
                 message,
                 &[FieldViolation::new("conversation", "no such conversation")],
             ),
+            OrchestratorError::NotFound(_) => {
+                status_with_details(Code::NotFound, "NOT_FOUND", message, &[])
+            }
             OrchestratorError::Precondition(_) => status_with_details(
                 Code::FailedPrecondition,
                 "FAILED_PRECONDITION",
@@ -474,11 +481,21 @@ impl OrchestratorService for Orchestrator {
     ) -> Result<Response<pb::Job>, Status> {
         let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
-        let slag =
-            parse_skill_name(&request.skill).map_err(|reason| OrchestratorError::InvalidField {
-                field: "skill",
-                reason,
-            })?;
+        // On a solution, its routing and handoffs pick the skill.
+        let mut turn = if request.solution.is_empty() {
+            None
+        } else {
+            Some(self.solution_turn(&principal, &request).await?)
+        };
+        let slag = match &turn {
+            Some(turn) => turn.slag.clone(),
+            None => parse_skill_name(&request.skill).map_err(|reason| {
+                OrchestratorError::InvalidField {
+                    field: "skill",
+                    reason,
+                }
+            })?,
+        };
         let program = parse_program(&request.program)?;
         if request.goal.trim().is_empty() && program.is_none() {
             return Err(OrchestratorError::InvalidField {
@@ -585,6 +602,7 @@ impl OrchestratorService for Orchestrator {
             let key = format!("start-job:{}:{}", principal.name, request.request_id);
             let fingerprint = adas_jobs::request_fingerprint(&json!({
                 "skill": slag,
+                "solution": request.solution,
                 "goal": request.goal,
                 "program": request.program,
                 "context": request.context.as_ref().map(struct_to_json),
@@ -644,18 +662,29 @@ impl OrchestratorService for Orchestrator {
             })
             .collect();
         let mut grants = Vec::new();
-        let conversation = match self
-            .continue_conversation(&principal, &slag, &request.conversation)
-            .await
-        {
+        let continued = match turn.as_mut() {
+            Some(turn) => {
+                grants = std::mem::take(&mut turn.grants);
+                Ok(turn.previous.take())
+            }
+            None => {
+                self.continue_conversation(&principal, &slag, &request.conversation)
+                    .await
+            }
+        };
+        let conversation = match continued {
             Ok(Some((id, previous))) => {
                 // Grants stay with the principal they were issued to: a
                 // conversation continued by another holds none of them.
-                grants = previous
-                    .grants
-                    .into_iter()
-                    .filter(|grant| grant.principal == principal.name && grant.conversation == id)
-                    .collect();
+                if turn.is_none() {
+                    grants = previous
+                        .grants
+                        .into_iter()
+                        .filter(|grant| {
+                            grant.principal == principal.name && grant.conversation == id
+                        })
+                        .collect();
+                }
                 for (name, value) in previous.context {
                     context.entry(name).or_insert(value);
                 }
@@ -734,7 +763,11 @@ impl OrchestratorService for Orchestrator {
             started_call: None,
             trace_parent: adas_runtime::telemetry::current_traceparent(),
             grants,
-            solution: String::new(),
+            solution: turn
+                .as_ref()
+                .map(|turn| turn.id.clone())
+                .unwrap_or_default(),
+            handoff: turn.as_mut().and_then(|turn| turn.handoff.take()),
             created_at: stamp.clone(),
             updated_at: stamp,
             ended_at: None,
@@ -764,7 +797,10 @@ impl OrchestratorService for Orchestrator {
         };
         // A conversation's first job names it: its turn is found without a
         // write (see `continue_conversation`).
-        if conversation != job_id {
+        if let Some(turn) = &turn {
+            self.set_solution_turn(&principal.tenant, &turn.id, &conversation, (&slag, &job_id))
+                .await?;
+        } else if conversation != job_id {
             self.repo
                 .set_conversation_turn(&principal.tenant, &slag, &conversation, &job_id)
                 .await

@@ -26,16 +26,66 @@ use tonic::{Code, Request, Response, Status};
 pub use error::RegistryError;
 
 /// The SkillRegistryService implementation.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct SkillRegistry {
     catalog: Arc<Catalog>,
     tools: Arc<ToolResolver>,
+    /// Where solutions are kept (the deployment's document store).
+    docs: Arc<dyn adas_state::DocStore>,
+}
+
+impl std::fmt::Debug for SkillRegistry {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("SkillRegistry")
+            .field("tools", &self.tools)
+            .finish_non_exhaustive()
+    }
 }
 
 impl SkillRegistry {
-    /// A registry over a catalog of operational skills and a tool resolver.
-    pub fn new(catalog: Arc<Catalog>, tools: Arc<ToolResolver>) -> Self {
-        Self { catalog, tools }
+    /// A registry over a catalog of operational skills, a tool resolver and
+    /// the document store solutions live in.
+    pub fn new(
+        catalog: Arc<Catalog>,
+        tools: Arc<ToolResolver>,
+        docs: Arc<dyn adas_state::DocStore>,
+    ) -> Self {
+        Self {
+            catalog,
+            tools,
+            docs,
+        }
+    }
+
+    /// `solutions/{id}` → id.
+    fn solution_id(field: &'static str, name: &str) -> Result<String, RegistryError> {
+        name.strip_prefix("solutions/")
+            .filter(|id| adas_skill::slag::is_valid_slag(id))
+            .map(str::to_owned)
+            .ok_or(RegistryError::InvalidField {
+                field,
+                reason: "expected `solutions/{id}`, an id of 1–64 lowercase letters, digits, `-`, `_`, `.`".into(),
+            })
+    }
+
+    fn solution_message(
+        id: &str,
+        stored: &adas_skill::solution::StoredSolution,
+        warnings: &[adas_skill::Diagnostic],
+    ) -> pb::Solution {
+        pb::Solution {
+            name: format!("solutions/{id}"),
+            source: stored.source.clone(),
+            etag: stored.etag.clone(),
+            skills: stored
+                .solution
+                .skills
+                .iter()
+                .map(|skill| skill.id.clone())
+                .collect(),
+            diagnostics: warnings.iter().map(convert::diagnostic).collect(),
+        }
     }
 
     /// The tonic service, with the configured message size limit in both directions.
@@ -81,9 +131,10 @@ pub fn build(
     catalog: Arc<Catalog>,
     mcp: adas_tools::RmcpConnector,
 ) -> Result<SkillRegistry, adas_runtime::RuntimeError> {
+    let docs: Arc<dyn adas_state::DocStore> = store.clone();
     let cache: Arc<dyn adas_state::TtlCache> = store_as_cache(store);
     let tools = adas_wire::tool_resolver(config, cache, Arc::new(mcp))?;
-    Ok(SkillRegistry::new(catalog, Arc::new(tools)))
+    Ok(SkillRegistry::new(catalog, Arc::new(tools), docs))
 }
 
 fn store_as_cache(store: Arc<dyn adas_state::StateStore>) -> Arc<dyn adas_state::TtlCache> {
@@ -553,6 +604,171 @@ impl SkillRegistryService for SkillRegistry {
         tracing::info!(target: "adas::audit", principal = %principal.name, tenant = %tenant, connector = %id, "connector deleted");
         Ok(adas_runtime::reply(pb::DeleteConnectorResponse {
             name: format!("connectors/{id}"),
+        }))
+    }
+    async fn put_solution(
+        &self,
+        request: Request<pb::PutSolutionRequest>,
+    ) -> Result<Response<pb::Solution>, Status> {
+        let principal = require_admin(&request)?;
+        let tenant = adas_runtime::auth::tenant(&request)?;
+        let request = request.into_inner();
+        let id = Self::solution_id("name", &request.name)?;
+        if request.source.len() > adas_skill::solution::MAX_SOLUTION_BYTES {
+            return Err(RegistryError::InvalidField {
+                field: "source",
+                reason: format!(
+                    "longer than {} bytes",
+                    adas_skill::solution::MAX_SOLUTION_BYTES
+                ),
+            }
+            .into());
+        }
+        // Parsing is bounded but not free: off the async threads.
+        let source = request.source.clone();
+        let mut loaded = tokio::task::spawn_blocking(move || {
+            adas_skill::solution::load(&source, Format::detect(None, &source))
+        })
+        .await
+        .map_err(|error| RegistryError::Internal(error.to_string()))?;
+        if let Some(solution) = &loaded.solution {
+            let at = |path: &str| {
+                adas_skill::document::parse(&request.source, Format::detect(None, &request.source))
+                    .map(|document| document.positions.find(path))
+                    .unwrap_or_default()
+            };
+            if solution.id != id {
+                loaded.diagnostics.push(adas_skill::Diagnostic::error(
+                    "id",
+                    at("id"),
+                    adas_skill::diagnostics::codes::INVALID_VALUE,
+                    format!("the document's id `{}` is not `{id}`", solution.id),
+                ));
+            }
+            // Each contract is a promise the consumer's own access policy
+            // keeps: checked now against the skills that exist (and again
+            // when a job starts on the solution).
+            for (index, contract) in solution.security_contracts.iter().enumerate() {
+                let Ok(skill) = self.skill(&tenant, &contract.consumer).await else {
+                    continue;
+                };
+                for broken in solution.broken_contracts(&contract.consumer, &skill.skill) {
+                    let path = format!("security_contracts[{index}]");
+                    loaded.diagnostics.push(adas_skill::Diagnostic::error(
+                        &path,
+                        at(&path),
+                        adas_skill::diagnostics::codes::INVALID_VALUE,
+                        broken,
+                    ));
+                }
+            }
+        }
+        if loaded.has_errors() {
+            return Err(RegistryError::Document {
+                slag: id,
+                diagnostics: loaded.diagnostics,
+            }
+            .into());
+        }
+        let stored = adas_skill::solution::put(
+            self.docs.as_ref(),
+            &tenant,
+            &id,
+            &request.source,
+            &request.etag,
+        )
+        .await
+        .map_err(|error| RegistryError::Internal(error.to_string()))?;
+        if !stored {
+            return Err(adas_runtime::status_with_details(
+                Code::Aborted,
+                "ETAG_MISMATCH",
+                format!("solutions/{id} changed since etag {}", request.etag),
+                &[],
+            ));
+        }
+        tracing::info!(target: "adas::audit", principal = %principal.name, tenant = %tenant, solution = %id, "solution put");
+        let stored = adas_skill::solution::StoredSolution {
+            etag: adas_skill::catalog::etag_of(&request.source),
+            source: request.source,
+            solution: loaded.solution.unwrap_or_default(),
+        };
+        Ok(adas_runtime::reply(Self::solution_message(
+            &id,
+            &stored,
+            &loaded.diagnostics,
+        )))
+    }
+
+    async fn get_solution(
+        &self,
+        request: Request<pb::GetSolutionRequest>,
+    ) -> Result<Response<pb::Solution>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
+        let id = Self::solution_id("name", &request.get_ref().name)?;
+        let stored = adas_skill::solution::get(self.docs.as_ref(), &tenant, &id)
+            .await
+            .map_err(|error| RegistryError::Internal(error.to_string()))?
+            .ok_or_else(|| {
+                adas_runtime::status_with_details(
+                    Code::NotFound,
+                    "SOLUTION_NOT_FOUND",
+                    format!("solutions/{id} not found"),
+                    &[],
+                )
+            })?;
+        Ok(adas_runtime::reply(Self::solution_message(
+            &id,
+            &stored,
+            &[],
+        )))
+    }
+
+    async fn list_solutions(
+        &self,
+        request: Request<pb::ListSolutionsRequest>,
+    ) -> Result<Response<pb::ListSolutionsResponse>, Status> {
+        let tenant = adas_runtime::auth::tenant(&request)?;
+        let ids = adas_skill::solution::list(self.docs.as_ref(), &tenant)
+            .await
+            .map_err(|error| RegistryError::Internal(error.to_string()))?;
+        let mut solutions = Vec::new();
+        for id in ids {
+            if let Some(stored) = adas_skill::solution::get(self.docs.as_ref(), &tenant, &id)
+                .await
+                .map_err(|error| RegistryError::Internal(error.to_string()))?
+            {
+                solutions.push(Self::solution_message(&id, &stored, &[]));
+            }
+        }
+        Ok(adas_runtime::reply(pb::ListSolutionsResponse { solutions }))
+    }
+
+    async fn delete_solution(
+        &self,
+        request: Request<pb::DeleteSolutionRequest>,
+    ) -> Result<Response<pb::DeleteSolutionResponse>, Status> {
+        let principal = require_admin(&request)?;
+        let tenant = adas_runtime::auth::tenant(&request)?;
+        let request = request.into_inner();
+        let id = Self::solution_id("name", &request.name)?;
+        if !adas_skill::solution::delete(self.docs.as_ref(), &tenant, &id, &request.etag)
+            .await
+            .map_err(|error| RegistryError::Internal(error.to_string()))?
+        {
+            return Err(adas_runtime::status_with_details(
+                Code::NotFound,
+                "SOLUTION_NOT_FOUND",
+                format!(
+                    "solutions/{id} not found (or its etag is not {})",
+                    request.etag
+                ),
+                &[],
+            ));
+        }
+        tracing::info!(target: "adas::audit", principal = %principal.name, tenant = %tenant, solution = %id, "solution deleted");
+        Ok(adas_runtime::reply(pb::DeleteSolutionResponse {
+            name: format!("solutions/{id}"),
         }))
     }
 }

@@ -140,6 +140,11 @@ pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
             })
             .collect(),
         solution: record.solution.clone(),
+        handoff_json: record
+            .handoff
+            .as_ref()
+            .map(|note| serde_json::to_vec(note).expect("a handoff note serializes"))
+            .unwrap_or_default(),
         started_call: record.started_call.as_ref().map(|started| pb::StartedCall {
             key: started.key.clone(),
             tool: started.tool.clone(),
@@ -278,6 +283,14 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
             })
             .collect::<Result<_, JobError>>()?,
         solution: message.solution,
+        handoff: if message.handoff_json.is_empty() {
+            None
+        } else {
+            Some(
+                serde_json::from_slice(&message.handoff_json)
+                    .map_err(|error| JobError::Corrupt(format!("handoff: {error}")))?,
+            )
+        },
         started_call: message.started_call.map(|started| StartedCall {
             key: started.key,
             tool: started.tool,

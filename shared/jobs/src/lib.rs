@@ -341,6 +341,19 @@ impl adas_skill::access::HeldGrant for &Grant {
     }
 }
 
+/// How a turn of a solution came to its skill.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HandoffNote {
+    /// The handoff's id in the solution.
+    pub id: String,
+    /// The skill the conversation left.
+    pub from: String,
+    /// The skill it moved to (this job's).
+    pub to: String,
+    /// The grant keys that went with it.
+    pub grants_passed: Vec<String>,
+}
+
 /// The grants of `record` that still hold at `now_ms`: unexpired, and bound
 /// to the job's own principal and conversation.
 pub fn live_grants(record: &JobRecord, now_ms: u64) -> impl Iterator<Item = &Grant> {
@@ -464,6 +477,9 @@ pub struct JobRecord {
     /// The solution the turn ran under (its id), if any.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub solution: String,
+    /// The handoff that brought the conversation to this skill.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handoff: Option<HandoffNote>,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Last written (RFC 3339).
@@ -1563,6 +1579,7 @@ mod tests {
             trace_parent: String::new(),
             grants: Vec::new(),
             solution: String::new(),
+            handoff: None,
             created_at: rfc3339(0),
             updated_at: rfc3339(0),
             ended_at: None,

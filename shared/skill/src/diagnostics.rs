@@ -67,6 +67,10 @@ pub mod codes {
     /// A tool's source names a connection the skill does not list, or the
     /// deployment maps no server to it.
     pub const UNKNOWN_CONNECTION: &str = "unknown_connection";
+    /// A solution names a skill that is not one of its `skills`.
+    pub const UNKNOWN_SKILL: &str = "unknown_skill";
+    /// A solution consumes a grant no skill of it issues.
+    pub const UNKNOWN_GRANT: &str = "unknown_grant";
 }
 
 /// One finding about a skill document.

@@ -16,6 +16,7 @@ mod error;
 pub mod model;
 pub mod resources;
 pub mod slag;
+pub mod solution;
 pub mod validate;
 pub mod vars;
 

@@ -458,3 +458,28 @@ access_policy:
     }
     assert!(loaded.compiled.is_none());
 }
+
+#[test]
+fn the_scheduling_solution_loads_and_its_worker_keeps_its_contract() {
+    let (source, _) = fixture("scheduling-assistant.solution.json");
+    let loaded = adas_skill::solution::load(&source, adas_skill::Format::Json);
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    let solution = loaded.solution.unwrap();
+    assert_eq!(solution.entry("api"), Some("identity-gateway"));
+    let handoff = solution.handoffs_from("identity-gateway").next().unwrap();
+    assert_eq!(handoff.to, "scheduling-agent");
+    let (worker, name) = fixture("scheduling-agent.draft.skill.json");
+    let worker = load_detected(&worker, Some(&name)).skill.unwrap();
+    assert!(
+        solution
+            .broken_contracts("scheduling-agent", &worker)
+            .is_empty()
+    );
+    // A worker whose policy drops the grant breaks the contract.
+    let mut loose = worker.clone();
+    loose.access_policy = None;
+    assert_eq!(
+        solution.broken_contracts("scheduling-agent", &loose).len(),
+        5
+    );
+}

@@ -283,6 +283,11 @@ pub fn job_basic(stored: &StoredJob) -> pb::Job {
         } else {
             format!("solutions/{}", record.solution)
         },
+        handed_off_from: record
+            .handoff
+            .as_ref()
+            .map(|note| note.from.clone())
+            .unwrap_or_default(),
         ..pb::Job::default()
     }
 }
