@@ -89,28 +89,22 @@ impl Orchestrator {
                 (entry.to_owned(), None, Vec::new(), None)
             }
             Some((cid, previous)) => {
-                // The caller's own live grants of this conversation only.
+                // The caller's own grants of this conversation only; an
+                // expired one rides along to be dropped, with its event, by
+                // the turn's first step, and passes no handoff.
                 let held: Vec<Grant> = previous
                     .grants
                     .iter()
-                    .filter(|grant| {
-                        grant.principal == principal.name
-                            && grant.conversation == cid
-                            && grant.expires_ms > now
-                    })
+                    .filter(|grant| grant.principal == principal.name && grant.conversation == cid)
                     .cloned()
                     .collect();
                 let mut routed = (previous.slag.clone(), held.clone(), None);
                 for handoff in solution.handoffs_from(&previous.slag) {
-                    let passes = handoff
-                        .grants_passed
-                        .iter()
-                        .all(|key| held.iter().any(|grant| grant.key == *key));
-                    if !passes
-                        || !self
-                            .understands(principal, &handoff.to, &request.goal)
-                            .await
-                    {
+                    let passes = handoff.grants_passed.iter().all(|key| {
+                        held.iter()
+                            .any(|grant| grant.key == *key && grant.expires_ms > now)
+                    });
+                    if !passes || !self.understands(principal, &handoff.to, request).await {
                         continue;
                     }
                     let grants: Vec<Grant> = held
@@ -155,22 +149,38 @@ impl Orchestrator {
         })
     }
 
-    /// Whether `slag` takes `goal` as one of its requests (not out of its domain).
+    /// Whether `slag` takes the request as its own: a client's program only
+    /// when it declares every tool the program calls, words when they are
+    /// not out of its domain.
     async fn understands(
         &self,
         principal: &adas_runtime::Principal,
         slag: &str,
-        goal: &str,
+        request: &pb::StartJobRequest,
     ) -> bool {
         let Ok(catalog) = self.catalog.for_tenant(&principal.tenant) else {
             return false;
         };
-        match catalog.get_async(slag).await {
-            Ok(skill) => adas_nlu::detect(&skill.skill, goal, &serde_json::Map::new())
-                .out_of_domain
-                .is_none(),
-            Err(_) => false,
+        let Ok(skill) = catalog.get_async(slag).await else {
+            return false;
+        };
+        if !request.program.trim().is_empty() {
+            return crate::parse_program(&request.program).is_ok_and(|program| {
+                program.is_some_and(|program| {
+                    program.tool_names().iter().all(|tool| {
+                        adas_policy::gate::is_platform_tool(tool)
+                            || skill
+                                .skill
+                                .tools
+                                .iter()
+                                .any(|declared| declared.name == *tool)
+                    })
+                })
+            });
         }
+        adas_nlu::detect(&skill.skill, &request.goal, &serde_json::Map::new())
+            .out_of_domain
+            .is_none()
     }
 
     /// The solution conversation a new job continues: its id and latest job,

@@ -449,14 +449,15 @@ impl Worker {
         };
         record.status = JobStatus::Running;
         let taken = (kind, message, json!({"worker": self.consumer}));
+        // The turn's first pickup says how the conversation came here.
+        if version == 1
+            && let Some(note) = &record.handoff
+        {
+            let message = format!("handed off from `{}` to `{}`", note.from, note.to);
+            let detail = json!({"handoff": note.id, "from": note.from, "to": note.to, "grants_passed": note.grants_passed});
+            record.hold((EventKind::Handoff, &message, detail));
+        }
         if record.plan.is_none() {
-            if kind == EventKind::Running
-                && let Some(note) = &record.handoff
-            {
-                let message = format!("handed off from `{}` to `{}`", note.from, note.to);
-                let detail = json!({"handoff": note.id, "from": note.from, "to": note.to, "grants_passed": note.grants_passed});
-                record.hold((EventKind::Handoff, &message, detail));
-            }
             // A new job: taking it and planning it are one write.
             let Some(next) = self.plan(&skill, &mut record, version, taken).await? else {
                 return Ok(());

@@ -206,7 +206,9 @@ pub fn job(stored: &StoredJob) -> pb::Job {
         }),
         request_id: record.request_id.clone(),
         tool_calls: tool_calls(record),
-        grants: record.grants.iter().map(grant).collect(),
+        grants: adas_jobs::live_grants(record, adas_state::now_ms())
+            .map(grant)
+            .collect(),
         ..job_basic(stored)
     }
 }
