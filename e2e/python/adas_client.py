@@ -335,6 +335,22 @@ def call_digest(tool: str, arguments: dict) -> str:
     return hashlib.sha256(tool.encode() + b"\0" + canonical.encode()).hexdigest()
 
 
+# The grants the scheduling export's access rules require of a tool, and the
+# argument one of them injects (stated here, not read from the skill).
+REQUIRED_GRANTS = {
+    "calendar.availability.check": (("sched.user_id",), None),
+    "calendar.event.list": (("sched.user_id",), None),
+    "calendar.event.create": (("sched.user_id",), "organizer_id"),
+    "calendar.event.update": (("sched.user_id",), "organizer_id"),
+    "calendar.event.delete": (("sched.user_id",), "organizer_id"),
+}
+
+
+def grant_digest(value) -> str:
+    """SHA-256 of a grant value's JSON text, as serde_json writes it."""
+    return hashlib.sha256(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+
+
 def invariant_violations(event_logs: dict, executions: list, complete_logs: bool = True) -> list:
     """What ADAS promises, proved from every job's event log and the tool
     server's own record of what it executed (e2e/CHAOS.md):
@@ -346,14 +362,23 @@ def invariant_violations(event_logs: dict, executions: list, complete_logs: bool
        exact call (its digest), decided by someone holding the required role;
     3. no side-effecting call is executed twice (one key, one execution);
     4. no job is both paused and running: between `paused` and `resumed` no
-       worker step is recorded."""
+       worker step is recorded;
+    5. a call of a tool the scheduling export guards relies on the grants its
+       rules require, each issued (`grant_issued`) by the job it names with
+       the value digest it names;
+    6. an injected argument (`organizer_id`) is its grant's value."""
     from adas.storage.v1 import job_record_pb2 as storage
 
     kinds = storage.EventKind
     worker_steps = {kinds.EVENT_KIND_RUNNING, kinds.EVENT_KIND_RECLAIMED, kinds.EVENT_KIND_PLANNED,
                     kinds.EVENT_KIND_RESOLVED, kinds.EVENT_KIND_TOOL_STARTED, kinds.EVENT_KIND_TOOL_FINISHED,
                     kinds.EVENT_KIND_TOOL_DENIED, kinds.EVENT_KIND_FINALIZED}
-    problems, started = [], {}
+    problems, started, issued = [], {}, {}
+    for job, events in event_logs.items():
+        for event in events:
+            if event.kind == kinds.EVENT_KIND_GRANT_ISSUED:
+                data = json.loads(event.data_json)
+                issued[(job.rsplit(":", 1)[-1], data.get("key"))] = data.get("value_sha256")
     for job, events in event_logs.items():
         paused, approvals = False, {}
         for event in events:
@@ -376,6 +401,14 @@ def invariant_violations(event_logs: dict, executions: list, complete_logs: bool
                 problems.append(f"{job}: {tool} started without a gate ALLOW")
             elif gate.get("call_digest") != digest:
                 problems.append(f"{job}: {tool} started with arguments other than the gate allowed")
+            keys, injected = REQUIRED_GRANTS.get(tool, ((), None))
+            for grant_key in keys:
+                relied = (data.get("grants") or {}).get(grant_key) or {}
+                value_digest = relied.get("value_sha256")
+                if not value_digest or issued.get((relied.get("issuer_job"), grant_key)) != value_digest:
+                    problems.append(f"{job}: {tool} started without the grant {grant_key} issued to it")
+                if injected and (injected not in arguments or grant_digest(arguments[injected]) != value_digest):
+                    problems.append(f"{job}: {tool}'s {injected} is not the value of its grant {grant_key}")
             for rule_tool, applies, role in REQUIRED_APPROVALS:
                 if rule_tool == tool and applies(arguments):
                     who, granted_role = approvals.get(digest, ("", ""))

@@ -9,7 +9,12 @@
 //!    an approval of that exact call, decided by someone holding the role;
 //! 3. no side-effecting call is executed twice (one key, one execution);
 //! 4. no job is both paused and running: between `paused` and `resumed` no
-//!    worker step is recorded.
+//!    worker step is recorded;
+//! 5. no call of a tool the scheduling export guards runs without the grants
+//!    its access rules require, each one issued (`grant_issued`) by the job
+//!    the call names, with the value digest it names;
+//! 6. no injected argument differs from its grant: `organizer_id` of a
+//!    calendar write is the value of the `sched.user_id` grant relied on.
 //!
 //! [`CheckedStore`] runs the check when a test's suite goes away.
 
@@ -28,6 +33,25 @@ pub const SIDE_EFFECTING_DEMO_TOOLS: [&str; 3] = [
     "delete_customer_record",
     "restart_service",
 ];
+
+/// The grants the scheduling export's access rules require of `tool`, and
+/// the argument one of them injects (stated here, not read from the skill).
+fn required_grants(tool: &str) -> Option<(&'static [&'static str], Option<&'static str>)> {
+    match tool {
+        "calendar.availability.check" | "calendar.event.list" => Some((&["sched.user_id"], None)),
+        "calendar.event.create" | "calendar.event.update" | "calendar.event.delete" => {
+            Some((&["sched.user_id"], Some("organizer_id")))
+        }
+        _ => None,
+    }
+}
+
+fn digest_of(value: &Json) -> String {
+    Sha256::digest(value.to_string().as_bytes())
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
 
 /// Whether the shipped templates demand an approval of `tool` with `arguments`,
 /// and by which role.
@@ -177,6 +201,21 @@ fn text<'a>(data: &'a Json, field: &str) -> &'a str {
 pub fn violations(logs: &EventLogs, executions: &[Json], own_policy: &[String]) -> Vec<String> {
     let mut problems = Vec::new();
     let mut started: HashMap<String, (String, Map<String, Json>)> = HashMap::new();
+    // Every grant issued, by (issuing job id, key): its value digest.
+    let mut issued: HashMap<(String, String), String> = HashMap::new();
+    for (job, events) in logs {
+        let job_id = job.rsplit(':').next().unwrap_or_default();
+        for event in events
+            .iter()
+            .filter(|event| event.kind() == EventKind::GrantIssued)
+        {
+            let data: Json = serde_json::from_slice(&event.data_json).unwrap_or(Json::Null);
+            issued.insert(
+                (job_id.to_owned(), text(&data, "key").to_owned()),
+                text(&data, "value_sha256").to_owned(),
+            );
+        }
+    }
     for (job, events) in logs {
         let shipped_policy = !own_policy
             .iter()
@@ -225,6 +264,30 @@ pub fn violations(logs: &EventLogs, executions: &[Json], own_policy: &[String]) 
                 problems.push(format!(
                     "{job}: {tool} started with arguments other than the gate allowed"
                 ));
+            }
+            if let Some((keys, injected)) = required_grants(&tool) {
+                let relied = data.get("grants").cloned().unwrap_or(Json::Null);
+                for key in keys {
+                    let grant = relied.get(*key).cloned().unwrap_or(Json::Null);
+                    let digest = text(&grant, "value_sha256");
+                    let traced = issued
+                        .get(&(text(&grant, "issuer_job").to_owned(), (*key).to_owned()))
+                        .is_some_and(|issued| !digest.is_empty() && issued == digest);
+                    if !traced {
+                        problems.push(format!(
+                            "{job}: {tool} started without the grant {key} issued to it"
+                        ));
+                    }
+                    if let Some(argument) = injected
+                        && arguments
+                            .get(argument)
+                            .is_none_or(|value| digest_of(value) != digest)
+                    {
+                        problems.push(format!(
+                            "{job}: {tool}'s {argument} is not the value of its grant {key}"
+                        ));
+                    }
+                }
             }
             if let Some(role) = required_approval(&tool, &arguments).filter(|_| shipped_policy) {
                 let granted = approvals.get(&digest);
@@ -474,6 +537,64 @@ mod tests {
         )]
         .into();
         assert!(violations(&overlapping, &[], &[])[0].contains("while paused"));
+    }
+
+    #[test]
+    fn a_guarded_call_needs_its_issued_grant_and_the_grants_own_value() {
+        let booked = |organizer: &str, relied: Json| {
+            let arguments = json!({"title": "Sync", "organizer_id": organizer});
+            let mut started = started(
+                "calendar.event.create",
+                arguments.clone(),
+                "k9",
+                allow("calendar.event.create", &arguments),
+            );
+            let mut data: Json = serde_json::from_slice(&started.data_json).unwrap();
+            data["grants"] = relied;
+            started.data_json = serde_json::to_vec(&data).unwrap();
+            started
+        };
+        let alice = digest_of(&json!("u-alice"));
+        let gateway = (
+            "adas:{t:q00}:identity-gateway:log:j-gate".to_owned(),
+            vec![event(
+                EventKind::GrantIssued,
+                json!({"key": "sched.user_id", "value_sha256": alice}),
+            )],
+        );
+        let relied = json!({"sched.user_id": {"issuer_job": "j-gate", "value_sha256": alice}});
+        let logs = |start: JobEvent| -> EventLogs {
+            [
+                gateway.clone(),
+                (
+                    "adas:{t:q00}:scheduling-agent:log:j-book".to_owned(),
+                    vec![start],
+                ),
+            ]
+            .into()
+        };
+        assert_eq!(
+            violations(&logs(booked("u-alice", relied.clone())), &[], &[]),
+            Vec::<String>::new()
+        );
+        // Another organizer than the grant's.
+        let found = violations(&logs(booked("u-bob", relied)), &[], &[]);
+        assert!(
+            found[0].contains("is not the value of its grant"),
+            "{found:?}"
+        );
+        // No grant relied on, or one nobody issued.
+        let found = violations(&logs(booked("u-alice", json!({}))), &[], &[]);
+        assert!(
+            found[0].contains("without the grant sched.user_id"),
+            "{found:?}"
+        );
+        let forged = json!({"sched.user_id": {"issuer_job": "j-none", "value_sha256": alice}});
+        let found = violations(&logs(booked("u-alice", forged)), &[], &[]);
+        assert!(
+            found[0].contains("without the grant sched.user_id"),
+            "{found:?}"
+        );
     }
 
     #[test]

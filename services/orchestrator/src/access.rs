@@ -99,6 +99,7 @@ pub fn issue(skill: &OperationalSkill, record: &mut JobRecord, tool: &str, resul
                 "issuer_tool": tool,
                 "issuer_skill": grant.skill,
                 "expires_ms": grant.expires_ms,
+                "value_sha256": adas_jobs::grant_digest(&grant.value),
             }),
         ));
         record.grants.push(grant);
@@ -110,4 +111,33 @@ pub fn issue(skill: &OperationalSkill, record: &mut JobRecord, tool: &str, resul
             json!({"key": refused.key, "issuer_tool": tool, "reason": refused.reason}),
         ));
     }
+}
+
+/// The grants `tool`'s rules need or inject, as the call's audit record:
+/// `{key: {issuer_job, value_sha256}}` (a digest, never the value).
+pub fn relied_on(skill: &OperationalSkill, record: &JobRecord, tool: &str) -> Json {
+    let mut keys: Vec<String> = access::rules_for(&skill.skill, tool)
+        .flat_map(|rule| {
+            rule.requires_grants
+                .iter()
+                .chain(rule.required_values.keys())
+        })
+        .cloned()
+        .collect();
+    keys.extend(
+        access::injected(&skill.skill, tool)
+            .into_iter()
+            .map(|(_, key)| key),
+    );
+    let now = adas_state::now_ms();
+    let mut relied = Map::new();
+    for grant in adas_jobs::live_grants(record, now) {
+        if keys.contains(&grant.key) {
+            relied.insert(
+                grant.key.clone(),
+                json!({"issuer_job": grant.job, "value_sha256": adas_jobs::grant_digest(&grant.value)}),
+            );
+        }
+    }
+    Json::Object(relied)
 }

@@ -1162,6 +1162,7 @@ impl Worker {
             tool: tool.to_owned(),
             started_at: now(),
         });
+        let relied_on = crate::access::relied_on(skill, &record, tool);
         let start = self.repo.save(
             version,
             &mut record,
@@ -1172,6 +1173,9 @@ impl Worker {
                     "tool": tool,
                     "arguments": args,
                     "idempotency_key": key,
+                    // The grants the access policy held the call to, as
+                    // their issuing job and value digest (for the audit).
+                    "grants": relied_on,
                     // The gate's word on this exact call, for the audit
                     // (the e2e invariant checker holds every call to it, e2e/CHAOS.md).
                     "gate": {

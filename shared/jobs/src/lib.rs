@@ -354,6 +354,13 @@ pub struct HandoffNote {
     pub grants_passed: Vec<String>,
 }
 
+/// A grant value's fingerprint for audit records: SHA-256 (hex) of its JSON
+/// text. Events carry it instead of the value.
+pub fn grant_digest(value: &Json) -> String {
+    use sha2::{Digest, Sha256};
+    focus::hex(&Sha256::digest(value.to_string().as_bytes()))
+}
+
 /// The grants of `record` that still hold at `now_ms`: unexpired, and bound
 /// to the job's own principal and conversation.
 pub fn live_grants(record: &JobRecord, now_ms: u64) -> impl Iterator<Item = &Grant> {
