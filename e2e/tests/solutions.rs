@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use adas_proto::pb;
 use adas_testkit::SpawnedService;
+use adas_testkit::model::{ModelServer, Reply, Seen};
 use serde_json::Value;
 use support::Suite;
 
@@ -67,11 +68,25 @@ impl Scheduling {
     /// calendar's put by the tenant's admin; `gateway` edits the gateway
     /// export before it is put (a short TTL, a response filter).
     async fn start(label: &str, gateway: impl Fn(&mut Value)) -> Self {
+        let edit = |slag: &str, document: &mut Value| {
+            if slag == "identity-gateway" {
+                gateway(document);
+            }
+        };
+        Self::start_with_env(label, edit, &[]).await
+    }
+
+    /// `edit` changes each export (by slag) before it is put.
+    async fn start_with_env(
+        label: &str,
+        edit: impl Fn(&str, &mut Value),
+        env: &[(&str, &str)],
+    ) -> Self {
         let scratch = adas_testkit::scratch_dir(label);
         let log = scratch.join("calendar-executions.jsonl");
         let servers = servers(&log);
         let identity = format!("identity-mcp=http://{}/mcp", servers.0.addr());
-        let suite = Suite::start_with(
+        let suite = Suite::start_with_env(
             label,
             &[
                 "--rate-per-principal",
@@ -81,6 +96,7 @@ impl Scheduling {
                 "--connector",
                 &identity,
             ],
+            env,
         );
         let mut registry = suite.registry("root").await;
         registry
@@ -93,20 +109,16 @@ impl Scheduling {
             })
             .await
             .unwrap();
-        let mut document: Value =
-            serde_json::from_str(&fixture("identity-gateway.draft.skill.json")).unwrap();
-        gateway(&mut document);
-        for (slag, source) in [
-            ("identity-gateway", document.to_string()),
-            (
-                "scheduling-agent",
-                fixture("scheduling-agent.draft.skill.json"),
-            ),
+        for (slag, file) in [
+            ("identity-gateway", "identity-gateway.draft.skill.json"),
+            ("scheduling-agent", "scheduling-agent.draft.skill.json"),
         ] {
+            let mut document: Value = serde_json::from_str(&fixture(file)).unwrap();
+            edit(slag, &mut document);
             registry
                 .put_skill(pb::PutSkillRequest {
                     name: format!("skills/{slag}"),
-                    source,
+                    source: document.to_string(),
                     ..Default::default()
                 })
                 .await
@@ -492,5 +504,218 @@ async fn a_filtered_field_leaves_by_no_path() {
             !String::from_utf8_lossy(&dump).contains(SSN),
             "redis key {key} holds the filtered field"
         );
+    }
+}
+
+/// What a model would answer for the scheduling skills, proposing an
+/// organizer of its own choosing (a hijacked or mistaken model).
+fn scheduling_model(_: usize, seen: &Seen) -> Reply {
+    // What the user side of the conversation says (prompts' instructions aside).
+    let body: String = seen.body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|message| message["role"] != "system")
+        .filter_map(|message| message["content"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let answer = |content: String| {
+        Reply::ok(serde_json::json!({
+            "id": "chatcmpl-test", "object": "chat.completion", "created": 1_700_000_000, "model": "scripted",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content, "refusal": null}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
+        }))
+    };
+    let task = seen.body["response_format"]["json_schema"]["name"]
+        .as_str()
+        .unwrap_or("text");
+    let gateway = !body.contains("Book a meeting");
+    let structured = |value: Value| answer(value.to_string());
+    match task {
+        "intent_detection" if gateway => structured(serde_json::json!({
+            "explanation": "the user names her email", "intent": "identify_self", "confidence": 0.95,
+            "runner_up": "ask_about_scheduling", "runner_up_confidence": 0.1, "entities": []
+        })),
+        "intent_detection" => structured(serde_json::json!({
+            "explanation": "a booking", "intent": "book_meeting", "confidence": 0.95,
+            "runner_up": "reschedule_meeting", "runner_up_confidence": 0.1, "entities": []
+        })),
+        "plan" if body.contains("returned") => {
+            structured(serde_json::json!({"explanation": "done", "done": true, "program": ""}))
+        }
+        "plan" if gateway => structured(serde_json::json!({"explanation": "verify", "done": false,
+            "program": "identity.user.lookup(email=\"alice@company.com\"), sys.emitUserMessage(text=\"You are verified.\")"})),
+        "plan" => structured(serde_json::json!({"explanation": "book", "done": false,
+            "program": "calendar.event.create(title=\"Sync\", start_time=\"2026-12-01T14:00\", end_time=\"2026-12-01T15:00\", organizer_id=\"u-bob\")"})),
+        "finalization_verdict" => structured(serde_json::json!({
+            "passed": true, "score": 0.9, "reasons": [], "missing_fields": [], "suggested_action": "NONE"
+        })),
+        // The polisher: the draft as it is.
+        _ => {
+            let text: String = seen.body["messages"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|message| message["content"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+            let open = "<data name=\"response_to_format\">";
+            let draft = text
+                .find(open)
+                .map(|start| &text[start + open.len()..])
+                .and_then(|rest| rest.find("</data>").map(|end| &rest[..end]))
+                .and_then(|fenced| serde_json::from_str::<String>(fenced).ok())
+                .unwrap_or_default();
+            answer(draft)
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_gets_no_grant_it_was_not_issued_and_sees_no_filtered_field() {
+    let model = ModelServer::start(scheduling_model).await;
+    let base = format!("{}/v1", model.url);
+    let scheduling = Scheduling::start_with_env(
+        "solution-model",
+        |slag, document| {
+            if slag == "identity-gateway" {
+                document["response_filters"] =
+                    serde_json::json!([{"strip_fields": ["customer.ssn"], "mask_fields": []}]);
+            } else {
+                // The author declares the injected input too: a model may
+                // then name it, and the grant still decides its value.
+                document["tools"][2]["inputs"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(serde_json::json!({"name": "organizer_id", "type": "string", "required": false}));
+            }
+        },
+        &[
+            ("ADAS_LLM_BASE_URL", base.as_str()),
+            ("ADAS_LLM_MODEL", "scripted-1"),
+            ("ADAS_LLM_API_KEY", "env:TEST_MODEL_KEY"),
+            ("TEST_MODEL_KEY", "sk-scripted"),
+            ("ADAS_LLM_RETRIES", "0"),
+        ],
+    )
+    .await;
+    let gateway = scheduling
+        .turn("alice", "", "Hi, I'm alice@company.com", "")
+        .await;
+    assert_eq!(
+        status(&gateway),
+        pb::JobStatus::Completed,
+        "{:?}",
+        scheduling.events("alice", &gateway).await
+    );
+    assert!(
+        gateway
+            .grants
+            .iter()
+            .any(|grant| grant.key == "sched.user_id"),
+        "{gateway:?}"
+    );
+    // The model plans the booking with an organizer of its own: refused.
+    let booked = scheduling
+        .turn(
+            "alice",
+            &gateway.conversation,
+            "Book a meeting tomorrow at 2pm",
+            "",
+        )
+        .await;
+    assert_eq!(booked.slag, "scheduling-agent", "{booked:?}");
+    assert_eq!(
+        outcome(&booked),
+        pb::OutcomeClass::PolicyDenied,
+        "{:?}",
+        scheduling.events("alice", &booked).await
+    );
+    assert!(booked.error.unwrap().message.contains("organizer_id"));
+    assert!(executed(&scheduling.log, "event.create").is_empty());
+    // The model was asked, and no prompt carried the stripped field.
+    let seen = model.seen();
+    assert!(!seen.is_empty());
+    for request in &seen {
+        assert!(
+            !request.body.to_string().contains("078-05-1120"),
+            "a prompt carries the filtered field"
+        );
+    }
+}
+
+/// A skill that starts its own jobs, every second.
+const TICKING: &str = r#"problem: {statement: "Check the ledger now and then"}
+intents:
+  supported:
+    - id: ledger_check
+      description: Check the ledger
+      examples: ["check the ledger", "is the ledger fine"]
+tools: []
+triggers:
+  - id: every-second
+    type: schedule
+    every: PT1S
+    concurrency: 3
+    prompt: check the ledger
+  - id: switched-off
+    type: schedule
+    every: PT1S
+    enabled: false
+    prompt: this never runs
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_schedule_runs_once_per_period_across_two_replicas() {
+    let root = adas_testkit::scratch_dir("triggers");
+    let store = adas_e2e::invariants::CheckedStore::start(&root);
+    let first = store.spawn_up(&root.join("a"), &[], &[]);
+    let second = store.spawn_up(&root.join("b"), &[], &[]);
+    let channel = |service: &SpawnedService| {
+        tonic::transport::Channel::from_shared(service.endpoint())
+            .unwrap()
+            .connect_lazy()
+    };
+    pb::skill_registry_service_client::SkillRegistryServiceClient::new(channel(&first))
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/ledger-watch".into(),
+            source: TICKING.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    // Both replicas see the skill within a rescan and run for a few periods
+    // (a duration to observe, not a timing assertion).
+    tokio::time::sleep(std::time::Duration::from_secs(14)).await;
+    drop(second);
+    let jobs = pb::orchestrator_service_client::OrchestratorServiceClient::new(channel(&first))
+        .list_jobs(pb::ListJobsRequest {
+            parent: "skills/ledger-watch".into(),
+            page_size: 1000,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .jobs;
+    assert!(jobs.len() >= 2, "the trigger ran: {jobs:?}");
+    assert!(
+        jobs.iter().all(|job| job.goal == "check the ledger"),
+        "the disabled trigger never ran"
+    );
+    let mut periods = std::collections::HashSet::new();
+    let mut jobs_client =
+        pb::orchestrator_service_client::OrchestratorServiceClient::new(channel(&first));
+    for job in &jobs {
+        let full = jobs_client
+            .get_job(pb::GetJobRequest {
+                name: job.name.clone(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let context = adas_runtime::convert::struct_to_json(full.context.as_ref().unwrap());
+        let period = context["trigger"]["period"].as_u64().unwrap();
+        assert!(periods.insert(period), "period {period} ran twice");
     }
 }

@@ -141,3 +141,33 @@ pub fn relied_on(skill: &OperationalSkill, record: &JobRecord, tool: &str) -> Js
     }
     Json::Object(relied)
 }
+
+/// A call outside the steps of the job's workflow: `Some` (the call is not
+/// made) when the workflow blocks deviations; with `warn`, an event is held
+/// and the call goes on.
+pub fn deviation(skill: &OperationalSkill, record: &mut JobRecord, tool: &str) -> Option<Refusal> {
+    use adas_skill::deviation::OnDeviation;
+    let intent = record
+        .intent
+        .as_ref()
+        .map(|intent| intent.intent_id.clone())
+        .unwrap_or_default();
+    let (workflow, mode) = adas_skill::deviation::deviation(&skill.skill, &intent, tool)?;
+    let reason = format!(
+        "`{tool}` is not a step of the workflow `{}` ({})",
+        workflow.name,
+        workflow.steps.join(", ")
+    );
+    let detail = json!({"tool": tool, "workflow": workflow.name, "steps": workflow.steps});
+    match mode {
+        OnDeviation::Warn => {
+            record.hold((EventKind::WorkflowDeviated, &reason, detail));
+            None
+        }
+        OnDeviation::Block => Some(Refusal {
+            kind: EventKind::ToolDenied,
+            reason: format!("{reason}: the workflow blocks deviations"),
+            detail,
+        }),
+    }
+}

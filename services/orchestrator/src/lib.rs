@@ -6,6 +6,7 @@
 mod access;
 pub mod engine;
 mod solution;
+pub mod triggers;
 pub mod worker;
 
 use std::collections::BTreeMap;
@@ -311,6 +312,14 @@ pub fn spawn_workers(
         let (repo, catalog) = (repo.clone(), catalog.clone());
         adas_runtime::metrics::on_scrape(move || store_gauges(repo.clone(), catalog.clone()));
     }
+    // Every replica runs the skills' schedule triggers; the store decides
+    // which one starts each period's job.
+    let scheduler = tokio::spawn(triggers::run(
+        repo.clone(),
+        catalog.clone(),
+        config.max_active_jobs_per_tenant,
+        stop.clone(),
+    ));
     let focus = Arc::new(adas_jobs::focus::FocusCache::new(
         repo.store().clone(),
         adas_jobs::focus::FocusLimits {
@@ -333,7 +342,7 @@ pub fn spawn_workers(
     let pool = tokio::spawn(worker.run(config.workers.max(1), async move {
         let _ = stop.wait_for(|stopped| *stopped).await;
     }));
-    Ok(vec![sweeper, pool])
+    Ok(vec![sweeper, scheduler, pool])
 }
 
 /// How often finished jobs past `retention` are looked for: half the
@@ -721,14 +730,7 @@ impl OrchestratorService for Orchestrator {
             ));
         }
         let client_program = program.is_some();
-        let stamp = now();
         let record = JobRecord {
-            job_id: job_id.clone(),
-            slag: slag.clone(),
-            goal: request.goal,
-            status: JobStatus::Queued,
-            outcome_class: None,
-            waiting: None,
             context,
             resources: bound.values,
             // A client's own program skips intent and planning; every call
@@ -742,25 +744,10 @@ impl OrchestratorService for Orchestrator {
                 margin: 1.0,
                 confident: true,
             }),
-            iteration: 0,
-            iteration_budget: skill.engine.max_iterations,
-            calls: Vec::new(),
-            result: None,
-            error: None,
-            audit: Vec::new(),
             request_id: request.request_id,
-            owner: principal.name.clone(),
-            tenant: principal.tenant.clone(),
-            skill_etag: skill.etag.clone(),
             holds_quota,
             conversation: conversation.clone(),
             evidence,
-            confirmed_calls: Vec::new(),
-            unplanned_tools: Vec::new(),
-            llm: adas_llm::Usage::default(),
-            finalization_failures: 0,
-            model_steps: 0,
-            started_call: None,
             trace_parent: adas_runtime::telemetry::current_traceparent(),
             grants,
             solution: turn
@@ -768,10 +755,12 @@ impl OrchestratorService for Orchestrator {
                 .map(|turn| turn.id.clone())
                 .unwrap_or_default(),
             handoff: turn.as_mut().and_then(|turn| turn.handoff.take()),
-            created_at: stamp.clone(),
-            updated_at: stamp,
-            ended_at: None,
-            unwritten: Vec::new(),
+            ..JobRecord::queued(
+                job_id.clone(),
+                &skill,
+                request.goal,
+                (&principal.tenant, &principal.name),
+            )
         };
         // Created and queued in one write.
         let stored = match self.repo.create(&record, true).await {

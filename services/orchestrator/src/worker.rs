@@ -939,7 +939,9 @@ impl Worker {
         // Grants first: an expired one is gone before it is checked, and an
         // injected argument is in place before the call is judged.
         adas_jobs::prune_grants(&mut record, adas_state::now_ms());
-        if let Some(refusal) = crate::access::fill(skill, &mut record, tool, &mut args) {
+        if let Some(refusal) = crate::access::deviation(skill, &mut record, tool)
+            .or_else(|| crate::access::fill(skill, &mut record, tool, &mut args))
+        {
             record.status = JobStatus::Failed;
             record.outcome_class = Some(OutcomeClass::PolicyDenied);
             record.error = Some(refusal.reason.clone());

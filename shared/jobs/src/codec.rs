@@ -457,6 +457,7 @@ fn kind_to(kind: EventKind) -> pb::EventKind {
         EventKind::GrantExpired => pb::EventKind::GrantExpired,
         EventKind::GrantDenied => pb::EventKind::GrantDenied,
         EventKind::Handoff => pb::EventKind::Handoff,
+        EventKind::WorkflowDeviated => pb::EventKind::WorkflowDeviated,
     }
 }
 
@@ -482,6 +483,7 @@ fn kind_from(value: i32) -> Result<EventKind, JobError> {
             pb::EventKind::GrantExpired => EventKind::GrantExpired,
             pb::EventKind::GrantDenied => EventKind::GrantDenied,
             pb::EventKind::Handoff => EventKind::Handoff,
+            pb::EventKind::WorkflowDeviated => EventKind::WorkflowDeviated,
             pb::EventKind::Unspecified => {
                 return Err(JobError::Corrupt(format!("event kind {value}")));
             }

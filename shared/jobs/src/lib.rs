@@ -503,6 +503,56 @@ pub struct JobRecord {
 }
 
 impl JobRecord {
+    /// A new job of `owner` (of `tenant`) on `skill` with `goal`, queued:
+    /// a conversation of its own, nothing known yet.
+    pub fn queued(
+        job_id: String,
+        skill: &adas_skill::OperationalSkill,
+        goal: String,
+        (tenant, owner): (&str, &str),
+    ) -> Self {
+        let stamp = rfc3339(adas_state::now_ms());
+        Self {
+            conversation: job_id.clone(),
+            job_id,
+            slag: skill.slag.clone(),
+            goal,
+            status: JobStatus::Queued,
+            outcome_class: None,
+            waiting: None,
+            context: Map::new(),
+            resources: BTreeMap::new(),
+            plan: None,
+            intent: None,
+            iteration: 0,
+            iteration_budget: skill.engine.max_iterations,
+            calls: Vec::new(),
+            result: None,
+            error: None,
+            audit: Vec::new(),
+            request_id: String::new(),
+            owner: owner.to_owned(),
+            tenant: tenant.to_owned(),
+            skill_etag: skill.etag.clone(),
+            holds_quota: false,
+            evidence: Vec::new(),
+            confirmed_calls: Vec::new(),
+            unplanned_tools: Vec::new(),
+            llm: adas_llm::Usage::default(),
+            finalization_failures: 0,
+            model_steps: 0,
+            started_call: None,
+            trace_parent: String::new(),
+            grants: Vec::new(),
+            solution: String::new(),
+            handoff: None,
+            created_at: stamp.clone(),
+            updated_at: stamp,
+            ended_at: None,
+            unwritten: Vec::new(),
+        }
+    }
+
     /// Holds `event` back to ride with the job's next write ([`Self::unwritten`]).
     pub fn hold(&mut self, (kind, message, detail): (EventKind, &str, Json)) {
         self.unwritten.push((kind, message.to_owned(), detail));
@@ -561,11 +611,13 @@ pub enum EventKind {
     GrantDenied,
     /// The conversation moved to another skill of its solution.
     Handoff,
+    /// A call left the steps of the job's workflow (`on_deviation: warn`).
+    WorkflowDeviated,
 }
 
 impl EventKind {
     /// Every kind, for exhaustive tests of the mappings.
-    pub const ALL: [EventKind; 19] = [
+    pub const ALL: [EventKind; 20] = [
         Self::Created,
         Self::Running,
         Self::Reclaimed,
@@ -585,6 +637,7 @@ impl EventKind {
         Self::GrantExpired,
         Self::GrantDenied,
         Self::Handoff,
+        Self::WorkflowDeviated,
     ];
 }
 

@@ -197,9 +197,15 @@ fn call(
         "sys.escalate" => args.push(text_arg("reason", message.to_owned())),
         _ => {
             if let Some(declared) = skill.tools.iter().find(|declared| declared.name == tool) {
-                let missing: Vec<Slot> = declared
-                    .inputs
-                    .iter()
+                // An argument the access policy injects from a grant is never
+                // read from words or context: the grant alone fills it.
+                let injected = adas_skill::access::injected(skill, tool);
+                let inputs = || {
+                    declared.inputs.iter().filter(|input| {
+                        !injected.iter().any(|(argument, _)| *argument == input.name)
+                    })
+                };
+                let missing: Vec<Slot> = inputs()
                     .filter(|input| {
                         !known.contains_key(&input.name)
                             && !facts.iter().any(|fact| fact.name == input.name)
@@ -214,7 +220,7 @@ fn call(
                     &reading.vocabulary,
                 );
                 facts.extend(found);
-                for input in &declared.inputs {
+                for input in inputs() {
                     let value = known.get(&input.name).cloned().or_else(|| {
                         facts
                             .iter()

@@ -9,6 +9,7 @@ pub mod access;
 pub mod catalog;
 pub mod compile;
 pub mod condition;
+pub mod deviation;
 pub mod diagnostics;
 pub mod document;
 pub mod engine;
@@ -17,6 +18,7 @@ pub mod model;
 pub mod resources;
 pub mod slag;
 pub mod solution;
+pub mod trigger;
 pub mod validate;
 pub mod vars;
 

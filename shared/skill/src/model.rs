@@ -52,6 +52,8 @@ pub struct Skill {
     pub access_policy: Option<crate::access::AccessPolicy>,
     /// Fields of tool results that never leave.
     pub response_filters: Vec<crate::access::ResponseFilter>,
+    /// Jobs the skill starts itself.
+    pub triggers: Vec<crate::trigger::Trigger>,
 }
 
 /// `problem`.

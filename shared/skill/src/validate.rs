@@ -295,6 +295,7 @@ impl Checker<'_> {
         self.engine(skill);
         self.resources(skill);
         self.required_inputs(skill);
+        self.triggers(skill);
         let mut access = Vec::new();
         crate::access::validate(skill, &mut |path, code, message| {
             access.push((path.to_owned(), code, message));
@@ -588,6 +589,14 @@ impl Checker<'_> {
                     "workflow has no name",
                 );
             }
+            if let Some(mode) = &workflow.on_deviation {
+                self.one_of(
+                    &format!("{path}.on_deviation"),
+                    mode,
+                    crate::deviation::ON_DEVIATION,
+                    "on_deviation",
+                );
+            }
             if let Some(trigger) = &workflow.trigger
                 && !intent_ids.contains(trigger.as_str())
             {
@@ -858,6 +867,47 @@ impl Checker<'_> {
         }
     }
 
+    fn triggers(&mut self, skill: &Skill) {
+        let mut seen = HashSet::new();
+        for (index, trigger) in skill.triggers.iter().enumerate() {
+            let path = format!("triggers[{index}]");
+            if trigger.id.trim().is_empty() || !seen.insert(trigger.id.as_str()) {
+                self.error(
+                    &format!("{path}.id"),
+                    codes::INVALID_VALUE,
+                    format!("trigger id `{}` is empty or not unique", trigger.id),
+                );
+            }
+            if trigger.kind != "schedule" {
+                self.error(
+                    &format!("{path}.type"),
+                    codes::INVALID_VALUE,
+                    format!(
+                        "trigger type `{}` is not run by the runtime: only `schedule`",
+                        trigger.kind
+                    ),
+                );
+            }
+            if let Err(problem) = crate::trigger::period_ms(&trigger.every) {
+                self.error(&format!("{path}.every"), codes::INVALID_VALUE, problem);
+            }
+            if trigger.prompt.trim().is_empty() {
+                self.error(
+                    &format!("{path}.prompt"),
+                    codes::MISSING_FIELD,
+                    "a trigger's jobs need a prompt (their goal)",
+                );
+            }
+            if trigger.concurrency == Some(0) {
+                self.error(
+                    &format!("{path}.concurrency"),
+                    codes::INVALID_VALUE,
+                    "concurrency 0 would never run: at least 1",
+                );
+            }
+        }
+    }
+
     fn required_inputs(&mut self, skill: &Skill) {
         for (index, input) in skill.required_inputs.iter().enumerate() {
             let path = format!("required_inputs[{index}]");
@@ -966,6 +1016,7 @@ const USED_FIELDS: &[&str] = &[
     "policy.workflows[*].trigger",
     "policy.workflows[*].steps",
     "policy.workflows[*].required",
+    "policy.workflows[*].on_deviation",
     "policy.approvals",
     "policy.approvals[*].id",
     "policy.approvals[*].allow_self_approval",
@@ -1027,6 +1078,13 @@ const USED_FIELDS: &[&str] = &[
     "access_policy.rules[*].requires_grants",
     "access_policy.rules[*].required_values",
     "access_policy.rules[*].inject",
+    "triggers",
+    "triggers[*].id",
+    "triggers[*].type",
+    "triggers[*].enabled",
+    "triggers[*].concurrency",
+    "triggers[*].prompt",
+    "triggers[*].every",
     "response_filters",
     "response_filters[*].id",
     "response_filters[*].strip_fields",

@@ -317,6 +317,7 @@ pub fn event_type(kind: EventKind) -> pb::JobEventType {
         EventKind::GrantExpired => pb::JobEventType::GrantExpired,
         EventKind::GrantDenied => pb::JobEventType::GrantDenied,
         EventKind::Handoff => pb::JobEventType::Handoff,
+        EventKind::WorkflowDeviated => pb::JobEventType::WorkflowDeviated,
     }
 }
 

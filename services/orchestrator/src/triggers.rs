@@ -1,0 +1,131 @@
+//! The skills' schedule triggers (`adas_skill::trigger`), run by every
+//! orchestrator replica: each second, for each enabled trigger of each
+//! tenant's skills, the current period is claimed in the store (set once:
+//! the first replica wins, every other sees it taken), and the winner starts
+//! one job with the trigger's prompt as its goal — if fewer than
+//! `concurrency` of the trigger's jobs are active (they hold slots of the
+//! trigger's own active-job set, given back when they end). A period nobody
+//! claimed in time is never run late.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use adas_jobs::{JobLimits, JobRecord, JobRepo};
+use adas_skill::OperationalSkill;
+use adas_skill::catalog::Catalog;
+use tracing::{info, warn};
+
+/// How often the current period of every trigger is checked.
+const TICK: Duration = Duration::from_secs(1);
+/// How often the skills are read again for their triggers.
+const RESCAN: Duration = Duration::from_secs(10);
+
+/// The principal a trigger's jobs run as: no key can name it.
+pub fn owner(slag: &str, id: &str) -> String {
+    format!("trigger:{slag}/{id}")
+}
+
+/// The skills with enabled triggers, of every tenant.
+fn scan(catalog: &Arc<Catalog>) -> Vec<(String, Arc<OperationalSkill>)> {
+    let mut found = Vec::new();
+    for tenant in catalog.tenant_names() {
+        let Ok(tenant_catalog) = catalog.for_tenant(&tenant) else {
+            continue;
+        };
+        for slag in tenant_catalog.list().unwrap_or_default() {
+            if let Ok(skill) = tenant_catalog.get(&slag)
+                && skill.skill.triggers.iter().any(|t| t.is_enabled())
+            {
+                found.push((tenant.clone(), skill));
+            }
+        }
+    }
+    found
+}
+
+/// Runs the triggers until `stop` fires.
+pub async fn run(
+    repo: JobRepo,
+    catalog: Arc<Catalog>,
+    tenant_limit: u64,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) {
+    let mut skills = Vec::new();
+    let mut scanned: Option<tokio::time::Instant> = None;
+    loop {
+        if scanned.is_none_or(|at| at.elapsed() >= RESCAN) {
+            let catalog = catalog.clone();
+            skills = tokio::task::spawn_blocking(move || scan(&catalog))
+                .await
+                .unwrap_or_default();
+            scanned = Some(tokio::time::Instant::now());
+        }
+        for (tenant, skill) in &skills {
+            for trigger in skill.skill.triggers.iter().filter(|t| t.is_enabled()) {
+                if let Err(error) = fire(&repo, (tenant, skill), trigger, tenant_limit).await {
+                    warn!(%error, tenant, skill = %skill.slag, trigger = %trigger.id, "a trigger could not run");
+                }
+            }
+        }
+        tokio::select! {
+            _ = stop.wait_for(|stopped| *stopped) => return,
+            () = tokio::time::sleep(TICK) => {}
+        }
+    }
+}
+
+/// Claims the trigger's current period and, when this replica won it and
+/// the trigger has room, starts its job. `Ok(None)`: nothing to start.
+pub async fn fire(
+    repo: &JobRepo,
+    (tenant, skill): (&str, &OperationalSkill),
+    trigger: &adas_skill::trigger::Trigger,
+    tenant_limit: u64,
+) -> Result<Option<String>, adas_jobs::JobError> {
+    let Some(period_ms) = trigger.period_ms() else {
+        return Ok(None);
+    };
+    let (period, next) = adas_skill::trigger::period(adas_state::now_ms(), period_ms);
+    let job_id = adas_jobs::new_job_id();
+    let key = format!("trigger:{tenant}:{}:{period}", trigger.id);
+    // Kept two periods: long enough that no replica can claim it again.
+    let keep = Duration::from_millis(period_ms.saturating_mul(2));
+    if repo
+        .store()
+        .remember(&skill.slag, &key, &job_id, keep)
+        .await?
+        .is_some()
+    {
+        return Ok(None);
+    }
+    let owner = owner(&skill.slag, &trigger.id);
+    let limits = JobLimits {
+        per_principal: u64::from(trigger.concurrency()),
+        per_tenant: tenant_limit,
+    };
+    if let Err(scope) = repo
+        .claim_job_slots((tenant, &owner), (&skill.slag, &job_id), limits)
+        .await?
+    {
+        info!(tenant, skill = %skill.slag, trigger = %trigger.id, period, scope, "trigger skipped a period: its jobs are at their limit");
+        return Ok(None);
+    }
+    let mut record = JobRecord::queued(
+        job_id.clone(),
+        skill,
+        trigger.prompt.clone(),
+        (tenant, &owner),
+    );
+    record.holds_quota = true;
+    // The period it ran for, for people and audits.
+    record.context.insert(
+        "trigger".into(),
+        serde_json::json!({"id": trigger.id, "period": period, "next_run_ms": next}),
+    );
+    if let Err(error) = repo.create(&record, true).await {
+        let _ = repo.release_job_slots(&record).await;
+        return Err(error);
+    }
+    info!(tenant, skill = %skill.slag, trigger = %trigger.id, period, job_id, "trigger started a job");
+    Ok(Some(job_id))
+}
