@@ -530,3 +530,90 @@ fn demo_runs_the_refund_conversation_on_the_embedded_suite() {
     assert_eq!(lines[0]["job"]["status"], "completed");
     assert_eq!(lines[0]["events"][0]["event"]["kind"], "created");
 }
+
+#[test]
+fn connectors_solutions_and_triggers_from_the_cli() {
+    let (_suite, server) = suite("cli-clauses");
+    let run = |args: &[&str]| {
+        let mut all = vec!["--server", server.as_str()];
+        all.extend_from_slice(args);
+        let output = adas(&all);
+        let (stdout, stderr) = text(&output);
+        (output.status.code(), stdout, stderr)
+    };
+    // The metadata address is refused by the egress policy's decision alone.
+    let (code, _, stderr) = run(&[
+        "connector",
+        "put",
+        "gcal-mcp",
+        "--url",
+        "http://169.254.169.254/mcp",
+    ]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("PermissionDenied"), "{stderr}");
+    let (code, _, stderr) = run(&["connector", "put", "gcal-mcp", "--url", "mcp://x/y"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("no transport"), "{stderr}");
+    // The demo server's address is one the deployment allows.
+    let (code, stdout, stderr) = run(&["-o", "json", "skill", "get", "cs-tier-1"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let demo: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let demo = demo["mcpServer"].as_str().unwrap().to_owned();
+    let (code, stdout, stderr) = run(&["connector", "put", "gcal-mcp", "--url", &demo]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.starts_with("connectors/gcal-mcp\t"), "{stdout}");
+    let (_, stdout, _) = run(&["connector", "list"]);
+    assert!(stdout.contains("connectors/gcal-mcp"), "{stdout}");
+    let (code, _, _) = run(&["connector", "delete", "gcal-mcp"]);
+    assert_eq!(code, Some(0));
+    let (code, _, stderr) = run(&["connector", "get", "gcal-mcp"]);
+    assert_eq!(code, Some(1), "{stderr}");
+
+    // A solution: refused with line:col when it names a skill it lacks.
+    let dir = scratch_dir("cli-clauses-files");
+    let good = repo("shared/skill/tests/fixtures/scheduling-assistant.solution.json");
+    let (code, stdout, stderr) = run(&["solution", "put", &good]);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.starts_with("solutions/scheduling-assistant\t"),
+        "{stdout}"
+    );
+    let broken = dir.join("broken.solution.json");
+    std::fs::write(
+        &broken,
+        std::fs::read_to_string(&good).unwrap().replace(
+            "\"to\": \"scheduling-agent\"",
+            "\"to\": \"scheduling-agnet\"",
+        ),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(&["solution", "put", broken.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("handoffs[0].to"), "{stdout}");
+    assert!(stdout.contains("scheduling-agnet"), "{stdout}");
+    let (_, stdout, _) = run(&["solution", "list"]);
+    assert!(
+        stdout.contains("identity-gateway,scheduling-agent"),
+        "{stdout}"
+    );
+
+    // Triggers, with their next run.
+    let skill = dir.join("ledger-watch.yaml");
+    std::fs::write(
+        &skill,
+        "problem: {statement: watch}\nintents: {supported: [{id: check, examples: [check the ledger]}]}\ntools: []\ntriggers:\n  - {id: hourly, type: schedule, every: PT1H, prompt: check the ledger}\n  - {id: off, type: schedule, every: P1D, enabled: false, prompt: never}\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = run(&["skill", "put", skill.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, stdout, stderr) = run(&["skill", "triggers", "ledger-watch"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("hourly\tenabled\tevery PT1H\tnext 20"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("off\tdisabled\tevery P1D\tnext never"),
+        "{stdout}"
+    );
+}

@@ -74,6 +74,12 @@ pub enum SkillCommand {
     },
     /// List the server's operational skills.
     List,
+    /// The skill's schedule triggers with their next run (every replica
+    /// runs them; the store gives each period to one).
+    Triggers {
+        /// The slag.
+        slag: String,
+    },
     /// Show an operational skill (bootstrapped from its template on first use).
     Get {
         /// The slag, e.g. `cs-tier-1`.
@@ -546,6 +552,61 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
                     print_value(&serde_json::Value::Array(skills), output)
                 }
                 Format::Text => {}
+            }
+            Ok(())
+        }
+        SkillCommand::Triggers { slag } => {
+            let skill = registry
+                .get_skill(pb::GetSkillRequest {
+                    name: format!("skills/{slag}"),
+                })
+                .await
+                .map_err(|status| refused(&status))?
+                .into_inner();
+            let loaded =
+                adas_skill::load(&skill.source, DocumentFormat::detect(None, &skill.source));
+            let triggers = loaded.skill.map(|skill| skill.triggers).unwrap_or_default();
+            let now = adas_state::now_ms();
+            let rows: Vec<serde_json::Value> = triggers
+                .iter()
+                .map(|trigger| {
+                    let next = trigger
+                        .period_ms()
+                        .filter(|_| trigger.is_enabled())
+                        .map(|period| {
+                            adas_jobs::rfc3339(adas_skill::trigger::period(now, period).1)
+                        })
+                        .unwrap_or_else(|| "never".into());
+                    serde_json::json!({
+                        "id": trigger.id,
+                        "type": trigger.kind,
+                        "every": trigger.every,
+                        "enabled": trigger.is_enabled(),
+                        "concurrency": trigger.concurrency(),
+                        "next_run": next,
+                        "prompt": trigger.prompt,
+                    })
+                })
+                .collect();
+            if output.is_data() {
+                print_value(&serde_json::Value::Array(rows), output);
+            } else if rows.is_empty() {
+                out(&format!("skills/{slag} has no triggers"));
+            } else {
+                for row in &rows {
+                    out(&format!(
+                        "{}\t{}\tevery {}\tnext {}\tconcurrency {}",
+                        row["id"].as_str().unwrap_or_default(),
+                        if row["enabled"] == true {
+                            "enabled"
+                        } else {
+                            "disabled"
+                        },
+                        row["every"].as_str().unwrap_or_default(),
+                        row["next_run"].as_str().unwrap_or_default(),
+                        row["concurrency"],
+                    ));
+                }
             }
             Ok(())
         }
