@@ -719,3 +719,72 @@ async fn a_schedule_runs_once_per_period_across_two_replicas() {
         assert!(periods.insert(period), "period {period} ran twice");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_escalated_conversation_goes_to_the_escalation_target() {
+    let suite = Suite::start("solution-escalation");
+    let mut registry = suite.registry("root").await;
+    let skill = |statement: &str, escalation: &str| {
+        format!(
+            "problem: {{statement: \"{statement}\"}}\nintents: {{supported: [{{id: ask, examples: [\"where is my order\"]}}]}}\ntools: []\npolicy: {{escalation: {escalation}}}\n"
+        )
+    };
+    for (slag, source) in [
+        (
+            "front-desk",
+            skill(
+                "Answer orders",
+                "{enabled: true, conditions: [\"Customer requests refund\"], target: returns-desk}",
+            ),
+        ),
+        ("returns-desk", skill("Handle returns", "{enabled: false}")),
+    ] {
+        registry
+            .put_skill(pb::PutSkillRequest {
+                name: format!("skills/{slag}"),
+                source,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+    }
+    registry
+        .put_solution(pb::PutSolutionRequest {
+            name: "solutions/shop".into(),
+            source: r#"{"id": "shop", "skills": [{"id": "front-desk"}, {"id": "returns-desk"}],
+                "routing": {"api": {"default_skill": "front-desk"}}}"#
+                .into(),
+            etag: String::new(),
+        })
+        .await
+        .unwrap();
+    let mut jobs = suite.jobs("alice").await;
+    let start = |conversation: String| pb::StartJobRequest {
+        solution: "solutions/shop".into(),
+        program: r#"sys.escalate(reason="the customer wants a refund")"#.into(),
+        conversation,
+        ..Default::default()
+    };
+    let first = jobs
+        .start_job(start(String::new()))
+        .await
+        .unwrap()
+        .into_inner();
+    let first = suite.settle("alice", &first.name).await;
+    assert_eq!(first.slag, "front-desk");
+    let next = jobs
+        .start_job(start(first.conversation.clone()))
+        .await
+        .unwrap()
+        .into_inner();
+    let next = suite.settle("alice", &next.name).await;
+    assert_eq!(next.slag, "returns-desk", "{next:?}");
+    assert_eq!(next.handed_off_from, "front-desk");
+    // The target's own escalation is off: the conversation stays there.
+    let last = jobs
+        .start_job(start(next.conversation.clone()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(suite.settle("alice", &last.name).await.slag, "returns-desk");
+}

@@ -99,6 +99,40 @@ impl Orchestrator {
                     .cloned()
                     .collect();
                 let mut routed = (previous.slag.clone(), held.clone(), None);
+                // An escalated turn's conversation goes to the skill's
+                // escalation target, with what a handoff there would pass.
+                if let Some(target) = self.escalation_target(principal, &previous).await
+                    && solution.skills.iter().any(|skill| skill.id == target)
+                {
+                    let passed = solution
+                        .handoffs_from(&previous.slag)
+                        .find(|handoff| handoff.to == target);
+                    let grants: Vec<Grant> = held
+                        .iter()
+                        .filter(|grant| {
+                            passed.is_some_and(|handoff| {
+                                handoff.grants_passed.contains(&grant.key)
+                                    && !handoff.grants_dropped.contains(&grant.key)
+                            })
+                        })
+                        .cloned()
+                        .collect();
+                    let note = HandoffNote {
+                        id: "escalation".into(),
+                        from: previous.slag.clone(),
+                        to: target.clone(),
+                        grants_passed: grants.iter().map(|grant| grant.key.clone()).collect(),
+                    };
+                    let (slag, note) = (target, Some(note));
+                    return self
+                        .finish_turn(
+                            principal,
+                            (id, solution),
+                            slag,
+                            (Some((cid, previous)), grants, note),
+                        )
+                        .await;
+                }
                 for handoff in solution.handoffs_from(&previous.slag) {
                     let passes = handoff.grants_passed.iter().all(|key| {
                         held.iter()
@@ -128,6 +162,18 @@ impl Orchestrator {
                 (slag, Some((cid, previous)), grants, note)
             }
         };
+        self.finish_turn(principal, (id, solution), slag, (previous, grants, handoff))
+            .await
+    }
+
+    /// The turn on `slag`, once its contracts hold.
+    async fn finish_turn(
+        &self,
+        principal: &adas_runtime::Principal,
+        (id, solution): (String, adas_skill::solution::Solution),
+        slag: String,
+        (previous, grants, handoff): (Option<(String, JobRecord)>, Vec<Grant>, Option<HandoffNote>),
+    ) -> Result<Turn, OrchestratorError> {
         let skill = self
             .catalog
             .for_tenant(&principal.tenant)?
@@ -147,6 +193,39 @@ impl Orchestrator {
             grants,
             handoff,
         })
+    }
+
+    /// Where `previous`'s conversation goes when that turn escalated (it
+    /// ended ESCALATED, or called `sys.escalate`): its skill's escalation
+    /// target.
+    async fn escalation_target(
+        &self,
+        principal: &adas_runtime::Principal,
+        previous: &JobRecord,
+    ) -> Option<String> {
+        let escalated = previous.outcome_class == Some(adas_jobs::OutcomeClass::Escalated)
+            || previous
+                .calls
+                .iter()
+                .any(|call| call.tool == "sys.escalate" && !call.is_error);
+        if !escalated {
+            return None;
+        }
+        let skill = self
+            .catalog
+            .for_tenant(&principal.tenant)
+            .ok()?
+            .get_async(&previous.slag)
+            .await
+            .ok()?;
+        skill
+            .skill
+            .policy
+            .as_ref()?
+            .escalation
+            .as_ref()?
+            .target()
+            .map(str::to_owned)
     }
 
     /// Whether `slag` takes the request as its own: a client's program only

@@ -260,6 +260,29 @@ pub struct Policy {
     pub approvals: Vec<ApprovalRule>,
     /// Tool filters.
     pub tools: Option<ToolFilter>,
+    /// Where an escalated conversation goes (within a solution).
+    pub escalation: Option<Escalation>,
+}
+
+/// `policy.escalation`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Escalation {
+    /// `false` turns it off.
+    pub enabled: Option<bool>,
+    /// When to escalate, in words (for people and models; not evaluated).
+    pub conditions: Vec<Value>,
+    /// The solution skill an escalated conversation's next turn runs on.
+    pub target: Option<String>,
+}
+
+impl Escalation {
+    /// The target, when escalation is on.
+    pub fn target(&self) -> Option<&str> {
+        self.target
+            .as_deref()
+            .filter(|target| self.enabled != Some(false) && !target.trim().is_empty())
+    }
 }
 
 /// Guardrails, in either builder shape: `{never: [..], always: [..]}` or a list of `{type, rule}`.
