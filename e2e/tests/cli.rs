@@ -617,3 +617,45 @@ fn connectors_solutions_and_triggers_from_the_cli() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_skills_scenarios_are_its_tests_with_its_tools_mocked() {
+    let dir = scratch_dir("cli-skill-test");
+    let junit = dir.join("report.xml");
+    let gateway = repo("shared/skill/tests/fixtures/identity-gateway.draft.skill.json");
+    // No server of the skill's exists: its tools answer from their examples.
+    let output = adas(&[
+        "skill",
+        "test",
+        &gateway,
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("PASS\tteam-member-login\tTeam member identifies themselves\tcalled: identity.user.lookup"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("3 scenario(s): 3 passed, 0 failed"),
+        "{stdout}"
+    );
+    let report = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        report.contains("<testsuite name=\"identity-gateway\" tests=\"3\" failures=\"0\""),
+        "{report}"
+    );
+
+    // The worker's calls need a grant only its gateway issues: every
+    // scenario fails, naming it, and the exit code says so.
+    let worker = repo("shared/skill/tests/fixtures/scheduling-agent.draft.skill.json");
+    let output = adas(&["skill", "test", &worker, "--junit", junit.to_str().unwrap()]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("FAIL\tcheck-availability"), "{stdout}");
+    assert!(stdout.contains("needs the grant sched.user_id"), "{stdout}");
+    assert!(stderr.contains("4 scenario(s) failed"), "{stderr}");
+    let report = std::fs::read_to_string(&junit).unwrap();
+    assert!(report.contains("failures=\"4\""), "{report}");
+}

@@ -130,13 +130,13 @@ fn key_value(text: &str) -> Result<(String, String), String> {
         .ok_or_else(|| format!("`{text}` is not name=value"))
 }
 
-struct Clients {
-    orchestrator: OrchestratorServiceClient<Channel>,
-    dal: DalAgentServiceClient<Channel>,
+pub(crate) struct Clients {
+    pub(crate) orchestrator: OrchestratorServiceClient<Channel>,
+    pub(crate) dal: DalAgentServiceClient<Channel>,
     gate: GateServiceClient<Channel>,
 }
 
-async fn connect(client: &Client) -> Result<Clients, String> {
+pub(crate) async fn connect(client: &Client) -> Result<Clients, String> {
     let channel = client.channel().await?;
     Ok(Clients {
         orchestrator: OrchestratorServiceClient::new(channel.clone())
@@ -165,7 +165,7 @@ fn finish(result: Result<(), String>) -> ExitCode {
     }
 }
 
-fn status_text(status: tonic::Status) -> String {
+pub(crate) fn status_text(status: tonic::Status) -> String {
     format!("{:?}: {}", status.code(), status.message())
 }
 
@@ -612,7 +612,11 @@ impl Input {
     }
 }
 
-async fn settle(clients: &mut Clients, name: &str, after_version: i64) -> Result<pb::Job, String> {
+pub(crate) async fn settle(
+    clients: &mut Clients,
+    name: &str,
+    after_version: i64,
+) -> Result<pb::Job, String> {
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     loop {
         let job = clients

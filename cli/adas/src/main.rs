@@ -9,6 +9,7 @@
 mod client;
 mod jobs;
 mod output;
+mod scenarios;
 mod skill;
 
 use std::process::ExitCode;
@@ -300,6 +301,9 @@ fn main() -> ExitCode {
             console_listen,
             console_hosts,
         } => console(&client, console_listen, &console_hosts),
+        Command::Skill {
+            command: skill::SkillCommand::Test { skill, junit },
+        } => skill_test(&skill, junit.as_deref(), &client),
         Command::Skill { command } => skill::run(command, &client, cli.output),
         Command::Solution { command } => {
             skill::run(skill::SkillCommand::Solution(command), &client, cli.output)
@@ -591,6 +595,143 @@ fn demo(
         let _ = suite.await;
         outcome.map_err(RuntimeError::Startup)
     })
+}
+
+/// `adas skill test`: the skill's scenarios on the embedded suite with its
+/// tools mocked from their examples (see `scenarios.rs`).
+fn skill_test(target: &str, junit: Option<&std::path::Path>, server: &client::Client) -> ExitCode {
+    let memory_root = std::env::temp_dir().join(format!("adas-skill-test-{}", std::process::id()));
+    let mut config = adas_runtime::ServerConfig::local(memory_root.clone());
+    config.log = "error".into();
+    config.templates_dir = templates_dir();
+    init_tracing(config.log_format, &config.log);
+    let target = target.to_owned();
+    let server = server.clone();
+    let junit = junit.map(std::path::Path::to_path_buf);
+    let code = run_blocking(async move {
+        let fail = |why: String| why;
+        // The document: a file, or the server's skill of that slag.
+        let path = std::path::Path::new(&target);
+        let (slag, source) = if path.is_file() {
+            let source = std::fs::read_to_string(path)
+                .map_err(|error| fail(format!("{target}: {error}")))?;
+            let stem = path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .and_then(|name| name.split('.').next())
+                .unwrap_or("skill")
+                .to_ascii_lowercase();
+            (stem, source)
+        } else {
+            use adas_proto::pb::skill_registry_service_client::SkillRegistryServiceClient;
+            let channel = server.channel().await.map_err(fail)?;
+            let skill = SkillRegistryServiceClient::new(channel)
+                .get_skill(adas_proto::pb::GetSkillRequest {
+                    name: format!("skills/{target}"),
+                })
+                .await
+                .map_err(|status| fail(format!("{target}: {}", status.message())))?
+                .into_inner();
+            (target.clone(), skill.source)
+        };
+        let loaded = adas_skill::load_detected(&source, Some(&target));
+        let Some(document) = loaded.document.map(|document| document.value) else {
+            return Err(fail(format!(
+                "{target} does not load: adas skill validate {target}"
+            )));
+        };
+        let mocks = scenarios::mocks(&document);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .map_err(|error| fail(error.to_string()))?;
+        let mock_url = format!(
+            "http://{}{}",
+            listener
+                .local_addr()
+                .map_err(|error| fail(error.to_string()))?,
+            adas_demo_mcp::MCP_PATH
+        );
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let mut mock_stop = stopped.clone();
+        let mock = tokio::spawn(adas_demo_mcp::DemoMcp::mocked(mocks.clone()).serve_http(
+            listener,
+            async move {
+                let _ = mock_stop.wait_for(|stopped| *stopped).await;
+            },
+        ));
+        config.demo_mcp_url = mock_url.clone();
+        let (ready, address) = tokio::sync::oneshot::channel();
+        let suite = tokio::spawn(serve_suite(config, None, None, stopped, Some(ready)));
+        let address = address
+            .await
+            .map_err(|_| fail("the suite did not start".into()))?;
+        let client = client::Client::new(&format!("http://{address}"), None).map_err(fail)?;
+        let outcome = async {
+            use adas_proto::pb::skill_registry_service_client::SkillRegistryServiceClient;
+            let runnable = scenarios::on_mock_server(&document, &mock_url);
+            SkillRegistryServiceClient::new(client.channel().await.map_err(fail)?)
+                .put_skill(adas_proto::pb::PutSkillRequest {
+                    name: format!("skills/{slag}"),
+                    source: runnable.to_string(),
+                    ..Default::default()
+                })
+                .await
+                .map_err(|status| fail(format!("{target}: {}", status.message())))?;
+            let started = std::time::Instant::now();
+            let mut outcomes = Vec::new();
+            for scenario in scenarios::scenarios(&document) {
+                match scenario {
+                    Ok(scenario) => {
+                        outcomes.push(scenarios::run(&client, &slag, &mocks, scenario).await)
+                    }
+                    Err(problem) => output::out(&format!("skipped\t{problem}")),
+                }
+            }
+            for outcome in &outcomes {
+                let verdict = if outcome.failure.is_none() {
+                    "PASS"
+                } else {
+                    "FAIL"
+                };
+                output::out(&format!(
+                    "{verdict}\t{}\t{}\tcalled: {}{}",
+                    outcome.scenario.id,
+                    outcome.scenario.title,
+                    if outcome.called.is_empty() {
+                        "nothing".to_owned()
+                    } else {
+                        outcome.called.join(", ")
+                    },
+                    outcome
+                        .failure
+                        .as_ref()
+                        .map(|why| format!("\t{why}"))
+                        .unwrap_or_default()
+                ));
+            }
+            let failed = outcomes.iter().filter(|o| o.failure.is_some()).count();
+            output::out(&format!(
+                "{} scenario(s): {} passed, {failed} failed",
+                outcomes.len(),
+                outcomes.len() - failed
+            ));
+            if let Some(junit) = &junit {
+                std::fs::write(junit, scenarios::junit(&slag, &outcomes, started.elapsed()))
+                    .map_err(|error| fail(format!("{}: {error}", junit.display())))?;
+            }
+            if failed > 0 {
+                return Err(fail(format!("{failed} scenario(s) failed")));
+            }
+            Ok(())
+        }
+        .await;
+        let _ = stop.send(true);
+        let _ = suite.await;
+        let _ = mock.await;
+        outcome
+    });
+    let _ = std::fs::remove_dir_all(&memory_root);
+    code
 }
 
 /// `./skill-templates` when run from the repository, else the one beside the binary's crate.

@@ -74,6 +74,16 @@ pub enum SkillCommand {
     },
     /// List the server's operational skills.
     List,
+    /// Run the skill's `scenarios` as its author's tests on the embedded
+    /// suite, its tools answered from `tools[].mock.examples` (no MCP server
+    /// needed): each must make the calls its steps name. Exits 1 on a failure.
+    Test {
+        /// A skill file, or the slag of a skill on the server (`--server`).
+        skill: String,
+        /// Also write a JUnit XML report here (for CI).
+        #[arg(long)]
+        junit: Option<PathBuf>,
+    },
     /// The skill's schedule triggers with their next run (every replica
     /// runs them; the store gives each period to one).
     Triggers {
@@ -380,7 +390,9 @@ async fn registry(client: &Client) -> Result<SkillRegistryServiceClient<Channel>
 async fn remote(command: SkillCommand, client: &Client, output: Format) -> Result<(), Failure> {
     let mut registry = registry(client).await?;
     match command {
-        SkillCommand::Validate { .. } => unreachable!("validate runs offline"),
+        SkillCommand::Validate { .. } | SkillCommand::Test { .. } => {
+            unreachable!("runs on its own")
+        }
         SkillCommand::Connector(command) => connector(command, &mut registry, output).await,
         SkillCommand::Solution(command) => solution(command, &mut registry, output).await,
         SkillCommand::Put { file, name, etag } => {

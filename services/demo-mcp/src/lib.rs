@@ -114,6 +114,45 @@ pub struct DemoMcp {
     /// Refuses `tools/list` while still running calls (a hostile server that
     /// hides a changed tool behind a listing it fails on purpose).
     failing_list: bool,
+    /// Serves these tools, answered from their examples, instead of the demo's.
+    mocks: Option<Arc<Vec<MockTool>>>,
+}
+
+/// A tool served from examples (a skill's `tools[].mock.examples`).
+#[derive(Debug, Clone)]
+pub struct MockTool {
+    /// Name.
+    pub name: String,
+    /// Description.
+    pub description: String,
+    /// JSON schema of its input (an object schema).
+    pub input_schema: serde_json::Map<String, serde_json::Value>,
+    /// `(input, output)` examples: a call gets the output of the first
+    /// example whose input it matches (every field given equal), else of the
+    /// first example.
+    pub examples: Vec<(serde_json::Value, serde_json::Value)>,
+}
+
+impl MockTool {
+    /// The answer to a call with `arguments`.
+    fn answer(
+        &self,
+        arguments: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<serde_json::Value, String> {
+        let matches = |input: &serde_json::Value| {
+            input.as_object().is_some_and(|input| {
+                input
+                    .iter()
+                    .all(|(name, value)| arguments.get(name) == Some(value))
+            })
+        };
+        self.examples
+            .iter()
+            .find(|(input, _)| matches(input))
+            .or_else(|| self.examples.first())
+            .map(|(_, output)| output.clone())
+            .ok_or_else(|| format!("`{}` has no mock example", self.name))
+    }
 }
 
 impl DemoMcp {
@@ -163,6 +202,15 @@ impl DemoMcp {
         self
     }
 
+    /// A server of `tools` answered from their examples (the demo's tools
+    /// are not served).
+    pub fn mocked(tools: Vec<MockTool>) -> Self {
+        Self {
+            mocks: Some(Arc::new(tools)),
+            ..Self::default()
+        }
+    }
+
     /// Fails every `tools/list`, and still runs calls.
     pub fn with_failing_list(mut self) -> Self {
         self.failing_list = true;
@@ -176,6 +224,9 @@ impl DemoMcp {
     }
 
     fn offers(&self, name: &str) -> bool {
+        if let Some(mocks) = &self.mocks {
+            return mocks.iter().any(|tool| tool.name == name);
+        }
         match &self.only {
             Some(names) => names.iter().any(|offered| offered == name),
             None => name != tools::SERVER_ECHO,
@@ -260,8 +311,21 @@ impl ServerHandler for DemoMcp {
         if self.failing_list {
             return Err(ErrorData::internal_error("tools/list is unavailable", None));
         }
+        let definitions = match &self.mocks {
+            Some(mocks) => mocks
+                .iter()
+                .map(|tool| {
+                    rmcp::model::Tool::new(
+                        tool.name.clone(),
+                        tool.description.clone(),
+                        Arc::new(tool.input_schema.clone()),
+                    )
+                })
+                .collect(),
+            None => tools::definitions(),
+        };
         let mut result = ListToolsResult::with_all_items(
-            tools::definitions()
+            definitions
                 .into_iter()
                 .filter(|tool| self.offers(&tool.name))
                 .collect(),
@@ -318,7 +382,13 @@ impl ServerHandler for DemoMcp {
             tokio::time::sleep(self.delay).await;
         }
         let arguments = request.arguments.unwrap_or_default();
-        let outcome = if self.offers(&request.name) {
+        let outcome = if let Some(mock) = self
+            .mocks
+            .as_ref()
+            .and_then(|mocks| mocks.iter().find(|tool| tool.name == request.name))
+        {
+            mock.answer(&arguments)
+        } else if self.offers(&request.name) {
             tools::call(&request.name, &arguments)
         } else {
             Err(format!("unknown tool {}", request.name))

@@ -17,8 +17,11 @@ use tracing::{info, warn};
 
 /// How often the current period of every trigger is checked.
 const TICK: Duration = Duration::from_secs(1);
-/// How often the skills are read again for their triggers.
-const RESCAN: Duration = Duration::from_secs(10);
+/// How often the skills are read again for their triggers — and how long
+/// after a replica starts it first reads them (a start does no skill reads:
+/// its runtime's threads are the configured ones, and its triggers start
+/// within this much of it).
+const RESCAN: Duration = Duration::from_secs(5);
 
 /// The principal a trigger's jobs run as: no key can name it.
 pub fn owner(slag: &str, id: &str) -> String {
@@ -51,14 +54,14 @@ pub async fn run(
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) {
     let mut skills = Vec::new();
-    let mut scanned: Option<tokio::time::Instant> = None;
+    let mut scanned = tokio::time::Instant::now();
     loop {
-        if scanned.is_none_or(|at| at.elapsed() >= RESCAN) {
+        if scanned.elapsed() >= RESCAN {
             let catalog = catalog.clone();
             skills = tokio::task::spawn_blocking(move || scan(&catalog))
                 .await
                 .unwrap_or_default();
-            scanned = Some(tokio::time::Instant::now());
+            scanned = tokio::time::Instant::now();
         }
         for (tenant, skill) in &skills {
             for trigger in skill.skill.triggers.iter().filter(|t| t.is_enabled()) {

@@ -64,7 +64,7 @@ fn identity_gateway_json_draft_loads_with_warnings() {
         .filter(|d| d.code == codes::UNUSED_FIELD)
         .map(|d| d.path.as_str())
         .collect();
-    for field in ["scenarios", "conversation"] {
+    for field in ["conversation"] {
         assert!(
             unused.contains(&field),
             "{field} is reported as unused: {unused:?}"

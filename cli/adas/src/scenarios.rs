@@ -1,0 +1,346 @@
+//! `adas skill test`: a skill's `scenarios` are its author's tests. Each runs
+//! as a job on the embedded suite, its tools answered by a mock MCP server
+//! from `tools[].mock.examples` (no server of the skill's is needed or
+//! contacted); the calls its steps name must be made. The user's words are
+//! the first step's quoted text (`User says '…'`); a tool a step names is an
+//! expected call. Asks are answered from the examples' inputs, a confirmation
+//! with yes, a question about the intent with the best candidate. The skill's
+//! policy holds as written: a call that needs a grant another skill issues
+//! fails here, named.
+
+use std::time::Duration;
+
+use adas_proto::pb;
+use serde_json::{Map, Value as Json};
+
+use crate::client::Client;
+use crate::jobs;
+
+/// One scenario as read from the document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    /// Its id.
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// What the user says.
+    pub goal: String,
+    /// Tools its steps name, in order.
+    pub expected: Vec<String>,
+}
+
+/// What a scenario did.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The scenario.
+    pub scenario: Scenario,
+    /// The tools called.
+    pub called: Vec<String>,
+    /// Why it failed (None: passed).
+    pub failure: Option<String>,
+}
+
+/// The quoted text of the first step that quotes the user.
+fn user_words(steps: &[String]) -> Option<String> {
+    steps.iter().find_map(|step| {
+        let lower = step.to_ascii_lowercase();
+        if !lower.starts_with("user") {
+            return None;
+        }
+        let open = step.find(['\'', '"'])?;
+        let quote = step[open..].chars().next()?;
+        let close = step.rfind(quote).filter(|close| *close > open)?;
+        Some(step[open + 1..close].trim().to_owned()).filter(|words| !words.is_empty())
+    })
+}
+
+/// The scenarios of `document` (the skill as JSON), with the tools each names.
+pub fn scenarios(document: &Json) -> Vec<Result<Scenario, String>> {
+    let tools: Vec<&str> = document["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    document["scenarios"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(index, scenario)| {
+            let id = scenario["id"]
+                .as_str()
+                .map_or_else(|| format!("scenario-{}", index + 1), str::to_owned);
+            let steps: Vec<String> = scenario["steps"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|step| step.as_str().map(str::to_owned))
+                .collect();
+            let goal = user_words(&steps)
+                .ok_or_else(|| format!("{id}: no step quotes the user (`User says '…'`)"))?;
+            let mut expected: Vec<String> = Vec::new();
+            for step in &steps {
+                let mut named: Vec<(usize, &str)> = tools
+                    .iter()
+                    .filter_map(|tool| step.find(tool).map(|at| (at, *tool)))
+                    .collect();
+                named.sort();
+                for (_, tool) in named {
+                    if !expected.iter().any(|known| known == tool) {
+                        expected.push(tool.to_owned());
+                    }
+                }
+            }
+            Ok(Scenario {
+                id,
+                title: scenario["title"].as_str().unwrap_or_default().to_owned(),
+                goal,
+                expected,
+            })
+        })
+        .collect()
+}
+
+/// The skill's tools as a mock server serves them.
+pub fn mocks(document: &Json) -> Vec<adas_demo_mcp::MockTool> {
+    document["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|tool| {
+            let name = tool["name"].as_str()?.to_owned();
+            let mut properties = Map::new();
+            let mut required = Vec::new();
+            for input in tool["inputs"].as_array().into_iter().flatten() {
+                let Some(input_name) = input["name"].as_str() else {
+                    continue;
+                };
+                let kind = match input["type"].as_str().unwrap_or("string") {
+                    kind @ ("number" | "integer" | "boolean" | "object" | "array") => kind,
+                    _ => "string",
+                };
+                properties.insert(input_name.to_owned(), serde_json::json!({"type": kind}));
+                if input["required"].as_bool() == Some(true) {
+                    required.push(Json::String(input_name.to_owned()));
+                }
+            }
+            let mut schema = Map::new();
+            schema.insert("type".into(), "object".into());
+            schema.insert("properties".into(), Json::Object(properties));
+            schema.insert("required".into(), Json::Array(required));
+            let examples = tool["mock"]["examples"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|example| (example["input"].clone(), example["output"].clone()))
+                .collect();
+            Some(adas_demo_mcp::MockTool {
+                name,
+                description: tool["description"].as_str().unwrap_or_default().to_owned(),
+                input_schema: schema,
+                examples,
+            })
+        })
+        .collect()
+}
+
+/// The document as the embedded suite runs it: its tools on the mock server.
+pub fn on_mock_server(document: &Json, mock_url: &str) -> Json {
+    let mut document = document.clone();
+    if let Some(map) = document.as_object_mut() {
+        map.remove("connectors");
+        map.insert("mcp_server".into(), Json::String(mock_url.to_owned()));
+    }
+    for tool in document["tools"].as_array_mut().into_iter().flatten() {
+        if let Some(tool) = tool.as_object_mut() {
+            tool.remove("source");
+        }
+    }
+    document
+}
+
+/// A value for `field` of `tool` from the tool's mock examples.
+fn example_value(mocks: &[adas_demo_mcp::MockTool], tool: &str, field: &str) -> Option<Json> {
+    mocks
+        .iter()
+        .filter(|mock| tool.is_empty() || mock.name == tool)
+        .flat_map(|mock| mock.examples.iter())
+        .find_map(|(input, _)| input.get(field).cloned())
+}
+
+fn to_value(value: &Json) -> prost_types::Value {
+    use prost_types::value::Kind;
+    prost_types::Value {
+        kind: Some(match value {
+            Json::Bool(flag) => Kind::BoolValue(*flag),
+            Json::Number(number) => Kind::NumberValue(number.as_f64().unwrap_or_default()),
+            Json::String(text) => Kind::StringValue(text.clone()),
+            other => Kind::StringValue(other.to_string()),
+        }),
+    }
+}
+
+/// Runs one scenario as a job of `slag` on the suite at `client`.
+pub async fn run(
+    client: &Client,
+    slag: &str,
+    mocks: &[adas_demo_mcp::MockTool],
+    scenario: Scenario,
+) -> Outcome {
+    let outcome = |called: Vec<String>, failure: Option<String>| Outcome {
+        scenario: scenario.clone(),
+        called,
+        failure,
+    };
+    let mut clients = match jobs::connect(client).await {
+        Ok(clients) => clients,
+        Err(error) => return outcome(Vec::new(), Some(error)),
+    };
+    let started = clients
+        .orchestrator
+        .start_job(pb::StartJobRequest {
+            skill: format!("skills/{slag}"),
+            goal: scenario.goal.clone(),
+            ..Default::default()
+        })
+        .await;
+    let mut job = match started {
+        Ok(job) => job.into_inner(),
+        Err(status) => return outcome(Vec::new(), Some(jobs::status_text(status))),
+    };
+    let mut failure = None;
+    for _ in 0..12 {
+        job = match jobs::settle(&mut clients, &job.name, job.version).await {
+            Ok(job) => job,
+            Err(error) => {
+                failure = Some(error);
+                break;
+            }
+        };
+        let Some(waiting) = job.waiting.clone() else {
+            break;
+        };
+        let answer: Option<(String, Json)> = match waiting.reason_code.as_str() {
+            "INTENT_CLARIFICATION_REQUIRED" => waiting.fields.first().and_then(|field| {
+                field
+                    .options
+                    .first()
+                    .map(|option| (field.name.clone(), Json::String(option.clone())))
+            }),
+            "ACTION_CONFIRMATION_REQUIRED" => waiting
+                .fields
+                .first()
+                .map(|field| (field.name.clone(), Json::String("yes".into()))),
+            "MISSING_REQUIRED_INPUT" => waiting.fields.first().and_then(|field| {
+                let tool = field.slot_path.split('[').next().unwrap_or_default();
+                example_value(mocks, tool, &field.name).map(|value| (field.name.clone(), value))
+            }),
+            _ => None,
+        };
+        let Some((field, value)) = answer else {
+            failure = Some(format!("the job waits: {}", waiting.prompt_message));
+            break;
+        };
+        if let Err(status) = clients
+            .dal
+            .submit_input(pb::SubmitInputRequest {
+                job: job.name.clone(),
+                correlation_id: waiting.correlation_id.clone(),
+                fields: [(field, to_value(&value))].into(),
+                ..Default::default()
+            })
+            .await
+        {
+            failure = Some(jobs::status_text(status));
+            break;
+        }
+    }
+    let called: Vec<String> = job
+        .tool_calls
+        .iter()
+        .filter(|call| !call.is_error)
+        .map(|call| call.tool.clone())
+        .collect();
+    let missing: Vec<&String> = scenario
+        .expected
+        .iter()
+        .filter(|tool| !called.contains(tool))
+        .collect();
+    if failure.is_none() && !missing.is_empty() {
+        let why = job
+            .error
+            .as_ref()
+            .map(|error| format!(" ({})", error.message))
+            .unwrap_or_default();
+        failure = Some(format!(
+            "not called: {}{why}",
+            missing
+                .iter()
+                .map(|tool| format!("`{tool}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    outcome(called, failure)
+}
+
+/// A JUnit report of the outcomes (one test case per scenario).
+pub fn junit(slag: &str, outcomes: &[Outcome], took: Duration) -> String {
+    fn escape(text: &str) -> String {
+        text.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    }
+    let failures = outcomes.iter().filter(|o| o.failure.is_some()).count();
+    let mut xml = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" time=\"{:.3}\">\n",
+        escape(slag),
+        outcomes.len(),
+        took.as_secs_f64()
+    );
+    for outcome in outcomes {
+        xml.push_str(&format!(
+            "  <testcase classname=\"{}\" name=\"{}\">",
+            escape(slag),
+            escape(&outcome.scenario.id)
+        ));
+        if let Some(failure) = &outcome.failure {
+            xml.push_str(&format!("<failure message=\"{}\"/>", escape(failure)));
+        }
+        xml.push_str("</testcase>\n");
+    }
+    xml.push_str("</testsuite>\n");
+    xml
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_give_the_users_words_and_the_calls() {
+        let document = serde_json::json!({
+            "tools": [{"name": "calendar.event.list"}, {"name": "calendar.event.delete"}],
+            "scenarios": [
+                {"id": "cancel", "steps": [
+                    "User says 'Cancel my meeting with Dave tomorrow'",
+                    "Agent finds the meeting via calendar.event.list",
+                    "Agent calls calendar.event.delete"
+                ]},
+                {"id": "quoted", "steps": ["User says 'I'd like a consultation'"]},
+                {"steps": ["Agent does something"]}
+            ]
+        });
+        let found = scenarios(&document);
+        let cancel = found[0].clone().unwrap();
+        assert_eq!(cancel.goal, "Cancel my meeting with Dave tomorrow");
+        assert_eq!(
+            cancel.expected,
+            vec!["calendar.event.list", "calendar.event.delete"]
+        );
+        assert_eq!(found[1].clone().unwrap().goal, "I'd like a consultation");
+        assert!(found[2].is_err());
+    }
+}
