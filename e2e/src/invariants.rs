@@ -382,6 +382,17 @@ impl CheckedStore {
         extra: &[&str],
         env: &[(&str, &str)],
     ) -> adas_testkit::SpawnedService {
+        self.spawn_up_logged(root, extra, env, None)
+    }
+
+    /// [`Self::spawn_up`] with the process' log written to `log`.
+    pub fn spawn_up_logged(
+        &self,
+        root: &Path,
+        extra: &[&str],
+        env: &[(&str, &str)],
+        log: Option<&Path>,
+    ) -> adas_testkit::SpawnedService {
         let memory = root.join("memory");
         let templates = adas_testkit::templates_arg();
         let mut args = vec![
@@ -396,7 +407,12 @@ impl CheckedStore {
         args.extend_from_slice(extra);
         let store_args = self.up_args();
         args.extend(store_args.iter().map(String::as_str));
-        adas_testkit::SpawnedService::spawn(&adas_testkit::workspace_binary("adas"), &args, env)
+        adas_testkit::SpawnedService::spawn_logged(
+            &adas_testkit::workspace_binary("adas"),
+            &args,
+            env,
+            log,
+        )
     }
 
     /// The private Redis' URL.

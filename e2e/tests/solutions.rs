@@ -67,6 +67,16 @@ impl Scheduling {
     /// The suite with the identity connector set by the deployment and the
     /// calendar's put by the tenant's admin; `gateway` edits the gateway
     /// export before it is put (a short TTL, a response filter).
+    /// [`Self::start`] logging at info: every job event is a log line.
+    async fn start_logging_info(label: &str, gateway: impl Fn(&mut Value)) -> Self {
+        let edit = |slag: &str, document: &mut Value| {
+            if slag == "identity-gateway" {
+                gateway(document);
+            }
+        };
+        Self::start_logged(label, edit, &[("ADAS_LOG", "info")], true).await
+    }
+
     async fn start(label: &str, gateway: impl Fn(&mut Value)) -> Self {
         let edit = |slag: &str, document: &mut Value| {
             if slag == "identity-gateway" {
@@ -82,11 +92,20 @@ impl Scheduling {
         edit: impl Fn(&str, &mut Value),
         env: &[(&str, &str)],
     ) -> Self {
+        Self::start_logged(label, edit, env, false).await
+    }
+
+    async fn start_logged(
+        label: &str,
+        edit: impl Fn(&str, &mut Value),
+        env: &[(&str, &str)],
+        logged: bool,
+    ) -> Self {
         let scratch = adas_testkit::scratch_dir(label);
         let log = scratch.join("calendar-executions.jsonl");
         let servers = servers(&log);
         let identity = format!("identity-mcp=http://{}/mcp", servers.0.addr());
-        let suite = Suite::start_with_env(
+        let suite = Suite::start_logged(
             label,
             &[
                 "--rate-per-principal",
@@ -95,8 +114,11 @@ impl Scheduling {
                 "127.0.0.1",
                 "--connector",
                 &identity,
+                "--console-listen",
+                "127.0.0.1:0",
             ],
             env,
+            logged,
         );
         let mut registry = suite.registry("root").await;
         registry
@@ -178,6 +200,38 @@ impl Scheduling {
         }
         events
     }
+}
+
+/// A console page as `who` sees it: signed in with their key, over HTTP/1.1.
+async fn console_page(suite: &Suite, who: &str, path: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let console = suite.service.console_addr().expect("the console serves");
+    let exchange = |request: String| async move {
+        let mut stream = tokio::net::TcpStream::connect(console).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).await.unwrap();
+        answer
+    };
+    let form = format!("key={}", suite.keys[who]);
+    let signed_in = exchange(format!(
+        "POST /login HTTP/1.1\r\nHost: {console}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{form}",
+        form.len()
+    ))
+    .await;
+    let cookie = signed_in
+        .lines()
+        .find_map(|line| {
+            line.strip_prefix("set-cookie: ")
+                .or_else(|| line.strip_prefix("Set-Cookie: "))
+        })
+        .and_then(|cookie| cookie.split(';').next())
+        .unwrap_or_else(|| panic!("no session: {signed_in}"))
+        .to_owned();
+    exchange(format!(
+        "GET {path} HTTP/1.1\r\nHost: {console}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n"
+    ))
+    .await
 }
 
 fn book(organizer: Option<&str>) -> String {
@@ -448,7 +502,7 @@ async fn an_expired_grant_stops_the_next_booking() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_filtered_field_leaves_by_no_path() {
-    let scheduling = Scheduling::start("solution-filters", |gateway| {
+    let scheduling = Scheduling::start_logging_info("solution-filters", |gateway| {
         gateway["response_filters"] = serde_json::json!([
             {"strip_fields": ["customer.ssn"], "mask_fields": ["customer.email"]}
         ]);
@@ -476,6 +530,27 @@ async fn a_filtered_field_leaves_by_no_path() {
     assert!(!reply.contains(SSN), "{reply}");
     let events = format!("{:?}", scheduling.events("alice", &gateway).await);
     assert!(!events.contains(SSN), "WatchJob shows the filtered field");
+    // The console's job page: the grants and the turn are shown, the
+    // filtered field is not, and the classified lookup's output is masked.
+    let html = console_page(&scheduling.suite, "alice", &format!("/{}", gateway.name)).await;
+    assert!(html.contains(" 200 OK"), "{html}");
+    assert!(html.contains("<code>sched.user_id</code>"), "{html}");
+    assert!(
+        html.contains("this turn handled by <strong>identity-gateway</strong>"),
+        "{html}"
+    );
+    assert!(!html.contains(SSN), "the console shows the filtered field");
+    assert!(
+        html.contains("***"),
+        "the classified output is masked: {html}"
+    );
+    // Its log, at info (every job event a line).
+    let log = scheduling.suite.log();
+    assert!(
+        log.contains("adas::job"),
+        "the suite logged its jobs: {log}"
+    );
+    assert!(!log.contains(SSN), "the log shows the filtered field");
     // The archive and everything else the suite wrote on disk.
     let mut stack = vec![scheduling.suite.root.clone()];
     while let Some(dir) = stack.pop() {

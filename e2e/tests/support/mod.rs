@@ -81,6 +81,12 @@ impl Suite {
     }
 
     pub fn start_with_env(label: &str, extra: &[&str], env: &[(&str, &str)]) -> Self {
+        Self::start_logged(label, extra, env, false)
+    }
+
+    /// [`Self::start_with_env`]; with `logged`, what the suite logs goes to
+    /// a file [`Self::log`] reads instead of the test's stderr.
+    pub fn start_logged(label: &str, extra: &[&str], env: &[(&str, &str)], logged: bool) -> Self {
         let root = scratch_dir(label);
         let auth_file = root.join("auth.json");
         let keys: HashMap<&'static str, String> = PRINCIPALS
@@ -96,7 +102,9 @@ impl Suite {
         let mut args = vec!["--auth-file", auth_file.to_str().unwrap()];
         args.extend_from_slice(extra);
         let store = CheckedStore::start(&root);
-        let service = store.spawn_up(&root, &args, env);
+        // Everything it logs, for tests that read it (`log()`).
+        let log = root.join("adas.log");
+        let service = store.spawn_up_logged(&root, &args, env, logged.then_some(log.as_path()));
         Self {
             service,
             keys,
@@ -192,6 +200,11 @@ impl Suite {
             .into_iter()
             .filter(|execution| execution["tool"] == tool)
             .collect()
+    }
+
+    /// What the suite logged so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.root.join("adas.log")).unwrap_or_default()
     }
 
     /// Redis keys whose name contains `needle`.

@@ -188,11 +188,46 @@ async fn render_job(
         job.iteration_budget,
         slag = esc(slag),
     );
+    if !job.solution.is_empty() {
+        let _ = write!(
+            body,
+            "<p class=\"turn\">Solution <code>{}</code> · this turn handled by <strong>{}</strong>{}</p>",
+            esc(&job.solution),
+            esc(&job.slag),
+            if job.handed_off_from.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " · handed off from <code>{}</code>",
+                    esc(&job.handed_off_from)
+                )
+            }
+        );
+    }
     if let Some(error) = &job.error
         && !error.message.is_empty()
     {
         let _ = write!(body, "<p class=\"error\">{}</p>", esc(&error.message));
     }
+    if !job.grants.is_empty() {
+        body.push_str(
+            "<h2>Grants</h2><table class=\"grants\"><tr><th>Grant</th><th>Value</th><th>Issued by</th><th>Expires</th></tr>",
+        );
+        for grant in &job.grants {
+            let _ = write!(
+                body,
+                "<tr><td><code>{}</code></td><td>{}</td><td><code>{}</code> of {}</td><td>{}</td></tr>",
+                esc(&grant.key),
+                esc(&grant.value),
+                esc(&grant.issuer_tool),
+                esc(&grant.issuer_skill),
+                time(grant.expire_time.as_ref()),
+            );
+        }
+        body.push_str("</table>");
+    }
+    // Results of tools classified `pii_*` are masked here by default.
+    let personal = personal_tools(clients, slag).await;
     if let Some(waiting) = &job.waiting {
         let paused = job.status == pb::JobStatus::Paused as i32;
         // Spec 000's UI contract: the input widget if and only if the job is
@@ -228,11 +263,14 @@ async fn render_job(
             .as_ref()
             .map(struct_to_json)
             .unwrap_or_default();
-        let output = call
+        let mut output = call
             .output
             .as_ref()
             .map(value_to_json)
             .unwrap_or(Json::Null);
+        if personal.contains(&call.tool) {
+            mask(&mut output);
+        }
         let _ = write!(
             body,
             "<section class=\"call card{}\"><h3><code>{}</code></h3><p>iteration {} · {}</p>{}</section>",
@@ -472,4 +510,46 @@ pub async fn jobs_events(
     Sse::new(futures_util::stream::select_all(streams))
         .keep_alive(KeepAlive::default())
         .into_response()
+}
+
+/// The skill's tools classified personal (`security.classification: pii_*`).
+async fn personal_tools(clients: &mut Clients, slag: &str) -> Vec<String> {
+    let Ok(skill) = clients
+        .registry
+        .get_skill(pb::GetSkillRequest {
+            name: format!("skills/{slag}"),
+        })
+        .await
+    else {
+        return Vec::new();
+    };
+    let document = skill
+        .into_inner()
+        .document
+        .as_ref()
+        .map(struct_to_json)
+        .unwrap_or_default();
+    document
+        .get("tools")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|tool| {
+            tool["security"]["classification"]
+                .as_str()
+                .is_some_and(|class| class.to_ascii_lowercase().starts_with("pii"))
+        })
+        .filter_map(|tool| tool["name"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// Every scalar of `value` replaced by `***` (keys kept: what was returned
+/// shows, not what it said).
+fn mask(value: &mut Json) {
+    match value {
+        Json::Object(map) => map.values_mut().for_each(mask),
+        Json::Array(items) => items.iter_mut().for_each(mask),
+        Json::Null => {}
+        other => *other = Json::String("***".into()),
+    }
 }

@@ -291,6 +291,24 @@ impl SpawnedService {
     /// # Panics
     /// When the process exits or stays silent past the deadline.
     pub fn spawn(binary: &Path, args: &[&str], envs: &[(&str, &str)]) -> Self {
+        Self::spawn_logged(binary, args, envs, None)
+    }
+
+    /// [`Self::spawn`] with its log (stderr) written to `log` when given, so a
+    /// test can read what it logged.
+    pub fn spawn_logged(
+        binary: &Path,
+        args: &[&str],
+        envs: &[(&str, &str)],
+        log: Option<&Path>,
+    ) -> Self {
+        let stderr = match log {
+            Some(path) => Stdio::from(
+                std::fs::File::create(path)
+                    .unwrap_or_else(|error| panic!("{}: {error}", path.display())),
+            ),
+            None => Stdio::inherit(),
+        };
         let mut command = Command::new(binary);
         command
             .args(args)
@@ -299,7 +317,7 @@ impl SpawnedService {
             .env("ADAS_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(stderr);
         for (key, value) in envs {
             command.env(key, value);
         }
