@@ -11,22 +11,13 @@ use adas_tools::{McpConnector, McpError, RmcpConnector, ToolSource};
 use serde_json::json;
 use tonic::transport::Channel;
 
-fn python() -> PathBuf {
-    if let Ok(python) = std::env::var("ADAS_PYTHON") {
-        return PathBuf::from(python);
-    }
-    let venv = PathBuf::from(std::env::var("HOME").unwrap_or_default())
-        .join(".cache/adas-venv/bin/python");
-    assert!(
-        venv.exists(),
-        "the Python MCP SDK venv is missing: run `bash e2e/test.sh` (it installs it) or set ADAS_PYTHON"
-    );
-    venv
-}
-
 fn peer() -> SpawnedService {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/mcp_peer_server.py");
-    SpawnedService::spawn(&python(), &[script.to_str().unwrap()], &[])
+    SpawnedService::spawn(
+        &adas_testkit::python_sdk(),
+        &[script.to_str().unwrap()],
+        &[],
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -226,7 +217,7 @@ async fn resolve_tools_lists_exactly_the_peer_tools() {
 fn peer_at(listen: &str, rug_pull: bool) -> SpawnedService {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/mcp_peer_server.py");
     SpawnedService::spawn(
-        &python(),
+        &adas_testkit::python_sdk(),
         &[script.to_str().unwrap()],
         &[
             ("PEER_LISTEN", listen),
@@ -365,7 +356,7 @@ async fn https_mcp_servers_are_reached_and_verified() {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/mcp_peer_server.py");
     let (cert, key) = (pki.cert("server"), pki.key("server"));
     let peer = SpawnedService::spawn(
-        &python(),
+        &adas_testkit::python_sdk(),
         &[script.to_str().unwrap()],
         &[
             ("PEER_TLS_CERT", cert.to_str().unwrap()),

@@ -19,19 +19,6 @@ use support::Suite;
 
 const SOLUTION: &str = "solutions/scheduling-assistant";
 
-fn python() -> PathBuf {
-    if let Ok(python) = std::env::var("ADAS_PYTHON") {
-        return PathBuf::from(python);
-    }
-    let venv = PathBuf::from(std::env::var("HOME").unwrap_or_default())
-        .join(".cache/adas-venv/bin/python");
-    assert!(
-        venv.exists(),
-        "the Python MCP SDK venv is missing: run `bash e2e/test.sh` (it installs it) or set ADAS_PYTHON"
-    );
-    venv
-}
-
 fn fixture(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/skill/tests/fixtures")
@@ -43,8 +30,13 @@ fn fixture(name: &str) -> String {
 fn servers(log: &Path) -> (SpawnedService, SpawnedService) {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("python/scheduling_server.py");
     let env = [("SCHED_EXECUTIONS_LOG", log.to_str().unwrap())];
-    let start =
-        |which: &str| SpawnedService::spawn(&python(), &[script.to_str().unwrap(), which], &env);
+    let start = |which: &str| {
+        SpawnedService::spawn(
+            &adas_testkit::python_sdk(),
+            &[script.to_str().unwrap(), which],
+            &env,
+        )
+    };
     (start("identity"), start("calendar"))
 }
 

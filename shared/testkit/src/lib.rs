@@ -566,3 +566,21 @@ impl SilentServer {
         }
     }
 }
+
+/// The Python with the MCP SDK (`ADAS_PYTHON`, else the venv `e2e/test.sh`
+/// prepares in `~/.cache/adas-venv`), for tests that run Python peers.
+///
+/// # Panics
+/// When neither is there.
+pub fn python_sdk() -> PathBuf {
+    if let Ok(python) = std::env::var("ADAS_PYTHON") {
+        return PathBuf::from(python);
+    }
+    let venv = PathBuf::from(std::env::var("HOME").unwrap_or_default())
+        .join(".cache/adas-venv/bin/python");
+    assert!(
+        venv.exists(),
+        "the Python MCP SDK venv is missing: run `bash e2e/test.sh` (it installs it) or set ADAS_PYTHON"
+    );
+    venv
+}
