@@ -566,6 +566,19 @@ fn connectors_solutions_and_triggers_from_the_cli() {
     assert!(stdout.contains("connectors/gcal-mcp"), "{stdout}");
     let (code, _, _) = run(&["connector", "delete", "gcal-mcp"]);
     assert_eq!(code, Some(0));
+    // An export whose connection no server is mapped to is stored with a
+    // warning at that connection's line:col.
+    let export = repo("shared/skill/tests/fixtures/scheduling-agent.draft.skill.json");
+    let (code, stdout, stderr) = run(&["skill", "put", &export, "--name", "scheduling-agent"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let line = stdout
+        .lines()
+        .find(|line| line.contains("connection `gcal-mcp` is mapped to no MCP server"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        line.starts_with(&format!("{export}:")) && line.contains(": warning: "),
+        "{line}"
+    );
     let (code, _, stderr) = run(&["connector", "get", "gcal-mcp"]);
     assert_eq!(code, Some(1), "{stderr}");
 

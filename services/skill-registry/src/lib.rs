@@ -58,6 +58,38 @@ impl SkillRegistry {
         }
     }
 
+    /// A warning at its line:col for each connection of `skill` that this
+    /// tenant maps to no server (its tools are unavailable until one is).
+    async fn unmapped_connections(
+        &self,
+        tenant: &str,
+        skill: &adas_skill::OperationalSkill,
+    ) -> Result<Vec<pb::Diagnostic>, RegistryError> {
+        let positions = adas_skill::document::parse(&skill.source, skill.format)
+            .map(|document| document.positions)
+            .ok();
+        let mut warnings = Vec::new();
+        for (index, id) in skill.skill.connectors.iter().enumerate() {
+            if self.tools.connection(tenant, id).await?.is_some() {
+                continue;
+            }
+            let path = format!("connectors[{index}]");
+            let at = positions
+                .as_ref()
+                .map(|positions| positions.find(&path))
+                .unwrap_or_default();
+            warnings.push(convert::diagnostic(&adas_skill::Diagnostic::warning(
+                &path,
+                at,
+                adas_skill::diagnostics::codes::UNKNOWN_CONNECTION,
+                format!(
+                    "connection `{id}` is mapped to no MCP server for this tenant: its tools are unavailable until `adas connector put {id} --url …`"
+                ),
+            )));
+        }
+        Ok(warnings)
+    }
+
     /// `solutions/{id}` → id.
     fn solution_id(field: &'static str, name: &str) -> Result<String, RegistryError> {
         name.strip_prefix("solutions/")
@@ -348,7 +380,11 @@ impl SkillRegistryService for SkillRegistry {
                 other => RegistryError::Skill(other),
             })?;
         tracing::info!(target: "adas::audit", principal = %author, tenant = %principal.tenant, skill = %written, etag = %skill.etag, "skill written");
-        Ok(adas_runtime::reply(convert::skill(&skill)))
+        let mut answer = convert::skill(&skill);
+        answer
+            .diagnostics
+            .extend(self.unmapped_connections(&tenant, &skill).await?);
+        Ok(adas_runtime::reply(answer))
     }
 
     async fn delete_skill(
