@@ -613,7 +613,9 @@ fn scheduling_model(_: usize, seen: &Seen) -> Reply {
         "plan" if gateway => structured(serde_json::json!({"explanation": "verify", "done": false,
             "program": "identity.user.lookup(email=\"alice@company.com\"), sys.emitUserMessage(text=\"You are verified.\")"})),
         "plan" => structured(serde_json::json!({"explanation": "book", "done": false,
-            "program": "calendar.event.create(title=\"Sync\", start_time=\"2026-12-01T14:00\", end_time=\"2026-12-01T15:00\", organizer_id=\"u-bob\")"})),
+            // A read outside the booking workflow's steps first (its
+            // `on_deviation: warn` lets it run, recorded), then the booking.
+            "program": "calendar.event.list(date_start=\"2026-12-01\"), calendar.event.create(title=\"Sync\", start_time=\"2026-12-01T14:00\", end_time=\"2026-12-01T15:00\", organizer_id=\"u-bob\")"})),
         "finalization_verdict" => structured(serde_json::json!({
             "passed": true, "score": 0.9, "reasons": [], "missing_fields": [], "suggested_action": "NONE"
         })),
@@ -698,7 +700,22 @@ async fn a_model_gets_no_grant_it_was_not_issued_and_sees_no_filtered_field() {
         "{:?}",
         scheduling.events("alice", &booked).await
     );
-    assert!(booked.error.unwrap().message.contains("organizer_id"));
+    assert!(
+        booked
+            .error
+            .clone()
+            .unwrap()
+            .message
+            .contains("organizer_id")
+    );
+    let events = scheduling.events("alice", &booked).await;
+    assert!(
+        events
+            .iter()
+            .any(|event| event.r#type == pb::JobEventType::WorkflowDeviated as i32),
+        "{events:?}"
+    );
+    assert_eq!(executed(&scheduling.log, "event.list").len(), 1);
     assert!(executed(&scheduling.log, "event.create").is_empty());
     // The model was asked, and no prompt carried the stripped field.
     let seen = model.seen();
