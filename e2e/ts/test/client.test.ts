@@ -53,7 +53,10 @@ async function watchUntil(job: Job, after: string, until: (type: JobEventType, s
   return { job: await orchestrator.getJob({ name: job.name }), last };
 }
 
-const paused = (_: JobEventType, status: JobStatus) => status === JobStatus.PAUSED;
+// The job paused: its PAUSED event. (Every event of the write that paused it,
+// and a refused answer's, also carries status PAUSED: stopping at one of those
+// would leave the pause itself to be read as the next one.)
+const paused = (type: JobEventType, _: JobStatus) => type === JobEventType.PAUSED;
 
 test("a refund job from start to completion", async () => {
   let job = await orchestrator.startJob({ skill: "skills/cs-tier-1", goal: "I want a refund", requestId: "ts-refund-1" });
