@@ -20,8 +20,11 @@ use support::Suite;
 const SOLUTION: &str = "solutions/scheduling-assistant";
 
 fn fixture(name: &str) -> String {
+    // The project's own copies of the Builder's exports (shared/skill/tests/fixtures).
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/skill/tests/fixtures")
+        .parent()
+        .expect("e2e/ is in the workspace")
+        .join("shared/skill/tests/fixtures")
         .join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }

@@ -668,9 +668,15 @@ impl SkillRegistryService for SkillRegistry {
         .await
         .map_err(|error| RegistryError::Internal(error.to_string()))?;
         if let Some(solution) = &loaded.solution {
-            let at = |path: &str| {
+            // Parsed once for the positions of the diagnostics added here.
+            let positions =
                 adas_skill::document::parse(&request.source, Format::detect(None, &request.source))
-                    .map(|document| document.positions.find(path))
+                    .map(|document| document.positions)
+                    .ok();
+            let at = |path: &str| {
+                positions
+                    .as_ref()
+                    .map(|positions| positions.find(path))
                     .unwrap_or_default()
             };
             if solution.id != id {
