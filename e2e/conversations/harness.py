@@ -14,10 +14,18 @@ and wrong side-effecting calls — a call of a tool the file lists under
     python harness.py --only rooms    # conversations whose title contains it
     python harness.py --model scripted  # the model path, against scripted_model.py
     python harness.py --model env       # against the model ADAS_LLM_* names (e2e/eval.sh)
+    python harness.py --set blind       # the blind sets (blind/): scored once, see EVAL.md
+
+It exits non-zero when a skill ends fewer than `--threshold` (0.9) of its
+conversations correctly, when any conversation makes a wrong side-effecting
+call, or when the invariant checker (adas_client.invariant_violations) finds a
+broken promise in the event log of any job the run made.
 
 The `.conv` format, one directive per line (`#` comments):
 
     skill: room-booking               header: the skill's slag
+    server: rooms.py                  its MCP server in servers/ (skills/<slag>.yaml
+                                      is registered with the server's address)
     side_effects: reserve_room, cancel_reservation
     tuned: no                         whether the detector was tuned on this skill
     === title                         a conversation (a new one: no memory)
@@ -83,7 +91,7 @@ STATUSES = {
     "failed": job_pb2.JOB_STATUS_FAILED,
 }
 SETTLED = set(STATUSES.values())
-SERVERS = {"room-booking": "rooms.py", "library-desk": "library.py"}
+SETS = {"main": ["*.conv"], "blind": ["blind/*.conv"], "all": ["*.conv", "blind/*.conv"]}
 
 
 class Process:
@@ -269,8 +277,13 @@ class Runner:
         return result
 
     def check_side_effects(self, made, expected, result):
+        """Each expected call may be made once: a second execution of the same
+        side-effecting call is as wrong as a call nobody asked for."""
+        unused = list(expected)
         for call in made:
-            if call[0] in self.side_effects and call not in expected:
+            if call in unused:
+                unused.remove(call)
+            elif call[0] in self.side_effects:
                 result["wrong"].append(call)
 
 
@@ -291,6 +304,10 @@ def main():
     parser.add_argument("--report", help="write the report (markdown) here")
     parser.add_argument("--only", default="", help="run conversations whose title contains this")
     parser.add_argument("--json", help="write the measures as JSON here")
+    parser.add_argument("--set", choices=sorted(SETS), default="main",
+                        help="main (the scored sets), blind (blind/: run once, EVAL.md), all")
+    parser.add_argument("--threshold", type=float, default=0.9,
+                        help="the share of conversations every skill must end correctly")
     parser.add_argument("--model", choices=["none", "scripted", "env"], default="none",
                         help="the model path: none (deterministic), scripted (scripted_model.py, an "
                              "overconfident model that invents values), env (ADAS_LLM_* as set)")
@@ -307,21 +324,27 @@ def main():
         # The deterministic path: no model the caller's environment names.
         for key in [key for key in os.environ if key.startswith("ADAS_LLM_")]:
             del os.environ[key]
+    # A private redis-server holds the jobs, so the invariant checker can read
+    # every job's event log after the run.
+    redis = adas_client.Redis()
+    env["ADAS_REDIS_URL"] = redis.url
     suite = Process([str(pathlib.Path(args.bin_dir) / "adas"), "up", "--listen", "127.0.0.1:0",
                      "--demo-mcp-listen", "127.0.0.1:0", "--memory-root", memory,
                      "--templates-dir", str(ROOT / "skill-templates"), "--mcp-allow", "127.0.0.1"],
                     env=env)
     servers = {}
-    rows, results = [], {}
+    rows, results, violations = [], {}, []
     try:
         registry = registry_grpc.SkillRegistryServiceStub(grpc.insecure_channel(suite.address))
-        for slag, script in SERVERS.items():
-            servers[slag] = Process([python, str(HERE / "servers" / script)], cwd=str(HERE / "servers"))
-            source = (HERE / "skills" / f"{slag}.yaml").read_text().replace(
-                "${MCP_URL}", f"http://{servers[slag].address}/mcp")
-            registry.PutSkill(registry_pb2.PutSkillRequest(name=f"skills/{slag}", source=source), timeout=30)
-        for path in sorted(HERE.glob("*.conv")):
+        paths = sorted(path for pattern in SETS[args.set] for path in HERE.glob(pattern))
+        for path in paths:
             header, conversations = parse(path)
+            slag = header["skill"]
+            if header.get("server") and slag not in servers:
+                servers[slag] = Process([python, str(HERE / "servers" / header["server"])], cwd=str(HERE / "servers"))
+                source = (HERE / "skills" / f"{slag}.yaml").read_text().replace(
+                    "${MCP_URL}", f"http://{servers[slag].address}/mcp")
+                registry.PutSkill(registry_pb2.PutSkillRequest(name=f"skills/{slag}", source=source), timeout=30)
             runner = Runner(suite.address, header["skill"], header["side_effects"])
             measured = [runner.run(conversation) for conversation in conversations
                         if args.only.lower() in conversation.title.lower()]
@@ -344,10 +367,12 @@ def main():
                     print(f"WRONG [{header['skill']}] {m['title']}: {problem}")
                 for call in m["wrong"]:
                     print(f"SIDE EFFECT [{header['skill']}] {m['title']}: {call}")
+        violations = adas_client.invariant_violations(event_logs(redis), [])
     finally:
         for server in servers.values():
             server.stop()
         suite.stop()
+        redis.stop()
         if model:
             model.stop()
     print(table(rows))
@@ -359,7 +384,27 @@ def main():
         pathlib.Path(args.json).write_text(json.dumps({"rows": rows, "results": results}, indent=1))
     if args.report:
         write_report(pathlib.Path(args.report), rows, total)
-    return rows
+    failures = [f"{row['skill']}: {row['correct']}/{row['count']} correct, below {args.threshold:.0%}"
+                for row in rows if row["rate"] < args.threshold and args.model == "none"]
+    failures += [f"{row['skill']}: {row['wrong']} wrong side-effecting calls" for row in rows if row["wrong"]]
+    failures += [f"invariant: {problem}" for problem in violations]
+    for failure in failures:
+        print(f"FAIL {failure}")
+    return 1 if failures or not rows else 0
+
+
+def event_logs(redis):
+    """Every job's events (adas.storage.v1.JobEvent) from the run's store."""
+    from adas.storage.v1 import job_record_pb2 as storage
+
+    logs, cursor = {}, "0"
+    while True:
+        cursor, keys = redis.command("SCAN", cursor, "MATCH", "adas:*:log:*", "COUNT", "1000")
+        for key in keys:
+            logs[key] = [storage.JobEvent.FromString(data)
+                         for data in redis.command("LRANGE", key, "0", "-1", raw=True)]
+        if cursor == "0":
+            return logs
 
 
 def write_report(path, rows, total):
@@ -374,4 +419,4 @@ def write_report(path, rows, total):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
