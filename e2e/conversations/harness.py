@@ -91,7 +91,8 @@ STATUSES = {
     "failed": job_pb2.JOB_STATUS_FAILED,
 }
 SETTLED = set(STATUSES.values())
-SETS = {"main": ["*.conv"], "blind": ["blind/*.conv"], "all": ["*.conv", "blind/*.conv"]}
+SETS = {"main": ["*.conv", "tuning/*.conv"], "blind": ["blind/*.conv"],
+        "all": ["*.conv", "tuning/*.conv", "blind/*.conv"]}
 
 
 class Process:

@@ -657,7 +657,7 @@ impl OrchestratorService for Orchestrator {
                 }
             }
         }
-        let mut context = request
+        let context = request
             .context
             .as_ref()
             .map(struct_to_json)
@@ -671,6 +671,7 @@ impl OrchestratorService for Orchestrator {
             })
             .collect();
         let mut grants = Vec::new();
+        let (mut memory, mut previous_intent) = (serde_json::Map::new(), String::new());
         let continued = match turn.as_mut() {
             Some(turn) => {
                 grants = std::mem::take(&mut turn.grants);
@@ -682,22 +683,30 @@ impl OrchestratorService for Orchestrator {
             }
         };
         let conversation = match continued {
-            Ok(Some((id, previous))) => {
+            Ok(Some((id, mut previous))) => {
                 // Grants stay with the principal they were issued to: a
                 // conversation continued by another holds none of them.
                 if turn.is_none() {
-                    grants = previous
-                        .grants
+                    grants = std::mem::take(&mut previous.grants)
                         .into_iter()
                         .filter(|grant| {
                             grant.principal == principal.name && grant.conversation == id
                         })
                         .collect();
                 }
-                for (name, value) in previous.context {
-                    context.entry(name).or_insert(value);
-                }
-                for mut item in previous.evidence {
+                // The earlier turns' values are the conversation's memory,
+                // never this turn's context: what the message names wins.
+                let inputs: std::collections::HashSet<&str> = skill
+                    .skill
+                    .tools
+                    .iter()
+                    .flat_map(|tool| &tool.inputs)
+                    .map(|input| input.name.as_str())
+                    .collect();
+                let (remembered, from_calls) = adas_jobs::memory::remember(&previous, &inputs);
+                memory = remembered;
+                previous_intent = adas_jobs::memory::previous_intent(&previous);
+                for mut item in previous.evidence.into_iter().chain(from_calls) {
                     if !evidence.iter().any(|known| {
                         known.name == item.name && adas_jobs::same_value(&known.value, &item.value)
                     }) {
@@ -748,6 +757,8 @@ impl OrchestratorService for Orchestrator {
             holds_quota,
             conversation: conversation.clone(),
             evidence,
+            memory,
+            previous_intent,
             trace_parent: adas_runtime::telemetry::current_traceparent(),
             grants,
             solution: turn

@@ -660,6 +660,9 @@ impl Worker {
             skill: format!("skills/{}", record.slag),
             message: record.goal.clone(),
             context: Some(json_to_struct(&Json::Object(record.context.clone()))),
+            conversation: (!record.memory.is_empty())
+                .then(|| json_to_struct(&Json::Object(record.memory.clone()))),
+            previous_intent_id: record.previous_intent.clone(),
             job: name(record),
             ..request
         };

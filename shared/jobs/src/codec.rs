@@ -145,6 +145,8 @@ pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
             .as_ref()
             .map(|note| serde_json::to_vec(note).expect("a handoff note serializes"))
             .unwrap_or_default(),
+        memory_json: map_bytes(&record.memory),
+        previous_intent: record.previous_intent.clone(),
         started_call: record.started_call.as_ref().map(|started| pb::StartedCall {
             key: started.key.clone(),
             tool: started.tool.clone(),
@@ -291,6 +293,8 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
                     .map_err(|error| JobError::Corrupt(format!("handoff: {error}")))?,
             )
         },
+        memory: map_from(&message.memory_json)?,
+        previous_intent: message.previous_intent,
         started_call: message.started_call.map(|started| StartedCall {
             key: started.key,
             tool: started.tool,

@@ -293,33 +293,11 @@ fn decide(waiting: &Waiting, fields: &Map<String, Json>) -> Option<Result<Decide
             if matches!(lower.as_str(), "none" | "neither" | "no" | "none of these") {
                 return Some(Ok(Decided::NoIntent));
             }
-            let by_number = lower
-                .parse::<usize>()
-                .ok()
-                .and_then(|number| number.checked_sub(1))
-                .and_then(|index| field.options.get(index));
-            let chosen = by_number.or_else(|| {
-                field
-                    .options
-                    .iter()
-                    .zip(
-                        field
-                            .option_labels
-                            .iter()
-                            .chain(std::iter::repeat(&String::new())),
-                    )
-                    .find(|(option, label)| {
-                        option.eq_ignore_ascii_case(&lower) || label.eq_ignore_ascii_case(&lower)
-                    })
-                    .map(|(option, _)| option)
-            });
+            let chosen = crate::answers::pick(&field.options, &field.option_labels, &text);
             Some(match chosen {
                 Some(option) if option == "none" => Ok(Decided::NoIntent),
                 Some(option) => Ok(Decided::Intent(option.clone())),
-                None => Err(format!(
-                    "expected one of {} (or its number)",
-                    field.options.join(", ")
-                )),
+                None => Err(crate::answers::in_plain_words(field, "")),
             })
         }
         reason_codes::ACTION_CONFIRMATION_REQUIRED => Some(match yes_or_no(&text) {
@@ -975,6 +953,23 @@ impl DalAgent {
             }
         }
         if !violations.is_empty() {
+            // Said to the person in their terms: what is wrong, what would
+            // do, and the question again.
+            for (name, problem) in &mut violations {
+                if let Some(field) = waiting.fields.iter().find(|field| &field.name == name) {
+                    *problem = crate::answers::in_plain_words(field, problem);
+                }
+            }
+            let question: Vec<&str> = waiting
+                .fields
+                .iter()
+                .map(|field| field.prompt.as_str())
+                .filter(|prompt| !prompt.is_empty())
+                .collect();
+            if !question.is_empty() && waiting.fields.len() == question.len() {
+                let refusals: Vec<&str> = violations.iter().map(|(_, why)| why.as_str()).collect();
+                waiting.prompt_message = format!("{} {}", refusals.join(" "), question.join(" "));
+            }
             waiting.invalid_answer_count += 1;
             let takeover = waiting.reason_code == reason_codes::HUMAN_TAKEOVER_REQUIRED;
             let escalated = !takeover && waiting.invalid_answer_count >= limit;
@@ -1109,6 +1104,7 @@ fn fill_answers(
         };
         let mut interaction: Interaction = interaction;
         interaction.expected = kind_of(&field.kind);
+        let text = crate::answers::normalized(field, &text);
         let reply = match recovery_reply(&interaction, field, &text) {
             Ok(reply) => reply,
             Err(problem) => {

@@ -11,10 +11,12 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub mod answers;
 pub mod certainty;
 pub mod codec;
 pub mod dal;
 pub mod focus;
+pub mod memory;
 mod page;
 pub mod query;
 
@@ -101,7 +103,7 @@ pub enum OutcomeClass {
 }
 
 /// Detail of one requested field, for UIs.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct WaitingField {
     /// Field name.
     pub name: String,
@@ -277,8 +279,9 @@ pub fn same_value(a: &Json, b: &Json) -> bool {
     match (a, b) {
         (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
         (Json::String(x), Json::String(y)) => x.trim().eq_ignore_ascii_case(y.trim()),
+        // "$600", "1,200" and "1.2k" are the amounts people write.
         (Json::Number(x), Json::String(y)) | (Json::String(y), Json::Number(x)) => {
-            y.trim().parse::<f64>().ok() == x.as_f64()
+            adas_nlu::entities::parse_amount(y).is_some_and(|y| Some(y) == x.as_f64())
         }
         _ => a == b,
     }
@@ -487,6 +490,15 @@ pub struct JobRecord {
     /// The handoff that brought the conversation to this skill.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handoff: Option<HandoffNote>,
+    /// What the conversation's earlier turns hold, by input name (answers,
+    /// values the user gave, the calls' arguments and results): it fills an
+    /// input this turn's message leaves open, never one the message names.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub memory: Map<String, Json>,
+    /// The intent of the conversation's previous turn: a follow-up that names
+    /// no intent of its own ("and downtown?", "cancel it") continues it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub previous_intent: String,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Last written (RFC 3339).
@@ -546,6 +558,8 @@ impl JobRecord {
             grants: Vec::new(),
             solution: String::new(),
             handoff: None,
+            memory: Map::new(),
+            previous_intent: String::new(),
             created_at: stamp.clone(),
             updated_at: stamp,
             ended_at: None,
@@ -1640,6 +1654,8 @@ mod tests {
             grants: Vec::new(),
             solution: String::new(),
             handoff: None,
+            memory: Map::new(),
+            previous_intent: String::new(),
             created_at: rfc3339(0),
             updated_at: rfc3339(0),
             ended_at: None,

@@ -14,6 +14,7 @@ use adas_skill::model::Skill;
 use serde_json::{Map, Value as Json};
 
 use crate::entities::{Entity, Vocabulary, extract};
+use crate::lexicon;
 
 /// Below this best score a message is out of domain (when the skill sets no
 /// `intents.thresholds.reject`). Tuned on the shipped templates' intent table.
@@ -72,6 +73,9 @@ fn entity_class(raw: &str) -> Option<&'static str> {
     } else if raw.contains('/') {
         Some("<path>")
     } else if raw.chars().any(|c| c.is_ascii_digit()) {
+        if crate::entities::parse_amount(raw.trim_end_matches(['.', ',', '?', '!'])).is_some() {
+            return Some("<number>");
+        }
         let alphabetic = raw.chars().filter(|c| c.is_alphabetic()).count();
         if alphabetic > 0 && !raw.starts_with('$') {
             Some("<id>")
@@ -83,6 +87,33 @@ fn entity_class(raw: &str) -> Option<&'static str> {
     }
 }
 
+/// Chat shorthand as the words it stands for.
+const SHORTHAND: &[(&str, &str)] = &[
+    ("pls", "please"),
+    ("plz", "please"),
+    ("thx", "thanks"),
+    ("ty", "thanks"),
+    ("u", "you"),
+    ("ur", "your"),
+    ("r", "are"),
+    ("wat", "what"),
+    ("wats", "what's"),
+    ("hav", "have"),
+    ("dont", "don't"),
+    ("cant", "can't"),
+    ("wont", "won't"),
+    ("abt", "about"),
+    ("acct", "account"),
+    ("amt", "amount"),
+    ("msg", "message"),
+    ("tmrw", "tomorrow"),
+    ("tmr", "tomorrow"),
+    ("ppl", "people"),
+    ("wanna", "want"),
+    ("gonna", "going"),
+];
+
+/// The message's words, lower case, entities as their class, stop words out.
 fn words(text: &str) -> Vec<String> {
     text.to_lowercase()
         .split_whitespace()
@@ -94,23 +125,105 @@ fn words(text: &str) -> Vec<String> {
                 .collect(),
         })
         .map(|word| word.trim_matches('\'').to_owned())
+        .map(
+            |word| match SHORTHAND.iter().find(|(short, _)| *short == word) {
+                Some((_, long)) => (*long).to_owned(),
+                None => word,
+            },
+        )
         .filter(|word| !word.is_empty() && !STOPWORDS.contains(&word.as_str()))
         .collect()
 }
 
-/// Word tokens and their character trigrams (with boundary marks).
-fn features(text: &str) -> Vec<String> {
+/// Features of words: each word's stem and the character trigrams of the word
+/// (with boundary marks), so "refunded" meets "refund" and "cancl" half meets
+/// "cancel".
+fn features_of(words: &[String]) -> Vec<String> {
     let mut features = Vec::new();
-    for word in words(text) {
+    for word in words {
         if word.starts_with('<') {
-            features.push(word);
+            features.push(word.clone());
             continue;
         }
         let marked: Vec<char> = format!("<{word}>").chars().collect();
         for window in marked.windows(3) {
             features.push(format!("#{}", window.iter().collect::<String>()));
         }
-        features.push(word);
+        features.push(lexicon::stem(word));
+    }
+    features
+}
+
+fn features(text: &str) -> Vec<String> {
+    features_of(&words(text))
+}
+
+/// A word of the message that is no English word and no word of the skill, one
+/// edit (two for long words) from exactly one word of the skill: that word.
+/// "cancl" is "cancel", "vacaton" is "vacation"; "block" stays (English).
+fn corrected(word: &str, skill_words: &HashSet<String>) -> Option<String> {
+    let length = word.chars().count();
+    if length < 4
+        || !word.chars().all(|c| c.is_ascii_alphabetic())
+        || skill_words.contains(word)
+        || lexicon::lexicon().knows(&lexicon::stem(word))
+    {
+        return None;
+    }
+    let allowed = if length <= 5 { 1 } else { 2 };
+    let mut best: Option<(usize, &String)> = None;
+    let mut tied = false;
+    for target in skill_words {
+        let target_length = target.chars().count();
+        if target_length < 4
+            || target_length.abs_diff(length) > allowed
+            || target.chars().next() != word.chars().next()
+        {
+            continue;
+        }
+        let distance = strsim::damerau_levenshtein(word, target);
+        if distance > allowed {
+            continue;
+        }
+        match best {
+            Some((known, _)) if distance > known => {}
+            Some((known, other)) if distance == known => {
+                tied |= lexicon::stem(other) != lexicon::stem(target);
+            }
+            _ => {
+                best = Some((distance, target));
+                tied = false;
+            }
+        }
+    }
+    best.filter(|_| !tied).map(|(_, target)| target.clone())
+}
+
+/// The message's features as the skill would spell them: typos corrected to
+/// the skill's words, and a word the skill does not use joined by the skill's
+/// words that share a common sense with it ("holiday" brings "vacation").
+fn query_features(
+    text: &str,
+    skill_words: &HashSet<String>,
+    skill_stems: &HashSet<String>,
+) -> Vec<String> {
+    let words: Vec<String> = words(text)
+        .into_iter()
+        .map(|word| corrected(&word, skill_words).unwrap_or(word))
+        .collect();
+    let mut features = features_of(&words);
+    for word in &words {
+        let stem = lexicon::stem(word);
+        if word.starts_with('<') || skill_stems.contains(&stem) {
+            continue;
+        }
+        let mut synonyms: Vec<&str> = lexicon::lexicon()
+            .synonyms(&stem)
+            .filter(|synonym| skill_stems.contains(*synonym))
+            .collect();
+        synonyms.sort();
+        synonyms.dedup();
+        features.extend(synonyms.into_iter().map(str::to_owned));
     }
     features
 }
@@ -147,73 +260,157 @@ fn cosine(a: &Vector, b: &Vector) -> f64 {
     }
 }
 
+/// A skill's intents as documents: each example and description, and each
+/// intent whole, weighted by TF-IDF.
+struct Corpus {
+    idf: HashMap<String, f64>,
+    default_idf: f64,
+    /// (intent index, an example's vector).
+    examples: Vec<(usize, Vector)>,
+    /// Each intent's distinct features as one vector.
+    whole: Vec<Vector>,
+    /// The skill's words (for typo correction) and their stems (for synonyms).
+    words: HashSet<String>,
+    stems: HashSet<String>,
+}
+
+impl Corpus {
+    fn of(skill: &Skill) -> Self {
+        let intents = skill.intents.clone().unwrap_or_default();
+        let mut texts: Vec<(usize, String)> = Vec::new();
+        for (index, intent) in intents.supported.iter().enumerate() {
+            for example in &intent.examples {
+                texts.push((index, example.clone()));
+            }
+            if let Some(description) = &intent.description {
+                texts.push((index, description.clone()));
+            }
+        }
+        let documents: Vec<(usize, Vec<String>)> = texts
+            .iter()
+            .map(|(index, text)| (*index, features(text)))
+            .collect();
+        let total = documents.len().max(1) as f64;
+        let mut document_frequency: HashMap<String, f64> = HashMap::new();
+        for (_, doc) in &documents {
+            for feature in doc.iter().collect::<HashSet<_>>() {
+                *document_frequency.entry(feature.clone()).or_default() += 1.0;
+            }
+        }
+        let idf: HashMap<String, f64> = document_frequency
+            .into_iter()
+            .map(|(feature, df)| (feature, f64::ln((1.0 + total) / (1.0 + df)) + 1.0))
+            .collect();
+        let default_idf = f64::ln(1.0 + total) + 1.0;
+        let mut whole: Vec<Vec<String>> = vec![Vec::new(); intents.supported.len()];
+        for (index, doc) in &documents {
+            whole[*index].extend(doc.iter().cloned());
+        }
+        // What an intent's tools take is part of what it is about ("renew it, my
+        // email is …": the renewal takes an email).
+        for (index, intent) in intents.supported.iter().enumerate() {
+            for input in intent_inputs(skill, &intent.id) {
+                whole[index].extend(features(&input.replace('_', " ")));
+            }
+        }
+        let mut words: HashSet<String> = texts.iter().flat_map(|(_, text)| words(text)).collect();
+        words.retain(|word| !word.starts_with('<'));
+        let stems = words.iter().map(|word| lexicon::stem(word)).collect();
+        let examples = documents
+            .iter()
+            .map(|(index, doc)| (*index, vectorize(doc, &idf, default_idf)))
+            .collect();
+        let whole = whole
+            .into_iter()
+            .map(|mut doc| {
+                doc.sort();
+                doc.dedup();
+                vectorize(&doc, &idf, default_idf)
+            })
+            .collect();
+        Self {
+            idf,
+            default_idf,
+            examples,
+            whole,
+            words,
+            stems,
+        }
+    }
+
+    /// Each intent's score for a text: its closest example (a message phrased
+    /// like one) and all its examples at once (words only this intent uses —
+    /// "refund" — outweigh words every intent shares, such as "order"), averaged.
+    fn scores(&self, text: &str) -> Vec<f64> {
+        let query = vectorize(
+            &query_features(text, &self.words, &self.stems),
+            &self.idf,
+            self.default_idf,
+        );
+        let mut best_example = vec![0.0f64; self.whole.len()];
+        for (index, example) in &self.examples {
+            best_example[*index] = best_example[*index].max(cosine(&query, example));
+        }
+        self.whole
+            .iter()
+            .zip(&best_example)
+            .map(|(doc, example)| ((example + cosine(&query, doc)) / 2.0).clamp(0.0, 1.0))
+            .collect()
+    }
+}
+
+/// The sentences of a message ("Hi! I moved on 11/02. Could you …?"): a long
+/// message is judged by its best sentence as well as whole, so the one request
+/// in it is not drowned by dates, names and thanks around it.
+fn sentences(message: &str) -> Vec<&str> {
+    let mut sentences = Vec::new();
+    let mut start = 0;
+    let bytes = message.as_bytes();
+    for (index, c) in message.char_indices() {
+        let ends = matches!(c, '?' | '!' | ';' | '\n')
+            || (c == '.'
+                && bytes
+                    .get(index + 1)
+                    .is_none_or(|next| next.is_ascii_whitespace()));
+        if ends {
+            sentences.push(&message[start..index]);
+            start = index + c.len_utf8();
+        }
+    }
+    sentences.push(&message[start..]);
+    // A sentence's clauses too: "Before I go, could you freeze card 9077".
+    let mut parts: Vec<&str> = sentences
+        .iter()
+        .flat_map(|sentence| {
+            let clauses: Vec<&str> = sentence.split(", ").collect();
+            let whole = (clauses.len() > 1).then_some(*sentence);
+            clauses.into_iter().chain(whole)
+        })
+        .collect();
+    parts.retain(|part| !part.trim().is_empty());
+    parts
+}
+
 /// Every intent of the skill with its score for `message`, best first.
 pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
     let intents = skill.intents.clone().unwrap_or_default();
-    let documents: Vec<(usize, Vec<String>)> = intents
-        .supported
-        .iter()
-        .enumerate()
-        .flat_map(|(index, intent)| {
-            intent
-                .examples
-                .iter()
-                .map(|example| features(example))
-                .chain(intent.description.iter().map(|text| features(text)))
-                .map(move |doc| (index, doc))
-        })
-        .collect();
-    let total = documents.len().max(1) as f64;
-    let mut document_frequency: HashMap<String, f64> = HashMap::new();
-    for (_, doc) in &documents {
-        for feature in doc.iter().collect::<HashSet<_>>() {
-            *document_frequency.entry(feature.clone()).or_default() += 1.0;
+    let corpus = Corpus::of(skill);
+    let mut scores = corpus.scores(message);
+    let parts = sentences(message);
+    if parts.len() > 1 {
+        for part in parts {
+            for (score, part_score) in scores.iter_mut().zip(corpus.scores(part)) {
+                *score = score.max(part_score);
+            }
         }
     }
-    let idf: HashMap<String, f64> = document_frequency
-        .into_iter()
-        .map(|(feature, df)| (feature, f64::ln((1.0 + total) / (1.0 + df)) + 1.0))
-        .collect();
-    let default_idf = f64::ln(1.0 + total) + 1.0;
-    let query = vectorize(&features(message), &idf, default_idf);
-
-    // Two views of each intent: its closest example (a message phrased like
-    // one), and all its examples at once (words only this intent uses — "refund"
-    // — outweigh words every intent shares, such as "order").
-    let mut best_example = vec![0.0f64; intents.supported.len()];
-    let mut whole: Vec<Vec<String>> = vec![Vec::new(); intents.supported.len()];
-    for (index, doc) in &documents {
-        let score = cosine(&query, &vectorize(doc, &idf, default_idf));
-        if score > best_example[*index] {
-            best_example[*index] = score;
-        }
-        whole[*index].extend(doc.iter().cloned());
-    }
-    // What an intent's tools take is part of what it is about ("renew it, my
-    // email is …": the renewal takes an email).
-    for (index, intent) in intents.supported.iter().enumerate() {
-        for input in intent_inputs(skill, &intent.id) {
-            whole[index].extend(features(&input.replace('_', " ")));
-        }
-    }
-    let scores: Vec<f64> = whole
-        .iter()
-        .zip(&best_example)
-        .map(|(doc, example)| {
-            let mut distinct = doc.clone();
-            distinct.sort();
-            distinct.dedup();
-            (example + cosine(&query, &vectorize(&distinct, &idf, default_idf))) / 2.0
-        })
-        .collect();
     let mut candidates: Vec<(String, f64)> = intents
         .supported
         .iter()
         .zip(&scores)
-        .map(|(intent, score)| (intent.id.clone(), (*score).clamp(0.0, 1.0)))
+        .map(|(intent, score)| (intent.id.clone(), *score))
         .collect();
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1));
-
     candidates
 }
 
@@ -296,6 +493,13 @@ fn enough_words(skill: &Skill, intent_id: &str, message: &str) -> bool {
         || only_reads(skill, intent_id)
 }
 
+/// Whether a score and its lead over the next clear the skill's accept
+/// threshold and margin (words aside).
+pub fn clears_thresholds(skill: &Skill, confidence: f64, margin: f64) -> bool {
+    let (_, accept, margin_needed) = thresholds(skill);
+    confidence.is_finite() && confidence >= accept && margin >= margin_needed
+}
+
 /// Whether a score (from the detector or a model) may be acted on: the same
 /// rule for both — the skill's `accept` threshold, its margin over the next
 /// candidate, and enough words.
@@ -330,9 +534,46 @@ pub fn out_of_domain(skill: &Skill) -> OutOfDomain {
     }
 }
 
+/// Words a message may open with before its question ("ok, did …", "hi, has …").
+const OPENERS: &[&str] = &[
+    "ok", "okay", "so", "and", "but", "hi", "hello", "hey", "um", "also", "just",
+];
+
+/// Whether the message asks about something done or a state that lasts
+/// ("did my transfer go through?", "has my leave been approved?", "is my card
+/// still blocked?"): a question about an action is a read, even in the
+/// action's own words.
+pub fn asks_about_the_past(message: &str) -> bool {
+    let lower = message.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|word| !word.is_empty())
+        .collect();
+    let Some(first) = words.iter().find(|word| !OPENERS.contains(word)) else {
+        return false;
+    };
+    match *first {
+        "did" | "has" | "have" | "had" | "was" | "were" | "hasn't" | "didn't" | "wasn't" => true,
+        "is" | "are" | "isn't" | "aren't" => words
+            .iter()
+            .any(|word| matches!(*word, "still" | "already" | "yet")),
+        _ => false,
+    }
+}
+
 /// Detects the intent and entities of a message for a skill.
 pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Detection {
-    let candidates = score(skill, message);
+    let mut candidates = score(skill, message);
+    if asks_about_the_past(message) {
+        // A question about an action is about the action's object, in domain
+        // as far as the action's words are; only the intents that read answer
+        // it, and an action is no candidate.
+        let in_domain = candidates.first().map_or(0.0, |(_, score)| *score);
+        candidates.retain(|(intent_id, _)| only_reads(skill, intent_id));
+        if let Some((_, best)) = candidates.first_mut() {
+            *best = best.max(in_domain);
+        }
+    }
     let (reject, accept, margin_needed) = thresholds(skill);
     let best = candidates.first().cloned();
     let margin = match candidates.as_slice() {

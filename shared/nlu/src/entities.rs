@@ -93,12 +93,25 @@ struct Token<'a> {
     start: usize,
 }
 
+/// Whether the comma at `index` groups thousands ("10,000", "2,350.50").
+fn thousands_comma(message: &str, index: usize) -> bool {
+    let bytes = message.as_bytes();
+    index > 0
+        && bytes[index - 1].is_ascii_digit()
+        && bytes.len() >= index + 4
+        && bytes[index + 1..index + 4].iter().all(u8::is_ascii_digit)
+        && bytes
+            .get(index + 4)
+            .is_none_or(|next| !next.is_ascii_digit())
+}
+
 fn tokens(message: &str) -> Vec<Token<'_>> {
     let mut tokens = Vec::new();
     let mut start = None;
     for (index, c) in message.char_indices() {
-        let part_of_token =
-            !c.is_whitespace() && !matches!(c, ',' | ';' | '!' | '?' | '(' | ')' | '"' | '=');
+        let part_of_token = !c.is_whitespace()
+            && !matches!(c, ';' | '!' | '?' | '(' | ')' | '"' | '=')
+            && (c != ',' || thousands_comma(message, index));
         match (part_of_token, start) {
             (true, None) => start = Some(index),
             (false, Some(begin)) => {
@@ -178,17 +191,49 @@ fn is_email(text: &str) -> bool {
     !local.is_empty() && domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
 }
 
-fn parse_number(text: &str) -> Option<f64> {
-    let cleaned = text.trim_start_matches(['$', '€', '£']).replace(',', "");
-    if cleaned.is_empty()
-        || !cleaned
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_digit() || c == '-')
+/// An amount as people write it: `600`, `$600`, `10,000`, `2,350.50`, `4k`,
+/// `$1.2k`, `3m`, `-5`; `None` for anything else (a finite number or nothing).
+pub fn parse_amount(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let text = text
+        .strip_prefix(['$', '€', '£'])
+        .unwrap_or(text)
+        .trim_start();
+    let (digits, scale) = match text.char_indices().last() {
+        Some((at, 'k' | 'K')) => (&text[..at], 1e3),
+        Some((at, 'm' | 'M')) => (&text[..at], 1e6),
+        _ => (text, 1.0),
+    };
+    let (sign, digits) = match digits.strip_prefix('-') {
+        Some(rest) => (-1.0, rest),
+        None => (1.0, digits),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let groups: Vec<&str> = whole.split(',').collect();
+    let grouped_well = groups.len() == 1
+        || (!groups[0].is_empty()
+            && groups[0].len() <= 3
+            && groups[1..].iter().all(|g| g.len() == 3));
+    if whole.is_empty()
+        || !grouped_well
+        || !groups.iter().all(|g| g.chars().all(|c| c.is_ascii_digit()))
+        || !fraction.chars().all(|c| c.is_ascii_digit())
+        || (digits.contains('.') && fraction.is_empty())
     {
         return None;
     }
-    cleaned.parse().ok()
+    let number: f64 = format!(
+        "{}.{}",
+        groups.concat(),
+        if fraction.is_empty() { "0" } else { fraction }
+    )
+    .parse()
+    .ok()?;
+    Some(sign * number * scale).filter(|value| value.is_finite())
+}
+
+fn parse_number(text: &str) -> Option<f64> {
+    parse_amount(text)
 }
 
 fn number_json(value: f64) -> Json {
@@ -205,7 +250,7 @@ fn is_identifier(text: &str) -> bool {
     let shaped = text
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'));
-    has_digit && has_alpha && shaped && !is_email(text)
+    has_digit && has_alpha && shaped && !is_email(text) && parse_amount(text).is_none()
 }
 
 /// The prefix of identifiers in the intent's examples (`ORD-` from `ORD-12345`).
@@ -255,7 +300,9 @@ fn typed(kind: &str, spec: &EntitySpec, token: &Token<'_>, prefixes: &[String]) 
                     .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.' | '(' | ')')))
             .then(|| Json::String(text.to_owned()))
         }
-        "integer" => text.replace(',', "").parse::<i64>().ok().map(Json::from),
+        "integer" => parse_amount(text)
+            .filter(|value| value.fract() == 0.0 && value.abs() < 9.0e15)
+            .map(|value| Json::from(value as i64)),
         "number" | "money" => {
             let money_marked = text.starts_with(['$', '€', '£']);
             if kind == "number" || money_marked || parse_number(text).is_some() {
@@ -618,12 +665,21 @@ pub fn extract_slots(
             None => open.push(slot),
         }
     }
-    for slot in open {
+    // Values matched by type or pattern before plain words placed by their
+    // position, so a guess never takes the token a typed slot needs
+    // ("restart it in staging": staging is the environment, not the service).
+    let typed_first =
+        |slot: &&Slot| effective_kind(&slot.spec()) == "string" && slot.pattern.is_none();
+    let (plain, typed): (Vec<&Slot>, Vec<&Slot>) = open.into_iter().partition(typed_first);
+    for slot in typed.into_iter().chain(plain) {
         if let Some(entity) = value_by_type(slot, &all, prefixes, &entities, vocabulary) {
             entities.push(entity);
         }
     }
-    entities.split_off(before)
+    let mut found = entities.split_off(before);
+    // In the slots' order, as callers expect.
+    found.sort_by_key(|entity| slots.iter().position(|slot| slot.name == entity.name));
+    found
 }
 
 fn overlaps(token: &Token<'_>, entities: &[Entity]) -> bool {

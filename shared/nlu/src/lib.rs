@@ -6,6 +6,7 @@
 
 pub mod detect;
 pub mod entities;
+pub mod lexicon;
 pub mod model;
 pub mod plan;
 
@@ -15,7 +16,9 @@ pub use detect::{
 };
 pub use entities::{Entity, Slot, Vocabulary};
 pub use model::ModelPlanner;
-pub use plan::{DETERMINISTIC, PlanInput, Planned, Planner, Step, WorkflowPlanner, plan};
+pub use plan::{
+    DETERMINISTIC, PlanInput, Planned, Planner, Step, WorkflowPlanner, plan, plan_input,
+};
 
 /// The planner the configuration asks for: a model's when models are
 /// configured (falling back to the deterministic one call by call), else the

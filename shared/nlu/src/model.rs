@@ -30,7 +30,7 @@ use serde_json::{Map, Value as Json, json};
 
 use crate::detect::{Detection, detect_as, is_confident, out_of_domain};
 use crate::entities::{Entity, Vocabulary};
-use crate::plan::{DETERMINISTIC, PlanInput, Planned, Planner, plan};
+use crate::plan::{DETERMINISTIC, PlanInput, Planned, Planner, plan_input};
 
 /// The model planner; without a usable answer it plans deterministically.
 #[derive(Debug, Clone)]
@@ -612,7 +612,7 @@ fn fallback(
             DETERMINISTIC,
         )
     } else {
-        plan(skill, input.message, input.context, intent)
+        plan_input(skill, &PlanInput { intent, ..*input })
     };
     planned.usage = usage;
     planned.fallback = Some(format!("{by}: {why}"));
@@ -627,7 +627,7 @@ impl Planner for ModelPlanner {
             .llm
             .session(engine.model.as_deref(), input.tokens_spent)
         else {
-            return plan(skill, input.message, input.context, input.intent);
+            return plan_input(skill, input);
         };
         let by = format!("model:{}", session.model_name());
         if input.next_only {
@@ -690,11 +690,12 @@ impl Planner for ModelPlanner {
                     Err(error) => error,
                     _ => "the model wrote an empty plan".into(),
                 };
-                let mut planned = plan(
+                let mut planned = plan_input(
                     skill,
-                    input.message,
-                    input.context,
-                    detection.intent_id.as_deref(),
+                    &PlanInput {
+                        intent: detection.intent_id.as_deref(),
+                        ..*input
+                    },
                 );
                 planned.detection = detection;
                 planned.usage = session.usage;

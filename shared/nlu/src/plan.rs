@@ -92,6 +92,11 @@ pub struct PlanInput<'a> {
     pub feedback: Option<&'a str>,
     /// Model tokens the job has already spent (its budget is the operator's).
     pub tokens_spent: u64,
+    /// What the conversation's earlier turns hold, by input name: it fills an
+    /// input the message leaves open.
+    pub memory: Option<&'a Map<String, Json>>,
+    /// The conversation's previous intent (a follow-up may continue it).
+    pub previous_intent: Option<&'a str>,
 }
 
 impl<'a> PlanInput<'a> {
@@ -105,6 +110,8 @@ impl<'a> PlanInput<'a> {
             history: &[],
             feedback: None,
             tokens_spent: 0,
+            memory: None,
+            previous_intent: None,
         }
     }
 }
@@ -129,7 +136,7 @@ impl Planner for WorkflowPlanner {
             // replan would only repeat the same calls (no new evidence).
             return Planned::finished(detect(skill, input.message, input.context), DETERMINISTIC);
         }
-        plan(skill, input.message, input.context, input.intent)
+        plan_input(skill, input)
     }
 }
 
@@ -179,7 +186,7 @@ fn call(
     skill: &Skill,
     reading: &Reading,
     tool: &str,
-    known: &Map<String, Json>,
+    (known, memory): (&Map<String, Json>, &Map<String, Json>),
     message: &str,
     intent_description: &str,
     facts: &mut Vec<Entity>,
@@ -221,12 +228,20 @@ fn call(
                 );
                 facts.extend(found);
                 for input in inputs() {
-                    let value = known.get(&input.name).cloned().or_else(|| {
+                    // The message's words first, then what the conversation
+                    // holds, and a word placed by its position last.
+                    let said = |guessed: bool| {
                         facts
                             .iter()
-                            .find(|fact| fact.name == input.name)
+                            .find(|fact| fact.name == input.name && fact.guessed == guessed)
                             .map(|fact| fact.value.clone())
-                    });
+                    };
+                    let value = known
+                        .get(&input.name)
+                        .cloned()
+                        .or_else(|| said(false))
+                        .or_else(|| memory.get(&input.name).cloned())
+                        .or_else(|| said(true));
                     if let Some(value) = value {
                         args.push(Arg {
                             name: input.name.clone(),
@@ -248,7 +263,7 @@ fn part(
     skill: &Skill,
     reading: &Reading,
     message: &str,
-    context: &Map<String, Json>,
+    (context, memory): (&Map<String, Json>, &Map<String, Json>),
     detection: Detection,
 ) -> Part {
     let intent_id = detection.intent_id.clone().unwrap_or_default();
@@ -264,6 +279,9 @@ fn part(
     let mut known = context.clone();
     let mut facts: Vec<Entity> = detection.entities.clone();
     for entity in &detection.entities {
+        if entity.guessed && memory.contains_key(&entity.name) {
+            continue;
+        }
         known
             .entry(entity.name.clone())
             .or_insert_with(|| entity.value.clone());
@@ -290,7 +308,7 @@ fn part(
                     skill,
                     reading,
                     step,
-                    &known,
+                    (&known, memory),
                     message,
                     &description,
                     &mut facts,
@@ -330,7 +348,7 @@ fn part(
         skill,
         reading,
         tool,
-        &known,
+        (&known, memory),
         message,
         &description,
         &mut facts,
@@ -409,9 +427,92 @@ pub fn plan(
     context: &Map<String, Json>,
     intent: Option<&str>,
 ) -> Planned {
-    if let Some(intent) = intent {
+    plan_input(
+        skill,
+        &PlanInput {
+            intent,
+            ..PlanInput::new(message, context)
+        },
+    )
+}
+
+/// Words that lean on what was said before ("cancel it", "same for travel").
+const BACK_REFERENCES: &[&str] = &[
+    "it", "that", "this", "them", "those", "these", "one", "same",
+];
+
+/// Openings and endings of a follow-up that names no intent of its own
+/// ("and downtown?", "what about 94110?", "and 9077 too").
+const ELLIPSIS_OPENINGS: &[&str] = &[
+    "and ",
+    "what about ",
+    "how about ",
+    "same for ",
+    "same ",
+    "also ",
+    "now ",
+];
+const ELLIPSIS_ENDINGS: &[&str] = &[" too", " as well", " also"];
+
+fn refers_back(message: &str) -> bool {
+    message
+        .to_lowercase()
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .any(|word| BACK_REFERENCES.contains(&word))
+}
+
+fn elliptical(message: &str) -> bool {
+    let lower = message.to_lowercase();
+    let lower = lower.trim().trim_end_matches(['?', '.', '!', ' ']);
+    let lower = ["okay", "ok", "so"]
+        .iter()
+        .find_map(|opening| lower.strip_prefix(opening))
+        .unwrap_or(lower)
+        .trim_start_matches([',', ' ']);
+    ELLIPSIS_OPENINGS
+        .iter()
+        .any(|opening| lower.starts_with(opening))
+        || ELLIPSIS_ENDINGS
+            .iter()
+            .any(|ending| lower.ends_with(ending))
+}
+
+/// A message of a conversation read with what came before: "cancel it" is
+/// confident when "it" is something the conversation holds, and "and
+/// downtown?" is the previous request again with the new value.
+fn in_conversation(skill: &Skill, input: &PlanInput<'_>, detection: Detection) -> Detection {
+    let memory_holds = input.memory.is_some_and(|memory| !memory.is_empty());
+    if detection.confident {
+        return detection;
+    }
+    if let Some(previous) = input.previous_intent.filter(|_| elliptical(input.message)) {
+        let again = detect_as(skill, previous, input.message, input.context);
+        if !again.entities.is_empty() || (memory_holds && refers_back(input.message)) {
+            return again;
+        }
+    }
+    if memory_holds
+        && refers_back(input.message)
+        && detection.intent_id.is_some()
+        && crate::detect::clears_thresholds(skill, detection.confidence, detection.margin)
+    {
+        return Detection {
+            confident: true,
+            ..detection
+        };
+    }
+    detection
+}
+
+/// Plans for a [`PlanInput`]: the message, the user's chosen intent if any,
+/// and what the conversation holds.
+pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
+    let (message, context) = (input.message, input.context);
+    let empty = Map::new();
+    let memory = input.memory.unwrap_or(&empty);
+    if let Some(intent) = input.intent {
         let detection = detect_as(skill, intent, message, context);
-        return assemble(skill, message, context, vec![detection]);
+        return assemble(skill, message, (context, memory), vec![detection]);
     }
     // Several requests, each understood on its own, are each planned.
     let parts = original_clauses(message);
@@ -424,27 +525,27 @@ pub fn plan(
             pair[0].intent_id != pair[1].intent_id || pair[0].entities != pair[1].entities
         });
         if distinct && detections.iter().all(|detection| detection.confident) {
-            return assemble_parts(skill, &parts, context, detections);
+            return assemble_parts(skill, &parts, (context, memory), detections);
         }
     }
-    let detection = detect(skill, message, context);
-    assemble(skill, message, context, vec![detection])
+    let detection = in_conversation(skill, input, detect(skill, message, context));
+    assemble(skill, message, (context, memory), vec![detection])
 }
 
 fn assemble(
     skill: &Skill,
     message: &str,
-    context: &Map<String, Json>,
+    known: (&Map<String, Json>, &Map<String, Json>),
     detections: Vec<Detection>,
 ) -> Planned {
     let messages = vec![message.to_owned(); detections.len()];
-    assemble_parts(skill, &messages, context, detections)
+    assemble_parts(skill, &messages, known, detections)
 }
 
 fn assemble_parts(
     skill: &Skill,
     messages: &[String],
-    context: &Map<String, Json>,
+    known: (&Map<String, Json>, &Map<String, Json>),
     detections: Vec<Detection>,
 ) -> Planned {
     let first = detections[0].clone();
@@ -465,7 +566,7 @@ fn assemble_parts(
     let parts: Vec<Part> = messages
         .iter()
         .zip(detections)
-        .map(|(message, detection)| part(skill, &reading, message, context, detection))
+        .map(|(message, detection)| part(skill, &reading, message, known, detection))
         .collect();
     let mut detection = first;
     detection.confidence = parts

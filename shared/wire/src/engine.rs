@@ -77,7 +77,15 @@ pub async fn plan(
             is_error: call.is_error,
         })
         .collect();
+    let memory = request
+        .conversation
+        .as_ref()
+        .map(struct_to_json)
+        .unwrap_or_default();
     let input = adas_nlu::PlanInput {
+        memory: Some(&memory),
+        previous_intent: (!request.previous_intent_id.is_empty())
+            .then_some(request.previous_intent_id.as_str()),
         message: &request.message,
         context: &context,
         intent: (!request.intent_id.is_empty()).then_some(request.intent_id.as_str()),

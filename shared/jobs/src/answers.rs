@@ -1,0 +1,161 @@
+//! Answers as people give them, and refusals in their terms. An ask offering
+//! options takes an option's number ("2"), its value or its label, or words
+//! that name exactly one of them ("the airport one", "just check the
+//! status"); an amount takes "$600", "1,200" or "1.2k". A refused answer says
+//! what is wrong and what would do ("That doesn't look like an amount — for
+//! example 600."), never a parser's words.
+
+use crate::WaitingField;
+
+/// Words too common to tell options apart.
+const COMMON: &[&str] = &[
+    "a", "an", "the", "to", "of", "for", "and", "or", "my", "its", "it", "is", "wants", "want",
+    "customer", "user", "patient", "employee", "student", "please", "just", "one", "that",
+];
+
+fn stems(text: &str) -> Vec<String> {
+    text.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty() && !COMMON.contains(word))
+        .map(adas_nlu::lexicon::stem)
+        .collect()
+}
+
+/// The option an answer picks: its number, its value or label (any case), or
+/// the one option whose words it shares most (at least one); `None` when the
+/// answer picks none or several equally.
+pub fn pick<'a>(options: &'a [String], labels: &[String], answer: &str) -> Option<&'a String> {
+    let answer = answer.trim().trim_end_matches(['.', '!', ')']);
+    let lower = answer.to_lowercase();
+    if let Some(index) = lower
+        .trim_start_matches(['#', '('])
+        .parse::<usize>()
+        .ok()
+        .and_then(|number| number.checked_sub(1))
+    {
+        return options.get(index);
+    }
+    let label = |index: usize| labels.get(index).map(String::as_str).unwrap_or("");
+    if let Some(index) = (0..options.len()).find(|index| {
+        options[*index].eq_ignore_ascii_case(&lower) || label(*index).eq_ignore_ascii_case(&lower)
+    }) {
+        return options.get(index);
+    }
+    let said = stems(&lower);
+    let shared: Vec<usize> = (0..options.len())
+        .map(|index| {
+            let words = stems(&format!(
+                "{} {}",
+                options[index].replace('_', " "),
+                label(index)
+            ));
+            said.iter().filter(|word| words.contains(word)).count()
+        })
+        .collect();
+    let best = *shared.iter().max()?;
+    (best > 0 && shared.iter().filter(|count| **count == best).count() == 1)
+        .then(|| shared.iter().position(|count| *count == best))
+        .flatten()
+        .and_then(|index| options.get(index))
+}
+
+/// The answer as the field takes it: an option picked by number or words
+/// becomes that option; anything else is the text as given.
+pub fn normalized(field: &WaitingField, text: &str) -> String {
+    if field.options.is_empty() {
+        return text.to_owned();
+    }
+    pick(&field.options, &field.option_labels, text)
+        .cloned()
+        .unwrap_or_else(|| text.to_owned())
+}
+
+/// What is wrong with an answer to `field` and what would do, in the user's
+/// words (the parser's `problem` is for the API's field violations).
+pub fn in_plain_words(field: &WaitingField, problem: &str) -> String {
+    let name = field.name.replace('_', " ");
+    if !field.options.is_empty() {
+        let listed: Vec<String> = field
+            .options
+            .iter()
+            .enumerate()
+            .map(|(index, option)| {
+                let label = field
+                    .option_labels
+                    .get(index)
+                    .filter(|label| !label.is_empty());
+                format!("{}) {}", index + 1, label.unwrap_or(option))
+            })
+            .collect();
+        return format!(
+            "Please pick one of: {} (its number or its words).",
+            listed.join(", ")
+        );
+    }
+    if problem == "required" {
+        return format!("I still need the {name}.");
+    }
+    let amount = name.contains("amount") || name.contains("price") || field.kind == "money";
+    match field.kind.as_str() {
+        _ if amount => "That doesn't look like an amount — for example 600.".to_owned(),
+        "integer" => "That doesn't look like a whole number — for example 3.".to_owned(),
+        "number" => "That doesn't look like a number — for example 12.5.".to_owned(),
+        "boolean" => "Please answer yes or no.".to_owned(),
+        "email" => {
+            "That doesn't look like an email address — for example ann@example.com.".to_owned()
+        }
+        "date" => "That doesn't look like a date — for example 2026-12-14.".to_owned(),
+        _ => format!("That doesn't look like a {name}."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|item| (*item).to_owned()).collect()
+    }
+
+    #[test]
+    fn an_option_is_picked_by_number_value_label_or_words() {
+        let options = strings(&[
+            "prescription_status",
+            "request_refill",
+            "transfer_prescription",
+        ]);
+        let labels = strings(&[
+            "Patient wants to know the status of a prescription",
+            "Patient wants to refill a prescription",
+            "Patient wants to move a prescription to another store",
+        ]);
+        let pick = |answer: &str| pick(&options, &labels, answer).map(String::as_str);
+        assert_eq!(pick("2"), Some("request_refill"));
+        assert_eq!(pick("Request_Refill"), Some("request_refill"));
+        assert_eq!(pick("just check the status"), Some("prescription_status"));
+        assert_eq!(pick("move it"), Some("transfer_prescription"));
+        assert_eq!(pick("4"), None);
+        assert_eq!(pick("prescription"), None, "shared by all three: no pick");
+        assert_eq!(pick("banana"), None);
+    }
+
+    #[test]
+    fn refusals_say_what_would_do() {
+        let field = |name: &str, kind: &str| WaitingField {
+            name: name.into(),
+            kind: kind.into(),
+            ..WaitingField::default()
+        };
+        assert_eq!(
+            in_plain_words(&field("amount", "number"), "expected a finite number"),
+            "That doesn't look like an amount — for example 600."
+        );
+        assert!(in_plain_words(&field("days", "integer"), "x").contains("for example 3"));
+        let mut choice = field("store", "string");
+        choice.options = strings(&["downtown", "riverside"]);
+        assert_eq!(
+            in_plain_words(&choice, "x"),
+            "Please pick one of: 1) downtown, 2) riverside (its number or its words)."
+        );
+    }
+}

@@ -1,0 +1,129 @@
+//! The English lexicon the detector reads messages with: which words are
+//! English (so only a word that is not one is taken for a typo) and which share
+//! a common sense (so "holiday" meets an example's "vacation"). It is WordNet
+//! (Princeton), distilled by `tools/wordnet_lexicon.py` into `data/lexicon.txt`
+//! and embedded; `ADAS_LEXICON=PATH` loads another file of the same format
+//! instead (a larger distillation, a domain's own synonyms). Words are kept as
+//! Snowball stems, as the detector compares them.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+/// The lexicon shipped with the binary.
+const EMBEDDED: &str = include_str!("../data/lexicon.txt");
+
+/// Known words and synonym sets, by stem.
+#[derive(Debug, Default)]
+pub struct Lexicon {
+    known: HashSet<String>,
+    sets: Vec<Vec<String>>,
+    by_stem: HashMap<String, Vec<usize>>,
+}
+
+/// The Snowball (Porter 2) stem of a lower-case word.
+pub fn stem(word: &str) -> String {
+    static STEMMER: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
+    STEMMER
+        .get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English))
+        .stem(word)
+        .into_owned()
+}
+
+impl Lexicon {
+    /// Reads the text format: `w word…` lines of English words, `s POS word…`
+    /// lines of synonym sets, `#` comments. Unknown lines are an error naming
+    /// their number.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut lexicon = Self::default();
+        for (number, line) in text.lines().enumerate() {
+            let mut fields = line.split_whitespace();
+            match fields.next() {
+                None => {}
+                Some(comment) if comment.starts_with('#') => {}
+                Some("w") => lexicon
+                    .known
+                    .extend(fields.map(|word| stem(&word.to_lowercase()))),
+                Some("s") => {
+                    let _pos = fields.next();
+                    let mut set: Vec<String> =
+                        fields.map(|word| stem(&word.to_lowercase())).collect();
+                    set.sort();
+                    set.dedup();
+                    if set.len() < 2 {
+                        continue;
+                    }
+                    let index = lexicon.sets.len();
+                    for word in &set {
+                        lexicon.known.insert(word.clone());
+                        lexicon.by_stem.entry(word.clone()).or_default().push(index);
+                    }
+                    lexicon.sets.push(set);
+                }
+                Some(other) => {
+                    return Err(format!(
+                        "line {}: `{other}` is neither `w`, `s` nor a comment",
+                        number + 1
+                    ));
+                }
+            }
+        }
+        Ok(lexicon)
+    }
+
+    /// Whether a stem is an English word's.
+    pub fn knows(&self, stem: &str) -> bool {
+        self.known.contains(stem)
+    }
+
+    /// The stems sharing a common sense with `stem` (itself excluded).
+    pub fn synonyms(&self, stem: &str) -> impl Iterator<Item = &str> {
+        self.by_stem
+            .get(stem)
+            .into_iter()
+            .flatten()
+            .flat_map(|index| &self.sets[*index])
+            .map(String::as_str)
+            .filter(move |other| *other != stem)
+    }
+}
+
+/// The process' lexicon: `ADAS_LEXICON`'s file when set and readable, else
+/// the embedded one (a bad file is reported once on stderr, not fatal: the
+/// detector still works, with the shipped words).
+pub fn lexicon() -> &'static Lexicon {
+    static LEXICON: OnceLock<Lexicon> = OnceLock::new();
+    LEXICON.get_or_init(|| {
+        if let Ok(path) = std::env::var("ADAS_LEXICON") {
+            match std::fs::read_to_string(&path)
+                .map_err(|error| error.to_string())
+                .and_then(|text| Lexicon::parse(&text))
+            {
+                Ok(lexicon) => return lexicon,
+                Err(error) => {
+                    eprintln!("ADAS_LEXICON={path}: {error}; using the embedded lexicon")
+                }
+            }
+        }
+        Lexicon::parse(EMBEDDED).unwrap_or_default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_lexicon_knows_english_and_its_synonyms() {
+        let lexicon = lexicon();
+        assert!(lexicon.knows(&stem("blocked")));
+        assert!(!lexicon.knows(&stem("cancl")));
+        let holiday: Vec<&str> = lexicon.synonyms(&stem("holiday")).collect();
+        assert!(holiday.contains(&stem("vacation").as_str()), "{holiday:?}");
+    }
+
+    #[test]
+    fn a_foreign_line_is_refused_with_its_number() {
+        let error = Lexicon::parse("# fine\nw a b\nx nope\n").unwrap_err();
+        assert!(error.starts_with("line 3:"), "{error}");
+    }
+}
