@@ -769,18 +769,6 @@ pub async fn chat(
                         job = settle(&mut clients, &job.name, resumed.into_inner().version).await?
                     }
                     Err(status) => {
-                        // Say why: the server names each refused field.
-                        out(&format!("{slag}> {}", status.message()));
-                        for violation in status
-                            .get_details_bad_request()
-                            .map(|bad| bad.field_violations)
-                            .unwrap_or_default()
-                        {
-                            out(&format!(
-                                "{slag}>   {}: {}",
-                                violation.field, violation.description
-                            ));
-                        }
                         job = clients
                             .orchestrator
                             .get_job(pb::GetJobRequest {
@@ -789,6 +777,25 @@ pub async fn chat(
                             .await
                             .map_err(status_text)?
                             .into_inner();
+                        // Say why, in the server's plain words: the ask's
+                        // prompt carries them; a refusal it does not is said here.
+                        let prompt = job
+                            .waiting
+                            .as_ref()
+                            .map(|waiting| waiting.prompt_message.clone())
+                            .unwrap_or_default();
+                        let violations = status
+                            .get_details_bad_request()
+                            .map(|bad| bad.field_violations)
+                            .unwrap_or_default();
+                        if violations.is_empty() {
+                            out(&format!("{slag}> {}", status.message()));
+                        }
+                        for violation in violations {
+                            if !prompt.contains(&violation.description) {
+                                out(&format!("{slag}> {}", violation.description));
+                            }
+                        }
                     }
                 }
             } else if outcome == pb::OutcomeClass::ApprovalRequired {

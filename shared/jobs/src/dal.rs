@@ -300,17 +300,23 @@ fn decide(waiting: &Waiting, fields: &Map<String, Json>) -> Option<Result<Decide
                 None => Err(crate::answers::in_plain_words(field, "")),
             })
         }
-        reason_codes::ACTION_CONFIRMATION_REQUIRED => Some(match yes_or_no(&text) {
-            Some(true) => Ok(Decided::Confirmed(
-                waiting
-                    .approval
-                    .as_ref()
-                    .map(|call| call.call_digest.clone())
-                    .unwrap_or_default(),
-            )),
-            Some(false) => Ok(Decided::Declined),
-            None => Err("expected yes or no".into()),
-        }),
+        reason_codes::ACTION_CONFIRMATION_REQUIRED => Some(
+            match yes_or_no(&text).or_else(|| {
+                // "1" or "Yes, do it": the options as offered.
+                crate::answers::pick(&field.options, &field.option_labels, &text)
+                    .and_then(|option| yes_or_no(option))
+            }) {
+                Some(true) => Ok(Decided::Confirmed(
+                    waiting
+                        .approval
+                        .as_ref()
+                        .map(|call| call.call_digest.clone())
+                        .unwrap_or_default(),
+                )),
+                Some(false) => Ok(Decided::Declined),
+                None => Err("Please answer yes or no.".into()),
+            },
+        ),
         // Giving up on a failed call, in plain words, ends the job: nothing more is done.
         reason_codes::TOOL_ERROR_RECOVERY
             if matches!(

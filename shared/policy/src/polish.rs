@@ -14,7 +14,14 @@ const MAX_LIST_ITEMS: usize = 20;
 /// An opener chosen from the persona's tone words and the turn (not a fact).
 fn opener(persona: &str, waited: bool) -> &'static str {
     let persona = persona.to_lowercase();
-    if ["empathetic", "friendly", "warm"]
+    // A concise voice (the persona's words or `communication_style.verbosity`)
+    // goes straight to the answer.
+    if ["concise", "terse", "brief"]
+        .iter()
+        .any(|word| persona.contains(word))
+    {
+        ""
+    } else if ["empathetic", "friendly", "warm"]
         .iter()
         .any(|word| persona.contains(word))
     {
@@ -50,7 +57,65 @@ fn scalar(value: &Json) -> String {
     match value {
         Json::String(text) => text.clone(),
         Json::Null => "none".into(),
+        Json::Bool(true) => "yes".into(),
+        Json::Bool(false) => "no".into(),
         other => render(other),
+    }
+}
+
+/// Whether a field says something: an empty text, `null` or an empty object
+/// is left out of a reply ("carrier: ," says nothing).
+fn says_something(value: &Json) -> bool {
+    match value {
+        Json::Null => false,
+        Json::String(text) => !text.trim().is_empty(),
+        Json::Object(map) => !map.is_empty(),
+        _ => true,
+    }
+}
+
+/// An object's fields as a sentence: "ORD-1 is processing — carrier: UPS"
+/// when it has an id and a status, else its fields; lists and empty fields
+/// left out.
+fn head(map: &Map<String, Json>) -> String {
+    let present: Vec<(&String, &Json)> = map
+        .iter()
+        .filter(|(_, value)| !value.is_array() && says_something(value))
+        .collect();
+    let listed = |fields: &[(&String, &Json)]| {
+        fields
+            .iter()
+            .map(|(key, value)| format!("{}: {}", key.replace('_', " "), scalar(value)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let subject = present.iter().position(|(key, value)| {
+        value.is_string()
+            && (key.ends_with("_id") || key.ends_with("_number") || *key == "id" || *key == "name")
+    });
+    let status = present
+        .iter()
+        .position(|(key, value)| value.is_string() && matches!(key.as_str(), "status" | "state"));
+    match (subject, status) {
+        (Some(subject), Some(status)) => {
+            let rest: Vec<(&String, &Json)> = present
+                .iter()
+                .enumerate()
+                .filter(|(index, _)| *index != subject && *index != status)
+                .map(|(_, field)| *field)
+                .collect();
+            let sentence = format!(
+                "{} is {}",
+                scalar(present[subject].1),
+                scalar(present[status].1)
+            );
+            if rest.is_empty() {
+                sentence
+            } else {
+                format!("{sentence} — {}", listed(&rest))
+            }
+        }
+        _ => listed(&present),
     }
 }
 
@@ -59,7 +124,7 @@ fn scalar(value: &Json) -> String {
 fn output_lines(label: &str, output: &Json) -> Vec<String> {
     let fields = |map: &Map<String, Json>| {
         map.iter()
-            .filter(|(_, value)| !value.is_array())
+            .filter(|(_, value)| !value.is_array() && says_something(value))
             .map(|(key, value)| format!("{}: {}", key.replace('_', " "), scalar(value)))
             .collect::<Vec<_>>()
             .join(", ")
@@ -78,11 +143,11 @@ fn output_lines(label: &str, output: &Json) -> Vec<String> {
     let mut lines = Vec::new();
     match output {
         Json::Object(map) => {
-            let head = fields(map);
+            let head = head(map);
             lines.push(if head.is_empty() {
                 format!("{label}:")
             } else {
-                format!("{label} — {head}")
+                format!("{label}: {}.", head.trim_end_matches('.'))
             });
             for (key, value) in map {
                 if let Json::Array(items) = value {

@@ -606,7 +606,15 @@ fn replies_state_the_answer() {
     );
     assert_eq!(
         text,
-        "Recent deploys of a service — service: payments\ndeploys:\n- version: v42, author: ann\n- version: v41, author: bob"
+        "Recent deploys of a service: service: payments.\ndeploys:\n- version: v42, author: ann\n- version: v41, author: bob"
+    );
+    // An answer, not a dump: the id and its status lead, empty fields are left
+    // out, a flag is yes or no.
+    let order = json!({"order_id": "ORD-1", "status": "processing", "carrier": "",
+        "expected_delivery": null, "gift": false, "total": 40});
+    assert_eq!(
+        adas_policy::polish::compose(None, &[("Look up an order".into(), order)], &Map::new()),
+        "Look up an order: ORD-1 is processing — gift: no, total: 40."
     );
     let facts = args(json!({"order_id": "ORD-1", "status": "shipped", "carrier": {"name": "UPS"}}));
     assert_eq!(

@@ -76,6 +76,39 @@ pub struct Role {
     pub name: Option<String>,
     /// Persona text; may use `{{resources.x}}` and `{{#if resources.x}}…{{/if}}`.
     pub persona: Option<String>,
+    /// How replies sound.
+    pub communication_style: Option<CommunicationStyle>,
+}
+
+/// `role.communication_style`: the voice of replies (`tone: friendly`,
+/// `verbosity: concise`), added to the persona the polisher writes in.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CommunicationStyle {
+    /// Tone (`friendly`, `formal`, `technical`, …).
+    pub tone: Option<String>,
+    /// Verbosity (`concise`, `balanced`, `detailed`).
+    pub verbosity: Option<String>,
+}
+
+impl Role {
+    /// The persona with its communication style, as the polisher reads it.
+    pub fn voice(&self) -> Option<String> {
+        let style = self.communication_style.as_ref().map(|style| {
+            [("tone", &style.tone), ("verbosity", &style.verbosity)]
+                .iter()
+                .filter_map(|(name, value)| value.as_ref().map(|value| format!("{name}: {value}")))
+                .collect::<Vec<_>>()
+                .join("; ")
+        });
+        match (
+            self.persona.clone(),
+            style.filter(|style| !style.is_empty()),
+        ) {
+            (Some(persona), Some(style)) => Some(format!("{persona} ({style})")),
+            (persona, style) => persona.or(style),
+        }
+    }
 }
 
 /// `intents`.

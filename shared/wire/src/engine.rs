@@ -255,7 +255,7 @@ pub async fn polish_reply(
         .skill
         .role
         .as_ref()
-        .and_then(|role| role.persona.clone())
+        .and_then(adas_skill::model::Role::voice)
         .or_else(|| skill.skill.persona.clone())
         .unwrap_or_default();
     let credentials = skill
