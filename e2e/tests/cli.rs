@@ -677,3 +677,127 @@ fn a_skills_scenarios_are_its_tests_with_its_tools_mocked() {
     let report = std::fs::read_to_string(&junit).unwrap();
     assert!(report.contains("failures=\"4\""), "{report}");
 }
+
+/// `adas skill test SLAG FILE.conv`: an author's conversations against a
+/// running suite, one line each, JUnit and JSON for CI; a wrong side effect
+/// or an unmet expectation fails the run, and a bad file is refused with its
+/// line before anything runs.
+#[test]
+fn skill_test_runs_an_authors_conversation_file() {
+    let (_suite, server) = suite("cli-conv");
+    let dir = scratch_dir("cli-conv-files");
+    let conv = dir.join("refunds.conv");
+    std::fs::write(
+        &conv,
+        r#"skill: cs-tier-1
+side_effects: process_refund
+
+=== a refund with its amount and order
+> I want a refund of $40 for order ORD-12345
+! check_order_status {"order_id": "ORD-12345"}
+! process_refund {"order_id": "ORD-12345", "amount": 40}
+= completed success
+
+=== an amount as people write it, asked after the order
+> I want a refund
+? ask order_id
+< ORD-1
+! check_order_status {"order_id": "ORD-1"}
+? ask amount
+< $1.2k
+? approval
+approve
+! process_refund {"order_id": "ORD-1", "amount": 1200}
+= completed success
+
+=== a script that expects the wrong thing fails, named
+> Where is my order ORD-1?
+= completed out_of_domain
+"#,
+    )
+    .unwrap();
+    let junit = dir.join("junit.xml");
+    let json = dir.join("measures.json");
+    let output = adas(&[
+        "skill",
+        "test",
+        "cs-tier-1",
+        conv.to_str().unwrap(),
+        "--server",
+        &server,
+        "--junit",
+        junit.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("PASS\ta refund with its amount and order"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("PASS\tan amount as people write it"),
+        "{stdout}"
+    );
+    let failed = stdout
+        .lines()
+        .find(|line| line.starts_with("FAIL\ta script that expects"))
+        .unwrap_or_else(|| panic!("the failing conversation, named: {stdout}"));
+    assert!(
+        failed.contains("line 24: expected outcome out_of_domain, got success"),
+        "{failed}"
+    );
+    assert!(
+        stdout.contains("3 conversation(s): 2 correct (67%)"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("below --min-correct"), "{stderr}");
+    let report = std::fs::read_to_string(&junit).unwrap();
+    assert!(report.contains("tests=\"3\" failures=\"1\""), "{report}");
+    let measures: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(measures[1]["turns"], 4, "{measures}");
+    assert_eq!(measures[2]["problems"].as_array().unwrap().len(), 1);
+
+    // The same file, but the refund is not expected: doing it is a wrong
+    // side-effecting call, whatever the share asked for.
+    let unexpected = dir.join("unexpected.conv");
+    std::fs::write(
+        &unexpected,
+        "skill: cs-tier-1\nside_effects: process_refund\n\n=== only the status was expected\n> refund $30 on ORD-777\n! check_order_status {\"order_id\": \"ORD-777\"}\n",
+    )
+    .unwrap();
+    let output = adas(&[
+        "skill",
+        "test",
+        "cs-tier-1",
+        unexpected.to_str().unwrap(),
+        "--server",
+        &server,
+        "--min-correct",
+        "0",
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("wrong side-effecting call: process_refund"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("1 wrong side-effecting call"), "{stderr}");
+
+    // A bad line is refused with its place, before anything runs.
+    let bad = dir.join("bad.conv");
+    std::fs::write(&bad, "skill: cs-tier-1\n=== x\n> hi\n? maybe\n").unwrap();
+    let output = adas(&[
+        "skill",
+        "test",
+        "cs-tier-1",
+        bad.to_str().unwrap(),
+        "--server",
+        &server,
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("bad.conv:4: `? maybe`"), "{stderr}");
+}

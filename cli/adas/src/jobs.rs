@@ -133,7 +133,7 @@ fn key_value(text: &str) -> Result<(String, String), String> {
 pub(crate) struct Clients {
     pub(crate) orchestrator: OrchestratorServiceClient<Channel>,
     pub(crate) dal: DalAgentServiceClient<Channel>,
-    gate: GateServiceClient<Channel>,
+    pub(crate) gate: GateServiceClient<Channel>,
 }
 
 pub(crate) async fn connect(client: &Client) -> Result<Clients, String> {

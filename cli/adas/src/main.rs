@@ -7,6 +7,7 @@
 //! the suite the client commands talk to and how they print.
 
 mod client;
+mod conversations;
 mod jobs;
 mod output;
 mod scenarios;
@@ -302,7 +303,23 @@ fn main() -> ExitCode {
             console_hosts,
         } => console(&client, console_listen, &console_hosts),
         Command::Skill {
-            command: skill::SkillCommand::Test { skill, junit },
+            command:
+                skill::SkillCommand::Test {
+                    skill,
+                    conversations: Some(file),
+                    junit,
+                    json,
+                    min_correct,
+                },
+        } => conversation_test(
+            &skill,
+            &file,
+            (junit.as_deref(), json.as_deref()),
+            min_correct,
+            &client,
+        ),
+        Command::Skill {
+            command: skill::SkillCommand::Test { skill, junit, .. },
         } => skill_test(&skill, junit.as_deref(), &client),
         Command::Skill { command } => skill::run(command, &client, cli.output),
         Command::Solution { command } => {
@@ -732,6 +749,95 @@ fn skill_test(target: &str, junit: Option<&std::path::Path>, server: &client::Cl
     });
     let _ = std::fs::remove_dir_all(&memory_root);
     code
+}
+
+/// `adas skill test SLAG FILE.conv`: the file's conversations against the
+/// suite at `server`, one line per conversation and a summary.
+fn conversation_test(
+    slag: &str,
+    file: &std::path::Path,
+    (junit, json): (Option<&std::path::Path>, Option<&std::path::Path>),
+    min_correct: f64,
+    server: &client::Client,
+) -> ExitCode {
+    let shown = file.display().to_string();
+    let parsed = std::fs::read_to_string(file)
+        .map_err(|error| format!("{shown}: {error}"))
+        .and_then(|text| conversations::parse(&text).map_err(|why| format!("{shown}:{why}")));
+    let parsed = match parsed {
+        Ok(parsed) => parsed,
+        Err(why) => {
+            eprintln!("error: {why}");
+            return ExitCode::from(2);
+        }
+    };
+    if !(0.0..=1.0).contains(&min_correct) {
+        eprintln!("error: --min-correct {min_correct}: expected a share from 0 to 1");
+        return ExitCode::from(2);
+    }
+    let slag = slag.to_owned();
+    let server = server.clone();
+    run_blocking(async move {
+        let started = std::time::Instant::now();
+        let measures = conversations::run_file(&server, &slag, &parsed).await?;
+        for measure in &measures {
+            let verdict = if measure.passed() { "PASS" } else { "FAIL" };
+            let mut line = format!("{verdict}\t{}\tturns: {}", measure.title, measure.turns);
+            for problem in &measure.problems {
+                line.push_str(&format!("\t{problem}"));
+            }
+            for (tool, arguments) in &measure.wrong {
+                line.push_str(&format!(
+                    "\twrong side-effecting call: {tool}{}",
+                    serde_json::Value::Object(arguments.clone())
+                ));
+            }
+            output::out(&line);
+        }
+        let correct: Vec<&conversations::Measures> = measures
+            .iter()
+            .filter(|measure| measure.problems.is_empty())
+            .collect();
+        let wrong: usize = measures.iter().map(|measure| measure.wrong.len()).sum();
+        let share = correct.len() as f64 / measures.len().max(1) as f64;
+        let turns = correct
+            .iter()
+            .map(|measure| f64::from(measure.turns))
+            .sum::<f64>()
+            / correct.len().max(1) as f64;
+        output::out(&format!(
+            "{} conversation(s): {} correct ({:.0}%), mean turns {turns:.1}, {} clarification(s), {wrong} wrong side-effecting call(s)",
+            measures.len(),
+            correct.len(),
+            share * 100.0,
+            measures
+                .iter()
+                .map(|measure| measure.clarifications)
+                .sum::<u32>()
+        ));
+        if let Some(path) = json {
+            let text = serde_json::to_string_pretty(&measures).unwrap_or_default();
+            std::fs::write(path, text).map_err(|error| format!("{}: {error}", path.display()))?;
+        }
+        if let Some(path) = junit {
+            std::fs::write(
+                path,
+                conversations::junit(&slag, &measures, started.elapsed()),
+            )
+            .map_err(|error| format!("{}: {error}", path.display()))?;
+        }
+        if wrong > 0 {
+            return Err(format!("{wrong} wrong side-effecting call(s)"));
+        }
+        if share < min_correct {
+            return Err(format!(
+                "{} of {} correct, below --min-correct {min_correct}",
+                correct.len(),
+                measures.len()
+            ));
+        }
+        Ok(())
+    })
 }
 
 /// `./skill-templates` when run from the repository, else the one beside the binary's crate.

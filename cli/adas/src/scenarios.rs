@@ -287,26 +287,38 @@ pub async fn run(
 
 /// A JUnit report of the outcomes (one test case per scenario).
 pub fn junit(slag: &str, outcomes: &[Outcome], took: Duration) -> String {
+    let cases: Vec<(String, Option<String>)> = outcomes
+        .iter()
+        .map(|outcome| (outcome.scenario.id.clone(), outcome.failure.clone()))
+        .collect();
+    junit_cases(slag, &cases, took)
+}
+
+/// A JUnit test suite of `(name, failure)` cases.
+pub fn junit_cases(slag: &str, cases: &[(String, Option<String>)], took: Duration) -> String {
     fn escape(text: &str) -> String {
         text.replace('&', "&amp;")
             .replace('<', "&lt;")
             .replace('>', "&gt;")
             .replace('"', "&quot;")
     }
-    let failures = outcomes.iter().filter(|o| o.failure.is_some()).count();
+    let failures = cases
+        .iter()
+        .filter(|(_, failure)| failure.is_some())
+        .count();
     let mut xml = format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" time=\"{:.3}\">\n",
         escape(slag),
-        outcomes.len(),
+        cases.len(),
         took.as_secs_f64()
     );
-    for outcome in outcomes {
+    for (name, failure) in cases {
         xml.push_str(&format!(
             "  <testcase classname=\"{}\" name=\"{}\">",
             escape(slag),
-            escape(&outcome.scenario.id)
+            escape(name)
         ));
-        if let Some(failure) = &outcome.failure {
+        if let Some(failure) = failure {
             xml.push_str(&format!("<failure message=\"{}\"/>", escape(failure)));
         }
         xml.push_str("</testcase>\n");

@@ -77,12 +77,26 @@ pub enum SkillCommand {
     /// Run the skill's `scenarios` as its author's tests on the embedded
     /// suite, its tools answered from `tools[].mock.examples` (no MCP server
     /// needed): each must make the calls its steps name. Exits 1 on a failure.
+    ///
+    /// With a conversation file (`adas skill test SLAG FILE.conv`): its
+    /// scripted conversations run against the suite at `--server`, where the
+    /// skill and its tools are, and each is reported (format: e2e/EVAL.md).
+    /// Exits 1 when fewer than `--min-correct` end as scripted or any makes
+    /// a wrong side-effecting call.
     Test {
         /// A skill file, or the slag of a skill on the server (`--server`).
         skill: String,
+        /// A conversation file (`.conv`) to run against the server's skill.
+        conversations: Option<PathBuf>,
         /// Also write a JUnit XML report here (for CI).
         #[arg(long)]
         junit: Option<PathBuf>,
+        /// Also write each conversation's measures here, as JSON.
+        #[arg(long, requires = "conversations")]
+        json: Option<PathBuf>,
+        /// The share of conversations that must end as scripted (0 to 1).
+        #[arg(long, default_value_t = 1.0, requires = "conversations")]
+        min_correct: f64,
     },
     /// The skill's schedule triggers with their next run (every replica
     /// runs them; the store gives each period to one).

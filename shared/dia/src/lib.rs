@@ -67,12 +67,14 @@
 //! cargo run --release -p adas-dia --example bench   # parse + resolve + evaluate, 50-call plan
 //! ```
 
+mod amount;
 mod ast;
 mod eval;
 mod hook;
 mod parser;
 mod resolve;
 
+pub use amount::parse_amount;
 pub use ast::{Arg, Intent, Literal, Node, Program};
 pub use eval::{
     EvalError, Evaluation, EvaluationStatus, NextCall, ToolError, ToolRunner, complete_call,

@@ -741,36 +741,31 @@ pub fn convert(
         {
             Literal::Int(*number as i64)
         }
-        (ValueKind::Integer, Literal::Str(text)) => {
-            Literal::Int(text.trim().parse().map_err(|_| {
-                invalid(
-                    "an integer",
-                    format!("`{}` is not a whole number", truncate(text)),
-                )
-            })?)
-        }
+        (ValueKind::Integer, Literal::Str(text)) => Literal::Int(
+            crate::parse_amount(text)
+                .filter(|number| number.fract() == 0.0 && number.abs() < 9.0e15)
+                .map(|number| number as i64)
+                .ok_or_else(|| {
+                    invalid(
+                        "an integer",
+                        format!("`{}` is not a whole number", truncate(text)),
+                    )
+                })?,
+        ),
         (ValueKind::Number, Literal::Int(number)) => Literal::Int(*number),
         (ValueKind::Number, Literal::Float(number)) => Literal::Float(*number),
         (ValueKind::Number, Literal::Str(text)) => {
-            let cleaned = text
-                .trim()
-                .trim_start_matches(['$', '€', '£'])
-                .replace(',', "");
-            match cleaned.parse::<i64>() {
-                Ok(number) => Literal::Int(number),
-                Err(_) => Literal::Float(
-                    cleaned
-                        .parse::<f64>()
-                        .ok()
-                        // `1e999` is infinity: no store can keep it, so it is no answer.
-                        .filter(|number| number.is_finite())
-                        .ok_or_else(|| {
-                            invalid(
-                                "a finite number",
-                                format!("`{}` is not one", truncate(text)),
-                            )
-                        })?,
-                ),
+            // "$600", "10,000", "1.2k": an amount as people write it.
+            let number = crate::parse_amount(text).ok_or_else(|| {
+                invalid(
+                    "a finite number",
+                    format!("`{}` is not one", truncate(text)),
+                )
+            })?;
+            if number.fract() == 0.0 && number.abs() < 9.0e15 {
+                Literal::Int(number as i64)
+            } else {
+                Literal::Float(number)
             }
         }
         (ValueKind::Boolean, Literal::Bool(flag)) => Literal::Bool(*flag),

@@ -281,7 +281,7 @@ pub fn same_value(a: &Json, b: &Json) -> bool {
         (Json::String(x), Json::String(y)) => x.trim().eq_ignore_ascii_case(y.trim()),
         // "$600", "1,200" and "1.2k" are the amounts people write.
         (Json::Number(x), Json::String(y)) | (Json::String(y), Json::Number(x)) => {
-            adas_nlu::entities::parse_amount(y).is_some_and(|y| Some(y) == x.as_f64())
+            adas_dia::parse_amount(y).is_some_and(|y| Some(y) == x.as_f64())
         }
         _ => a == b,
     }

@@ -191,46 +191,8 @@ fn is_email(text: &str) -> bool {
     !local.is_empty() && domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
 }
 
-/// An amount as people write it: `600`, `$600`, `10,000`, `2,350.50`, `4k`,
-/// `$1.2k`, `3m`, `-5`; `None` for anything else (a finite number or nothing).
-pub fn parse_amount(text: &str) -> Option<f64> {
-    let text = text.trim();
-    let text = text
-        .strip_prefix(['$', '€', '£'])
-        .unwrap_or(text)
-        .trim_start();
-    let (digits, scale) = match text.char_indices().last() {
-        Some((at, 'k' | 'K')) => (&text[..at], 1e3),
-        Some((at, 'm' | 'M')) => (&text[..at], 1e6),
-        _ => (text, 1.0),
-    };
-    let (sign, digits) = match digits.strip_prefix('-') {
-        Some(rest) => (-1.0, rest),
-        None => (1.0, digits),
-    };
-    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
-    let groups: Vec<&str> = whole.split(',').collect();
-    let grouped_well = groups.len() == 1
-        || (!groups[0].is_empty()
-            && groups[0].len() <= 3
-            && groups[1..].iter().all(|g| g.len() == 3));
-    if whole.is_empty()
-        || !grouped_well
-        || !groups.iter().all(|g| g.chars().all(|c| c.is_ascii_digit()))
-        || !fraction.chars().all(|c| c.is_ascii_digit())
-        || (digits.contains('.') && fraction.is_empty())
-    {
-        return None;
-    }
-    let number: f64 = format!(
-        "{}.{}",
-        groups.concat(),
-        if fraction.is_empty() { "0" } else { fraction }
-    )
-    .parse()
-    .ok()?;
-    Some(sign * number * scale).filter(|value| value.is_finite())
-}
+/// An amount as people write it (`$1.2k`, `10,000`): see [`adas_dia::parse_amount`].
+pub use adas_dia::parse_amount;
 
 fn parse_number(text: &str) -> Option<f64> {
     parse_amount(text)

@@ -1,0 +1,143 @@
+//! The detector on the patterns of issue 48, on the tuning skill
+//! (e2e/conversations/skills/card-services.yaml): typos and chat style,
+//! inflection, long messages, questions about past actions, amounts as people
+//! write them, and a conversation's memory and follow-ups. The blind sets
+//! (e2e/conversations/blind/) are never used here.
+
+use std::path::PathBuf;
+
+use adas_nlu::{PlanInput, plan_input};
+use adas_skill::model::Skill;
+use adas_skill::{Format, load};
+use serde_json::{Map, Value as Json, json};
+
+fn cards() -> Skill {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../e2e/conversations/skills/card-services.yaml");
+    load(&std::fs::read_to_string(path).unwrap(), Format::Yaml)
+        .skill
+        .unwrap()
+}
+
+fn object(value: Json) -> Map<String, Json> {
+    value.as_object().cloned().unwrap_or_default()
+}
+
+/// The plan's program, or `None` when the job would ask which intent.
+fn planned(message: &str, memory: Json, previous: Option<&str>) -> Option<String> {
+    let skill = cards();
+    let context = Map::new();
+    let memory = object(memory);
+    let planned = plan_input(
+        &skill,
+        &PlanInput {
+            memory: Some(&memory),
+            previous_intent: previous,
+            ..PlanInput::new(message, &context)
+        },
+    );
+    planned
+        .program
+        .filter(|_| planned.detection.confident)
+        .map(|program| program.to_string())
+}
+
+#[test]
+fn typos_and_chat_style_are_read() {
+    assert_eq!(
+        planned("pls unfrese card 4421", json!({}), None).as_deref(),
+        Some(r#"unfreeze_card(card="4421")"#)
+    );
+    assert_eq!(
+        planned("wats my balance", json!({}), None).as_deref(),
+        Some("account_balance()")
+    );
+}
+
+#[test]
+fn a_long_message_is_judged_by_its_request() {
+    let message = "Hello! I'm flying to Lisbon tomorrow on TP 202 at 7:45 and my hotel booking is \
+                   88123. My phone is +1 555 010 9999. Before I go, could you please freeze card \
+                   9077 since I'm leaving it at home? Thanks a lot!";
+    assert_eq!(
+        planned(message, json!({}), None).as_deref(),
+        Some(r#"freeze_card(card="9077")"#)
+    );
+}
+
+#[test]
+fn a_question_about_a_past_action_is_a_read() {
+    assert_eq!(
+        planned(
+            "is my card 4421 still blocked from when I lost it?",
+            json!({}),
+            None
+        )
+        .as_deref(),
+        Some(r#"card_status(card="4421")"#)
+    );
+    assert_eq!(
+        planned("did my transfer TR-100 go through?", json!({}), None).as_deref(),
+        Some(r#"transfer_status(transfer_id="TR-100")"#)
+    );
+}
+
+#[test]
+fn amounts_as_people_write_them() {
+    assert_eq!(
+        planned("send 10,000 to ann.lee", json!({}), None).as_deref(),
+        Some(r#"transfer_money(recipient="ann.lee", amount=10000)"#)
+    );
+    assert_eq!(
+        planned("raise the limit on 9077 to 4k", json!({}), None).as_deref(),
+        Some(r#"raise_limit(card="9077", limit=4000)"#)
+    );
+}
+
+#[test]
+fn follow_ups_lean_on_the_conversation() {
+    // "it" is the card the conversation holds.
+    assert_eq!(
+        planned(
+            "ok, then unfreeze it",
+            json!({"card": "9077"}),
+            Some("card_status")
+        )
+        .as_deref(),
+        Some(r#"unfreeze_card(card="9077")"#)
+    );
+    // No intent of its own: the previous request with the new value.
+    assert_eq!(
+        planned(
+            "what about 9077?",
+            json!({"card": "4421"}),
+            Some("card_status")
+        )
+        .as_deref(),
+        Some(r#"card_status(card="9077")"#)
+    );
+    assert_eq!(
+        planned("and 9077 too", json!({"card": "4421"}), Some("freeze_card")).as_deref(),
+        Some(r#"freeze_card(card="9077")"#)
+    );
+    // Without a conversation, "cancel it"-style messages are no request.
+    assert_eq!(planned("and 9077 too", json!({}), None), None);
+}
+
+#[test]
+fn what_the_message_names_wins_over_the_conversation() {
+    assert_eq!(
+        planned(
+            "freeze card 9077",
+            json!({"card": "4421"}),
+            Some("card_status")
+        )
+        .as_deref(),
+        Some(r#"freeze_card(card="9077")"#)
+    );
+    // An input the message leaves open comes from the conversation.
+    assert_eq!(
+        planned("send $25 to bob.ray", json!({"card": "4421"}), None).as_deref(),
+        Some(r#"transfer_money(recipient="bob.ray", amount=25)"#)
+    );
+}
