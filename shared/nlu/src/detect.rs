@@ -128,6 +128,8 @@ fn words(text: &str) -> Vec<String> {
         .map(
             |word| match SHORTHAND.iter().find(|(short, _)| *short == word) {
                 Some((_, long)) => (*long).to_owned(),
+                // "three days" reads as "3 days" does.
+                None if crate::values::number_word(&word).is_some() => "<number>".to_owned(),
                 None => word,
             },
         )

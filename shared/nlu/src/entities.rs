@@ -264,7 +264,9 @@ fn typed(kind: &str, spec: &EntitySpec, token: &Token<'_>, prefixes: &[String]) 
         }
         "integer" => parse_amount(text)
             .filter(|value| value.fract() == 0.0 && value.abs() < 9.0e15)
-            .map(|value| Json::from(value as i64)),
+            .map(|value| value as i64)
+            .or_else(|| crate::values::number_word(text))
+            .map(Json::from),
         "number" | "money" => {
             let money_marked = text.starts_with(['$', '€', '£']);
             if kind == "number" || money_marked || parse_number(text).is_some() {
@@ -632,6 +634,32 @@ pub fn extract_slots(
     // ("restart it in staging": staging is the environment, not the service).
     let typed_first =
         |slot: &&Slot| effective_kind(&slot.spec()) == "string" && slot.pattern.is_none();
+    // A date written in words ("28 December 2026") spans several tokens.
+    let mut undated = Vec::new();
+    let mut dates = crate::values::dates_in(message);
+    for slot in open {
+        let free = dates.iter().position(|(start, end, _)| {
+            !entities
+                .iter()
+                .any(|entity| *start < entity.end && entity.start < *end)
+        });
+        match free.filter(|_| effective_kind(&slot.spec()) == "date") {
+            Some(at) => {
+                let (start, end, iso) = dates.remove(at);
+                entities.push(Entity {
+                    name: slot.name.clone(),
+                    kind: "date".into(),
+                    value: Json::String(iso),
+                    text: message[start..end].to_owned(),
+                    start,
+                    end,
+                    guessed: false,
+                });
+            }
+            None => undated.push(slot),
+        }
+    }
+    let open = undated;
     let (plain, typed): (Vec<&Slot>, Vec<&Slot>) = open.into_iter().partition(typed_first);
     for slot in typed.into_iter().chain(plain) {
         if let Some(entity) = value_by_type(slot, &all, prefixes, &entities, vocabulary) {

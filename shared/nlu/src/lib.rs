@@ -9,6 +9,7 @@ pub mod entities;
 pub mod lexicon;
 pub mod model;
 pub mod plan;
+pub mod values;
 
 pub use detect::{
     DEFAULT_ACCEPT_THRESHOLD, DEFAULT_MARGIN, DEFAULT_REJECT_THRESHOLD, Detection, OutOfDomain,

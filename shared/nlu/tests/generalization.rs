@@ -141,3 +141,46 @@ fn what_the_message_names_wins_over_the_conversation() {
         Some(r#"transfer_money(recipient="bob.ray", amount=25)"#)
     );
 }
+
+/// A skill of no set (inline): dates and counts as people write them.
+#[test]
+fn dates_and_counts_in_words_fill_their_slots() {
+    let skill = load(
+        r#"
+id: trips
+name: Trips
+intents:
+  supported:
+    - id: book_trip
+      description: Traveller wants to book a trip
+      examples: ["Book a trip for 2 people on 2027-01-04", "I want to book a trip"]
+      entities:
+        - {name: date, type: date, required: true}
+        - {name: travellers, type: integer, required: true}
+tools:
+  - name: book_trip
+    description: Book a trip
+    inputs:
+      - {name: date, type: date, required: true}
+      - {name: travellers, type: integer, required: true}
+policy:
+  workflows:
+    - {name: Book, trigger: book_trip, steps: [book_trip]}
+"#,
+        Format::Yaml,
+    )
+    .skill
+    .unwrap();
+    let context = Map::new();
+    let planned = plan_input(
+        &skill,
+        &PlanInput::new(
+            "I want to book a trip for three people on 4 March 2027",
+            &context,
+        ),
+    );
+    assert_eq!(
+        planned.program.unwrap().to_string(),
+        r#"book_trip(date="2027-03-04", travellers=3)"#
+    );
+}

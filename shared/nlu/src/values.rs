@@ -1,0 +1,148 @@
+//! Values as people write them in words: a date ("28 December 2026", "Dec
+//! 28th", "March 3, 2027" — a date without a year is its next occurrence) and a
+//! small whole number ("three days"). Read once here for every slot of type
+//! `date` or `integer`.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+const MONTHS: &[&str] = &[
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+const NUMBERS: &[(&str, i64)] = &[
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+    ("ten", 10),
+    ("eleven", 11),
+    ("twelve", 12),
+    ("fifteen", 15),
+    ("twenty", 20),
+    ("thirty", 30),
+];
+
+/// A whole number written as a word ("three"); "one" is left out, as it is
+/// more often a pronoun ("the other one") than a count.
+pub fn number_word(word: &str) -> Option<i64> {
+    let word = word.to_lowercase();
+    NUMBERS
+        .iter()
+        .find(|(name, _)| *name == word)
+        .map(|(_, value)| *value)
+}
+
+fn patterns() -> &'static [Regex; 2] {
+    static PATTERNS: OnceLock<[Regex; 2]> = OnceLock::new();
+    PATTERNS.get_or_init(|| {
+        let month = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?";
+        let day = r"(\d{1,2})(?:st|nd|rd|th)?";
+        let year = r"(?:,?\s+(\d{4}))?";
+        [
+            Regex::new(&format!(r"(?i)\b{day}\s+(?:of\s+)?{month}{year}\b")).expect("a valid pattern"),
+            Regex::new(&format!(r"(?i)\b{month}\s+{day}{year}\b")).expect("a valid pattern"),
+        ]
+    })
+}
+
+fn month_number(name: &str) -> Option<i8> {
+    let prefix: String = name.to_lowercase().chars().take(3).collect();
+    MONTHS
+        .iter()
+        .position(|month| *month == prefix)
+        .and_then(|index| i8::try_from(index + 1).ok())
+}
+
+/// Today (UTC): a date without a year is the next one from here.
+fn today() -> jiff::civil::Date {
+    jiff::Timestamp::now()
+        .to_zoned(jiff::tz::TimeZone::UTC)
+        .date()
+}
+
+/// The dates written in words in `text`: `(start, end, "YYYY-MM-DD")`, by byte
+/// offsets, in order. An impossible date (31 February) is none.
+pub fn dates_in(text: &str) -> Vec<(usize, usize, String)> {
+    dates_from(text, today())
+}
+
+fn dates_from(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, String)> {
+    let mut found: Vec<(usize, usize, String)> = Vec::new();
+    for (index, pattern) in patterns().iter().enumerate() {
+        for captures in pattern.captures_iter(text) {
+            let whole = captures.get(0).expect("a match");
+            let (day, month) = if index == 0 { (1, 2) } else { (2, 1) };
+            let Some(month) = captures.get(month).and_then(|m| month_number(m.as_str())) else {
+                continue;
+            };
+            let Some(day) = captures
+                .get(day)
+                .and_then(|d| d.as_str().parse::<i8>().ok())
+            else {
+                continue;
+            };
+            let year = captures.get(3).and_then(|y| y.as_str().parse::<i16>().ok());
+            let date = match year {
+                Some(year) => jiff::civil::Date::new(year, month, day).ok(),
+                None => jiff::civil::Date::new(today.year(), month, day)
+                    .ok()
+                    .and_then(|date| {
+                        if date < today {
+                            jiff::civil::Date::new(today.year() + 1, month, day).ok()
+                        } else {
+                            Some(date)
+                        }
+                    }),
+            };
+            let Some(date) = date else { continue };
+            if found
+                .iter()
+                .any(|(start, end, _)| whole.start() < *end && *start < whole.end())
+            {
+                continue;
+            }
+            found.push((whole.start(), whole.end(), date.to_string()));
+        }
+    }
+    found.sort();
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_in_words() {
+        let today = jiff::civil::date(2026, 11, 27);
+        let iso = |text: &str| -> Vec<String> {
+            dates_from(text, today)
+                .into_iter()
+                .map(|(_, _, date)| date)
+                .collect()
+        };
+        assert_eq!(iso("2 days off from 28 December 2026"), vec!["2026-12-28"]);
+        assert_eq!(iso("on March 3rd, 2027 please"), vec!["2027-03-03"]);
+        assert_eq!(iso("from Dec 28th"), vec!["2026-12-28"]);
+        assert_eq!(
+            iso("on the 4th of january"),
+            vec!["2027-01-04"],
+            "the next one"
+        );
+        assert_eq!(iso("31 February 2027"), Vec::<String>::new());
+        assert_eq!(iso("room 5 for 3 people"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn small_numbers_in_words() {
+        assert_eq!(number_word("Three"), Some(3));
+        assert_eq!(number_word("one"), None);
+        assert_eq!(number_word("tree"), None);
+    }
+}
