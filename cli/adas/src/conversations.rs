@@ -277,6 +277,17 @@ impl Run<'_> {
             .ok_or_else(|| "no job yet (a `>` line first)".to_owned())
     }
 
+    /// The job's name, version and the correlation id of what it waits for.
+    fn current_ask(&self) -> Result<(String, i64, String), String> {
+        let job = self.job()?;
+        let correlation_id = job
+            .waiting
+            .as_ref()
+            .map(|waiting| waiting.correlation_id.clone())
+            .unwrap_or_default();
+        Ok((job.name.clone(), job.version, correlation_id))
+    }
+
     /// The calls the job made since last looked.
     fn note_calls(&mut self) {
         let Some(job) = &self.job else { return };
@@ -389,13 +400,7 @@ impl Run<'_> {
             }
             Step::Decide(approve) => {
                 self.measures.turns += 1;
-                let job = self.job()?;
-                let (name, before) = (job.name.clone(), job.version);
-                let correlation_id = job
-                    .waiting
-                    .as_ref()
-                    .map(|waiting| waiting.correlation_id.clone())
-                    .unwrap_or_default();
+                let (name, before, correlation_id) = self.current_ask()?;
                 let decision = if *approve {
                     pb::ApprovalDecision::Approve
                 } else {
@@ -415,13 +420,7 @@ impl Run<'_> {
                 self.settle(before).await
             }
             Step::Takeover(text) => {
-                let job = self.job()?;
-                let (name, before) = (job.name.clone(), job.version);
-                let correlation_id = job
-                    .waiting
-                    .as_ref()
-                    .map(|waiting| waiting.correlation_id.clone())
-                    .unwrap_or_default();
+                let (name, before, correlation_id) = self.current_ask()?;
                 self.clients
                     .dal
                     .submit_input(pb::SubmitInputRequest {

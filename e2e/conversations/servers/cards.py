@@ -25,6 +25,12 @@ NEXT = itertools.count(501)
 Card = Annotated[str, Field(pattern=r"^[0-9]{4}$", description="Last four digits of the card")]
 
 
+def known(last4: str) -> dict:
+    if last4 not in CARDS:
+        raise ToolError(f"card ending {last4} not found")
+    return CARDS[last4]
+
+
 @server.tool(description="Account balance", annotations=READ)
 def account_balance() -> dict:
     return {"balance": BALANCE, "currency": "USD"}
@@ -32,35 +38,27 @@ def account_balance() -> dict:
 
 @server.tool(description="Status and limit of a card", annotations=READ)
 def card_status(card: Card) -> dict:
-    found = CARDS.get(card)
-    if found is None:
-        raise ToolError(f"card ending {card} not found")
+    found = known(card)
     return {"card": card, "frozen": found["frozen"], "limit": found["limit"]}
 
 
 @server.tool(description="Freeze a card so it cannot be used", annotations=WRITE)
 def freeze_card(card: Card) -> dict:
-    found = CARDS.get(card)
-    if found is None:
-        raise ToolError(f"card ending {card} not found")
+    found = known(card)
     found["frozen"] = True
     return {"card": card, "frozen": True}
 
 
 @server.tool(description="Unfreeze a card", annotations=WRITE)
 def unfreeze_card(card: Card) -> dict:
-    found = CARDS.get(card)
-    if found is None:
-        raise ToolError(f"card ending {card} not found")
+    found = known(card)
     found["frozen"] = False
     return {"card": card, "frozen": False}
 
 
 @server.tool(description="Raise a card's spending limit", annotations=WRITE)
 def raise_limit(card: Card, limit: Annotated[float, Field(gt=0, le=50000, description="New limit in dollars")]) -> dict:
-    found = CARDS.get(card)
-    if found is None:
-        raise ToolError(f"card ending {card} not found")
+    found = known(card)
     found["limit"] = limit
     return {"card": card, "limit": limit}
 
