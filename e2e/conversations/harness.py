@@ -15,6 +15,7 @@ and wrong side-effecting calls — a call of a tool the file lists under
     python harness.py --model scripted  # the model path, against scripted_model.py
     python harness.py --model env       # against the model ADAS_LLM_* names (e2e/eval.sh)
     python harness.py --set blind       # the blind sets (blind/): scored once, see EVAL.md
+    python harness.py --set scored      # blind sets already scored (scored/): seen since
 
 It exits non-zero when a skill ends fewer than `--threshold` (0.9) of its
 conversations correctly, when any conversation makes a wrong side-effecting
@@ -53,8 +54,8 @@ from adas.v1 import (  # noqa: E402
     skill_registry_service_pb2_grpc as registry_grpc,
 )
 
-SETS = {"main": ["*.conv", "tuning/*.conv"], "blind": ["blind/*.conv"],
-        "all": ["*.conv", "tuning/*.conv", "blind/*.conv"]}
+SETS = {"main": ["*.conv", "tuning/*.conv"], "blind": ["blind/*.conv"], "scored": ["scored/*.conv"],
+        "all": ["*.conv", "tuning/*.conv", "scored/*.conv", "blind/*.conv"]}
 
 
 class Process:
@@ -132,7 +133,8 @@ def main():
     parser.add_argument("--only", default="", help="run conversations whose title contains this")
     parser.add_argument("--json", help="write the measures as JSON here")
     parser.add_argument("--set", choices=sorted(SETS), default="main",
-                        help="main (the scored sets), blind (blind/: run once, EVAL.md), all")
+                        help="main (main and tuning sets), blind (blind/: run once, EVAL.md), "
+                             "scored (blind sets once scored, seen since), all")
     parser.add_argument("--threshold", type=float, default=0.9,
                         help="the share of conversations every skill must end correctly")
     parser.add_argument("--model", choices=["none", "scripted", "env"], default="none",

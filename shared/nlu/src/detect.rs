@@ -63,6 +63,8 @@ const STOPWORDS: &[&str] = &[
     // Question words open many messages in and out of domain alike.
     "what", "what's", "whats", "where", "where's", "when", "which", "who", "how", "why", "like",
     "today", "tell", "there", "here", "thanks", "thank",
+    // Conversational fillers ("ok, then cancel it").
+    "ok", "okay", "then", "actually", "so", "just", "well", "um", "also",
 ];
 
 /// The class of a token that is an entity rather than a word: its *kind* says
@@ -118,6 +120,19 @@ fn words(text: &str) -> Vec<String> {
     text.to_lowercase()
         .split_whitespace()
         .flat_map(|raw| match entity_class(raw) {
+            // An id's prefix says what it is ("LV-2002" is a leave request).
+            Some("<id>") => {
+                let prefix: String = raw
+                    .trim_start_matches(|c: char| !c.is_alphanumeric())
+                    .chars()
+                    .take_while(|c| c.is_alphabetic())
+                    .collect();
+                let mut classes = vec!["<id>".to_owned()];
+                if !prefix.is_empty() {
+                    classes.push(format!("<id:{prefix}>"));
+                }
+                classes
+            }
             Some(class) => vec![class.to_owned()],
             None => raw
                 .split(|c: char| !(c.is_alphanumeric() || c == '\''))
@@ -165,7 +180,7 @@ fn features(text: &str) -> Vec<String> {
 /// "cancl" is "cancel", "vacaton" is "vacation"; "block" stays (English).
 fn corrected(word: &str, skill_words: &HashSet<String>) -> Option<String> {
     let length = word.chars().count();
-    if length < 4
+    if word.starts_with('<') || length < 4
         || !word.chars().all(|c| c.is_ascii_alphabetic())
         || skill_words.contains(word)
         || lexicon::lexicon().knows(&lexicon::stem(word))
@@ -209,10 +224,19 @@ fn query_features(
     skill_words: &HashSet<String>,
     skill_stems: &HashSet<String>,
 ) -> Vec<String> {
-    let words: Vec<String> = words(text)
-        .into_iter()
-        .map(|word| corrected(&word, skill_words).unwrap_or(word))
-        .collect();
+    let mut words: Vec<String> = Vec::new();
+    for word in self::words(text) {
+        // An id whose prefix the skill's examples use is that kind of id;
+        // any other is just an id.
+        if word.starts_with("<id:") {
+            if skill_words.contains(&word) {
+                words.pop();
+                words.push(word);
+            }
+            continue;
+        }
+        words.push(corrected(&word, skill_words).unwrap_or(word));
+    }
     let mut features = features_of(&words);
     for word in &words {
         let stem = lexicon::stem(word);
@@ -316,8 +340,13 @@ impl Corpus {
             }
         }
         let mut words: HashSet<String> = texts.iter().flat_map(|(_, text)| words(text)).collect();
-        words.retain(|word| !word.starts_with('<'));
-        let stems = words.iter().map(|word| lexicon::stem(word)).collect();
+        // Words, and the kinds of id the examples use (`<id:ord>`).
+        words.retain(|word| !word.starts_with('<') || word.starts_with("<id:"));
+        let stems = words
+            .iter()
+            .filter(|word| !word.starts_with('<'))
+            .map(|word| lexicon::stem(word))
+            .collect();
         let examples = documents
             .iter()
             .map(|(index, doc)| (*index, vectorize(doc, &idf, default_idf)))
@@ -384,7 +413,7 @@ fn sentences(message: &str) -> Vec<&str> {
     let mut parts: Vec<&str> = sentences
         .iter()
         .flat_map(|sentence| {
-            let clauses: Vec<&str> = sentence.split(", ").collect();
+            let clauses: Vec<&str> = sentence.split([',', ':']).collect();
             let whole = (clauses.len() > 1).then_some(*sentence);
             clauses.into_iter().chain(whole)
         })
@@ -393,13 +422,19 @@ fn sentences(message: &str) -> Vec<&str> {
     parts
 }
 
+/// From this many words on, a message is also judged by its best sentence or
+/// clause.
+const LONG_MESSAGE_WORDS: usize = 12;
+
 /// Every intent of the skill with its score for `message`, best first.
 pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
     let intents = skill.intents.clone().unwrap_or_default();
     let corpus = Corpus::of(skill);
     let mut scores = corpus.scores(message);
     let parts = sentences(message);
-    if parts.len() > 1 {
+    // Only a long message is judged by its parts: in a short one every word
+    // is the request ("expense claim for equipment, $1.2k").
+    if parts.len() > 1 && message.split_whitespace().count() >= LONG_MESSAGE_WORDS {
         for part in parts {
             for (score, part_score) in scores.iter_mut().zip(corpus.scores(part)) {
                 *score = score.max(part_score);
@@ -563,15 +598,84 @@ pub fn asks_about_the_past(message: &str) -> bool {
     }
 }
 
+/// Phrases of a request that names a topic, not an action ("help with my
+/// prescription", "a question about my account").
+const VAGUE: &[&str] = &[
+    "help with",
+    "help me with",
+    "question about",
+    "question on",
+    "questions about",
+    "problem with",
+    "issue with",
+    "something about",
+    "talk about",
+];
+
+/// Whether the message names a topic rather than what to do with it.
+fn vague(message: &str) -> bool {
+    let lower = message.to_lowercase();
+    VAGUE.iter().any(|phrase| lower.contains(phrase))
+}
+
+/// How much a value of the message that fits an intent's slot (its type,
+/// pattern or enum — an `LV-` id for the leave request, an amount for the
+/// claim) adds to the intent's score, per value.
+const VALUE_WEIGHT: f64 = 0.05;
+/// At most this much.
+const MAX_VALUE_BONUS: f64 = 0.15;
+
+/// The candidates with what the message's values say: an intent that would
+/// take a value the user wrote gains a little over one that would not.
+fn with_values(skill: &Skill, message: &str, candidates: Vec<(String, f64)>) -> Vec<(String, f64)> {
+    let vocabulary = Vocabulary::of(skill);
+    let empty = Map::new();
+    let mut scored: Vec<(String, f64)> = candidates
+        .into_iter()
+        .map(|(intent_id, score)| {
+            let fits = skill
+                .intents
+                .iter()
+                .flat_map(|intents| &intents.supported)
+                .find(|intent| intent.id == intent_id)
+                .map_or(0, |intent| {
+                    extract(skill, intent, message, &empty, &vocabulary)
+                        .iter()
+                        .filter(|entity| !entity.guessed)
+                        .count()
+                });
+            let bonus = (VALUE_WEIGHT * fits as f64).min(MAX_VALUE_BONUS);
+            // Values alone never bring a message into the domain.
+            let score = if score > 0.0 { (score + bonus).min(1.0) } else { 0.0 };
+            (intent_id, score)
+        })
+        .collect();
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+    scored
+}
+
 /// Detects the intent and entities of a message for a skill.
 pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Detection {
-    let mut candidates = score(skill, message);
+    let mut candidates = with_values(skill, message, score(skill, message));
     if asks_about_the_past(message) {
         // A question about an action is about the action's object, in domain
         // as far as the action's words are; only the intents that read answer
-        // it, and an action is no candidate.
+        // it — first those that take what the action takes — and an action is
+        // no candidate.
         let in_domain = candidates.first().map_or(0.0, |(_, score)| *score);
+        let action_inputs = candidates
+            .iter()
+            .find(|(intent_id, _)| !only_reads(skill, intent_id))
+            .map(|(intent_id, _)| intent_inputs(skill, intent_id))
+            .unwrap_or_default();
         candidates.retain(|(intent_id, _)| only_reads(skill, intent_id));
+        let shares = |intent_id: &str| {
+            intent_inputs(skill, intent_id)
+                .iter()
+                .filter(|input| action_inputs.contains(input))
+                .count()
+        };
+        candidates.sort_by(|a, b| shares(&b.0).cmp(&shares(&a.0)).then(b.1.total_cmp(&a.1)));
         if let Some((_, best)) = candidates.first_mut() {
             *best = best.max(in_domain);
         }
@@ -590,7 +694,9 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             detection.margin = margin;
             detection.confident = confidence >= accept
                 && margin >= margin_needed
-                && enough_words(skill, &intent_id, message);
+                && enough_words(skill, &intent_id, message)
+                // "I need help with my prescription" names no action.
+                && (only_reads(skill, &intent_id) || !vague(message));
             detection.candidates = candidates;
             detection
         }

@@ -262,6 +262,8 @@ fn typed(kind: &str, spec: &EntitySpec, token: &Token<'_>, prefixes: &[String]) 
                     .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.' | '(' | ')')))
             .then(|| Json::String(text.to_owned()))
         }
+        // "$12" is money, not a count.
+        "integer" if text.starts_with(['$', '€', '£']) => None,
         "integer" => parse_amount(text)
             .filter(|value| value.fract() == 0.0 && value.abs() < 9.0e15)
             .map(|value| value as i64)
