@@ -127,11 +127,11 @@ fn words(text: &str) -> Vec<String> {
                     .chars()
                     .take_while(|c| c.is_alphabetic())
                     .collect();
-                let mut classes = vec!["<id>".to_owned()];
-                if !prefix.is_empty() {
-                    classes.push(format!("<id:{prefix}>"));
+                if prefix.is_empty() {
+                    vec!["<id>".to_owned()]
+                } else {
+                    vec![format!("<id:{prefix}>")]
                 }
-                classes
             }
             Some(class) => vec![class.to_owned()],
             None => raw
@@ -180,7 +180,8 @@ fn features(text: &str) -> Vec<String> {
 /// "cancl" is "cancel", "vacaton" is "vacation"; "block" stays (English).
 fn corrected(word: &str, skill_words: &HashSet<String>) -> Option<String> {
     let length = word.chars().count();
-    if word.starts_with('<') || length < 4
+    if word.starts_with('<')
+        || length < 4
         || !word.chars().all(|c| c.is_ascii_alphabetic())
         || skill_words.contains(word)
         || lexicon::lexicon().knows(&lexicon::stem(word))
@@ -228,11 +229,8 @@ fn query_features(
     for word in self::words(text) {
         // An id whose prefix the skill's examples use is that kind of id;
         // any other is just an id.
-        if word.starts_with("<id:") {
-            if skill_words.contains(&word) {
-                words.pop();
-                words.push(word);
-            }
+        if word.starts_with("<id:") && !skill_words.contains(&word) {
+            words.push("<id>".to_owned());
             continue;
         }
         words.push(corrected(&word, skill_words).unwrap_or(word));
@@ -626,27 +624,52 @@ const VALUE_WEIGHT: f64 = 0.05;
 const MAX_VALUE_BONUS: f64 = 0.15;
 
 /// The candidates with what the message's values say: an intent that would
-/// take a value the user wrote gains a little over one that would not.
+/// take a value the user wrote gains a little over one that would not. A
+/// value every candidate takes tells them nothing apart and counts for none.
 fn with_values(skill: &Skill, message: &str, candidates: Vec<(String, f64)>) -> Vec<(String, f64)> {
     let vocabulary = Vocabulary::of(skill);
     let empty = Map::new();
-    let mut scored: Vec<(String, f64)> = candidates
-        .into_iter()
-        .map(|(intent_id, score)| {
-            let fits = skill
-                .intents
+    let intents: Vec<_> = skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .collect();
+    // The spans of the values each candidate would take.
+    let taken: Vec<Vec<(usize, usize)>> = candidates
+        .iter()
+        .map(|(intent_id, _)| {
+            intents
                 .iter()
-                .flat_map(|intents| &intents.supported)
-                .find(|intent| intent.id == intent_id)
-                .map_or(0, |intent| {
+                .find(|intent| &intent.id == intent_id)
+                .map(|intent| {
                     extract(skill, intent, message, &empty, &vocabulary)
                         .iter()
                         .filter(|entity| !entity.guessed)
-                        .count()
-                });
-            let bonus = (VALUE_WEIGHT * fits as f64).min(MAX_VALUE_BONUS);
+                        .map(|entity| (entity.start, entity.end))
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let in_play = candidates.iter().filter(|(_, score)| *score > 0.0).count();
+    let mut scored: Vec<(String, f64)> = candidates
+        .into_iter()
+        .zip(&taken)
+        .map(|((intent_id, score), spans)| {
+            let telling = spans
+                .iter()
+                .filter(|span| {
+                    let takers = taken.iter().filter(|other| other.contains(span)).count();
+                    takers < in_play
+                })
+                .count();
+            let bonus = (VALUE_WEIGHT * telling as f64).min(MAX_VALUE_BONUS);
             // Values alone never bring a message into the domain.
-            let score = if score > 0.0 { (score + bonus).min(1.0) } else { 0.0 };
+            let score = if score > 0.0 {
+                (score + bonus).min(1.0)
+            } else {
+                0.0
+            };
             (intent_id, score)
         })
         .collect();
@@ -695,8 +718,8 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             detection.confident = confidence >= accept
                 && margin >= margin_needed
                 && enough_words(skill, &intent_id, message)
-                // "I need help with my prescription" names no action.
-                && (only_reads(skill, &intent_id) || !vague(message));
+                // "I have a question about my card" names no request.
+                && !vague(message);
             detection.candidates = candidates;
             detection
         }

@@ -44,6 +44,9 @@ pub struct Slot {
     pub allowed: Vec<Json>,
     /// A pattern a string value must match.
     pub pattern: Option<regex::Regex>,
+    /// Stems of the words that name the action the value is for ("book" for
+    /// `book_class`): of two ids that fit, the one right after them is meant.
+    pub cues: Vec<String>,
 }
 
 impl Slot {
@@ -54,6 +57,7 @@ impl Slot {
             kind: spec.kind.clone(),
             allowed: spec.allowed.clone(),
             pattern: None,
+            cues: Vec::new(),
         }
     }
 
@@ -73,7 +77,33 @@ impl Slot {
                 .pattern
                 .as_deref()
                 .and_then(|pattern| regex::Regex::new(pattern).ok()),
+            cues: Vec::new(),
         }
+    }
+
+    /// The slot with the words of `name` (an intent id or a tool name) and of
+    /// `examples`' opening verbs as its cues.
+    pub fn cued_by(mut self, name: &str, examples: &[String]) -> Self {
+        let mut cues: Vec<String> = plain_words(&name.replace(['_', '.', '-'], " "))
+            .map(|word| crate::lexicon::stem(&word.to_lowercase()))
+            .collect();
+        for example in examples {
+            let first = plain_words(example).map(str::to_lowercase).find(|word| {
+                !QUESTION_OPENERS.contains(&word.as_str()) && !FILLER.contains(&word.as_str())
+            });
+            if let Some(first) = first {
+                cues.push(crate::lexicon::stem(&first));
+            }
+        }
+        // The slot's own name stands before every one of its values.
+        let own: Vec<String> = plain_words(&self.name.replace('_', " "))
+            .map(|word| crate::lexicon::stem(&word.to_lowercase()))
+            .collect();
+        cues.retain(|cue| !own.contains(cue));
+        cues.sort();
+        cues.dedup();
+        self.cues = cues;
+        self
     }
 
     fn spec(&self) -> EntitySpec {
@@ -589,7 +619,7 @@ pub fn extract(
         .iter()
         .filter(|spec| !context.contains_key(&spec.name))
         .map(|spec| {
-            let mut slot = Slot::of_entity(spec);
+            let mut slot = Slot::of_entity(spec).cued_by(&intent.id, &intent.examples);
             let input = skill
                 .tools
                 .iter()
@@ -719,9 +749,12 @@ fn named_value(slot: &Slot, message: &str, all: &[Token<'_>], taken: &[Entity]) 
     }
     let typed_here = |token: &Token<'_>| typed_value(slot, &kind, token, &[]);
     let plain_ok = |token: &Token<'_>| plain_value(slot, token);
-    beside_name(&spec, all, &kind, &typed_here, &plain_ok)
+    let beside: Vec<(Token<'_>, Json)> = beside_name(&spec, all, &kind, &typed_here, &plain_ok)
+        .into_iter()
         .filter(|(token, _)| !overlaps(token, taken))
-        .map(|(token, value)| found(&slot.name, &kind, value, &token, false))
+        .collect();
+    // "card 9077 is fine, freeze card 4421": two values beside the name.
+    one_of(slot, &kind, all, beside)
 }
 
 /// A value found by its type anywhere (an email is an email wherever it
@@ -745,18 +778,24 @@ fn value_by_type(
                 typed_value(slot, &kind, token, prefixes).map(|value| (token.clone(), value))
             })
             .collect();
-        let (token, value) = matches.first().cloned()?;
         let bare_number = matches!(kind.as_str(), "integer" | "number")
-            || (kind == "money" && !token.text.starts_with(['$', '€', '£']));
-        let guessed = bare_number && matches.len() > 1;
-        return Some(found(&slot.name, &kind, value, &token, guessed));
+            || (kind == "money"
+                && !matches
+                    .first()
+                    .is_some_and(|(token, _)| token.text.starts_with(['$', '€', '£'])));
+        if bare_number {
+            let (token, value) = matches.first().cloned()?;
+            return Some(found(&slot.name, &kind, value, &token, matches.len() > 1));
+        }
+        return one_of(slot, &kind, all, matches);
     }
     if let Some(pattern) = &slot.pattern {
-        let token = all
+        let matches: Vec<(Token<'_>, Json)> = all
             .iter()
-            .find(|token| !overlaps(token, taken) && pattern.is_match(token.text))?;
-        let value = Json::String(token.text.to_owned());
-        return Some(found(&slot.name, &kind, value, token, false));
+            .filter(|token| !overlaps(token, taken) && pattern.is_match(token.text))
+            .map(|token| (token.clone(), Json::String(token.text.to_owned())))
+            .collect();
+        return one_of(slot, &kind, all, matches);
     }
     if let Some(token) = string_by_name(&spec, all)
         .filter(|token| !overlaps(token, taken) && !vocabulary.contains(token.text))
@@ -769,7 +808,52 @@ fn value_by_type(
         .map(|(token, text)| found(&slot.name, &kind, Json::String(text), &token, true))
 }
 
-/// The value just after or just before the slot's name ("room 5", "order
+/// How many tokens before a value its action's word may stand ("book
+/// CL-101", "refund $20 on ORD-2").
+const CUE_REACH: usize = 3;
+
+/// The value of several that fit a slot: the only one, else the one its
+/// action's word stands right before ("CL-102 is full, so book CL-101
+/// instead"); when that does not tell, the first — as a guess, so it never
+/// makes a side effect without the user's yes.
+fn one_of(
+    slot: &Slot,
+    kind: &str,
+    all: &[Token<'_>],
+    matches: Vec<(Token<'_>, Json)>,
+) -> Option<Entity> {
+    let mut distinct: Vec<&(Token<'_>, Json)> = Vec::new();
+    for candidate in &matches {
+        if !distinct.iter().any(|known| known.1 == candidate.1) {
+            distinct.push(candidate);
+        }
+    }
+    let (token, value) = match distinct.as_slice() {
+        [] => return None,
+        [one] => return Some(found(&slot.name, kind, one.1.clone(), &one.0, false)),
+        _ => {
+            let cued: Vec<&&(Token<'_>, Json)> = distinct
+                .iter()
+                .filter(|(token, _)| {
+                    let at = all.iter().position(|other| other.start == token.start);
+                    at.is_some_and(|at| {
+                        all[at.saturating_sub(CUE_REACH)..at].iter().any(|before| {
+                            slot.cues
+                                .contains(&crate::lexicon::stem(&before.text.to_lowercase()))
+                        })
+                    })
+                })
+                .collect();
+            if let [one] = cued.as_slice() {
+                return Some(found(&slot.name, kind, one.1.clone(), &one.0, false));
+            }
+            distinct[0].clone()
+        }
+    };
+    Some(found(&slot.name, kind, value, &token, true))
+}
+
+/// The values just after or just before the slot's name ("room 5", "order
 /// ORD-1", "3 people"); a plain string only when it has a digit ("room B12").
 fn beside_name<'a>(
     spec: &EntitySpec,
@@ -777,7 +861,7 @@ fn beside_name<'a>(
     kind: &str,
     typed_here: &dyn Fn(&Token<'_>) -> Option<Json>,
     plain_ok: &dyn Fn(&Token<'_>) -> bool,
-) -> Option<(Token<'a>, Json)> {
+) -> Vec<(Token<'a>, Json)> {
     let name = spec.name.to_lowercase();
     let base = name
         .strip_suffix("_id")
@@ -793,6 +877,7 @@ fn beside_name<'a>(
             typed_here(token)
         }
     };
+    let mut found = Vec::new();
     for (index, token) in all.iter().enumerate() {
         let word = token.text.to_lowercase();
         let word = word.trim_end_matches('s');
@@ -802,16 +887,15 @@ fn beside_name<'a>(
         if let Some(next) = all.get(index + 1)
             && let Some(value) = value_of(next)
         {
-            return Some((next.clone(), value));
-        }
-        if kind != "string"
+            found.push((next.clone(), value));
+        } else if kind != "string"
             && index > 0
             && let Some(value) = typed_here(&all[index - 1])
         {
-            return Some((all[index - 1].clone(), value));
+            found.push((all[index - 1].clone(), value));
         }
     }
-    None
+    found
 }
 
 /// The one run of content words left in a message once fillers, vocabulary
@@ -988,6 +1072,7 @@ mod tests {
             kind: Some("string".into()),
             allowed: Vec::new(),
             pattern: None,
+            cues: Vec::new(),
         }];
         let guessed = extract_slots(
             &plain,

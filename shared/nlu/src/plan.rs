@@ -217,7 +217,7 @@ fn call(
                         !known.contains_key(&input.name)
                             && !facts.iter().any(|fact| fact.name == input.name)
                     })
-                    .map(Slot::of_input)
+                    .map(|input| Slot::of_input(input).cued_by(tool, &[]))
                     .collect();
                 let found = extract_slots(
                     &missing,
