@@ -65,6 +65,8 @@ const STOPWORDS: &[&str] = &[
     "today", "tell", "there", "here", "thanks", "thank",
     // Conversational fillers ("ok, then cancel it").
     "ok", "okay", "then", "actually", "so", "just", "well", "um", "also",
+    // How a question about the past is put ("did it go through already?").
+    "go", "gone", "went", "through", "get", "got", "been", "yet", "already", "still",
 ];
 
 /// The class of a token that is an entity rather than a word: its *kind* says
@@ -88,6 +90,14 @@ fn entity_class(raw: &str) -> Option<&'static str> {
         None
     }
 }
+
+/// Words that turn a request around ("I don't need the refill anymore").
+const NEGATIONS: &[&str] = &[
+    "don't", "dont", "not", "no", "never", "anymore", "longer", "won't", "can't", "cannot",
+];
+
+/// The feature of a negation.
+const NOT: &str = "<not>";
 
 /// Chat shorthand as the words it stands for.
 const SHORTHAND: &[(&str, &str)] = &[
@@ -143,6 +153,8 @@ fn words(text: &str) -> Vec<String> {
         .map(
             |word| match SHORTHAND.iter().find(|(short, _)| *short == word) {
                 Some((_, long)) => (*long).to_owned(),
+                // "don't need it anymore" is not "need it".
+                None if NEGATIONS.contains(&word.as_str()) => NOT.to_owned(),
                 // "three days" reads as "3 days" does.
                 None if crate::values::number_word(&word).is_some() => "<number>".to_owned(),
                 None => word,
@@ -378,7 +390,14 @@ impl Corpus {
         );
         let mut best_example = vec![0.0f64; self.whole.len()];
         for (index, example) in &self.examples {
-            best_example[*index] = best_example[*index].max(cosine(&query, example));
+            // "I need a refill" is not "I don't need the refill anymore":
+            // an example of the other polarity counts half.
+            let polarity = if query.contains_key(NOT) == example.contains_key(NOT) {
+                1.0
+            } else {
+                0.5
+            };
+            best_example[*index] = best_example[*index].max(polarity * cosine(&query, example));
         }
         self.whole
             .iter()
@@ -692,11 +711,20 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             .map(|(intent_id, _)| intent_inputs(skill, intent_id))
             .unwrap_or_default();
         candidates.retain(|(intent_id, _)| only_reads(skill, intent_id));
+        // An id the action takes (a pattern) says more than a place or a kind.
+        let patterned = |name: &str| {
+            skill
+                .tools
+                .iter()
+                .flat_map(|tool| &tool.inputs)
+                .any(|input| input.name == name && input.pattern.is_some())
+        };
         let shares = |intent_id: &str| {
             intent_inputs(skill, intent_id)
                 .iter()
                 .filter(|input| action_inputs.contains(input))
-                .count()
+                .map(|input| if patterned(input) { 2 } else { 1 })
+                .sum::<usize>()
         };
         candidates.sort_by(|a, b| shares(&b.0).cmp(&shares(&a.0)).then(b.1.total_cmp(&a.1)));
         if let Some((_, best)) = candidates.first_mut() {
