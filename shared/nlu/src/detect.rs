@@ -67,6 +67,8 @@ const STOPWORDS: &[&str] = &[
     "ok", "okay", "then", "actually", "so", "just", "well", "um", "also",
     // How a question about the past is put ("did it go through already?").
     "go", "gone", "went", "through", "get", "got", "been", "yet", "already", "still",
+    // Words that contrast with what came before ("refill RX-1002 instead").
+    "instead", "rather",
 ];
 
 /// The class of a token that is an entity rather than a word: its *kind* says
@@ -93,7 +95,7 @@ fn entity_class(raw: &str) -> Option<&'static str> {
 
 /// Words that turn a request around ("I don't need the refill anymore").
 const NEGATIONS: &[&str] = &[
-    "don't", "dont", "not", "no", "never", "anymore", "longer", "won't", "can't", "cannot",
+    "don't", "dont", "not", "never", "anymore", "won't", "can't", "cannot",
 ];
 
 /// The feature of a negation.
@@ -348,6 +350,13 @@ impl Corpus {
             for input in intent_inputs(skill, &intent.id) {
                 whole[index].extend(features(&input.replace('_', " ")));
             }
+            // So are the values its entities allow ("on tuesday" is about the
+            // schedule even when no example names Tuesday).
+            for value in intent.entities.iter().flat_map(|entity| &entity.allowed) {
+                if let Some(value) = value.as_str() {
+                    whole[index].extend(features(value));
+                }
+            }
         }
         let mut words: HashSet<String> = texts.iter().flat_map(|(_, text)| words(text)).collect();
         // Words, and the kinds of id the examples use (`<id:ord>`).
@@ -439,6 +448,21 @@ fn sentences(message: &str) -> Vec<&str> {
     parts
 }
 
+/// Where a message turns from context to its request.
+const TURNS: &[&str] = &[", so ", " so please ", ", but ", " but ", ": ", ", now ", " now please "];
+
+/// What follows the last turn of a message, when it is a request of at least
+/// two words.
+fn after_the_turn(message: &str) -> Option<&str> {
+    let lower = message.to_lowercase();
+    let (at, turn) = TURNS
+        .iter()
+        .filter_map(|turn| lower.rfind(turn).map(|at| (at, turn.len())))
+        .max_by_key(|(at, _)| *at)?;
+    let rest = message.get(at + turn..)?;
+    (rest.split_whitespace().count() >= 2).then_some(rest)
+}
+
 /// From this many words on, a message is also judged by its best sentence or
 /// clause.
 const LONG_MESSAGE_WORDS: usize = 12;
@@ -448,12 +472,30 @@ pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
     let intents = skill.intents.clone().unwrap_or_default();
     let corpus = Corpus::of(skill);
     let mut scores = corpus.scores(message);
-    let parts = sentences(message);
+    // "RX-1003 has no refills left, so please refill RX-1002": what follows
+    // the turn is the request; when it is in the skill's domain it is judged
+    // alone (what comes before it is background).
+    let mut turned = false;
+    if let Some(request) = after_the_turn(message) {
+        let judged = corpus.scores(request);
+        if judged.iter().any(|score| *score >= DEFAULT_REJECT_THRESHOLD) {
+            scores = judged;
+            turned = true;
+        }
+    }
+    let parts = if turned { Vec::new() } else { sentences(message) };
     // Only a long message is judged by its parts: in a short one every word
     // is the request ("expense claim for equipment, $1.2k").
     if parts.len() > 1 && message.split_whitespace().count() >= LONG_MESSAGE_WORDS {
-        for part in parts {
-            for (score, part_score) in scores.iter_mut().zip(corpus.scores(part)) {
+        // The request is the part most like one: the one with the best score
+        // (thanks, dates and asides are like none).
+        let best = |scores: &[f64]| scores.iter().copied().fold(0.0, f64::max);
+        let clearest = parts
+            .into_iter()
+            .map(|part| corpus.scores(part))
+            .max_by(|a, b| best(a).total_cmp(&best(b)));
+        if let Some(clearest) = clearest {
+            for (score, part_score) in scores.iter_mut().zip(clearest) {
                 *score = score.max(part_score);
             }
         }
@@ -732,6 +774,25 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
         }
     }
     let (reject, accept, margin_needed) = thresholds(skill);
+    if vague(message) && candidates.first().is_none_or(|(_, score)| *score < reject) {
+        // "A question about M-2050": no request, but about something the
+        // skill knows — which of the intents that take it was meant is asked.
+        let vocabulary = Vocabulary::of(skill);
+        let takers: Vec<(String, f64)> = skill
+            .intents
+            .iter()
+            .flat_map(|intents| &intents.supported)
+            .filter(|intent| {
+                extract(skill, intent, message, &Map::new(), &vocabulary)
+                    .iter()
+                    .any(|entity| !entity.guessed)
+            })
+            .map(|intent| (intent.id.clone(), reject))
+            .collect();
+        if !takers.is_empty() {
+            candidates = takers;
+        }
+    }
     let best = candidates.first().cloned();
     let margin = match candidates.as_slice() {
         [(_, first), (_, second), ..] => first - second,

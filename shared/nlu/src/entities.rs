@@ -164,8 +164,13 @@ fn tokens(message: &str) -> Vec<Token<'_>> {
     tokens
         .into_iter()
         .map(|token| {
-            let trimmed = token
-                .text
+            let text = token.text.trim_end_matches(['.', ':']);
+            // "Saturday's classes": the possessive is not part of the value.
+            let text = text
+                .strip_suffix("'s")
+                .or_else(|| text.strip_suffix("’s"))
+                .unwrap_or(text);
+            let trimmed = text
                 .trim_end_matches(['.', ':', '\''])
                 .trim_start_matches(['\'', '#']);
             let offset = token.text.find(trimmed).unwrap_or(0);

@@ -20,9 +20,41 @@ pub struct Lexicon {
     by_stem: HashMap<String, Vec<usize>>,
 }
 
-/// The Snowball (Porter 2) stem of a lower-case word.
+/// Irregular forms of common English verbs, as their base form: a stemmer
+/// cuts suffixes, so "frozen" would never meet "freeze" without them.
+const IRREGULAR: &[(&str, &str)] = &[
+    ("frozen", "freeze"), ("froze", "freeze"), ("paid", "pay"), ("sent", "send"),
+    ("sold", "sell"), ("bought", "buy"), ("kept", "keep"), ("held", "hold"),
+    ("lost", "lose"), ("left", "leave"), ("made", "make"), ("done", "do"),
+    ("did", "do"), ("gone", "go"), ("went", "go"), ("got", "get"), ("gotten", "get"),
+    ("given", "give"), ("gave", "give"), ("taken", "take"), ("took", "take"),
+    ("shown", "show"), ("seen", "see"), ("saw", "see"), ("written", "write"),
+    ("wrote", "write"), ("broken", "break"), ("broke", "break"), ("chosen", "choose"),
+    ("chose", "choose"), ("spent", "spend"), ("built", "build"), ("brought", "bring"),
+    ("found", "find"), ("told", "tell"), ("said", "say"), ("met", "meet"),
+    ("withdrawn", "withdraw"), ("withdrew", "withdraw"), ("drawn", "draw"),
+    ("driven", "drive"), ("drove", "drive"), ("ridden", "ride"), ("flown", "fly"),
+    ("flew", "fly"), ("forgotten", "forget"), ("forgot", "forget"), ("begun", "begin"),
+    ("began", "begin"), ("stolen", "steal"), ("stole", "steal"), ("woken", "wake"),
+    ("worn", "wear"), ("thrown", "throw"), ("known", "know"), ("knew", "know"),
+    ("grown", "grow"), ("read", "read"), ("shut", "shut"), ("set", "set"),
+    ("put", "put"), ("cut", "cut"), ("let", "let"), ("hit", "hit"), ("rung", "ring"),
+    ("rang", "ring"), ("sung", "sing"), ("spoken", "speak"), ("spoke", "speak"),
+    ("understood", "understand"), ("taught", "teach"), ("caught", "catch"),
+    ("thought", "think"), ("fought", "fight"), ("sought", "seek"), ("lent", "lend"),
+    ("bent", "bend"), ("dealt", "deal"), ("meant", "mean"), ("felt", "feel"),
+    ("slept", "sleep"), ("swept", "sweep"), ("wept", "weep"), ("fed", "feed"),
+    ("led", "lead"), ("fled", "flee"), ("hung", "hang"), ("won", "win"),
+];
+
+/// The Snowball (Porter 2) stem of a lower-case word (an irregular verb form
+/// by its base form's).
 pub fn stem(word: &str) -> String {
     static STEMMER: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
+    let word = IRREGULAR
+        .iter()
+        .find(|(form, _)| *form == word)
+        .map_or(word, |(_, base)| base);
     STEMMER
         .get_or_init(|| rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English))
         .stem(word)
