@@ -764,7 +764,8 @@ impl Worker {
     }
 
     /// Pauses the job to ask which intent the user meant: the candidates close
-    /// to the best (at most three) and "none".
+    /// to the best (at most three) and "none" listed, every other intent
+    /// choosable by its words.
     async fn clarify(
         &self,
         skill: &OperationalSkill,
@@ -800,6 +801,16 @@ impl Worker {
             .collect::<Vec<_>>()
             .join("; ");
         options.push(("none".into(), "None of these".into()));
+        // Every other intent stays choosable by its words ("freeze it"),
+        // unlisted: the question names the likely ones.
+        let listed_ids: Vec<String> = options.iter().map(|(id, _)| id.clone()).collect();
+        options.extend(
+            intents
+                .supported
+                .iter()
+                .filter(|intent| !listed_ids.contains(&intent.id))
+                .map(|intent| (intent.id.clone(), describe(&intent.id))),
+        );
         let prompt = format!(
             "I'm not sure what you need. Did you mean: {listed}? Reply with the number, or none."
         );

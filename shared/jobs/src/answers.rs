@@ -41,21 +41,42 @@ pub fn pick<'a>(options: &'a [String], labels: &[String], answer: &str) -> Optio
     }) {
         return options.get(index);
     }
+    // The options offered (before "none") first, then the others; an
+    // option's own name says more than its label.
     let said = stems(&lower);
-    let shared: Vec<usize> = (0..options.len())
-        .map(|index| {
-            let words = stems(&format!(
-                "{} {}",
-                options[index].replace('_', " "),
-                label(index)
-            ));
-            said.iter().filter(|word| words.contains(word)).count()
+    let weight = |index: usize| -> usize {
+        let named = stems(&options[index].replace('_', " "));
+        let labelled = stems(label(index));
+        said.iter()
+            .map(|word| {
+                2 * usize::from(named.contains(word)) + usize::from(labelled.contains(word))
+            })
+            .sum()
+    };
+    let offered = options
+        .iter()
+        .position(|option| option == "none")
+        .unwrap_or(options.len());
+    [0..offered, offered..options.len()]
+        .into_iter()
+        .find_map(|range| {
+            let weights: Vec<(usize, usize)> = range.map(|index| (index, weight(index))).collect();
+            let best = weights
+                .iter()
+                .map(|(_, weight)| *weight)
+                .max()
+                .filter(|best| *best > 0)?;
+            match weights
+                .iter()
+                .filter(|(_, weight)| *weight == best)
+                .collect::<Vec<_>>()
+                .as_slice()
+            {
+                [(index, _)] => Some(*index),
+                // Several alike: no pick, and no looking further.
+                _ => Some(usize::MAX),
+            }
         })
-        .collect();
-    let best = *shared.iter().max()?;
-    (best > 0 && shared.iter().filter(|count| **count == best).count() == 1)
-        .then(|| shared.iter().position(|count| *count == best))
-        .flatten()
         .and_then(|index| options.get(index))
 }
 

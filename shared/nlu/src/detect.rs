@@ -449,7 +449,15 @@ fn sentences(message: &str) -> Vec<&str> {
 }
 
 /// Where a message turns from context to its request.
-const TURNS: &[&str] = &[", so ", " so please ", ", but ", " but ", ": ", ", now ", " now please "];
+const TURNS: &[&str] = &[
+    ", so ",
+    " so please ",
+    ", but ",
+    " but ",
+    ": ",
+    ", now ",
+    " now please ",
+];
 
 /// What follows the last turn of a message, when it is a request of at least
 /// two words.
@@ -478,12 +486,19 @@ pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
     let mut turned = false;
     if let Some(request) = after_the_turn(message) {
         let judged = corpus.scores(request);
-        if judged.iter().any(|score| *score >= DEFAULT_REJECT_THRESHOLD) {
+        if judged
+            .iter()
+            .any(|score| *score >= DEFAULT_REJECT_THRESHOLD)
+        {
             scores = judged;
             turned = true;
         }
     }
-    let parts = if turned { Vec::new() } else { sentences(message) };
+    let parts = if turned {
+        Vec::new()
+    } else {
+        sentences(message)
+    };
     // Only a long message is judged by its parts: in a short one every word
     // is the request ("expense claim for equipment, $1.2k").
     if parts.len() > 1 && message.split_whitespace().count() >= LONG_MESSAGE_WORDS {
