@@ -1016,10 +1016,17 @@ impl DalAgent {
             });
         }
         for (name, value) in fields {
+            // "2" at a choice is the second option: that is what was said.
+            let value = match (value, waiting.fields.iter().find(|field| &field.name == name)) {
+                (Json::String(text), Some(field)) => {
+                    Json::String(crate::answers::normalized(field, text))
+                }
+                (value, _) => value.clone(),
+            };
             record.context.insert(name.clone(), value.clone());
             record.evidence.push(crate::Evidence {
                 name: name.clone(),
-                value: value.clone(),
+                value,
                 source: "answer".into(),
             });
         }

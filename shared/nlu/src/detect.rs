@@ -695,9 +695,9 @@ fn vague(message: &str) -> bool {
 /// How much a value of the message that fits an intent's slot (its type,
 /// pattern or enum — an `LV-` id for the leave request, an amount for the
 /// claim) adds to the intent's score, per value.
-const VALUE_WEIGHT: f64 = 0.05;
+const VALUE_WEIGHT: f64 = 0.08;
 /// At most this much.
-const MAX_VALUE_BONUS: f64 = 0.15;
+const MAX_VALUE_BONUS: f64 = 0.2;
 
 /// The candidates with what the message's values say: an intent that would
 /// take a value the user wrote gains a little over one that would not. A
