@@ -505,8 +505,22 @@ pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
         // The request is the part most like one: the one with the best score
         // (thanks, dates and asides are like none).
         let best = |scores: &[f64]| scores.iter().copied().fold(0.0, f64::max);
+        // A part that only states a fact ("My account number is ACC-10002")
+        // asks for nothing.
+        let inputs: HashSet<String> = skill
+            .tools
+            .iter()
+            .flat_map(|tool| &tool.inputs)
+            .flat_map(|input| input.name.split('_').map(lexicon::stem).collect::<Vec<_>>())
+            .collect();
+        let asks = |part: &str| {
+            words(part)
+                .iter()
+                .any(|word| !word.starts_with('<') && !inputs.contains(&lexicon::stem(word)))
+        };
         let clearest = parts
             .into_iter()
+            .filter(|part| asks(part))
             .map(|part| corpus.scores(part))
             .max_by(|a, b| best(a).total_cmp(&best(b)));
         if let Some(clearest) = clearest {

@@ -81,6 +81,25 @@ impl Slot {
         }
     }
 
+    /// The slot with the words of its inputs' descriptions among its cues
+    /// (fillers and the slot's own name aside).
+    pub fn described(mut self, descriptions: &[String]) -> Self {
+        let own: Vec<String> = plain_words(&self.name.replace('_', " "))
+            .map(|word| crate::lexicon::stem(&word.to_lowercase()))
+            .collect();
+        for description in descriptions {
+            for word in plain_words(description).map(str::to_lowercase) {
+                let stem = crate::lexicon::stem(&word);
+                if !FILLER.contains(&word.as_str()) && !own.contains(&stem) {
+                    self.cues.push(stem);
+                }
+            }
+        }
+        self.cues.sort();
+        self.cues.dedup();
+        self
+    }
+
     /// The slot with the words of `name` (an intent id or a tool name) and of
     /// `examples`' opening verbs as its cues.
     pub fn cued_by(mut self, name: &str, examples: &[String]) -> Self {
@@ -624,7 +643,17 @@ pub fn extract(
         .iter()
         .filter(|spec| !context.contains_key(&spec.name))
         .map(|spec| {
-            let mut slot = Slot::of_entity(spec).cued_by(&intent.id, &intent.examples);
+            // What the input is ("kWh shown on the meter") cues its value too.
+            let described: Vec<String> = skill
+                .tools
+                .iter()
+                .flat_map(|tool| &tool.inputs)
+                .filter(|input| input.name == spec.name)
+                .filter_map(|input| input.description.clone())
+                .collect();
+            let mut slot = Slot::of_entity(spec)
+                .cued_by(&intent.id, &intent.examples)
+                .described(&described);
             let input = skill
                 .tools
                 .iter()
@@ -789,6 +818,11 @@ fn value_by_type(
                     .first()
                     .is_some_and(|(token, _)| token.text.starts_with(['$', '€', '£'])));
         if bare_number {
+            // Of several numbers, the one its cue stands before ("the meter
+            // shows 12500") is meant; otherwise the first is a guess.
+            if let Some(cued) = one_of(slot, &kind, all, matches.clone()).filter(|one| !one.guessed) {
+                return Some(cued);
+            }
             let (token, value) = matches.first().cloned()?;
             return Some(found(&slot.name, &kind, value, &token, matches.len() > 1));
         }

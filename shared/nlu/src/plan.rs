@@ -217,7 +217,11 @@ fn call(
                         !known.contains_key(&input.name)
                             && !facts.iter().any(|fact| fact.name == input.name)
                     })
-                    .map(|input| Slot::of_input(input).cued_by(tool, &[]))
+                    .map(|input| {
+                        Slot::of_input(input)
+                            .cued_by(tool, &[])
+                            .described(&input.description.iter().cloned().collect::<Vec<_>>())
+                    })
                     .collect();
                 let found = extract_slots(
                     &missing,
