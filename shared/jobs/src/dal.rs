@@ -1017,7 +1017,10 @@ impl DalAgent {
         }
         for (name, value) in fields {
             // "2" at a choice is the second option: that is what was said.
-            let value = match (value, waiting.fields.iter().find(|field| &field.name == name)) {
+            let value = match (
+                value,
+                waiting.fields.iter().find(|field| &field.name == name),
+            ) {
                 (Json::String(text), Some(field)) => {
                     Json::String(crate::answers::normalized(field, text))
                 }

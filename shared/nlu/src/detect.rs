@@ -514,9 +514,14 @@ pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
             .flat_map(|input| input.name.split('_').map(lexicon::stem).collect::<Vec<_>>())
             .collect();
         let asks = |part: &str| {
-            words(part)
-                .iter()
-                .any(|word| !word.starts_with('<') && !inputs.contains(&lexicon::stem(word)))
+            let lower = part.to_lowercase();
+            let states = lower
+                .split_whitespace()
+                .any(|word| matches!(word, "is" | "are"));
+            !states
+                || words(part)
+                    .iter()
+                    .any(|word| !word.starts_with('<') && !inputs.contains(&lexicon::stem(word)))
         };
         let clearest = parts
             .into_iter()

@@ -726,9 +726,31 @@ pub fn extract_slots(
         }
     }
     let open = undated;
+    // A date's numbers ("March 2025", "11/02", "2026-12-14") are no count or
+    // amount.
+    let in_dates: Vec<Entity> = crate::values::date_spans(message)
+        .into_iter()
+        .map(|(start, end)| Entity {
+            name: String::new(),
+            kind: "date".into(),
+            value: Json::Null,
+            text: message[start..end].to_owned(),
+            start,
+            end,
+            guessed: true,
+        })
+        .collect();
     let (plain, typed): (Vec<&Slot>, Vec<&Slot>) = open.into_iter().partition(typed_first);
     for slot in typed.into_iter().chain(plain) {
-        if let Some(entity) = value_by_type(slot, &all, prefixes, &entities, vocabulary) {
+        let numeric = matches!(
+            effective_kind(&slot.spec()).as_str(),
+            "integer" | "number" | "money"
+        );
+        let mut taken = entities.clone();
+        if numeric {
+            taken.extend(in_dates.iter().cloned());
+        }
+        if let Some(entity) = value_by_type(slot, &all, prefixes, &taken, vocabulary) {
             entities.push(entity);
         }
     }
@@ -820,7 +842,8 @@ fn value_by_type(
         if bare_number {
             // Of several numbers, the one its cue stands before ("the meter
             // shows 12500") is meant; otherwise the first is a guess.
-            if let Some(cued) = one_of(slot, &kind, all, matches.clone()).filter(|one| !one.guessed) {
+            if let Some(cued) = one_of(slot, &kind, all, matches.clone()).filter(|one| !one.guessed)
+            {
                 return Some(cued);
             }
             let (token, value) = matches.first().cloned()?;

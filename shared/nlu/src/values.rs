@@ -66,6 +66,30 @@ fn today() -> jiff::civil::Date {
         .date()
 }
 
+/// Where `text` writes a date or part of one, by byte offsets: the dates in
+/// words, a month and a year ("March 2025"), and numeric dates ("11/02",
+/// "2026-12-14").
+pub fn date_spans(text: &str) -> Vec<(usize, usize)> {
+    static PARTS: OnceLock<Regex> = OnceLock::new();
+    let parts = PARTS.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{4}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\b\d{4}-\d{2}-\d{2}\b",
+        )
+        .expect("a valid pattern")
+    });
+    let mut spans: Vec<(usize, usize)> = dates_in(text)
+        .into_iter()
+        .map(|(start, end, _)| (start, end))
+        .collect();
+    spans.extend(
+        parts
+            .find_iter(text)
+            .map(|found| (found.start(), found.end())),
+    );
+    spans.sort();
+    spans
+}
+
 /// The dates written in words in `text`: `(start, end, "YYYY-MM-DD")`, by byte
 /// offsets, in order. An impossible date (31 February) is none.
 pub fn dates_in(text: &str) -> Vec<(usize, usize, String)> {
