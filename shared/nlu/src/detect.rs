@@ -298,6 +298,17 @@ fn cosine(a: &Vector, b: &Vector) -> f64 {
     }
 }
 
+/// In how many documents each feature occurs.
+fn document_frequency_of(documents: &[(usize, Vec<String>)]) -> HashMap<String, f64> {
+    let mut frequency: HashMap<String, f64> = HashMap::new();
+    for (_, doc) in documents {
+        for feature in doc.iter().collect::<HashSet<_>>() {
+            *frequency.entry(feature.clone()).or_default() += 1.0;
+        }
+    }
+    frequency
+}
+
 /// A skill's intents as documents: each example and description, and each
 /// intent whole, weighted by TF-IDF.
 struct Corpus {
@@ -310,6 +321,8 @@ struct Corpus {
     /// The skill's words (for typo correction) and their stems (for synonyms).
     words: HashSet<String>,
     stems: HashSet<String>,
+    /// Features that tie a message to the skill (see `Corpus::of`).
+    anchors: HashSet<String>,
 }
 
 impl Corpus {
@@ -329,13 +342,7 @@ impl Corpus {
             .map(|(index, text)| (*index, features(text)))
             .collect();
         let total = documents.len().max(1) as f64;
-        let mut document_frequency: HashMap<String, f64> = HashMap::new();
-        for (_, doc) in &documents {
-            for feature in doc.iter().collect::<HashSet<_>>() {
-                *document_frequency.entry(feature.clone()).or_default() += 1.0;
-            }
-        }
-        let idf: HashMap<String, f64> = document_frequency
+        let idf: HashMap<String, f64> = document_frequency_of(&documents)
             .into_iter()
             .map(|(feature, df)| (feature, f64::ln((1.0 + total) / (1.0 + df)) + 1.0))
             .collect();
@@ -346,18 +353,47 @@ impl Corpus {
         }
         // What an intent's tools take is part of what it is about ("renew it, my
         // email is …": the renewal takes an email).
+        // Words that make a message about the skill: the intents' names,
+        // descriptions, inputs and values, and words several examples share —
+        // not a noun one example happens to use ("my cat", "the box").
+        let mut anchors: HashSet<String> = document_frequency_of(&documents)
+            .into_iter()
+            .filter(|(_, df)| *df >= 2.0)
+            .map(|(feature, _)| feature)
+            .collect();
         for (index, intent) in intents.supported.iter().enumerate() {
+            let named = features(&intent.id.replace('_', " "));
+            anchors.extend(named.iter().cloned());
+            anchors.extend(intent.description.iter().flat_map(|text| features(text)));
+            // An intent's name says what it does ("redirect_parcel").
+            whole[index].extend(named);
             for input in intent_inputs(skill, &intent.id) {
-                whole[index].extend(features(&input.replace('_', " ")));
+                let input = features(&input.replace('_', " "));
+                anchors.extend(input.iter().cloned());
+                whole[index].extend(input);
             }
             // So are the values its entities allow ("on tuesday" is about the
             // schedule even when no example names Tuesday).
             for value in intent.entities.iter().flat_map(|entity| &entity.allowed) {
                 if let Some(value) = value.as_str() {
+                    anchors.extend(features(value));
                     whole[index].extend(features(value));
                 }
             }
         }
+        // A number or a negation is no sign of the domain; trigrams are parts
+        // of words; a path, an email or an id the examples use is.
+        anchors
+            .retain(|feature| !feature.starts_with('#') && feature != "<number>" && feature != NOT);
+        anchors.extend(
+            documents
+                .iter()
+                .flat_map(|(_, doc)| doc)
+                .filter(|feature| {
+                    feature.starts_with('<') && *feature != "<number>" && *feature != NOT
+                })
+                .cloned(),
+        );
         let mut words: HashSet<String> = texts.iter().flat_map(|(_, text)| words(text)).collect();
         // Words, and the kinds of id the examples use (`<id:ord>`).
         words.retain(|word| !word.starts_with('<') || word.starts_with("<id:"));
@@ -385,6 +421,7 @@ impl Corpus {
             whole,
             words,
             stems,
+            anchors,
         }
     }
 
@@ -392,11 +429,22 @@ impl Corpus {
     /// like one) and all its examples at once (words only this intent uses —
     /// "refund" — outweigh words every intent shares, such as "order"), averaged.
     fn scores(&self, text: &str) -> Vec<f64> {
-        let query = vectorize(
-            &query_features(text, &self.words, &self.stems),
-            &self.idf,
-            self.default_idf,
-        );
+        let features = query_features(text, &self.words, &self.stems);
+        // None of the skill's own words and at most half the message known:
+        // out of its domain, whatever an incidental noun shares with one
+        // example ("do you groom cats?").
+        let words: Vec<&String> = features
+            .iter()
+            .filter(|feature| !feature.starts_with('#'))
+            .collect();
+        let known = words
+            .iter()
+            .filter(|word| self.idf.contains_key(**word))
+            .count();
+        if !words.iter().any(|word| self.anchors.contains(*word)) && known * 2 <= words.len() {
+            return vec![0.0; self.whole.len()];
+        }
+        let query = vectorize(&features, &self.idf, self.default_idf);
         let mut best_example = vec![0.0f64; self.whole.len()];
         for (index, example) in &self.examples {
             // "I need a refill" is not "I don't need the refill anymore":
@@ -781,9 +829,10 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
         // it — first those that take what the action takes — and an action is
         // no candidate.
         let in_domain = candidates.first().map_or(0.0, |(_, score)| *score);
+        // Only when an action leads: a read that leads answers as it is.
         let action_inputs = candidates
-            .iter()
-            .find(|(intent_id, _)| !only_reads(skill, intent_id))
+            .first()
+            .filter(|(intent_id, _)| !only_reads(skill, intent_id))
             .map(|(intent_id, _)| intent_inputs(skill, intent_id))
             .unwrap_or_default();
         candidates.retain(|(intent_id, _)| only_reads(skill, intent_id));

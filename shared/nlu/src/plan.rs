@@ -525,8 +525,14 @@ pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
             .iter()
             .map(|part| detect(skill, part, context))
             .collect();
+        // Two requests are two intents, or one intent twice with values of
+        // its own each ("refill RX-1 and RX-2"); "PK-1 arrived broken and I
+        // want compensation" is one request.
         let distinct = detections.windows(2).any(|pair| {
-            pair[0].intent_id != pair[1].intent_id || pair[0].entities != pair[1].entities
+            pair[0].intent_id != pair[1].intent_id
+                || (!pair[0].entities.is_empty()
+                    && !pair[1].entities.is_empty()
+                    && pair[0].entities != pair[1].entities)
         });
         if distinct && detections.iter().all(|detection| detection.confident) {
             return assemble_parts(skill, &parts, (context, memory), detections);
