@@ -909,6 +909,18 @@ fn one_of(
             if let [one] = cued.as_slice() {
                 return Some(found(&slot.name, kind, one.1.clone(), &one.0, false));
             }
+            // "PK-40003 is fine, but PK-40001 arrived damaged": the one after
+            // the turn is meant.
+            let turn = all.iter().rposition(|token| {
+                matches!(token.text.to_lowercase().as_str(), "but" | "so" | "instead")
+            });
+            let after: Vec<&&(Token<'_>, Json)> = distinct
+                .iter()
+                .filter(|(token, _)| turn.is_some_and(|turn| all[turn].start < token.start))
+                .collect();
+            if let [one] = after.as_slice() {
+                return Some(found(&slot.name, kind, one.1.clone(), &one.0, false));
+            }
             distinct[0].clone()
         }
     };
