@@ -1,8 +1,8 @@
 """The conversation evaluation harness (e2e/conversations) in CI: every scripted
 conversation through `adas up` with the demo MCP server and the harness's own
-MCP servers. The skills written for the harness must end correctly in ≥ 90% of
-their conversations, and no conversation of any skill may make a wrong
-side-effecting call."""
+MCP servers. Every skill of the main and tuning sets must end correctly in ≥ 90% of
+its conversations; no conversation of any set, the scored blind sets included,
+may make a wrong side-effecting call."""
 
 import pathlib
 import subprocess
@@ -29,6 +29,21 @@ class Conversations(unittest.TestCase):
         self.assertGreaterEqual(len(untuned), 2)
         for row in untuned:
             self.assertGreaterEqual(row["rate"], 0.9, f"{row['skill']}: {row['correct']}/{row['count']} correct")
+
+    def test_the_scored_blind_sets_make_no_wrong_side_effect(self):
+        """The blind sets once scored (scored/, EVAL.md keeps their first
+        figures): every conversation runs, none may make a wrong side-effecting
+        call or break an invariant; their share right is reported, not
+        asserted (it is in-sample now)."""
+        out = pathlib.Path(tempfile.mkdtemp(prefix="adas-eval-scored-")) / "measures.json"
+        run = subprocess.run([sys.executable, str(HARNESS), "--set", "scored", "--threshold", "0",
+                              "--json", str(out)], capture_output=True, text=True, timeout=900)
+        print(run.stdout[-3000:])
+        self.assertEqual(run.returncode, 0, run.stdout[-3000:] + run.stderr[-3000:])
+        rows = json.loads(out.read_text())["rows"]
+        self.assertGreaterEqual(len(rows), 11)
+        for row in rows:
+            self.assertEqual(row["wrong"], 0, f"{row['skill']}: wrong side-effecting calls")
 
     def test_an_overconfident_inventing_model_makes_no_wrong_side_effect(self):
         """The model path against scripted_model.py: intents at 0.95 confidence

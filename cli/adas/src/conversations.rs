@@ -551,11 +551,22 @@ pub async fn run(
             ..Measures::default()
         },
     };
-    for (line, step) in &conversation.steps {
+    for (at, (line, step)) in conversation.steps.iter().enumerate() {
         if let Err(problem) = run.step(step).await {
             run.measures
                 .problems
                 .push(format!("line {line}: {problem}"));
+            // The rest of this turn's expected calls are still expected: a
+            // call the user asked for is not wrong because an earlier line
+            // of the script failed.
+            for (_, later) in conversation.steps[at + 1..]
+                .iter()
+                .take_while(|(_, later)| !matches!(later, Step::Say(_)))
+            {
+                if let Step::Called(tool, arguments) = later {
+                    run.expected.push((tool.clone(), arguments.clone()));
+                }
+            }
             break;
         }
     }

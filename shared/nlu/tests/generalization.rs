@@ -184,3 +184,130 @@ policy:
         r#"book_trip(date="2027-03-04", travellers=3)"#
     );
 }
+
+/// A skill of the scored sets (seen since their score), as shipped with the
+/// harness.
+fn skill(name: &str) -> Skill {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../../e2e/conversations/skills/{name}.yaml"));
+    load(&std::fs::read_to_string(path).unwrap(), Format::Yaml)
+        .skill
+        .unwrap()
+}
+
+fn program(skill: &Skill, message: &str) -> Option<String> {
+    let planned = adas_nlu::plan(skill, message, &Map::new(), None);
+    planned
+        .program
+        .filter(|_| planned.detection.confident)
+        .map(|program| program.to_string())
+}
+
+#[test]
+fn a_request_after_a_turn_and_its_value_are_the_ones_meant() {
+    let pharmacy = skill("pharmacy-refills");
+    assert_eq!(
+        program(
+            &pharmacy,
+            "RX-1003 has no refills left, so please refill RX-1002 instead"
+        )
+        .as_deref(),
+        Some(r#"request_refill(rx_number="RX-1002")"#)
+    );
+    let gym = skill("gym-desk");
+    assert_eq!(
+        program(&gym, "CL-102 is full, so book CL-101 instead").as_deref(),
+        Some(r#"book_class(class_id="CL-101")"#)
+    );
+    // Of two cards beside their name, the one the action names.
+    assert_eq!(
+        planned(
+            "card 9077 is fine, freeze card 4421 instead",
+            json!({}),
+            None
+        )
+        .as_deref(),
+        Some(r#"freeze_card(card="4421")"#)
+    );
+}
+
+#[test]
+fn a_negation_is_another_request() {
+    let pharmacy = skill("pharmacy-refills");
+    assert_eq!(
+        program(&pharmacy, "I need a refill").as_deref(),
+        Some("request_refill()")
+    );
+    assert_eq!(
+        program(
+            &pharmacy,
+            "I don't need my refill anymore, please cancel it"
+        )
+        .as_deref(),
+        Some("cancel_refill()")
+    );
+}
+
+#[test]
+fn a_vague_request_is_never_acted_on() {
+    let pharmacy = skill("pharmacy-refills");
+    assert_eq!(
+        program(&pharmacy, "I need help with my prescription RX-1001"),
+        None
+    );
+    let planned = adas_nlu::plan(
+        &pharmacy,
+        "I have a question about RX-1001",
+        &Map::new(),
+        None,
+    );
+    assert!(
+        planned.detection.intent_id.is_some(),
+        "in domain: clarified, not refused"
+    );
+    assert!(!planned.detection.confident);
+}
+
+#[test]
+fn a_date_is_no_count_and_a_fact_no_request() {
+    let gym = skill("gym-desk");
+    let message = "Hey team! I joined in March 2025 (member M-2050, phone 555-3030) and I've been \
+                   loving the 7am classes. My friend Sara recommended the pilates one on Tuesday at \
+                   9am. Could you book CL-201 for me? Cheers!";
+    assert_eq!(
+        program(&gym, message).as_deref(),
+        Some(r#"book_class(class_id="CL-201")"#)
+    );
+    let power = skill("power-account");
+    let message = "Hello, I moved into 12 Oak Street on 11/02 and my landlord (phone 555-881-2020) \
+                   told me to handle the utilities myself. The meter in the basement shows 12500 \
+                   today. My account number is ACC-10002. Could you record that reading for me \
+                   please? Thanks a lot, Sam";
+    assert_eq!(
+        program(&power, message).as_deref(),
+        Some(r#"submit_meter_reading(account_number="ACC-10002", reading=12500)"#)
+    );
+}
+
+#[test]
+fn an_incidental_noun_is_no_domain() {
+    let vet = skill("vet-clinic");
+    let planned = adas_nlu::plan(&vet, "Do you groom cats?", &Map::new(), None);
+    assert!(
+        planned.detection.out_of_domain.is_some(),
+        "{:?}",
+        planned.detection
+    );
+    let parcels = skill("parcel-desk");
+    let planned = adas_nlu::plan(
+        &parcels,
+        "Can you sell me packing boxes?",
+        &Map::new(),
+        None,
+    );
+    assert!(
+        planned.detection.out_of_domain.is_some(),
+        "{:?}",
+        planned.detection
+    );
+}
