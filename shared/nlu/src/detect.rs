@@ -132,6 +132,8 @@ fn words(text: &str) -> Vec<String> {
     text.to_lowercase()
         .split_whitespace()
         .flat_map(|raw| match entity_class(raw) {
+            // A value a tool input's pattern matched (see `Corpus::classify`).
+            _ if raw.starts_with("<in:") && raw.ends_with('>') => vec![raw.to_owned()],
             // An id's prefix says what it is ("LV-2002" is a leave request).
             Some("<id>") => {
                 let prefix: String = raw
@@ -298,6 +300,28 @@ fn cosine(a: &Vector, b: &Vector) -> f64 {
     }
 }
 
+/// `text` with each token a tool input's pattern matches written as that
+/// input's kind of value (`<in:username>` for "ann.lee"), so "unlock gus.ong"
+/// meets "Unlock the account bob.ray".
+fn classify(patterns: &[(String, regex::Regex)], text: &str) -> String {
+    text.split_whitespace()
+        .map(|raw| {
+            let token = raw.trim_matches(|c: char| matches!(c, ',' | '.' | '?' | '!' | ':' | ';' | '(' | ')' | '"'));
+            let token = token.strip_suffix("'s").unwrap_or(token);
+            let shaped = token.chars().any(|c| c.is_ascii_alphabetic())
+                && token.chars().any(|c| !c.is_ascii_alphabetic());
+            let matched = patterns.iter().filter(|_| shaped).find(|(_, pattern)| {
+                pattern.is_match(token) || pattern.is_match(&token.to_uppercase())
+            });
+            match matched {
+                Some((name, _)) => format!("<in:{name}>"),
+                None => raw.to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// In how many documents each feature occurs.
 fn document_frequency_of(documents: &[(usize, Vec<String>)]) -> HashMap<String, f64> {
     let mut frequency: HashMap<String, f64> = HashMap::new();
@@ -323,15 +347,33 @@ struct Corpus {
     stems: HashSet<String>,
     /// Features that tie a message to the skill (see `Corpus::of`).
     anchors: HashSet<String>,
+    /// The tool inputs whose pattern asks for a letter ("ann.lee", "RX-1001"),
+    /// by name: a value matching one reads as that input's kind of value.
+    patterns: Vec<(String, regex::Regex)>,
 }
 
 impl Corpus {
     fn of(skill: &Skill) -> Self {
         let intents = skill.intents.clone().unwrap_or_default();
+        let mut patterns: Vec<(String, regex::Regex)> = Vec::new();
+        for input in skill.tools.iter().flat_map(|tool| &tool.inputs) {
+            let Some(pattern) = input.pattern.as_deref() else {
+                continue;
+            };
+            if patterns.iter().any(|(name, _)| *name == input.name) {
+                continue;
+            }
+            if let Ok(regex) = regex::Regex::new(pattern)
+                && pattern.chars().any(|c| c.is_ascii_alphabetic() && !matches!(c, 'd' | 'w' | 's' | 'b'))
+            {
+                patterns.push((input.name.clone(), regex));
+            }
+        }
+        let classify = |text: &str| classify(&patterns, text);
         let mut texts: Vec<(usize, String)> = Vec::new();
         for (index, intent) in intents.supported.iter().enumerate() {
             for example in &intent.examples {
-                texts.push((index, example.clone()));
+                texts.push((index, classify(example)));
             }
             if let Some(description) = &intent.description {
                 texts.push((index, description.clone()));
@@ -422,6 +464,7 @@ impl Corpus {
             words,
             stems,
             anchors,
+            patterns,
         }
     }
 
@@ -429,7 +472,7 @@ impl Corpus {
     /// like one) and all its examples at once (words only this intent uses —
     /// "refund" — outweigh words every intent shares, such as "order"), averaged.
     fn scores(&self, text: &str) -> Vec<f64> {
-        let features = query_features(text, &self.words, &self.stems);
+        let features = query_features(&classify(&self.patterns, text), &self.words, &self.stems);
         // None of the skill's own words and at most half the message known:
         // out of its domain, whatever an incidental noun shares with one
         // example ("do you groom cats?").

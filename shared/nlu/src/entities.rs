@@ -337,15 +337,7 @@ fn typed(kind: &str, spec: &EntitySpec, token: &Token<'_>, prefixes: &[String]) 
             "no" | "n" | "false" => Some(Json::Bool(false)),
             _ => None,
         },
-        "enum" => spec
-            .allowed
-            .iter()
-            .find(|value| {
-                value
-                    .as_str()
-                    .is_some_and(|allowed| allowed.eq_ignore_ascii_case(text))
-            })
-            .cloned(),
+        "enum" => allowed_value(&spec.allowed, text),
         "identifier" => {
             if !is_identifier(text) {
                 return None;
@@ -356,6 +348,44 @@ fn typed(kind: &str, spec: &EntitySpec, token: &Token<'_>, prefixes: &[String]) 
                     .any(|prefix| text.to_uppercase().starts_with(prefix));
             matches_examples.then(|| Json::String(text.to_uppercase()))
         }
+        _ => None,
+    }
+}
+
+/// The allowed value a word names: itself (any case), its inflection
+/// ("brake" for `brakes`), or the one value it is a typo of ("univesity").
+fn allowed_value(allowed: &[Json], text: &str) -> Option<Json> {
+    let text = text.to_lowercase();
+    let values: Vec<(&Json, String)> = allowed
+        .iter()
+        .filter_map(|value| value.as_str().map(|name| (value, name.to_lowercase())))
+        .collect();
+    if let Some((value, _)) = values.iter().find(|(_, name)| *name == text) {
+        return Some((*value).clone());
+    }
+    let stem = crate::lexicon::stem(&text);
+    if let Some((value, _)) = values
+        .iter()
+        .find(|(_, name)| !name.contains(' ') && crate::lexicon::stem(name) == stem)
+    {
+        return Some((*value).clone());
+    }
+    let length = text.chars().count();
+    let reach = match length {
+        0..=4 => return None,
+        5..=7 => 1,
+        _ => 2,
+    };
+    let close: Vec<&Json> = values
+        .iter()
+        .filter(|(_, name)| {
+            name.chars().next() == text.chars().next()
+                && strsim::damerau_levenshtein(name, &text) <= reach
+        })
+        .map(|(value, _)| *value)
+        .collect();
+    match close.as_slice() {
+        [one] => Some((*one).clone()),
         _ => None,
     }
 }
@@ -725,7 +755,40 @@ pub fn extract_slots(
             None => undated.push(slot),
         }
     }
-    let open = undated;
+    // An allowed value of several words ("flat tire") is found as a phrase.
+    let mut open_now = Vec::new();
+    let lower = message.to_lowercase();
+    for slot in undated {
+        let phrase = slot
+            .allowed
+            .iter()
+            .filter_map(|value| value.as_str().map(|name| (value, name.to_lowercase())))
+            .filter(|(_, name)| name.contains(' '))
+            .find_map(|(value, name)| {
+                let at = lower.match_indices(&name).map(|(at, _)| at).find(|at| {
+                    let end = at + name.len();
+                    let bounded = |index: Option<char>| index.is_none_or(|c| !c.is_alphanumeric());
+                    bounded(lower[..*at].chars().next_back()) && bounded(lower[end..].chars().next())
+                })?;
+                Some((value.clone(), at, at + name.len()))
+            })
+            .filter(|(_, start, end)| {
+                !entities.iter().any(|entity| *start < entity.end && entity.start < *end)
+            });
+        match phrase {
+            Some((value, start, end)) => entities.push(Entity {
+                name: slot.name.clone(),
+                kind: "enum".into(),
+                value,
+                text: message[start..end].to_owned(),
+                start,
+                end,
+                guessed: false,
+            }),
+            None => open_now.push(slot),
+        }
+    }
+    let open = open_now;
     // A date's numbers ("March 2025", "11/02", "2026-12-14") are no count or
     // amount.
     let in_dates: Vec<Entity> = crate::values::date_spans(message)
