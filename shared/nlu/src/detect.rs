@@ -252,6 +252,36 @@ fn query_features(
         words.push(corrected(&word, skill_words).unwrap_or(word));
     }
     let mut features = features_of(&words);
+    // Phrasal verbs ("call off", "pick it up"): a phrase of two or three
+    // words, or two around a pronoun, joined by the skill's words of its sense.
+    let raw: Vec<String> = text
+        .to_lowercase()
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|word| !word.is_empty())
+        .map(lexicon::stem)
+        .collect();
+    let mut phrases: Vec<String> = Vec::new();
+    for window in raw.windows(2) {
+        phrases.push(window.join("_"));
+    }
+    for window in raw.windows(3) {
+        phrases.push(window.join("_"));
+        if matches!(
+            window[1].as_str(),
+            "it" | "me" | "them" | "him" | "her" | "us" | "thi" | "that"
+        ) {
+            phrases.push(format!("{}_{}", window[0], window[2]));
+        }
+    }
+    for phrase in phrases {
+        let mut synonyms: Vec<&str> = lexicon::lexicon()
+            .synonyms(&phrase)
+            .filter(|synonym| skill_stems.contains(*synonym))
+            .collect();
+        synonyms.sort();
+        synonyms.dedup();
+        features.extend(synonyms.into_iter().map(str::to_owned));
+    }
     for word in &words {
         let stem = lexicon::stem(word);
         if word.starts_with('<') || skill_stems.contains(&stem) {
@@ -306,7 +336,9 @@ fn cosine(a: &Vector, b: &Vector) -> f64 {
 fn classify(patterns: &[(String, regex::Regex)], text: &str) -> String {
     text.split_whitespace()
         .map(|raw| {
-            let token = raw.trim_matches(|c: char| matches!(c, ',' | '.' | '?' | '!' | ':' | ';' | '(' | ')' | '"'));
+            let token = raw.trim_matches(|c: char| {
+                matches!(c, ',' | '.' | '?' | '!' | ':' | ';' | '(' | ')' | '"')
+            });
             let token = token.strip_suffix("'s").unwrap_or(token);
             let shaped = token.chars().any(|c| c.is_ascii_alphabetic())
                 && token.chars().any(|c| !c.is_ascii_alphabetic());
@@ -364,7 +396,9 @@ impl Corpus {
                 continue;
             }
             if let Ok(regex) = regex::Regex::new(pattern)
-                && pattern.chars().any(|c| c.is_ascii_alphabetic() && !matches!(c, 'd' | 'w' | 's' | 'b'))
+                && pattern
+                    .chars()
+                    .any(|c| c.is_ascii_alphabetic() && !matches!(c, 'd' | 'w' | 's' | 'b'))
             {
                 patterns.push((input.name.clone(), regex));
             }

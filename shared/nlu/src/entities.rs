@@ -768,12 +768,15 @@ pub fn extract_slots(
                 let at = lower.match_indices(&name).map(|(at, _)| at).find(|at| {
                     let end = at + name.len();
                     let bounded = |index: Option<char>| index.is_none_or(|c| !c.is_alphanumeric());
-                    bounded(lower[..*at].chars().next_back()) && bounded(lower[end..].chars().next())
+                    bounded(lower[..*at].chars().next_back())
+                        && bounded(lower[end..].chars().next())
                 })?;
                 Some((value.clone(), at, at + name.len()))
             })
             .filter(|(_, start, end)| {
-                !entities.iter().any(|entity| *start < entity.end && entity.start < *end)
+                !entities
+                    .iter()
+                    .any(|entity| *start < entity.end && entity.start < *end)
             });
         match phrase {
             Some((value, start, end)) => entities.push(Entity {

