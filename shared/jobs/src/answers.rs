@@ -117,8 +117,12 @@ pub fn in_plain_words(field: &WaitingField, problem: &str) -> String {
         return format!("I still need the {name}.");
     }
     let amount = name.contains("amount") || name.contains("price") || field.kind == "money";
+    let email = name.contains("email") || field.kind == "email";
     match field.kind.as_str() {
         _ if amount => "That doesn't look like an amount — for example 600.".to_owned(),
+        _ if email => {
+            "That doesn't look like an email address — for example ann@example.com.".to_owned()
+        }
         "integer" => "That doesn't look like a whole number — for example 3.".to_owned(),
         "number" => "That doesn't look like a number — for example 12.5.".to_owned(),
         "boolean" => "Please answer yes or no.".to_owned(),

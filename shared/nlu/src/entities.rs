@@ -960,20 +960,35 @@ fn one_of(
         [] => return None,
         [one] => return Some(found(&slot.name, kind, one.1.clone(), &one.0, false)),
         _ => {
-            let cued: Vec<&&(Token<'_>, Json)> = distinct
-                .iter()
-                .filter(|(token, _)| {
-                    let at = all.iter().position(|other| other.start == token.start);
-                    at.is_some_and(|at| {
-                        all[at.saturating_sub(CUE_REACH)..at].iter().any(|before| {
-                            slot.cues
-                                .contains(&crate::lexicon::stem(&before.text.to_lowercase()))
-                        })
-                    })
+            // How near the action's word stands before each ("turn off
+            // roaming on LN-1005": off, not the "on" of "on LN-1005").
+            let reach = |token: &Token<'_>| -> Option<usize> {
+                let at = all.iter().position(|other| other.start == token.start)?;
+                (1..=CUE_REACH.min(at)).find(|back| {
+                    slot.cues
+                        .contains(&crate::lexicon::stem(&all[at - back].text.to_lowercase()))
                 })
-                .collect();
-            if let [one] = cued.as_slice() {
-                return Some(found(&slot.name, kind, one.1.clone(), &one.0, false));
+            };
+            let reaches: Vec<Option<usize>> =
+                distinct.iter().map(|(token, _)| reach(token)).collect();
+            if let Some(nearest) = reaches.iter().flatten().min()
+                && reaches
+                    .iter()
+                    .filter(|reach| **reach == Some(*nearest))
+                    .count()
+                    == 1
+            {
+                let at = reaches
+                    .iter()
+                    .position(|reach| *reach == Some(*nearest))
+                    .expect("the nearest is one of them");
+                return Some(found(
+                    &slot.name,
+                    kind,
+                    distinct[at].1.clone(),
+                    &distinct[at].0,
+                    false,
+                ));
             }
             // "PK-40003 is fine, but PK-40001 arrived damaged": the one after
             // the turn is meant.
@@ -1024,11 +1039,14 @@ fn beside_name<'a>(
         if !names.iter().any(|name| name.trim_end_matches('s') == word) {
             continue;
         }
+        // Both sides: "turn off roaming on LN-1005" has a value before the
+        // name and a word after it that looks like one.
         if let Some(next) = all.get(index + 1)
             && let Some(value) = value_of(next)
         {
             found.push((next.clone(), value));
-        } else if kind != "string"
+        }
+        if kind != "string"
             && index > 0
             && let Some(value) = typed_here(&all[index - 1])
         {

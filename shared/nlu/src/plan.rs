@@ -525,14 +525,17 @@ pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
             .iter()
             .map(|part| detect(skill, part, context))
             .collect();
-        // Two requests are two intents, or one intent twice with values of
-        // its own each ("refill RX-1 and RX-2"); "PK-1 arrived broken and I
-        // want compensation" is one request.
+        // Two requests are two intents, or one intent twice with another
+        // value for the same input ("refill RX-1 and RX-2"); "PK-1 arrived
+        // broken and I want compensation" is one request.
         let distinct = detections.windows(2).any(|pair| {
             pair[0].intent_id != pair[1].intent_id
-                || (!pair[0].entities.is_empty()
-                    && !pair[1].entities.is_empty()
-                    && pair[0].entities != pair[1].entities)
+                || pair[0].entities.iter().any(|one| {
+                    pair[1]
+                        .entities
+                        .iter()
+                        .any(|other| other.name == one.name && other.value != one.value)
+                })
         });
         if distinct && detections.iter().all(|detection| detection.confident) {
             return assemble_parts(skill, &parts, (context, memory), detections);
@@ -573,11 +576,18 @@ fn assemble_parts(
         };
     }
     let reading = Reading::of(skill);
-    let parts: Vec<Part> = messages
-        .iter()
-        .zip(detections)
-        .map(|(message, detection)| part(skill, &reading, message, known, detection))
-        .collect();
+    // A later request of the message leans on what an earlier one named
+    // ("turn off roaming on LN-1005 and switch it to basic"), as on memory.
+    let (context, memory) = known;
+    let mut carried = memory.clone();
+    let mut parts: Vec<Part> = Vec::new();
+    for (message, detection) in messages.iter().zip(detections) {
+        let done = part(skill, &reading, message, (context, &carried), detection);
+        for fact in done.facts.iter().filter(|fact| !fact.guessed) {
+            carried.insert(fact.name.clone(), fact.value.clone());
+        }
+        parts.push(done);
+    }
     let mut detection = first;
     detection.confidence = parts
         .iter()
@@ -590,11 +600,14 @@ fn assemble_parts(
         .collect();
     let workflow = parts.first().and_then(|part| part.workflow.clone());
     let facts = parts.iter().flat_map(|part| part.facts.clone()).collect();
-    let elements = parts
-        .into_iter()
-        .flat_map(|part| part.calls)
-        .map(Node::Intent)
-        .collect();
+    // The same call asked twice in one message is made once.
+    let mut calls: Vec<Intent> = Vec::new();
+    for call in parts.into_iter().flat_map(|part| part.calls) {
+        if !calls.contains(&call) {
+            calls.push(call);
+        }
+    }
+    let elements = calls.into_iter().map(Node::Intent).collect();
     Planned {
         detection,
         program: Some(Program { elements }),

@@ -311,3 +311,27 @@ fn an_incidental_noun_is_no_domain() {
         planned.detection
     );
 }
+
+/// Two wrong side effects the fifth blind round found (EVAL.md), kept fixed.
+#[test]
+fn a_value_is_the_one_its_action_names_and_a_call_is_made_once() {
+    let mobile = skill("mobile-lines");
+    // "on" of "on LN-1005" is no roaming value: "turn off" is.
+    assert_eq!(
+        program(
+            &mobile,
+            "Turn off roaming on LN-1005 and switch it to the basic plan"
+        )
+        .as_deref(),
+        Some(
+            r#"set_roaming(line_id="LN-1005", roaming="off"), change_plan(line_id="LN-1005", plan="basic")"#
+        )
+    );
+    // Asked once in a long message: planned once.
+    let message = "Hi, my son has the line LN-1005 and he's going abroad on flight AC 870 on \
+                   Friday for 2 weeks. Could you please turn on roaming for his line? Thank you";
+    assert_eq!(
+        program(&mobile, message).as_deref(),
+        Some(r#"set_roaming(line_id="LN-1005", roaming="on")"#)
+    );
+}
