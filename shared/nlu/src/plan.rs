@@ -600,11 +600,15 @@ fn assemble_parts(
         .collect();
     let workflow = parts.first().and_then(|part| part.workflow.clone());
     let facts = parts.iter().flat_map(|part| part.facts.clone()).collect();
-    // The same call asked twice in one message is made once.
+    // The same call asked by two requests of one message is made once (a
+    // workflow's own repeated step stays: it is one request's).
     let mut calls: Vec<Intent> = Vec::new();
-    for call in parts.into_iter().flat_map(|part| part.calls) {
-        if !calls.contains(&call) {
-            calls.push(call);
+    for part in parts {
+        let earlier = calls.len();
+        for call in part.calls {
+            if !calls[..earlier].contains(&call) {
+                calls.push(call);
+            }
         }
     }
     let elements = calls.into_iter().map(Node::Intent).collect();
