@@ -196,7 +196,7 @@ def main():
                     print(f"WRONG [{slag}] {m['title']}: {problem}")
                 for call in m["wrong"]:
                     print(f"SIDE EFFECT [{slag}] {m['title']}: {call}")
-        violations = adas_client.invariant_violations(event_logs(redis), [])
+        violations = adas_client.invariant_violations(adas_client.event_logs([redis]), [])
     finally:
         for server in servers.values():
             server.stop()
@@ -220,20 +220,6 @@ def main():
     for failure in failures:
         print(f"FAIL {failure}")
     return 1 if failures or not rows else 0
-
-
-def event_logs(redis):
-    """Every job's events (adas.storage.v1.JobEvent) from the run's store."""
-    from adas.storage.v1 import job_record_pb2 as storage
-
-    logs, cursor = {}, "0"
-    while True:
-        cursor, keys = redis.command("SCAN", cursor, "MATCH", "adas:*:log:*", "COUNT", "1000")
-        for key in keys:
-            logs[key] = [storage.JobEvent.FromString(data)
-                         for data in redis.command("LRANGE", key, "0", "-1", raw=True)]
-        if cursor == "0":
-            return logs
 
 
 def write_report(path, rows, total):

@@ -432,6 +432,23 @@ def invariant_violations(event_logs: dict, executions: list, complete_logs: bool
     return problems
 
 
+def event_logs(nodes: list) -> dict:
+    """Every job's events (adas.storage.v1.JobEvent) on these Redis nodes, by key."""
+    from adas.storage.v1 import job_record_pb2 as storage
+
+    logs = {}
+    for node in nodes:
+        cursor = "0"
+        while True:
+            cursor, keys = node.command("SCAN", cursor, "MATCH", "adas:*:log:*", "COUNT", "1000")
+            for key in keys:
+                entries = node.command("LRANGE", key, "0", "-1", raw=True)
+                logs[key] = [storage.JobEvent.FromString(data) for data in entries]
+            if cursor == "0":
+                break
+    return logs
+
+
 class Suite:
     """The five services as separate processes on a private redis-server, with
     the demo MCP server — each with a memory root of its own, as every pod of
@@ -494,20 +511,7 @@ class Suite:
 
     def event_logs(self) -> dict:
         """Every job's events (adas.storage.v1.JobEvent), read from the store."""
-        from adas.storage.v1 import job_record_pb2 as storage
-
-        nodes = self.redis.nodes if isinstance(self.redis, RedisCluster) else [self.redis]
-        logs = {}
-        for node in nodes:
-            cursor = "0"
-            while True:
-                cursor, keys = node.command("SCAN", cursor, "MATCH", "adas:*:log:*", "COUNT", "1000")
-                for key in keys:
-                    entries = node.command("LRANGE", key, "0", "-1", raw=True)
-                    logs[key] = [storage.JobEvent.FromString(data) for data in entries]
-                if cursor == "0":
-                    break
-        return logs
+        return event_logs(self.redis.nodes if isinstance(self.redis, RedisCluster) else [self.redis])
 
     def invariant_violations(self) -> list:
         # A retention policy deletes finished jobs' logs as the run goes.

@@ -248,10 +248,6 @@ fn is_email(text: &str) -> bool {
 /// An amount as people write it (`$1.2k`, `10,000`): see [`adas_dia::parse_amount`].
 pub use adas_dia::parse_amount;
 
-fn parse_number(text: &str) -> Option<f64> {
-    parse_amount(text)
-}
-
 fn number_json(value: f64) -> Json {
     if value.fract() == 0.0 && value.abs() < 9.0e15 {
         Json::from(value as i64)
@@ -325,8 +321,8 @@ fn typed(kind: &str, spec: &EntitySpec, token: &Token<'_>, prefixes: &[String]) 
             .map(Json::from),
         "number" | "money" => {
             let money_marked = text.starts_with(['$', '€', '£']);
-            if kind == "number" || money_marked || parse_number(text).is_some() {
-                parse_number(text).map(number_json)
+            if kind == "number" || money_marked || parse_amount(text).is_some() {
+                parse_amount(text).map(number_json)
             } else {
                 None
             }
