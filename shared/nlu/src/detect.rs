@@ -7,6 +7,15 @@
 //! [`DEFAULT_ACCEPT_THRESHOLD`]) and ahead of the next by at least
 //! `intents.thresholds.margin` (default [`DEFAULT_MARGIN`]); otherwise the job
 //! asks which one the user meant.
+//!
+//! Beyond the cosine: a word only one intent's author statement uses (its
+//! name, description, tools) adds to that intent; question words tell intents
+//! apart but never bring a message into the domain; an intent that changes
+//! something is confident only when the message names its action — one of its
+//! action words (see `action_words`), in any form or sense, or a value only it
+//! takes — so a noun shared with one example never triggers a side effect; a
+//! message mostly in words the skill never uses, naming nothing it takes, is
+//! out of domain rather than a question of which intent.
 
 use std::collections::{HashMap, HashSet};
 
@@ -60,15 +69,56 @@ const STOPWORDS: &[&str] = &[
     "a", "an", "the", "i", "me", "my", "we", "our", "you", "your", "it", "is", "are", "was", "be",
     "to", "of", "for", "in", "on", "at", "and", "or", "please", "can", "could", "would", "do",
     "does", "did", "this", "that", "with", "from", "im", "i'm", "hi", "hello", "hey", "some",
-    // Question words open many messages in and out of domain alike.
-    "what", "what's", "whats", "where", "where's", "when", "which", "who", "how", "why", "like",
-    "today", "tell", "there", "here", "thanks", "thank",
+    "like", "today", "about", "into", "as", "if", "should", "will", "shall", "might", "must",
+    "tell", "there", "here", "thanks", "thank",
     // Conversational fillers ("ok, then cancel it").
     "ok", "okay", "then", "actually", "so", "just", "well", "um", "also",
     // How a question about the past is put ("did it go through already?").
     "go", "gone", "went", "through", "get", "got", "been", "yet", "already", "still",
     // Words that contrast with what came before ("refill RX-1002 instead").
-    "instead", "rather",
+    "instead", "rather", // Contractions of the above ("I'd like to …").
+    "i'd", "i'll", "i've", "it's", "that's", "there's", "here's", "let's", "we're", "we'd", "we'll",
+    "you're", "you'd",
+];
+
+/// Question words: they tell a skill's intents apart ("where is ORD-1" is the
+/// tracking's), never a message in or out of its domain ("what's the weather").
+const QUESTION_WORDS: &[(&str, &str)] = &[
+    ("what", "what"),
+    ("what's", "what"),
+    ("whats", "what"),
+    ("where", "where"),
+    ("where's", "where"),
+    ("wheres", "where"),
+    ("when", "when"),
+    ("when's", "when"),
+    ("which", "which"),
+    ("who", "who"),
+    ("who's", "who"),
+    ("how", "how"),
+    ("how's", "how"),
+    ("why", "why"),
+];
+
+/// Whether a feature is a question word's.
+fn is_question_word(feature: &str) -> bool {
+    QUESTION_WORDS.iter().any(|(_, word)| *word == feature)
+}
+
+/// Days named by their relation to today or by their name: a value, like a
+/// number ("I'm sick tomorrow, cancel my desk" is no question about tomorrow).
+const DAY_WORDS: &[&str] = &[
+    "tomorrow",
+    "tonight",
+    "yesterday",
+    "weekend",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
 ];
 
 /// The class of a token that is an entity rather than a word: its *kind* says
@@ -154,16 +204,21 @@ fn words(text: &str) -> Vec<String> {
                 .collect(),
         })
         .map(|word| word.trim_matches('\'').to_owned())
-        .map(
-            |word| match SHORTHAND.iter().find(|(short, _)| *short == word) {
+        .map(|word| {
+            match SHORTHAND
+                .iter()
+                .chain(QUESTION_WORDS)
+                .find(|(short, _)| *short == word)
+            {
                 Some((_, long)) => (*long).to_owned(),
                 // "don't need it anymore" is not "need it".
                 None if NEGATIONS.contains(&word.as_str()) => NOT.to_owned(),
                 // "three days" reads as "3 days" does.
                 None if crate::values::number_word(&word).is_some() => "<number>".to_owned(),
+                None if DAY_WORDS.contains(&word.as_str()) => "<date>".to_owned(),
                 None => word,
-            },
-        )
+            }
+        })
         .filter(|word| !word.is_empty() && !STOPWORDS.contains(&word.as_str()))
         .collect()
 }
@@ -382,7 +437,30 @@ struct Corpus {
     /// The tool inputs whose pattern asks for a letter ("ann.lee", "RX-1001"),
     /// by name: a value matching one reads as that input's kind of value.
     patterns: Vec<(String, regex::Regex)>,
+    /// Words only one intent's author statement uses (its name, description,
+    /// tools), with that intent.
+    own: HashMap<String, usize>,
+    /// Per intent that changes something, the words that name its action
+    /// (see `Corpus::of`); empty for an intent that only reads.
+    actions: Vec<HashSet<String>>,
 }
+
+/// What a word only one intent uses adds to that intent's score ("please
+/// cancel my desk": "cancel" is the cancellation's alone, "desk" everyone's).
+const OWN_WORD_WEIGHT: f64 = 0.08;
+/// At most this much.
+const MAX_OWN_WORD_BONUS: f64 = 0.16;
+/// Words that say how many, not what ("any desks?"), as stems.
+const DETERMINERS: &[&str] = &[
+    "ani", "anyth", "all", "everi", "each", "no", "none", "other", "anoth", "more", "less", "much",
+    "mani",
+];
+/// Verbs that wrap a request rather than name it ("show me …", "I need …",
+/// "do you have …"), as stems: no sign of one intent.
+const WRAPPERS: &[&str] = &[
+    "show", "see", "want", "need", "have", "give", "let", "make", "take", "know", "find", "help",
+    "tell", "look", "say", "ask", "tri", "wonder",
+];
 
 impl Corpus {
     fn of(skill: &Skill) -> Self {
@@ -459,8 +537,12 @@ impl Corpus {
         }
         // A number or a negation is no sign of the domain; trigrams are parts
         // of words; a path, an email or an id the examples use is.
-        anchors
-            .retain(|feature| !feature.starts_with('#') && feature != "<number>" && feature != NOT);
+        anchors.retain(|feature| {
+            !feature.starts_with('#')
+                && feature != "<number>"
+                && feature != NOT
+                && !is_question_word(feature)
+        });
         anchors.extend(
             documents
                 .iter()
@@ -482,6 +564,46 @@ impl Corpus {
             .iter()
             .map(|(index, doc)| (*index, vectorize(doc, &idf, default_idf)))
             .collect();
+        // What the author says each intent is — its name, its description,
+        // its tools' names and descriptions — as opposed to the nouns its
+        // examples happen to use ("cancel our stay" is no sign that a stay
+        // means a cancellation).
+        let stated: Vec<HashSet<String>> = intents
+            .supported
+            .iter()
+            .map(|intent| {
+                let mut text = intent.id.replace('_', " ");
+                for said in intent.description.iter() {
+                    text.push(' ');
+                    text.push_str(said);
+                }
+                for tool in intent_tools(skill, &intent.id) {
+                    text.push(' ');
+                    text.push_str(&tool.name.replace('_', " "));
+                    for said in tool.description.iter() {
+                        text.push(' ');
+                        text.push_str(said);
+                    }
+                }
+                features(&text)
+                    .into_iter()
+                    .filter(|feature| !feature.starts_with(['#', '<']))
+                    .collect()
+            })
+            .collect();
+        // The stated words no other intent uses anywhere, by their intent.
+        let mut own: HashMap<String, usize> = HashMap::new();
+        for (index, words) in stated.iter().enumerate() {
+            for word in words {
+                let elsewhere = (0..whole.len())
+                    .filter(|other| *other != index)
+                    .any(|other| whole[other].contains(word) || stated[other].contains(word));
+                if !elsewhere {
+                    own.insert(word.clone(), index);
+                }
+            }
+        }
+        let actions = action_words(skill, &stated);
         let whole = whole
             .into_iter()
             .map(|mut doc| {
@@ -491,6 +613,8 @@ impl Corpus {
             })
             .collect();
         Self {
+            own,
+            actions,
             idf,
             default_idf,
             examples,
@@ -512,7 +636,7 @@ impl Corpus {
         // example ("do you groom cats?").
         let words: Vec<&String> = features
             .iter()
-            .filter(|feature| !feature.starts_with('#'))
+            .filter(|feature| !feature.starts_with('#') && !is_question_word(feature))
             .collect();
         let known = words
             .iter()
@@ -533,12 +657,141 @@ impl Corpus {
             };
             best_example[*index] = best_example[*index].max(polarity * cosine(&query, example));
         }
+        // A word only one intent uses tells it apart, as far as the message
+        // is in the skill's words ("is the coffee free?" is half coffee).
+        let in_words = self.known_share(&words);
+        let mut own = vec![0.0f64; self.whole.len()];
+        for word in words.iter().collect::<HashSet<_>>() {
+            if WRAPPERS.contains(&word.as_str()) {
+                continue;
+            }
+            if let Some(index) = self.own.get(word.as_str()) {
+                own[*index] = (own[*index] + OWN_WORD_WEIGHT * in_words).min(MAX_OWN_WORD_BONUS);
+            }
+        }
         self.whole
             .iter()
             .zip(&best_example)
-            .map(|(doc, example)| ((example + cosine(&query, doc)) / 2.0).clamp(0.0, 1.0))
+            .zip(&own)
+            .map(|((doc, example), own)| {
+                let score = (example + cosine(&query, doc)) / 2.0;
+                (score + if score > 0.0 { *own } else { 0.0 }).clamp(0.0, 1.0)
+            })
             .collect()
     }
+}
+
+impl Corpus {
+    /// The share of a message's words (question words and determiners
+    /// aside) that the skill uses.
+    fn known_share(&self, words: &[&String]) -> f64 {
+        let content: Vec<&&String> = words
+            .iter()
+            .filter(|word| !DETERMINERS.contains(&word.as_str()) && !is_question_word(word))
+            .collect();
+        content
+            .iter()
+            .filter(|word| self.idf.contains_key(***word))
+            .count() as f64
+            / content.len().max(1) as f64
+    }
+
+    /// The share of the message's own words (not its values) that the skill
+    /// uses: "is the coffee free?" is half the skill's.
+    fn share_of(&self, text: &str) -> f64 {
+        // A capitalized word inside a sentence is a name ("anything by
+        // Tolkien"): a value, whatever the skill's words.
+        let mut unnamed: Vec<&str> = Vec::new();
+        let mut opens = true;
+        for token in text.split_whitespace() {
+            let named = !opens
+                && token != "I"
+                && !token.starts_with("I'")
+                && token.chars().next().is_some_and(char::is_uppercase);
+            if !named {
+                unnamed.push(token);
+            }
+            opens = token.ends_with(['.', '?', '!', ':']);
+        }
+        let words: Vec<String> = self::words(&classify(&self.patterns, &unnamed.join(" ")))
+            .into_iter()
+            .filter(|word| !word.starts_with('<'))
+            .map(|word| lexicon::stem(&word))
+            .collect();
+        self.known_share(&words.iter().collect::<Vec<_>>())
+    }
+
+    /// Whether the message names the action of the intent at `index` — one of
+    /// its action words, as written, mistyped or in other words of the same
+    /// sense ("call off" for cancel). An intent that only reads needs none.
+    fn names_action(&self, index: usize, text: &str) -> bool {
+        let Some(actions) = self.actions.get(index).filter(|words| !words.is_empty()) else {
+            return true;
+        };
+        query_features(&classify(&self.patterns, text), &self.words, &self.stems)
+            .iter()
+            .any(|feature| actions.contains(feature))
+    }
+}
+
+/// The words that name what each intent that changes something does: what
+/// its author says it is (name, description, tools — less the inputs it
+/// takes, the verbs that wrap any request and what every intent is said to
+/// be), the word each example opens its request with ("Cancel booking …",
+/// "We have to cancel our stay"), and the values its entities allow. A
+/// message that shares only a noun with one example ("extend my stay") names
+/// none of them: acting on it would be a guess.
+fn action_words(skill: &Skill, stated: &[HashSet<String>]) -> Vec<HashSet<String>> {
+    let intents = skill.intents.clone().unwrap_or_default();
+    let everyone: HashSet<&String> = stated
+        .iter()
+        .flatten()
+        .filter(|word| stated.iter().all(|words| words.contains(*word)))
+        .collect();
+    intents
+        .supported
+        .iter()
+        .zip(stated)
+        .map(|(intent, stated)| {
+            if only_reads(skill, &intent.id) {
+                return HashSet::new();
+            }
+            let inputs: HashSet<String> = intent_inputs(skill, &intent.id)
+                .iter()
+                .flat_map(|input| features(&input.replace('_', " ")))
+                .collect();
+            let mut actions: HashSet<String> = stated
+                .iter()
+                .filter(|word| {
+                    !inputs.contains(*word)
+                        && !everyone.contains(word)
+                        && !WRAPPERS.contains(&word.as_str())
+                })
+                .cloned()
+                .collect();
+            for example in &intent.examples {
+                let opening = features(example).into_iter().find(|feature| {
+                    !feature.starts_with(['#', '<'])
+                        && !WRAPPERS.contains(&feature.as_str())
+                        && !is_question_word(feature)
+                        && !everyone.contains(feature)
+                });
+                actions.extend(opening);
+            }
+            for value in intent.entities.iter().flat_map(|entity| &entity.allowed) {
+                if let Some(value) = value.as_str() {
+                    actions.extend(
+                        features(value)
+                            .into_iter()
+                            .filter(|feature| !feature.starts_with('#')),
+                    );
+                }
+            }
+            // No word to require (an intent described by its inputs alone):
+            // the scores decide, as for a read.
+            actions
+        })
+        .collect()
 }
 
 /// The sentences of a message ("Hi! I moved on 11/02. Could you …?"): a long
@@ -602,8 +855,11 @@ const LONG_MESSAGE_WORDS: usize = 12;
 
 /// Every intent of the skill with its score for `message`, best first.
 pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
+    scored_with(skill, &Corpus::of(skill), message)
+}
+
+fn scored_with(skill: &Skill, corpus: &Corpus, message: &str) -> Vec<(String, f64)> {
     let intents = skill.intents.clone().unwrap_or_default();
-    let corpus = Corpus::of(skill);
     let mut scores = corpus.scores(message);
     // "RX-1003 has no refills left, so please refill RX-1002": what follows
     // the turn is the request; when it is in the skill's domain it is judged
@@ -636,17 +892,16 @@ pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
             .tools
             .iter()
             .flat_map(|tool| &tool.inputs)
-            .flat_map(|input| input.name.split('_').map(lexicon::stem).collect::<Vec<_>>())
+            .flat_map(|input| input.name.split('_').map(str::to_owned).collect::<Vec<_>>())
             .collect();
+        // Nor does one that only names a thing ("Booking HB-2005") — as
+        // written: "book CL-201" asks, though a booking id is an input.
         let asks = |part: &str| {
-            let lower = part.to_lowercase();
-            let states = lower
-                .split_whitespace()
-                .any(|word| matches!(word, "is" | "are"));
-            !states
-                || words(part)
-                    .iter()
-                    .any(|word| !word.starts_with('<') && !inputs.contains(&lexicon::stem(word)))
+            words(part).iter().any(|word| {
+                !word.starts_with('<')
+                    && !inputs.contains(word)
+                    && !inputs.contains(word.trim_end_matches('s'))
+            })
         };
         let clearest = parts
             .into_iter()
@@ -654,8 +909,14 @@ pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
             .map(|part| corpus.scores(part))
             .max_by(|a, b| best(a).total_cmp(&best(b)));
         if let Some(clearest) = clearest {
-            for (score, part_score) in scores.iter_mut().zip(clearest) {
-                *score = score.max(part_score);
+            if best(&clearest) >= best(&scores) {
+                // The part says it at least as clearly as the whole: what is
+                // around it (a knee hurt "last week") only blurs it.
+                scores = clearest;
+            } else {
+                for (score, part_score) in scores.iter_mut().zip(clearest) {
+                    *score = score.max(part_score);
+                }
             }
         }
     }
@@ -897,9 +1158,58 @@ fn with_values(skill: &Skill, message: &str, candidates: Vec<(String, f64)>) -> 
     scored
 }
 
+/// Whether the message holds a value that only this intent of the skill
+/// takes ("load $30 onto U-5002": only the top-up takes an amount) — as
+/// telling of its action as a word for it.
+fn takes_alone(skill: &Skill, intent_id: &str, message: &str) -> bool {
+    let all: Vec<(String, f64)> = skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .map(|intent| (intent.id.clone(), 0.0))
+        .collect();
+    takes_alone_among(skill, intent_id, message, &all)
+}
+
+/// Whether the message holds a value that `intent_id` takes and none of the
+/// other `candidates` does.
+fn takes_alone_among(
+    skill: &Skill,
+    intent_id: &str,
+    message: &str,
+    candidates: &[(String, f64)],
+) -> bool {
+    let vocabulary = Vocabulary::of(skill);
+    let empty = Map::new();
+    let spans = |intent: &adas_skill::model::Intent| -> Vec<(usize, usize)> {
+        extract(skill, intent, message, &empty, &vocabulary)
+            .iter()
+            .filter(|entity| !entity.guessed)
+            .map(|entity| (entity.start, entity.end))
+            .collect()
+    };
+    let intents: Vec<_> = skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .collect();
+    let Some(intent) = intents.iter().find(|intent| intent.id == intent_id) else {
+        return false;
+    };
+    let others: Vec<Vec<(usize, usize)>> = intents
+        .iter()
+        .filter(|other| other.id != intent_id && candidates.iter().any(|(id, _)| *id == other.id))
+        .map(|other| spans(other))
+        .collect();
+    spans(intent)
+        .iter()
+        .any(|span| others.iter().all(|taken| !taken.contains(span)))
+}
+
 /// Detects the intent and entities of a message for a skill.
 pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Detection {
-    let mut candidates = with_values(skill, message, score(skill, message));
+    let corpus = Corpus::of(skill);
+    let mut candidates = with_values(skill, message, scored_with(skill, &corpus, message));
     if asks_about_the_past(message) {
         // A question about an action is about the action's object, in domain
         // as far as the action's words are; only the intents that read answer
@@ -932,6 +1242,18 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
         if let Some((_, best)) = candidates.first_mut() {
             *best = best.max(in_domain);
         }
+        // "Has CW-101 been confirmed?": the one read that takes the id asked
+        // about answers it — a read, so nothing is risked by answering.
+        let (_, accept, margin_needed) = thresholds(skill);
+        let reads_alone = candidates.first().is_some_and(|(intent_id, _)| {
+            takes_alone_among(skill, intent_id, message, &candidates)
+        });
+        if reads_alone {
+            let second = candidates.get(1).map_or(0.0, |(_, score)| *score);
+            if let Some((_, best)) = candidates.first_mut() {
+                *best = best.max(accept).max(second + margin_needed);
+            }
+        }
     }
     let (reject, accept, margin_needed) = thresholds(skill);
     if vague(message) && candidates.first().is_none_or(|(_, score)| *score < reject) {
@@ -959,17 +1281,51 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
         [(_, first)] => *first,
         [] => 0.0,
     };
+    // Not sure which intent, and most of what the message says is no word
+    // of the skill's, nor any value it takes: not the skill's business ("my
+    // dog ate chocolate, what should I do?"), rather than a question of
+    // which intent was meant.
+    let foreign = corpus.share_of(message) <= 0.5
+        && !vague(message)
+        && !skill
+            .intents
+            .iter()
+            .flat_map(|intents| &intents.supported)
+            .any(|intent| {
+                extract(skill, intent, message, &Map::new(), &Vocabulary::of(skill))
+                    .iter()
+                    .any(|entity| !entity.guessed)
+            });
     match best {
         Some((intent_id, confidence)) if confidence >= reject => {
             let mut detection = detect_as(skill, &intent_id, message, context);
             detection.confidence = confidence;
             detection.margin = margin;
+            let index = skill
+                .intents
+                .iter()
+                .flat_map(|intents| &intents.supported)
+                .position(|intent| intent.id == intent_id);
             detection.confident = confidence >= accept
                 && margin >= margin_needed
                 && enough_words(skill, &intent_id, message)
                 // "I have a question about my card" names no request.
-                && !vague(message);
+                && !vague(message)
+                // "Extend my stay HB-2005" is no cancellation, whatever
+                // "we have to cancel our stay" shares with it.
+                && (is_example(skill, &intent_id, message)
+                    || index.is_none_or(|index| corpus.names_action(index, message))
+                    || takes_alone(skill, &intent_id, message));
             detection.candidates = candidates;
+            if foreign && !detection.confident {
+                return Detection {
+                    intent_id: None,
+                    confident: false,
+                    entities: Vec::new(),
+                    out_of_domain: Some(out_of_domain(skill)),
+                    ..detection
+                };
+            }
             detection
         }
         best => Detection {

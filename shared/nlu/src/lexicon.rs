@@ -11,6 +11,9 @@ use std::sync::OnceLock;
 
 /// The lexicon shipped with the binary.
 const EMBEDDED: &str = include_str!("../data/lexicon.txt");
+/// Request senses WordNet's common senses miss ("drop my booking" is a
+/// cancellation), read after whichever lexicon is loaded.
+const REQUESTS: &str = include_str!("../data/requests.txt");
 
 /// Known words and synonym sets, by stem.
 #[derive(Debug, Default)]
@@ -203,7 +206,7 @@ pub fn lexicon() -> &'static Lexicon {
         if let Ok(path) = std::env::var("ADAS_LEXICON") {
             match std::fs::read_to_string(&path)
                 .map_err(|error| error.to_string())
-                .and_then(|text| Lexicon::parse(&text))
+                .and_then(|text| Lexicon::parse(&format!("{text}\n{REQUESTS}")))
             {
                 Ok(lexicon) => return lexicon,
                 Err(error) => {
@@ -211,7 +214,7 @@ pub fn lexicon() -> &'static Lexicon {
                 }
             }
         }
-        Lexicon::parse(EMBEDDED).unwrap_or_default()
+        Lexicon::parse(&format!("{EMBEDDED}\n{REQUESTS}")).unwrap_or_default()
     })
 }
 

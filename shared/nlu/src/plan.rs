@@ -465,14 +465,25 @@ fn refers_back(message: &str) -> bool {
         .any(|word| BACK_REFERENCES.contains(&word))
 }
 
-fn elliptical(message: &str) -> bool {
+/// Openings that only ever continue the previous request ("what about
+/// 94110?"), whatever the rest would say alone.
+const ELLIPSIS_ONLY: &[&str] = &["what about ", "how about ", "same for "];
+
+/// The message, lower case, without its closing punctuation and an opening
+/// "ok," or "so".
+fn bare(message: &str) -> String {
     let lower = message.to_lowercase();
     let lower = lower.trim().trim_end_matches(['?', '.', '!', ' ']);
-    let lower = ["okay", "ok", "so"]
+    ["okay", "ok", "so"]
         .iter()
         .find_map(|opening| lower.strip_prefix(opening))
         .unwrap_or(lower)
-        .trim_start_matches([',', ' ']);
+        .trim_start_matches([',', ' '])
+        .to_owned()
+}
+
+fn elliptical(message: &str) -> bool {
+    let lower = bare(message);
     ELLIPSIS_OPENINGS
         .iter()
         .any(|opening| lower.starts_with(opening))
@@ -486,7 +497,13 @@ fn elliptical(message: &str) -> bool {
 /// downtown?" is the previous request again with the new value.
 fn in_conversation(skill: &Skill, input: &PlanInput<'_>, detection: Detection) -> Detection {
     let memory_holds = input.memory.is_some_and(|memory| !memory.is_empty());
-    if detection.confident {
+    let only_continues = {
+        let lower = bare(input.message);
+        ELLIPSIS_ONLY
+            .iter()
+            .any(|opening| lower.starts_with(opening))
+    };
+    if detection.confident && !(only_continues && input.previous_intent.is_some()) {
         return detection;
     }
     if let Some(previous) = input.previous_intent.filter(|_| elliptical(input.message)) {

@@ -335,3 +335,123 @@ fn a_value_is_the_one_its_action_names_and_a_call_is_made_once() {
         Some(r#"set_roaming(line_id="LN-1005", roaming="on")"#)
     );
 }
+
+/// A side effect needs its action named: a noun one example of it happens to
+/// use is no reason to act ("we have to cancel our stay" is the cancellation's
+/// example; "extend my stay" is not a cancellation).
+#[test]
+fn a_side_effect_needs_its_action_named() {
+    let hotel = skill("hotel-desk");
+    for message in [
+        "extend my stay HB-2005",
+        "stay longer on booking HB-2005",
+        "Can I stay a bit longer? Booking HB-2005",
+    ] {
+        let planned = adas_nlu::plan(&hotel, message, &Map::new(), None);
+        assert!(
+            !planned.detection.confident,
+            "{message}: {:?}",
+            planned.detection
+        );
+    }
+    // Named as written, in other words of its sense, or by a value only it
+    // takes: acted on.
+    assert_eq!(
+        program(&hotel, "cancel HB-2005").as_deref(),
+        Some(r#"cancel_booking(booking_ref="HB-2005")"#)
+    );
+    assert_eq!(
+        program(&hotel, "Please call off my reservation HB-2005").as_deref(),
+        Some(r#"cancel_booking(booking_ref="HB-2005")"#)
+    );
+    assert_eq!(
+        program(&skill("car-rental"), "Please drop my booking CR-1007").as_deref(),
+        Some(r#"cancel_rental(reservation_id="CR-1007")"#)
+    );
+    assert_eq!(
+        program(&skill("bike-share"), "Please load $30 onto U-5002").as_deref(),
+        Some(r#"top_up(account_id="U-5002", amount=30)"#)
+    );
+    // A fact that only names a thing is no request, in a long message.
+    assert_eq!(
+        program(
+            &hotel,
+            "Can I stay an extra few hours on checkout day, until 12pm? Booking HB-2005"
+        )
+        .as_deref(),
+        Some(r#"late_checkout(booking_ref="HB-2005", time="12pm")"#)
+    );
+}
+
+/// What tells a skill's intents apart: a question word ("where" is the
+/// tracking's), the words only one intent's author uses ("cancel", not the
+/// desk everyone books), a day as a value, not a topic.
+#[test]
+fn question_words_and_stated_words_tell_intents_apart() {
+    let parcels = skill("parcel-desk");
+    let coworking = skill("coworking-desk");
+    let asks = |skill: &Skill, message: &str| {
+        let planned = adas_nlu::plan(skill, message, &Map::new(), None);
+        assert!(
+            planned.detection.confident,
+            "{message}: {:?}",
+            planned.detection
+        );
+        planned.detection.intent_id.unwrap()
+    };
+    assert_eq!(asks(&parcels, "where's my package"), "track_parcel");
+    assert_eq!(
+        asks(&parcels, "redirect my parcel PK-40006"),
+        "redirect_parcel"
+    );
+    assert_eq!(
+        asks(&coworking, "I'm sick tomorrow, please cancel my desk"),
+        "cancel_desk"
+    );
+    assert_eq!(
+        asks(&coworking, "any desks available?"),
+        "desk_availability"
+    );
+    // The one read that takes the id a past question names answers it.
+    assert_eq!(
+        program(&coworking, "Has CW-101 been confirmed?").as_deref(),
+        Some(r#"booking_info(booking_id="CW-101")"#)
+    );
+    // Question words never make a message the skill's.
+    let weather = adas_nlu::plan(&parcels, "what's the weather like", &Map::new(), None);
+    assert!(weather.detection.out_of_domain.is_some());
+}
+
+/// A message mostly in words the skill never uses, naming nothing it takes,
+/// is not its business — refused, not asked about; a name is a value, not
+/// a foreign word ("anything by Tolkien").
+#[test]
+fn a_message_mostly_foreign_is_out_of_domain() {
+    for (name, message) in [
+        ("coworking-desk", "Is the coffee free?"),
+        ("vet-clinic", "My dog ate chocolate, what should I do?"),
+        (
+            "pharmacy-refills",
+            "How many ibuprofen can I take with amoxicillin?",
+        ),
+    ] {
+        let planned = adas_nlu::plan(&skill(name), message, &Map::new(), None);
+        assert!(
+            planned.detection.out_of_domain.is_some(),
+            "{message}: {:?}",
+            planned.detection
+        );
+    }
+    let library = skill("library-desk");
+    let tolkien = adas_nlu::plan(
+        &library,
+        "Do you have anything by Tolkien?",
+        &Map::new(),
+        None,
+    );
+    assert!(
+        tolkien.detection.out_of_domain.is_none(),
+        "{:?}",
+        tolkien.detection
+    );
+}
