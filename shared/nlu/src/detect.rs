@@ -77,8 +77,8 @@ const STOPWORDS: &[&str] = &[
     "go", "gone", "went", "through", "get", "got", "been", "yet", "already", "still",
     // Words that contrast with what came before ("refill RX-1002 instead").
     "instead", "rather", // Contractions of the above ("I'd like to …").
-    "i'd", "i'll", "i've", "it's", "that's", "there's", "here's", "let's", "we're", "we'd", "we'll",
-    "you're", "you'd",
+    "i'd", "i'll", "i've", "it's", "that's", "there's", "here's", "let's", "we're", "we'd",
+    "we'll", "you're", "you'd",
 ];
 
 /// Question words: they tell a skill's intents apart ("where is ORD-1" is the
@@ -99,6 +99,17 @@ const QUESTION_WORDS: &[(&str, &str)] = &[
     ("how's", "how"),
     ("why", "why"),
 ];
+
+/// Whether the message says nothing but values, question and filler words
+/// ("and on HP-10002?"): it names no request of its own.
+pub fn names_no_request(message: &str) -> bool {
+    words(message)
+        .iter()
+        .all(|word| word.starts_with('<') || is_question_word(word))
+}
+
+/// How much a question word weighs beside a word of the request.
+const QUESTION_WEIGHT: f64 = 0.4;
 
 /// Whether a feature is a question word's.
 fn is_question_word(feature: &str) -> bool {
@@ -363,8 +374,15 @@ fn vectorize(features: &[String], idf: &HashMap<String, f64>, default_idf: f64) 
     counts
         .into_iter()
         .map(|(feature, count)| {
-            // Whole words weigh more than their trigrams.
-            let weight = if feature.starts_with('#') { 0.5 } else { 1.0 };
+            // Whole words weigh more than their trigrams; a question word
+            // ("what", "where") leans, it never decides alone.
+            let weight = if feature.starts_with('#') {
+                0.5
+            } else if is_question_word(feature) {
+                QUESTION_WEIGHT
+            } else {
+                1.0
+            };
             let idf = idf.get(feature).copied().unwrap_or(default_idf);
             (feature.to_owned(), (1.0 + f64::ln(count)) * idf * weight)
         })
@@ -689,11 +707,15 @@ impl Corpus {
             .iter()
             .filter(|word| !DETERMINERS.contains(&word.as_str()) && !is_question_word(word))
             .collect();
+        if content.is_empty() {
+            // Nothing but values and question words: nothing foreign.
+            return 1.0;
+        }
         content
             .iter()
             .filter(|word| self.idf.contains_key(***word))
             .count() as f64
-            / content.len().max(1) as f64
+            / content.len() as f64
     }
 
     /// The share of the message's own words (not its values) that the skill
@@ -1158,6 +1180,24 @@ fn with_values(skill: &Skill, message: &str, candidates: Vec<(String, f64)>) -> 
     scored
 }
 
+/// Whether the message names the action of an intent that changes
+/// something.
+fn names_an_action(skill: &Skill, corpus: &Corpus, message: &str) -> bool {
+    skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .enumerate()
+        .any(|(index, intent)| {
+            !only_reads(skill, &intent.id)
+                && corpus
+                    .actions
+                    .get(index)
+                    .is_some_and(|words| !words.is_empty())
+                && corpus.names_action(index, message)
+        })
+}
+
 /// Whether the message holds a value that only this intent of the skill
 /// takes ("load $30 onto U-5002": only the top-up takes an amount) — as
 /// telling of its action as a word for it.
@@ -1238,7 +1278,16 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
                 .map(|input| if patterned(input) { 2 } else { 1 })
                 .sum::<usize>()
         };
-        candidates.sort_by(|a, b| shares(&b.0).cmp(&shares(&a.0)).then(b.1.total_cmp(&a.1)));
+        // A read that takes a value the question names, which no other read
+        // takes, first ("was HIST110 cancelled?" is about the course).
+        let reads = candidates.clone();
+        let named = |intent_id: &str| takes_alone_among(skill, intent_id, message, &reads);
+        candidates.sort_by(|a, b| {
+            named(&b.0)
+                .cmp(&named(&a.0))
+                .then(shares(&b.0).cmp(&shares(&a.0)))
+                .then(b.1.total_cmp(&a.1))
+        });
         if let Some((_, best)) = candidates.first_mut() {
             *best = best.max(in_domain);
         }
@@ -1251,7 +1300,7 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
         if reads_alone {
             let second = candidates.get(1).map_or(0.0, |(_, score)| *score);
             if let Some((_, best)) = candidates.first_mut() {
-                *best = best.max(accept).max(second + margin_needed);
+                *best = best.max(accept).max(second + margin_needed + 1e-9);
             }
         }
     }
@@ -1285,7 +1334,7 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
     // of the skill's, nor any value it takes: not the skill's business ("my
     // dog ate chocolate, what should I do?"), rather than a question of
     // which intent was meant.
-    let foreign = corpus.share_of(message) <= 0.5
+    let foreign = corpus.share_of(message) < 0.5
         && !vague(message)
         && !skill
             .intents
@@ -1316,6 +1365,27 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
                 && (is_example(skill, &intent_id, message)
                     || index.is_none_or(|index| corpus.names_action(index, message))
                     || takes_alone(skill, &intent_id, message));
+            // A read the message names a value for that no other read takes,
+            // with no action named ("Is there room in ECON220?"): answered —
+            // reading risks nothing, and asking which was meant would.
+            let best_action = candidates
+                .iter()
+                .filter(|(id, _)| !only_reads(skill, id))
+                .map(|(_, score)| *score)
+                .fold(0.0, f64::max);
+            if !detection.confident
+                && only_reads(skill, &intent_id)
+                && !vague(message)
+                && confidence - best_action >= margin_needed
+                && !names_an_action(skill, &corpus, message)
+            {
+                let reads: Vec<(String, f64)> = candidates
+                    .iter()
+                    .filter(|(id, _)| only_reads(skill, id))
+                    .cloned()
+                    .collect();
+                detection.confident = takes_alone_among(skill, &intent_id, message, &reads);
+            }
             detection.candidates = candidates;
             if foreign && !detection.confident {
                 return Detection {

@@ -830,6 +830,13 @@ fn overlaps(token: &Token<'_>, entities: &[Entity]) -> bool {
 
 /// The slot's typed value of a token, when it also fits the slot's pattern.
 fn typed_value(slot: &Slot, kind: &str, token: &Token<'_>, prefixes: &[String]) -> Option<Json> {
+    // A declared pattern says what the value looks like better than the
+    // prefixes the examples happen to use ("ECON220" when they say "CS101").
+    let prefixes = if slot.pattern.is_some() {
+        &[]
+    } else {
+        prefixes
+    };
     let value = typed(kind, &slot.spec(), token, prefixes)?;
     match (&slot.pattern, &value) {
         (Some(pattern), Json::String(text)) if !pattern.is_match(text) => None,
@@ -996,6 +1003,34 @@ fn one_of(
                 .filter(|(token, _)| turn.is_some_and(|turn| all[turn].start < token.start))
                 .collect();
             if let [one] = after.as_slice() {
+                return Some(found(&slot.name, kind, one.1.clone(), &one.0, false));
+            }
+            // "NW303 was cancelled …, is NW404 leaving on time?": a value a
+            // statement is about ("X was", "X is full") is not the one asked
+            // for when only one other is left.
+            let stated = |token: &Token<'_>| {
+                all.iter()
+                    .position(|other| other.start == token.start)
+                    .and_then(|at| all.get(at + 1))
+                    .is_some_and(|next| {
+                        matches!(
+                            next.text.to_lowercase().as_str(),
+                            "is" | "was"
+                                | "are"
+                                | "were"
+                                | "has"
+                                | "had"
+                                | "got"
+                                | "isn't"
+                                | "wasn't"
+                        )
+                    })
+            };
+            let unstated: Vec<&&(Token<'_>, Json)> = distinct
+                .iter()
+                .filter(|(token, _)| !stated(token))
+                .collect();
+            if let [one] = unstated.as_slice() {
                 return Some(found(&slot.name, kind, one.1.clone(), &one.0, false));
             }
             distinct[0].clone()

@@ -503,7 +503,11 @@ fn in_conversation(skill: &Skill, input: &PlanInput<'_>, detection: Detection) -
             .iter()
             .any(|opening| lower.starts_with(opening))
     };
-    if detection.confident && !(only_continues && input.previous_intent.is_some()) {
+    // "what about 94110?", "and on HP-10002?": the previous request again,
+    // whatever the value alone would suggest.
+    let continues = only_continues
+        || (elliptical(input.message) && crate::detect::names_no_request(input.message));
+    if detection.confident && !(continues && input.previous_intent.is_some()) {
         return detection;
     }
     if let Some(previous) = input.previous_intent.filter(|_| elliptical(input.message)) {
