@@ -406,9 +406,41 @@ fn cosine(a: &Vector, b: &Vector) -> f64 {
 /// `text` with each token a tool input's pattern matches written as that
 /// input's kind of value (`<in:username>` for "ann.lee"), so "unlock gus.ong"
 /// meets "Unlock the account bob.ray".
-fn classify(patterns: &[(String, regex::Regex)], text: &str) -> String {
-    text.split_whitespace()
+fn classify(classes: &Classes, text: &str) -> String {
+    // Allowed values first, as written or not ("my brakes checked" is a
+    // `service`): a value the message names is no word of the request, so
+    // "how much is a tire rotation?" meets the price's examples, not the
+    // booking's that happen to name the same service.
+    let mut spans: Vec<(usize, usize, &str)> = Vec::new();
+    for (name, value) in &classes.values {
+        for (start, end) in crate::values::value_spans(text, value) {
+            if !spans.iter().any(|(s, e, _)| start < *e && *s < end) {
+                spans.push((start, end, name));
+            }
+        }
+    }
+    spans.sort();
+    let mut valued = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end, name) in spans {
+        valued.push_str(&text[at..start]);
+        valued.push_str(&format!(" <in:{name}> "));
+        // A value only one intent takes ("meals" for the expense claim)
+        // says which intent as a word does, too.
+        if classes.owned.contains(name) {
+            valued.push_str(&text[start..end]);
+            valued.push(' ');
+        }
+        at = end;
+    }
+    valued.push_str(&text[at..]);
+    let patterns = &classes.patterns;
+    valued
+        .split_whitespace()
         .map(|raw| {
+            if raw.starts_with("<in:") {
+                return raw.to_owned();
+            }
             let token = raw.trim_matches(|c: char| {
                 matches!(c, ',' | '.' | '?' | '!' | ':' | ';' | '(' | ')' | '"')
             });
@@ -425,6 +457,64 @@ fn classify(patterns: &[(String, regex::Regex)], text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// What the detector reads as a kind of value rather than words: the tool
+/// inputs whose pattern asks for a letter ("ann.lee", "RX-1001") and the
+/// allowed values of the tools' inputs ("tire rotation"), by input name.
+#[derive(Default)]
+struct Classes {
+    patterns: Vec<(String, regex::Regex)>,
+    values: Vec<(String, String)>,
+    /// The inputs with allowed values that only one intent's tools take.
+    owned: HashSet<String>,
+}
+
+impl Classes {
+    fn of(skill: &Skill) -> Self {
+        let mut classes = Self::default();
+        for input in skill.tools.iter().flat_map(|tool| &tool.inputs) {
+            for value in input.allowed.iter().filter_map(|value| value.as_str()) {
+                let value = value.to_lowercase();
+                // A value that is a common little word ("on", "no") stays one.
+                if value.chars().count() < 3 || STOPWORDS.contains(&value.as_str()) {
+                    continue;
+                }
+                if !classes.values.iter().any(|(_, known)| *known == value) {
+                    classes.values.push((input.name.clone(), value));
+                }
+            }
+            let Some(pattern) = input.pattern.as_deref() else {
+                continue;
+            };
+            if classes.patterns.iter().any(|(name, _)| *name == input.name) {
+                continue;
+            }
+            if let Ok(regex) = regex::Regex::new(pattern)
+                && pattern
+                    .chars()
+                    .any(|c| c.is_ascii_alphabetic() && !matches!(c, 'd' | 'w' | 's' | 'b'))
+            {
+                classes.patterns.push((input.name.clone(), regex));
+            }
+        }
+        for (name, _) in &classes.values {
+            let takers = skill
+                .intents
+                .iter()
+                .flat_map(|intents| &intents.supported)
+                .filter(|intent| intent_inputs(skill, &intent.id).contains(name))
+                .count();
+            if takers <= 1 {
+                classes.owned.insert(name.clone());
+            }
+        }
+        // Longer values first: "hot desk" before "desk".
+        classes
+            .values
+            .sort_by_key(|(_, value)| std::cmp::Reverse(value.len()));
+        classes
+    }
 }
 
 /// In how many documents each feature occurs.
@@ -452,9 +542,8 @@ struct Corpus {
     stems: HashSet<String>,
     /// Features that tie a message to the skill (see `Corpus::of`).
     anchors: HashSet<String>,
-    /// The tool inputs whose pattern asks for a letter ("ann.lee", "RX-1001"),
-    /// by name: a value matching one reads as that input's kind of value.
-    patterns: Vec<(String, regex::Regex)>,
+    /// Values read as their input's kind (see `Classes`).
+    classes: Classes,
     /// Words only one intent's author statement uses (its name, description,
     /// tools), with that intent.
     own: HashMap<String, usize>,
@@ -483,23 +572,8 @@ const WRAPPERS: &[&str] = &[
 impl Corpus {
     fn of(skill: &Skill) -> Self {
         let intents = skill.intents.clone().unwrap_or_default();
-        let mut patterns: Vec<(String, regex::Regex)> = Vec::new();
-        for input in skill.tools.iter().flat_map(|tool| &tool.inputs) {
-            let Some(pattern) = input.pattern.as_deref() else {
-                continue;
-            };
-            if patterns.iter().any(|(name, _)| *name == input.name) {
-                continue;
-            }
-            if let Ok(regex) = regex::Regex::new(pattern)
-                && pattern
-                    .chars()
-                    .any(|c| c.is_ascii_alphabetic() && !matches!(c, 'd' | 'w' | 's' | 'b'))
-            {
-                patterns.push((input.name.clone(), regex));
-            }
-        }
-        let classify = |text: &str| classify(&patterns, text);
+        let classes = Classes::of(skill);
+        let classify = |text: &str| classify(&classes, text);
         let mut texts: Vec<(usize, String)> = Vec::new();
         for (index, intent) in intents.supported.iter().enumerate() {
             for example in &intent.examples {
@@ -621,7 +695,7 @@ impl Corpus {
                 }
             }
         }
-        let actions = action_words(skill, &stated);
+        let actions = action_words(skill, &classes, &stated);
         let whole = whole
             .into_iter()
             .map(|mut doc| {
@@ -640,7 +714,7 @@ impl Corpus {
             words,
             stems,
             anchors,
-            patterns,
+            classes,
         }
     }
 
@@ -648,7 +722,7 @@ impl Corpus {
     /// like one) and all its examples at once (words only this intent uses —
     /// "refund" — outweigh words every intent shares, such as "order"), averaged.
     fn scores(&self, text: &str) -> Vec<f64> {
-        let features = query_features(&classify(&self.patterns, text), &self.words, &self.stems);
+        let features = query_features(&classify(&self.classes, text), &self.words, &self.stems);
         // None of the skill's own words and at most half the message known:
         // out of its domain, whatever an incidental noun shares with one
         // example ("do you groom cats?").
@@ -735,7 +809,7 @@ impl Corpus {
             }
             opens = token.ends_with(['.', '?', '!', ':']);
         }
-        let words: Vec<String> = self::words(&classify(&self.patterns, &unnamed.join(" ")))
+        let words: Vec<String> = self::words(&classify(&self.classes, &unnamed.join(" ")))
             .into_iter()
             .filter(|word| !word.starts_with('<'))
             .map(|word| lexicon::stem(&word))
@@ -750,7 +824,7 @@ impl Corpus {
         let Some(actions) = self.actions.get(index).filter(|words| !words.is_empty()) else {
             return true;
         };
-        query_features(&classify(&self.patterns, text), &self.words, &self.stems)
+        query_features(&classify(&self.classes, text), &self.words, &self.stems)
             .iter()
             .any(|feature| actions.contains(feature))
     }
@@ -763,7 +837,11 @@ impl Corpus {
 /// "We have to cancel our stay"), and the values its entities allow. A
 /// message that shares only a noun with one example ("extend my stay") names
 /// none of them: acting on it would be a guess.
-fn action_words(skill: &Skill, stated: &[HashSet<String>]) -> Vec<HashSet<String>> {
+fn action_words(
+    skill: &Skill,
+    classes: &Classes,
+    stated: &[HashSet<String>],
+) -> Vec<HashSet<String>> {
     let intents = skill.intents.clone().unwrap_or_default();
     let everyone: HashSet<&String> = stated
         .iter()
@@ -792,12 +870,23 @@ fn action_words(skill: &Skill, stated: &[HashSet<String>]) -> Vec<HashSet<String
                 .cloned()
                 .collect();
             for example in &intent.examples {
-                let opening = features(example).into_iter().find(|feature| {
-                    !feature.starts_with(['#', '<'])
-                        && !WRAPPERS.contains(&feature.as_str())
-                        && !is_question_word(feature)
-                        && !everyone.contains(feature)
-                });
+                // "I need a tire rotation": an allowed value opens the request
+                // (never an id: "I want to take MATH201" is no sign that a
+                // course code means an enrollment).
+                let valued = |feature: &str| {
+                    classes
+                        .values
+                        .iter()
+                        .any(|(name, _)| feature == format!("<in:{name}>"))
+                };
+                let opening = features(&classify(classes, example))
+                    .into_iter()
+                    .find(|feature| {
+                        (valued(feature) || !feature.starts_with(['#', '<']))
+                            && !WRAPPERS.contains(&feature.as_str())
+                            && !is_question_word(feature)
+                            && !everyone.contains(feature)
+                    });
                 actions.extend(opening);
             }
             for value in intent.entities.iter().flat_map(|entity| &entity.allowed) {
@@ -1324,12 +1413,45 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             candidates = takers;
         }
     }
-    let best = candidates.first().cloned();
-    let margin = match candidates.as_slice() {
+    // An intent that changes something can only be acted on when its action
+    // is named; one that is not is no rival to a read ("Where's my order
+    // TK-7001?" is the status, whatever the refund's examples share with it).
+    let index_of = |intent_id: &str| {
+        skill
+            .intents
+            .iter()
+            .flat_map(|intents| &intents.supported)
+            .position(|intent| intent.id == intent_id)
+    };
+    let eligible = |intent_id: &str| {
+        only_reads(skill, intent_id)
+            || is_example(skill, intent_id, message)
+            || index_of(intent_id).is_none_or(|index| corpus.names_action(index, message))
+            || takes_alone(skill, intent_id, message)
+    };
+    let rivals: Vec<(String, f64)> = candidates
+        .iter()
+        .filter(|(intent_id, score)| *score >= reject && eligible(intent_id))
+        .cloned()
+        .collect();
+    let mut margin = match candidates.as_slice() {
         [(_, first), (_, second), ..] => first - second,
         [(_, first)] => *first,
         [] => 0.0,
     };
+    if let Some((read, score)) = rivals.first().cloned()
+        && only_reads(skill, &read)
+    {
+        margin = score - rivals.get(1).map_or(0.0, |(_, next)| *next);
+        if let Some(at) = candidates
+            .iter()
+            .position(|(intent_id, _)| *intent_id == read)
+        {
+            let first = candidates.remove(at);
+            candidates.insert(0, first);
+        }
+    }
+    let best = candidates.first().cloned();
     // Not sure which intent, and most of what the message says is no word
     // of the skill's, nor any value it takes: not the skill's business ("my
     // dog ate chocolate, what should I do?"), rather than a question of

@@ -366,6 +366,25 @@ fn allowed_value(allowed: &[Json], text: &str) -> Option<Json> {
     {
         return Some((*value).clone());
     }
+    // The word that sets a value of several words apart from the others
+    // ("missing the fries" is a `missing item`, "arrived cold" `cold food`):
+    // its first word, when only that value opens with it.
+    let opening = |name: &str| {
+        name.split_whitespace()
+            .next()
+            .filter(|_| name.contains(' '))
+            .map(crate::lexicon::stem)
+    };
+    let opened: Vec<&Json> = values
+        .iter()
+        .filter(|(_, name)| {
+            text.chars().count() >= 4 && opening(name).as_deref() == Some(stem.as_str())
+        })
+        .map(|(value, _)| *value)
+        .collect();
+    if let [one] = opened.as_slice() {
+        return Some((*one).clone());
+    }
     let length = text.chars().count();
     let reach = match length {
         0..=4 => return None,
@@ -753,7 +772,6 @@ pub fn extract_slots(
     }
     // An allowed value of several words ("flat tire") is found as a phrase.
     let mut open_now = Vec::new();
-    let lower = message.to_lowercase();
     for slot in undated {
         let phrase = slot
             .allowed
@@ -761,13 +779,9 @@ pub fn extract_slots(
             .filter_map(|value| value.as_str().map(|name| (value, name.to_lowercase())))
             .filter(|(_, name)| name.contains(' '))
             .find_map(|(value, name)| {
-                let at = lower.match_indices(&name).map(|(at, _)| at).find(|at| {
-                    let end = at + name.len();
-                    let bounded = |index: Option<char>| index.is_none_or(|c| !c.is_alphanumeric());
-                    bounded(lower[..*at].chars().next_back())
-                        && bounded(lower[end..].chars().next())
-                })?;
-                Some((value.clone(), at, at + name.len()))
+                // As written, inflected or mistyped ("my brakes checked").
+                let (start, end) = *crate::values::value_spans(message, &name).first()?;
+                Some((value.clone(), start, end))
             })
             .filter(|(_, start, end)| {
                 !entities

@@ -138,6 +138,65 @@ fn dates_from(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, String
     found
 }
 
+/// The words of a text with their byte offsets (runs of letters and digits).
+fn word_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = None;
+    for (at, c) in text.char_indices() {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(at),
+            (false, Some(from)) => {
+                spans.push((from, at));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(from) = start {
+        spans.push((from, text.len()));
+    }
+    spans
+}
+
+/// Whether a word of a message is a word of a value: the same, an
+/// inflection ("brakes" for brake), or, for a long word, one edit away
+/// ("chnage" for change).
+fn same_word(said: &str, value: &str) -> bool {
+    said == value
+        || crate::lexicon::stem(said) == crate::lexicon::stem(value)
+        || (said.chars().count() >= 5
+            && value.chars().count() >= 5
+            && strsim::damerau_levenshtein(said, value) <= 1)
+}
+
+/// Where `text` writes an allowed value of one or more words, as people
+/// write it ("my brakes checked" for `brake check`, "an oil chnage" for `oil
+/// change`): byte offsets of each occurrence, in order.
+pub fn value_spans(text: &str, value: &str) -> Vec<(usize, usize)> {
+    let lower = text.to_lowercase();
+    if lower.len() != text.len() {
+        return Vec::new();
+    }
+    let value = value.to_lowercase();
+    let wanted: Vec<&str> = word_spans(&value)
+        .into_iter()
+        .map(|(start, end)| &value[start..end])
+        .collect();
+    let words = word_spans(&lower);
+    if wanted.is_empty() || words.len() < wanted.len() {
+        return Vec::new();
+    }
+    (0..=words.len() - wanted.len())
+        .filter(|at| {
+            wanted.iter().enumerate().all(|(offset, word)| {
+                let (start, end) = words[at + offset];
+                same_word(&lower[start..end], word)
+            })
+        })
+        .map(|at| (words[at].0, words[at + wanted.len() - 1].1))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +220,23 @@ mod tests {
         );
         assert_eq!(iso("31 February 2027"), Vec::<String>::new());
         assert_eq!(iso("room 5 for 3 people"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn values_as_people_write_them() {
+        assert_eq!(
+            value_spans("I need my brakes checked", "brake check"),
+            vec![(10, 24)]
+        );
+        assert_eq!(
+            value_spans("book an oil chnage", "oil change"),
+            vec![(8, 18)]
+        );
+        assert_eq!(
+            value_spans("a brake pad", "brake check"),
+            Vec::<(usize, usize)>::new()
+        );
+        assert_eq!(value_spans("Floor seats", "floor"), vec![(0, 5)]);
     }
 
     #[test]

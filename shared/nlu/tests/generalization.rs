@@ -512,3 +512,57 @@ fn reads_named_by_their_value_and_the_value_asked_about() {
         Some(r#"premium(policy_number="HP-10002")"#)
     );
 }
+
+/// Found on the seventh blind round (seen since): an allowed value is a value,
+/// not a word of the request, whichever intent's example names it, and is
+/// read as people write it; an action whose action is not named is no rival
+/// to a read; an id is never the sign of an action.
+#[test]
+fn values_are_values_and_unnamed_actions_no_rivals() {
+    let garage = skill("auto-garage");
+    assert_eq!(
+        program(&garage, "How much is an oil change?").as_deref(),
+        Some(r#"quote(service="oil change")"#)
+    );
+    assert_eq!(
+        program(&garage, "book an oil chnage for 2026-12-18").as_deref(),
+        Some(r#"book_service(date="2026-12-18", service="oil change")"#)
+    );
+    let brakes = adas_nlu::plan(&garage, "I need my brakes checked", &Map::new(), None);
+    assert_eq!(brakes.detection.intent_id.as_deref(), Some("book_service"));
+    assert!(brakes.detection.confident);
+    assert!(
+        brakes
+            .facts
+            .iter()
+            .any(|fact| fact.name == "service" && fact.value == json!("brake check"))
+    );
+    let delivery = skill("food-delivery");
+    assert_eq!(
+        program(
+            &delivery,
+            "My order FD-8807 is missing the fries, I want $4 back"
+        )
+        .as_deref(),
+        Some(r#"report_problem(order_id="FD-8807", problem="missing item", amount=4)"#)
+    );
+    let tickets = skill("box-office");
+    assert_eq!(
+        program(&tickets, "Where's my order TK-7001?").as_deref(),
+        Some(r#"order_status(order_id="TK-7001")"#)
+    );
+    // "I want to take MATH201" is the enrollment's example: a course code
+    // alone never makes "take me out of BIO150" an enrollment.
+    let courses = skill("course-registrar");
+    let out = adas_nlu::plan(
+        &courses,
+        "Take me out of BIO150, S100203",
+        &Map::new(),
+        None,
+    );
+    assert!(
+        !(out.detection.confident && out.detection.intent_id.as_deref() == Some("enroll_course")),
+        "{:?}",
+        out.detection
+    );
+}
