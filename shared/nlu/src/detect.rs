@@ -188,6 +188,12 @@ const SHORTHAND: &[(&str, &str)] = &[
     ("gonna", "going"),
 ];
 
+/// Whether a lower-case word is chat shorthand ("pls", "thx").
+pub(crate) fn is_shorthand(word: &str) -> bool {
+    SHORTHAND.iter().any(|(short, _)| *short == word)
+        || matches!(word, "pls" | "plz" | "thx" | "ty" | "u" | "ur")
+}
+
 /// The message's words, lower case, entities as their class, stop words out.
 fn words(text: &str) -> Vec<String> {
     text.to_lowercase()

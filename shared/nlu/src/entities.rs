@@ -1120,7 +1120,12 @@ fn remainder<'a>(
             && !taken.iter().any(|entity| {
                 token.start < entity.end && entity.start < token.start + token.text.len()
             });
-        if content {
+        // "a huge pothole", "pls report": a modifier or chat shorthand is no
+        // name of anything, and never a value by position.
+        let lower = token.text.to_lowercase();
+        let filler = crate::detect::is_shorthand(&lower)
+            || crate::lexicon::lexicon().only_modifies(&crate::lexicon::stem(&lower));
+        if content && !filler {
             current.push(token);
         } else if !current.is_empty() {
             runs.push(std::mem::take(&mut current));

@@ -19,6 +19,10 @@ const REQUESTS: &str = include_str!("../data/requests.txt");
 #[derive(Debug, Default)]
 pub struct Lexicon {
     known: HashSet<String>,
+    /// Stems of adjectives and adverbs, and of nouns and verbs (a word can be
+    /// both): a word only ever a modifier ("huge") names nothing by itself.
+    modifiers: HashSet<String>,
+    nominal: HashSet<String>,
     sets: Vec<Vec<String>>,
     by_stem: HashMap<String, Vec<usize>>,
 }
@@ -155,10 +159,15 @@ impl Lexicon {
                     .known
                     .extend(fields.map(|word| stem(&word.to_lowercase()))),
                 Some("s") => {
-                    let _pos = fields.next();
+                    let pos = fields.next();
                     let mut set: Vec<String> = fields.map(phrase_stem).collect();
                     set.sort();
                     set.dedup();
+                    let kinds = match pos {
+                        Some("a" | "r") => &mut lexicon.modifiers,
+                        _ => &mut lexicon.nominal,
+                    };
+                    kinds.extend(set.iter().cloned());
                     if set.len() < 2 {
                         continue;
                     }
@@ -183,6 +192,12 @@ impl Lexicon {
     /// Whether a stem is an English word's.
     pub fn knows(&self, stem: &str) -> bool {
         self.known.contains(stem)
+    }
+
+    /// Whether a stem is only ever an adjective or adverb's ("huge"): no name
+    /// of a thing.
+    pub fn only_modifies(&self, stem: &str) -> bool {
+        self.modifiers.contains(stem) && !self.nominal.contains(stem)
     }
 
     /// The stems sharing a common sense with `stem` (itself excluded).

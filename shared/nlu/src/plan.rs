@@ -512,7 +512,12 @@ fn in_conversation(skill: &Skill, input: &PlanInput<'_>, detection: Detection) -
     }
     if let Some(previous) = input.previous_intent.filter(|_| elliptical(input.message)) {
         let again = detect_as(skill, previous, input.message, input.context);
-        if !again.entities.is_empty() || (memory_holds && refers_back(input.message)) {
+        // "and in 60657?": nothing but a value, which the previous request's
+        // tool reads (its entities may not name it).
+        if !again.entities.is_empty()
+            || (memory_holds && refers_back(input.message))
+            || crate::detect::names_no_request(input.message)
+        {
             return again;
         }
     }

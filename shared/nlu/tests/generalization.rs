@@ -566,3 +566,37 @@ fn values_are_values_and_unnamed_actions_no_rivals() {
         out.detection
     );
 }
+
+/// Found on the eighth blind round (seen since): a modifier or chat
+/// shorthand is never a free-text value by position ("a huge pothole" has no
+/// address "huge": the job asks); "and in 60657?" continues the previous
+/// request with the value its tool reads.
+#[test]
+fn no_modifier_is_a_value_and_a_bare_value_continues() {
+    let city = skill("city-services");
+    for message in ["There's a huge pothole on my street", "pls report grafiti"] {
+        let planned = adas_nlu::plan(&city, message, &Map::new(), None);
+        assert!(
+            !planned.facts.iter().any(|fact| fact.name == "address"),
+            "{message}: {:?}",
+            planned.facts
+        );
+    }
+    let memory = object(json!({"zip": "60614"}));
+    let context = Map::new();
+    let follow_up = plan_input(
+        &city,
+        &PlanInput {
+            memory: Some(&memory),
+            previous_intent: Some("trash_schedule"),
+            ..PlanInput::new("and in 60657?", &context)
+        },
+    );
+    assert_eq!(
+        follow_up
+            .program
+            .map(|program| program.to_string())
+            .as_deref(),
+        Some(r#"trash_schedule(zip="60657")"#)
+    );
+}
