@@ -572,7 +572,7 @@ const DETERMINERS: &[&str] = &[
 /// "do you have …"), as stems: no sign of one intent.
 const WRAPPERS: &[&str] = &[
     "show", "see", "want", "need", "have", "give", "let", "make", "take", "know", "find", "help",
-    "tell", "look", "say", "ask", "tri", "wonder",
+    "tell", "look", "say", "ask", "tri", "wonder", "done",
 ];
 
 impl Corpus {
@@ -854,6 +854,15 @@ fn action_words(
         .flatten()
         .filter(|word| stated.iter().all(|words| words.contains(*word)))
         .collect();
+    // What a read is said to be about is no action ("an order done faster"
+    // does not make "order" the rush's word when a read is the order's status).
+    let read: HashSet<&String> = intents
+        .supported
+        .iter()
+        .zip(stated)
+        .filter(|(intent, _)| only_reads(skill, &intent.id))
+        .flat_map(|(_, words)| words)
+        .collect();
     intents
         .supported
         .iter()
@@ -871,6 +880,7 @@ fn action_words(
                 .filter(|word| {
                     !inputs.contains(*word)
                         && !everyone.contains(word)
+                        && !read.contains(word)
                         && !WRAPPERS.contains(&word.as_str())
                 })
                 .cloned()
