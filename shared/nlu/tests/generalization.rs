@@ -195,6 +195,22 @@ fn skill(name: &str) -> Skill {
         .unwrap()
 }
 
+/// The program planned for a follow-up after `previous` with `memory`.
+fn follow_up(skill: &Skill, memory: Json, previous: &str, message: &str) -> Option<String> {
+    let memory = object(memory);
+    let context = Map::new();
+    plan_input(
+        skill,
+        &PlanInput {
+            memory: Some(&memory),
+            previous_intent: Some(previous),
+            ..PlanInput::new(message, &context)
+        },
+    )
+    .program
+    .map(|program| program.to_string())
+}
+
 fn program(skill: &Skill, message: &str) -> Option<String> {
     let planned = adas_nlu::plan(skill, message, &Map::new(), None);
     planned
@@ -494,21 +510,14 @@ fn reads_named_by_their_value_and_the_value_asked_about() {
         Some(r#"flight_status(flight_number="NW404")"#)
     );
     let insurance = skill("home-insurance");
-    let memory = object(json!({"policy_number": "HP-10001"}));
-    let context = Map::new();
-    let follow_up = plan_input(
-        &insurance,
-        &PlanInput {
-            memory: Some(&memory),
-            previous_intent: Some("premium"),
-            ..PlanInput::new("and on HP-10002?", &context)
-        },
-    );
     assert_eq!(
-        follow_up
-            .program
-            .map(|program| program.to_string())
-            .as_deref(),
+        follow_up(
+            &insurance,
+            json!({"policy_number": "HP-10001"}),
+            "premium",
+            "and on HP-10002?"
+        )
+        .as_deref(),
         Some(r#"premium(policy_number="HP-10002")"#)
     );
 }
@@ -582,21 +591,14 @@ fn no_modifier_is_a_value_and_a_bare_value_continues() {
             planned.facts
         );
     }
-    let memory = object(json!({"zip": "60614"}));
-    let context = Map::new();
-    let follow_up = plan_input(
-        &city,
-        &PlanInput {
-            memory: Some(&memory),
-            previous_intent: Some("trash_schedule"),
-            ..PlanInput::new("and in 60657?", &context)
-        },
-    );
     assert_eq!(
-        follow_up
-            .program
-            .map(|program| program.to_string())
-            .as_deref(),
+        follow_up(
+            &city,
+            json!({"zip": "60614"}),
+            "trash_schedule",
+            "and in 60657?"
+        )
+        .as_deref(),
         Some(r#"trash_schedule(zip="60657")"#)
     );
 }
