@@ -826,13 +826,19 @@ impl Corpus {
     /// Whether the message names the action of the intent at `index` — one of
     /// its action words, as written, mistyped or in other words of the same
     /// sense ("call off" for cancel). An intent that only reads needs none.
-    fn names_action(&self, index: usize, text: &str) -> bool {
+    fn names_action(&self, index: usize, said: &HashSet<String>) -> bool {
         let Some(actions) = self.actions.get(index).filter(|words| !words.is_empty()) else {
             return true;
         };
+        actions.iter().any(|word| said.contains(word))
+    }
+
+    /// What a message says, as the skill would spell it (see
+    /// `query_features`): read once, matched against every intent's actions.
+    fn said(&self, text: &str) -> HashSet<String> {
         query_features(&classify(&self.classes, text), &self.words, &self.stems)
-            .iter()
-            .any(|feature| actions.contains(feature))
+            .into_iter()
+            .collect()
     }
 }
 
@@ -1234,30 +1240,11 @@ const MAX_VALUE_BONUS: f64 = 0.2;
 /// The candidates with what the message's values say: an intent that would
 /// take a value the user wrote gains a little over one that would not. A
 /// value every candidate takes tells them nothing apart and counts for none.
-fn with_values(skill: &Skill, message: &str, candidates: Vec<(String, f64)>) -> Vec<(String, f64)> {
-    let vocabulary = Vocabulary::of(skill);
-    let empty = Map::new();
-    let intents: Vec<_> = skill
-        .intents
-        .iter()
-        .flat_map(|intents| &intents.supported)
-        .collect();
+fn with_values(evidence: &Evidence, candidates: Vec<(String, f64)>) -> Vec<(String, f64)> {
     // The spans of the values each candidate would take.
-    let taken: Vec<Vec<(usize, usize)>> = candidates
+    let taken: Vec<&[(usize, usize)]> = candidates
         .iter()
-        .map(|(intent_id, _)| {
-            intents
-                .iter()
-                .find(|intent| &intent.id == intent_id)
-                .map(|intent| {
-                    extract(skill, intent, message, &empty, &vocabulary)
-                        .iter()
-                        .filter(|entity| !entity.guessed)
-                        .map(|entity| (entity.start, entity.end))
-                        .collect()
-                })
-                .unwrap_or_default()
-        })
+        .map(|(intent_id, _)| evidence.of_intent(intent_id))
         .collect();
     let in_play = candidates.iter().filter(|(_, score)| *score > 0.0).count();
     let mut scored: Vec<(String, f64)> = candidates
@@ -1287,7 +1274,7 @@ fn with_values(skill: &Skill, message: &str, candidates: Vec<(String, f64)>) -> 
 
 /// Whether the message names the action of an intent that changes
 /// something.
-fn names_an_action(skill: &Skill, corpus: &Corpus, message: &str) -> bool {
+fn names_an_action(skill: &Skill, corpus: &Corpus, said: &HashSet<String>) -> bool {
     skill
         .intents
         .iter()
@@ -1299,62 +1286,81 @@ fn names_an_action(skill: &Skill, corpus: &Corpus, message: &str) -> bool {
                     .actions
                     .get(index)
                     .is_some_and(|words| !words.is_empty())
-                && corpus.names_action(index, message)
+                && corpus.names_action(index, said)
         })
 }
 
-/// Whether the message holds a value that only this intent of the skill
-/// takes ("load $30 onto U-5002": only the top-up takes an amount) — as
-/// telling of its action as a word for it.
-fn takes_alone(skill: &Skill, intent_id: &str, message: &str) -> bool {
-    let all: Vec<(String, f64)> = skill
-        .intents
-        .iter()
-        .flat_map(|intents| &intents.supported)
-        .map(|intent| (intent.id.clone(), 0.0))
-        .collect();
-    takes_alone_among(skill, intent_id, message, &all)
+/// The values of a message each intent of the skill would take, matched
+/// (never guessed), by byte span: read once per message, asked many times.
+struct Evidence {
+    spans: Vec<(String, Vec<(usize, usize)>)>,
 }
 
-/// Whether the message holds a value that `intent_id` takes and none of the
-/// other `candidates` does.
-fn takes_alone_among(
-    skill: &Skill,
-    intent_id: &str,
-    message: &str,
-    candidates: &[(String, f64)],
-) -> bool {
-    let vocabulary = Vocabulary::of(skill);
-    let empty = Map::new();
-    let spans = |intent: &adas_skill::model::Intent| -> Vec<(usize, usize)> {
-        extract(skill, intent, message, &empty, &vocabulary)
+impl Evidence {
+    fn of(skill: &Skill, message: &str) -> Self {
+        let vocabulary = Vocabulary::of(skill);
+        let empty = Map::new();
+        let spans = skill
+            .intents
             .iter()
-            .filter(|entity| !entity.guessed)
-            .map(|entity| (entity.start, entity.end))
-            .collect()
-    };
-    let intents: Vec<_> = skill
-        .intents
-        .iter()
-        .flat_map(|intents| &intents.supported)
-        .collect();
-    let Some(intent) = intents.iter().find(|intent| intent.id == intent_id) else {
-        return false;
-    };
-    let others: Vec<Vec<(usize, usize)>> = intents
-        .iter()
-        .filter(|other| other.id != intent_id && candidates.iter().any(|(id, _)| *id == other.id))
-        .map(|other| spans(other))
-        .collect();
-    spans(intent)
-        .iter()
-        .any(|span| others.iter().all(|taken| !taken.contains(span)))
+            .flat_map(|intents| &intents.supported)
+            .map(|intent| {
+                let taken = extract(skill, intent, message, &empty, &vocabulary)
+                    .iter()
+                    .filter(|entity| !entity.guessed)
+                    .map(|entity| (entity.start, entity.end))
+                    .collect();
+                (intent.id.clone(), taken)
+            })
+            .collect();
+        Self { spans }
+    }
+
+    /// The spans the intent would take (none for an unknown intent).
+    fn of_intent(&self, intent_id: &str) -> &[(usize, usize)] {
+        self.spans
+            .iter()
+            .find(|(id, _)| id == intent_id)
+            .map_or(&[], |(_, spans)| spans.as_slice())
+    }
+
+    /// The intents that take some value of the message.
+    fn takers(&self) -> impl Iterator<Item = &str> {
+        self.spans
+            .iter()
+            .filter(|(_, spans)| !spans.is_empty())
+            .map(|(id, _)| id.as_str())
+    }
+
+    /// Whether the message holds a value that only this intent of the skill
+    /// takes ("load $30 onto U-5002": only the top-up takes an amount) — as
+    /// telling of its action as a word for it.
+    fn alone(&self, intent_id: &str) -> bool {
+        self.alone_among(intent_id, |_| true)
+    }
+
+    /// Whether the message holds a value that `intent_id` takes and none of
+    /// the other intents `rival` admits does.
+    fn alone_among(&self, intent_id: &str, rival: impl Fn(&str) -> bool) -> bool {
+        self.of_intent(intent_id).iter().any(|span| {
+            self.spans
+                .iter()
+                .filter(|(id, _)| id != intent_id && rival(id))
+                .all(|(_, taken)| !taken.contains(span))
+        })
+    }
 }
 
 /// Detects the intent and entities of a message for a skill.
 pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Detection {
     let corpus = Corpus::of(skill);
-    let mut candidates = with_values(skill, message, scored_with(skill, &corpus, message));
+    let evidence = Evidence::of(skill, message);
+    let said = corpus.said(message);
+    let mut candidates = with_values(&evidence, scored_with(skill, &corpus, message));
+    // Whether a value of the message is one only this intent, of those that
+    // only read, takes.
+    let read_alone =
+        |intent_id: &str| evidence.alone_among(intent_id, |other| only_reads(skill, other));
     if asks_about_the_past(message) {
         // A question about an action is about the action's object, in domain
         // as far as the action's words are; only the intents that read answer
@@ -1385,11 +1391,9 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
         };
         // A read that takes a value the question names, which no other read
         // takes, first ("was HIST110 cancelled?" is about the course).
-        let reads = candidates.clone();
-        let named = |intent_id: &str| takes_alone_among(skill, intent_id, message, &reads);
         candidates.sort_by(|a, b| {
-            named(&b.0)
-                .cmp(&named(&a.0))
+            read_alone(&b.0)
+                .cmp(&read_alone(&a.0))
                 .then(shares(&b.0).cmp(&shares(&a.0)))
                 .then(b.1.total_cmp(&a.1))
         });
@@ -1399,9 +1403,9 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
         // "Has CW-101 been confirmed?": the one read that takes the id asked
         // about answers it — a read, so nothing is risked by answering.
         let (_, accept, margin_needed) = thresholds(skill);
-        let reads_alone = candidates.first().is_some_and(|(intent_id, _)| {
-            takes_alone_among(skill, intent_id, message, &candidates)
-        });
+        let reads_alone = candidates
+            .first()
+            .is_some_and(|(intent_id, _)| read_alone(intent_id));
         if reads_alone {
             let second = candidates.get(1).map_or(0.0, |(_, score)| *score);
             if let Some((_, best)) = candidates.first_mut() {
@@ -1413,17 +1417,9 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
     if vague(message) && candidates.first().is_none_or(|(_, score)| *score < reject) {
         // "A question about M-2050": no request, but about something the
         // skill knows — which of the intents that take it was meant is asked.
-        let vocabulary = Vocabulary::of(skill);
-        let takers: Vec<(String, f64)> = skill
-            .intents
-            .iter()
-            .flat_map(|intents| &intents.supported)
-            .filter(|intent| {
-                extract(skill, intent, message, &Map::new(), &vocabulary)
-                    .iter()
-                    .any(|entity| !entity.guessed)
-            })
-            .map(|intent| (intent.id.clone(), reject))
+        let takers: Vec<(String, f64)> = evidence
+            .takers()
+            .map(|intent_id| (intent_id.to_owned(), reject))
             .collect();
         if !takers.is_empty() {
             candidates = takers;
@@ -1442,8 +1438,8 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
     let eligible = |intent_id: &str| {
         only_reads(skill, intent_id)
             || is_example(skill, intent_id, message)
-            || index_of(intent_id).is_none_or(|index| corpus.names_action(index, message))
-            || takes_alone(skill, intent_id, message)
+            || index_of(intent_id).is_none_or(|index| corpus.names_action(index, &said))
+            || evidence.alone(intent_id)
     };
     let rivals: Vec<(String, f64)> = candidates
         .iter()
@@ -1472,17 +1468,8 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
     // of the skill's, nor any value it takes: not the skill's business ("my
     // dog ate chocolate, what should I do?"), rather than a question of
     // which intent was meant.
-    let foreign = corpus.share_of(message) < 0.5
-        && !vague(message)
-        && !skill
-            .intents
-            .iter()
-            .flat_map(|intents| &intents.supported)
-            .any(|intent| {
-                extract(skill, intent, message, &Map::new(), &Vocabulary::of(skill))
-                    .iter()
-                    .any(|entity| !entity.guessed)
-            });
+    let foreign =
+        corpus.share_of(message) < 0.5 && !vague(message) && evidence.takers().next().is_none();
     match best {
         Some((intent_id, confidence)) if confidence >= reject => {
             let mut detection = detect_as(skill, &intent_id, message, context);
@@ -1501,8 +1488,8 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
                 // "Extend my stay HB-2005" is no cancellation, whatever
                 // "we have to cancel our stay" shares with it.
                 && (is_example(skill, &intent_id, message)
-                    || index.is_none_or(|index| corpus.names_action(index, message))
-                    || takes_alone(skill, &intent_id, message));
+                    || index.is_none_or(|index| corpus.names_action(index, &said))
+                    || evidence.alone(&intent_id));
             // A read the message names a value for that no other read takes,
             // with no action named ("Is there room in ECON220?"): answered —
             // reading risks nothing, and asking which was meant would.
@@ -1515,14 +1502,9 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
                 && only_reads(skill, &intent_id)
                 && !vague(message)
                 && confidence - best_action >= margin_needed
-                && !names_an_action(skill, &corpus, message)
+                && !names_an_action(skill, &corpus, &said)
             {
-                let reads: Vec<(String, f64)> = candidates
-                    .iter()
-                    .filter(|(id, _)| only_reads(skill, id))
-                    .cloned()
-                    .collect();
-                detection.confident = takes_alone_among(skill, &intent_id, message, &reads);
+                detection.confident = read_alone(&intent_id);
             }
             detection.candidates = candidates;
             if foreign && !detection.confident {
