@@ -553,6 +553,9 @@ struct Corpus {
     /// Words only one intent's author statement uses (its name, description,
     /// tools), with that intent.
     own: HashMap<String, usize>,
+    /// Per intent, what its author says it is (see `Corpus::of`), less the
+    /// words every intent is said to be and the wrappers.
+    stated: Vec<HashSet<String>>,
     /// Per intent that changes something, the words that name its action
     /// (see `Corpus::of`); empty for an intent that only reads.
     actions: Vec<HashSet<String>>,
@@ -702,6 +705,24 @@ impl Corpus {
             }
         }
         let actions = action_words(skill, &classes, &stated);
+        let everyone: HashSet<String> = stated
+            .iter()
+            .flatten()
+            .filter(|word| stated.iter().all(|words| words.contains(*word)))
+            .cloned()
+            .collect();
+        let stated = stated
+            .into_iter()
+            .map(|mut words| {
+                // Names of things and actions, not "by" or "new".
+                words.retain(|word| {
+                    !everyone.contains(word)
+                        && !WRAPPERS.contains(&word.as_str())
+                        && !lexicon::lexicon().only_modifies(word)
+                });
+                words
+            })
+            .collect();
         let whole = whole
             .into_iter()
             .map(|mut doc| {
@@ -712,6 +733,7 @@ impl Corpus {
             .collect();
         Self {
             own,
+            stated,
             actions,
             idf,
             default_idf,
@@ -831,6 +853,14 @@ impl Corpus {
             return true;
         };
         actions.iter().any(|word| said.contains(word))
+    }
+
+    /// Whether the message names what the intent at `index` is said to be
+    /// about ("claim" for the claim's status).
+    fn names_subject(&self, index: usize, said: &HashSet<String>) -> bool {
+        self.stated
+            .get(index)
+            .is_some_and(|words| words.iter().any(|word| said.contains(word)))
     }
 
     /// What a message says, as the skill would spell it (see
@@ -1210,6 +1240,33 @@ pub fn asks_about_the_past(message: &str) -> bool {
     }
 }
 
+/// Whether a message is a question: a question mark, or a question word or
+/// auxiliary first ("whats my bill").
+fn is_question(message: &str) -> bool {
+    let lower = message.to_lowercase();
+    lower.contains('?')
+        || lower
+            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .find(|word| !word.is_empty() && !OPENERS.contains(word))
+            .is_some_and(|first| {
+                QUESTION_WORDS.iter().any(|(word, _)| *word == first)
+                    || matches!(
+                        first,
+                        "is" | "are"
+                            | "was"
+                            | "were"
+                            | "do"
+                            | "does"
+                            | "did"
+                            | "has"
+                            | "have"
+                            | "can"
+                            | "could"
+                            | "will"
+                    )
+            })
+}
+
 /// Phrases of a request that names a topic, not an action ("help with my
 /// prescription", "a question about my account").
 const VAGUE: &[&str] = &[
@@ -1501,10 +1558,18 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             if !detection.confident
                 && only_reads(skill, &intent_id)
                 && !vague(message)
-                && confidence - best_action >= margin_needed
                 && !names_an_action(skill, &corpus, &said)
             {
-                detection.confident = read_alone(&intent_id);
+                // Or the one read a question can mean, all in the skill's
+                // words, with no action named ("Has my request been
+                // handled?"): it asks for what it needs — a question, never a
+                // side effect.
+                detection.confident = (confidence - best_action >= margin_needed
+                    && read_alone(&intent_id))
+                    || (margin >= margin_needed
+                        && is_question(message)
+                        && index.is_some_and(|index| corpus.names_subject(index, &said))
+                        && corpus.share_of(message) >= 1.0);
             }
             detection.candidates = candidates;
             if foreign && !detection.confident {

@@ -81,6 +81,7 @@ const IRREGULAR: &[(&str, &str)] = &[
     ("began", "begin"),
     ("stolen", "steal"),
     ("stole", "steal"),
+    ("stole", "steal"),
     ("woken", "wake"),
     ("worn", "wear"),
     ("thrown", "throw"),

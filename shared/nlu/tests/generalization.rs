@@ -602,3 +602,42 @@ fn no_modifier_is_a_value_and_a_bare_value_continues() {
         Some(r#"trash_schedule(zip="60657")"#)
     );
 }
+
+#[test]
+fn service_english_names_the_usual_requests() {
+    let box_office = skill("box-office");
+    assert_eq!(
+        program(&box_office, "I want my money back for TK-7001").as_deref(),
+        Some(r#"refund_order(order_id="TK-7001")"#)
+    );
+    let registrar = skill("course-registrar");
+    assert_eq!(
+        program(
+            &registrar,
+            "I want to withdraw from HIST110, my student number is S100206"
+        )
+        .as_deref(),
+        Some(r#"drop_course(student_id="S100206", course_code="HIST110")"#)
+    );
+}
+
+#[test]
+fn the_one_read_a_question_names_asks_what_it_needs() {
+    let insurance = skill("home-insurance");
+    // The claim it needs is asked next, by the missing-input check.
+    assert_eq!(
+        program(&insurance, "where is my claim at?").as_deref(),
+        Some("claim_status()")
+    );
+    // A question in the skill's words that names no read's subject, or one
+    // about something the skill does not know, is still asked about.
+    assert_eq!(
+        program(&skill("library-desk"), "Do you have anything by Tolkien?"),
+        None
+    );
+    assert_eq!(
+        program(&skill("coworking-desk"), "Is the coffee free?"),
+        None
+    );
+    assert_eq!(program(&skill("library-desk"), "my loan"), None);
+}
