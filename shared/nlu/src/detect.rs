@@ -18,6 +18,7 @@
 //! out of domain rather than a question of which intent.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 use adas_skill::model::Skill;
 use serde_json::{Map, Value as Json};
@@ -335,6 +336,26 @@ fn query_features(
     let mut phrases: Vec<String> = Vec::new();
     for window in raw.windows(2) {
         phrases.push(window.join("_"));
+    }
+    // Or around a value ("push AP-3004 back").
+    let valued: Vec<String> = text
+        .split_whitespace()
+        .map(|token| {
+            if token.starts_with('<') || token.chars().any(|c| c.is_ascii_digit()) {
+                "<value>".to_owned()
+            } else {
+                lexicon::stem(
+                    &token
+                        .to_lowercase()
+                        .replace(|c: char| !c.is_alphanumeric() && c != '\'', ""),
+                )
+            }
+        })
+        .collect();
+    for window in valued.windows(3) {
+        if window[1] == "<value>" && !window[0].starts_with('<') && !window[2].starts_with('<') {
+            phrases.push(format!("{}_{}", window[0], window[2]));
+        }
     }
     for window in raw.windows(3) {
         phrases.push(window.join("_"));
@@ -750,7 +771,8 @@ impl Corpus {
     /// like one) and all its examples at once (words only this intent uses —
     /// "refund" — outweigh words every intent shares, such as "order"), averaged.
     fn scores(&self, text: &str) -> Vec<f64> {
-        let features = query_features(&classify(&self.classes, text), &self.words, &self.stems);
+        let text = idioms(text);
+        let features = query_features(&classify(&self.classes, &text), &self.words, &self.stems);
         // None of the skill's own words and at most half the message known:
         // out of its domain, whatever an incidental noun shares with one
         // example ("do you groom cats?").
@@ -866,9 +888,13 @@ impl Corpus {
     /// What a message says, as the skill would spell it (see
     /// `query_features`): read once, matched against every intent's actions.
     fn said(&self, text: &str) -> HashSet<String> {
-        query_features(&classify(&self.classes, text), &self.words, &self.stems)
-            .into_iter()
-            .collect()
+        query_features(
+            &classify(&self.classes, &idioms(text)),
+            &self.words,
+            &self.stems,
+        )
+        .into_iter()
+        .collect()
     }
 }
 
@@ -955,6 +981,28 @@ fn action_words(
             actions
         })
         .collect()
+}
+
+/// A request said as no longer wanting something ("I won't need AP-3005
+/// anymore", "we no longer use it"): a cancellation, in the word every
+/// cancellation sense shares.
+fn idioms(text: &str) -> std::borrow::Cow<'_, str> {
+    static NO_LONGER: OnceLock<[regex::Regex; 2]> = OnceLock::new();
+    let [anymore, no_longer] = NO_LONGER.get_or_init(|| {
+        [
+            regex::Regex::new(
+                r"(?i)\b(?:don'?t|do not|won'?t|will not|doesn'?t|does not)\s+(?:need|want|use)\b(.{0,40}?)\b(?:anymore|any more|any longer)\b",
+            )
+            .expect("a valid pattern"),
+            regex::Regex::new(r"(?i)\bno longer\s+(?:need|want|use)\b").expect("a valid pattern"),
+        ]
+    });
+    match anymore.replace_all(text, "cancel${1}") {
+        std::borrow::Cow::Borrowed(_) => no_longer.replace_all(text, "cancel"),
+        replaced => {
+            std::borrow::Cow::Owned(no_longer.replace_all(&replaced, "cancel").into_owned())
+        }
+    }
 }
 
 /// The sentences of a message ("Hi! I moved on 11/02. Could you …?"): a long
@@ -1519,6 +1567,27 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             let first = candidates.remove(at);
             candidates.insert(0, first);
         }
+    }
+    // An action the message names ("could you book me a haircut") leads a
+    // read whose subject it never names ("the price of a service"), whatever
+    // values they share.
+    if let Some((action, score)) = rivals.first().cloned()
+        && !only_reads(skill, &action)
+        && candidates
+            .first()
+            .is_some_and(|(first, _)| *first == action)
+        && index_of(&action).is_some_and(|index| corpus.names_action(index, &said))
+    {
+        let next = rivals
+            .iter()
+            .skip(1)
+            .find(|(intent_id, _)| {
+                !only_reads(skill, intent_id)
+                    || evidence.alone(intent_id)
+                    || index_of(intent_id).is_none_or(|index| corpus.names_subject(index, &said))
+            })
+            .map_or(0.0, |(_, next)| *next);
+        margin = margin.max(score - next);
     }
     let best = candidates.first().cloned();
     // Not sure which intent, and most of what the message says is no word

@@ -11,6 +11,8 @@
 //! intents, tools and descriptions: "reserve" is never a room), and a
 //! side-effecting call is never made on a guess without the user's yes.
 
+use std::collections::HashSet;
+
 use adas_skill::model::{Entity as EntitySpec, Intent};
 use serde_json::{Map, Value as Json};
 
@@ -831,9 +833,108 @@ pub fn extract_slots(
         }
     }
     let mut found = entities.split_off(before);
+    one_date_of_several(slots, message, &all, &mut found);
     // In the slots' order, as callers expect.
     found.sort_by_key(|entity| slots.iter().position(|slot| slot.name == entity.name));
     found
+}
+
+/// One date asked for and several different ones written ("the contractor
+/// starts on December 15th, so … rent a unit from 2026-12-14"): the one after
+/// the message's turn is meant; otherwise which one is a guess, confirmed
+/// before any side effect — whatever word stood beside the first.
+fn one_date_of_several(slots: &[Slot], message: &str, all: &[Token<'_>], found: &mut [Entity]) {
+    let date_slots = slots
+        .iter()
+        .filter(|slot| effective_kind(&slot.spec()) == "date")
+        .count();
+    let mut dated = found.iter_mut().filter(|entity| entity.kind == "date");
+    let (Some(entity), None, 1) = (dated.next(), dated.next(), date_slots) else {
+        return;
+    };
+    // Every date written, with its day when it says one ("2026-12-14",
+    // "December 15th"; "11/02" is a date of no certain day).
+    let in_words = crate::values::dates_in(message);
+    let dates: Vec<(usize, usize, Option<String>)> = crate::values::date_spans(message)
+        .into_iter()
+        .map(|(start, end)| {
+            let day = in_words
+                .iter()
+                .find(|(at, _, _)| *at == start)
+                .map(|(_, _, iso)| iso.clone())
+                .or_else(|| {
+                    message[start..end]
+                        .parse::<jiff::civil::Date>()
+                        .ok()
+                        .map(|date| date.to_string())
+                });
+            (start, end, day)
+        })
+        .collect();
+    // "December 2026" inside "28 December 2026" is that date, not another.
+    let dated: Vec<(usize, usize)> = dates
+        .iter()
+        .filter(|(_, _, day)| day.is_some())
+        .map(|(start, end, _)| (*start, *end))
+        .collect();
+    let dates: Vec<(usize, usize, Option<String>)> = dates
+        .into_iter()
+        .filter(|(start, end, day)| {
+            day.is_some() || !dated.iter().any(|(from, to)| *start < *to && *from < *end)
+        })
+        .collect();
+    if dates.iter().all(|(_, _, day)| {
+        day.as_ref()
+            .is_some_and(|day| Json::String(day.clone()) == entity.value)
+    }) {
+        return;
+    }
+    // The date in the sentence that names the action ("We would love to
+    // book a double room on 2027-03-13"), else the one after the turn.
+    let cues: &[String] = slots
+        .iter()
+        .find(|slot| slot.name == entity.name)
+        .map_or(&[], |slot| &slot.cues);
+    let sentence_of = |at: usize| {
+        message[..at]
+            .rfind(['.', '?', '!', ';', '\n'])
+            .map_or(0, |end| end + 1)
+    };
+    let cued: HashSet<usize> = all
+        .iter()
+        .filter(|token| cues.contains(&crate::lexicon::stem(&token.text.to_lowercase())))
+        .map(|token| sentence_of(token.start))
+        .collect();
+    let in_cued: Vec<&(usize, usize, Option<String>)> = dates
+        .iter()
+        .filter(|(start, _, _)| cued.contains(&sentence_of(*start)))
+        .collect();
+    let turn = all
+        .iter()
+        .rposition(|token| matches!(token.text.to_lowercase().as_str(), "but" | "so" | "instead"))
+        .map(|at| all[at].start);
+    let after: Vec<&(usize, usize, Option<String>)> = dates
+        .iter()
+        .filter(|(start, _, _)| turn.is_some_and(|turn| turn < *start))
+        .collect();
+    let chosen = match (in_cued.as_slice(), after.as_slice()) {
+        ([one], _) => [*one],
+        (_, [one]) => [*one],
+        _ => {
+            entity.guessed = true;
+            return;
+        }
+    };
+    match chosen.as_slice() {
+        [(start, end, Some(day))] => {
+            entity.value = Json::String(day.clone());
+            entity.text = message[*start..*end].to_owned();
+            entity.start = *start;
+            entity.end = *end;
+            entity.guessed = false;
+        }
+        _ => entity.guessed = true,
+    }
 }
 
 fn overlaps(token: &Token<'_>, entities: &[Entity]) -> bool {
@@ -939,6 +1040,23 @@ fn value_by_type(
             .iter()
             .filter(|token| !overlaps(token, taken) && pattern.is_match(token.text))
             .map(|token| (token.clone(), Json::String(token.text.to_owned())))
+            .collect();
+        return one_of(slot, &kind, all, matches);
+    }
+    // A slot of allowed values takes one of them or none ("can I make an
+    // appointment?" names no service): no word is its value by position.
+    if !slot.allowed.is_empty() {
+        let matches: Vec<(Token<'_>, Json)> = all
+            .iter()
+            .filter(|token| !overlaps(token, taken))
+            .filter_map(|token| {
+                let value = slot.allowed.iter().find(|value| {
+                    value
+                        .as_str()
+                        .is_some_and(|name| name.eq_ignore_ascii_case(token.text))
+                })?;
+                Some((token.clone(), value.clone()))
+            })
             .collect();
         return one_of(slot, &kind, all, matches);
     }

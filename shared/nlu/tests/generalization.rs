@@ -641,3 +641,58 @@ fn the_one_read_a_question_names_asks_what_it_needs() {
     );
     assert_eq!(program(&skill("library-desk"), "my loan"), None);
 }
+
+#[test]
+fn of_several_dates_the_requests_is_taken_or_confirmed() {
+    let storage = skill("self-storage");
+    let message = "Hello, I'm renovating my kitchen and the contractor starts on December 15th, \
+                   so all my furniture has to go somewhere. Can I rent a medium unit from \
+                   2026-12-14? My number is 650-555-0123.";
+    assert_eq!(
+        program(&storage, message).as_deref(),
+        Some(r#"rent_unit(size="medium", start_date="2026-12-14")"#)
+    );
+    // Neither in the request's sentence nor after a turn: a guess, which a
+    // side effect never runs on without the user's yes.
+    let planned = adas_nlu::plan(
+        &storage,
+        "The contractor comes December 15th or 2026-12-14, rent a medium unit",
+        &Map::new(),
+        None,
+    );
+    let start = planned
+        .facts
+        .iter()
+        .find(|fact| fact.name == "start_date")
+        .expect("a start date");
+    assert!(start.guessed, "{start:?}");
+}
+
+#[test]
+fn a_value_of_a_list_is_one_of_it_or_none() {
+    // "make" is no service: the service is asked.
+    assert_eq!(
+        program(&skill("hair-salon"), "Can I make an appointment?").as_deref(),
+        Some("book_appointment()")
+    );
+}
+
+#[test]
+fn no_longer_wanting_is_a_cancellation_and_a_particle_spans_a_value() {
+    let salon = skill("hair-salon");
+    assert_eq!(
+        program(&salon, "I won't need AP-3005 anymore").as_deref(),
+        Some(r#"cancel_appointment(appointment_id="AP-3005")"#)
+    );
+    assert_eq!(
+        program(&salon, "Can you push AP-3004 back to 2026-12-20?").as_deref(),
+        Some(r#"reschedule_appointment(appointment_id="AP-3004", date="2026-12-20")"#)
+    );
+    // A named action leads a read whose subject the message never names.
+    let message = "Hi there! I've been coming to your salon for years. I have a job interview \
+                   coming up, so could you book me a haircut on 2026-12-13? Thanks so much!";
+    assert_eq!(
+        program(&salon, message).as_deref(),
+        Some(r#"book_appointment(service="haircut", date="2026-12-13")"#)
+    );
+}
