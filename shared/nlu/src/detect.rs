@@ -79,7 +79,8 @@ const STOPWORDS: &[&str] = &[
     // Words that contrast with what came before ("refill RX-1002 instead").
     "instead", "rather", // Contractions of the above ("I'd like to …").
     "i'd", "i'll", "i've", "it's", "that's", "there's", "here's", "let's", "we're", "we'd",
-    "we'll", "you're", "you'd",
+    "we'll", "you're", "you'd", // Who is addressed ("are you guys open").
+    "guys", "folks", "y'all", "yall",
 ];
 
 /// Question words: they tell a skill's intents apart ("where is ORD-1" is the
@@ -233,7 +234,12 @@ fn words(text: &str) -> Vec<String> {
                 None if NEGATIONS.contains(&word.as_str()) => NOT.to_owned(),
                 // "three days" reads as "3 days" does.
                 None if crate::values::number_word(&word).is_some() => "<number>".to_owned(),
-                None if DAY_WORDS.contains(&word.as_str()) => "<date>".to_owned(),
+                // "saturdays" as "saturday".
+                None if DAY_WORDS.contains(&word.as_str())
+                    || DAY_WORDS.contains(&word.trim_end_matches('s')) =>
+                {
+                    "<date>".to_owned()
+                }
                 None => word,
             }
         })
@@ -883,6 +889,28 @@ impl Corpus {
         self.stated
             .get(index)
             .is_some_and(|words| words.iter().any(|word| said.contains(word)))
+    }
+
+    /// Whether what the read at `read` is about stands only after the action
+    /// of the intent at `action` — its object ("pay the balance"), not a
+    /// question of its own.
+    fn object_of_action(&self, read: usize, action: usize, text: &str) -> bool {
+        let (Some(subject), Some(acts)) = (self.stated.get(read), self.actions.get(action)) else {
+            return false;
+        };
+        let stems: Vec<String> = words(&classify(&self.classes, text))
+            .iter()
+            .map(|word| lexicon::stem(word))
+            .collect();
+        let Some(acted) = stems.iter().position(|stem| acts.contains(stem)) else {
+            return false;
+        };
+        let mut about = stems
+            .iter()
+            .enumerate()
+            .filter(|(_, stem)| subject.contains(*stem))
+            .peekable();
+        about.peek().is_some() && about.all(|(at, _)| at > acted)
     }
 
     /// What a message says, as the skill would spell it (see
@@ -1570,7 +1598,8 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
     }
     // An action the message names ("could you book me a haircut") leads a
     // read whose subject it never names ("the price of a service"), whatever
-    // values they share.
+    // values they share, or names only as the action's object ("I want to
+    // pay the balance").
     if let Some((action, score)) = rivals.first().cloned()
         && !only_reads(skill, &action)
         && candidates
@@ -1584,7 +1613,13 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             .find(|(intent_id, _)| {
                 !only_reads(skill, intent_id)
                     || evidence.alone(intent_id)
-                    || index_of(intent_id).is_none_or(|index| corpus.names_subject(index, &said))
+                    || index_of(intent_id).is_none_or(|index| {
+                        corpus.names_subject(index, &said)
+                            && (is_question(message)
+                                || index_of(&action).is_none_or(|acting| {
+                                    !corpus.object_of_action(index, acting, message)
+                                }))
+                    })
             })
             .map_or(0.0, |(_, next)| *next);
         margin = margin.max(score - next);

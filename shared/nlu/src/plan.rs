@@ -537,6 +537,11 @@ fn in_conversation(skill: &Skill, input: &PlanInput<'_>, detection: Detection) -
 /// Plans for a [`PlanInput`]: the message, the user's chosen intent if any,
 /// and what the conversation holds.
 pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
+    let counted = crate::values::numbers_in_words(input.message);
+    let input = &PlanInput {
+        message: &counted,
+        ..*input
+    };
     let (message, context) = (input.message, input.context);
     let empty = Map::new();
     let memory = input.memory.unwrap_or(&empty);

@@ -24,9 +24,81 @@ const NUMBERS: &[(&str, i64)] = &[
     ("eleven", 11),
     ("twelve", 12),
     ("fifteen", 15),
+    ("thirteen", 13),
+    ("fourteen", 14),
+    ("sixteen", 16),
+    ("seventeen", 17),
+    ("eighteen", 18),
+    ("nineteen", 19),
     ("twenty", 20),
     ("thirty", 30),
+    ("forty", 40),
+    ("fifty", 50),
+    ("sixty", 60),
+    ("seventy", 70),
+    ("eighty", 80),
+    ("ninety", 90),
 ];
+
+/// Counts of several words as digits ("two hundred" → 200, "a dozen" → 12,
+/// "a pair of" → 2, "twenty-five" → 25), so every reader of the message sees
+/// the number the person meant.
+pub fn numbers_in_words(text: &str) -> std::borrow::Cow<'_, str> {
+    static PATTERNS: OnceLock<[Regex; 3]> = OnceLock::new();
+    let [scaled, tens, pair] = PATTERNS.get_or_init(|| {
+        let small = NUMBERS
+            .iter()
+            .map(|(name, _)| *name)
+            .collect::<Vec<_>>()
+            .join("|");
+        [
+            Regex::new(&format!(
+                r"(?i)\b(an?|one|{small}|\d{{1,3}})[\s-]+(hundred|thousand|dozen)\b"
+            ))
+            .expect("a valid pattern"),
+            Regex::new(
+                r"(?i)\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]+(one|two|three|four|five|six|seven|eight|nine)\b",
+            )
+            .expect("a valid pattern"),
+            Regex::new(r"(?i)\b(?:a\s+)?(?:couple|pair)\s+of\b").expect("a valid pattern"),
+        ]
+    });
+    let count = |word: &str| -> Option<i64> {
+        match word.to_lowercase().as_str() {
+            "a" | "an" | "one" => Some(1),
+            "two" => Some(2),
+            "three" => Some(3),
+            "four" => Some(4),
+            "five" => Some(5),
+            "six" => Some(6),
+            "seven" => Some(7),
+            "eight" => Some(8),
+            "nine" => Some(9),
+            other => number_word(other).or_else(|| other.parse().ok()),
+        }
+    };
+    let text = scaled.replace_all(text, |found: &regex::Captures<'_>| {
+        let scale = match found[2].to_lowercase().as_str() {
+            "hundred" => 100,
+            "thousand" => 1000,
+            _ => 12,
+        };
+        count(&found[1]).map_or_else(|| found[0].to_owned(), |n| (n * scale).to_string())
+    });
+    let text = match tens.replace_all(&text, |found: &regex::Captures<'_>| {
+        match (count(&found[1]), count(&found[2])) {
+            (Some(tens), Some(units)) => (tens + units).to_string(),
+            _ => found[0].to_owned(),
+        }
+    }) {
+        std::borrow::Cow::Borrowed(_) => text,
+        replaced => std::borrow::Cow::Owned(replaced.into_owned()),
+    };
+    match pair.replace_all(&text, "2") {
+        std::borrow::Cow::Borrowed(_) => text,
+        replaced => std::borrow::Cow::Owned(replaced.into_owned()),
+    }
+}
 
 /// A whole number written as a word ("three"); "one" is left out, as it is
 /// more often a pronoun ("the other one") than a count.
@@ -244,5 +316,15 @@ mod tests {
         assert_eq!(number_word("Three"), Some(3));
         assert_eq!(number_word("one"), None);
         assert_eq!(number_word("tree"), None);
+        assert_eq!(
+            numbers_in_words("Quote me two hundred cards"),
+            "Quote me 200 cards"
+        );
+        assert_eq!(numbers_in_words("a dozen posters"), "12 posters");
+        assert_eq!(numbers_in_words("Five thousand flyers"), "5000 flyers");
+        assert_eq!(numbers_in_words("twenty-five chairs"), "25 chairs");
+        assert_eq!(numbers_in_words("a pair of tickets"), "2 tickets");
+        assert_eq!(numbers_in_words("a couple of days"), "2 days");
+        assert_eq!(numbers_in_words("the other one"), "the other one");
     }
 }

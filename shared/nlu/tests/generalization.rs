@@ -696,3 +696,31 @@ fn no_longer_wanting_is_a_cancellation_and_a_particle_spans_a_value() {
         Some(r#"book_appointment(service="haircut", date="2026-12-13")"#)
     );
 }
+
+#[test]
+fn counts_in_words_and_an_action_on_a_reads_subject() {
+    let shop = skill("print-shop");
+    assert_eq!(
+        program(&shop, "Quote me two hundred business cards").as_deref(),
+        Some(r#"print_quote(product="business cards", quantity=200)"#)
+    );
+    assert_eq!(
+        program(&shop, "are you guys open saturdays").as_deref(),
+        Some("shop_hours()")
+    );
+    let storage = skill("self-storage");
+    // "the balance" is what is paid, not a question of its own …
+    assert_eq!(
+        program(&storage, "I want to pay the balance on SU-102").as_deref(),
+        Some(r#"pay_balance(unit_id="SU-102")"#)
+    );
+    // … unless the message asks it.
+    assert_eq!(
+        program(&storage, "What's the balance on SU-102 if I pay now?").as_deref(),
+        Some(r#"account_balance(unit_id="SU-102")"#)
+    );
+    assert_eq!(
+        program(&storage, "Got any small storage spaces open?").as_deref(),
+        Some(r#"unit_availability(size="small")"#)
+    );
+}
