@@ -80,6 +80,45 @@ pub fn pick<'a>(options: &'a [String], labels: &[String], answer: &str) -> Optio
         .and_then(|index| options.get(index))
 }
 
+/// An answer to "which did you mean?" in the request's own words rather than
+/// an option's ("when is it", "the status"): the offered intent the detector
+/// reads the answer and the original request as, when it clearly leads the
+/// others offered (the skill's reject threshold and margin, as for any
+/// message) and only reads — a reading of words is a guess, and a guess never
+/// chooses a side effect; `None` otherwise, and the question stands.
+pub fn pick_by_meaning(
+    skill: &adas_skill::model::Skill,
+    options: &[String],
+    answer: &str,
+    request: &str,
+) -> Option<String> {
+    let scores = adas_nlu::score(skill, &format!("{answer} {request}"));
+    let mut offered: Vec<(&String, f64)> = options
+        .iter()
+        .filter(|option| *option != "none")
+        .filter_map(|option| {
+            let (_, score) = scores.iter().find(|(intent_id, _)| intent_id == option)?;
+            Some((option, *score))
+        })
+        .collect();
+    offered.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let (best, score) = offered.first()?;
+    if !adas_nlu::detect::only_reads(skill, best) {
+        return None;
+    }
+    let next = offered.get(1).map_or(0.0, |(_, score)| *score);
+    let thresholds = skill
+        .intents
+        .as_ref()
+        .and_then(|intents| intents.thresholds.clone())
+        .unwrap_or_default();
+    let reject = thresholds
+        .reject
+        .unwrap_or(adas_nlu::DEFAULT_REJECT_THRESHOLD);
+    let margin = thresholds.margin.unwrap_or(adas_nlu::DEFAULT_MARGIN);
+    (*score >= reject && score - next >= margin).then(|| (*best).clone())
+}
+
 /// The answer as the field takes it: an option picked by number or words
 /// becomes that option; anything else is the text as given.
 pub fn normalized(field: &WaitingField, text: &str) -> String {
@@ -140,6 +179,33 @@ mod tests {
 
     fn strings(items: &[&str]) -> Vec<String> {
         items.iter().map(|item| (*item).to_owned()).collect()
+    }
+
+    #[test]
+    fn an_answer_in_the_requests_words_picks_a_read_only() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../e2e/conversations/skills/hair-salon.yaml");
+        let text = std::fs::read_to_string(path).unwrap();
+        let skill = adas_skill::load(&text, adas_skill::Format::Yaml)
+            .skill
+            .unwrap();
+        let options = strings(&[
+            "reschedule_appointment",
+            "cancel_appointment",
+            "appointment_details",
+            "none",
+        ]);
+        let request = "I have a question about AP-3003";
+        assert_eq!(
+            pick_by_meaning(&skill, &options, "when is it", request).as_deref(),
+            Some("appointment_details")
+        );
+        // Words that lean to a side effect choose nothing: the question stands.
+        assert_eq!(
+            pick_by_meaning(&skill, &options, "I can't make it", request),
+            None
+        );
+        assert_eq!(pick_by_meaning(&skill, &options, "hmm", request), None);
     }
 
     #[test]

@@ -927,7 +927,17 @@ impl DalAgent {
                 violations.push((name.clone(), "this field was not asked for".to_owned()));
             }
         }
-        match decide(&waiting, fields) {
+        let mut decided = decide(&waiting, fields);
+        if waiting.reason_code == reason_codes::INTENT_CLARIFICATION_REQUIRED
+            && matches!(decided, Some(Err(_)))
+            && let Some(field) = waiting.fields.first()
+            && let Some(Json::String(answer)) = fields.get(&field.name)
+            && let Some(intent_id) =
+                crate::answers::pick_by_meaning(&skill.skill, &field.options, answer, &record.goal)
+        {
+            decided = Some(Ok(Decided::Intent(intent_id)));
+        }
+        match decided {
             Some(Ok(decided)) if violations.is_empty() => {
                 return self
                     .apply(

@@ -1213,7 +1213,8 @@ fn is_example(skill: &Skill, intent_id: &str, message: &str) -> bool {
 }
 
 /// Whether every tool of the intent's workflow is declared read-only by the skill.
-fn only_reads(skill: &Skill, intent_id: &str) -> bool {
+/// Whether every tool the intent's workflow calls is declared read-only.
+pub fn only_reads(skill: &Skill, intent_id: &str) -> bool {
     let tools = intent_tools(skill, intent_id);
     !tools.is_empty() && tools.iter().all(|tool| tool.read_only == Some(true))
 }
