@@ -1344,6 +1344,90 @@ fn is_question(message: &str) -> bool {
             })
 }
 
+/// Whether the message asks, in so many words, how something stands ("can
+/// you tell me if it's ready", "I just want to know whether RX-1002 is in",
+/// "tell me where it stands") — not whether the desk can do something ("tell
+/// me if you can pick it up").
+fn asks_how_it_stands(message: &str) -> bool {
+    static EMBEDDED: OnceLock<regex::Regex> = OnceLock::new();
+    let embedded = EMBEDDED.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)\b(?:tell me|let me know|know|wondering|wonder|find out)\s+(?:if|whether|what|what's|where|when|how)\s+(\S+)",
+        )
+        .expect("a valid pattern")
+    });
+    embedded.captures_iter(message).any(|found| {
+        !matches!(
+            found[1].to_lowercase().as_str(),
+            "you" | "u" | "we" | "i" | "to" | "much" | "many"
+        )
+    })
+}
+
+/// Whether a message is a question about how something stands or what was
+/// done, as a whole or in one of its sentences when none of the others names
+/// an action ("Hello, I dropped off my car this morning … Is it finished
+/// yet?"): only reads answer it.
+fn asks_about_state(skill: &Skill, corpus: &Corpus, message: &str) -> bool {
+    if asks_about_the_past(message) {
+        return true;
+    }
+    let parts: Vec<&str> = message
+        .split(['.', '?', '!', '\n'])
+        .filter(|part| !part.trim().is_empty())
+        .collect();
+    let asking: Vec<bool> = parts
+        .iter()
+        .map(|part| asks_about_the_past(part) || asks_how_it_stands(part))
+        .collect();
+    asking.contains(&true)
+        && parts
+            .iter()
+            .zip(&asking)
+            .filter(|(_, asks)| !**asks)
+            .all(|(part, _)| !requests_an_action(skill, corpus, part))
+}
+
+/// Ways of asking for something to be done.
+const REQUESTING: &[&str] = &[
+    "please",
+    "can you",
+    "could you",
+    "would you",
+    "will you",
+    "i want",
+    "i'd like",
+    "i would like",
+    "i need",
+    "we need",
+    "we want",
+    "we'd like",
+    "let's",
+];
+
+/// Whether a (lowercase) text holds words of asking ("could you", "I'd
+/// like", "please").
+pub fn asks_for_something(lower: &str) -> bool {
+    REQUESTING.iter().any(|phrase| {
+        lower
+            .match_indices(phrase)
+            .any(|(at, _)| at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric())
+    })
+}
+
+/// Whether a sentence asks for an action — in words of asking ("could you
+/// …", "I'd like …") or as an order that opens with one ("Cancel …") — as
+/// opposed to telling what happened ("I dropped off my car this morning").
+fn requests_an_action(skill: &Skill, corpus: &Corpus, part: &str) -> bool {
+    let lower = part.to_lowercase();
+    let asked = asks_for_something(&lower);
+    let opening = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .find(|word| !word.is_empty() && !OPENERS.contains(word));
+    let ordered = opening.is_some_and(|word| names_an_action(skill, corpus, &corpus.said(word)));
+    (asked || ordered) && names_an_action(skill, corpus, &corpus.said(part))
+}
+
 /// Phrases of a request that names a topic, not an action ("help with my
 /// prescription", "a question about my account").
 const VAGUE: &[&str] = &[
@@ -1495,7 +1579,7 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
     // only read, takes.
     let read_alone =
         |intent_id: &str| evidence.alone_among(intent_id, |other| only_reads(skill, other));
-    if asks_about_the_past(message) {
+    if asks_about_state(skill, &corpus, message) {
         // A question about an action is about the action's object, in domain
         // as far as the action's words are; only the intents that read answer
         // it — first those that take what the action takes — and an action is

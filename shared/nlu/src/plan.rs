@@ -423,6 +423,37 @@ fn original_clauses(message: &str) -> Vec<String> {
         .collect()
 }
 
+/// What a sentence that tells rather than asks opens with: who it is about
+/// ("the status of CR-1002" may be a request's second half).
+const TELLING: &[&str] = &[
+    "i", "i'm", "i've", "im", "ive", "my", "we", "we're", "we've", "our", "he", "she", "his",
+    "her", "they", "their", "it", "it's", "its",
+];
+
+/// Whether a clause tells something rather than asks for it: it opens with
+/// who or what it is about, holds no question and no words of asking.
+fn states_a_fact(part: &str) -> bool {
+    let lower = part.to_lowercase();
+    let opening = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .find(|word| !word.is_empty() && !matches!(*word, "and" | "but" | "so" | "also" | "then"));
+    opening.is_some_and(|word| TELLING.contains(&word))
+        && !lower.contains('?')
+        && !crate::detect::asks_for_something(&lower)
+}
+
+/// The message without its greetings: "Good morning!" is no time of day
+/// for a pickup.
+fn without_greetings(message: &str) -> std::borrow::Cow<'_, str> {
+    static GREETING: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    GREETING
+        .get_or_init(|| {
+            regex::Regex::new(r"(?i)\bgood\s+(?:morning|afternoon|evening|day)\b\s*[!,.]?")
+                .expect("a valid pattern")
+        })
+        .replace_all(message, "")
+}
+
 /// Plans for a message (see the module docs). `intent` is the user's choice
 /// after a clarification: detection is skipped.
 pub fn plan(
@@ -537,7 +568,8 @@ fn in_conversation(skill: &Skill, input: &PlanInput<'_>, detection: Detection) -
 /// Plans for a [`PlanInput`]: the message, the user's chosen intent if any,
 /// and what the conversation holds.
 pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
-    let counted = crate::values::numbers_in_words(input.message);
+    let greeted = without_greetings(input.message);
+    let counted = crate::values::numbers_in_words(&greeted);
     let input = &PlanInput {
         message: &counted,
         ..*input
@@ -549,8 +581,11 @@ pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
         let detection = detect_as(skill, intent, message, context);
         return assemble(skill, message, (context, memory), vec![detection]);
     }
-    // Several requests, each understood on its own, are each planned.
-    let parts = original_clauses(message);
+    // Several requests, each understood on its own, are each planned — not
+    // what a message tells ("I just realised my dress is still with you"),
+    // which only sets the scene for its request.
+    let mut parts = original_clauses(message);
+    parts.retain(|part| !states_a_fact(part));
     if parts.len() > 1 {
         let detections: Vec<Detection> = parts
             .iter()

@@ -724,3 +724,35 @@ fn counts_in_words_and_an_action_on_a_reads_subject() {
         Some(r#"unit_availability(size="small")"#)
     );
 }
+
+#[test]
+fn a_question_of_how_it_stands_is_read_whatever_the_story_around_it() {
+    // The story names a store (a transfer's input) and the question is
+    // asked in so many words: the status is read, nothing is transferred.
+    let pharmacy = skill("pharmacy-refills");
+    let message = "Hello, sorry to bother you. My husband usually handles this but he is \
+                   travelling on flight UA 882 until Friday. I just want to know if RX-1002 is \
+                   ready to pick up, we live near the riverside store. Thanks!";
+    assert_eq!(
+        program(&pharmacy, message).as_deref(),
+        Some(r#"prescription_status(rx_number="RX-1002")"#)
+    );
+    // "Good morning" is no pickup slot, and what a sentence tells ("my dress
+    // is still with you") is no request of its own.
+    let cleaners = skill("dry-cleaning");
+    let message = "Good morning! I'm flying out to Denver on Thursday for my sister's wedding \
+                   and I just realised my dress is still with you, ticket DC-5005. Can you tell \
+                   me if it's ready?";
+    assert_eq!(
+        program(&cleaners, message).as_deref(),
+        Some(r#"order_status(ticket="DC-5005")"#)
+    );
+    // An order in a sentence of its own still counts.
+    let garage = skill("auto-garage");
+    let message = "Hello, I dropped off my blue Honda this morning at 8am and the guy at the \
+                   desk said maybe by 4pm. My job number is SV-4001. Is it finished yet?";
+    assert_eq!(
+        program(&garage, message).as_deref(),
+        Some(r#"service_status(job_id="SV-4001")"#)
+    );
+}
