@@ -1295,6 +1295,29 @@ const OPENERS: &[&str] = &[
     "ok", "okay", "so", "and", "but", "hi", "hello", "hey", "um", "also", "just",
 ];
 
+/// Words that say how something stands ("is my order done?", "are my prints
+/// ready?"): a question with one of them asks about a state, not for an
+/// action.
+const STATES: &[&str] = &[
+    "done",
+    "ready",
+    "finished",
+    "complete",
+    "completed",
+    "fixed",
+    "repaired",
+    "paid",
+    "shipped",
+    "delivered",
+    "approved",
+    "confirmed",
+    "cancelled",
+    "canceled",
+    "booked",
+    "processed",
+    "sent",
+];
+
 /// Whether the message asks about something done or a state that lasts
 /// ("did my transfer go through?", "has my leave been approved?", "is my card
 /// still blocked?"): a question about an action is a read, even in the
@@ -1312,7 +1335,7 @@ pub fn asks_about_the_past(message: &str) -> bool {
         "did" | "has" | "have" | "had" | "was" | "were" | "hasn't" | "didn't" | "wasn't" => true,
         "is" | "are" | "isn't" | "aren't" => words
             .iter()
-            .any(|word| matches!(*word, "still" | "already" | "yet")),
+            .any(|word| matches!(*word, "still" | "already" | "yet") || STATES.contains(word)),
         _ => false,
     }
 }
@@ -1620,14 +1643,18 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
         }
         // "Has CW-101 been confirmed?": the one read that takes the id asked
         // about answers it — a read, so nothing is risked by answering.
-        let (_, accept, margin_needed) = thresholds(skill);
+        let (reject, accept, margin_needed) = thresholds(skill);
         let reads_alone = candidates
             .first()
             .is_some_and(|(intent_id, _)| read_alone(intent_id));
-        if reads_alone {
-            let second = candidates.get(1).map_or(0.0, |(_, score)| *score);
-            if let Some((_, best)) = candidates.first_mut() {
+        let second = candidates.get(1).map_or(0.0, |(_, score)| *score);
+        if let Some((_, best)) = candidates.first_mut() {
+            if reads_alone {
                 *best = best.max(accept).max(second + margin_needed + 1e-9);
+            } else if *best >= reject && *best - second >= margin_needed {
+                // "Is my car done?": the one read clearly meant answers
+                // too, asking first for what it needs.
+                *best = best.max(accept);
             }
         }
     }

@@ -756,3 +756,22 @@ fn a_question_of_how_it_stands_is_read_whatever_the_story_around_it() {
         Some(r#"service_status(job_id="SV-4001")"#)
     );
 }
+
+#[test]
+fn is_it_done_asks_about_a_state() {
+    let garage = skill("auto-garage");
+    assert_eq!(
+        program(&garage, "Is sv-4008 done?").as_deref(),
+        Some(r#"service_status(job_id="SV-4008")"#)
+    );
+    // No job named: the status, which asks for it.
+    assert_eq!(
+        program(&garage, "Is my car done?").as_deref(),
+        Some("service_status()")
+    );
+    // "done faster" is the rush's description; "is … done?" still reads.
+    assert_eq!(
+        program(&skill("dry-cleaning"), "Is my order DC-5002 done?").as_deref(),
+        Some(r#"order_status(ticket="DC-5002")"#)
+    );
+}
