@@ -1513,6 +1513,20 @@ fn with_values(evidence: &Evidence, candidates: Vec<(String, f64)>) -> Vec<(Stri
     scored
 }
 
+/// Whether the message writes a value of one of the intent's lists of
+/// allowed values ("blowout" of `[haircut, color, blowout]`).
+fn names_allowed_value(skill: &Skill, intent_id: &str, message: &str) -> bool {
+    skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .filter(|intent| intent.id == intent_id)
+        .flat_map(|intent| &intent.entities)
+        .flat_map(|entity| &entity.allowed)
+        .filter_map(Json::as_str)
+        .any(|value| !crate::values::value_spans(message, value).is_empty())
+}
+
 /// Whether the message names the action of an intent that changes
 /// something.
 fn names_an_action(skill: &Skill, corpus: &Corpus, said: &HashSet<String>) -> bool {
@@ -1680,10 +1694,17 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             .flat_map(|intents| &intents.supported)
             .position(|intent| intent.id == intent_id)
     };
+    // "I'd like a blowout please": asked for, not asked about — a value of
+    // the action's own list, wanted, names it as well as its verb would.
+    let wanted = asks_for_something(&message.to_lowercase()) && !is_question(message);
+    let named = |intent_id: &str| {
+        index_of(intent_id).is_none_or(|index| corpus.names_action(index, &said))
+            || (wanted && names_allowed_value(skill, intent_id, message))
+    };
     let eligible = |intent_id: &str| {
         only_reads(skill, intent_id)
             || is_example(skill, intent_id, message)
-            || index_of(intent_id).is_none_or(|index| corpus.names_action(index, &said))
+            || named(intent_id)
             || evidence.alone(intent_id)
     };
     let rivals: Vec<(String, f64)> = candidates
@@ -1717,7 +1738,7 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
         && candidates
             .first()
             .is_some_and(|(first, _)| *first == action)
-        && index_of(&action).is_some_and(|index| corpus.names_action(index, &said))
+        && named(&action)
     {
         let next = rivals
             .iter()
@@ -1735,6 +1756,13 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             })
             .map_or(0.0, |(_, next)| *next);
         margin = margin.max(score - next);
+        // Wanted by its value and nothing else in play ("I'd like a blowout
+        // please"): as clear as a request of a few words gets.
+        if wanted && next == 0.0 && names_allowed_value(skill, &action, message) {
+            if let Some((_, best)) = candidates.first_mut() {
+                *best = best.max(accept);
+            }
+        }
     }
     let best = candidates.first().cloned();
     // Not sure which intent, and most of what the message says is no word
@@ -1755,13 +1783,14 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
                 .position(|intent| intent.id == intent_id);
             detection.confident = confidence >= accept
                 && margin >= margin_needed
-                && enough_words(skill, &intent_id, message)
+                && (enough_words(skill, &intent_id, message)
+                    || (wanted && names_allowed_value(skill, &intent_id, message)))
                 // "I have a question about my card" names no request.
                 && !vague(message)
                 // "Extend my stay HB-2005" is no cancellation, whatever
                 // "we have to cancel our stay" shares with it.
                 && (is_example(skill, &intent_id, message)
-                    || index.is_none_or(|index| corpus.names_action(index, &said))
+                    || named(&intent_id)
                     || evidence.alone(&intent_id));
             // A read the message names a value for that no other read takes,
             // with no action named ("Is there room in ECON220?"): answered —

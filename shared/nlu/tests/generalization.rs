@@ -775,3 +775,22 @@ fn is_it_done_asks_about_a_state() {
         Some(r#"order_status(ticket="DC-5002")"#)
     );
 }
+
+#[test]
+fn a_value_wanted_names_its_action() {
+    let salon = skill("hair-salon");
+    // Asked for, not asked about: the booking, which asks the day.
+    assert_eq!(
+        program(&salon, "I'd like a blowout please").as_deref(),
+        Some(r#"book_appointment(service="blowout")"#)
+    );
+    // Asked about: the price.
+    assert_eq!(
+        program(&salon, "I'd like a blowout, how much is it?").as_deref(),
+        Some(r#"service_price(service="blowout")"#)
+    );
+    assert_eq!(
+        program(&salon, "I'd like to know the price of a blowout").as_deref(),
+        Some(r#"service_price(service="blowout")"#)
+    );
+}
