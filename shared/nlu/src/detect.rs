@@ -1758,10 +1758,12 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
         margin = margin.max(score - next);
         // Wanted by its value and nothing else in play ("I'd like a blowout
         // please"): as clear as a request of a few words gets.
-        if wanted && next == 0.0 && names_allowed_value(skill, &action, message) {
-            if let Some((_, best)) = candidates.first_mut() {
-                *best = best.max(accept);
-            }
+        if wanted
+            && next == 0.0
+            && names_allowed_value(skill, &action, message)
+            && let Some((_, best)) = candidates.first_mut()
+        {
+            *best = best.max(accept);
         }
     }
     let best = candidates.first().cloned();
