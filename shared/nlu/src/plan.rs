@@ -443,15 +443,20 @@ fn states_a_fact(part: &str) -> bool {
 }
 
 /// The message without its greetings: "Good morning!" is no time of day
-/// for a pickup.
+/// for a pickup. A message that is nothing but a greeting stays as it is.
 fn without_greetings(message: &str) -> std::borrow::Cow<'_, str> {
     static GREETING: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    GREETING
+    let stripped = GREETING
         .get_or_init(|| {
             regex::Regex::new(r"(?i)\bgood\s+(?:morning|afternoon|evening|day)\b\s*[!,.]?")
                 .expect("a valid pattern")
         })
-        .replace_all(message, "")
+        .replace_all(message, "");
+    if stripped.chars().any(char::is_alphanumeric) {
+        stripped
+    } else {
+        std::borrow::Cow::Borrowed(message)
+    }
 }
 
 /// Plans for a message (see the module docs). `intent` is the user's choice
