@@ -883,6 +883,18 @@ impl Corpus {
         actions.iter().any(|word| said.contains(word))
     }
 
+    /// Whether the message names the action of the intent at `index` by a
+    /// word that is not also an action word of the one at `leader`.
+    fn names_apart(&self, index: usize, leader: usize, said: &HashSet<String>) -> bool {
+        let Some(actions) = self.actions.get(index).filter(|words| !words.is_empty()) else {
+            return true;
+        };
+        let led = self.actions.get(leader);
+        actions
+            .iter()
+            .any(|word| said.contains(word) && led.is_none_or(|led| !led.contains(word)))
+    }
+
     /// Whether the message names what the intent at `index` is said to be
     /// about ("claim" for the claim's status).
     fn names_subject(&self, index: usize, said: &HashSet<String>) -> bool {
@@ -1744,15 +1756,20 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             .iter()
             .skip(1)
             .find(|(intent_id, _)| {
-                !only_reads(skill, intent_id)
-                    || evidence.alone(intent_id)
-                    || index_of(intent_id).is_none_or(|index| {
-                        corpus.names_subject(index, &said)
-                            && (is_question(message)
-                                || index_of(&action).is_none_or(|acting| {
-                                    !corpus.object_of_action(index, acting, message)
-                                }))
-                    })
+                // Another action counts when a word of the message names it
+                // and not the leader too ("reserve the guest suite": the
+                // suite is a cancellation's word as well, "reserve" is not).
+                if evidence.alone(intent_id) {
+                    return true;
+                }
+                let (Some(other), Some(leader)) = (index_of(intent_id), index_of(&action)) else {
+                    return true;
+                };
+                if !only_reads(skill, intent_id) {
+                    return corpus.names_apart(other, leader, &said);
+                }
+                corpus.names_subject(other, &said)
+                    && (is_question(message) || !corpus.object_of_action(other, leader, message))
             })
             .map_or(0.0, |(_, next)| *next);
         margin = margin.max(score - next);

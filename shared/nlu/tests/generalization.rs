@@ -794,3 +794,18 @@ fn a_value_wanted_names_its_action() {
         Some(r#"service_price(service="blowout")"#)
     );
 }
+
+#[test]
+fn an_action_named_apart_leads_one_named_by_shared_words() {
+    let desk = skill("apartment-desk");
+    // "guest suite" is a word of the cancellation's examples too; "reserve"
+    // is the reservation's alone.
+    assert_eq!(
+        program(&desk, "Reserve the guest suite for 2026-12-24").as_deref(),
+        Some(r#"reserve_amenity(amenity="guest suite", date="2026-12-24")"#)
+    );
+    assert_eq!(
+        program(&desk, "cancel the party room RS-301").as_deref(),
+        Some(r#"cancel_reservation(reservation_id="RS-301")"#)
+    );
+}
