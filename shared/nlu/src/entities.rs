@@ -828,6 +828,10 @@ pub fn extract_slots(
         if numeric {
             taken.extend(in_dates.iter().cloned());
         }
+        if let Some(entity) = person_name(slot, message, &all, &taken) {
+            entities.push(entity);
+            continue;
+        }
         if let Some(entity) = value_by_type(slot, &all, prefixes, &taken, vocabulary) {
             entities.push(entity);
         }
@@ -935,6 +939,74 @@ fn one_date_of_several(slots: &[Slot], message: &str, all: &[Token<'_>], found: 
         }
         _ => entity.guessed = true,
     }
+}
+
+/// Words that make a free-text input a person's name.
+const PERSON_INPUTS: &[&str] = &[
+    "person",
+    "name",
+    "contact",
+    "guest",
+    "recipient",
+    "driver",
+    "passenger",
+    "visitor",
+    "attendee",
+    "owner",
+];
+
+/// A person's name for an input that takes one ("allow Dana Cole to pick up
+/// CH-105"): the one run of two or three capitalized words inside a sentence
+/// (a sentence's first word is capitalized anyway, and is left out).
+fn person_name(slot: &Slot, message: &str, all: &[Token<'_>], taken: &[Entity]) -> Option<Entity> {
+    let named = slot
+        .name
+        .to_lowercase()
+        .split(['_', '-'])
+        .any(|part| PERSON_INPUTS.contains(&part));
+    if !named || slot.pattern.is_some() || !slot.allowed.is_empty() {
+        return None;
+    }
+    let opens = |token: &Token<'_>| {
+        message[..token.start]
+            .trim_end()
+            .chars()
+            .last()
+            .is_none_or(|c| matches!(c, '.' | '!' | '?' | ':' | ';'))
+    };
+    let capitalized = |token: &Token<'_>| {
+        let mut chars = token.text.chars();
+        chars.next().is_some_and(char::is_uppercase)
+            && chars.all(|c| c.is_lowercase() || c == '\'' || c == '-')
+            && !overlaps(token, taken)
+    };
+    let mut runs: Vec<Vec<&Token<'_>>> = Vec::new();
+    let mut current: Vec<&Token<'_>> = Vec::new();
+    for token in all {
+        if capitalized(token) && !opens(token) && token.text != "I" {
+            current.push(token);
+        } else if !current.is_empty() {
+            runs.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        runs.push(current);
+    }
+    runs.retain(|run| (2..=3).contains(&run.len()));
+    let [run] = runs.as_slice() else {
+        return None;
+    };
+    let (first, last) = (run[0], run[run.len() - 1]);
+    let end = last.start + last.text.len();
+    Some(Entity {
+        name: slot.name.clone(),
+        kind: "string".into(),
+        value: Json::String(message[first.start..end].to_owned()),
+        text: message[first.start..end].to_owned(),
+        start: first.start,
+        end,
+        guessed: false,
+    })
 }
 
 fn overlaps(token: &Token<'_>, entities: &[Entity]) -> bool {

@@ -809,3 +809,24 @@ fn an_action_named_apart_leads_one_named_by_shared_words() {
         Some(r#"cancel_reservation(reservation_id="RS-301")"#)
     );
 }
+
+#[test]
+fn a_persons_name_and_how_people_say_absent_or_visit() {
+    let center = skill("childcare-center");
+    assert_eq!(
+        program(&center, "Allow Dana Cole to pick up CH-105 today").as_deref(),
+        Some(r#"authorize_pickup(child_id="CH-105", person="Dana Cole")"#)
+    );
+    assert_eq!(
+        program(&center, "My neighbour Lee Wong will collect CH-103 today").as_deref(),
+        Some(r#"authorize_pickup(child_id="CH-103", person="Lee Wong")"#)
+    );
+    assert_eq!(
+        program(&center, "CH-102 will be out sick on 2026-12-10").as_deref(),
+        Some(r#"report_absence(child_id="CH-102", date="2026-12-10")"#)
+    );
+    assert_eq!(
+        program(&center, "We'd love to come and look around the center").as_deref(),
+        Some("book_tour()")
+    );
+}
