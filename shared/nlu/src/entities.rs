@@ -387,6 +387,18 @@ fn allowed_value(allowed: &[Json], text: &str) -> Option<Json> {
     if let [one] = opened.as_slice() {
         return Some((*one).clone());
     }
+    // A kind of exactly one value ("fridge" of `appliance`).
+    let kind_of: Vec<&Json> = values
+        .iter()
+        .filter(|(_, name)| {
+            !name.contains(' ')
+                && crate::lexicon::lexicon().is_kind_of(&stem, &crate::lexicon::stem(name))
+        })
+        .map(|(value, _)| *value)
+        .collect();
+    if let [one] = kind_of.as_slice() {
+        return Some((*one).clone());
+    }
     let length = text.chars().count();
     let reach = match length {
         0..=4 => return None,

@@ -2,6 +2,7 @@
 //! English (so only a word that is not one is taken for a typo) and which share
 //! a common sense (so "holiday" meets an example's "vacation"). It is WordNet
 //! (Princeton), distilled by `tools/wordnet_lexicon.py` into `data/lexicon.txt`
+//! (with what a common noun is a kind of: "fridge" of appliance)
 //! and embedded; `ADAS_LEXICON=PATH` loads another file of the same format
 //! instead (a larger distillation, a domain's own synonyms). Words are kept as
 //! Snowball stems, as the detector compares them.
@@ -25,6 +26,8 @@ pub struct Lexicon {
     nominal: HashSet<String>,
     sets: Vec<Vec<String>>,
     by_stem: HashMap<String, Vec<usize>>,
+    /// What each noun (by stem) is a kind of, by the kinds' stems.
+    kinds: HashMap<String, Vec<String>>,
 }
 
 /// Irregular forms of common English verbs, as their base form: a stemmer
@@ -179,9 +182,22 @@ impl Lexicon {
                     }
                     lexicon.sets.push(set);
                 }
+                Some("k") => {
+                    let Some(kind) = fields.next() else {
+                        return Err(format!("line {}: a `k` line names its kind", number + 1));
+                    };
+                    let kind = stem(&kind.to_lowercase());
+                    for word in fields {
+                        lexicon
+                            .kinds
+                            .entry(stem(&word.to_lowercase()))
+                            .or_default()
+                            .push(kind.clone());
+                    }
+                }
                 Some(other) => {
                     return Err(format!(
-                        "line {}: `{other}` is neither `w`, `s` nor a comment",
+                        "line {}: `{other}` is neither `w`, `s`, `k` nor a comment",
                         number + 1
                     ));
                 }
@@ -199,6 +215,14 @@ impl Lexicon {
     /// of a thing.
     pub fn only_modifies(&self, stem: &str) -> bool {
         self.modifiers.contains(stem) && !self.nominal.contains(stem)
+    }
+
+    /// Whether a noun is a kind of another, by stems ("fridge" of
+    /// "appliance"), within a few hypernyms of its first sense.
+    pub fn is_kind_of(&self, stem: &str, kind: &str) -> bool {
+        self.kinds
+            .get(stem)
+            .is_some_and(|kinds| kinds.iter().any(|known| known == kind))
     }
 
     /// The stems sharing a common sense with `stem` (itself excluded).
@@ -248,6 +272,10 @@ mod tests {
         // A phrasal verb is one entry: "call off" is "cancel".
         let call_off: Vec<&str> = lexicon.synonyms(&phrase_stem("call_off")).collect();
         assert!(call_off.contains(&stem("cancel").as_str()), "{call_off:?}");
+        // What a noun is a kind of, not the other way round.
+        assert!(lexicon.is_kind_of(&stem("fridge"), &stem("appliance")));
+        assert!(!lexicon.is_kind_of(&stem("appliance"), &stem("fridge")));
+        assert!(!lexicon.is_kind_of(&stem("fridge"), &stem("plumbing")));
     }
 
     #[test]

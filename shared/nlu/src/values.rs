@@ -231,11 +231,14 @@ fn word_spans(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// Whether a word of a message is a word of a value: the same, an
-/// inflection ("brakes" for brake), or, for a long word, one edit away
-/// ("chnage" for change).
+/// inflection ("brakes" for brake), a kind of it ("fridge" for appliance),
+/// or, for a long word, one edit away ("chnage" for change).
 fn same_word(said: &str, value: &str) -> bool {
     said == value
         || crate::lexicon::stem(said) == crate::lexicon::stem(value)
+        // A kind of what the value names ("the fridge" for `appliance`).
+        || crate::lexicon::lexicon()
+            .is_kind_of(&crate::lexicon::stem(said), &crate::lexicon::stem(value))
         || (said.chars().count() >= 5
             && value.chars().count() >= 5
             && strsim::damerau_levenshtein(said, value) <= 1)

@@ -830,3 +830,16 @@ fn a_persons_name_and_how_people_say_absent_or_visit() {
         Some("book_tour()")
     );
 }
+
+#[test]
+fn a_kind_of_an_allowed_value_is_that_value() {
+    let desk = skill("apartment-desk");
+    let planned = adas_nlu::plan(&desk, "Please fix the fridge in APT-208", &Map::new(), None);
+    let issue = planned.facts.iter().find(|fact| fact.name == "issue");
+    assert_eq!(
+        issue.map(|fact| fact.value.clone()),
+        Some(json!("appliance")),
+        "{:?}",
+        planned.facts
+    );
+}

