@@ -1539,6 +1539,34 @@ fn names_allowed_value(skill: &Skill, intent_id: &str, message: &str) -> bool {
         .any(|value| !crate::values::value_spans(message, value).is_empty())
 }
 
+/// Whether the message says a word of an input only this intent's tools
+/// take ("a pass" of `pass_type`): what is wanted, by name.
+fn names_own_input(skill: &Skill, intent_id: &str, said: &HashSet<String>) -> bool {
+    const GENERIC: &[&str] = &["id", "type", "number", "date", "name", "amount", "code"];
+    let words = |intent: &str| -> HashSet<String> {
+        intent_inputs(skill, intent)
+            .iter()
+            .flat_map(|input| {
+                input
+                    .split('_')
+                    .filter(|word| !GENERIC.contains(word))
+                    .map(lexicon::stem)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let own = words(intent_id);
+    let others: HashSet<String> = skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .filter(|intent| intent.id != intent_id)
+        .flat_map(|intent| words(&intent.id))
+        .collect();
+    own.iter()
+        .any(|word| !others.contains(word) && said.contains(word))
+}
+
 /// Whether the message names the action of an intent that changes
 /// something.
 fn names_an_action(skill: &Skill, corpus: &Corpus, said: &HashSet<String>) -> bool {
@@ -1711,7 +1739,9 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
     let wanted = asks_for_something(&message.to_lowercase()) && !is_question(message);
     let named = |intent_id: &str| {
         index_of(intent_id).is_none_or(|index| corpus.names_action(index, &said))
-            || (wanted && names_allowed_value(skill, intent_id, message))
+            || (wanted
+                && (names_allowed_value(skill, intent_id, message)
+                    || names_own_input(skill, intent_id, &said)))
     };
     let eligible = |intent_id: &str| {
         only_reads(skill, intent_id)
@@ -1719,11 +1749,41 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             || named(intent_id)
             || evidence.alone(intent_id)
     };
-    let rivals: Vec<(String, f64)> = candidates
+    let mut rivals: Vec<(String, f64)> = candidates
         .iter()
         .filter(|(intent_id, score)| *score >= reject && eligible(intent_id))
         .cloned()
         .collect();
+    // "I'd like to book movers for my 1 bedroom apartment": an action the
+    // request asks for leads the reads ahead of it whose subject it never
+    // names ("the price of a move") — not a question, nor a statement ("CW-100
+    // is cancelled, so show me CW-103").
+    let subject_named = |read: &str, action: &str| {
+        evidence.alone(read)
+            || index_of(read)
+                .zip(index_of(action))
+                .is_none_or(|(read, action)| {
+                    corpus.names_subject(read, &said)
+                        && (is_question(message) || !corpus.object_of_action(read, action, message))
+                })
+    };
+    if !is_question(message)
+        && requests_an_action(skill, &corpus, message)
+        && let Some(at) = rivals
+            .iter()
+            .position(|(intent_id, _)| !only_reads(skill, intent_id) && named(intent_id))
+        && at > 0
+        && rivals[..at]
+            .iter()
+            .all(|(read, _)| only_reads(skill, read) && !subject_named(read, &rivals[at].0))
+    {
+        let action = rivals.remove(at);
+        if let Some(from) = candidates.iter().position(|(id, _)| *id == action.0) {
+            let moved = candidates.remove(from);
+            candidates.insert(0, moved);
+        }
+        rivals.insert(0, action);
+    }
     let mut margin = match candidates.as_slice() {
         [(_, first), (_, second), ..] => first - second,
         [(_, first)] => *first,

@@ -1094,10 +1094,19 @@ fn value_by_type(
 ) -> Option<Entity> {
     let spec = slot.spec();
     let kind = effective_kind(&spec);
+    // "last week" is a time, not a `weekly` of an allowed list.
+    let timed = |token: &Token<'_>| {
+        all.iter()
+            .position(|other| other.start == token.start)
+            .and_then(|at| at.checked_sub(1))
+            .is_some_and(|before| {
+                crate::values::TIME_MARKERS.contains(&all[before].text.to_lowercase().as_str())
+            })
+    };
     if kind != "string" {
         let matches: Vec<(Token<'_>, Json)> = all
             .iter()
-            .filter(|token| !overlaps(token, taken))
+            .filter(|token| !(overlaps(token, taken) || (kind == "enum" && timed(token))))
             .filter_map(|token| {
                 typed_value(slot, &kind, token, prefixes).map(|value| (token.clone(), value))
             })
@@ -1132,7 +1141,7 @@ fn value_by_type(
     if !slot.allowed.is_empty() {
         let matches: Vec<(Token<'_>, Json)> = all
             .iter()
-            .filter(|token| !overlaps(token, taken))
+            .filter(|token| !overlaps(token, taken) && !timed(token))
             .filter_map(|token| {
                 let value = slot.allowed.iter().find(|value| {
                     value

@@ -377,9 +377,16 @@ const SEPARATORS: &[&str] = &[
     " then ",
 ];
 
+/// Abbreviations a full stop follows inside a sentence.
+const TITLES: &[&str] = &["mr", "mrs", "ms", "dr", "st", "no", "apt", "ave"];
+
 /// The message split into requests: at a strong separator, else at " and ".
 fn clauses(message: &str) -> Vec<String> {
-    let lower = message.to_lowercase();
+    // "Mr. Patel" ends no sentence.
+    let mut lower = message.to_lowercase();
+    for title in TITLES {
+        lower = lower.replace(&format!("{title}. "), &format!("{title}\u{1} "));
+    }
     let split_at = |separators: &[&str]| -> Vec<String> {
         let mut parts = vec![lower.clone()];
         for separator in separators {
@@ -394,7 +401,7 @@ fn clauses(message: &str) -> Vec<String> {
                 part.trim()
                     .trim_matches(['.', ',', '?', '!'])
                     .trim()
-                    .to_owned()
+                    .replace('\u{1}', ".")
             })
             .filter(|part| !part.is_empty())
             .collect()
@@ -434,9 +441,27 @@ const TELLING: &[&str] = &[
 /// who or what it is about, holds no question and no words of asking.
 fn states_a_fact(part: &str) -> bool {
     let lower = part.to_lowercase();
+    // Past a greeting ("Hello! I bought a card …").
     let opening = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .find(|word| !word.is_empty() && !matches!(*word, "and" | "but" | "so" | "also" | "then"));
+        .find(|word| {
+            !word.is_empty()
+                && !matches!(
+                    *word,
+                    "and"
+                        | "but"
+                        | "so"
+                        | "also"
+                        | "then"
+                        | "hello"
+                        | "hi"
+                        | "hey"
+                        | "ok"
+                        | "okay"
+                        | "well"
+                        | "sorry"
+                )
+        });
     opening.is_some_and(|word| TELLING.contains(&word))
         && !lower.contains('?')
         && !crate::detect::asks_for_something(&lower)

@@ -230,6 +230,10 @@ fn word_spans(text: &str) -> Vec<(usize, usize)> {
     spans
 }
 
+/// Words that make the next one a time ("last week", "next month"), never
+/// a value ("weekly").
+pub const TIME_MARKERS: &[&str] = &["last", "next", "this", "past", "every", "per"];
+
 /// Whether a word of a message is a word of a value: the same, an
 /// inflection ("brakes" for brake), a kind of it ("fridge" for appliance),
 /// or, for a long word, one edit away ("chnage" for change).
@@ -266,6 +270,9 @@ pub fn value_spans(text: &str, value: &str) -> Vec<(usize, usize)> {
             wanted.iter().enumerate().all(|(offset, word)| {
                 let (start, end) = words[at + offset];
                 same_word(&lower[start..end], word)
+            }) && !(*at > 0 && {
+                let (start, end) = words[at - 1];
+                TIME_MARKERS.contains(&&lower[start..end])
             })
         })
         .map(|at| (words[at].0, words[at + wanted.len() - 1].1))

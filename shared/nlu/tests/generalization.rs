@@ -843,3 +843,50 @@ fn a_kind_of_an_allowed_value_is_that_value() {
         planned.facts
     );
 }
+
+#[test]
+fn a_story_buys_nothing_and_an_action_asked_for_leads() {
+    let transit = skill("transit-pass");
+    // "bought" and "last week" are the story, not a weekly pass to buy.
+    let message = "Hello! I bought a card at the airport kiosk last week, the receipt says \
+                   TC-10007, and I've taken maybe six rides since. How much is left on it?";
+    assert_eq!(
+        program(&transit, message).as_deref(),
+        Some(r#"card_balance(card_id="TC-10007")"#)
+    );
+    // A pass wanted by the name of what the purchase takes.
+    assert_eq!(
+        program(&transit, "I want a pass on TC-10002").as_deref(),
+        Some(r#"buy_pass(card_id="TC-10002")"#)
+    );
+    let movers = skill("moving-company");
+    assert_eq!(
+        program(
+            &movers,
+            "I'd like to book movers for my 1 bedroom apartment"
+        )
+        .as_deref(),
+        Some(r#"book_move(home_size="1 bedroom")"#)
+    );
+    assert_eq!(
+        program(&movers, "I need to reschedule MV-2005").as_deref(),
+        Some(r#"change_move_date(move_id="MV-2005")"#)
+    );
+    // A cancellation told, not asked for: the booking asked about is read.
+    assert_eq!(
+        program(
+            &skill("coworking-desk"),
+            "CW-100 is cancelled, so show me booking CW-103 instead"
+        )
+        .as_deref(),
+        Some(r#"booking_info(booking_id="CW-103")"#)
+    );
+    // "Mr. Patel" ends no sentence, and late is no late checkout.
+    let message = "Hi, I'm the assistant of Mr. Patel, he is in meetings until 4pm and asked me \
+                   to check his reservation HB-2002 since he might arrive late with 2 \
+                   colleagues. Could you give me the details?";
+    assert_eq!(
+        program(&skill("hotel-desk"), message).as_deref(),
+        Some(r#"booking_details(booking_ref="HB-2002")"#)
+    );
+}
