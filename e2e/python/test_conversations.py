@@ -41,7 +41,7 @@ class Conversations(unittest.TestCase):
         print(run.stdout[-3000:])
         self.assertEqual(run.returncode, 0, run.stdout[-3000:] + run.stderr[-3000:])
         rows = json.loads(out.read_text())["rows"]
-        self.assertGreaterEqual(len(rows), 31)
+        self.assertGreaterEqual(len(rows), 34)
         for row in rows:
             self.assertEqual(row["wrong"], 0, f"{row['skill']}: wrong side-effecting calls")
 
