@@ -107,15 +107,7 @@ pub fn pick_by_meaning(
         return None;
     }
     let next = offered.get(1).map_or(0.0, |(_, score)| *score);
-    let thresholds = skill
-        .intents
-        .as_ref()
-        .and_then(|intents| intents.thresholds.clone())
-        .unwrap_or_default();
-    let reject = thresholds
-        .reject
-        .unwrap_or(adas_nlu::DEFAULT_REJECT_THRESHOLD);
-    let margin = thresholds.margin.unwrap_or(adas_nlu::DEFAULT_MARGIN);
+    let (reject, _, margin) = adas_nlu::detect::thresholds(skill);
     (*score >= reject && score - next >= margin).then(|| (*best).clone())
 }
 

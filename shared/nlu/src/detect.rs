@@ -1239,7 +1239,9 @@ fn intent_inputs(skill: &Skill, intent_id: &str) -> Vec<String> {
         .collect()
 }
 
-fn thresholds(skill: &Skill) -> (f64, f64, f64) {
+/// The skill's reject threshold, accept threshold and margin (its own, else
+/// the defaults).
+pub fn thresholds(skill: &Skill) -> (f64, f64, f64) {
     let thresholds = skill
         .intents
         .as_ref()
@@ -1819,17 +1821,13 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
                 // Another action counts when a word of the message names it
                 // and not the leader too ("reserve the guest suite": the
                 // suite is a cancellation's word as well, "reserve" is not).
-                if evidence.alone(intent_id) {
-                    return true;
+                if only_reads(skill, intent_id) {
+                    return subject_named(intent_id, &action);
                 }
-                let (Some(other), Some(leader)) = (index_of(intent_id), index_of(&action)) else {
-                    return true;
-                };
-                if !only_reads(skill, intent_id) {
-                    return corpus.names_apart(other, leader, &said);
-                }
-                corpus.names_subject(other, &said)
-                    && (is_question(message) || !corpus.object_of_action(other, leader, message))
+                evidence.alone(intent_id)
+                    || index_of(intent_id)
+                        .zip(index_of(&action))
+                        .is_none_or(|(other, leader)| corpus.names_apart(other, leader, &said))
             })
             .map_or(0.0, |(_, next)| *next);
         margin = margin.max(score - next);
