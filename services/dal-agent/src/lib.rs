@@ -120,7 +120,8 @@ pub fn build(
     let tools = Arc::new(adas_wire::tool_resolver(config, cache, Arc::new(mcp))?);
     let repo = adas_jobs::JobRepo::new(store, config.memory_root.clone());
     Ok(DalAgentServer::new(
-        DalAgent::new(repo, catalog.clone(), tools).with_llm(llm),
+        DalAgent::new(repo, catalog.clone(), tools)
+            .with_queries(llm.map(adas_step::query::QueryModel::new)),
         catalog,
     ))
 }
@@ -204,7 +205,7 @@ impl DalAgentService for DalAgentServer {
         adas_wire::check_job_access(&principal, &current.record)?;
         // An escalated job is a human's now: the user cannot answer it away.
         if current.record.waiting.as_ref().is_some_and(|waiting| {
-            waiting.reason_code == adas_jobs::dal::reason_codes::HUMAN_TAKEOVER_REQUIRED
+            waiting.reason_code == adas_jobs::PauseReason::HumanTakeoverRequired
         }) && !principal.sees_all_jobs()
         {
             return Err(adas_runtime::auth::permission_denied(

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
-use adas_jobs::{EventKind, JobError};
-use adas_policy::gate::{ApprovalBook, ApprovalChoice, ApprovalError, ApprovalRecord, Decider};
+use adas_jobs::{Event, JobError, Transition};
+use adas_policy::gate::{ApprovalBook, ApprovalChoice, ApprovalError, ApprovalRecord, Approver};
 use adas_policy::llm::{FinalizationJudge, Polisher};
 use adas_proto::pb;
 use adas_proto::pb::gate_service_server::{GateService, GateServiceServer};
@@ -17,6 +17,7 @@ use adas_skill::catalog::Catalog;
 use adas_skill::slag::{parse_job_name, parse_skill_name};
 use adas_skill::{OperationalSkill, SkillError};
 use adas_state::{StateError, StateStore};
+use adas_step::{Failure, Resumption};
 use tonic::{Code, Request, Response, Status};
 
 /// Errors of GateService.
@@ -158,45 +159,32 @@ impl Gate {
             if !waiting_here {
                 return Ok(());
             }
-            job.waiting = None;
             job.audit.push(AuditEntry {
                 who: record.decided_by.clone(),
                 at: adas_jobs::now(),
                 action: if record.decision == ApprovalChoice::Approve { "approve".into() } else { "reject".into() },
                 detail: serde_json::json!({"correlation_id": record.request.correlation_id, "call_digest": record.request.call_digest, "tool": record.request.tool, "comment": record.comment}),
             });
-            let event = if record.decision == ApprovalChoice::Approve {
-                job.status = JobStatus::Queued;
-                job.outcome_class = None;
-                (
-                    EventKind::Resumed,
-                    "approved",
-                    serde_json::json!({
-                        "approver": record.decided_by,
-                        "role": record.request.approver,
-                        "tool": record.request.tool,
-                        "call_digest": record.request.call_digest,
+            let transition = if record.decision == ApprovalChoice::Approve {
+                Transition::resume(Event::Resumed(Resumption::Approved {
+                    approver: record.decided_by.clone(),
+                    role: record.request.approver.clone(),
+                    tool: record.request.tool.clone(),
+                    call_digest: record.request.call_digest.clone(),
+                }))
+            } else {
+                Transition::fail(
+                    OutcomeClass::PolicyDenied,
+                    format!(
+                        "`{}` rejected by {}: {}",
+                        record.request.tool, record.decided_by, record.comment
+                    ),
+                    Event::Failed(Failure::Rejected {
+                        approver: record.decided_by.clone(),
                     }),
                 )
-            } else {
-                job.status = JobStatus::Failed;
-                job.outcome_class = Some(OutcomeClass::PolicyDenied);
-                job.error = Some(format!(
-                    "`{}` rejected by {}: {}",
-                    record.request.tool, record.decided_by, record.comment
-                ));
-                (
-                    EventKind::Failed,
-                    "rejected by the approver",
-                    serde_json::json!({"approver": record.decided_by}),
-                )
             };
-            let requeue = record.decision == ApprovalChoice::Approve;
-            match self
-                .jobs
-                .save_batch(stored.version, job, vec![event], requeue)
-                .await
-            {
+            match self.jobs.save(stored.version, job, transition).await {
                 Ok(_) => return Ok(()),
                 Err(JobError::Store(StateError::VersionConflict { .. })) => continue,
                 Err(error) => return Err(GateError::Internal(error.to_string())),
@@ -338,7 +326,7 @@ impl GateService for Gate {
             .as_ref()
             .map(struct_to_json)
             .unwrap_or_default();
-        let decision = adas_wire::engine::check_tool_call(
+        let decision = adas_wire::rpc::check_tool_call(
             self.store.as_ref(),
             (&skill, newer.as_deref()),
             job.as_ref(),
@@ -400,7 +388,7 @@ impl GateService for Gate {
             Err(error) => return Err(GateError::Internal(error.to_string()).into()),
         };
         let holds_role = |role: &str| principal.has_role(role);
-        let decider = Decider {
+        let decider = Approver {
             name: &principal.name,
             holds_role: &holds_role,
             // Dev mode has one principal for everyone: nothing to separate.
@@ -442,7 +430,7 @@ impl GateService for Gate {
             .skill((&tenant, &version), skill_slag(&request.skill)?)
             .await?;
         Ok(adas_runtime::reply(
-            adas_wire::engine::finalize(judge.as_ref(), &skill, request, budget.unwrap_or(0)).await,
+            adas_wire::rpc::finalize(judge.as_ref(), &skill, request, budget.unwrap_or(0)).await,
         ))
     }
 
@@ -464,13 +452,8 @@ impl GateService for Gate {
             .skill((&tenant, &version), skill_slag(&request.skill)?)
             .await?;
         Ok(adas_runtime::reply(
-            adas_wire::engine::polish_reply(
-                polisher.as_ref(),
-                &skill,
-                request,
-                budget.unwrap_or(0),
-            )
-            .await,
+            adas_wire::rpc::polish_reply(polisher.as_ref(), &skill, request, budget.unwrap_or(0))
+                .await,
         ))
     }
 }

@@ -83,6 +83,10 @@ impl std::fmt::Debug for Intent {
 impl Intent {
     /// A service over a skill catalog and the jobs it plans for, with a planner.
     pub fn new(catalog: Arc<Catalog>, jobs: adas_jobs::JobRepo, planner: Arc<dyn Planner>) -> Self {
+        // The first detection would load the lexicon on a request's task.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn_blocking(adas_nlu::warm);
+        }
         Self {
             catalog,
             jobs,
@@ -146,9 +150,7 @@ impl IntentService for Intent {
             .map(struct_to_json)
             .unwrap_or_default();
         let detection = adas_nlu::detect(&skill.skill, &request.message, &context);
-        Ok(adas_runtime::reply(adas_wire::engine::detection(
-            &detection,
-        )))
+        Ok(adas_runtime::reply(adas_wire::rpc::detection(&detection)))
     }
 
     async fn plan(
@@ -169,7 +171,7 @@ impl IntentService for Intent {
         };
         let skill = self.skill((&tenant, &version), &request.skill).await?;
         let response =
-            adas_wire::engine::plan(planner.as_ref(), &skill, &request, budget.unwrap_or(0))
+            adas_wire::rpc::plan(planner.as_ref(), &skill, &request, budget.unwrap_or(0))
                 .await
                 .map_err(IntentError::InvalidPlan)?;
         Ok(adas_runtime::reply(response))

@@ -4,17 +4,15 @@
 //! from its result. The gate checks the same policy again on the call as it
 //! will be made (`adas_policy::gate::access`).
 
-use adas_jobs::{EventKind, Evidence, Grant, JobRecord};
+use adas_jobs::{Event, Evidence, Grant, JobRecord, OutcomeClass, Transition};
 use adas_skill::OperationalSkill;
 use adas_skill::access::{self, Verdict};
+use adas_step::GrantDenial;
 use serde_json::{Map, Value as Json, json};
 
-/// Why a call is not made, as the job's failing event.
-#[derive(Debug)]
-pub struct Refusal {
-    pub kind: EventKind,
-    pub reason: String,
-    pub detail: Json,
+/// A call refused by the access policy or its workflow: the job fails.
+fn refusal(event: Event) -> Transition {
+    Transition::fail(OutcomeClass::PolicyDenied, event.message(), event)
 }
 
 /// Fills `args` from the grants the job holds; `Some` when the access policy
@@ -25,7 +23,7 @@ pub fn fill(
     record: &mut JobRecord,
     tool: &str,
     args: &mut Map<String, Json>,
-) -> Option<Refusal> {
+) -> Option<Transition> {
     let now = adas_state::now_ms();
     let live: Vec<&Grant> = adas_jobs::live_grants(record, now).collect();
     match access::apply(&skill.skill, tool, &live, args) {
@@ -46,27 +44,22 @@ pub fn fill(
             }
             None
         }
-        Verdict::Denied => Some(Refusal {
-            kind: EventKind::ToolDenied,
-            reason: format!("`{tool}` denied: the skill's access policy denies it"),
-            detail: json!({"tool": tool, "rule": "access_policy: deny"}),
-        }),
-        Verdict::Missing(keys) => Some(Refusal {
-            kind: EventKind::GrantDenied,
-            reason: format!(
-                "`{tool}` denied: it needs the grant{} {}, which this conversation does not hold",
-                if keys.len() == 1 { "" } else { "s" },
-                keys.join(", ")
-            ),
-            detail: json!({"tool": tool, "missing": keys}),
-        }),
-        Verdict::Conflict { argument, grant } => Some(Refusal {
-            kind: EventKind::GrantDenied,
-            reason: format!(
-                "`{tool}` denied: `{argument}` comes from the grant `{grant}` only, and another value was given"
-            ),
-            detail: json!({"tool": tool, "argument": argument, "grant": grant}),
-        }),
+        Verdict::Denied => Some(refusal(Event::denied(
+            tool,
+            "access_policy: deny",
+            format!("`{tool}` denied: the skill's access policy denies it"),
+        ))),
+        Verdict::Missing(keys) => Some(refusal(Event::GrantDenied(GrantDenial::Missing {
+            tool: tool.to_owned(),
+            missing: keys,
+        }))),
+        Verdict::Conflict { argument, grant } => {
+            Some(refusal(Event::GrantDenied(GrantDenial::Conflict {
+                tool: tool.to_owned(),
+                argument,
+                grant,
+            })))
+        }
     }
 }
 
@@ -90,26 +83,22 @@ pub fn issue(skill: &OperationalSkill, record: &mut JobRecord, tool: &str, resul
             classified,
         };
         record.grants.retain(|held| held.key != grant.key);
-        record.hold((
-            EventKind::GrantIssued,
-            &format!("grant `{}` issued by `{tool}`", grant.key),
-            json!({
-                "key": grant.key,
-                "value": grant.shown_value(),
-                "issuer_tool": tool,
-                "issuer_skill": grant.skill,
-                "expires_ms": grant.expires_ms,
-                "value_sha256": adas_jobs::grant_digest(&grant.value),
-            }),
-        ));
+        record.hold(Event::GrantIssued {
+            key: grant.key.clone(),
+            value: grant.shown_value(),
+            issuer_tool: tool.to_owned(),
+            issuer_skill: grant.skill.clone(),
+            expires_ms: grant.expires_ms,
+            value_sha256: adas_jobs::grant_digest(&grant.value),
+        });
         record.grants.push(grant);
     }
     for refused in refused {
-        record.hold((
-            EventKind::GrantDenied,
-            &format!("grant `{}` not issued: {}", refused.key, refused.reason),
-            json!({"key": refused.key, "issuer_tool": tool, "reason": refused.reason}),
-        ));
+        record.hold(Event::GrantDenied(GrantDenial::NotIssued {
+            key: refused.key,
+            issuer_tool: tool.to_owned(),
+            reason: refused.reason,
+        }));
     }
 }
 
@@ -145,7 +134,11 @@ pub fn relied_on(skill: &OperationalSkill, record: &JobRecord, tool: &str) -> Js
 /// A call outside the steps of the job's workflow: `Some` (the call is not
 /// made) when the workflow blocks deviations; with `warn`, an event is held
 /// and the call goes on.
-pub fn deviation(skill: &OperationalSkill, record: &mut JobRecord, tool: &str) -> Option<Refusal> {
+pub fn deviation(
+    skill: &OperationalSkill,
+    record: &mut JobRecord,
+    tool: &str,
+) -> Option<Transition> {
     use adas_skill::deviation::OnDeviation;
     let intent = record
         .intent
@@ -158,16 +151,22 @@ pub fn deviation(skill: &OperationalSkill, record: &mut JobRecord, tool: &str) -
         workflow.name,
         workflow.steps.join(", ")
     );
-    let detail = json!({"tool": tool, "workflow": workflow.name, "steps": workflow.steps});
     match mode {
         OnDeviation::Warn => {
-            record.hold((EventKind::WorkflowDeviated, &reason, detail));
+            record.hold(Event::WorkflowDeviated {
+                tool: tool.to_owned(),
+                workflow: workflow.name.clone(),
+                steps: workflow.steps.clone(),
+                reason,
+            });
             None
         }
-        OnDeviation::Block => Some(Refusal {
-            kind: EventKind::ToolDenied,
+        OnDeviation::Block => Some(refusal(Event::ToolDenied {
+            tool: tool.to_owned(),
+            rule: None,
+            workflow: Some(workflow.name.clone()),
+            steps: Some(workflow.steps.clone()),
             reason: format!("{reason}: the workflow blocks deviations"),
-            detail,
-        }),
+        })),
     }
 }

@@ -1,12 +1,14 @@
-//! The engines a worker's step consults: planning, the DAL-Agent's next step,
-//! the pre-tool gate, finalization and polishing.
+//! The step engine: what a worker's step consults — planning, the DAL-Agent's
+//! next step, the pre-tool gate, finalization and polishing — in domain
+//! terms (`adas_step::effect`, `adas_step::guard::GateWord`).
 //!
 //! [`Local`] runs them in the worker's own process over the shared crates the
-//! services serve (`adas_wire::engine`, `adas_jobs::dal`), on the copy of the
-//! job the worker holds: a step costs no network hop and no reload. [`Remote`]
-//! calls IntentService, DalAgentService and GateService instead
-//! (`--step-engine remote`), for a deployment that wants its enforcement point
-//! in another process; it answers the same, at the cost of the hops.
+//! services serve (`adas_nlu`, `adas_policy`, `adas_jobs::dal`), on the copy
+//! of the job the worker holds: a step costs no network hop, no reload and
+//! no conversion. [`Remote`] calls IntentService, DalAgentService and
+//! GateService instead (`--step-engine remote`), for a deployment that wants
+//! its enforcement point in another process; it answers the same, at the
+//! cost of the hops, converting at its edge (`adas_wire::rpc`).
 
 use std::sync::Arc;
 
@@ -22,29 +24,13 @@ use adas_runtime::auth::AuthChannel as Channel;
 use adas_runtime::convert::{json_to_struct, struct_to_json};
 use adas_skill::OperationalSkill;
 use adas_state::{StateError, StateStore};
+use adas_step::effect::{FinalizeAsk, Judged, PlanAsk, Planned, PolishAsk, Polished};
+use adas_step::guard::GateWord;
 use serde_json::{Map, Value as Json};
 
-use crate::worker::WorkError;
+use crate::error::WorkError;
 
-/// What the plan asks for next.
-#[derive(Debug)]
-pub enum Next {
-    /// Run this call (at `path` in the plan).
-    Call {
-        /// The tool.
-        tool: String,
-        /// Its arguments.
-        args: Map<String, Json>,
-        /// Where the call sits in the plan.
-        path: adas_dia::SlotPath,
-    },
-    /// The job paused on an ask (already written).
-    Waiting,
-    /// Nothing left to call.
-    Done,
-    /// The user aborted the plan.
-    Aborted(String),
-}
+pub use adas_jobs::dal::Next;
 
 /// The engines behind a step.
 #[tonic::async_trait]
@@ -59,8 +45,8 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
         &self,
         skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        request: pb::PlanRequest,
-    ) -> Result<pb::PlanResponse, WorkError>;
+        ask: PlanAsk,
+    ) -> Result<Planned, WorkError>;
     /// The next call, ask or end of the plan; the job as it stands after (a
     /// change held on the record when in process, else written).
     async fn resolve_next(
@@ -75,21 +61,21 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
         record: &JobRecord,
         tool: &str,
         args: &Map<String, Json>,
-    ) -> Result<pb::GateDecision, WorkError>;
+    ) -> Result<GateWord, WorkError>;
     /// The finalization gate on a draft reply.
     async fn finalize(
         &self,
         skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        request: pb::FinalizeRequest,
-    ) -> Result<pb::FinalizationResult, WorkError>;
+        ask: FinalizeAsk,
+    ) -> Result<Judged, WorkError>;
     /// The reply in the skill's persona.
     async fn polish_reply(
         &self,
         skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        request: pb::PolishReplyRequest,
-    ) -> Result<pb::PolishReplyResponse, WorkError>;
+        ask: PolishAsk,
+    ) -> Result<Polished, WorkError>;
 }
 
 fn conflict(record: &JobRecord, expected: u64) -> WorkError {
@@ -106,6 +92,10 @@ fn work_error(error: DalError) -> WorkError {
         DalError::Skill(error) => WorkError::Skill(error),
         other => WorkError::Plan(other.to_string()),
     }
+}
+
+fn job_name(record: &JobRecord) -> String {
+    adas_wire::job_name(&record.slag, &record.job_id)
 }
 
 /// The engines in this process.
@@ -131,7 +121,7 @@ impl Local {
         Self {
             planner: adas_nlu::planner(llm.clone()),
             store: dal.repo().store().clone(),
-            dal: dal.with_llm(llm),
+            dal: dal.with_queries(llm.map(adas_step::query::QueryModel::new)),
             judge,
             polisher,
         }
@@ -140,21 +130,45 @@ impl Local {
 
 #[tonic::async_trait]
 impl Engine for Local {
+    fn in_process(&self) -> bool {
+        true
+    }
+
     async fn plan(
         &self,
         skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        request: pb::PlanRequest,
-    ) -> Result<pb::PlanResponse, WorkError> {
-        adas_wire::engine::plan(self.planner.as_ref(), skill, &request, record.llm.tokens())
+        ask: PlanAsk,
+    ) -> Result<Planned, WorkError> {
+        let history: Vec<adas_nlu::Step> = record
+            .calls
+            .iter()
+            .map(|call| adas_nlu::Step {
+                tool: call.tool.clone(),
+                arguments: call.arguments.clone(),
+                output: call.output.clone(),
+                is_error: call.is_error,
+            })
+            .collect();
+        let input = adas_nlu::PlanInput {
+            memory: Some(&record.memory),
+            previous_intent: (!record.previous_intent.is_empty())
+                .then_some(record.previous_intent.as_str()),
+            message: &record.goal,
+            context: &record.context,
+            intent: ask.intent_id.as_deref(),
+            next_only: ask.next_only,
+            history: if ask.next_only { &history } else { &[] },
+            feedback: ask.feedback.as_deref(),
+            tokens_spent: record.llm.tokens(),
+        };
+        let planned = adas_nlu::plan_checked(self.planner.as_ref(), &skill.skill, &input)
             .await
             .map_err(|error| {
                 WorkError::Plan(format!("the planner produced an invalid plan: {error}"))
-            })
-    }
-
-    fn in_process(&self) -> bool {
-        true
+            })?;
+        planned_decider(&planned).count();
+        Ok(planned)
     }
 
     async fn resolve_next(
@@ -163,18 +177,10 @@ impl Engine for Local {
         job: StoredJob,
     ) -> Result<(Next, StoredJob), WorkError> {
         let tools = adas_jobs::tool_request(skill, &job.record.tenant);
-        let (next, stored) = self
-            .dal
+        self.dal
             .resolve_held(skill, job, &tools)
             .await
-            .map_err(work_error)?;
-        let next = match next {
-            adas_jobs::dal::Next::Call { tool, args, path } => Next::Call { tool, args, path },
-            adas_jobs::dal::Next::Waiting(_) => Next::Waiting,
-            adas_jobs::dal::Next::Done(_) => Next::Done,
-            adas_jobs::dal::Next::Aborted(reason) => Next::Aborted(reason),
-        };
-        Ok((next, stored))
+            .map_err(work_error)
     }
 
     async fn check_tool_call(
@@ -183,36 +189,64 @@ impl Engine for Local {
         record: &JobRecord,
         tool: &str,
         args: &Map<String, Json>,
-    ) -> Result<pb::GateDecision, WorkError> {
+    ) -> Result<GateWord, WorkError> {
         let newer = self.dal.newer_skill(record).await.map_err(work_error)?;
-        Ok(adas_wire::engine::check_tool_call(
+        let decision = adas_policy::gate::check_for_job(
             self.store.as_ref(),
             (skill, newer.as_deref()),
             Some(record),
             tool,
             args,
         )
-        .await?)
+        .await?;
+        Ok(adas_wire::rpc::gate_word(decision))
     }
 
     async fn finalize(
         &self,
         skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        request: pb::FinalizeRequest,
-    ) -> Result<pb::FinalizationResult, WorkError> {
-        let spent = record.llm.tokens();
-        Ok(adas_wire::engine::finalize(self.judge.as_ref(), skill, request, spent).await)
+        ask: FinalizeAsk,
+    ) -> Result<Judged, WorkError> {
+        let draft = adas_policy::finalize::Draft {
+            reply: ask.reply,
+            results: ask.results,
+            intent_id: ask.intent_id,
+            succeeded_tools: ask.succeeded_tools,
+            goal: record.goal.clone(),
+            tokens_spent: record.llm.tokens(),
+        };
+        let (verdict, decider) =
+            adas_policy::llm::finalize(self.judge.as_ref(), skill, &draft).await;
+        decider.count();
+        Ok(adas_wire::rpc::judged(verdict, decider))
     }
 
     async fn polish_reply(
         &self,
         skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        request: pb::PolishReplyRequest,
-    ) -> Result<pb::PolishReplyResponse, WorkError> {
-        let spent = record.llm.tokens();
-        Ok(adas_wire::engine::polish_reply(self.polisher.as_ref(), skill, request, spent).await)
+        ask: PolishAsk,
+    ) -> Result<Polished, WorkError> {
+        let draft = adas_policy::llm::ReplyDraft {
+            reply: &ask.reply,
+            results: &ask.results,
+            resources: &record.resources,
+            waited: ask.user_waited,
+            tokens_spent: record.llm.tokens(),
+        };
+        let (text, decider) =
+            adas_policy::llm::polish_as(self.polisher.as_ref(), skill, draft).await;
+        decider.count();
+        Ok(Polished { text, decider })
+    }
+}
+
+fn planned_decider(planned: &Planned) -> adas_llm::Decider {
+    adas_llm::Decider {
+        by: planned.planner.clone(),
+        usage: planned.usage,
+        fallback: planned.fallback.clone(),
     }
 }
 
@@ -239,14 +273,34 @@ impl Engine for Remote {
         &self,
         _skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        request: pb::PlanRequest,
-    ) -> Result<pb::PlanResponse, WorkError> {
-        Ok(self
+        ask: PlanAsk,
+    ) -> Result<Planned, WorkError> {
+        let request = pb::PlanRequest {
+            skill: format!("skills/{}", record.slag),
+            message: record.goal.clone(),
+            context: Some(json_to_struct(&Json::Object(record.context.clone()))),
+            conversation: (!record.memory.is_empty())
+                .then(|| json_to_struct(&Json::Object(record.memory.clone()))),
+            previous_intent_id: record.previous_intent.clone(),
+            job: job_name(record),
+            intent_id: ask.intent_id.unwrap_or_default(),
+            next_only: ask.next_only,
+            history: if ask.next_only {
+                adas_wire::tool_calls(record)
+            } else {
+                Vec::new()
+            },
+            feedback: ask.feedback.unwrap_or_default(),
+        };
+        let response = self
             .intent
             .clone()
             .plan(for_job(record, request))
             .await?
-            .into_inner())
+            .into_inner();
+        adas_wire::rpc::planned_of(response).map_err(|error| {
+            WorkError::Plan(format!("the planner produced an invalid plan: {error}"))
+        })
     }
 
     async fn resolve_next(
@@ -260,7 +314,7 @@ impl Engine for Remote {
             .resolve_next(for_job(
                 &job.record,
                 pb::ResolveNextRequest {
-                    job: adas_wire::job_name(&job.record.slag, &job.record.job_id),
+                    job: job_name(&job.record),
                     expected_version: job.version as i64,
                     // Only the version is read: the full job would be converted,
                     // sent and decoded on every step for nothing.
@@ -294,8 +348,11 @@ impl Engine for Remote {
                 path: serde_json::from_str(&call.call_path)
                     .map_err(|error| WorkError::Plan(error.to_string()))?,
             },
-            Some(pb::resolve_next_response::Next::Waiting(_)) => Next::Waiting,
-            Some(pb::resolve_next_response::Next::Done(_)) => Next::Done,
+            Some(pb::resolve_next_response::Next::Waiting(_)) => match &job.record.waiting {
+                Some(waiting) => Next::Waiting(Box::new(waiting.clone())),
+                None => return Err(WorkError::Plan("DalAgent paused without an ask".into())),
+            },
+            Some(pb::resolve_next_response::Next::Done(_)) => Next::Done(None),
             Some(pb::resolve_next_response::Next::Aborted(aborted)) => {
                 Next::Aborted(aborted.reason)
             }
@@ -310,49 +367,69 @@ impl Engine for Remote {
         record: &JobRecord,
         tool: &str,
         args: &Map<String, Json>,
-    ) -> Result<pb::GateDecision, WorkError> {
-        Ok(self
+    ) -> Result<GateWord, WorkError> {
+        let decision = self
             .gate
             .clone()
             .check_tool_call(for_job(
                 record,
                 pb::CheckToolCallRequest {
                     skill: format!("skills/{}", record.slag),
-                    job: adas_wire::job_name(&record.slag, &record.job_id),
+                    job: job_name(record),
                     tool: tool.to_owned(),
                     arguments: Some(json_to_struct(&Json::Object(args.clone()))),
                     context: Some(json_to_struct(&Json::Object(record.context.clone()))),
                 },
             ))
             .await?
-            .into_inner())
+            .into_inner();
+        Ok(adas_wire::rpc::gate_word_of(decision))
     }
 
     async fn finalize(
         &self,
         _skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        request: pb::FinalizeRequest,
-    ) -> Result<pb::FinalizationResult, WorkError> {
-        Ok(self
+        ask: FinalizeAsk,
+    ) -> Result<Judged, WorkError> {
+        let request = pb::FinalizeRequest {
+            skill: format!("skills/{}", record.slag),
+            goal: record.goal.clone(),
+            draft_reply: ask.reply,
+            results: Some(json_to_struct(&Json::Object(ask.results))),
+            intent_id: ask.intent_id,
+            succeeded_tools: ask.succeeded_tools,
+            job: job_name(record),
+        };
+        let result = self
             .gate
             .clone()
             .finalize(for_job(record, request))
             .await?
-            .into_inner())
+            .into_inner();
+        Ok(adas_wire::rpc::judged_of(result))
     }
 
     async fn polish_reply(
         &self,
         _skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        request: pb::PolishReplyRequest,
-    ) -> Result<pb::PolishReplyResponse, WorkError> {
-        Ok(self
+        ask: PolishAsk,
+    ) -> Result<Polished, WorkError> {
+        let request = pb::PolishReplyRequest {
+            skill: format!("skills/{}", record.slag),
+            reply: ask.reply,
+            results: Some(json_to_struct(&Json::Object(ask.results))),
+            resources: record.resources.clone().into_iter().collect(),
+            user_waited: ask.user_waited,
+            job: job_name(record),
+        };
+        let response = self
             .gate
             .clone()
             .polish_reply(for_job(record, request))
             .await?
-            .into_inner())
+            .into_inner();
+        Ok(adas_wire::rpc::polished_of(response))
     }
 }

@@ -4,7 +4,10 @@
 //! workers that advance jobs (see [`worker`]).
 
 mod access;
+mod call;
+mod claim;
 pub mod engine;
+pub mod error;
 mod solution;
 pub mod triggers;
 pub mod worker;
@@ -15,8 +18,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use adas_jobs::{
-    AuditEntry, EventKind, Evidence, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass,
-    StoredJob, new_job_id, now,
+    AuditEntry, Event, Evidence, JobError, JobRecord, JobRepo, JobStatus, PauseReason, StoredJob,
+    Transition, new_job_id, now,
 };
 use adas_proto::pb;
 use adas_proto::pb::orchestrator_service_server::{OrchestratorService, OrchestratorServiceServer};
@@ -25,6 +28,7 @@ use adas_runtime::{FieldViolation, status_with_details};
 use adas_skill::slag::{parse_job_name, parse_skill_name};
 use adas_skill::{Catalog, SkillError};
 use adas_state::StateError;
+use adas_step::Cancellation;
 use serde_json::json;
 use tokio_stream::Stream;
 use tonic::{Code, Request, Response, Status};
@@ -405,7 +409,7 @@ async fn store_gauges(repo: adas_jobs::JobRepo, catalog: Arc<adas_skill::Catalog
         metrics::gauge!("adas_queue_depth", "state" => "ready").set(stats.ready as f64);
         metrics::gauge!("adas_queue_depth", "state" => "pending").set(stats.pending as f64);
     }
-    let mut by_reason: std::collections::BTreeMap<String, u64> = Default::default();
+    let mut by_reason: std::collections::HashMap<PauseReason, u64> = Default::default();
     for slag in catalog_slags(&catalog).await {
         let page = adas_state::PageRequest {
             offset: 0,
@@ -430,19 +434,19 @@ async fn store_gauges(repo: adas_jobs::JobRepo, catalog: Arc<adas_skill::Catalog
             .flatten()
         {
             if let Some(waiting) = &job.record.waiting {
-                *by_reason.entry(waiting.reason_code.clone()).or_default() += 1;
+                *by_reason.entry(waiting.reason_code).or_default() += 1;
             }
         }
     }
     metrics::gauge!("adas_approvals_pending").set(
         by_reason
-            .get(adas_jobs::dal::reason_codes::APPROVAL_REQUIRED)
+            .get(&PauseReason::ApprovalRequired)
             .copied()
             .unwrap_or(0) as f64,
     );
-    for reason in adas_jobs::dal::reason_codes::ALL.iter() {
-        metrics::gauge!("adas_jobs_waiting", "reason" => *reason)
-            .set(by_reason.get(*reason).copied().unwrap_or(0) as f64);
+    for reason in PauseReason::ALL {
+        metrics::gauge!("adas_jobs_waiting", "reason" => reason.as_str())
+            .set(by_reason.get(&reason).copied().unwrap_or(0) as f64);
     }
 }
 
@@ -993,9 +997,6 @@ impl OrchestratorService for Orchestrator {
                 ))
                 .into());
             }
-            record.status = JobStatus::Cancelled;
-            record.outcome_class = Some(OutcomeClass::Cancelled);
-            record.waiting = None;
             record.audit.push(AuditEntry {
                 who: principal.name.clone(),
                 at: now(),
@@ -1007,10 +1008,11 @@ impl OrchestratorService for Orchestrator {
                 .save(
                     version,
                     &mut record,
-                    (
-                        EventKind::Cancelled,
-                        "cancelled by a client",
-                        json!({"reason": request.reason}),
+                    Transition::cancel(
+                        None,
+                        Event::Cancelled(Cancellation::ByClient {
+                            reason: request.reason.clone(),
+                        }),
                     ),
                 )
                 .await

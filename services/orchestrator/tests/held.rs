@@ -8,7 +8,7 @@ mod common;
 use std::sync::Arc;
 
 use adas_jobs::{EventKind, JobRepo};
-use adas_orchestrator::worker::WorkError;
+use adas_orchestrator::error::WorkError;
 use adas_skill::Catalog;
 use adas_state::{MemoryStore, StateStore};
 use adas_tools::{CallMeta, McpConnector, McpError, ToolSpec};

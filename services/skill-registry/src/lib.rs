@@ -731,7 +731,7 @@ impl SkillRegistryService for SkillRegistry {
         }
         tracing::info!(target: "adas::audit", principal = %principal.name, tenant = %tenant, solution = %id, "solution put");
         let stored = adas_skill::solution::StoredSolution {
-            etag: adas_skill::catalog::etag_of(&request.source),
+            etag: adas_skill::etag_of(&request.source),
             source: request.source,
             solution: loaded.solution.unwrap_or_default(),
         };

@@ -67,34 +67,13 @@ pub fn enum_label(name: &str, prefix: &str) -> String {
     name.trim_start_matches(prefix).to_ascii_lowercase()
 }
 
-/// A timestamp as RFC 3339 (UTC, seconds).
+/// A timestamp as RFC 3339 (UTC, seconds, a space for the `T`).
 pub fn time(timestamp: Option<&prost_types::Timestamp>) -> String {
-    timestamp.map_or_else(String::new, |timestamp| {
-        let secs = timestamp.seconds;
-        let days = secs.div_euclid(86_400);
-        let rest = secs.rem_euclid(86_400);
-        let (year, month, day) = civil_from_days(days);
-        format!(
-            "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}",
-            rest / 3600,
-            rest % 3600 / 60,
-            rest % 60
-        )
-    })
-}
-
-/// Days since 1970-01-01 → (year, month, day) in the proleptic Gregorian calendar.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+    timestamp
+        .and_then(|timestamp| jiff::Timestamp::from_second(timestamp.seconds).ok())
+        .map_or_else(String::new, |stamp| {
+            stamp.strftime("%Y-%m-%d %H:%M:%S").to_string()
+        })
 }
 
 #[cfg(test)]

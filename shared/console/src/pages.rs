@@ -57,7 +57,7 @@ impl Sessions {
     fn create(&self, key: Option<String>) -> String {
         let mut bytes = [0u8; 32];
         getrandom::fill(&mut bytes).expect("the OS random source");
-        let id: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+        let id = hex::encode(bytes);
         let now = Instant::now();
         let mut sessions = self.lock();
         sessions.retain(|_, entry| entry.live(now));

@@ -69,6 +69,7 @@
 
 mod amount;
 mod ast;
+pub mod digest;
 mod eval;
 mod hook;
 mod parser;
@@ -76,6 +77,7 @@ mod resolve;
 
 pub use amount::parse_amount;
 pub use ast::{Arg, Intent, Literal, Node, Program};
+pub use digest::call_digest;
 pub use eval::{
     EvalError, Evaluation, EvaluationStatus, NextCall, ToolError, ToolRunner, complete_call,
     evaluate, next_call,

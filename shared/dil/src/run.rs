@@ -865,7 +865,7 @@ fn verification_json(run_id: &str, spec: Option<&Spec>, checks: &[(String, Vec<C
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    hex::encode(bytes)
 }
 
 /// The path of a run's artifacts, for callers that print or inspect them.

@@ -20,8 +20,8 @@ use serde_json::{Map, Value as Json};
 
 use crate::{
     AuditEntry, CallRecord, DetectedIntent, EventKind, Evidence, JobError, JobEvent, JobRecord,
-    JobResult, JobStatus, OutcomeClass, PendingApproval, StartedCall, Waiting, WaitingField,
-    parse_rfc3339_ms, rfc3339,
+    JobResult, JobStatus, OutcomeClass, PauseReason, PendingApproval, StartedCall, Waiting,
+    WaitingField, parse_rfc3339_ms, rfc3339,
 };
 
 /// A job record as stored.
@@ -254,7 +254,7 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
         unplanned_tools: message.unplanned_tools,
         llm: message
             .llm
-            .map(|usage| adas_llm::Usage {
+            .map(|usage| adas_step::Usage {
                 calls: usage.calls,
                 input_tokens: usage.input_tokens,
                 output_tokens: usage.output_tokens,
@@ -440,64 +440,34 @@ fn outcome_from(value: i32) -> Result<Option<OutcomeClass>, JobError> {
     }))
 }
 
+/// The stored kind of each [`EventKind`], by name (`EVENT_KIND_<NAME>`): a
+/// kind the storage enum lacks is caught by this module's tests.
+static STORED_KINDS: std::sync::LazyLock<Vec<pb::EventKind>> = std::sync::LazyLock::new(|| {
+    EventKind::ALL
+        .iter()
+        .map(|kind| {
+            pb::EventKind::from_str_name(&format!("EVENT_KIND_{}", kind.upper_name()))
+                .unwrap_or(pb::EventKind::Unspecified)
+        })
+        .collect()
+});
+
 fn kind_to(kind: EventKind) -> pb::EventKind {
-    match kind {
-        EventKind::Created => pb::EventKind::Created,
-        EventKind::Running => pb::EventKind::Running,
-        EventKind::Reclaimed => pb::EventKind::Reclaimed,
-        EventKind::Planned => pb::EventKind::Planned,
-        EventKind::Resolved => pb::EventKind::Resolved,
-        EventKind::Paused => pb::EventKind::Paused,
-        EventKind::Resumed => pb::EventKind::Resumed,
-        EventKind::AnswerRefused => pb::EventKind::AnswerRefused,
-        EventKind::ToolStarted => pb::EventKind::ToolStarted,
-        EventKind::ToolFinished => pb::EventKind::ToolFinished,
-        EventKind::ToolDenied => pb::EventKind::ToolDenied,
-        EventKind::Finalized => pb::EventKind::Finalized,
-        EventKind::Completed => pb::EventKind::Completed,
-        EventKind::Failed => pb::EventKind::Failed,
-        EventKind::Cancelled => pb::EventKind::Cancelled,
-        EventKind::GrantIssued => pb::EventKind::GrantIssued,
-        EventKind::GrantExpired => pb::EventKind::GrantExpired,
-        EventKind::GrantDenied => pb::EventKind::GrantDenied,
-        EventKind::Handoff => pb::EventKind::Handoff,
-        EventKind::WorkflowDeviated => pb::EventKind::WorkflowDeviated,
-    }
+    STORED_KINDS[kind as usize]
 }
 
 fn kind_from(value: i32) -> Result<EventKind, JobError> {
-    Ok(
-        match pb::EventKind::try_from(value).unwrap_or(pb::EventKind::Unspecified) {
-            pb::EventKind::Created => EventKind::Created,
-            pb::EventKind::Running => EventKind::Running,
-            pb::EventKind::Reclaimed => EventKind::Reclaimed,
-            pb::EventKind::Planned => EventKind::Planned,
-            pb::EventKind::Resolved => EventKind::Resolved,
-            pb::EventKind::Paused => EventKind::Paused,
-            pb::EventKind::Resumed => EventKind::Resumed,
-            pb::EventKind::AnswerRefused => EventKind::AnswerRefused,
-            pb::EventKind::ToolStarted => EventKind::ToolStarted,
-            pb::EventKind::ToolFinished => EventKind::ToolFinished,
-            pb::EventKind::ToolDenied => EventKind::ToolDenied,
-            pb::EventKind::Finalized => EventKind::Finalized,
-            pb::EventKind::Completed => EventKind::Completed,
-            pb::EventKind::Failed => EventKind::Failed,
-            pb::EventKind::Cancelled => EventKind::Cancelled,
-            pb::EventKind::GrantIssued => EventKind::GrantIssued,
-            pb::EventKind::GrantExpired => EventKind::GrantExpired,
-            pb::EventKind::GrantDenied => EventKind::GrantDenied,
-            pb::EventKind::Handoff => EventKind::Handoff,
-            pb::EventKind::WorkflowDeviated => EventKind::WorkflowDeviated,
-            pb::EventKind::Unspecified => {
-                return Err(JobError::Corrupt(format!("event kind {value}")));
-            }
-        },
-    )
+    let stored = pb::EventKind::try_from(value).unwrap_or(pb::EventKind::Unspecified);
+    STORED_KINDS
+        .iter()
+        .position(|kind| *kind == stored && stored != pb::EventKind::Unspecified)
+        .map(|index| EventKind::ALL[index])
+        .ok_or_else(|| JobError::Corrupt(format!("event kind {value}")))
 }
 
 fn waiting_to(waiting: &Waiting, pending: Option<&Interaction>) -> pb::Waiting {
     pb::Waiting {
-        reason_code: waiting.reason_code.clone(),
+        reason_code: waiting.reason_code.as_str().to_owned(),
         requested_fields: waiting.requested_fields.clone(),
         prompt_message: waiting.prompt_message.clone(),
         correlation_id: waiting.correlation_id.clone(),
@@ -564,8 +534,11 @@ fn waiting_to(waiting: &Waiting, pending: Option<&Interaction>) -> pb::Waiting {
 
 fn waiting_from(waiting: pb::Waiting, pending: Option<&Interaction>) -> Result<Waiting, JobError> {
     let message = waiting.prompt_message;
+    let reason_code = PauseReason::parse(&waiting.reason_code).ok_or_else(|| {
+        JobError::Corrupt(format!("unknown reason code `{}`", waiting.reason_code))
+    })?;
     Ok(Waiting {
-        reason_code: waiting.reason_code,
+        reason_code,
         requested_fields: waiting.requested_fields,
         correlation_id: waiting.correlation_id,
         created_at: rfc3339(waiting.created_ms),

@@ -10,53 +10,20 @@
 use std::sync::Arc;
 
 use adas_dia::{
-    AnswerError, InputSpec, Interaction, InteractionKind, NoQuerySource, Outcome, Resolver,
-    Schemas, SlotPath, ValueKind, asks_of_call, insert_missing_asks, next_call,
+    InputSpec, InteractionKind, NoQuerySource, Outcome, Resolver, Schemas, SlotPath, ValueKind,
+    asks_of_call, insert_missing_asks, next_call,
 };
 use adas_skill::{Catalog, OperationalSkill};
 use adas_tools::ToolResolver;
 use serde_json::{Map, Value as Json, json};
 
+use adas_step::ask::{Decided, build_waiting, decide, fill_answers, plain_recovery, takeover};
+use adas_step::query::QueryModel;
+use adas_step::{Event, Failure, PauseReason, Resumption, Transition};
+
 use crate::{
-    AuditEntry, EventKind, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass, StoredJob,
-    Waiting, WaitingField, new_correlation_id, now,
+    AuditEntry, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass, StoredJob, Waiting, now,
 };
-
-/// Largest answer to one asked field, in bytes: an answer is a value for a
-/// tool argument, and whatever is accepted is stored in the job and its events.
-pub const MAX_ANSWER_BYTES: usize = 16 * 1024;
-
-/// Why the job waits, derived from what is asked (documented in ARCHITECTURE.md).
-pub mod reason_codes {
-    /// A required tool input is missing.
-    pub const MISSING_REQUIRED_INPUT: &str = "MISSING_REQUIRED_INPUT";
-    /// The missing input identifies the user and the skill requires verification.
-    pub const IDENTITY_VERIFICATION_REQUIRED: &str = "IDENTITY_VERIFICATION_REQUIRED";
-    /// A tool failed; the user decides how to proceed.
-    pub const TOOL_ERROR_RECOVERY: &str = "TOOL_ERROR_RECOVERY";
-    /// The user reviews an answer from the sources.
-    pub const USER_CONFIRMATION_REQUIRED: &str = "USER_CONFIRMATION_REQUIRED";
-    /// An approver must decide on a call.
-    pub const APPROVAL_REQUIRED: &str = "APPROVAL_REQUIRED";
-    /// No intent matched confidently: the user picks one (field `intent`).
-    pub const INTENT_CLARIFICATION_REQUIRED: &str = "INTENT_CLARIFICATION_REQUIRED";
-    /// A side-effecting call rests on a guess: the user says yes or no (field `confirm`).
-    pub const ACTION_CONFIRMATION_REQUIRED: &str = "ACTION_CONFIRMATION_REQUIRED";
-    /// Escalated: an operator replies in the agent's place (field `reply`).
-    pub const HUMAN_TAKEOVER_REQUIRED: &str = "HUMAN_TAKEOVER_REQUIRED";
-
-    /// Every reason, in the order above.
-    pub const ALL: [&str; 8] = [
-        MISSING_REQUIRED_INPUT,
-        IDENTITY_VERIFICATION_REQUIRED,
-        TOOL_ERROR_RECOVERY,
-        USER_CONFIRMATION_REQUIRED,
-        APPROVAL_REQUIRED,
-        INTENT_CLARIFICATION_REQUIRED,
-        ACTION_CONFIRMATION_REQUIRED,
-        HUMAN_TAKEOVER_REQUIRED,
-    ];
-}
 
 /// A tool's full input schema: the server's (nested objects, formats,
 /// patterns, bounds as served), with what the skill declares for each input
@@ -182,161 +149,6 @@ fn misfits(
     bad
 }
 
-/// A one-field ask the engine makes itself (a clarification, a confirmation,
-/// a takeover): not a tool input, so it has no slot in the plan.
-pub fn single_ask(
-    reason_code: &str,
-    field: WaitingField,
-    prompt: String,
-    approval: Option<crate::PendingApproval>,
-) -> Waiting {
-    let stamp = now();
-    Waiting {
-        reason_code: reason_code.to_owned(),
-        requested_fields: vec![field.name.clone()],
-        prompt_message: prompt,
-        correlation_id: new_correlation_id(),
-        created_at: stamp.clone(),
-        last_prompt_at: stamp,
-        fields: vec![field],
-        prompt_count: 1,
-        invalid_answer_count: 0,
-        approval,
-    }
-}
-
-/// A field of a [`single_ask`].
-pub fn ask_field(
-    name: &str,
-    kind: &str,
-    prompt: &str,
-    options: Vec<(String, String)>,
-) -> WaitingField {
-    let (options, option_labels): (Vec<String>, Vec<String>) = options.into_iter().unzip();
-    WaitingField {
-        name: name.to_owned(),
-        kind: kind.to_owned(),
-        prompt: prompt.to_owned(),
-        input_type: if options.is_empty() { "text" } else { "choice" }.to_owned(),
-        options,
-        option_labels,
-        required: true,
-        slot_path: Json::Null,
-        interaction: None,
-    }
-}
-
-/// Hands the job to a human: it stays paused in the skill's waiting queue
-/// (ListWaiting shows why) until an operator replies in the agent's place.
-pub fn escalate(record: &mut JobRecord, why: &str, draft: Option<&str>) {
-    let mut prompt = format!("Handed to a human: {why}.");
-    if let Some(draft) = draft.filter(|draft| !draft.trim().is_empty()) {
-        prompt.push_str(&format!(" Draft reply: {draft}"));
-    }
-    let field = ask_field(
-        "reply",
-        "string",
-        "The reply to send to the user",
-        Vec::new(),
-    );
-    record.status = JobStatus::Paused;
-    record.outcome_class = Some(OutcomeClass::Escalated);
-    record.error = Some(why.to_owned());
-    record.waiting = Some(single_ask(
-        reason_codes::HUMAN_TAKEOVER_REQUIRED,
-        field,
-        prompt,
-        None,
-    ));
-}
-
-/// Yes or no, in plain words.
-fn yes_or_no(text: &str) -> Option<bool> {
-    let text = text.trim().trim_end_matches(['.', '!']).to_lowercase();
-    match text.as_str() {
-        "yes" | "y" | "yeah" | "yep" | "sure" | "ok" | "okay" | "go ahead" | "do it"
-        | "confirm" | "true" | "please do" | "yes please" => Some(true),
-        "no" | "n" | "nope" | "don't" | "do not" | "cancel" | "stop" | "false" | "no thanks" => {
-            Some(false)
-        }
-        _ => None,
-    }
-}
-
-/// What an answer to an engine-made ask does.
-enum Decided {
-    /// Plan again for the intent the user chose.
-    Intent(String),
-    /// None of the intents: the skill's out-of-domain answer.
-    NoIntent,
-    /// Run the confirmed call.
-    Confirmed(String),
-    /// The user said no: nothing is done.
-    Declined,
-    /// A human's reply ends the job.
-    HumanReply(String),
-}
-
-/// Reads the answer to a clarification, confirmation or takeover ask;
-/// `None` for the tool-input asks.
-fn decide(waiting: &Waiting, fields: &Map<String, Json>) -> Option<Result<Decided, String>> {
-    let field = waiting.fields.first()?;
-    let text = match fields.get(&field.name) {
-        Some(Json::String(text)) => text.trim().to_owned(),
-        Some(Json::Bool(yes)) => yes.to_string(),
-        Some(Json::Number(number)) => number.to_string(),
-        _ => String::new(),
-    };
-    match waiting.reason_code.as_str() {
-        reason_codes::INTENT_CLARIFICATION_REQUIRED => {
-            let lower = text.to_lowercase();
-            if matches!(lower.as_str(), "none" | "neither" | "no" | "none of these") {
-                return Some(Ok(Decided::NoIntent));
-            }
-            let chosen = crate::answers::pick(&field.options, &field.option_labels, &text);
-            Some(match chosen {
-                Some(option) if option == "none" => Ok(Decided::NoIntent),
-                Some(option) => Ok(Decided::Intent(option.clone())),
-                None => Err(crate::answers::in_plain_words(field, "")),
-            })
-        }
-        reason_codes::ACTION_CONFIRMATION_REQUIRED => Some(
-            match yes_or_no(&text).or_else(|| {
-                // "1" or "Yes, do it": the options as offered.
-                crate::answers::pick(&field.options, &field.option_labels, &text)
-                    .and_then(|option| yes_or_no(option))
-            }) {
-                Some(true) => Ok(Decided::Confirmed(
-                    waiting
-                        .approval
-                        .as_ref()
-                        .map(|call| call.call_digest.clone())
-                        .unwrap_or_default(),
-                )),
-                Some(false) => Ok(Decided::Declined),
-                None => Err("Please answer yes or no.".into()),
-            },
-        ),
-        // Giving up on a failed call, in plain words, ends the job: nothing more is done.
-        reason_codes::TOOL_ERROR_RECOVERY
-            if matches!(
-                text.trim_end_matches(['.', '!']).to_lowercase().as_str(),
-                "stop" | "abort" | "cancel" | "give up" | "never mind" | "no"
-            ) =>
-        {
-            Some(Ok(Decided::Declined))
-        }
-        reason_codes::HUMAN_TAKEOVER_REQUIRED => Some(if text.is_empty() {
-            Err("required".into())
-        } else if text.len() > MAX_ANSWER_BYTES {
-            Err(format!("an answer holds at most {MAX_ANSWER_BYTES} bytes"))
-        } else {
-            Ok(Decided::HumanReply(text))
-        }),
-        _ => None,
-    }
-}
-
 /// What the job does next.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Next {
@@ -393,7 +205,7 @@ pub struct DalAgent {
     catalog: Arc<Catalog>,
     tools: Arc<ToolResolver>,
     /// The model behind QUERY_* (none: each query becomes a question).
-    llm: Option<adas_llm::Llm>,
+    queries: Option<QueryModel>,
 }
 
 impl std::fmt::Debug for DalAgent {
@@ -409,13 +221,13 @@ impl DalAgent {
             repo,
             catalog,
             tools,
-            llm: None,
+            queries: None,
         }
     }
 
     /// With a model answering QUERY_FILL, QUERY_USER and QUERY_GATHER.
-    pub fn with_llm(mut self, llm: Option<adas_llm::Llm>) -> Self {
-        self.llm = llm;
+    pub fn with_queries(mut self, queries: Option<QueryModel>) -> Self {
+        self.queries = queries;
         self
     }
 
@@ -559,7 +371,10 @@ impl DalAgent {
             .resolve_held(&skill, StoredJob { record, version }, request)
             .await?;
         // A caller in another process reads the job back: nothing stays held.
-        job.version = self.repo.flush(job.version, &mut job.record).await?;
+        job.version = self
+            .repo
+            .flush(job.version, &mut job.record, Transition::note(Vec::new()))
+            .await?;
         Ok((next, job))
     }
 
@@ -612,9 +427,9 @@ impl DalAgent {
         insert_missing_asks(&mut plan.program, &schemas, &known);
         adas_dia::fill_known_asks(&mut plan.program, &known);
         let queries = self
-            .llm
+            .queries
             .as_ref()
-            .and_then(|llm| crate::query::ModelQuerySource::new(llm, skill.clone(), &record));
+            .and_then(|model| model.source(skill.clone(), &record));
         let source: &dyn adas_dia::QuerySource = match &queries {
             Some(queries) => queries,
             None => &NoQuerySource,
@@ -697,14 +512,18 @@ impl DalAgent {
                             let waiting =
                                 build_waiting(record.waiting.take(), &asks, &skill, &schemas);
                             record.plan = Some(plan);
-                            record.status = JobStatus::Paused;
-                            record.outcome_class = Some(OutcomeClass::UserActionRequired);
-                            record.waiting = Some(waiting.clone());
-                            let message = waiting.prompt_message.clone();
-                            let data = json!({"reason_code": waiting.reason_code, "requested_fields": waiting.requested_fields, "correlation_id": waiting.correlation_id});
+                            let paused = Event::paused(
+                                waiting.reason_code,
+                                waiting.prompt_message.clone(),
+                                json!({"requested_fields": waiting.requested_fields, "correlation_id": waiting.correlation_id}),
+                            );
                             let version = self
                                 .repo
-                                .save(version, &mut record, (EventKind::Paused, &message, data))
+                                .save(
+                                    version,
+                                    &mut record,
+                                    Transition::pause(waiting.clone(), paused),
+                                )
                                 .await?;
                             return Ok((
                                 Next::Waiting(Box::new(waiting)),
@@ -731,7 +550,7 @@ impl DalAgent {
         }
         // Deterministic from the stored job: held for the caller's next write.
         record.plan = Some(plan);
-        record.hold((EventKind::Resolved, "plan resolved", Json::Null));
+        record.hold(Event::Resolved);
         Ok(version)
     }
 
@@ -757,93 +576,7 @@ impl DalAgent {
             Decided::Confirmed(digest) => Some(digest.clone()),
             _ => None,
         };
-        let (action, requeue, event) = match decided {
-            Decided::Intent(intent_id) => {
-                record.intent = Some(crate::DetectedIntent {
-                    intent_id: intent_id.clone(),
-                    confidence: 1.0,
-                    out_of_domain: false,
-                    margin: 1.0,
-                    confident: true,
-                });
-                record.plan = None;
-                record.status = JobStatus::Queued;
-                record.outcome_class = None;
-                (
-                    "clarify",
-                    true,
-                    (
-                        EventKind::Resumed,
-                        "the user chose the intent",
-                        json!({"intent": intent_id}),
-                    ),
-                )
-            }
-            Decided::NoIntent => {
-                let message = skill
-                    .skill
-                    .intents
-                    .as_ref()
-                    .and_then(|intents| intents.out_of_domain.as_ref())
-                    .and_then(|out| out.message.clone())
-                    .unwrap_or_else(|| "Sorry, I can't help with that.".into());
-                record.status = JobStatus::Completed;
-                record.outcome_class = Some(OutcomeClass::OutOfDomain);
-                record.result = Some(crate::JobResult {
-                    reply: message.trim().to_owned(),
-                    ..crate::JobResult::default()
-                });
-                (
-                    "clarify",
-                    false,
-                    (EventKind::Completed, "none of the intents", Json::Null),
-                )
-            }
-            Decided::Confirmed(digest) => {
-                record.confirmed_calls.push(digest.clone());
-                record.status = JobStatus::Queued;
-                record.outcome_class = None;
-                (
-                    "confirm",
-                    true,
-                    (
-                        EventKind::Resumed,
-                        "the user confirmed the call",
-                        json!({"call_digest": digest}),
-                    ),
-                )
-            }
-            Decided::Declined => {
-                record.status = JobStatus::Cancelled;
-                record.outcome_class = Some(OutcomeClass::Cancelled);
-                record.result = Some(crate::JobResult {
-                    reply: "All right, I did not do it. Nothing was changed.".into(),
-                    ..crate::JobResult::default()
-                });
-                (
-                    "decline",
-                    false,
-                    (
-                        EventKind::Cancelled,
-                        "the user declined the call",
-                        Json::Null,
-                    ),
-                )
-            }
-            Decided::HumanReply(reply) => {
-                record.status = JobStatus::Completed;
-                record.result = Some(crate::JobResult {
-                    reply,
-                    ..crate::JobResult::default()
-                });
-                (
-                    "takeover",
-                    false,
-                    (EventKind::Completed, "a human replied", json!({"by": who})),
-                )
-            }
-        };
-        record.waiting = None;
+        let (action, transition) = adas_step::ask::on_answer(&mut record, skill, decided, &who);
         let mut detail = json!({"correlation_id": correlation_id, "fields": fields});
         if let Some(digest) = confirmed_digest {
             // Who confirmed which call: that principal may not also approve it.
@@ -855,11 +588,7 @@ impl DalAgent {
             action: action.into(),
             detail,
         });
-        let (kind, message, data) = event;
-        let version = self
-            .repo
-            .save_batch(version, &mut record, vec![(kind, message, data)], requeue)
-            .await?;
+        let version = self.repo.save(version, &mut record, transition).await?;
         Ok(StoredJob { record, version })
     }
 
@@ -905,7 +634,7 @@ impl DalAgent {
                 "job {job_id} is not waiting for input"
             )));
         };
-        if waiting.reason_code == reason_codes::APPROVAL_REQUIRED {
+        if waiting.reason_code == PauseReason::ApprovalRequired {
             return Err(DalError::Precondition(format!(
                 "job {job_id} waits for an approver: use GateService.DecideApproval"
             )));
@@ -920,7 +649,7 @@ impl DalAgent {
         let mut plan = record.plan.clone();
         let mut violations = Vec::new();
         // A DIA reply stays open to API clients after a tool failure.
-        let recovery = waiting.reason_code == reason_codes::TOOL_ERROR_RECOVERY;
+        let recovery = waiting.reason_code == PauseReason::ToolErrorRecovery;
         for name in fields.keys() {
             let allowed = waiting.requested_fields.contains(name) || (recovery && name == "reply");
             if !allowed {
@@ -928,12 +657,16 @@ impl DalAgent {
             }
         }
         let mut decided = decide(&waiting, fields);
-        if waiting.reason_code == reason_codes::INTENT_CLARIFICATION_REQUIRED
+        if waiting.reason_code == PauseReason::IntentClarificationRequired
             && matches!(decided, Some(Err(_)))
             && let Some(field) = waiting.fields.first()
             && let Some(Json::String(answer)) = fields.get(&field.name)
-            && let Some(intent_id) =
-                crate::answers::pick_by_meaning(&skill.skill, &field.options, answer, &record.goal)
+            && let Some(intent_id) = adas_step::answers::pick_by_meaning(
+                &skill.skill,
+                &field.options,
+                answer,
+                &record.goal,
+            )
         {
             decided = Some(Ok(Decided::Intent(intent_id)));
         }
@@ -973,7 +706,7 @@ impl DalAgent {
             // do, and the question again.
             for (name, problem) in &mut violations {
                 if let Some(field) = waiting.fields.iter().find(|field| &field.name == name) {
-                    *problem = crate::answers::in_plain_words(field, problem);
+                    *problem = adas_step::answers::in_plain_words(field, problem);
                 }
             }
             let question: Vec<&str> = waiting
@@ -987,39 +720,26 @@ impl DalAgent {
                 waiting.prompt_message = format!("{} {}", refusals.join(" "), question.join(" "));
             }
             waiting.invalid_answer_count += 1;
-            let takeover = waiting.reason_code == reason_codes::HUMAN_TAKEOVER_REQUIRED;
-            let escalated = !takeover && waiting.invalid_answer_count >= limit;
-            if escalated {
-                escalate(
-                    &mut record,
+            let human_answering = waiting.reason_code == PauseReason::HumanTakeoverRequired;
+            let escalated = !human_answering && waiting.invalid_answer_count >= limit;
+            let transition = if escalated {
+                let paused = Event::paused(
+                    PauseReason::HumanTakeoverRequired,
+                    "too many invalid answers; handed to a human",
+                    json!({"violations": violations.len()}),
+                );
+                takeover(
                     &format!("{limit} invalid answers to the same question"),
                     None,
-                );
-                self.repo
-                    .save(
-                        version,
-                        &mut record,
-                        (
-                            EventKind::Paused,
-                            "too many invalid answers; handed to a human",
-                            json!({"violations": violations.len(), "reason_code": reason_codes::HUMAN_TAKEOVER_REQUIRED}),
-                        ),
-                    )
-                    .await?;
+                    vec![paused],
+                )
             } else {
                 record.waiting = Some(waiting);
-                self.repo
-                    .save(
-                        version,
-                        &mut record,
-                        (
-                            EventKind::AnswerRefused,
-                            "the answer was refused",
-                            json!({"violations": violations.len()}),
-                        ),
-                    )
-                    .await?;
-            }
+                Transition::note(vec![Event::AnswerRefused {
+                    violations: violations.len(),
+                }])
+            };
+            self.repo.save(version, &mut record, transition).await?;
             return Err(DalError::InvalidAnswers {
                 violations,
                 escalated,
@@ -1032,7 +752,7 @@ impl DalAgent {
                 waiting.fields.iter().find(|field| &field.name == name),
             ) {
                 (Json::String(text), Some(field)) => {
-                    Json::String(crate::answers::normalized(field, text))
+                    Json::String(adas_step::answers::normalized(field, text))
                 }
                 (value, _) => value.clone(),
             };
@@ -1056,361 +776,14 @@ impl DalAgent {
             // concurrent duplicate can tell it was taken (`answered_by`).
             detail: json!({"correlation_id": correlation_id, "fields": fields, "request_id": request_id}),
         });
-        record.waiting = None;
-        record.status = JobStatus::Queued;
-        record.outcome_class = None;
+        let resumed = Event::Resumed(Resumption::AnswersAccepted {
+            correlation_id: correlation_id.to_owned(),
+        });
         let version = self
             .repo
-            .save_batch(
-                version,
-                &mut record,
-                vec![(
-                    EventKind::Resumed,
-                    "answers accepted",
-                    json!({"correlation_id": correlation_id}),
-                )],
-                true,
-            )
+            .save(version, &mut record, Transition::resume(resumed))
             .await?;
         Ok(StoredJob { record, version })
-    }
-}
-
-/// Fills the plan's slots with the answers to a tool-input ask; the problems
-/// by field (the plan may be partly filled when there are any: the caller
-/// keeps the stored plan then).
-fn fill_answers(
-    plan: &mut adas_dia::Plan,
-    waiting: &Waiting,
-    fields: &Map<String, Json>,
-) -> Vec<(String, String)> {
-    let mut violations = Vec::new();
-    if waiting.reason_code == reason_codes::TOOL_ERROR_RECOVERY
-        && let Some(Json::String(dia)) = fields.get("reply")
-        && let Some(interaction) = waiting
-            .fields
-            .first()
-            .and_then(|field| field.interaction.clone())
-    {
-        if let Err(error) =
-            Resolver::new(&Schemas::new(), &NoQuerySource).fill(plan, &interaction, dia)
-        {
-            violations.push(("reply".to_owned(), error.to_string()));
-        }
-        return violations;
-    }
-    for field in &waiting.fields {
-        let Some(value) = fields.get(&field.name) else {
-            if field.required {
-                violations.push((field.name.clone(), "required".to_owned()));
-            }
-            continue;
-        };
-        let text = match value {
-            Json::String(text) => text.clone(),
-            Json::Null => String::new(),
-            other => other.to_string(),
-        };
-        if text.len() > MAX_ANSWER_BYTES {
-            violations.push((
-                field.name.clone(),
-                format!(
-                    "{} bytes; an answer holds at most {MAX_ANSWER_BYTES}",
-                    text.len()
-                ),
-            ));
-            continue;
-        }
-        if text.trim().is_empty() && field.required {
-            violations.push((field.name.clone(), "required".to_owned()));
-            continue;
-        }
-        let Some(interaction) = field.interaction.clone() else {
-            continue;
-        };
-        let mut interaction: Interaction = interaction;
-        interaction.expected = kind_of(&field.kind);
-        let text = crate::answers::normalized(field, &text);
-        let reply = match recovery_reply(&interaction, field, &text) {
-            Ok(reply) => reply,
-            Err(problem) => {
-                violations.push((field.name.clone(), problem));
-                continue;
-            }
-        };
-        let fill =
-            Resolver::new(&schemas_for(field), &NoQuerySource).fill(plan, &interaction, &reply);
-        match fill {
-            Ok(()) => {}
-            Err(AnswerError::Invalid {
-                expected, reason, ..
-            }) => violations.push((field.name.clone(), format!("expected {expected}: {reason}"))),
-            Err(other) => violations.push((field.name.clone(), other.to_string())),
-        }
-    }
-    violations
-}
-
-/// The reply the resolver reads for an answer. After a tool failure a plain
-/// value for the offending field retries the call with it, and `retry` / `stop`
-/// are words; an API client may still send a DIA reply in `reply`.
-fn recovery_reply(
-    interaction: &Interaction,
-    field: &WaitingField,
-    text: &str,
-) -> Result<String, String> {
-    if interaction.kind != InteractionKind::RuntimeError {
-        return Ok(text.to_owned());
-    }
-    let word = text.trim().trim_end_matches(['.', '!']).to_lowercase();
-    if matches!(
-        word.as_str(),
-        "stop" | "abort" | "cancel" | "give up" | "never mind"
-    ) {
-        return Ok("ABORT()".to_owned());
-    }
-    if field.name == "reply" {
-        return Ok(match word.as_str() {
-            "no" => "ABORT()".to_owned(),
-            "retry" | "try again" | "again" | "yes" => "retry".to_owned(),
-            _ => text.to_owned(),
-        });
-    }
-    let allowed: Vec<Json> = field
-        .options
-        .iter()
-        .map(|option| Json::String(option.clone()))
-        .collect();
-    let value = adas_dia::convert(
-        &field.name,
-        kind_of(&field.kind),
-        &allowed,
-        adas_dia::Node::literal(adas_dia::Literal::Str(text.to_owned())),
-    )
-    .map_err(|error| error.to_string())?;
-    let retry = adas_dia::Node::PropagateSlots {
-        args: vec![adas_dia::Arg {
-            name: field.name.clone(),
-            value,
-        }],
-    };
-    Ok(retry.to_string())
-}
-
-/// A tool failure asked in plain words: the argument the error names (by its
-/// value or its name) is asked again ("The order ORD-555 was not found. What is
-/// the right order id?"); when none is named, `retry` or `stop`.
-fn plain_recovery(
-    program: &adas_dia::Program,
-    mut interaction: Interaction,
-    schemas: &Schemas,
-) -> Interaction {
-    if interaction.kind != InteractionKind::RuntimeError {
-        return interaction;
-    }
-    let Some(adas_dia::Node::RuntimeError { intent, error }) =
-        adas_dia::node_at(program, &interaction.path)
-    else {
-        return interaction;
-    };
-    // The SDKs' own prefix ("Error executing tool reserve_room: …") and the
-    // tool's name say nothing about which argument was wrong.
-    let error = error
-        .split_once(&format!("{}: ", intent.name))
-        .map_or(error.as_str(), |(_, rest)| rest);
-    let lower = error
-        .to_lowercase()
-        .replace(&intent.name.to_lowercase(), " ");
-    // The argument the error mentions first, by value or by name.
-    let offending = intent
-        .args
-        .iter()
-        .filter_map(|arg| {
-            let value = match arg.value.to_json() {
-                Some(Json::String(text)) => text,
-                Some(other) => other.to_string(),
-                None => return None,
-            };
-            let by_value = (value.len() >= 2)
-                .then(|| lower.find(&value.to_lowercase()))
-                .flatten();
-            let by_name = lower
-                .find(&arg.name.replace('_', " "))
-                .or_else(|| lower.find(&arg.name));
-            by_value
-                .into_iter()
-                .chain(by_name)
-                .min()
-                .map(|at| (at, arg))
-        })
-        .min_by_key(|(at, _)| *at)
-        .map(|(_, arg)| arg);
-    let failed = error.trim().trim_end_matches('.');
-    match offending {
-        Some(arg) => {
-            interaction.field = arg.name.clone();
-            interaction.expected = schemas
-                .get(&intent.name)
-                .and_then(|inputs| inputs.iter().find(|input| input.name == arg.name))
-                .map_or(ValueKind::String, |input| input.kind);
-            interaction.question = format!(
-                "That did not work: {failed}. What is the right {}?",
-                arg.name.replace('_', " ")
-            );
-        }
-        None => {
-            interaction.question =
-                format!("That did not work: {failed}. Say retry to try again, or stop.");
-        }
-    }
-    interaction
-}
-
-fn schemas_for(field: &WaitingField) -> Schemas {
-    let Some(interaction) = &field.interaction else {
-        return Schemas::new();
-    };
-    let allowed: Vec<Json> = field
-        .options
-        .iter()
-        .map(|option| Json::String(option.clone()))
-        .collect();
-    Schemas::from([(
-        interaction.intent.clone(),
-        vec![InputSpec {
-            name: field.name.clone(),
-            kind: kind_of(&field.kind),
-            required: field.required,
-            allowed,
-            prompt: None,
-        }],
-    )])
-}
-
-fn kind_of(name: &str) -> ValueKind {
-    ValueKind::from_type_name(name)
-}
-
-fn kind_name(kind: ValueKind) -> &'static str {
-    match kind {
-        ValueKind::Any => "any",
-        ValueKind::String => "string",
-        ValueKind::Integer => "integer",
-        ValueKind::Number => "number",
-        ValueKind::Boolean => "boolean",
-        ValueKind::List => "array",
-    }
-}
-
-/// Builds the waiting object for `asks`, keeping the previous ask's correlation
-/// id when the same fields are asked again (deduplication).
-fn build_waiting(
-    previous: Option<Waiting>,
-    asks: &[Interaction],
-    skill: &OperationalSkill,
-    schemas: &Schemas,
-) -> Waiting {
-    let identity_skill = skill
-        .compiled
-        .text_guardrails
-        .iter()
-        .any(|rule| rule.to_lowercase().contains("identity"));
-    let reason_code = match asks.first().map(|ask| ask.kind) {
-        Some(InteractionKind::RuntimeError) => reason_codes::TOOL_ERROR_RECOVERY,
-        Some(InteractionKind::QueryUser) => reason_codes::USER_CONFIRMATION_REQUIRED,
-        _ if identity_skill
-            && asks.iter().any(|ask| {
-                let field = ask.field.to_lowercase();
-                field.contains("email") || field.contains("phone") || field.starts_with("identity")
-            }) =>
-        {
-            reason_codes::IDENTITY_VERIFICATION_REQUIRED
-        }
-        _ => reason_codes::MISSING_REQUIRED_INPUT,
-    };
-    let fields: Vec<WaitingField> = asks
-        .iter()
-        .map(|ask| {
-            let name = if ask.field.is_empty() {
-                "reply".to_owned()
-            } else {
-                ask.field.clone()
-            };
-            let spec = schemas
-                .get(&ask.intent)
-                .and_then(|inputs| inputs.iter().find(|input| input.name == ask.field));
-            let hint = skill
-                .skill
-                .required_inputs
-                .iter()
-                .find(|hint| hint.path == name);
-            let mut options: Vec<String> = spec
-                .map(|spec| {
-                    spec.allowed
-                        .iter()
-                        .map(|value| {
-                            value
-                                .as_str()
-                                .map_or_else(|| value.to_string(), str::to_owned)
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            if options.is_empty()
-                && let Some(hint) = hint
-            {
-                options = hint.options.clone();
-            }
-            let input_type = match hint.and_then(|hint| hint.input_type.clone()) {
-                Some(kind) => kind,
-                None if !options.is_empty() => "choice".to_owned(),
-                None => "text".to_owned(),
-            };
-            WaitingField {
-                name,
-                kind: kind_name(ask.expected).to_owned(),
-                prompt: ask.question.clone(),
-                input_type,
-                options,
-                option_labels: Vec::new(),
-                required: true,
-                slot_path: serde_json::to_value(&ask.path).unwrap_or(Json::Null),
-                interaction: Some(ask.clone()),
-            }
-        })
-        .collect();
-    let requested_fields: Vec<String> = fields.iter().map(|field| field.name.clone()).collect();
-    let prompt_message = fields
-        .iter()
-        .map(|field| field.prompt.clone())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let now = now();
-    match previous {
-        Some(previous)
-            if previous.requested_fields == requested_fields
-                && previous.reason_code == reason_code =>
-        {
-            Waiting {
-                last_prompt_at: now,
-                prompt_count: previous.prompt_count + 1,
-                fields,
-                prompt_message,
-                ..previous
-            }
-        }
-        _ => Waiting {
-            reason_code: reason_code.to_owned(),
-            requested_fields,
-            prompt_message,
-            correlation_id: new_correlation_id(),
-            created_at: now.clone(),
-            last_prompt_at: now,
-            fields,
-            prompt_count: 1,
-            invalid_answer_count: 0,
-            approval: None,
-        },
     }
 }
 
@@ -1464,28 +837,19 @@ async fn sweep_slag(repo: &JobRepo, tenant: &str, slag: &str, timeout: u64) -> u
         let takeover = record
             .waiting
             .as_ref()
-            .is_some_and(|waiting| waiting.reason_code == reason_codes::HUMAN_TAKEOVER_REQUIRED);
+            .is_some_and(|waiting| waiting.reason_code == PauseReason::HumanTakeoverRequired);
         if record.status != JobStatus::Paused || record.tenant != tenant || takeover {
             continue;
         }
-        record.status = JobStatus::Failed;
-        record.outcome_class = Some(OutcomeClass::Expired);
-        record.waiting = None;
-        record.error = Some(format!("no answer within {timeout} ms"));
+        let expired_ask = Transition::fail(
+            OutcomeClass::Expired,
+            format!("no answer within {timeout} ms"),
+            Event::Failed(Failure::AskExpired {
+                wait_timeout_ms: timeout,
+            }),
+        );
         // A conflict means someone answered just now: the answer wins.
-        if repo
-            .save(
-                version,
-                &mut record,
-                (
-                    EventKind::Failed,
-                    "the ask expired",
-                    json!({"wait_timeout_ms": timeout}),
-                ),
-            )
-            .await
-            .is_ok()
-        {
+        if repo.save(version, &mut record, expired_ask).await.is_ok() {
             expired += 1;
         }
     }

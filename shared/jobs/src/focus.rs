@@ -100,13 +100,7 @@ impl FocusCache {
 }
 
 pub(crate) fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(64), |mut out, byte| {
-            let _ = write!(out, "{byte:02x}");
-            out
-        })
+    hex::encode(bytes)
 }
 
 #[cfg(test)]

@@ -1,29 +1,31 @@
-//! adas-jobs: the job record and everything that writes it — stored as protobuf
-//! ([`codec`]) in the state store with compare-and-set on its version, its event
-//! log, the ready queue, and the archive on disk (JSON, for people). The waiting object is serialized with exactly
-//! the keys of spec 000 (`reason_code`, `requested_fields`, `prompt_message`,
-//! `correlation_id`, `created_at`, `last_prompt_at`) plus UI detail beside them.
+//! adas-jobs: where jobs are kept — the record (`adas-step`'s) stored as
+//! protobuf ([`codec`]) in the state store with compare-and-set on its
+//! version, its event log, the ready queue, and the archive on disk (JSON,
+//! for people).
 //!
-//! Orchestrator, DalAgent and Gate all write jobs through [`JobRepo`], so every
-//! write is a CAS and every transition appends an event.
+//! Orchestrator, DalAgent and Gate all write jobs through [`JobRepo`]: its
+//! [`JobRepo::save`] of one [`Transition`] is the only way a stored job
+//! changes, so every write is a CAS and every transition appends its events.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-pub mod answers;
-pub mod certainty;
 pub mod codec;
 pub mod dal;
 pub mod focus;
 pub mod memory;
 mod page;
-pub mod query;
 
-use adas_dia::Plan;
 use adas_state::{PageRequest, StateError, StateStore, WaitingChange};
+pub use adas_step::{
+    AuditEntry, CallRecord, DetectedIntent, Event, EventKind, Evidence, Grant, HandoffNote,
+    JobRecord, JobResult, JobStatus, OutcomeClass, PauseReason, PendingApproval, StartedCall,
+    Transition, Waiting, WaitingField, grant_digest, idempotency_key, live_grants,
+    new_correlation_id, new_job_id, now, parse_rfc3339_ms, prune_grants, rfc3339, same_value,
+};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value as Json};
+use serde_json::Value as Json;
 
 /// How long a conversation is remembered after its latest turn started.
 pub const CONVERSATION_TTL: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
@@ -36,624 +38,6 @@ fn conversation_key(tenant: &str, slag: &str, conversation: &str) -> String {
 
 /// Most job ids one `JobRepo::list` call reads while filtering.
 pub const MAX_LIST_SCAN: usize = 5_000;
-
-/// Lifecycle state.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum JobStatus {
-    /// In the ready queue.
-    Queued,
-    /// Held by a worker.
-    Running,
-    /// Waiting for a user or an approver.
-    Paused,
-    /// Finished with a reply.
-    Completed,
-    /// Finished without one.
-    Failed,
-    /// Cancelled by a client.
-    Cancelled,
-}
-
-impl JobStatus {
-    /// The store's name for the status (its per-status index).
-    pub fn tag(self) -> &'static str {
-        match self {
-            Self::Queued => "queued",
-            Self::Running => "running",
-            Self::Paused => "paused",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::Cancelled => "cancelled",
-        }
-    }
-
-    /// Whether the job has ended.
-    pub fn is_terminal(self) -> bool {
-        matches!(self, Self::Completed | Self::Failed | Self::Cancelled)
-    }
-}
-
-/// Why a job is where it is (spec 000: waiting is not an error).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum OutcomeClass {
-    /// Completed and finalized.
-    Success,
-    /// Paused for the user.
-    UserActionRequired,
-    /// Paused for an approver.
-    ApprovalRequired,
-    /// A platform failure.
-    InternalError,
-    /// Iteration budget or loop detection.
-    EngineBudgetExhausted,
-    /// Out of the skill's domain.
-    OutOfDomain,
-    /// Cancelled.
-    Cancelled,
-    /// The ask expired.
-    Expired,
-    /// Handed to a human.
-    Escalated,
-    /// Denied by policy or an approver.
-    PolicyDenied,
-    /// A tool failed unrecoverably.
-    ToolFailed,
-}
-
-/// Detail of one requested field, for UIs.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct WaitingField {
-    /// Field name.
-    pub name: String,
-    /// Expected type.
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// Question for it.
-    pub prompt: String,
-    /// `text` or `choice`.
-    pub input_type: String,
-    /// Choices.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub options: Vec<String>,
-    /// A label per choice, same order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub option_labels: Vec<String>,
-    /// Whether it must be answered.
-    pub required: bool,
-    /// Where the answer goes in the plan (JSON of the slot path).
-    pub slot_path: Json,
-    /// The resolver's question behind this field (how the answer is applied).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub interaction: Option<adas_dia::Interaction>,
-}
-
-/// The call held for an approver.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PendingApproval {
-    /// Tool.
-    pub tool: String,
-    /// Arguments.
-    pub arguments: Map<String, Json>,
-    /// Digest of tool + arguments.
-    pub call_digest: String,
-    /// Role that must decide.
-    pub approver: String,
-    /// Why.
-    pub reason: String,
-    /// The matching condition.
-    pub condition: String,
-}
-
-/// The waiting contract of spec 000 (the first six fields, these exact keys).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Waiting {
-    /// Why the job waits.
-    pub reason_code: String,
-    /// Fields asked for.
-    pub requested_fields: Vec<String>,
-    /// One message asking for all of them.
-    pub prompt_message: String,
-    /// Identifies the ask.
-    pub correlation_id: String,
-    /// When the ask was made (RFC 3339).
-    pub created_at: String,
-    /// When the user was last prompted (RFC 3339).
-    pub last_prompt_at: String,
-    /// Per-field detail.
-    #[serde(default)]
-    pub fields: Vec<WaitingField>,
-    /// Times prompted.
-    #[serde(default)]
-    pub prompt_count: u32,
-    /// Invalid answers so far.
-    #[serde(default)]
-    pub invalid_answer_count: u32,
-    /// The call held for approval.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub approval: Option<PendingApproval>,
-}
-
-/// A tool call written as started before it ran.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StartedCall {
-    /// The idempotency key it was sent with: stable across retries and
-    /// takeovers (see [`idempotency_key`]).
-    pub key: String,
-    /// Tool.
-    pub tool: String,
-    /// When it started (RFC 3339).
-    pub started_at: String,
-}
-
-/// The idempotency key of a job's `iteration`-th call of `call_digest`
-/// (tool + canonical arguments): the same call after a retry or a takeover
-/// gets the same key, another call another. Sent to MCP tools in `_meta`.
-pub fn idempotency_key(job_id: &str, iteration: u32, call_digest: &str) -> String {
-    use sha2::Digest;
-    let digest = sha2::Sha256::digest(format!("{job_id}/{iteration}/{call_digest}").as_bytes());
-    digest[..16]
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
-}
-
-/// A tool call the job made.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CallRecord {
-    /// Tool.
-    pub tool: String,
-    /// Arguments.
-    pub arguments: Map<String, Json>,
-    /// Digest of tool + arguments (loop detection).
-    pub call_digest: String,
-    /// What it returned (or the error text).
-    pub output: Json,
-    /// Whether it failed.
-    pub is_error: bool,
-    /// The iteration it used.
-    pub iteration: u32,
-    /// When it finished (RFC 3339).
-    pub finished_at: String,
-}
-
-/// Who did what to the job, when (answers, decisions, cancels).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AuditEntry {
-    /// Who.
-    pub who: String,
-    /// When (RFC 3339).
-    pub at: String,
-    /// What, e.g. `answer`, `approve`, `reject`, `cancel`.
-    pub action: String,
-    /// Detail: the fields answered, the call digest decided, …
-    pub detail: Json,
-}
-
-/// The final reply.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct JobResult {
-    /// The polished reply.
-    pub reply: String,
-    /// The output contract fields.
-    pub output_fields: Map<String, Json>,
-    /// The finalization verdict, as JSON.
-    pub finalization: Json,
-}
-
-/// The detected intent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DetectedIntent {
-    /// Intent id (empty when out of domain).
-    pub intent_id: String,
-    /// Score.
-    pub confidence: f64,
-    /// Out of domain.
-    pub out_of_domain: bool,
-    /// How far it led the next candidate.
-    #[serde(default)]
-    pub margin: f64,
-    /// Acted on without asking (confident detection, or the user's choice).
-    #[serde(default)]
-    pub confident: bool,
-}
-
-/// Where a value known to a job came from. A side-effecting call runs without
-/// asking only when each of its arguments is one of these (or a previous tool's
-/// output) and the intent was confident.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Evidence {
-    /// The input or entity it is a value for.
-    pub name: String,
-    /// The value.
-    pub value: Json,
-    /// `message` (the user's words matched to the input's type, pattern, enum
-    /// or name), `answer`, `client` (StartJob's context or program) or
-    /// `conversation` (an earlier turn's evidence).
-    pub source: String,
-}
-
-/// Whether two values are the same fact (`40` and `40.0`, `"ORD-1"` and `"ord-1"`).
-pub fn same_value(a: &Json, b: &Json) -> bool {
-    match (a, b) {
-        (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
-        (Json::String(x), Json::String(y)) => x.trim().eq_ignore_ascii_case(y.trim()),
-        // "$600", "1,200" and "1.2k" are the amounts people write.
-        (Json::Number(x), Json::String(y)) | (Json::String(y), Json::Number(x)) => {
-            adas_dia::parse_amount(y).is_some_and(|y| Some(y) == x.as_f64())
-        }
-        _ => a == b,
-    }
-}
-
-/// A grant the conversation holds: a fact a skill's tool proved (its
-/// `grant_mappings`), bound to the principal and the conversation it was
-/// issued in, until it expires. Never made from a request, an answer, a
-/// model or a program.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Grant {
-    /// Key, e.g. `sched.user_id`.
-    pub key: String,
-    /// The value the tool's result held.
-    pub value: Json,
-    /// The skill whose mapping issued it.
-    pub skill: String,
-    /// The tool whose result issued it.
-    pub tool: String,
-    /// The job whose call issued it.
-    pub job: String,
-    /// The principal it is bound to.
-    pub principal: String,
-    /// The conversation it lives in.
-    pub conversation: String,
-    /// Expiry, ms since the epoch.
-    pub expires_ms: u64,
-    /// The issuing tool is classified (`pii_*`): its value is masked when shown.
-    #[serde(default)]
-    pub classified: bool,
-}
-
-impl adas_skill::access::HeldGrant for Grant {
-    fn key(&self) -> &str {
-        &self.key
-    }
-    fn value(&self) -> &Json {
-        &self.value
-    }
-}
-
-impl Grant {
-    /// Its value as shown outside the job (the wire, the console, events):
-    /// masked when its tool is classified.
-    pub fn shown_value(&self) -> String {
-        if self.classified {
-            adas_skill::access::MASK.to_owned()
-        } else {
-            self.value.to_string()
-        }
-    }
-}
-
-impl adas_skill::access::HeldGrant for &Grant {
-    fn key(&self) -> &str {
-        &self.key
-    }
-    fn value(&self) -> &Json {
-        &self.value
-    }
-}
-
-/// How a turn of a solution came to its skill.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct HandoffNote {
-    /// The handoff's id in the solution.
-    pub id: String,
-    /// The skill the conversation left.
-    pub from: String,
-    /// The skill it moved to (this job's).
-    pub to: String,
-    /// The grant keys that went with it.
-    pub grants_passed: Vec<String>,
-}
-
-/// A grant value's fingerprint for audit records: SHA-256 (hex) of its JSON
-/// text. Events carry it instead of the value.
-pub fn grant_digest(value: &Json) -> String {
-    use sha2::{Digest, Sha256};
-    focus::hex(&Sha256::digest(value.to_string().as_bytes()))
-}
-
-/// The grants of `record` that still hold at `now_ms`: unexpired, and bound
-/// to the job's own principal and conversation.
-pub fn live_grants(record: &JobRecord, now_ms: u64) -> impl Iterator<Item = &Grant> {
-    record.grants.iter().filter(move |grant| {
-        grant.expires_ms > now_ms
-            && grant.principal == record.owner
-            && grant.conversation == record.conversation
-    })
-}
-
-/// Drops the grants that no longer hold, holding a `grant_expired` event for
-/// each expired one.
-pub fn prune_grants(record: &mut JobRecord, now_ms: u64) {
-    let (owner, conversation) = (record.owner.clone(), record.conversation.clone());
-    let (kept, dropped): (Vec<Grant>, Vec<Grant>) = std::mem::take(&mut record.grants)
-        .into_iter()
-        .partition(|grant| {
-            grant.expires_ms > now_ms
-                && grant.principal == owner
-                && grant.conversation == conversation
-        });
-    record.grants = kept;
-    for grant in dropped {
-        record.hold((
-            EventKind::GrantExpired,
-            &format!("grant `{}` no longer holds", grant.key),
-            serde_json::json!({"key": grant.key, "issuer_tool": grant.tool, "expired_ms": grant.expires_ms}),
-        ));
-    }
-}
-
-fn default_tenant() -> String {
-    "default".into()
-}
-
-/// A job record.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct JobRecord {
-    /// Job id.
-    pub job_id: String,
-    /// Skill namespace.
-    pub slag: String,
-    /// The user's goal.
-    pub goal: String,
-    /// Lifecycle state.
-    pub status: JobStatus,
-    /// Why.
-    pub outcome_class: Option<OutcomeClass>,
-    /// Present exactly while paused.
-    pub waiting: Option<Waiting>,
-    /// Known facts (never asked again).
-    pub context: Map<String, Json>,
-    /// Bound resources.
-    pub resources: BTreeMap<String, String>,
-    /// The plan and its progress.
-    pub plan: Option<Plan>,
-    /// The detected intent.
-    pub intent: Option<DetectedIntent>,
-    /// Tool calls made (each one iteration).
-    pub iteration: u32,
-    /// Iteration budget.
-    pub iteration_budget: u32,
-    /// Calls made.
-    pub calls: Vec<CallRecord>,
-    /// The result.
-    pub result: Option<JobResult>,
-    /// Why it failed.
-    pub error: Option<String>,
-    /// Audit trail.
-    pub audit: Vec<AuditEntry>,
-    /// Idempotency key it was started with.
-    pub request_id: String,
-    /// The principal that started it (empty: started in dev mode).
-    #[serde(default)]
-    pub owner: String,
-    /// The tenant of that principal.
-    #[serde(default = "default_tenant")]
-    pub tenant: String,
-    /// The etag of the skill version the job started with; it runs on that
-    /// version to the end (empty: the current one).
-    #[serde(default)]
-    pub skill_etag: String,
-    /// The job holds a slot in its owner's and tenant's active-job quotas,
-    /// given back when it ends.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub holds_quota: bool,
-    /// The conversation this job is a turn of (its id; the first job's id).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub conversation: String,
-    /// Values the job may act on, with where each came from.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub evidence: Vec<Evidence>,
-    /// Digests of side-effecting calls the user confirmed.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub confirmed_calls: Vec<String>,
-    /// Tools a model put in the plan that the skill's workflow for the job's
-    /// intent does not name: a side-effecting call of one needs the user's yes.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unplanned_tools: Vec<String>,
-    /// What the job's model calls cost (all services' calls added up).
-    #[serde(default, skip_serializing_if = "unused")]
-    pub llm: adas_llm::Usage,
-    /// Finalizations that did not pass (each may buy one replan).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub finalization_failures: u32,
-    /// Next steps a model was asked for (RV2 and replans), bounded by the budget.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub model_steps: u32,
-    /// The tool call started and not yet recorded as finished: written with
-    /// its start, cleared with its result, so a worker that takes the job over
-    /// knows the call's end is unknown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub started_call: Option<StartedCall>,
-    /// The W3C `traceparent` of the StartJob request (empty: not traced), so
-    /// every step on any worker continues the job's one trace.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub trace_parent: String,
-    /// Grants the conversation holds (unexpired when last written).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub grants: Vec<Grant>,
-    /// The solution the turn ran under (its id), if any.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub solution: String,
-    /// The handoff that brought the conversation to this skill.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub handoff: Option<HandoffNote>,
-    /// What the conversation's earlier turns hold, by input name (answers,
-    /// values the user gave, the calls' arguments and results): it fills an
-    /// input this turn's message leaves open, never one the message names.
-    #[serde(default, skip_serializing_if = "Map::is_empty")]
-    pub memory: Map<String, Json>,
-    /// The intent of the conversation's previous turn: a follow-up that names
-    /// no intent of its own ("and downtown?", "cancel it") continues it.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub previous_intent: String,
-    /// Created (RFC 3339).
-    pub created_at: String,
-    /// Last written (RFC 3339).
-    pub updated_at: String,
-    /// Ended (RFC 3339).
-    pub ended_at: Option<String>,
-    /// Events of transitions held back to ride with the job's next write: a
-    /// worker's pickup, a deterministic plan, a plan's resolution and a call's
-    /// result are written with the next step (a call's start, a pause, the
-    /// end) — one write instead of several. Never stored;
-    /// [`JobRepo::save_batch`] writes them first.
-    #[serde(skip)]
-    pub unwritten: Vec<(EventKind, String, Json)>,
-}
-
-impl JobRecord {
-    /// A new job of `owner` (of `tenant`) on `skill` with `goal`, queued:
-    /// a conversation of its own, nothing known yet.
-    pub fn queued(
-        job_id: String,
-        skill: &adas_skill::OperationalSkill,
-        goal: String,
-        (tenant, owner): (&str, &str),
-    ) -> Self {
-        let stamp = rfc3339(adas_state::now_ms());
-        Self {
-            conversation: job_id.clone(),
-            job_id,
-            slag: skill.slag.clone(),
-            goal,
-            status: JobStatus::Queued,
-            outcome_class: None,
-            waiting: None,
-            context: Map::new(),
-            resources: BTreeMap::new(),
-            plan: None,
-            intent: None,
-            iteration: 0,
-            iteration_budget: skill.engine.max_iterations,
-            calls: Vec::new(),
-            result: None,
-            error: None,
-            audit: Vec::new(),
-            request_id: String::new(),
-            owner: owner.to_owned(),
-            tenant: tenant.to_owned(),
-            skill_etag: skill.etag.clone(),
-            holds_quota: false,
-            evidence: Vec::new(),
-            confirmed_calls: Vec::new(),
-            unplanned_tools: Vec::new(),
-            llm: adas_llm::Usage::default(),
-            finalization_failures: 0,
-            model_steps: 0,
-            started_call: None,
-            trace_parent: String::new(),
-            grants: Vec::new(),
-            solution: String::new(),
-            handoff: None,
-            memory: Map::new(),
-            previous_intent: String::new(),
-            created_at: stamp.clone(),
-            updated_at: stamp,
-            ended_at: None,
-            unwritten: Vec::new(),
-        }
-    }
-
-    /// Holds `event` back to ride with the job's next write ([`Self::unwritten`]).
-    pub fn hold(&mut self, (kind, message, detail): (EventKind, &str, Json)) {
-        self.unwritten.push((kind, message.to_owned(), detail));
-    }
-}
-
-fn unused(usage: &adas_llm::Usage) -> bool {
-    usage.calls == 0
-}
-
-fn is_zero(count: &u32) -> bool {
-    *count == 0
-}
-
-/// What a job event records. Every kind the engine emits is a variant, so
-/// the wire mapping is an exhaustive `match` (a new kind cannot reach clients as
-/// UNSPECIFIED). Stored as its snake_case name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EventKind {
-    /// The job was stored and queued.
-    Created,
-    /// A worker took the queued job.
-    Running,
-    /// A worker took over the job of a worker that went silent.
-    Reclaimed,
-    /// A plan was made for the goal.
-    Planned,
-    /// DalAgent resolved the plan: nothing is missing before the next call.
-    Resolved,
-    /// The job paused for input or approval.
-    Paused,
-    /// An answer or decision was accepted and the job re-queued.
-    Resumed,
-    /// An answer to the current ask was refused; the job still waits.
-    AnswerRefused,
-    /// A gated tool call started.
-    ToolStarted,
-    /// A tool call finished.
-    ToolFinished,
-    /// The pre-tool gate denied a call.
-    ToolDenied,
-    /// The finalization gate judged the draft reply.
-    Finalized,
-    /// The job completed.
-    Completed,
-    /// The job failed.
-    Failed,
-    /// The job was cancelled.
-    Cancelled,
-    /// A tool's result issued a grant.
-    GrantIssued,
-    /// A grant expired and was dropped.
-    GrantExpired,
-    /// A grant was not issued, or a call lacked one or conflicted with one.
-    GrantDenied,
-    /// The conversation moved to another skill of its solution.
-    Handoff,
-    /// A call left the steps of the job's workflow (`on_deviation: warn`).
-    WorkflowDeviated,
-}
-
-impl EventKind {
-    /// Every kind, for exhaustive tests of the mappings.
-    pub const ALL: [EventKind; 20] = [
-        Self::Created,
-        Self::Running,
-        Self::Reclaimed,
-        Self::Planned,
-        Self::Resolved,
-        Self::Paused,
-        Self::Resumed,
-        Self::AnswerRefused,
-        Self::ToolStarted,
-        Self::ToolFinished,
-        Self::ToolDenied,
-        Self::Finalized,
-        Self::Completed,
-        Self::Failed,
-        Self::Cancelled,
-        Self::GrantIssued,
-        Self::GrantExpired,
-        Self::GrantDenied,
-        Self::Handoff,
-        Self::WorkflowDeviated,
-    ];
-}
 
 /// A job event.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -776,60 +160,6 @@ pub fn tool_request(skill: &adas_skill::OperationalSkill, tenant: &str) -> adas_
     }
 }
 
-/// RFC 3339 UTC timestamp for `ms` since the epoch.
-pub fn rfc3339(ms: u64) -> String {
-    let secs = (ms / 1000) as i64;
-    let millis = ms % 1000;
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = if m <= 2 { y + 1 } else { y };
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        rem / 3600,
-        (rem % 3600) / 60,
-        rem % 60
-    )
-}
-
-/// Now, RFC 3339.
-pub fn now() -> String {
-    rfc3339(adas_state::now_ms())
-}
-
-/// Milliseconds since the epoch of an RFC 3339 timestamp written by [`rfc3339`].
-pub fn parse_rfc3339_ms(text: &str) -> Option<u64> {
-    let (date, time) = text.split_once('T')?;
-    let mut date_parts = date.split('-').map(|part| part.parse::<i64>().ok());
-    let (y, m, d) = (
-        date_parts.next()??,
-        date_parts.next()??,
-        date_parts.next()??,
-    );
-    let time = time.trim_end_matches('Z');
-    let (hms, millis) = time.split_once('.').unwrap_or((time, "0"));
-    let mut hms_parts = hms.split(':').map(|part| part.parse::<i64>().ok());
-    let (h, mi, s) = (hms_parts.next()??, hms_parts.next()??, hms_parts.next()??);
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let mp = if m > 2 { m - 3 } else { m + 9 };
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    let secs = days * 86_400 + h * 3600 + mi * 60 + s;
-    Some((secs * 1000 + millis.parse::<i64>().ok()?) as u64)
-}
-
 /// How many jobs may be active (not ended) at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct JobLimits {
@@ -852,26 +182,6 @@ pub fn request_fingerprint(request: &Json) -> String {
     use sha2::{Digest, Sha256};
     let digest = Sha256::digest(request.to_string().as_bytes());
     focus::hex(&digest[..16])
-}
-
-/// A new job id: time-ordered, unguessable (128 random bits).
-pub fn new_job_id() -> String {
-    // The time keeps ids roughly ordered for people; the 128 random bits make
-    // one job's id say nothing about another's (a caller who knows its own id
-    // cannot find its neighbour's).
-    let mut random = [0u8; 16];
-    getrandom::fill(&mut random).expect("the OS random source");
-    format!(
-        "j{:012x}{:032x}",
-        adas_state::now_ms(),
-        u128::from_be_bytes(random)
-    )
-}
-
-/// A new correlation id.
-pub fn new_correlation_id() -> String {
-    let id = new_job_id();
-    format!("c{}", &id[1..])
 }
 
 /// Job storage: CAS writes, events, the queue, archives.
@@ -1050,7 +360,7 @@ impl JobRepo {
     /// `enqueue`, queues it — one atomic write.
     pub async fn create(&self, record: &JobRecord, enqueue: bool) -> Result<StoredJob, JobError> {
         let data = codec::encode_record(record)?;
-        let event = event_bytes(record, 1, EventKind::Created, "job created", Json::Null);
+        let event = event_bytes(record, 1, &Event::Created);
         let job = adas_state::NewJob {
             data: &data,
             created_ms: adas_state::now_ms(),
@@ -1062,7 +372,7 @@ impl JobRepo {
             .store
             .create_job(&record.slag, &record.job_id, job)
             .await?;
-        observe(record, EventKind::Created, "job created", &Json::Null);
+        observe(record, &Event::Created);
         Ok(StoredJob {
             record: record.clone(),
             version,
@@ -1117,35 +427,18 @@ impl JobRepo {
             .collect())
     }
 
-    /// Writes a job if it is still at `expected`, keeping the waiting index in step
-    /// with `waiting`, then appends an event. Archives a job that just ended.
+    /// Writes `transition` if the job is still at `expected`: applies its
+    /// change to `record`, writes the record, the waiting index in step with
+    /// it, the events held on the record and the transition's, in order, and
+    /// (when it requeues) the job's entry in the queue's resumed lane — one
+    /// atomic write. Archives a job that just ended. The version after.
     pub async fn save(
         &self,
         expected: u64,
         record: &mut JobRecord,
-        event: (EventKind, &str, Json),
+        transition: Transition,
     ) -> Result<u64, JobError> {
-        self.save_batch(expected, record, vec![event], false).await
-    }
-
-    /// Writes the record's held events and changes, if any; the version after.
-    pub async fn flush(&self, expected: u64, record: &mut JobRecord) -> Result<u64, JobError> {
-        if record.unwritten.is_empty() {
-            return Ok(expected);
-        }
-        self.save_batch(expected, record, Vec::new(), false).await
-    }
-
-    /// [`Self::save`] with every event of the transition, in order, and (when
-    /// `requeue`) the job put back in the queue's resumed lane — one atomic
-    /// write. Events held back on the record go first.
-    pub async fn save_batch(
-        &self,
-        expected: u64,
-        record: &mut JobRecord,
-        events: Vec<(EventKind, &str, Json)>,
-        requeue: bool,
-    ) -> Result<u64, JobError> {
+        transition.apply(record);
         record.updated_at = now();
         if record.status.is_terminal() && record.ended_at.is_none() {
             record.ended_at = Some(record.updated_at.clone());
@@ -1158,20 +451,14 @@ impl JobRepo {
         };
         let data = codec::encode_record(record)?;
         // A successful compare-and-set makes the version `expected + 1`, so the
-        // event can be written by the same atomic step (one round trip, and no
-        // write without its event).
-        let held: Vec<_> = record.unwritten.drain(..).collect();
-        let all: Vec<(EventKind, &str, Json)> = held
+        // events can be written by the same atomic step (one round trip, and no
+        // write without its events).
+        let held = std::mem::take(&mut record.unwritten);
+        let encoded: Vec<Vec<u8>> = held
             .iter()
-            .map(|(kind, message, detail)| (*kind, message.as_str(), detail.clone()))
-            .chain(events)
+            .chain(&transition.events)
+            .map(|event| event_bytes(record, expected + 1, event))
             .collect();
-        let encoded = all
-            .iter()
-            .map(|(kind, message, detail)| {
-                event_bytes(record, expected + 1, *kind, message, detail.clone())
-            })
-            .collect::<Vec<_>>();
         let events: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
         let write = adas_state::JobWrite {
             expected,
@@ -1179,7 +466,7 @@ impl JobRepo {
             status: record.status.tag(),
             waiting,
             events: &events,
-            enqueue: requeue.then_some(adas_state::Lane::Resumed),
+            enqueue: transition.requeue.then_some(adas_state::Lane::Resumed),
         };
         let written = self
             .store
@@ -1189,13 +476,12 @@ impl JobRepo {
             Ok(version) => version,
             Err(error) => {
                 // Nothing was written: the held events stay held.
-                drop(all);
                 record.unwritten = held;
                 return Err(error.into());
             }
         };
-        for (kind, message, detail) in &all {
-            observe(record, *kind, message, detail);
+        for event in held.iter().chain(&transition.events) {
+            observe(record, event);
         }
         if record.status.is_terminal() {
             // Best effort: a slot left behind is pruned when its set fills up.
@@ -1207,6 +493,21 @@ impl JobRepo {
             self.archive_later(record).await;
         }
         Ok(version)
+    }
+
+    /// Writes the events held on the record, if any, with `transition`
+    /// (its lifecycle change: [`Transition::run`] for a worker's, a note
+    /// otherwise); the version after.
+    pub async fn flush(
+        &self,
+        expected: u64,
+        record: &mut JobRecord,
+        transition: Transition,
+    ) -> Result<u64, JobError> {
+        if record.unwritten.is_empty() {
+            return Ok(expected);
+        }
+        self.save(expected, record, transition).await
     }
 
     /// Events after `after`, with their ids.
@@ -1516,8 +817,11 @@ struct ArchivedEvent<'a> {
 
 /// A written event, told to operators: one structured log line (job, skill,
 /// tenant, trace) and the job metrics.
-fn observe(record: &JobRecord, kind: EventKind, message: &str, detail: &Json) {
+fn observe(record: &JobRecord, event: &Event) {
+    let kind = event.kind();
     let kind_name = codec::event_kind_name(kind);
+    let detail = event.detail();
+    let message = event.message();
     let trace_id = record.trace_parent.split('-').nth(1).unwrap_or_default();
     let tool = detail
         .get("tool")
@@ -1581,19 +885,13 @@ pub fn metric_tool_label(tool: &str) -> String {
     "other".to_owned()
 }
 
-fn event_bytes(
-    record: &JobRecord,
-    version: u64,
-    kind: EventKind,
-    message: &str,
-    data: Json,
-) -> Vec<u8> {
+fn event_bytes(record: &JobRecord, version: u64, event: &Event) -> Vec<u8> {
     let event = JobEvent {
-        kind,
+        kind: event.kind(),
         status: record.status,
         outcome_class: record.outcome_class,
-        message: message.to_owned(),
-        data,
+        message: event.message(),
+        data: event.detail(),
         time: now(),
         job_version: version,
     };
@@ -1611,56 +909,17 @@ fn parse_events(events: Vec<adas_state::StoredEvent>) -> Result<Vec<(String, Job
 mod tests {
     use super::*;
 
-    #[test]
-    fn timestamps_round_trip() {
-        for ms in [0u64, 1_700_000_000_123, 1_795_000_000_999, 951_782_400_000] {
-            assert_eq!(parse_rfc3339_ms(&rfc3339(ms)), Some(ms), "{}", rfc3339(ms));
-        }
-        assert_eq!(rfc3339(951_782_400_000), "2000-02-29T00:00:00.000Z");
-    }
-
     fn record(job_id: &str, status: JobStatus) -> JobRecord {
-        JobRecord {
-            job_id: job_id.to_owned(),
-            slag: "s".to_owned(),
-            goal: String::new(),
-            status,
-            outcome_class: None,
-            waiting: None,
-            context: Map::new(),
-            resources: BTreeMap::new(),
-            plan: None,
-            intent: None,
-            iteration: 0,
-            iteration_budget: 1,
-            calls: Vec::new(),
-            result: None,
-            error: None,
-            audit: Vec::new(),
-            request_id: String::new(),
-            owner: String::new(),
-            tenant: "default".into(),
-            skill_etag: String::new(),
-            holds_quota: false,
-            conversation: String::new(),
-            evidence: Vec::new(),
-            confirmed_calls: Vec::new(),
-            unplanned_tools: Vec::new(),
-            llm: adas_llm::Usage::default(),
-            finalization_failures: 0,
-            model_steps: 0,
-            started_call: None,
-            trace_parent: String::new(),
-            grants: Vec::new(),
-            solution: String::new(),
-            handoff: None,
-            memory: Map::new(),
-            previous_intent: String::new(),
-            created_at: rfc3339(0),
-            updated_at: rfc3339(0),
-            ended_at: None,
-            unwritten: Vec::new(),
-        }
+        let mut record: JobRecord = serde_json::from_value(serde_json::json!({
+            "job_id": job_id, "slag": "s", "goal": "", "status": "queued",
+            "outcome_class": null, "waiting": null, "context": {}, "resources": {},
+            "plan": null, "intent": null, "iteration": 0, "iteration_budget": 1,
+            "calls": [], "result": null, "error": null, "audit": [], "request_id": "",
+            "created_at": rfc3339(0), "updated_at": rfc3339(0), "ended_at": null
+        }))
+        .expect("a job record");
+        record.status = status;
+        record
     }
 
     #[tokio::test]
@@ -1676,16 +935,15 @@ mod tests {
         for (index, job_id) in ["p1", "p2", "p3"].into_iter().enumerate() {
             let mut job = record(job_id, JobStatus::Queued);
             repo.create(&job, false).await.unwrap();
-            job.status = JobStatus::Paused;
-            let mut ask = dal::single_ask(
-                "MISSING_REQUIRED_INPUT",
-                dal::ask_field("amount", "number", "How much?", Vec::new()),
+            let mut ask = adas_step::ask::single_ask(
+                PauseReason::MissingRequiredInput,
+                adas_step::ask::ask_field("amount", "number", "How much?", Vec::new()),
                 "How much?".into(),
                 None,
             );
             ask.created_at = rfc3339(index as u64);
-            job.waiting = Some(ask);
-            repo.save_batch(1, &mut job, Vec::new(), false)
+            let paused = Event::paused(ask.reason_code, "How much?", serde_json::json!({}));
+            repo.save(1, &mut job, Transition::pause(ask, paused))
                 .await
                 .unwrap();
         }

@@ -77,7 +77,7 @@ fn paused_after_a_call() -> JobRecord {
         source: "message".into(),
     });
     record.waiting = Some(Waiting {
-        reason_code: "MISSING_REQUIRED_INPUT".into(),
+        reason_code: adas_jobs::PauseReason::MissingRequiredInput,
         requested_fields: vec!["amount".into()],
         prompt_message: "How much should be refunded?".into(),
         correlation_id: "c019a4f3c2b1d9e8f7c".into(),
@@ -142,7 +142,7 @@ fn every_part_of_a_record_round_trips() {
     record.holds_quota = true;
     record.conversation = "j0".into();
     record.skill_etag = "W/\"3\"".into();
-    record.llm = adas_llm::Usage {
+    record.llm = adas_step::Usage {
         calls: 2,
         input_tokens: 300,
         output_tokens: 40,

@@ -25,17 +25,17 @@ fn record(job_id: &str, status: JobStatus) -> JobRecord {
 /// waiting index in one write (asked `index` ms into the day, so the ask
 /// order is the creation order).
 async fn pause(repo: &JobRepo, job: &mut JobRecord, index: usize) {
-    job.status = JobStatus::Paused;
-    job.waiting = Some(
-        serde_json::from_value(json!({
-            "reason_code": "MISSING_REQUIRED_INPUT", "requested_fields": ["amount"],
-            "prompt_message": "How much?", "correlation_id": format!("c{index}"),
-            "created_at": format!("2026-01-01T00:00:{:02}.{:03}Z", index / 1000, index % 1000),
-            "last_prompt_at": "2026-01-01T00:00:00.000Z"
-        }))
-        .expect("a waiting object"),
-    );
-    repo.save_batch(1, job, Vec::new(), false).await.unwrap();
+    let waiting: adas_jobs::Waiting = serde_json::from_value(json!({
+        "reason_code": "MISSING_REQUIRED_INPUT", "requested_fields": ["amount"],
+        "prompt_message": "How much?", "correlation_id": format!("c{index}"),
+        "created_at": format!("2026-01-01T00:00:{:02}.{:03}Z", index / 1000, index % 1000),
+        "last_prompt_at": "2026-01-01T00:00:00.000Z"
+    }))
+    .expect("a waiting object");
+    let paused = adas_jobs::Event::paused(waiting.reason_code, "How much?", json!({}));
+    repo.save(1, job, adas_jobs::Transition::pause(waiting, paused))
+        .await
+        .unwrap();
 }
 
 #[tokio::test]

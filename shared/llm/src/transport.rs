@@ -230,12 +230,7 @@ fn exchange_key(model: &ModelConfig, body: &Json) -> String {
     let mut hasher = Sha256::new();
     hasher.update(format!("{:?}\n", model.provider).as_bytes());
     hasher.update(body.to_string().as_bytes());
-    hasher
-        .finalize()
-        .iter()
-        .take(16)
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    hex::encode(&hasher.finalize()[..16])
 }
 
 fn record(dir: &Path, key: &str, body: &Json, answer: &Json) {

@@ -30,3 +30,24 @@ pub fn planner(llm: Option<adas_llm::Llm>) -> std::sync::Arc<dyn Planner> {
         None => std::sync::Arc::new(WorkflowPlanner),
     }
 }
+
+/// `planner`'s answer for `input`, its program checked as the text anyone
+/// will run: whatever produced it, a plan must be valid DIA before it runs.
+pub async fn plan_checked(
+    planner: &dyn Planner,
+    skill: &adas_skill::model::Skill,
+    input: &PlanInput<'_>,
+) -> Result<Planned, adas_dia::ParseError> {
+    let mut planned = planner.plan(skill, input).await;
+    if let Some(program) = &planned.program {
+        planned.program = Some(adas_dia::parse(&program.to_string())?);
+    }
+    Ok(planned)
+}
+
+/// Loads what the first detection would (the lexicon, parsed once per
+/// process): a process that serves plans calls it at startup, off the async
+/// threads, so its first job does not pay for it.
+pub fn warm() {
+    let _ = lexicon::lexicon();
+}

@@ -5,7 +5,6 @@
 //! rule says: "amount > 500" applies above 500 (the reference's inverted
 //! comparison is not copied).
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use adas_skill::OperationalSkill;
@@ -122,36 +121,7 @@ impl Decision {
     }
 }
 
-/// SHA-256 of the tool name and its arguments in canonical form (keys sorted at
-/// every level), hex. An approval applies to exactly this call.
-pub fn call_digest(tool: &str, args: &Map<String, Json>) -> String {
-    fn canonical(value: &Json) -> Json {
-        match value {
-            Json::Object(map) => {
-                let sorted: BTreeMap<&String, Json> = map
-                    .iter()
-                    .map(|(key, value)| (key, canonical(value)))
-                    .collect();
-                serde_json::to_value(sorted).unwrap_or(Json::Null)
-            }
-            Json::Array(items) => Json::Array(items.iter().map(canonical).collect()),
-            other => other.clone(),
-        }
-    }
-    let mut hasher = Sha256::new();
-    hasher.update(tool.as_bytes());
-    hasher.update([0u8]);
-    hasher.update(
-        canonical(&Json::Object(args.clone()))
-            .to_string()
-            .as_bytes(),
-    );
-    hasher
-        .finalize()
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
-}
+pub use adas_dia::call_digest;
 
 fn matches(pattern: &str, tool: &str) -> bool {
     match pattern.strip_suffix('*') {
@@ -591,7 +561,7 @@ pub enum ApprovalError {
 }
 
 /// Who decides: an authenticated principal, as the gate sees it.
-pub struct Decider<'a> {
+pub struct Approver<'a> {
     /// Principal name (recorded as `decided_by`).
     pub name: &'a str,
     /// Whether it holds a role.
@@ -602,10 +572,10 @@ pub struct Decider<'a> {
     pub four_eyes: bool,
 }
 
-impl std::fmt::Debug for Decider<'_> {
+impl std::fmt::Debug for Approver<'_> {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter
-            .debug_struct("Decider")
+            .debug_struct("Approver")
             .field("name", &self.name)
             .field("owns_job", &self.owns_job)
             .finish()
@@ -645,13 +615,7 @@ pub fn correlation_id(job_id: &str, call_digest: &str, occurrence: u32) -> Strin
     if occurrence > 0 {
         hasher.update(occurrence.to_be_bytes());
     }
-    let hex: String = hasher
-        .finalize()
-        .iter()
-        .take(12)
-        .map(|byte| format!("{byte:02x}"))
-        .collect();
-    format!("apr-{hex}")
+    format!("apr-{}", hex::encode(&hasher.finalize()[..12]))
 }
 
 impl<'a> ApprovalBook<'a> {
@@ -742,7 +706,7 @@ impl<'a> ApprovalBook<'a> {
         slag: &str,
         job_id: &str,
         correlation_id: &str,
-        decider: &Decider<'_>,
+        decider: &Approver<'_>,
         decision: ApprovalChoice,
         comment: &str,
     ) -> Result<ApprovalRecord, ApprovalError> {
@@ -809,4 +773,45 @@ impl<'a> ApprovalBook<'a> {
             }
         }
     }
+}
+
+/// The gate's decision on `tool(args)` for `job`: the policy of the skill
+/// version the job runs on, and of a newer one when the policy tightened
+/// since (`newer`: the stricter verdict wins), the conversation's grants,
+/// and the approvals of the job — which execution of the exact call it is
+/// (an approval pays for one) and who took part in it (they may not approve
+/// it). Without a job there are no grants, and a call that needs one is
+/// denied.
+pub async fn check_for_job(
+    store: &dyn IdempotencyStore,
+    (skill, newer): (&OperationalSkill, Option<&OperationalSkill>),
+    job: Option<&adas_step::JobRecord>,
+    tool: &str,
+    args: &Map<String, Json>,
+) -> Result<Decision, ApprovalError> {
+    let decision = check(skill, tool, args);
+    let decision = match newer {
+        Some(newer) => stricter(decision, check(newer, tool, args)),
+        None => decision,
+    };
+    let now = adas_step::now_ms();
+    let live: Vec<&adas_step::Grant> = job
+        .map(|record| adas_step::live_grants(record, now).collect())
+        .unwrap_or_default();
+    let decision = match access(skill, tool, &live, args) {
+        Some(denied) => stricter(decision, denied),
+        None => decision,
+    };
+    let Some(record) = job else {
+        return Ok(decision);
+    };
+    let excluded = adas_step::certainty::took_part(record, args, &decision.call_digest);
+    let call = JobCall {
+        job_id: &record.job_id,
+        occurrence: adas_step::certainty::executions(record, &decision.call_digest),
+        excluded: &excluded,
+    };
+    ApprovalBook::new(store)
+        .settle(&record.slag, call, tool, args, decision)
+        .await
 }

@@ -5,11 +5,10 @@
 //!   call (tool + argument digest + job), recorded with who and when.
 //! - [`finalize`]: the finalization gate (goal coverage, guardrails, required
 //!   output fields; reason and action codes of spec 004 §4.4) and its retry policy.
-//! - [`polish`]: the reply polisher; states the results in the skill's voice and
+//! - the reply polisher (`adas_step::reply`, deterministic; [`llm`] for a model): states the results in the skill's voice and
 //!   never adds facts.
 //! - [`llm`]: the seams where an LLM may replace each deterministic default.
 
 pub mod finalize;
 pub mod gate;
 pub mod llm;
-pub mod polish;

@@ -10,43 +10,24 @@
 //! polish is used. Any model failure falls back to the deterministic result.
 
 use adas_llm::prompt::{PREAMBLE, fence, fence_json, guardrails};
-use adas_llm::{Llm, LlmError, Request, Usage};
+use adas_llm::{Llm, LlmError, Request};
 use async_trait::async_trait;
 use serde_json::{Map, Value as Json, json};
 
 use adas_skill::OperationalSkill;
 
 use crate::finalize::{Action, Draft, Reason, ReasonCode, Verdict, judge};
-use crate::polish::polish;
+use adas_step::reply::polish;
 
 pub use adas_llm::prompt::MAX_GUARDRAILS as MAX_PROMPT_GUARDRAILS;
 
-/// Who decided and what it cost.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Spent {
-    /// `deterministic` or `model:<name>`.
-    pub by: String,
-    /// Model usage.
-    pub usage: Usage,
-    /// Why a model's answer was not used.
-    pub fallback: Option<String>,
-}
-
-impl Spent {
-    /// No model involved.
-    pub fn deterministic() -> Self {
-        Self {
-            by: "deterministic".into(),
-            ..Self::default()
-        }
-    }
-}
+pub use adas_llm::Decider;
 
 /// Judges draft replies.
 #[async_trait]
 pub trait FinalizationJudge: Send + Sync {
     /// The verdict on a draft, and who gave it.
-    async fn judge(&self, skill: &OperationalSkill, draft: &Draft) -> (Verdict, Spent);
+    async fn judge(&self, skill: &OperationalSkill, draft: &Draft) -> (Verdict, Decider);
 }
 
 /// What a polisher formats.
@@ -70,7 +51,7 @@ pub struct PolishInput<'a> {
 #[async_trait]
 pub trait Polisher: Send + Sync {
     /// The formatted reply, and who formatted it.
-    async fn polish(&self, input: &PolishInput<'_>) -> (String, Spent);
+    async fn polish(&self, input: &PolishInput<'_>) -> (String, Decider);
 }
 
 /// The mechanical judge.
@@ -79,8 +60,8 @@ pub struct MechanicalJudge;
 
 #[async_trait]
 impl FinalizationJudge for MechanicalJudge {
-    async fn judge(&self, skill: &OperationalSkill, draft: &Draft) -> (Verdict, Spent) {
-        (judge(skill, draft), Spent::deterministic())
+    async fn judge(&self, skill: &OperationalSkill, draft: &Draft) -> (Verdict, Decider) {
+        (judge(skill, draft), Decider::deterministic())
     }
 }
 
@@ -90,10 +71,10 @@ pub struct TemplatePolisher;
 
 #[async_trait]
 impl Polisher for TemplatePolisher {
-    async fn polish(&self, input: &PolishInput<'_>) -> (String, Spent) {
+    async fn polish(&self, input: &PolishInput<'_>) -> (String, Decider) {
         (
             polish(input.persona, input.reply, input.results, input.waited),
-            Spent::deterministic(),
+            Decider::deterministic(),
         )
     }
 }
@@ -104,7 +85,7 @@ pub async fn finalize(
     judge: &dyn FinalizationJudge,
     skill: &OperationalSkill,
     draft: &Draft,
-) -> (Verdict, Spent) {
+) -> (Verdict, Decider) {
     if !skill.engine.finalization_gate_enabled {
         return (
             Verdict {
@@ -116,7 +97,7 @@ pub async fn finalize(
                 suggested_action: None,
                 unchecked_guardrails: Vec::new(),
             },
-            Spent::deterministic(),
+            Decider::deterministic(),
         );
     }
     judge.judge(skill, draft).await
@@ -219,7 +200,7 @@ fn parse_verdict(answer: &Json) -> Result<Verdict, String> {
 
 #[async_trait]
 impl FinalizationJudge for ModelJudge {
-    async fn judge(&self, skill: &OperationalSkill, draft: &Draft) -> (Verdict, Spent) {
+    async fn judge(&self, skill: &OperationalSkill, draft: &Draft) -> (Verdict, Decider) {
         let mechanical = judge(skill, draft);
         let wanted = skill
             .engine
@@ -227,7 +208,7 @@ impl FinalizationJudge for ModelJudge {
             .as_deref()
             .or(skill.engine.model.as_deref());
         let Some(mut session) = self.llm.session(wanted, draft.tokens_spent) else {
-            return (mechanical, Spent::deterministic());
+            return (mechanical, Decider::deterministic());
         };
         let by = format!("model:{}", session.model_name());
         let goal = skill
@@ -296,7 +277,7 @@ impl FinalizationJudge for ModelJudge {
                     .collect();
                 (
                     verdict,
-                    Spent {
+                    Decider {
                         by,
                         usage,
                         fallback: None,
@@ -305,7 +286,7 @@ impl FinalizationJudge for ModelJudge {
             }
             Err(error) => (
                 mechanical,
-                Spent {
+                Decider {
                     by: "deterministic".into(),
                     usage,
                     fallback: Some(format!("{by}: {error}")),
@@ -340,10 +321,10 @@ fn fact_tokens(text: &str) -> Vec<String> {
 
 #[async_trait]
 impl Polisher for ModelPolisher {
-    async fn polish(&self, input: &PolishInput<'_>) -> (String, Spent) {
+    async fn polish(&self, input: &PolishInput<'_>) -> (String, Decider) {
         let formatted = polish(input.persona, input.reply, input.results, input.waited);
         let Some(mut session) = self.llm.session(input.model, input.tokens_spent) else {
-            return (formatted, Spent::deterministic());
+            return (formatted, Decider::deterministic());
         };
         let by = format!("model:{}", session.model_name());
         let system = format!(
@@ -365,7 +346,7 @@ impl Polisher for ModelPolisher {
         let refused = |why: String| {
             (
                 formatted.clone(),
-                Spent {
+                Decider {
                     by: "deterministic".into(),
                     usage,
                     fallback: Some(format!("{by}: {why}")),
@@ -390,7 +371,7 @@ impl Polisher for ModelPolisher {
                 }
                 (
                     text,
-                    Spent {
+                    Decider {
                         by,
                         usage,
                         fallback: None,
@@ -421,4 +402,60 @@ pub fn judge_and_polisher(
             std::sync::Arc::new(TemplatePolisher),
         ),
     }
+}
+
+/// What a reply is polished from: the draft, the results it may state, the
+/// job's bound resources and whether the user waited on an ask.
+#[derive(Debug, Clone, Copy)]
+pub struct ReplyDraft<'a> {
+    /// The draft reply.
+    pub reply: &'a str,
+    /// The results the reply may state.
+    pub results: &'a Map<String, Json>,
+    /// The job's bound resources (the persona may name them).
+    pub resources: &'a std::collections::BTreeMap<String, String>,
+    /// Whether the user waited on an ask.
+    pub waited: bool,
+    /// Model tokens the job already spent.
+    pub tokens_spent: u64,
+}
+
+/// The reply in the skill's persona (its role's voice, or `persona`, with
+/// the job's resources rendered in and credentials never shown).
+pub async fn polish_as(
+    polisher: &dyn Polisher,
+    skill: &OperationalSkill,
+    draft: ReplyDraft<'_>,
+) -> (String, Decider) {
+    use adas_skill::resources::{BoundResources, render};
+    let template = skill
+        .skill
+        .role
+        .as_ref()
+        .and_then(adas_skill::model::Role::voice)
+        .or_else(|| skill.skill.persona.clone())
+        .unwrap_or_default();
+    let credentials = skill
+        .skill
+        .resources
+        .iter()
+        .filter(|resource| resource.kind == "credential")
+        .map(|resource| resource.name.clone())
+        .collect();
+    let bound = BoundResources {
+        values: draft.resources.clone(),
+        credentials,
+        unbound_optional: Vec::new(),
+    };
+    let persona = render(&template, &bound);
+    polisher
+        .polish(&PolishInput {
+            persona: &persona,
+            reply: draft.reply,
+            results: draft.results,
+            waited: draft.waited,
+            model: skill.engine.model.as_deref(),
+            tokens_spent: draft.tokens_spent,
+        })
+        .await
 }

@@ -6,13 +6,13 @@ use std::sync::Arc;
 
 use adas_policy::finalize::{Action, Draft, ReasonCode, RetryDecision, judge, retry_decision};
 use adas_policy::gate::{
-    ApprovalBook, ApprovalChoice, ApprovalError, Decider, JobCall, RuleKind, Verdict, call_digest,
+    ApprovalBook, ApprovalChoice, ApprovalError, Approver, JobCall, RuleKind, Verdict, call_digest,
     check,
 };
 use adas_policy::llm::FinalizationJudge;
-use adas_policy::polish::polish;
 use adas_skill::{Catalog, OperationalSkill};
 use adas_state::MemoryStore;
+use adas_step::reply::polish;
 use serde_json::{Map, Value as Json, json};
 
 fn skill(slag: &str) -> Arc<OperationalSkill> {
@@ -226,7 +226,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             &correlation,
-            &Decider {
+            &Approver {
                 name: "user:bob",
                 holds_role: &|role: &str| role == "user",
                 owns_job: false,
@@ -247,7 +247,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             &correlation,
-            &Decider {
+            &Approver {
                 name: "mallory",
                 holds_role: &|role: &str| role == "supervisor",
                 owns_job: true,
@@ -264,7 +264,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             "apr-nope",
-            &Decider {
+            &Approver {
                 name: "supervisor",
                 holds_role: &|role: &str| role == "supervisor",
                 owns_job: false,
@@ -282,7 +282,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             &correlation,
-            &Decider {
+            &Approver {
                 name: "supervisor:alice",
                 holds_role: &|role: &str| role == "supervisor",
                 owns_job: false,
@@ -360,7 +360,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             &correlation,
-            &Decider {
+            &Approver {
                 name: "supervisor",
                 holds_role: &|role: &str| role == "supervisor",
                 owns_job: false,
@@ -377,7 +377,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
             "cs-tier-1",
             "job-1",
             &correlation,
-            &Decider {
+            &Approver {
                 name: "supervisor",
                 holds_role: &|role: &str| role == "supervisor",
                 owns_job: false,
@@ -409,7 +409,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
         "cs-tier-1",
         "job-3",
         &rejected.correlation_id,
-        &Decider {
+        &Approver {
             name: "supervisor",
             holds_role: &|role: &str| role == "supervisor",
             owns_job: false,
@@ -599,7 +599,7 @@ fn replies_state_the_answer() {
     let deploys = json!({"service": "payments", "deploys": [
         {"version": "v42", "author": "ann"}, {"version": "v41", "author": "bob"}
     ]});
-    let text = adas_policy::polish::compose(
+    let text = adas_step::reply::compose(
         None,
         &[("Recent deploys of a service".into(), deploys.clone())],
         &Map::new(),
@@ -613,12 +613,12 @@ fn replies_state_the_answer() {
     let order = json!({"order_id": "ORD-1", "status": "processing", "carrier": "",
         "expected_delivery": null, "gift": false, "total": 40});
     assert_eq!(
-        adas_policy::polish::compose(None, &[("Look up an order".into(), order)], &Map::new()),
+        adas_step::reply::compose(None, &[("Look up an order".into(), order)], &Map::new()),
         "Look up an order: ORD-1 is processing — gift: no, total: 40."
     );
     let facts = args(json!({"order_id": "ORD-1", "status": "shipped", "carrier": {"name": "UPS"}}));
     assert_eq!(
-        adas_policy::polish::compose(
+        adas_step::reply::compose(
             Some("{{order_id}} is {{status}} with {{carrier.name}}; {{eta}}"),
             &[],
             &facts
@@ -631,7 +631,7 @@ mockall::mock! {
     Judge {}
     #[async_trait::async_trait]
     impl FinalizationJudge for Judge {
-        async fn judge(&self, skill: &OperationalSkill, draft: &Draft) -> (adas_policy::finalize::Verdict, adas_policy::llm::Spent);
+        async fn judge(&self, skill: &OperationalSkill, draft: &Draft) -> (adas_policy::finalize::Verdict, adas_policy::llm::Decider);
     }
 }
 
@@ -650,7 +650,7 @@ async fn the_llm_seam_is_skipped_when_the_gate_is_disabled() {
         .returning(|skill, draft| {
             (
                 judge(skill, draft),
-                adas_policy::llm::Spent::deterministic(),
+                adas_policy::llm::Decider::deterministic(),
             )
         });
     let cs = skill("cs-tier-1");
@@ -740,7 +740,7 @@ async fn an_approval_pays_for_one_execution_and_takers_part_may_not_approve() {
         )
         .await
         .unwrap();
-    let supervisor = |name| Decider {
+    let supervisor = |name| Approver {
         name,
         holds_role: &|role: &str| role == "supervisor",
         owns_job: false,

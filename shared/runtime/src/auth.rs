@@ -372,13 +372,7 @@ pub fn key_digest(key: &str) -> String {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut out, byte| {
-            let _ = write!(out, "{byte:02x}");
-            out
-        })
+    hex::encode(bytes)
 }
 
 /// How callers are recognised.

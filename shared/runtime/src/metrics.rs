@@ -114,15 +114,6 @@ pub fn count_unaccepted_tool_call() {
     metrics::counter!("adas_unaccepted_tool_calls_total").increment(1);
 }
 
-/// Counts what a model call (or several) cost.
-pub fn count_llm(usage: &adas_llm::Usage) {
-    metrics::counter!("adas_llm_calls_total").increment(usage.calls);
-    metrics::counter!("adas_llm_tokens_total", "direction" => "input")
-        .increment(usage.input_tokens);
-    metrics::counter!("adas_llm_tokens_total", "direction" => "output")
-        .increment(usage.output_tokens);
-}
-
 /// The `/package.Service/Method` paths a label may name: the contract's, health's
 /// and reflection's. Anything else is labelled `unknown`, so a caller sending
 /// random paths cannot grow the page without bound.

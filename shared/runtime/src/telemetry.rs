@@ -134,10 +134,7 @@ pub fn egress_traceparent(traceparent: &str, scope: &str) -> String {
         .chain_update(b"\0")
         .chain_update(scope.as_bytes())
         .finalize();
-    let own: String = digest[..16]
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect();
+    let own = hex::encode(&digest[..16]);
     format!("00-{own}-{span}-{flags}")
 }
 

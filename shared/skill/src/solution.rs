@@ -414,7 +414,7 @@ pub async fn put(
     docs.doc_put(
         &scope(tenant),
         id,
-        &crate::catalog::etag_of(source),
+        &crate::etag_of(source),
         source.as_bytes(),
         expect,
     )

@@ -167,41 +167,20 @@ pub struct ResolvedTools {
 /// tool read-only is a changed tool (definitions without the hint keep the
 /// digest they were accepted with).
 pub fn tool_digest(tool: &ToolSpec) -> String {
-    use sha2::{Digest, Sha256};
     let canonical = match tool.read_only_hint {
-        None => serde_json::json!([tool.name, tool.description, sorted(&tool.input_schema)]),
+        None => serde_json::json!([
+            tool.name,
+            tool.description,
+            adas_dia::digest::canonical(&tool.input_schema)
+        ]),
         Some(hint) => serde_json::json!([
             tool.name,
             tool.description,
-            sorted(&tool.input_schema),
+            adas_dia::digest::canonical(&tool.input_schema),
             {"readOnlyHint": hint}
         ]),
     };
-    Sha256::digest(canonical.to_string().as_bytes())
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
-}
-
-/// `value` with object keys sorted. Recursion is bounded by serde_json's own
-/// nesting limit on the text the schema was parsed from.
-fn sorted(value: &serde_json::Value) -> serde_json::Value {
-    match value {
-        serde_json::Value::Object(map) => {
-            let mut entries: Vec<(&String, &serde_json::Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            serde_json::Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(key, value)| (key.clone(), sorted(value)))
-                    .collect(),
-            )
-        }
-        serde_json::Value::Array(items) => {
-            serde_json::Value::Array(items.iter().map(sorted).collect())
-        }
-        other => other.clone(),
-    }
+    adas_dia::digest::sha256_hex(canonical.to_string().as_bytes())
 }
 
 /// Accepted definitions by tool name (digests), kept for as long as the skill.

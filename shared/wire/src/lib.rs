@@ -1,9 +1,10 @@
-//! adas-wire: job records as `adas.v1` wire messages — the one conversion the
-//! Orchestrator, DalAgent and Gate share at their edges (domain crates never
-//! import generated types) — and, in [`engine`], the engines' answers as the
-//! services send them, for the services and the worker's in-process steps.
+//! adas-wire: the domain as `adas.v1` wire messages, converted at the edges
+//! only — job records for the Orchestrator, DalAgent and Gate, and, in
+//! [`rpc`], the bodies of IntentService `Plan` and GateService
+//! `CheckToolCall`, `Finalize` and `PolishReply` as the services answer
+//! them (and the orchestrator's remote step engine reads them back).
 
-pub mod engine;
+pub mod rpc;
 
 use adas_jobs::{
     EventKind, JobEvent, JobRecord, JobStatus, OutcomeClass, StoredJob, Waiting, parse_rfc3339_ms,
@@ -40,34 +41,25 @@ pub fn usage_of(usage: Option<&pb::LlmUsage>) -> adas_llm::Usage {
 }
 
 /// Who decided, on the wire; the usage is also counted on this process's metrics page.
-pub fn decider(by: &str, spent: &adas_llm::Usage, fallback: Option<&str>) -> pb::Decider {
-    adas_runtime::metrics::count_llm(spent);
+pub fn decider(decider: &adas_llm::Decider) -> pb::Decider {
+    decider.count();
     pb::Decider {
-        name: by.to_owned(),
-        usage: Some(usage(spent)),
-        fallback_reason: fallback.unwrap_or_default().to_owned(),
+        name: decider.by.clone(),
+        usage: Some(usage(&decider.usage)),
+        fallback_reason: decider.fallback.clone().unwrap_or_default(),
     }
 }
 
-/// What a decider's model calls cost (zero when there is none).
-pub fn decider_usage(decider: Option<&pb::Decider>) -> adas_llm::Usage {
-    usage_of(decider.and_then(|decider| decider.usage.as_ref()))
-}
-
-/// A decider as event data.
-pub fn decider_json(decider: Option<&pb::Decider>) -> Json {
+/// Who decided, read from the wire (none: nobody said, nothing spent).
+pub fn decider_of(decider: Option<&pb::Decider>) -> adas_llm::Decider {
     let Some(decider) = decider else {
-        return Json::Null;
+        return adas_llm::Decider::default();
     };
-    let spent = usage_of(decider.usage.as_ref());
-    serde_json::json!({
-        "by": decider.name,
-        "calls": spent.calls,
-        "input_tokens": spent.input_tokens,
-        "output_tokens": spent.output_tokens,
-        "cost_usd": spent.cost_usd,
-        "fallback_reason": (!decider.fallback_reason.is_empty()).then_some(&decider.fallback_reason),
-    })
+    adas_llm::Decider {
+        by: decider.name.clone(),
+        usage: usage_of(decider.usage.as_ref()),
+        fallback: (!decider.fallback_reason.is_empty()).then(|| decider.fallback_reason.clone()),
+    }
 }
 
 fn timestamp(text: &str) -> Option<prost_types::Timestamp> {
@@ -127,7 +119,7 @@ pub fn outcome(outcome: Option<OutcomeClass>) -> pb::OutcomeClass {
 /// The waiting object on the wire.
 pub fn waiting(waiting: &Waiting) -> pb::Waiting {
     pb::Waiting {
-        reason_code: waiting.reason_code.clone(),
+        reason_code: waiting.reason_code.as_str().to_owned(),
         requested_fields: waiting.requested_fields.clone(),
         prompt_message: waiting.prompt_message.clone(),
         correlation_id: waiting.correlation_id.clone(),
@@ -297,28 +289,18 @@ pub fn job_basic(stored: &StoredJob) -> pb::Job {
 /// An event kind on the wire: exhaustive, so no kind reaches a client as
 /// UNSPECIFIED.
 pub fn event_type(kind: EventKind) -> pb::JobEventType {
-    match kind {
-        EventKind::Created => pb::JobEventType::Created,
-        EventKind::Running => pb::JobEventType::Running,
-        EventKind::Reclaimed => pb::JobEventType::Reclaimed,
-        EventKind::Planned => pb::JobEventType::Planned,
-        EventKind::Resolved => pb::JobEventType::Resolved,
-        EventKind::Paused => pb::JobEventType::Paused,
-        EventKind::Resumed => pb::JobEventType::Resumed,
-        EventKind::AnswerRefused => pb::JobEventType::AnswerRefused,
-        EventKind::ToolStarted => pb::JobEventType::ToolStarted,
-        EventKind::ToolFinished => pb::JobEventType::ToolFinished,
-        EventKind::ToolDenied => pb::JobEventType::ToolDenied,
-        EventKind::Finalized => pb::JobEventType::Finalized,
-        EventKind::Completed => pb::JobEventType::Completed,
-        EventKind::Failed => pb::JobEventType::Failed,
-        EventKind::Cancelled => pb::JobEventType::Cancelled,
-        EventKind::GrantIssued => pb::JobEventType::GrantIssued,
-        EventKind::GrantExpired => pb::JobEventType::GrantExpired,
-        EventKind::GrantDenied => pb::JobEventType::GrantDenied,
-        EventKind::Handoff => pb::JobEventType::Handoff,
-        EventKind::WorkflowDeviated => pb::JobEventType::WorkflowDeviated,
-    }
+    // By name (`answer_refused` is JOB_EVENT_TYPE_ANSWER_REFUSED): a kind the
+    // contract lacks is caught by this crate's tests, never sent as a guess.
+    static TYPES: std::sync::LazyLock<Vec<pb::JobEventType>> = std::sync::LazyLock::new(|| {
+        EventKind::ALL
+            .iter()
+            .map(|kind| {
+                pb::JobEventType::from_str_name(&format!("JOB_EVENT_TYPE_{}", kind.upper_name()))
+                    .unwrap_or(pb::JobEventType::Unspecified)
+            })
+            .collect()
+    });
+    TYPES[kind as usize]
 }
 
 /// A job event on the wire.

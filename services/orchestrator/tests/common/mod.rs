@@ -9,9 +9,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use adas_jobs::{JobRecord, StoredJob};
 use adas_orchestrator::engine::{Engine, Local, Next};
-use adas_orchestrator::worker::WorkError;
-use adas_proto::pb;
+use adas_orchestrator::error::WorkError;
 use adas_skill::OperationalSkill;
+use adas_step::effect::{FinalizeAsk, Judged, PlanAsk, Planned, PolishAsk, Polished};
+use adas_step::guard::GateWord;
 use serde_json::{Map, Value as Json};
 
 /// Runs after the gate's `n`th check (from 0) of `tool`; an error fails the
@@ -53,9 +54,9 @@ impl Engine for HookedGate {
         &self,
         skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        request: pb::PlanRequest,
-    ) -> Result<pb::PlanResponse, WorkError> {
-        self.inner.plan(skill, record, request).await
+        ask: PlanAsk,
+    ) -> Result<Planned, WorkError> {
+        self.inner.plan(skill, record, ask).await
     }
     async fn resolve_next(
         &self,
@@ -70,7 +71,7 @@ impl Engine for HookedGate {
         record: &JobRecord,
         tool: &str,
         args: &Map<String, Json>,
-    ) -> Result<pb::GateDecision, WorkError> {
+    ) -> Result<GateWord, WorkError> {
         let decision = self
             .inner
             .check_tool_call(skill, record, tool, args)
@@ -83,17 +84,17 @@ impl Engine for HookedGate {
         &self,
         skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        request: pb::FinalizeRequest,
-    ) -> Result<pb::FinalizationResult, WorkError> {
-        self.inner.finalize(skill, record, request).await
+        ask: FinalizeAsk,
+    ) -> Result<Judged, WorkError> {
+        self.inner.finalize(skill, record, ask).await
     }
     async fn polish_reply(
         &self,
         skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        request: pb::PolishReplyRequest,
-    ) -> Result<pb::PolishReplyResponse, WorkError> {
-        self.inner.polish_reply(skill, record, request).await
+        ask: PolishAsk,
+    ) -> Result<Polished, WorkError> {
+        self.inner.polish_reply(skill, record, ask).await
     }
 }
 

@@ -8,7 +8,6 @@
 //! Otherwise the job asks the user to confirm the exact call, in plain words.
 
 use adas_skill::OperationalSkill;
-use adas_tools::ToolSpec;
 use serde_json::{Map, Value as Json};
 
 use crate::{JobRecord, same_value};
@@ -19,18 +18,19 @@ const MAX_OUTPUT_DEPTH: usize = 8;
 /// Whether calling `tool` again with the same arguments changes nothing more:
 /// the skill's `tools[].idempotent` decides, else read-only tools are and
 /// side-effecting ones are not.
-pub fn idempotent(skill: &OperationalSkill, tool: &str, spec: Option<&ToolSpec>) -> bool {
+pub fn idempotent(skill: &OperationalSkill, tool: &str, read_only_hint: Option<bool>) -> bool {
     let declared = skill
         .skill
         .tools
         .iter()
         .find(|declared| declared.name == tool)
         .and_then(|declared| declared.idempotent);
-    declared.unwrap_or_else(|| !side_effecting(skill, tool, spec))
+    declared.unwrap_or_else(|| !side_effecting(skill, tool, read_only_hint))
 }
 
 /// Whether calling `tool` may change something outside the job.
-pub fn side_effecting(skill: &OperationalSkill, tool: &str, spec: Option<&ToolSpec>) -> bool {
+/// `read_only_hint` is the MCP server's, from the definition an admin accepted.
+pub fn side_effecting(skill: &OperationalSkill, tool: &str, read_only_hint: Option<bool>) -> bool {
     // Core tools run in-process and only shape the reply.
     if tool.starts_with("sys.") {
         return false;
@@ -41,7 +41,7 @@ pub fn side_effecting(skill: &OperationalSkill, tool: &str, spec: Option<&ToolSp
         .iter()
         .find(|declared| declared.name == tool)
         .and_then(|declared| declared.read_only);
-    match declared.or_else(|| spec.and_then(|spec| spec.read_only_hint)) {
+    match declared.or(read_only_hint) {
         Some(read_only) => !read_only,
         None => true,
     }

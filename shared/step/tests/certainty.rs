@@ -1,15 +1,11 @@
 //! Side effects need certainty: which tools have side effects, what counts as
 //! evidence, and when a call must be confirmed first.
 
-use adas_jobs::certainty::{confirmation_needed, describe_call, evidenced, side_effecting};
-use adas_jobs::{CallRecord, DetectedIntent, Evidence, JobRecord};
-use adas_skill::Catalog;
-use adas_tools::{ToolSource, ToolSpec};
+use adas_step::certainty::{confirmation_needed, describe_call, evidenced, side_effecting};
+use adas_step::{CallRecord, DetectedIntent, Evidence, JobRecord};
 use serde_json::{Map, Value as Json, json};
 
-fn skill() -> std::sync::Arc<adas_skill::OperationalSkill> {
-    let root = std::env::temp_dir().join(format!("adas-certainty-{}", std::process::id()));
-    let catalog = Catalog::new(&root, &root);
+fn skill() -> adas_skill::OperationalSkill {
     let source = "\
 name: Certainty
 problem: {statement: Test certainty}
@@ -23,12 +19,7 @@ tools:
   - name: pinky_swear
     read_only: false
 ";
-    catalog.put("certainty", source, None).unwrap()
-}
-
-fn spec(name: &str, hint: Option<bool>) -> ToolSpec {
-    ToolSpec::from_schema(name, "", json!({"type": "object"}), ToolSource::Core)
-        .with_read_only_hint(hint)
+    adas_skill::OperationalSkill::from_source("certainty", source).unwrap()
 }
 
 fn record(confident: bool) -> JobRecord {
@@ -60,22 +51,10 @@ fn tools_have_side_effects_unless_the_skill_or_the_accepted_hint_says_otherwise(
     assert!(!side_effecting(&skill, "lookup", None));
     assert!(side_effecting(&skill, "reserve", None));
     // The server's hint counts when the skill says nothing...
-    assert!(!side_effecting(
-        &skill,
-        "reserve",
-        Some(&spec("reserve", Some(true)))
-    ));
+    assert!(!side_effecting(&skill, "reserve", Some(true)));
     // ...but never against the skill's word.
-    assert!(side_effecting(
-        &skill,
-        "pinky_swear",
-        Some(&spec("pinky_swear", Some(true)))
-    ));
-    assert!(side_effecting(
-        &skill,
-        "undeclared",
-        Some(&spec("undeclared", None))
-    ));
+    assert!(side_effecting(&skill, "pinky_swear", Some(true)));
+    assert!(side_effecting(&skill, "undeclared", None));
     assert!(!side_effecting(&skill, "sys.emitUserMessage", None));
 }
 
@@ -124,7 +103,7 @@ fn a_guess_needs_a_yes_and_evidence_does_not() {
 fn whoever_took_part_in_a_call_is_named() {
     let mut job = record(true);
     job.owner = "alice".into();
-    let answer = |who: &str, fields: Json| adas_jobs::AuditEntry {
+    let answer = |who: &str, fields: Json| adas_step::AuditEntry {
         who: who.into(),
         at: "2026-11-23T00:00:00Z".into(),
         action: "answer".into(),
@@ -132,7 +111,7 @@ fn whoever_took_part_in_a_call_is_named() {
     };
     job.audit.push(answer("olga", json!({"amount": 50000})));
     job.audit.push(answer("bob", json!({"note": "hi"})));
-    job.audit.push(adas_jobs::AuditEntry {
+    job.audit.push(adas_step::AuditEntry {
         who: "carl".into(),
         at: "2026-11-23T00:00:00Z".into(),
         action: "confirm".into(),
@@ -140,12 +119,12 @@ fn whoever_took_part_in_a_call_is_named() {
     });
     let call = args(json!({"order_id": "ORD-1", "amount": 50000}));
     assert_eq!(
-        adas_jobs::certainty::took_part(&job, &call, "d1"),
+        adas_step::certainty::took_part(&job, &call, "d1"),
         ["alice", "olga", "carl"]
     );
     // Another call's confirmer did not take part in this one.
     assert_eq!(
-        adas_jobs::certainty::took_part(&job, &call, "d2"),
+        adas_step::certainty::took_part(&job, &call, "d2"),
         ["alice", "olga"]
     );
 }

@@ -59,6 +59,28 @@ pub fn sources_of(skill: &OperationalSkill, record: &JobRecord) -> Map<String, J
     sources
 }
 
+/// The model that answers `QUERY_*` questions of plans, as the DAL-Agent
+/// holds it (opaque: who resolves a plan needs no model API).
+#[derive(Debug, Clone)]
+pub struct QueryModel(Llm);
+
+impl QueryModel {
+    /// Queries answered by `llm`.
+    pub fn new(llm: Llm) -> Self {
+        Self(llm)
+    }
+
+    /// A source for one job's resolution step; `None` when the skill's
+    /// model is not configured.
+    pub fn source(
+        &self,
+        skill: Arc<OperationalSkill>,
+        record: &JobRecord,
+    ) -> Option<ModelQuerySource<'_>> {
+        ModelQuerySource::new(&self.0, skill, record)
+    }
+}
+
 impl<'a> ModelQuerySource<'a> {
     /// A source for one job's resolution step; `None` without a model.
     pub fn new(llm: &'a Llm, skill: Arc<OperationalSkill>, record: &JobRecord) -> Option<Self> {

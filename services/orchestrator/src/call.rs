@@ -1,0 +1,181 @@
+//! A call's effects: running one gated call (a core tool in process, any
+//! other on its MCP server, outside the worker's budget), keeping a large
+//! output in the focus cache, reading it back, and checking the tool's
+//! current definition against the one an admin accepted.
+
+use adas_jobs::focus::FocusError;
+use adas_jobs::{JobError, JobRecord};
+use adas_skill::OperationalSkill;
+use adas_tools::McpError;
+use serde_json::{Map, Value as Json, json};
+use tracing::warn;
+
+use crate::claim::{step_in, step_out};
+use crate::error::WorkError;
+use crate::worker::Worker;
+
+/// A tool output larger than this (as JSON) is kept in the focus cache and the
+/// job record, its event and its archive hold a reference instead of a copy.
+pub const FOCUS_INLINE_MAX_BYTES: usize = 8 * 1024;
+
+/// How many characters of a referenced output the reference shows.
+const FOCUS_PREVIEW_CHARS: usize = 200;
+
+impl Worker {
+    /// Runs one gated call — a core tool in-process, any other on the skill's
+    /// MCP server — and records its duration.
+    pub(crate) async fn run_call(
+        &self,
+        skill: &OperationalSkill,
+        (tool, spec): (&str, Option<&adas_tools::ToolSpec>),
+        args: &Map<String, Json>,
+        (key, tenant, job_id): (&str, &str, &str),
+    ) -> Result<Json, adas_dia::ToolError> {
+        let started = std::time::Instant::now();
+        let call_span = tracing::info_span!("tool.call", %tool, otel.kind = "client");
+        let outcome = if tool.starts_with("sys.") {
+            adas_tools::run_core(tool, args)
+                .map_err(|error| adas_dia::ToolError::Recoverable(error.to_string()))
+        } else {
+            // Where the resolution placed it: its connection's server under
+            // the server's own name, or the skill's server.
+            let route = match spec.map(|spec| (&spec.source, spec.remote_name.as_deref())) {
+                Some((adas_tools::ToolSource::Mcp { uri }, remote)) => {
+                    Some((uri.clone(), remote.unwrap_or(tool)))
+                }
+                _ => record_uri(skill).map(|uri| (uri, tool)),
+            };
+            match route {
+                Some((uri, remote)) => {
+                    // The tool server is a third party: it gets the suite's
+                    // own trace id, never the one a caller chose.
+                    let traceparent = adas_runtime::telemetry::egress_traceparent(
+                        &call_span.in_scope(adas_runtime::telemetry::current_traceparent),
+                        job_id,
+                    );
+                    let meta = adas_tools::CallMeta {
+                        idempotency_key: Some(key),
+                        traceparent: Some(&traceparent),
+                    };
+                    let share = step_out(tenant).await;
+                    let called = tracing::Instrument::instrument(
+                        self.mcp.call_tool(&uri, remote, args, meta),
+                        call_span,
+                    )
+                    .await;
+                    if share.is_some() {
+                        drop(share);
+                        step_in().await;
+                    }
+                    called
+                }
+                .map_err(|error| match error {
+                    McpError::ToolFailed { message, .. } => {
+                        adas_dia::ToolError::Recoverable(message)
+                    }
+                    other => adas_dia::ToolError::Unrecoverable(other.to_string()),
+                }),
+                None => Err(adas_dia::ToolError::Unrecoverable(format!(
+                    "`{tool}` has no MCP server to run on"
+                ))),
+            }
+        };
+        let result = if outcome.is_ok() { "ok" } else { "error" };
+        metrics::histogram!("adas_tool_call_seconds", "tool" => adas_jobs::metric_tool_label(tool), "result" => result)
+            .record(started.elapsed());
+        outcome
+    }
+
+    /// `output` as the job keeps it: itself when small, else a reference to
+    /// its copy in the slag's focus cache (`focus_ref`, `bytes`, `preview`).
+    /// A cache that cannot take it leaves the output inline: never lost.
+    pub(crate) async fn keep_large(&self, slag: &str, output: &Json) -> Json {
+        let text = output.to_string();
+        if text.len() <= FOCUS_INLINE_MAX_BYTES {
+            return output.clone();
+        }
+        match self.focus.put(slag, text.as_bytes()).await {
+            Ok(id) => json!({
+                "focus_ref": id,
+                "bytes": text.len(),
+                "preview": text.chars().take(FOCUS_PREVIEW_CHARS).collect::<String>(),
+            }),
+            Err(error) => {
+                warn!(%error, slag, "focus cache refused a tool output; kept inline");
+                output.clone()
+            }
+        }
+    }
+
+    /// A call's output as the tool returned it: a focus reference is read back
+    /// from the cache (an evicted one stays the reference). A store that cannot
+    /// be read fails the step, to be retried: finalization never judges a
+    /// preview it mistook for the output.
+    pub(crate) async fn full_output(&self, slag: &str, output: &Json) -> Result<Json, WorkError> {
+        let Some(id) = output.get("focus_ref").and_then(Json::as_str) else {
+            return Ok(output.clone());
+        };
+        match self.focus.get(slag, id).await {
+            Ok(Some(bytes)) => {
+                Ok(serde_json::from_slice(&bytes).unwrap_or_else(|_| output.clone()))
+            }
+            Ok(None) | Err(FocusError::InvalidKey(_) | FocusError::TooLarge { .. }) => {
+                Ok(output.clone())
+            }
+            Err(FocusError::Store(error)) => Err(JobError::Store(error).into()),
+        }
+    }
+
+    /// Why `tool` may not run now: its server's current definition is not the
+    /// one an admin accepted (a rug pull, or a tool the server added), or it
+    /// cannot be checked. `None`: it may run.
+    pub(crate) async fn unaccepted(
+        &self,
+        skill: &OperationalSkill,
+        record: &JobRecord,
+        tool: &str,
+    ) -> (Option<String>, Option<adas_tools::ToolSpec>, bool) {
+        if tool.starts_with("sys.") {
+            return (None, None, false);
+        }
+        match self
+            .tools
+            .resolve(&adas_jobs::tool_request(skill, &record.tenant))
+            .await
+        {
+            Ok(resolved) => {
+                let spec = resolved
+                    .tools
+                    .iter()
+                    .find(|spec| spec.name == tool)
+                    .cloned();
+                let refused = resolved
+                    .unaccepted
+                    .iter()
+                    .any(|name| name == tool)
+                    .then(|| {
+                        spec.as_ref()
+                            .and_then(|spec| spec.unavailable_reason.clone())
+                    })
+                    .flatten();
+                (refused, spec, !resolved.stale_sources.is_empty())
+            }
+            // Fail closed: a server that will not list its tools does not get calls.
+            Err(error) => (
+                Some(format!(
+                    "`{tool}` cannot be checked against its accepted definition: {error}"
+                )),
+                None,
+                false,
+            ),
+        }
+    }
+}
+
+fn record_uri(skill: &OperationalSkill) -> Option<String> {
+    skill
+        .skill
+        .mcp_server
+        .clone()
+        .filter(|uri| !uri.trim().is_empty())
+}

@@ -1,0 +1,192 @@
+//! Finishing a job: the draft reply from what the calls returned, what the
+//! finalization judge reads, a replan when the verdict fails and replans are
+//! left, the output contract's fields, and the end — completed with the
+//! polished reply, or handed to a human with the draft attached.
+
+use adas_skill::OperationalSkill;
+use serde_json::{Map, Value as Json, json};
+
+use crate::ask::takeover;
+use crate::effect::{FinalizeAsk, Judged, PolishAsk, Polished};
+use crate::{
+    Completion, Event, JobRecord, JobResult, OutcomeClass, PauseReason, Transition, certainty,
+};
+
+/// What finishing reads from the job: the draft, what the judge is asked,
+/// and the results the reply may state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Drafted {
+    /// What the judge is asked to judge (the draft reply in it).
+    pub ask: FinalizeAsk,
+    /// The successful calls' outputs, in order.
+    pub outputs: Vec<(String, Json)>,
+}
+
+/// The draft reply from the successful calls' full `outputs` (in order).
+pub fn draft(
+    skill: &OperationalSkill,
+    record: &JobRecord,
+    outputs: Vec<(String, Json)>,
+) -> Drafted {
+    let mut results = record.context.clone();
+    let mut succeeded = Vec::new();
+    for (tool, output) in &outputs {
+        succeeded.push(tool.clone());
+        if let Json::Object(fields) = output {
+            for (key, value) in fields {
+                results.insert(key.clone(), value.clone());
+            }
+        }
+        results.insert(tool.clone(), output.clone());
+    }
+    // The answer is what the tools returned, not the contract's field names.
+    let labelled: Vec<(String, Json)> = outputs
+        .iter()
+        .filter(|(tool, _)| !tool.starts_with("sys."))
+        .map(|(tool, output)| (certainty::tool_label(skill, tool), output.clone()))
+        .collect();
+    let intent_id = record
+        .intent
+        .as_ref()
+        .map(|intent| intent.intent_id.clone())
+        .unwrap_or_default();
+    let template = skill
+        .skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .find(|intent| record.intent.is_some() && intent.id == intent_id)
+        .and_then(|intent| intent.reply.clone());
+    // A reply-only plan (sys.emitUserMessage) says what it says.
+    let spoken: Vec<&str> = outputs
+        .iter()
+        .filter(|(tool, _)| tool == "sys.emitUserMessage")
+        .filter_map(|(_, output)| output.get("text").and_then(Json::as_str))
+        .collect();
+    let reply = if labelled.is_empty() && !spoken.is_empty() {
+        spoken.join("\n")
+    } else {
+        crate::reply::compose(template.as_deref(), &labelled, &results)
+    };
+    Drafted {
+        ask: FinalizeAsk {
+            reply,
+            results,
+            intent_id,
+            succeeded_tools: succeeded,
+        },
+        outputs,
+    }
+}
+
+/// Why the draft failed, for a replan — `None` when it passed or the
+/// skill's replans are spent. Counts the failure.
+pub fn replan(skill: &OperationalSkill, record: &mut JobRecord, judged: &Judged) -> Option<String> {
+    if judged.passed || record.finalization_failures >= skill.engine.finalization_max_retries {
+        return None;
+    }
+    // A replan must bring new evidence (spec 004 §4.4): the planner is told
+    // why the draft failed; calls it already made do not count.
+    record.finalization_failures += 1;
+    Some(
+        judged
+            .reasons
+            .iter()
+            .cloned()
+            .chain(
+                judged
+                    .missing_fields
+                    .iter()
+                    .map(|field| format!("missing field: {field}")),
+            )
+            .collect::<Vec<_>>()
+            .join("; "),
+    )
+}
+
+/// The output contract's fields (or, without one, the last output's), and
+/// what the polisher is asked.
+pub fn polish_ask(skill: &OperationalSkill, record: &JobRecord, drafted: &Drafted) -> PolishAsk {
+    let required = skill
+        .skill
+        .output_contract
+        .as_ref()
+        .map(|contract| contract.required_fields.clone())
+        .unwrap_or_default();
+    let results: Map<String, Json> = if required.is_empty() {
+        drafted
+            .outputs
+            .last()
+            .and_then(|(_, output)| output.as_object().cloned())
+            .unwrap_or_default()
+    } else {
+        required
+            .iter()
+            .filter_map(|field| {
+                drafted
+                    .ask
+                    .results
+                    .get(field)
+                    .map(|value| (field.clone(), value.clone()))
+            })
+            .collect()
+    };
+    let user_waited = record
+        .audit
+        .iter()
+        .any(|entry| matches!(entry.action.as_str(), "answer" | "clarify" | "confirm"));
+    PolishAsk {
+        reply: drafted.ask.reply.clone(),
+        results,
+        user_waited,
+    }
+}
+
+/// The end of the job: completed with the polished reply when the verdict
+/// passed; else (past its replans, or with no new evidence to bring) handed
+/// to a human with the draft attached. The verdict and what follows it are
+/// one write.
+pub fn end(
+    record: &mut JobRecord,
+    judged: &Judged,
+    polished: Polished,
+    asked: PolishAsk,
+) -> Transition {
+    let finalization = json!({
+        "passed": judged.passed,
+        "skipped": judged.skipped,
+        "score": judged.score,
+        "missing_fields": judged.missing_fields,
+        "reasons": judged.reasons,
+        "judge": judged.decider.json(),
+        "polisher": polished.decider.json(),
+        "llm_usage": record.llm,
+    });
+    let verdict = finalization.as_object().cloned().unwrap_or_default();
+    let finalized = Event::Finalized {
+        passed: judged.passed,
+        verdict: verdict.clone(),
+    };
+    record.result = Some(JobResult {
+        reply: polished.text.clone(),
+        output_fields: asked.results,
+        finalization: finalization.clone(),
+    });
+    if !judged.passed {
+        let paused = Event::paused(
+            PauseReason::HumanTakeoverRequired,
+            "handed to a human: the reply did not pass finalization",
+            json!({"finalization": finalization}),
+        );
+        return takeover(
+            "the finalization gate did not pass the reply",
+            Some(&polished.text),
+            vec![finalized, paused],
+        );
+    }
+    Transition::complete(
+        OutcomeClass::Success,
+        None,
+        vec![finalized, Event::Completed(Completion::Answered(verdict))],
+    )
+}

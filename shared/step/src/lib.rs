@@ -1,0 +1,31 @@
+//! adas-step: what happens to a job next, with no I/O — no store, no
+//! protobuf, no network. It holds the job record ([`record`]), what its
+//! event log says ([`Event`], its kind derived), why it waits
+//! ([`PauseReason`]), the one shape of a write ([`Transition`]) and the pure
+//! decisions of a step (the guards before a call). The worker loads a job,
+//! asks these functions what follows, performs the one effect they name and
+//! saves the transition; tests of a decision need no store.
+
+pub mod answers;
+pub mod ask;
+pub mod certainty;
+pub mod effect;
+pub mod event;
+pub mod finish;
+pub mod guard;
+mod pause;
+pub mod plan;
+pub mod query;
+pub mod record;
+pub mod reply;
+pub mod time;
+mod transition;
+
+pub use event::{
+    Cancellation, Completion, Event, EventKind, Failure, GrantDenial, PlanStage, Planned,
+    Resumption,
+};
+pub use pause::PauseReason;
+pub use record::*;
+pub use time::{now, now_ms, parse_rfc3339_ms, rfc3339};
+pub use transition::{Change, Transition};
