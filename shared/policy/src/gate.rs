@@ -10,7 +10,7 @@ use std::time::Duration;
 use adas_skill::OperationalSkill;
 use adas_skill::compile::CompiledGuardrail;
 use adas_skill::condition::Condition;
-use adas_state::{IdempotencyStore, StateError};
+use adas_state::{ApprovalStore, StateError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 use sha2::{Digest, Sha256};
@@ -584,7 +584,7 @@ impl std::fmt::Debug for Approver<'_> {
 
 /// Approval requests and decisions, set-once in the state store and scoped to a job.
 pub struct ApprovalBook<'a> {
-    store: &'a dyn IdempotencyStore,
+    store: &'a dyn ApprovalStore,
 }
 
 impl std::fmt::Debug for ApprovalBook<'_> {
@@ -620,7 +620,7 @@ pub fn correlation_id(job_id: &str, call_digest: &str, occurrence: u32) -> Strin
 
 impl<'a> ApprovalBook<'a> {
     /// A book over a store.
-    pub fn new(store: &'a dyn IdempotencyStore) -> Self {
+    pub fn new(store: &'a dyn ApprovalStore) -> Self {
         Self { store }
     }
 
@@ -645,7 +645,7 @@ impl<'a> ApprovalBook<'a> {
         }
         if let Some(record) = self
             .store
-            .recall(
+            .approval(
                 slag,
                 &decision_key(job_id, &decision.call_digest, call.occurrence),
             )
@@ -686,7 +686,7 @@ impl<'a> ApprovalBook<'a> {
         };
         let value = serde_json::to_string(&request).expect("requests serialize");
         self.store
-            .remember(
+            .record_approval(
                 slag,
                 &request_key(job_id, &correlation),
                 &value,
@@ -717,7 +717,7 @@ impl<'a> ApprovalBook<'a> {
         };
         let Some(request) = self
             .store
-            .recall(slag, &request_key(job_id, correlation_id))
+            .approval(slag, &request_key(job_id, correlation_id))
             .await
             .map_err(|error| match error {
                 StateError::InvalidKey { .. } => unknown(),
@@ -749,7 +749,7 @@ impl<'a> ApprovalBook<'a> {
         let value = serde_json::to_string(&record).expect("records serialize");
         match self
             .store
-            .remember(
+            .record_approval(
                 slag,
                 &decision_key(
                     job_id,
@@ -783,7 +783,7 @@ impl<'a> ApprovalBook<'a> {
 /// it). Without a job there are no grants, and a call that needs one is
 /// denied.
 pub async fn check_for_job(
-    store: &dyn IdempotencyStore,
+    store: &dyn ApprovalStore,
     (skill, newer): (&OperationalSkill, Option<&OperationalSkill>),
     job: Option<&adas_step::JobRecord>,
     tool: &str,

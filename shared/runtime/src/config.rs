@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+pub use crate::telemetry::LogFormat;
+
 /// Default memory root (tenant data on disk).
 pub const DEFAULT_MEMORY_ROOT: &str = "./memory";
 
@@ -29,15 +31,6 @@ pub mod ports {
     pub const GATE: u16 = 50054;
     /// DalAgentService.
     pub const DAL_AGENT: u16 = 50055;
-}
-
-/// How log lines are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LogFormat {
-    /// Human-readable, for terminals.
-    Pretty,
-    /// One JSON object per line, for log pipelines.
-    Json,
 }
 
 /// Where a worker's step is decided.

@@ -18,7 +18,14 @@ use tracing_subscriber::Layer as _;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 
-use crate::config::LogFormat;
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable, for terminals.
+    Pretty,
+    /// One JSON object per line, for log pipelines.
+    Json,
+}
 
 /// Installs the global subscriber. Safe to call twice (the second call is a no-op),
 /// so tests that embed servers may call it freely.

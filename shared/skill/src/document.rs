@@ -12,6 +12,7 @@ use serde_json::{Map, Number, Value};
 use yaml_rust2::parser::{Event, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
+pub use crate::diagnostics::Position;
 use crate::diagnostics::{Diagnostic, codes};
 
 /// Largest skill document accepted, in bytes.
@@ -47,15 +48,6 @@ impl Format {
             _ => Self::Yaml,
         }
     }
-}
-
-/// A 1-based source position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Position {
-    /// Line, from 1.
-    pub line: u32,
-    /// Column, from 1.
-    pub column: u32,
 }
 
 /// Positions of the nodes of a document, by path (`tools[2].inputs[0].type`).

@@ -6,8 +6,8 @@
 //! `${…}` naming anything else is an error at its line and column, never left
 //! in place to fail later as a URL.
 
+use crate::diagnostics::Position;
 use crate::diagnostics::{Diagnostic, codes};
-use crate::document::Position;
 
 /// Errors reported at most: each costs a scan for its line, so the count is
 /// bounded to keep a hostile document linear.

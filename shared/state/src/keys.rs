@@ -140,6 +140,11 @@ impl KeyLayout {
         format!("{}:idem:{key}", self.slag_prefix(slag))
     }
 
+    /// String holding an approval request or decision.
+    pub fn approval(&self, slag: &str, key: &str) -> String {
+        format!("{}:approval:{key}", self.slag_prefix(slag))
+    }
+
     /// A partition's ready queue stream (consumer group [`Self::QUEUE_GROUP`]).
     pub fn ready_queue(&self, partition: u16) -> String {
         format!("{}{READY_LANE}", self.tagged(partition))
@@ -210,4 +215,33 @@ impl KeyLayout {
         }
         format!("{}:cache:{escaped}*", self.prefix)
     }
+}
+
+/// Idempotency keys come from clients: bounded, non-empty, printable.
+pub fn validate_idempotency_key(key: &str) -> Result<()> {
+    if key.is_empty() || key.len() > 256 || key.chars().any(|c| c.is_control() || c.is_whitespace())
+    {
+        return Err(StateError::InvalidKey {
+            part: key.chars().take(64).collect(),
+            reason: "idempotency keys are 1-256 printable characters without spaces",
+        });
+    }
+    Ok(())
+}
+
+/// Cache keys are chosen by the platform, never by clients; still refuse the empty key.
+pub fn validate_cache_key(key: &str) -> Result<()> {
+    if key.is_empty() || key.len() > 1024 {
+        return Err(StateError::InvalidKey {
+            part: key.chars().take(64).collect(),
+            reason: "cache keys are 1-1024 bytes",
+        });
+    }
+    Ok(())
+}
+
+/// A document's scope and name are key parts (see [`validate_slag_key`]).
+pub fn validate_doc_key(scope: &str, name: &str) -> Result<()> {
+    validate_slag_key(scope)?;
+    validate_slag_key(name)
 }

@@ -14,8 +14,7 @@ mod error;
 mod keys;
 mod memory;
 mod park;
-mod redis_store;
-mod watch;
+mod redis;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,7 +24,7 @@ use async_trait::async_trait;
 pub use error::StateError;
 pub use keys::{KeyLayout, PARTITIONS, partition_of, validate_slag_key};
 pub use memory::MemoryStore;
-pub use redis_store::{RedisStore, durability_problems, parked_events, redis_round_trips};
+pub use redis::{RedisStore, durability_problems, parked_events, redis_round_trips};
 
 /// Result of store operations.
 pub type Result<T, E = StateError> = std::result::Result<T, E>;
@@ -389,6 +388,25 @@ pub trait IdempotencyStore: Send + Sync {
     async fn recall(&self, slag: &str, key: &str) -> Result<Option<String>>;
 }
 
+/// The gate's approval book: requests for approval and decisions, each
+/// recorded once per job and exact call (a second record of the same key
+/// gets the first back), kept apart from clients' idempotency keys.
+#[async_trait]
+pub trait ApprovalStore: Send + Sync {
+    /// Records `value` under `key` of `slag`'s approvals unless one is
+    /// there: `None` when this call recorded it, else the value recorded
+    /// first.
+    async fn record_approval(
+        &self,
+        slag: &str,
+        key: &str,
+        value: &str,
+        ttl: Duration,
+    ) -> Result<Option<String>>;
+    /// The value recorded under `key`.
+    async fn approval(&self, slag: &str, key: &str) -> Result<Option<String>>;
+}
+
 /// A TTL cache with a stale window (for tool lists and selections).
 #[async_trait]
 pub trait TtlCache: Send + Sync {
@@ -498,6 +516,7 @@ pub trait StateStore:
     + ReadyQueue
     + WaitingIndex
     + IdempotencyStore
+    + ApprovalStore
     + TtlCache
     + Slots
     + DocStore
@@ -512,6 +531,7 @@ impl<T> StateStore for T where
         + ReadyQueue
         + WaitingIndex
         + IdempotencyStore
+        + ApprovalStore
         + TtlCache
         + Slots
         + DocStore

@@ -8,12 +8,15 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use tokio::sync::Notify;
 
-use crate::keys::validate_slag_key;
+use crate::keys::{
+    validate_cache_key, validate_doc_key, validate_idempotency_key, validate_slag_key,
+};
 use crate::{
-    ArtifactBounds, ArtifactStore, CacheEntry, Delivery, DocExpect, DocRead, DocStore, EventCursor,
-    EventLog, IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page, PageRequest, QueueItem,
-    QueueStats, ReadyQueue, Receipt, Result, Slots, StateError, StoredEvent, TtlCache, Version,
-    VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex, now_ms,
+    ApprovalStore, ArtifactBounds, ArtifactStore, CacheEntry, Delivery, DocExpect, DocRead,
+    DocStore, EventCursor, EventLog, IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page,
+    PageRequest, QueueItem, QueueStats, ReadyQueue, Receipt, Result, Slots, StateError,
+    StoredEvent, TtlCache, Version, VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex,
+    now_ms,
 };
 
 /// Expired cache and idempotency entries are swept every this many writes, so
@@ -44,6 +47,7 @@ struct Inner {
     resumed: VecDeque<(String, QueueItem, Option<VersionedRecord>)>,
     pending: HashMap<String, PendingItem>,
     idempotency: HashMap<(String, String), (String, Instant)>,
+    approvals: HashMap<(String, String), (String, Instant)>,
     cache: HashMap<String, MemoryCacheEntry>,
     slots: HashMap<String, BTreeSet<String>>,
     /// Documents by (scope, name): etag and body.
@@ -643,6 +647,60 @@ impl MemoryStore {
     }
 }
 
+/// Records `value` at `key` of `map` unless a live one is there (set-once).
+fn record_once(
+    map: &mut HashMap<(String, String), (String, Instant)>,
+    (slag, key): (&str, &str),
+    value: &str,
+    ttl: Duration,
+) -> Option<String> {
+    let now = Instant::now();
+    let map_key = (slag.to_owned(), key.to_owned());
+    if let Some((existing, expires_at)) = map.get(&map_key)
+        && *expires_at > now
+    {
+        return Some(existing.clone());
+    }
+    map.insert(map_key, (value.to_owned(), now + ttl));
+    None
+}
+
+/// The live value at `key` of `map`.
+fn recorded(
+    map: &HashMap<(String, String), (String, Instant)>,
+    (slag, key): (&str, &str),
+) -> Option<String> {
+    map.get(&(slag.to_owned(), key.to_owned()))
+        .filter(|(_, expires_at)| *expires_at > Instant::now())
+        .map(|(value, _)| value.clone())
+}
+
+#[async_trait]
+impl ApprovalStore for MemoryStore {
+    async fn record_approval(
+        &self,
+        slag: &str,
+        key: &str,
+        value: &str,
+        ttl: Duration,
+    ) -> Result<Option<String>> {
+        validate_slag_key(slag)?;
+        validate_idempotency_key(key)?;
+        let mut inner = self.lock();
+        let existing = record_once(&mut inner.approvals, (slag, key), value, ttl);
+        if existing.is_none() {
+            inner.note_write();
+        }
+        Ok(existing)
+    }
+
+    async fn approval(&self, slag: &str, key: &str) -> Result<Option<String>> {
+        validate_slag_key(slag)?;
+        validate_idempotency_key(key)?;
+        Ok(recorded(&self.lock().approvals, (slag, key)))
+    }
+}
+
 #[async_trait]
 impl IdempotencyStore for MemoryStore {
     async fn remember(
@@ -655,53 +713,18 @@ impl IdempotencyStore for MemoryStore {
         validate_slag_key(slag)?;
         validate_idempotency_key(key)?;
         let mut inner = self.lock();
-        let now = Instant::now();
-        let map_key = (slag.to_owned(), key.to_owned());
-        if let Some((existing, expires_at)) = inner.idempotency.get(&map_key)
-            && *expires_at > now
-        {
-            return Ok(Some(existing.clone()));
+        let existing = record_once(&mut inner.idempotency, (slag, key), value, ttl);
+        if existing.is_none() {
+            inner.note_write();
         }
-        inner
-            .idempotency
-            .insert(map_key, (value.to_owned(), now + ttl));
-        inner.note_write();
-        Ok(None)
+        Ok(existing)
     }
 
     async fn recall(&self, slag: &str, key: &str) -> Result<Option<String>> {
         validate_slag_key(slag)?;
         validate_idempotency_key(key)?;
-        let inner = self.lock();
-        Ok(inner
-            .idempotency
-            .get(&(slag.to_owned(), key.to_owned()))
-            .filter(|(_, expires_at)| *expires_at > Instant::now())
-            .map(|(value, _)| value.clone()))
+        Ok(recorded(&self.lock().idempotency, (slag, key)))
     }
-}
-
-/// Idempotency keys come from clients: bounded, non-empty, printable.
-pub(crate) fn validate_idempotency_key(key: &str) -> Result<()> {
-    if key.is_empty() || key.len() > 256 || key.chars().any(|c| c.is_control() || c.is_whitespace())
-    {
-        return Err(StateError::InvalidKey {
-            part: key.chars().take(64).collect(),
-            reason: "idempotency keys are 1-256 printable characters without spaces",
-        });
-    }
-    Ok(())
-}
-
-/// Cache keys are chosen by the platform, never by clients; still refuse the empty key.
-pub(crate) fn validate_cache_key(key: &str) -> Result<()> {
-    if key.is_empty() || key.len() > 1024 {
-        return Err(StateError::InvalidKey {
-            part: key.chars().take(64).collect(),
-            reason: "cache keys are 1-1024 bytes",
-        });
-    }
-    Ok(())
 }
 
 #[async_trait]
@@ -792,12 +815,6 @@ impl Slots for MemoryStore {
             .map(|members| members.iter().cloned().collect())
             .unwrap_or_default())
     }
-}
-
-/// A document's scope and name are key parts (see [`validate_slag_key`]).
-pub(crate) fn validate_doc_key(scope: &str, name: &str) -> Result<()> {
-    validate_slag_key(scope)?;
-    validate_slag_key(name)
 }
 
 /// Whether a stored etag (`None`: absent) meets `expect`.

@@ -1243,6 +1243,31 @@ mod cases {
         );
     }
 
+    pub async fn approvals_are_set_once_and_apart_from_idempotency_keys(store: &dyn StateStore) {
+        let ttl = Duration::from_secs(60);
+        let key = "approval:j1:d1";
+        assert_eq!(
+            store.record_approval("cs", key, "ana", ttl).await.unwrap(),
+            None
+        );
+        assert_eq!(
+            store.record_approval("cs", key, "bob", ttl).await.unwrap(),
+            Some("ana".into()),
+            "the first decision stands"
+        );
+        assert_eq!(store.approval("cs", key).await.unwrap(), Some("ana".into()));
+        // Another slag's book, and a client's idempotency key of the same
+        // name, are other records.
+        assert_eq!(store.approval("ops", key).await.unwrap(), None);
+        assert_eq!(store.recall("cs", key).await.unwrap(), None);
+        assert_eq!(store.remember("cs", key, "job-a", ttl).await.unwrap(), None);
+        assert_eq!(store.approval("cs", key).await.unwrap(), Some("ana".into()));
+        assert!(matches!(
+            store.record_approval("cs", "", "x", ttl).await,
+            Err(StateError::InvalidKey { .. })
+        ));
+    }
+
     pub async fn cache_entries_go_stale_then_expire(store: &dyn StateStore) {
         store
             .cache_put(
@@ -1587,6 +1612,14 @@ macro_rules! conformance {
             async fn idempotency_keys_are_set_once_and_expire() {
                 cases::idempotency_keys_are_set_once_and_expire(&*super::$backend().await.store)
                     .await;
+            }
+
+            #[tokio::test]
+            async fn approvals_are_set_once_and_apart_from_idempotency_keys() {
+                cases::approvals_are_set_once_and_apart_from_idempotency_keys(
+                    &*super::$backend().await.store,
+                )
+                .await;
             }
 
             #[tokio::test]

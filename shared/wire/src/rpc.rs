@@ -175,7 +175,7 @@ pub fn planned_of(response: pb::PlanResponse) -> Result<Planned, adas_dia::Parse
 /// `CheckToolCall`: the gate's decision on `tool(args)` for `job`
 /// (`adas_policy::gate::check_for_job`), on the wire.
 pub async fn check_tool_call(
-    store: &dyn adas_state::IdempotencyStore,
+    store: &dyn adas_state::ApprovalStore,
     skills: (&OperationalSkill, Option<&OperationalSkill>),
     job: Option<&adas_jobs::JobRecord>,
     tool: &str,

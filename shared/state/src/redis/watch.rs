@@ -26,8 +26,8 @@ use redis::Value;
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
+use super::conn::{Backend, Conn, count_round_trip};
 use crate::StoredEvent;
-use crate::redis_store::{Backend, Conn, count_round_trip};
 
 /// How long one reader's `XREAD` blocks; it only bounds how long a dead
 /// connection goes unseen (registrations need no wake: the feeds are fixed).

@@ -1,0 +1,287 @@
+//! Job events: each job's log and its partition's feed (`EventLog`),
+//! read by WatchJob's fan-out.
+
+use super::*;
+
+#[async_trait]
+impl EventLog for RedisStore {
+    async fn append_event(&self, slag: &str, job_id: &str, data: &[u8]) -> Result<String> {
+        check_job(slag, job_id)?;
+        let partition = partition_of(slag);
+        let id: u64 = self
+            .scripts
+            .append_event
+            .key(self.keys.events(slag, job_id))
+            .key(self.keys.feed(partition))
+            .key(self.keys.feed_count(partition))
+            .key(self.keys.job(slag, job_id))
+            .arg(feed_job(slag, job_id))
+            .arg(data)
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(id.to_string())
+    }
+
+    async fn read_events(
+        &self,
+        slag: &str,
+        job_id: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>> {
+        check_job(slag, job_id)?;
+        let cursor = EventCursor::parse(after)?;
+        self.read_log(slag, job_id, cursor, limit).await
+    }
+
+    async fn wait_events(
+        &self,
+        slag: &str,
+        job_id: &str,
+        after: Option<&str>,
+        limit: usize,
+        block: Duration,
+    ) -> Result<Vec<StoredEvent>> {
+        check_job(slag, job_id)?;
+        let cursor = EventCursor::parse(after)?;
+        let limit = limit.max(1);
+        let deadline = tokio::time::Instant::now() + block;
+        // On a cluster a reader's feeds must share a slot: one per partition.
+        let group = if self.is_cluster() {
+            partition_of(slag)
+        } else {
+            0
+        };
+        let watch = self
+            .watchers
+            .watch(group, || self.group_feeds(group), feed_job(slag, job_id));
+        let after = match cursor {
+            EventCursor::After(after) => Some(after),
+            EventCursor::Legacy(..) => None,
+        };
+        loop {
+            // Listening before reading: an event appended in between still wakes us.
+            let grew = watch.grew.notified();
+            tokio::pin!(grew);
+            grew.as_mut().enable();
+            let events = match watch.source(after, limit) {
+                // The process' reader already read them: no round trip.
+                Source::Kept(events) => events,
+                Source::Read(ticket) => {
+                    let events = self.read_log(slag, job_id, cursor, limit).await?;
+                    if let (Some(ticket), Some(after)) = (ticket, after)
+                        && events.len() < limit
+                    {
+                        watch.synced(ticket, after, &events);
+                    }
+                    events
+                }
+                // The reader is finding where the feeds end; it wakes us.
+                Source::Wait => Vec::new(),
+            };
+            if !events.is_empty() {
+                return Ok(events);
+            }
+            if tokio::time::timeout_at(deadline, grew).await.is_err() {
+                return Ok(Vec::new());
+            }
+        }
+    }
+}
+
+/// Refuses what is not a Redis stream id (`<ms>-<seq>`).
+pub(super) fn validate_stream_id(id: &str) -> Result<()> {
+    match EventCursor::parse(Some(id)) {
+        Ok(EventCursor::Legacy(..)) => Ok(()),
+        _ => Err(StateError::InvalidKey {
+            part: id.chars().take(64).collect(),
+            reason: "not a stream entry id",
+        }),
+    }
+}
+
+/// One reply of a pipeline whose replies differ in type.
+pub(super) fn parse_reply<T: redis::FromRedisValue>(reply: Value) -> Result<T> {
+    Ok(redis::from_redis_value(reply).map_err(redis::RedisError::from)?)
+}
+
+/// A job as its partition's feed names it.
+pub(super) fn feed_job(slag: &str, job_id: &str) -> String {
+    format!("{slag}:{job_id}")
+}
+
+impl RedisStore {
+    /// Parks a job that waits after a write at `version` (see [`park`]): its
+    /// record and `log` packed into its key, the list deleted — if nothing
+    /// changed since. A failure leaves it as it was, unparked and whole.
+    pub(super) async fn park(
+        &self,
+        slag: &str,
+        job_id: &str,
+        version: Version,
+        record: &[u8],
+        log: Vec<Vec<u8>>,
+    ) {
+        let packed = park::pack(record, &log);
+        let parked: Result<i64> = self
+            .scripts
+            .park_job
+            .key(self.keys.job(slag, job_id))
+            .key(self.keys.events(slag, job_id))
+            .arg(version)
+            .arg(log.len())
+            .arg(packed)
+            .invoke_async(&mut self.conn())
+            .await
+            .map_err(StateError::from);
+        if let Err(error) = parked {
+            tracing::warn!(%slag, %job_id, %error, "could not park a waiting job; it stays unparked");
+        }
+    }
+
+    /// A parked job's events; `None` for a job that is not parked (or gone).
+    pub(super) async fn parked_events(
+        &self,
+        slag: &str,
+        job_id: &str,
+    ) -> Result<Option<Vec<Vec<u8>>>> {
+        let raw: redis::RedisResult<Option<Vec<u8>>> = redis::cmd("GET")
+            .arg(self.keys.job(slag, job_id))
+            .query_async(&mut self.conn())
+            .await;
+        match raw {
+            Ok(Some(raw)) => Ok(job_from_key(raw)?.parked_events),
+            Ok(None) => Ok(None),
+            // A job still stored as a hash is never parked.
+            Err(error) if error.code() == Some("WRONGTYPE") => Ok(None),
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// The feeds one watch reader blocks on: every partition's on a single
+    /// Redis, the group's own on a cluster (a read must stay in one slot).
+    pub(super) fn group_feeds(&self, group: u16) -> Vec<String> {
+        if self.is_cluster() {
+            vec![self.keys.feed(group)]
+        } else {
+            (0..PARTITIONS)
+                .map(|partition| self.keys.feed(partition))
+                .collect()
+        }
+    }
+
+    /// The records of `job_ids` (checked keys), in one round trip: a pipeline
+    /// of `GET`s, and a second for any job still stored as a hash.
+    pub(super) async fn load_jobs(
+        &self,
+        slag: &str,
+        job_ids: &[impl AsRef<str>],
+    ) -> Result<Vec<Option<KeyedJob>>> {
+        if job_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut pipe = redis::pipe();
+        pipe.ignore_errors();
+        for job_id in job_ids {
+            pipe.get(self.keys.job(slag, job_id.as_ref()));
+        }
+        let replies: Vec<redis::RedisResult<Option<Vec<u8>>>> =
+            pipe.query_async(&mut self.conn()).await?;
+        let mut records = Vec::with_capacity(job_ids.len());
+        let mut hashes = Vec::new();
+        for (at, reply) in replies.into_iter().enumerate() {
+            match reply {
+                Ok(raw) => records.push(raw.map(job_from_key).transpose()?),
+                Err(error) if error.code() == Some("WRONGTYPE") => {
+                    hashes.push(at);
+                    records.push(None);
+                }
+                Err(error) => return Err(error.into()),
+            }
+        }
+        if !hashes.is_empty() {
+            let mut pipe = redis::pipe();
+            for &at in &hashes {
+                pipe.cmd("HMGET")
+                    .arg(self.keys.job(slag, job_ids[at].as_ref()))
+                    .arg("v")
+                    .arg("d");
+            }
+            let replies: Vec<(Option<u64>, Option<Vec<u8>>)> =
+                pipe.query_async(&mut self.conn()).await?;
+            for (at, reply) in hashes.into_iter().zip(replies) {
+                if let (Some(version), Some(data)) = reply {
+                    records[at] = Some(KeyedJob {
+                        record: VersionedRecord { version, data },
+                        parked_events: None,
+                    });
+                }
+            }
+        }
+        Ok(records)
+    }
+
+    /// Up to `limit` events of the job after `cursor`, in one round trip. A
+    /// read from the start, or from a stream id, takes the job's legacy event
+    /// stream first (empty for every job written since logs are lists).
+    pub(super) async fn read_log(
+        &self,
+        slag: &str,
+        job_id: &str,
+        cursor: EventCursor,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>> {
+        let limit = limit.max(1);
+        let log = self.keys.events(slag, job_id);
+        let legacy_from = match cursor {
+            EventCursor::After(0) => Some("-".to_owned()),
+            EventCursor::Legacy(ms, seq) => Some(format!("({ms}-{seq}")),
+            EventCursor::After(_) => None,
+        };
+        let from = match cursor {
+            EventCursor::After(after) => after,
+            EventCursor::Legacy(..) => 0,
+        };
+        let mut pipe = redis::pipe();
+        if let Some(legacy_from) = legacy_from {
+            pipe.cmd("XRANGE")
+                .arg(self.keys.legacy_events(slag, job_id))
+                .arg(legacy_from)
+                .arg("+")
+                .arg("COUNT")
+                .arg(limit);
+        }
+        pipe.cmd("LRANGE")
+            .arg(&log)
+            .arg(from)
+            .arg(from.saturating_add(limit as u64 - 1).min(i64::MAX as u64));
+        // No list at all: the job may be parked, its log packed in its key.
+        pipe.cmd("EXISTS").arg(&log);
+        let mut replies: Vec<Value> = pipe.query_async(&mut self.conn()).await?;
+        let log_exists: bool = parse_reply(replies.pop().unwrap_or(Value::Nil))?;
+        let mut listed: Vec<Vec<u8>> = parse_reply(replies.pop().unwrap_or(Value::Nil))?;
+        if !log_exists && let Some(events) = self.parked_events(slag, job_id).await? {
+            listed = events
+                .into_iter()
+                .skip(usize::try_from(from).unwrap_or(usize::MAX))
+                .take(limit)
+                .collect();
+        }
+        let legacy = match replies.pop() {
+            Some(reply) => parse_reply::<StreamRangeReply>(reply)?.ids,
+            None => Vec::new(),
+        };
+        let mut events = stored_events(legacy)?;
+        events.extend(
+            listed
+                .into_iter()
+                .zip(from + 1..)
+                .map(|(data, id)| StoredEvent {
+                    id: id.to_string(),
+                    data,
+                }),
+        );
+        events.truncate(limit);
+        Ok(events)
+    }
+}

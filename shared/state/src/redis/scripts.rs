@@ -1,0 +1,269 @@
+//! The Lua scripts of the Redis backend: every compare-and-set and multi-key
+//! index update is one script (atomic, one round trip).
+
+use super::*;
+
+/// Entries a partition's feed keeps (about: trimmed by whole nodes). A watch
+/// reader further behind than this sees a gap in the counts and has its
+/// watchers read the logs themselves.
+pub(super) const FEED_LENGTH: usize = 2048;
+
+/// `script`, after the Lua functions job scripts share: `append_event`, to
+/// append an event to the job's log and to its partition's feed (capped at
+/// about [`FEED_LENGTH`] entries), counting the feed's entries and returning
+/// the event's id (its position in the log); and `load_job` / `store_job`.
+///
+/// A job's key is a string: a header line `<version> <status> <created_ms>
+/// <waiting 0|1|p>` (what the scripts keep indexes by), then the record — or,
+/// for `p`, a waiting job parked: its record and its events packed into one
+/// value ([`crate::park`]), its log's list deleted. A hash
+/// with those as fields costs a paused job about 350 bytes more: its record
+/// is above `hash-max-listpack-value`, which makes the hash a hashtable. A job
+/// still stored as such a hash (by a version before this layout) is read as
+/// one, and stored as a string on its next write.
+pub(super) fn job_script(script: &str) -> Script {
+    Script::new(&format!(
+        r"
+local function append_event(log, feed, count, job, data)
+  local id = redis.call('RPUSH', log, data)
+  local n = redis.call('INCR', count)
+  redis.call('XADD', feed, 'MAXLEN', '~', {FEED_LENGTH}, '*', 'j', job, 'n', id, 'c', n, 'd', data)
+  return id
+end
+local function load_job(key, with_data)
+  local raw = redis.pcall('GETRANGE', key, 0, 63)
+  if type(raw) == 'table' then
+    local f = redis.call('HMGET', key, 'v', 's', 'c', 'w', 'd')
+    if not f[1] then return nil end
+    local waiting = '0'
+    if f[4] then waiting = '1' end
+    return f[1], f[2] or '', f[3] or '0', waiting, f[5] or ''
+  end
+  if raw == '' then return nil end
+  local header = '^(%d+) (%S*) (%d+) ([01p])\n()'
+  local v, s, c, w, at = string.match(raw, header)
+  if not v then
+    v, s, c, w, at = string.match(redis.call('GET', key), header)
+    if not v then error('job key ' .. key .. ' has no header') end
+  end
+  local data
+  if with_data then data = string.sub(redis.call('GET', key), at) end
+  return v, s, c, w, data
+end
+local function store_job(key, version, status, created, waiting, data)
+  redis.call('SET', key, version .. ' ' .. status .. ' ' .. created .. ' ' .. waiting .. '\n' .. data)
+end
+{script}"
+    ))
+}
+
+/// KEYS: log, feed, feed count, job. ARGV: `<slag>:<job_id>`, event. Returns
+/// the id; refuses a parked job's (its log is packed in its key: an event
+/// appended to the list would take the first event's id).
+pub(super) const APPEND_EVENT: &str = r"
+local stored, status, created, waiting = load_job(KEYS[4], false)
+if waiting == 'p' then return redis.error_reply('PARKED the job is parked: write it to append') end
+return append_event(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2])
+";
+
+/// KEYS: job, jobs index, log, status index, ready queue, feed, feed count.
+/// ARGV: data, created_ms, job_id, status, has event (0|1), event, enqueue
+/// (0|1), slag.
+pub(super) const CREATE_JOB: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+store_job(KEYS[1], '1', ARGV[4], ARGV[2], '0', ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[4], ARGV[2], ARGV[3])
+if ARGV[5] == '1' then append_event(KEYS[3], KEYS[6], KEYS[7], ARGV[8] .. ':' .. ARGV[3], ARGV[6]) end
+if ARGV[7] == '1' then
+  redis.call('XADD', KEYS[5], '*', 'slag', ARGV[8], 'job', ARGV[3], 'v', 1, 'd', ARGV[1])
+end
+return 1
+";
+
+/// KEYS: job, waiting index, log, queue lane, new status index, feed, feed
+/// count. ARGV: expected version, has data (0|1), data, waiting op
+/// (keep|set|clear), since_ms, job_id, slag, enqueue (0|1), status, status
+/// index prefix, next version, event count, events…, restored count (-1:
+/// none), the parked job's events….
+/// Returns {1, new version} — with the job's whole log when it waits after
+/// the write (to be parked) — | {0, stored version} | {-1, 0} (not found) |
+/// {-2, stored version, its key} (parked, and the write brought no record or
+/// no log to restore: the caller unpacks the key and writes again).
+/// A parked job's log is restored first, so its events keep their ids.
+/// A waiting job is in the waiting index and in no status index (one entry
+/// per paused job, not two; a version before this one kept it in both, so
+/// leaving the waiting index also removes it from its status's). The waiting
+/// index is touched only when the job enters or leaves it, the status
+/// indexes only when the status or that changes. Versions stay text: the
+/// caller sends the next one, so the script neither parses nor formats a
+/// number (Lua's number formatting cost more than the rest of the write).
+pub(super) const WRITE_JOB: &str = r"
+local stored, status, created, waiting, data = load_job(KEYS[1], ARGV[2] ~= '1')
+if not stored then return {-1, 0} end
+if stored ~= ARGV[1] then return {0, stored} end
+local restore_at = 13 + tonumber(ARGV[12])
+if waiting == 'p' then
+  local restored = tonumber(ARGV[restore_at])
+  if restored < 0 or ARGV[2] ~= '1' then return {-2, stored, redis.call('GET', KEYS[1])} end
+  for i = 1, restored do redis.call('RPUSH', KEYS[3], ARGV[restore_at + i]) end
+  waiting = '1'
+end
+local version = ARGV[11]
+if ARGV[2] == '1' then data = ARGV[3] end
+local indexed = waiting == '0'
+if ARGV[4] == 'set' then
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[6])
+  waiting = '1'
+elseif ARGV[4] == 'clear' and waiting ~= '0' then
+  redis.call('ZREM', KEYS[2], ARGV[6])
+  waiting = '0'
+end
+if status ~= ARGV[9] or indexed ~= (waiting == '0') then
+  if status ~= '' then redis.call('ZREM', ARGV[10] .. status, ARGV[6]) end
+  if waiting == '0' then redis.call('ZADD', KEYS[5], created, ARGV[6]) end
+  status = ARGV[9]
+end
+store_job(KEYS[1], version, status, created, waiting, data)
+local job = ARGV[7] .. ':' .. ARGV[6]
+for i = 1, tonumber(ARGV[12]) do append_event(KEYS[3], KEYS[6], KEYS[7], job, ARGV[12 + i]) end
+if ARGV[8] == '1' then
+  redis.call('XADD', KEYS[4], '*', 'slag', ARGV[7], 'job', ARGV[6], 'v', version, 'd', data)
+end
+if waiting == '1' and ARGV[4] == 'set' then return {1, version, redis.call('LRANGE', KEYS[3], 0, -1)} end
+return {1, version}
+";
+
+/// KEYS: job, log. ARGV: version, events in the log, the packed job. Parks
+/// the job if it still is at that version, waiting, with that many events;
+/// returns 1 if it did.
+pub(super) const PARK_JOB: &str = r"
+local stored, status, created, waiting = load_job(KEYS[1], false)
+if stored ~= ARGV[1] or waiting ~= '1' then return 0 end
+if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[2]) then return 0 end
+store_job(KEYS[1], stored, status, created, 'p', ARGV[3])
+redis.call('DEL', KEYS[2])
+return 1
+";
+
+/// KEYS: job, log, jobs index, waiting index, legacy event stream. ARGV:
+/// job_id, status index prefix.
+pub(super) const DELETE_JOB: &str = r"
+local stored, status = load_job(KEYS[1], false)
+if stored and status ~= '' then redis.call('ZREM', ARGV[2] .. status, ARGV[1]) end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[5])
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[4], ARGV[1])
+if stored then return 1 end
+return 0
+";
+
+/// KEYS: idempotency key. ARGV: value, ttl ms. Returns the existing value or false.
+pub(super) const REMEMBER: &str = r"
+local existing = redis.call('GET', KEYS[1])
+if existing then return existing end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return false
+";
+
+/// KEYS: queue lane. ARGV: group, consumer, delivery id. 1 when the consumer
+/// still holds the delivery (its idle time is reset), else 0.
+pub(super) const RENEW: &str = r"
+local held = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1, ARGV[2])
+if #held == 0 then return 0 end
+redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], 'JUSTID')
+return 1
+";
+
+/// KEYS: slot set. ARGV: member, limit. 1 when the member holds a slot.
+pub(super) const CLAIM_SLOT: &str = r"
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
+if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('SADD', KEYS[1], ARGV[1])
+return 1
+";
+
+/// KEYS: cache entry. ARGV: value, fresh ms, keep ms.
+pub(super) const CACHE_PUT: &str = r"
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 's', now, 'f', now + tonumber(ARGV[2]))
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+";
+
+/// KEYS: cache entry. Returns {value, fresh 0|1, age ms} or false.
+pub(super) const CACHE_GET: &str = r"
+local entry = redis.call('HMGET', KEYS[1], 'v', 's', 'f')
+if not entry[1] then return false end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local fresh = 0
+if now < tonumber(entry[3]) then fresh = 1 end
+return {entry[1], fresh, now - tonumber(entry[2])}
+";
+
+/// KEYS: document. ARGV: known etag (or ''). Returns false, {etag} when
+/// unchanged, or {etag, body}.
+pub(super) const DOC_GET: &str = r"
+local e = redis.call('HGET', KEYS[1], 'e')
+if not e then return false end
+if e == ARGV[1] then return {e} end
+return {e, redis.call('HGET', KEYS[1], 'b')}
+";
+
+/// KEYS: document, scope index. ARGV: expect (any|absent|etag), expected
+/// etag, etag, body, name. 1 when written.
+pub(super) const DOC_PUT: &str = r"
+local e = redis.call('HGET', KEYS[1], 'e')
+if ARGV[1] == 'absent' and e then return 0 end
+if ARGV[1] == 'etag' and e ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'e', ARGV[3], 'b', ARGV[4])
+redis.call('SADD', KEYS[2], ARGV[5])
+return 1
+";
+
+/// KEYS: document, scope index. ARGV: expect (any|etag), expected etag, name.
+/// 1 when removed.
+pub(super) const DOC_DELETE: &str = r"
+local e = redis.call('HGET', KEYS[1], 'e')
+if not e then return 0 end
+if ARGV[1] == 'etag' and e ~= ARGV[2] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[3])
+return 1
+";
+
+/// KEYS: artifact index, its meta hash, the artifact. ARGV: id, body,
+/// max bytes, max entries, artifact key prefix. The bodies evicted are in the
+/// slag's slot, named from the prefix.
+pub(super) const ARTIFACT_PUT: &str = r"
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  redis.call('SET', KEYS[3], ARGV[2])
+  redis.call('HINCRBY', KEYS[2], 'bytes', string.len(ARGV[2]))
+end
+redis.call('ZADD', KEYS[1], redis.call('HINCRBY', KEYS[2], 'clock', 1), ARGV[1])
+local max_bytes, max_entries = tonumber(ARGV[3]), tonumber(ARGV[4])
+while tonumber(redis.call('HGET', KEYS[2], 'bytes') or 0) > max_bytes
+    or redis.call('ZCARD', KEYS[1]) > max_entries do
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
+  if not oldest then break end
+  local key = ARGV[5] .. oldest
+  redis.call('HINCRBY', KEYS[2], 'bytes', -redis.call('STRLEN', key))
+  redis.call('DEL', key)
+  redis.call('ZREM', KEYS[1], oldest)
+end
+return 1
+";
+
+/// KEYS: artifact index, its meta hash, the artifact. ARGV: id. The body, now
+/// the most recently used, or nil (an index entry without a body is dropped).
+pub(super) const ARTIFACT_GET: &str = r"
+local body = redis.call('GET', KEYS[3])
+if not body then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  return false
+end
+redis.call('ZADD', KEYS[1], redis.call('HINCRBY', KEYS[2], 'clock', 1), ARGV[1])
+return body
+";
