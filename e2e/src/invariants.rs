@@ -25,7 +25,6 @@ use adas_proto::storage::{EventKind, JobEvent};
 use adas_testkit::RedisServer;
 use prost::Message;
 use serde_json::{Map, Value as Json};
-use sha2::{Digest, Sha256};
 
 /// Demo tools with side effects: executed at most once per idempotency key.
 pub const SIDE_EFFECTING_DEMO_TOOLS: [&str; 3] = [
@@ -47,10 +46,7 @@ fn required_grants(tool: &str) -> Option<(&'static [&'static str], Option<&'stat
 }
 
 fn digest_of(value: &Json) -> String {
-    Sha256::digest(value.to_string().as_bytes())
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    adas_dia::digest::sha256_hex(value.to_string().as_bytes())
 }
 
 /// Whether the shipped templates demand an approval of `tool` with `arguments`,
@@ -74,37 +70,7 @@ fn required_approval(tool: &str, arguments: &Map<String, Json>) -> Option<&'stat
     }
 }
 
-/// SHA-256 of the tool, a NUL and the arguments as canonical JSON (keys sorted
-/// at every level, no spaces).
-pub fn call_digest(tool: &str, arguments: &Map<String, Json>) -> String {
-    fn canonical(value: &Json) -> Json {
-        match value {
-            Json::Object(map) => {
-                let sorted: BTreeMap<&String, Json> = map
-                    .iter()
-                    .map(|(key, value)| (key, canonical(value)))
-                    .collect();
-                Json::Object(
-                    sorted
-                        .into_iter()
-                        .map(|(key, value)| (key.clone(), value))
-                        .collect(),
-                )
-            }
-            Json::Array(items) => Json::Array(items.iter().map(canonical).collect()),
-            other => other.clone(),
-        }
-    }
-    let mut hasher = Sha256::new();
-    hasher.update(tool.as_bytes());
-    hasher.update([0]);
-    hasher.update(canonical(&Json::Object(arguments.clone())).to_string());
-    hasher
-        .finalize()
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
-}
+pub use adas_dia::call_digest;
 
 /// One job's events, in order.
 pub type EventLogs = BTreeMap<String, Vec<JobEvent>>;

@@ -494,7 +494,7 @@ pub async fn serve_suite(
         config.peer_key = internal_key;
     }
     // One model client for the services that use models in this process.
-    let llm = config.llm()?;
+    let llm = adas_wire::models(&config)?;
     // One catalog for the services that read skills in this process.
     let catalog = adas_wire::open_catalog(&config, &store)?;
     let repo = adas_jobs::JobRepo::new(store.clone(), config.memory_root.clone());

@@ -15,7 +15,7 @@ fn main() -> std::process::ExitCode {
                 store,
                 catalog,
                 adas_wire::mcp_connector(&config)?,
-                config.llm()?,
+                adas_wire::models(&config)?,
             )?;
             adas_runtime::serve_until_shutdown(
                 &config,

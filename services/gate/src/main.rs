@@ -13,7 +13,7 @@ fn main() -> std::process::ExitCode {
             let gate = adas_gate::Gate::with_llm(
                 catalog,
                 adas_jobs::JobRepo::new(store, config.memory_root.clone()),
-                config.llm()?,
+                adas_wire::models(&config)?,
             );
             adas_runtime::serve_until_shutdown(
                 &config,

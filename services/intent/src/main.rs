@@ -12,7 +12,11 @@ fn main() -> std::process::ExitCode {
             let store = adas_wire::open_store(&config).await?;
             let catalog = adas_wire::open_catalog(&config, &store)?;
             let jobs = adas_jobs::JobRepo::new(store, config.memory_root.clone());
-            let intent = adas_intent::Intent::new(catalog, jobs, adas_nlu::planner(config.llm()?));
+            let intent = adas_intent::Intent::new(
+                catalog,
+                jobs,
+                adas_nlu::planner(adas_wire::models(&config)?),
+            );
             adas_runtime::serve_until_shutdown(
                 &config,
                 GrpcServer::new(&config).add_service(intent.into_service(config.max_message_bytes)),

@@ -267,7 +267,7 @@ pub fn spawn_workers(
     let engine: Arc<dyn engine::Engine> = match config.step_engine {
         adas_runtime::StepEngine::Local => Arc::new(engine::Local::new(
             adas_jobs::dal::DalAgent::new(repo.clone(), catalog.clone(), tools.clone()),
-            config.llm()?,
+            adas_wire::models(config)?,
         )),
         adas_runtime::StepEngine::Remote => {
             let max = config.max_message_bytes;

@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use adas_skill::model::Skill;
 use serde_json::{Map, Value as Json};
 
-use crate::entities::{Entity, Vocabulary, extract};
+use crate::entities::{Entity, SHORTHAND, Vocabulary, extract};
 use crate::lexicon;
 
 /// Below this best score a message is out of domain (when the skill sets no
@@ -163,38 +163,6 @@ const NEGATIONS: &[&str] = &[
 
 /// The feature of a negation.
 const NOT: &str = "<not>";
-
-/// Chat shorthand as the words it stands for.
-const SHORTHAND: &[(&str, &str)] = &[
-    ("pls", "please"),
-    ("plz", "please"),
-    ("thx", "thanks"),
-    ("ty", "thanks"),
-    ("u", "you"),
-    ("ur", "your"),
-    ("r", "are"),
-    ("wat", "what"),
-    ("wats", "what's"),
-    ("hav", "have"),
-    ("dont", "don't"),
-    ("cant", "can't"),
-    ("wont", "won't"),
-    ("abt", "about"),
-    ("acct", "account"),
-    ("amt", "amount"),
-    ("msg", "message"),
-    ("tmrw", "tomorrow"),
-    ("tmr", "tomorrow"),
-    ("ppl", "people"),
-    ("wanna", "want"),
-    ("gonna", "going"),
-];
-
-/// Whether a lower-case word is chat shorthand ("pls", "thx").
-pub(crate) fn is_shorthand(word: &str) -> bool {
-    SHORTHAND.iter().any(|(short, _)| *short == word)
-        || matches!(word, "pls" | "plz" | "thx" | "ty" | "u" | "ur")
-}
 
 /// The message's words, lower case, entities as their class, stop words out.
 fn words(text: &str) -> Vec<String> {

@@ -247,6 +247,38 @@ fn is_email(text: &str) -> bool {
     !local.is_empty() && domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
 }
 
+/// Chat shorthand as the words it stands for.
+pub(crate) const SHORTHAND: &[(&str, &str)] = &[
+    ("pls", "please"),
+    ("plz", "please"),
+    ("thx", "thanks"),
+    ("ty", "thanks"),
+    ("u", "you"),
+    ("ur", "your"),
+    ("r", "are"),
+    ("wat", "what"),
+    ("wats", "what's"),
+    ("hav", "have"),
+    ("dont", "don't"),
+    ("cant", "can't"),
+    ("wont", "won't"),
+    ("abt", "about"),
+    ("acct", "account"),
+    ("amt", "amount"),
+    ("msg", "message"),
+    ("tmrw", "tomorrow"),
+    ("tmr", "tomorrow"),
+    ("ppl", "people"),
+    ("wanna", "want"),
+    ("gonna", "going"),
+];
+
+/// Whether a lower-case word is chat shorthand ("pls", "thx").
+pub(crate) fn is_shorthand(word: &str) -> bool {
+    SHORTHAND.iter().any(|(short, _)| *short == word)
+        || matches!(word, "pls" | "plz" | "thx" | "ty" | "u" | "ur")
+}
+
 /// An amount as people write it (`$1.2k`, `10,000`): see [`adas_dia::parse_amount`].
 pub use adas_dia::parse_amount;
 
@@ -1334,7 +1366,7 @@ fn remainder<'a>(
         // "a huge pothole", "pls report": a modifier or chat shorthand is no
         // name of anything, and never a value by position.
         let lower = token.text.to_lowercase();
-        let filler = crate::detect::is_shorthand(&lower)
+        let filler = is_shorthand(&lower)
             || crate::lexicon::lexicon().only_modifies(&crate::lexicon::stem(&lower));
         if content && !filler {
             current.push(token);

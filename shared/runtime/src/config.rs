@@ -291,32 +291,6 @@ pub struct LlmArgs {
     pub llm_replay: Option<PathBuf>,
 }
 
-impl LlmArgs {
-    /// The models, with `env:` key references read from the environment; a
-    /// wrong configuration ends the process with the reason (at startup only).
-    fn into_config(self) -> adas_llm::LlmConfig {
-        let settings = adas_llm::LlmSettings {
-            config_file: self.llm_config.filter(|path| !path.as_os_str().is_empty()),
-            provider: self.llm_provider,
-            base_url: self.llm_base_url.filter(|url| !url.trim().is_empty()),
-            model: self.llm_model,
-            name: self.llm_name,
-            api_key: self.llm_api_key.filter(|key| !key.trim().is_empty()),
-            timeout_ms: self.llm_timeout_ms,
-            max_tokens: self.llm_max_tokens,
-            retries: self.llm_retries,
-            job_token_budget: self.llm_job_token_budget,
-            record: self.llm_record,
-            replay: self.llm_replay,
-        };
-        adas_llm::LlmConfig::from_settings(&settings, &|name| std::env::var(name).ok())
-            .unwrap_or_else(|error| {
-                eprintln!("error: {error}");
-                std::process::exit(2)
-            })
-    }
-}
-
 impl ServerArgs {
     /// Resolves the flags into a config, with `default_port` when `--listen` is absent.
     pub fn into_config(self, default_port: u16) -> ServerConfig {
@@ -375,7 +349,7 @@ impl ServerArgs {
             connectors: self.connectors,
             focus_cache_max_bytes: self.focus_cache_max_bytes,
             focus_cache_max_entries: self.focus_cache_max_entries.max(1),
-            llm: self.llm.into_config(),
+            llm: self.llm,
         }
     }
 }
@@ -466,7 +440,7 @@ pub struct ServerConfig {
     /// Bound of each slag's focus cache, in artifacts.
     pub focus_cache_max_entries: usize,
     /// The models; none: the deterministic path.
-    pub llm: adas_llm::LlmConfig,
+    pub llm: LlmArgs,
 }
 
 impl ServerConfig {
@@ -514,16 +488,8 @@ impl ServerConfig {
             connectors: Vec::new(),
             focus_cache_max_bytes: 64 * 1024 * 1024,
             focus_cache_max_entries: 10_000,
-            llm: adas_llm::LlmConfig::default(),
+            llm: LlmArgs::default(),
         }
-    }
-}
-
-impl ServerConfig {
-    /// The model client, when models are configured.
-    pub fn llm(&self) -> Result<Option<adas_llm::Llm>, crate::RuntimeError> {
-        adas_llm::Llm::new(self.llm.clone())
-            .map_err(|error| crate::RuntimeError::Startup(error.to_string()))
     }
 
     /// Refuses, before anything binds, a dev-mode process (no auth file: every

@@ -277,7 +277,6 @@ pub async fn render() -> String {
     }
     // Counted by the process whether or not it records (adas-bench reads both).
     metrics::counter!("adas_grpc_requests_served_total").absolute(grpc_requests_served());
-    metrics::counter!("adas_redis_round_trips_total").absolute(adas_state::redis_round_trips());
     handle.render()
 }
 

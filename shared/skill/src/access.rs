@@ -10,7 +10,6 @@
 //! parser: a builder condition `$.status == "active"` is the filter
 //! `$[?@.status == "active"]` over the one result.
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::model::Skill;
@@ -22,81 +21,9 @@ pub const DEFAULT_GRANT_TTL_SECONDS: u64 = 3600;
 /// The prefix of an injected value that names a grant.
 const GRANT_REFERENCE: &str = "${grants.";
 
-/// `grant_mappings[]`: a tool's successful result issues grants.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct GrantMapping {
-    /// The skill's tool whose result issues them.
-    pub tool: String,
-    /// Only on a result that is not an error (the only kind supported: `false`
-    /// is refused by validation).
-    pub on_success: Option<bool>,
-    /// The grants.
-    pub grants: Vec<GrantRule>,
-}
-
-/// One grant a mapping issues.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct GrantRule {
-    /// Grant key, e.g. `sched.user_id`.
-    pub key: String,
-    /// JSONPath on the result selecting the one value.
-    pub value_from: String,
-    /// A comparison over the result (`$.status == "active"`); absent: always.
-    pub condition: Option<String>,
-    /// Lifetime in the conversation.
-    pub ttl_seconds: Option<u64>,
-}
-
-/// `access_policy`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct AccessPolicy {
-    /// Rules, each for a set of tools.
-    pub rules: Vec<AccessRule>,
-}
-
-/// One `access_policy.rules[]` entry.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct AccessRule {
-    /// Tool names; `*` is every tool the skill declares.
-    pub tools: Vec<String>,
-    /// `allow`, `constrain` or `deny`.
-    pub effect: String,
-    /// Grants the conversation must hold.
-    pub requires_grants: Vec<String>,
-    /// Required values of held grants (`{"sched.user_type": "team_member"}`).
-    pub required_values: Map<String, Value>,
-    /// Arguments filled from grants: `{"organizer_id": "${grants.sched.user_id}"}`.
-    pub inject: Map<String, Value>,
-}
-
-/// `response_filters[]`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ResponseFilter {
-    /// Builder id.
-    pub id: Option<String>,
-    /// Dotted paths removed from every tool result.
-    pub strip_fields: Vec<String>,
-    /// Dotted paths whose values are masked.
-    pub mask_fields: Vec<String>,
-}
-
-/// `tools[].source`: which server tool a declared tool is.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ToolSourceRef {
-    /// `mcp_bridge` (the only kind the runtime routes).
-    #[serde(rename = "type")]
-    pub kind: Option<String>,
-    /// The connection id (`connectors[]`).
-    pub connection_id: Option<String>,
-    /// The server's name for the tool.
-    pub mcp_tool: Option<String>,
-}
+pub use crate::model::{
+    AccessPolicy, AccessRule, GrantMapping, GrantRule, ResponseFilter, ToolSourceRef,
+};
 
 /// A grant a tool result issued: the value and its lifetime.
 #[derive(Debug, Clone, PartialEq)]

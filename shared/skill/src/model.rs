@@ -6,7 +6,7 @@
 //! value, so nothing is lost.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// A skill document.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -47,11 +47,11 @@ pub struct Skill {
     /// Usage scenarios (kept for the builder; not used at run time).
     pub scenarios: Vec<Value>,
     /// Tool results that issue grants.
-    pub grant_mappings: Vec<crate::access::GrantMapping>,
+    pub grant_mappings: Vec<GrantMapping>,
     /// Which grants a tool call needs, and the arguments they fill.
-    pub access_policy: Option<crate::access::AccessPolicy>,
+    pub access_policy: Option<AccessPolicy>,
     /// Fields of tool results that never leave.
-    pub response_filters: Vec<crate::access::ResponseFilter>,
+    pub response_filters: Vec<ResponseFilter>,
     /// Jobs the skill starts itself.
     pub triggers: Vec<crate::trigger::Trigger>,
 }
@@ -201,7 +201,7 @@ pub struct Tool {
     /// Security classification.
     pub security: Option<Security>,
     /// The server tool it is, on a connection (`mcp_bridge`).
-    pub source: Option<crate::access::ToolSourceRef>,
+    pub source: Option<ToolSourceRef>,
     /// Whether calling the tool changes nothing (overrides the MCP server's
     /// `readOnlyHint`); absent and unannotated, a tool has side effects.
     pub read_only: Option<bool>,
@@ -551,4 +551,80 @@ pub struct RequiredInput {
     pub input_type: Option<String>,
     /// Choices for `choice`.
     pub options: Vec<String>,
+}
+
+/// `grant_mappings[]`: a tool's successful result issues grants.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GrantMapping {
+    /// The skill's tool whose result issues them.
+    pub tool: String,
+    /// Only on a result that is not an error (the only kind supported: `false`
+    /// is refused by validation).
+    pub on_success: Option<bool>,
+    /// The grants.
+    pub grants: Vec<GrantRule>,
+}
+
+/// One grant a mapping issues.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GrantRule {
+    /// Grant key, e.g. `sched.user_id`.
+    pub key: String,
+    /// JSONPath on the result selecting the one value.
+    pub value_from: String,
+    /// A comparison over the result (`$.status == "active"`); absent: always.
+    pub condition: Option<String>,
+    /// Lifetime in the conversation.
+    pub ttl_seconds: Option<u64>,
+}
+
+/// `access_policy`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AccessPolicy {
+    /// Rules, each for a set of tools.
+    pub rules: Vec<AccessRule>,
+}
+
+/// One `access_policy.rules[]` entry.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AccessRule {
+    /// Tool names; `*` is every tool the skill declares.
+    pub tools: Vec<String>,
+    /// `allow`, `constrain` or `deny`.
+    pub effect: String,
+    /// Grants the conversation must hold.
+    pub requires_grants: Vec<String>,
+    /// Required values of held grants (`{"sched.user_type": "team_member"}`).
+    pub required_values: Map<String, Value>,
+    /// Arguments filled from grants: `{"organizer_id": "${grants.sched.user_id}"}`.
+    pub inject: Map<String, Value>,
+}
+
+/// `response_filters[]`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ResponseFilter {
+    /// Builder id.
+    pub id: Option<String>,
+    /// Dotted paths removed from every tool result.
+    pub strip_fields: Vec<String>,
+    /// Dotted paths whose values are masked.
+    pub mask_fields: Vec<String>,
+}
+
+/// `tools[].source`: which server tool a declared tool is.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolSourceRef {
+    /// `mcp_bridge` (the only kind the runtime routes).
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// The connection id (`connectors[]`).
+    pub connection_id: Option<String>,
+    /// The server's name for the tool.
+    pub mcp_tool: Option<String>,
 }

@@ -455,9 +455,50 @@ pub async fn open_store(
             }
         }
     }
+    // The process' Redis round trips (adas-bench reads them), on every scrape.
+    adas_runtime::metrics::on_scrape(|| async {
+        metrics::counter!("adas_redis_round_trips_total").absolute(adas_state::redis_round_trips());
+    });
     adas_state::open(config.redis_url.as_deref(), &config.redis_prefix)
         .await
         .map_err(|error| RuntimeError::Startup(error.to_string()))
+}
+
+/// The models the operator configured (`ADAS_LLM_*`, a JSON file, `env:` /
+/// `file:` key references read here, at startup); `None`: the
+/// deterministic path only. A wrong configuration fails the start with the
+/// reason.
+pub fn models(
+    config: &adas_runtime::ServerConfig,
+) -> Result<Option<adas_llm::Llm>, adas_runtime::RuntimeError> {
+    use adas_runtime::RuntimeError;
+    let args = &config.llm;
+    let settings = adas_llm::LlmSettings {
+        config_file: args
+            .llm_config
+            .clone()
+            .filter(|path| !path.as_os_str().is_empty()),
+        provider: args.llm_provider.clone(),
+        base_url: args
+            .llm_base_url
+            .clone()
+            .filter(|url| !url.trim().is_empty()),
+        model: args.llm_model.clone(),
+        name: args.llm_name.clone(),
+        api_key: args
+            .llm_api_key
+            .clone()
+            .filter(|key| !key.trim().is_empty()),
+        timeout_ms: args.llm_timeout_ms,
+        max_tokens: args.llm_max_tokens,
+        retries: args.llm_retries,
+        job_token_budget: args.llm_job_token_budget,
+        record: args.llm_record.clone(),
+        replay: args.llm_replay.clone(),
+    };
+    let models = adas_llm::LlmConfig::from_settings(&settings, &|name| std::env::var(name).ok())
+        .map_err(|error| RuntimeError::Startup(error.to_string()))?;
+    adas_llm::Llm::new(models).map_err(|error| RuntimeError::Startup(error.to_string()))
 }
 
 /// The catalog every service reads skills through, as configured: the memory

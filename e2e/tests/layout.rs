@@ -1,0 +1,255 @@
+//! The shape of the code, checked on every run (ARCHITECTURE.md): no two
+//! modules of a crate import each other (directly or round a longer circle),
+//! the foundation crates know nothing above them, and no source file grows
+//! past 800 lines — except the ones still to be split, listed here so the
+//! list can only shrink.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Most lines a source file may have (generated code and tests aside).
+const MAX_LINES: usize = 800;
+
+/// Files over [`MAX_LINES`] that are still to be split; each must still be
+/// over, so a split one leaves the list.
+const STILL_TO_SPLIT: &[&str] = &[
+    "cli/adas/src/jobs.rs",
+    "cli/adas/src/main.rs",
+    "cli/adas/src/skill.rs",
+    "e2e/src/bin/adas-bench.rs",
+    "services/orchestrator/src/lib.rs",
+    "services/skill-registry/src/lib.rs",
+    "shared/dia/src/resolve.rs",
+    "shared/dil/src/run.rs",
+    "shared/jobs/src/codec.rs",
+    "shared/jobs/src/dal.rs",
+    "shared/jobs/src/lib.rs",
+    "shared/nlu/src/detect.rs",
+    "shared/nlu/src/entities.rs",
+    "shared/policy/src/gate.rs",
+    "shared/runtime/src/auth.rs",
+    "shared/skill/src/catalog.rs",
+    "shared/skill/src/validate.rs",
+    "shared/state/src/memory.rs",
+    "shared/tools/src/resolve.rs",
+];
+
+/// Crates a foundation crate must not depend on.
+const FORBIDDEN: &[(&str, &[&str])] = &[
+    ("shared/runtime", &["adas-llm", "adas-state", "adas-jobs"]),
+    ("shared/jobs", &["adas-llm", "adas-nlu"]),
+    (
+        "shared/step",
+        &["adas-state", "adas-proto", "adas-jobs", "adas-policy"],
+    ),
+    ("shared/dia", &["adas-skill", "adas-state", "adas-proto"]),
+    ("shared/llm", &["adas-state", "adas-proto", "adas-skill"]),
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the workspace")
+        .to_path_buf()
+}
+
+/// Every crate's `src/` directory, by crate directory (`shared/jobs`).
+fn crates() -> Vec<PathBuf> {
+    let root = root();
+    let mut crates = Vec::new();
+    for group in ["shared", "services", "cli"] {
+        for entry in std::fs::read_dir(root.join(group)).expect("a crate group") {
+            let dir = entry.expect("an entry").path();
+            if dir.join("src").is_dir() {
+                crates.push(dir);
+            }
+        }
+    }
+    crates.push(root.join("e2e"));
+    crates.sort();
+    crates
+}
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a source dir") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn relative(path: &Path) -> String {
+    path.strip_prefix(root())
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A file's module path in its crate: `src/a/b.rs` and `src/a/b/mod.rs` are
+/// `a::b`; the crate's root is empty.
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = file
+        .strip_prefix(src)
+        .expect("inside src")
+        .with_extension("")
+        .components()
+        .map(|part| part.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The module paths a file refers to through `crate::…` and `super::…`.
+fn references(text: &str, module: &[String], is_mod_file: bool) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        if line.starts_with("//") {
+            continue;
+        }
+        for (anchor, start) in [("crate::", 0usize), ("super::", 1)] {
+            let mut rest = line;
+            while let Some(at) = rest.find(anchor) {
+                let before = rest[..at].chars().last();
+                rest = &rest[at + anchor.len()..];
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    continue;
+                }
+                let path: Vec<String> = rest
+                    .split("::")
+                    .map(|part| {
+                        part.chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect::<String>()
+                    })
+                    .take_while(|part| !part.is_empty())
+                    .collect();
+                let mut base: Vec<String> = if start == 0 {
+                    Vec::new()
+                } else {
+                    // `super` of `a::b` (a file `a/b.rs`) is `a`; of a `mod.rs`
+                    // it is the module's parent too.
+                    let mut base = module.to_vec();
+                    let _ = is_mod_file;
+                    base.pop();
+                    base
+                };
+                base.extend(path);
+                found.push(base);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_module_of_a_crate_imports_one_that_imports_it_back() {
+    let mut circles = Vec::new();
+    for dir in crates() {
+        let src = dir.join("src");
+        let mut files = Vec::new();
+        sources(&src, &mut files);
+        let modules: BTreeMap<Vec<String>, PathBuf> = files
+            .iter()
+            .filter(|file| !file.components().any(|part| part.as_os_str() == "bin"))
+            .map(|file| (module_of(&src, file), file.clone()))
+            .collect();
+        // Edges between modules that are not ancestors of each other: a
+        // module owning its children (and they using it) is no circle.
+        let mut edges: BTreeMap<&Vec<String>, BTreeSet<&Vec<String>>> = BTreeMap::new();
+        for (module, file) in &modules {
+            let text = std::fs::read_to_string(file).expect("a source file");
+            let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+            let is_mod = file.ends_with("mod.rs");
+            for reference in references(text, module, is_mod) {
+                let target = (0..=reference.len())
+                    .rev()
+                    .map(|len| reference[..len].to_vec())
+                    .find_map(|prefix| modules.get_key_value(&prefix).map(|(key, _)| key));
+                let Some(target) = target else { continue };
+                let related = target.starts_with(module) || module.starts_with(target);
+                if !related {
+                    edges.entry(module).or_default().insert(target);
+                }
+            }
+        }
+        // A circle: a module reachable from one it reaches.
+        for (&start, _) in &edges {
+            let mut stack: Vec<&Vec<String>> = edges[start].iter().copied().collect();
+            let mut seen = BTreeSet::new();
+            while let Some(next) = stack.pop() {
+                if next == start {
+                    circles.push(format!("{}: {}", relative(&dir), start.join("::")));
+                    break;
+                }
+                if seen.insert(next) {
+                    stack.extend(edges.get(next).into_iter().flatten().copied());
+                }
+            }
+        }
+    }
+    assert!(
+        circles.is_empty(),
+        "modules in an import circle: {circles:#?}"
+    );
+}
+
+#[test]
+fn foundation_crates_know_nothing_above_them() {
+    let root = root();
+    let mut problems = Vec::new();
+    for (dir, forbidden) in FORBIDDEN {
+        let manifest =
+            std::fs::read_to_string(root.join(dir).join("Cargo.toml")).expect("a crate manifest");
+        let dependencies = manifest
+            .split("[dev-dependencies]")
+            .next()
+            .unwrap_or_default();
+        for name in *forbidden {
+            if dependencies
+                .lines()
+                .any(|line| line.trim_start().starts_with(&format!("{name}.")))
+            {
+                problems.push(format!("{dir} depends on {name}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn no_source_file_grows_past_800_lines() {
+    let mut over = BTreeSet::new();
+    for dir in crates() {
+        let mut files = Vec::new();
+        sources(&dir.join("src"), &mut files);
+        for file in files {
+            let lines = std::fs::read_to_string(&file)
+                .expect("a source file")
+                .lines()
+                .count();
+            if lines > MAX_LINES {
+                over.insert(relative(&file));
+            }
+        }
+    }
+    let listed: BTreeSet<String> = STILL_TO_SPLIT
+        .iter()
+        .map(|file| (*file).to_owned())
+        .collect();
+    let new: Vec<&String> = over.difference(&listed).collect();
+    let split: Vec<&String> = listed.difference(&over).collect();
+    assert!(new.is_empty(), "files past {MAX_LINES} lines: {new:?}");
+    assert!(
+        split.is_empty(),
+        "split below {MAX_LINES} lines: take them off STILL_TO_SPLIT: {split:?}"
+    );
+}
