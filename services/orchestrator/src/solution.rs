@@ -244,7 +244,7 @@ impl Orchestrator {
             return false;
         };
         if !request.program.trim().is_empty() {
-            return crate::parse_program(&request.program).is_ok_and(|program| {
+            return crate::service::parse_program(&request.program).is_ok_and(|program| {
                 program.is_some_and(|program| {
                     program.tool_names().iter().all(|tool| {
                         adas_policy::gate::is_platform_tool(tool)

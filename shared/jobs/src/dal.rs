@@ -9,6 +9,10 @@
 
 use std::sync::Arc;
 
+pub use crate::expiry::sweep_expired;
+pub use crate::schema::input_schema;
+use crate::schema::{answer_misfits, misfits};
+
 use adas_dia::{
     InputSpec, InteractionKind, NoQuerySource, Outcome, Resolver, Schemas, SlotPath, ValueKind,
     asks_of_call, insert_missing_asks, next_call,
@@ -19,135 +23,9 @@ use serde_json::{Map, Value as Json, json};
 
 use adas_step::ask::{Decided, build_waiting, decide, fill_answers, plain_recovery, takeover};
 use adas_step::query::QueryModel;
-use adas_step::{Event, Failure, PauseReason, Resumption, Transition};
+use adas_step::{Event, PauseReason, Resumption, Transition};
 
-use crate::{
-    AuditEntry, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass, StoredJob, Waiting, now,
-};
-
-/// A tool's full input schema: the server's (nested objects, formats,
-/// patterns, bounds as served), with what the skill declares for each input
-/// (type, enum, `pattern`, `format`) added where the server says nothing.
-pub fn input_schema(
-    skill: &OperationalSkill,
-    tool: &str,
-    spec: Option<&adas_tools::ToolSpec>,
-) -> Json {
-    let mut schema = spec
-        .map(|spec| spec.input_schema.clone())
-        .filter(Json::is_object)
-        .unwrap_or_else(|| json!({"type": "object"}));
-    let Some(declared) = skill
-        .skill
-        .tools
-        .iter()
-        .find(|declared| declared.name == tool)
-    else {
-        return schema;
-    };
-    let Some(object) = schema.as_object_mut() else {
-        return schema;
-    };
-    let properties = object.entry("properties").or_insert_with(|| json!({}));
-    let Some(properties) = properties.as_object_mut() else {
-        return schema;
-    };
-    for input in &declared.inputs {
-        let property = properties
-            .entry(input.name.clone())
-            .or_insert_with(|| json!({}));
-        let Some(property) = property.as_object_mut() else {
-            continue;
-        };
-        let kind = input.kind.as_deref().unwrap_or("string").to_lowercase();
-        let (json_type, format) = match kind.as_str() {
-            "number" | "money" => ("number", None),
-            "integer" => ("integer", None),
-            "boolean" => ("boolean", None),
-            "email" => ("string", Some("email")),
-            "date" => ("string", Some("date")),
-            "array" | "list" => ("array", None),
-            "object" => ("object", None),
-            _ => ("string", None),
-        };
-        property.entry("type").or_insert_with(|| json!(json_type));
-        if let Some(format) = input.format.as_deref().or(format) {
-            property.entry("format").or_insert_with(|| json!(format));
-        }
-        if let Some(pattern) = &input.pattern {
-            property.entry("pattern").or_insert_with(|| json!(pattern));
-        }
-        if !input.allowed.is_empty() {
-            property
-                .entry("enum")
-                .or_insert_with(|| json!(input.allowed));
-        }
-    }
-    schema
-}
-
-/// Answers to tool inputs checked against the input's full schema (format,
-/// pattern, enum, bounds): `(field, why)` for each that does not fit.
-fn answer_misfits(
-    skill: &OperationalSkill,
-    specs: &[adas_tools::ToolSpec],
-    plan: &adas_dia::Plan,
-    waiting: &Waiting,
-) -> Vec<(String, String)> {
-    let mut violations = Vec::new();
-    for field in &waiting.fields {
-        let Some(interaction) = &field.interaction else {
-            continue;
-        };
-        if interaction.kind != InteractionKind::Ask {
-            continue;
-        }
-        let Some(value) =
-            adas_dia::node_at(&plan.program, &interaction.path).and_then(adas_dia::Node::to_json)
-        else {
-            continue;
-        };
-        let schema = input_schema(
-            skill,
-            &interaction.intent,
-            specs.iter().find(|spec| spec.name == interaction.intent),
-        );
-        let Some(property) = schema
-            .get("properties")
-            .and_then(|properties| properties.get(&interaction.field))
-        else {
-            continue;
-        };
-        if let Some((_, why)) = adas_tools::schema_problems(property, &value)
-            .into_iter()
-            .next()
-        {
-            violations.push((field.name.clone(), why));
-        }
-    }
-    violations
-}
-
-/// The arguments of a call that do not fit the tool's full input schema.
-fn misfits(
-    skill: &OperationalSkill,
-    specs: &[adas_tools::ToolSpec],
-    tool: &str,
-    args: &Map<String, Json>,
-) -> Vec<String> {
-    if tool.starts_with("sys.") {
-        return Vec::new();
-    }
-    let schema = input_schema(skill, tool, specs.iter().find(|spec| spec.name == tool));
-    let mut bad: Vec<String> = adas_tools::schema_problems(&schema, &Json::Object(args.clone()))
-        .into_iter()
-        .map(|(field, _)| field)
-        .filter(|field| args.contains_key(field))
-        .collect();
-    bad.sort();
-    bad.dedup();
-    bad
-}
+use crate::{AuditEntry, JobError, JobRecord, JobRepo, JobStatus, StoredJob, Waiting, now};
 
 /// What the job does next.
 #[derive(Debug, Clone, PartialEq)]
@@ -785,73 +663,4 @@ impl DalAgent {
             .await?;
         Ok(StoredJob { record, version })
     }
-}
-
-/// Ends jobs whose ask is older than their skill's `engine.wait_timeout_ms` with
-/// outcome EXPIRED. Works from the waiting index in the store, so a sweep after a
-/// restart finds every job that waited through it. Returns how many ended.
-pub async fn sweep_expired(repo: &JobRepo, catalog: &Arc<Catalog>) -> usize {
-    // The catalog reads blocking (its files, or the shared store).
-    let catalog = catalog.clone();
-    let timeouts = tokio::task::spawn_blocking(move || {
-        let mut found = Vec::new();
-        for tenant in catalog.tenant_names() {
-            let Ok(catalog) = catalog.for_tenant(&tenant) else {
-                continue;
-            };
-            for slag in catalog.list().unwrap_or_default() {
-                if let Ok(skill) = catalog.get(&slag)
-                    && let Some(timeout) = skill.engine.wait_timeout_ms
-                {
-                    found.push((tenant.clone(), slag, timeout));
-                }
-            }
-        }
-        found
-    })
-    .await
-    .unwrap_or_default();
-    let mut expired = 0;
-    for (tenant, slag, timeout) in timeouts {
-        expired += sweep_slag(repo, &tenant, &slag, timeout).await;
-    }
-    expired
-}
-
-async fn sweep_slag(repo: &JobRepo, tenant: &str, slag: &str, timeout: u64) -> usize {
-    let mut expired = 0;
-    let cutoff = adas_state::now_ms().saturating_sub(timeout);
-    let Ok(entries) = repo.store().waiting_before(slag, cutoff, 100).await else {
-        return 0;
-    };
-    for entry in entries {
-        let Ok(StoredJob {
-            mut record,
-            version,
-        }) = repo.load(slag, &entry.job_id).await
-        else {
-            continue;
-        };
-        // Slags are shared names: another tenant's job is judged by its own skill.
-        // An escalated job waits for a human, not for the user's timeout.
-        let takeover = record
-            .waiting
-            .as_ref()
-            .is_some_and(|waiting| waiting.reason_code == PauseReason::HumanTakeoverRequired);
-        if record.status != JobStatus::Paused || record.tenant != tenant || takeover {
-            continue;
-        }
-        let expired_ask = Transition::fail(
-            OutcomeClass::Expired,
-            format!("no answer within {timeout} ms"),
-            Event::Failed(Failure::AskExpired {
-                wait_timeout_ms: timeout,
-            }),
-        );
-        // A conflict means someone answered just now: the answer wins.
-        if repo.save(version, &mut record, expired_ask).await.is_ok() {
-            expired += 1;
-        }
-    }
-    expired
 }

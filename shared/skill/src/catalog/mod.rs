@@ -28,6 +28,9 @@
 //! warning on the skill until the file is fixed. Writes are atomic (temp file +
 //! rename in the same directory).
 
+mod shared;
+mod templates;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -43,6 +46,7 @@ use crate::operational::{OperationalSkill, build, etag_of};
 use crate::slag::{DEFAULT_SLAG, is_valid_slag};
 use crate::validate::{Loaded, load};
 use crate::vars::Vars;
+use shared::*;
 
 /// Subdirectories every slag gets.
 pub const SLAG_DIRS: [&str; 2] = ["jobs", "logs"];
@@ -147,83 +151,6 @@ impl McpCheck {
         }
     }
 }
-
-/// The deployment's shared skill store and the runtime its calls run on. The
-/// catalog's blocking operations (on the blocking pool) drive each store call
-/// to its end with `block_on` on that runtime; async reads await it.
-#[derive(Clone)]
-struct Shared {
-    docs: Arc<dyn DocStore>,
-    runtime: tokio::runtime::Handle,
-}
-
-impl std::fmt::Debug for Shared {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("Shared")
-    }
-}
-
-impl Shared {
-    fn run<T>(
-        &self,
-        call: impl std::future::Future<Output = adas_state::Result<T>>,
-    ) -> Result<T, SkillError> {
-        self.runtime.block_on(call).map_err(store_error)
-    }
-}
-
-fn store_error(error: adas_state::StateError) -> SkillError {
-    SkillError::Store(error.to_string())
-}
-
-/// `work` on the blocking pool (it reads files or blocks on the store), for
-/// an async caller; `file` names what it was about if the runtime cancels it.
-async fn blocking<T: Send + 'static>(
-    file: &Path,
-    work: impl FnOnce() -> Result<T, SkillError> + Send + 'static,
-) -> Result<T, SkillError> {
-    match tokio::task::spawn_blocking(work).await {
-        Ok(done) => done,
-        // Only a runtime shutting down cancels the task; a panic is a bug and
-        // stays one on the caller's task.
-        Err(error) if error.is_panic() => std::panic::resume_unwind(error.into_panic()),
-        Err(error) => Err(SkillError::io(file, std::io::Error::other(error))),
-    }
-}
-
-/// A skill as the store keeps it: the expanded text and the template it came from.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct StoredSkill {
-    source: String,
-    #[serde(default)]
-    template: Option<String>,
-}
-
-impl StoredSkill {
-    fn decode(slag: &str, body: &[u8]) -> Result<Self, SkillError> {
-        serde_json::from_slice(body).map_err(|error| {
-            SkillError::Store(format!(
-                "skill `{slag}` in the store does not decode: {error}"
-            ))
-        })
-    }
-
-    fn encode(&self) -> Vec<u8> {
-        serde_json::to_vec(self).unwrap_or_default()
-    }
-}
-
-/// Store scopes: a tenant's current skills, their kept versions
-/// (`<slag>@<etag>`), and the tenants that have skills.
-fn skills_scope(tenant: &str) -> String {
-    format!("skills/{tenant}")
-}
-
-fn versions_scope(tenant: &str) -> String {
-    format!("versions/{tenant}")
-}
-
-const TENANTS_SCOPE: &str = "tenants";
 
 /// Operational skills of one tenant's memory root.
 #[derive(Debug)]
@@ -582,103 +509,6 @@ impl Catalog {
         }
     }
 
-    /// The current skill of `slag` in the shared store: one read, and the body
-    /// only when it is not the version this process holds.
-    fn get_shared(&self, shared: &Shared, slag: &str) -> Result<Arc<OperationalSkill>, SkillError> {
-        let held = self.cached(slag);
-        let read = shared.run(self.read_shared(shared, slag, held.as_ref()))?;
-        self.settle_shared(slag, read, held)
-    }
-
-    /// The store read behind [`Self::get_shared`]: the body only when it is
-    /// not `held`'s version.
-    async fn read_shared(
-        &self,
-        shared: &Shared,
-        slag: &str,
-        held: Option<&Arc<OperationalSkill>>,
-    ) -> adas_state::Result<DocRead> {
-        let held = held.map(|skill| skill.etag.as_str());
-        shared
-            .docs
-            .doc_get(&skills_scope(&self.tenant), slag, held)
-            .await
-    }
-
-    /// What a read of the shared store means for `slag`: the skill held, a
-    /// skill built from the stored body (and held from now on), or one
-    /// bootstrapped from its template.
-    fn settle_shared(
-        &self,
-        slag: &str,
-        read: DocRead,
-        held: Option<Arc<OperationalSkill>>,
-    ) -> Result<Arc<OperationalSkill>, SkillError> {
-        match (read, held) {
-            (DocRead::Unchanged, Some(held)) => Ok(held),
-            (DocRead::Absent, _) => self.bootstrap(slag, None),
-            (DocRead::Current { body, .. }, _) => {
-                let stored = StoredSkill::decode(slag, &body)?;
-                let skill = self.build_skill(slag, &stored.source, stored.template)?;
-                Ok(self.install(slag, skill))
-            }
-            (DocRead::Unchanged, None) => Err(SkillError::Store(format!(
-                "skill `{slag}`: the store answered unchanged to a first read"
-            ))),
-        }
-    }
-
-    /// The stored skill of `slag` and its etag, if any.
-    fn stored(
-        &self,
-        shared: &Shared,
-        slag: &str,
-    ) -> Result<Option<(String, StoredSkill)>, SkillError> {
-        match shared.run(shared.docs.doc_get(&skills_scope(&self.tenant), slag, None))? {
-            DocRead::Current { etag, body } => Ok(Some((etag, StoredSkill::decode(slag, &body)?))),
-            _ => Ok(None),
-        }
-    }
-
-    /// Writes a validated skill to the shared store when `expect` holds (false:
-    /// another writer came first), keeping its version and naming its tenant.
-    fn store_skill(
-        &self,
-        shared: &Shared,
-        skill: &OperationalSkill,
-        expect: DocExpect<'_>,
-    ) -> Result<bool, SkillError> {
-        let body = StoredSkill {
-            source: skill.source.clone(),
-            template: skill.template.clone(),
-        }
-        .encode();
-        let written = shared.run(shared.docs.doc_put(
-            &skills_scope(&self.tenant),
-            &skill.slag,
-            &skill.etag,
-            &body,
-            expect,
-        ))?;
-        if written {
-            shared.run(shared.docs.doc_put(
-                &versions_scope(&self.tenant),
-                &format!("{}@{}", skill.slag, skill.etag),
-                &skill.etag,
-                &body,
-                DocExpect::Absent,
-            ))?;
-            shared.run(shared.docs.doc_put(
-                TENANTS_SCOPE,
-                &self.tenant,
-                "",
-                b"",
-                DocExpect::Any,
-            ))?;
-        }
-        Ok(written)
-    }
-
     /// Makes `skill` the one this process serves for `slag`, and exports its
     /// text to the memory root (a local copy for people and tools; a failure
     /// to write it is logged, never fatal).
@@ -819,82 +649,6 @@ impl Catalog {
         }
     }
 
-    /// Creates `<root>/<slag>/` from a template: `template` if given, else the
-    /// template named like the slag, else — for the default slag only — the
-    /// minimal skill. An existing operational skill is returned unchanged.
-    pub fn bootstrap(
-        &self,
-        slag: &str,
-        template: Option<&str>,
-    ) -> Result<Arc<OperationalSkill>, SkillError> {
-        let dir = self.slag_dir(slag)?;
-        let file = dir.join(SKILL_FILE);
-        if let Some(shared) = &self.shared {
-            if self.stored(shared, slag)?.is_some() {
-                return self.get_shared(shared, slag);
-            }
-        } else if file.exists() {
-            return self.read(slag, &file);
-        }
-        let template_slag = template.unwrap_or(slag);
-        if !is_valid_slag(template_slag) {
-            return Err(SkillError::UnsafeSlag(
-                template_slag.chars().take(80).collect(),
-            ));
-        }
-        let template_file = self.templates_dir.join(format!("{template_slag}.yaml"));
-        let (source, template_name) = match std::fs::read_to_string(&template_file) {
-            Ok(source) => (source, Some(template_slag.to_owned())),
-            Err(_) if template.is_some() => {
-                return Err(SkillError::UnknownTemplate(template_slag.to_owned()));
-            }
-            Err(_) if slag == DEFAULT_SLAG => (MINIMAL_SKILL.to_owned(), None),
-            Err(_) => {
-                return Err(SkillError::UnknownSkill {
-                    slag: slag.to_owned(),
-                    known: self.list()?,
-                    templates: self.template_slags()?,
-                });
-            }
-        };
-        let source = self.expand_or_refuse(slag, &source)?;
-        let skill = self.build_skill(slag, &source, template_name.clone())?;
-        if let Some(shared) = &self.shared {
-            // Replicas bootstrapping at once: the first write wins, the others
-            // serve what it wrote.
-            if !self.store_skill(shared, &skill, DocExpect::Absent)? {
-                return self.get_shared(shared, slag);
-            }
-            info!(
-                slag,
-                template = template_name.as_deref().unwrap_or("minimal default"),
-                "bootstrapped operational skill in the store"
-            );
-            return Ok(self.install(slag, skill));
-        }
-        for sub in SLAG_DIRS {
-            let path = dir.join(sub);
-            std::fs::create_dir_all(&path).map_err(|source| SkillError::io(&path, source))?;
-        }
-        write_atomically(&file, &source)?;
-        if let Some(template_name) = &template_name {
-            let marker = dir.join(".template");
-            write_atomically(&marker, template_name)?;
-        }
-        info!(
-            slag,
-            template = template_name.as_deref().unwrap_or("minimal default"),
-            "bootstrapped operational skill"
-        );
-        self.read(slag, &file)
-    }
-
-    fn template_marker(&self, slag: &str) -> Option<String> {
-        std::fs::read_to_string(self.root.join(slag).join(".template"))
-            .ok()
-            .map(|text| text.trim().to_owned())
-    }
-
     fn expand_or_refuse(&self, slag: &str, source: &str) -> Result<String, SkillError> {
         self.vars
             .expand(source)
@@ -955,76 +709,6 @@ impl Catalog {
         self.read(slag, &file)
     }
 
-    fn put_shared(
-        &self,
-        shared: &Shared,
-        slag: &str,
-        source: &str,
-        expected_etag: Option<&str>,
-    ) -> Result<Arc<OperationalSkill>, SkillError> {
-        let expected = expected_etag.filter(|etag| !etag.is_empty());
-        let current = self.stored(shared, slag)?;
-        let current_etag = current.as_ref().map(|(etag, _)| etag.as_str());
-        if let Some(expected) = expected {
-            if current_etag == Some(etag_of(source).as_str()) {
-                return self.get_shared(shared, slag);
-            }
-            if current_etag != Some(expected) {
-                return Err(SkillError::EtagMismatch {
-                    slag: slag.to_owned(),
-                });
-            }
-        }
-        let template = current.and_then(|(_, stored)| stored.template);
-        let skill = self.build_skill(slag, source, template)?;
-        let expect = expected.map_or(DocExpect::Any, DocExpect::Etag);
-        if !self.store_skill(shared, &skill, expect)? {
-            return Err(SkillError::EtagMismatch {
-                slag: slag.to_owned(),
-            });
-        }
-        Ok(self.install(slag, skill))
-    }
-
-    fn delete_shared(
-        &self,
-        shared: &Shared,
-        slag: &str,
-        expected_etag: Option<&str>,
-    ) -> Result<(), SkillError> {
-        let Some((current, _)) = self.stored(shared, slag)? else {
-            return Err(SkillError::UnknownSkill {
-                slag: slag.to_owned(),
-                known: self.list()?,
-                templates: self.template_slags()?,
-            });
-        };
-        let expected = expected_etag.filter(|etag| !etag.is_empty());
-        if expected.is_some_and(|expected| expected != current)
-            || !shared.run(shared.docs.doc_delete(
-                &skills_scope(&self.tenant),
-                slag,
-                DocExpect::Etag(&current),
-            ))?
-        {
-            return Err(SkillError::EtagMismatch {
-                slag: slag.to_owned(),
-            });
-        }
-        self.cache
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(slag);
-        let exported = self.root.join(slag).join(SKILL_FILE);
-        if let Err(error) = std::fs::remove_file(&exported)
-            && error.kind() != std::io::ErrorKind::NotFound
-        {
-            warn!(slag, %error, "could not remove the exported skill");
-        }
-        info!(slag, "operational skill deleted from the store");
-        Ok(())
-    }
-
     /// Removes the operational skill of `slag` (its file and template marker; the
     /// archived jobs stay). `expected_etag`, when given, must match the stored
     /// version. A slag with a template is bootstrapped again on its next use.
@@ -1067,25 +751,6 @@ impl Catalog {
         Ok(())
     }
 
-    /// Slugs of the templates directory's `<slag>.yaml` files, sorted.
-    fn template_slags(&self) -> Result<Vec<String>, SkillError> {
-        let entries = match std::fs::read_dir(&self.templates_dir) {
-            Ok(entries) => entries,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(source) => return Err(SkillError::io(&self.templates_dir, source)),
-        };
-        let mut slags: Vec<String> = entries
-            .filter_map(Result::ok)
-            .filter_map(|entry| {
-                let name = entry.file_name().into_string().ok()?;
-                let slag = name.strip_suffix(".yaml")?;
-                is_valid_slag(slag).then(|| slag.to_owned())
-            })
-            .collect();
-        slags.sort();
-        Ok(slags)
-    }
-
     /// Slags with an operational skill, sorted.
     pub fn list(&self) -> Result<Vec<String>, SkillError> {
         if let Some(shared) = &self.shared {
@@ -1103,32 +768,6 @@ impl Catalog {
             .collect();
         slags.sort();
         Ok(slags)
-    }
-
-    /// Templates in the templates directory, sorted by slag.
-    pub fn templates(&self) -> Result<Vec<TemplateInfo>, SkillError> {
-        let mut templates = Vec::new();
-        for slag in self.template_slags()? {
-            let Ok(source) =
-                std::fs::read_to_string(self.templates_dir.join(format!("{slag}.yaml")))
-            else {
-                continue;
-            };
-            let skill = self.load(&source, Format::Yaml).skill.unwrap_or_default();
-            templates.push(TemplateInfo {
-                display_name: skill.name.clone().unwrap_or_else(|| slag.clone()),
-                description: skill
-                    .problem
-                    .as_ref()
-                    .and_then(|problem| problem.statement.clone())
-                    .or(skill.description.clone())
-                    .unwrap_or_default()
-                    .trim()
-                    .to_owned(),
-                slag,
-            });
-        }
-        Ok(templates)
     }
 }
 

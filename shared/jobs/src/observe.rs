@@ -1,0 +1,74 @@
+//! What every job event also is: one `adas::job` log line and the job
+//! counters of the metrics page.
+
+use super::*;
+
+/// A written event, told to operators: one structured log line (job, skill,
+/// tenant, trace) and the job metrics.
+pub(crate) fn observe(record: &JobRecord, event: &Event) {
+    let kind = event.kind();
+    let kind_name = codec::event_kind_name(kind);
+    let detail = event.detail();
+    let message = event.message();
+    let trace_id = record.trace_parent.split('-').nth(1).unwrap_or_default();
+    let tool = detail
+        .get("tool")
+        .and_then(Json::as_str)
+        .unwrap_or_default();
+    tracing::info!(
+        target: "adas::job",
+        job_id = %record.job_id,
+        skill = %record.slag,
+        tenant = %record.tenant,
+        event = kind_name,
+        status = record.status.tag(),
+        tool,
+        trace_id,
+        "{message}"
+    );
+    metrics::counter!("adas_job_events_total", "kind" => kind_name).increment(1);
+    match kind {
+        EventKind::Created => {
+            metrics::counter!("adas_jobs_started_total", "skill" => record.slag.clone())
+                .increment(1);
+        }
+        EventKind::Completed | EventKind::Failed | EventKind::Cancelled => {
+            let outcome = record.outcome_class.map_or("none", codec::outcome_name);
+            metrics::counter!(
+                "adas_jobs_finished_total",
+                "skill" => record.slag.clone(),
+                "status" => record.status.tag(),
+                "outcome" => outcome
+            )
+            .increment(1);
+        }
+        EventKind::ToolDenied => {
+            metrics::counter!("adas_gate_denials_total", "tool" => metric_tool_label(tool))
+                .increment(1);
+        }
+        _ => {}
+    }
+}
+
+/// Distinct tool labels a process puts on its metrics.
+const MAX_TOOL_LABELS: usize = 256;
+
+/// A tool's name as a metric label: the first [`MAX_TOOL_LABELS`] distinct
+/// names this process records, then `other`. Only declared tools run, but a
+/// denial names whatever a model proposed: the page stays bounded whatever
+/// callers send.
+pub fn metric_tool_label(tool: &str) -> String {
+    static SEEN: std::sync::LazyLock<std::sync::Mutex<std::collections::HashSet<String>>> =
+        std::sync::LazyLock::new(Default::default);
+    let mut seen = SEEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if seen.contains(tool) {
+        return tool.to_owned();
+    }
+    if seen.len() < MAX_TOOL_LABELS {
+        seen.insert(tool.to_owned());
+        return tool.to_owned();
+    }
+    "other".to_owned()
+}
