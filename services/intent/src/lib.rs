@@ -84,9 +84,9 @@ impl Intent {
     /// A service over a skill catalog and the jobs it plans for, with a planner.
     pub fn new(catalog: Arc<Catalog>, jobs: adas_jobs::JobRepo, planner: Arc<dyn Planner>) -> Self {
         // The first detection would load the lexicon on a request's task.
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn_blocking(adas_nlu::warm);
-        }
+        let _ = std::thread::Builder::new()
+            .name("lexicon-load".into())
+            .spawn(adas_nlu::warm);
         Self {
             catalog,
             jobs,

@@ -90,7 +90,18 @@ impl Worker {
         if worker.engine.in_process() {
             // Plans are made here: the lexicon is loaded before the first job
             // is claimed, never on a job's task while its claim ages.
-            let _ = tokio::task::spawn_blocking(adas_nlu::warm).await;
+            // On a thread of its own, not the runtime's blocking pool: the
+            // process' runtime threads stay the ones it was configured with.
+            let (warmed, ready) = tokio::sync::oneshot::channel();
+            let loader = std::thread::Builder::new()
+                .name("lexicon-load".into())
+                .spawn(move || {
+                    adas_nlu::warm();
+                    let _ = warmed.send(());
+                });
+            if loader.is_ok() {
+                let _ = ready.await;
+            }
         }
         // Deliveries this process is running: its own reclaim never takes
         // one of them for a silent worker's, however long a step keeps its
