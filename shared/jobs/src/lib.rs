@@ -354,7 +354,8 @@ impl JobRepo {
     /// `enqueue`, queues it — one atomic write.
     pub async fn create(&self, record: &JobRecord, enqueue: bool) -> Result<StoredJob, JobError> {
         let data = codec::encode_record(record)?;
-        let event = event_bytes(record, 1, &Event::Created);
+        let created = job_event(record, 1, &Event::Created);
+        let event = codec::encode_event(&created);
         let job = adas_state::NewJob {
             data: &data,
             created_ms: adas_state::now_ms(),
@@ -366,7 +367,7 @@ impl JobRepo {
             .store
             .create_job(&record.slag, &record.job_id, job)
             .await?;
-        observe(record, &Event::Created);
+        observe(record, &created);
         Ok(StoredJob {
             record: record.clone(),
             version,
@@ -448,11 +449,12 @@ impl JobRepo {
         // events can be written by the same atomic step (one round trip, and no
         // write without its events).
         let held = std::mem::take(&mut record.unwritten);
-        let encoded: Vec<Vec<u8>> = held
+        let stored: Vec<JobEvent> = held
             .iter()
             .chain(&transition.events)
-            .map(|event| event_bytes(record, expected + 1, event))
+            .map(|event| job_event(record, expected + 1, event))
             .collect();
+        let encoded: Vec<Vec<u8>> = stored.iter().map(codec::encode_event).collect();
         let events: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
         let write = adas_state::JobWrite {
             expected,
@@ -474,7 +476,7 @@ impl JobRepo {
                 return Err(error.into());
             }
         };
-        for event in held.iter().chain(&transition.events) {
+        for event in &stored {
             observe(record, event);
         }
         if record.status.is_terminal() {
@@ -601,8 +603,10 @@ impl JobRepo {
     }
 }
 
-fn event_bytes(record: &JobRecord, version: u64, event: &Event) -> Vec<u8> {
-    let event = JobEvent {
+/// `event` as stored: its kind, summary and detail, with the job's status
+/// and outcome after the write.
+fn job_event(record: &JobRecord, version: u64, event: &Event) -> JobEvent {
+    JobEvent {
         kind: event.kind(),
         status: record.status,
         outcome_class: record.outcome_class,
@@ -610,8 +614,7 @@ fn event_bytes(record: &JobRecord, version: u64, event: &Event) -> Vec<u8> {
         data: event.detail(),
         time: now(),
         job_version: version,
-    };
-    codec::encode_event(&event)
+    }
 }
 
 fn parse_events(events: Vec<adas_state::StoredEvent>) -> Result<Vec<(String, JobEvent)>, JobError> {

@@ -5,11 +5,11 @@ use super::*;
 
 /// A written event, told to operators: one structured log line (job, skill,
 /// tenant, trace) and the job metrics.
-pub(crate) fn observe(record: &JobRecord, event: &Event) {
-    let kind = event.kind();
+pub(crate) fn observe(record: &JobRecord, event: &JobEvent) {
+    let kind = event.kind;
     let kind_name = codec::event_kind_name(kind);
-    let detail = event.detail();
-    let message = event.message();
+    let detail = &event.data;
+    let message = &event.message;
     let trace_id = record.trace_parent.split('-').nth(1).unwrap_or_default();
     let tool = detail
         .get("tool")

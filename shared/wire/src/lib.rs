@@ -455,10 +455,6 @@ pub async fn open_store(
             }
         }
     }
-    // The process' Redis round trips (adas-bench reads them), on every scrape.
-    adas_runtime::metrics::on_scrape(|| async {
-        metrics::counter!("adas_redis_round_trips_total").absolute(adas_state::redis_round_trips());
-    });
     adas_state::open(config.redis_url.as_deref(), &config.redis_prefix)
         .await
         .map_err(|error| RuntimeError::Startup(error.to_string()))
