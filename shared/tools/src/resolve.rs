@@ -16,6 +16,10 @@
 //! [`LOCAL_RECHECK`] later. A warm resolution costs no round trip at all, and a
 //! copy is dropped when its tier's TTL has passed since it was made.
 
+mod connectors;
+
+mod merge;
+
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -26,6 +30,8 @@ use tracing::warn;
 use crate::core::core_tools;
 use crate::mcp::{McpConnector, McpError};
 use crate::spec::{ToolInputSpec, ToolSource, ToolSpec};
+pub use connectors::*;
+pub use merge::*;
 
 /// Cache key of the core tools.
 pub const CORE_KEY: &str = "tools:core";
@@ -193,37 +199,6 @@ fn pins_key(scope: &str) -> String {
     format!("pins:{scope}")
 }
 
-/// Cache key of a tenant's connector (kept like pins: operator state).
-fn connector_key(tenant: &str, id: &str) -> String {
-    format!("tools:connector:{tenant}/{id}")
-}
-
-/// Cache key of the list of a tenant's connector ids (for listing only:
-/// resolution reads each connector's own key).
-fn connector_index_key(tenant: &str) -> String {
-    format!("tools:connectors:{tenant}")
-}
-
-/// A connection id mapped to an MCP server.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Connector {
-    /// The connection id skills name (`gcal-mcp`).
-    pub id: String,
-    /// The server's URI.
-    pub url: String,
-    /// Set for every tenant by the deployment (`--connector`), not by a put.
-    pub deployment: bool,
-}
-
-/// A connection id: what a skill may name and a key may hold.
-pub fn is_connection_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 64
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-}
-
 /// Why tools could not be resolved.
 #[derive(Debug, thiserror::Error)]
 pub enum ToolsError {
@@ -281,100 +256,6 @@ impl ToolResolver {
     pub fn with_connectors(mut self, connectors: BTreeMap<String, String>) -> Self {
         self.connectors = connectors;
         self
-    }
-
-    /// The server `tenant`'s connection `id` runs on, if mapped.
-    pub async fn connection(
-        &self,
-        tenant: &str,
-        id: &str,
-    ) -> Result<Option<Connector>, ToolsError> {
-        if let Some(entry) = self.cache.cache_get(&connector_key(tenant, id)).await?
-            && let Ok(url) = String::from_utf8(entry.value)
-        {
-            return Ok(Some(Connector {
-                id: id.to_owned(),
-                url,
-                deployment: false,
-            }));
-        }
-        Ok(self.connectors.get(id).map(|url| Connector {
-            id: id.to_owned(),
-            url: url.clone(),
-            deployment: true,
-        }))
-    }
-
-    /// Every connector `tenant` sees: its own, then the deployment's it does
-    /// not override, by id.
-    pub async fn connectors(&self, tenant: &str) -> Result<Vec<Connector>, ToolsError> {
-        let ids: Vec<String> = self
-            .cache
-            .cache_get(&connector_index_key(tenant))
-            .await?
-            .and_then(|entry| serde_json::from_slice(&entry.value).ok())
-            .unwrap_or_default();
-        let mut all = BTreeMap::new();
-        for id in ids.iter().chain(self.connectors.keys()) {
-            if !all.contains_key(id)
-                && let Some(connector) = self.connection(tenant, id).await?
-            {
-                all.insert(id.clone(), connector);
-            }
-        }
-        Ok(all.into_values().collect())
-    }
-
-    /// Maps `tenant`'s connection `id` to `url` (the caller checked the URL
-    /// against the egress policy); every resolution sees it at once.
-    pub async fn put_connector(&self, tenant: &str, id: &str, url: &str) -> Result<(), ToolsError> {
-        self.cache
-            .cache_put(
-                &connector_key(tenant, id),
-                url.as_bytes(),
-                PINS_KEEP,
-                PINS_KEEP,
-            )
-            .await?;
-        self.index_connector(tenant, id, true).await?;
-        self.bump_generation().await
-    }
-
-    /// Removes `tenant`'s mapping of `id` (a deployment mapping stays);
-    /// whether there was one.
-    pub async fn delete_connector(&self, tenant: &str, id: &str) -> Result<bool, ToolsError> {
-        let removed = self
-            .cache
-            .cache_invalidate(&connector_key(tenant, id))
-            .await?;
-        self.index_connector(tenant, id, false).await?;
-        self.bump_generation().await?;
-        Ok(removed)
-    }
-
-    async fn index_connector(
-        &self,
-        tenant: &str,
-        id: &str,
-        present: bool,
-    ) -> Result<(), ToolsError> {
-        let key = connector_index_key(tenant);
-        let mut ids: Vec<String> = self
-            .cache
-            .cache_get(&key)
-            .await?
-            .and_then(|entry| serde_json::from_slice(&entry.value).ok())
-            .unwrap_or_default();
-        ids.retain(|known| known != id);
-        if present {
-            ids.push(id.to_owned());
-            ids.sort();
-        }
-        let value = serde_json::to_vec(&ids).expect("ids serialize");
-        self.cache
-            .cache_put(&key, &value, PINS_KEEP, PINS_KEEP)
-            .await?;
-        Ok(())
     }
 
     /// Checks the store's generation after `recheck` instead of
@@ -861,130 +742,5 @@ impl ToolResolver {
     }
 }
 
-/// A request's identity for the in-process tier: everything a resolution
-/// depends on besides the store.
-fn fingerprint(request: &ToolRequest) -> u64 {
-    use std::fmt::Write as _;
-    use std::hash::Hasher;
-    /// Hashes what is formatted into it: the request's `Debug` form, which
-    /// covers every field, without building the string.
-    struct Hashing(std::collections::hash_map::DefaultHasher);
-    impl std::fmt::Write for Hashing {
-        fn write_str(&mut self, part: &str) -> std::fmt::Result {
-            self.0.write(part.as_bytes());
-            Ok(())
-        }
-    }
-    let mut hashing = Hashing(std::collections::hash_map::DefaultHasher::new());
-    write!(hashing, "{request:?}").expect("hashing never fails");
-    hashing.0.finish()
-}
-
 /// Resolutions served from a process' own copy, for the metrics page.
 static LOCAL_HITS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-fn count_local_hit() {
-    LOCAL_HITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    count_cache("process", "hit");
-}
-
-/// `adas_tool_cache_total{tier,result}`: the in-process copy (`process`) and
-/// the store's MCP tool lists (`store`), hit or miss.
-fn count_cache(tier: &'static str, result: &'static str) {
-    metrics::counter!("adas_tool_cache_total", "tier" => tier, "result" => result).increment(1);
-}
-
-/// Resolutions this process served from its own copy (no store round trip).
-pub fn local_hits() -> u64 {
-    LOCAL_HITS.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-/// `*` matches everything, `prefix*` a prefix, anything else exactly.
-pub fn matches_pattern(pattern: &str, name: &str) -> bool {
-    match pattern.strip_suffix('*') {
-        Some(prefix) => name.starts_with(prefix),
-        None => pattern == name,
-    }
-}
-
-/// A skill calls only what it declares: a server tool it does not declare is
-/// listed (so people see what the server offers) but never available, and a
-/// declared `allowed: never` tool neither. Marked after the pins are taken,
-/// so declaring a tool later does not make it "new on the server".
-fn mark_undeclared(request: &ToolRequest, resolved: &mut ResolvedTools) {
-    use crate::spec::Availability;
-    for tool in &mut resolved.tools {
-        let declared = request
-            .declared
-            .iter()
-            .find(|declared| declared.name == tool.name);
-        let (availability, reason) = match declared {
-            None if matches!(tool.source, ToolSource::Mcp { .. }) => (
-                Availability::Undeclared,
-                format!(
-                    "`{}` is offered by the skill's MCP server but not declared by the skill: it is never called",
-                    tool.name
-                ),
-            ),
-            Some(declared) if declared.never => (
-                Availability::NeverAllowed,
-                format!("`{}` is declared `allowed: never`", tool.name),
-            ),
-            _ => continue,
-        };
-        tool.available = false;
-        tool.availability = availability;
-        tool.unavailable_reason = Some(reason);
-    }
-}
-
-/// A routed tool that cannot be called, with why.
-fn unserved(
-    route: &ToolRoute,
-    declared: Option<&DeclaredTool>,
-    source: ToolSource,
-    reason: String,
-) -> ToolSpec {
-    ToolSpec {
-        name: route.tool.clone(),
-        description: declared
-            .map(|tool| tool.description.clone())
-            .unwrap_or_default(),
-        inputs: declared.map(|tool| tool.inputs.clone()).unwrap_or_default(),
-        input_schema: serde_json::Value::Null,
-        source,
-        available: false,
-        unavailable_reason: Some(format!("`{}` is unavailable: {reason}", route.tool)),
-        availability: crate::spec::Availability::NotServed,
-        read_only_hint: None,
-        remote_name: Some(route.remote.clone()),
-    }
-}
-
-/// Declared inputs the server's schema lacks are added; an input is required if
-/// either side requires it.
-fn merge_inputs(tool: &mut ToolSpec, declared: &[ToolInputSpec]) {
-    for input in declared {
-        match tool
-            .inputs
-            .iter_mut()
-            .find(|existing| existing.name == input.name)
-        {
-            Some(existing) => {
-                existing.required |= input.required;
-                if existing.allowed.is_empty() {
-                    existing.allowed = input.allowed.clone();
-                }
-                if existing.description.is_empty() {
-                    existing.description = input.description.clone();
-                }
-            }
-            None => tool.inputs.push(input.clone()),
-        }
-    }
-    tool.inputs.sort_by(|a, b| {
-        b.required
-            .cmp(&a.required)
-            .then_with(|| a.name.cmp(&b.name))
-    });
-}

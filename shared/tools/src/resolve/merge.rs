@@ -1,0 +1,130 @@
+//! How a resolution is put together: its fingerprint for the local copy, the
+//! declared tools a server lacks or does not serve, inputs merged into the
+//! server schema, allow/block patterns, and the cache counters.
+
+use super::*;
+
+/// A request's identity for the in-process tier: everything a resolution
+/// depends on besides the store.
+pub(super) fn fingerprint(request: &ToolRequest) -> u64 {
+    use std::fmt::Write as _;
+    use std::hash::Hasher;
+    /// Hashes what is formatted into it: the request's `Debug` form, which
+    /// covers every field, without building the string.
+    struct Hashing(std::collections::hash_map::DefaultHasher);
+    impl std::fmt::Write for Hashing {
+        fn write_str(&mut self, part: &str) -> std::fmt::Result {
+            self.0.write(part.as_bytes());
+            Ok(())
+        }
+    }
+    let mut hashing = Hashing(std::collections::hash_map::DefaultHasher::new());
+    write!(hashing, "{request:?}").expect("hashing never fails");
+    hashing.0.finish()
+}
+
+pub(super) fn count_local_hit() {
+    LOCAL_HITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    count_cache("process", "hit");
+}
+
+/// `adas_tool_cache_total{tier,result}`: the in-process copy (`process`) and
+/// the store's MCP tool lists (`store`), hit or miss.
+pub(super) fn count_cache(tier: &'static str, result: &'static str) {
+    metrics::counter!("adas_tool_cache_total", "tier" => tier, "result" => result).increment(1);
+}
+
+/// Resolutions this process served from its own copy (no store round trip).
+pub fn local_hits() -> u64 {
+    LOCAL_HITS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// `*` matches everything, `prefix*` a prefix, anything else exactly.
+pub fn matches_pattern(pattern: &str, name: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => name.starts_with(prefix),
+        None => pattern == name,
+    }
+}
+
+/// A skill calls only what it declares: a server tool it does not declare is
+/// listed (so people see what the server offers) but never available, and a
+/// declared `allowed: never` tool neither. Marked after the pins are taken,
+/// so declaring a tool later does not make it "new on the server".
+pub(super) fn mark_undeclared(request: &ToolRequest, resolved: &mut ResolvedTools) {
+    use crate::spec::Availability;
+    for tool in &mut resolved.tools {
+        let declared = request
+            .declared
+            .iter()
+            .find(|declared| declared.name == tool.name);
+        let (availability, reason) = match declared {
+            None if matches!(tool.source, ToolSource::Mcp { .. }) => (
+                Availability::Undeclared,
+                format!(
+                    "`{}` is offered by the skill's MCP server but not declared by the skill: it is never called",
+                    tool.name
+                ),
+            ),
+            Some(declared) if declared.never => (
+                Availability::NeverAllowed,
+                format!("`{}` is declared `allowed: never`", tool.name),
+            ),
+            _ => continue,
+        };
+        tool.available = false;
+        tool.availability = availability;
+        tool.unavailable_reason = Some(reason);
+    }
+}
+
+/// A routed tool that cannot be called, with why.
+pub(super) fn unserved(
+    route: &ToolRoute,
+    declared: Option<&DeclaredTool>,
+    source: ToolSource,
+    reason: String,
+) -> ToolSpec {
+    ToolSpec {
+        name: route.tool.clone(),
+        description: declared
+            .map(|tool| tool.description.clone())
+            .unwrap_or_default(),
+        inputs: declared.map(|tool| tool.inputs.clone()).unwrap_or_default(),
+        input_schema: serde_json::Value::Null,
+        source,
+        available: false,
+        unavailable_reason: Some(format!("`{}` is unavailable: {reason}", route.tool)),
+        availability: crate::spec::Availability::NotServed,
+        read_only_hint: None,
+        remote_name: Some(route.remote.clone()),
+    }
+}
+
+/// Declared inputs the server's schema lacks are added; an input is required if
+/// either side requires it.
+pub(super) fn merge_inputs(tool: &mut ToolSpec, declared: &[ToolInputSpec]) {
+    for input in declared {
+        match tool
+            .inputs
+            .iter_mut()
+            .find(|existing| existing.name == input.name)
+        {
+            Some(existing) => {
+                existing.required |= input.required;
+                if existing.allowed.is_empty() {
+                    existing.allowed = input.allowed.clone();
+                }
+                if existing.description.is_empty() {
+                    existing.description = input.description.clone();
+                }
+            }
+            None => tool.inputs.push(input.clone()),
+        }
+    }
+    tool.inputs.sort_by(|a, b| {
+        b.required
+            .cmp(&a.required)
+            .then_with(|| a.name.cmp(&b.name))
+    });
+}
