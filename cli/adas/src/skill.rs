@@ -9,11 +9,12 @@ mod wiring;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use adas_catalog::Catalog;
 use adas_proto::pb;
 use adas_proto::pb::skill_registry_service_client::SkillRegistryServiceClient;
 use adas_runtime::auth::AuthChannel as Channel;
 use adas_runtime::{DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT};
-use adas_skill::{Catalog, Format as DocumentFormat};
+use adas_skill::Format as DocumentFormat;
 use clap::Subcommand;
 
 use crate::client::Client;

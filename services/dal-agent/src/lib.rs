@@ -5,13 +5,13 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use adas_catalog::Catalog;
 use adas_jobs::JobError;
 use adas_jobs::dal::{DalAgent, DalError, Next};
 use adas_proto::pb;
 use adas_proto::pb::dal_agent_service_server::{DalAgentService, DalAgentServiceServer};
 use adas_runtime::convert::{json_to_struct, json_to_value, page_window, value_to_json};
 use adas_runtime::{FieldViolation, status_with_details};
-use adas_skill::Catalog;
 use adas_skill::slag::{parse_job_name, parse_skill_name};
 use adas_state::{PageRequest, StateError};
 use serde_json::{Map, Value as Json, json};

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
+use adas_catalog::Catalog;
 use adas_jobs::{Event, JobError, Transition};
 use adas_policy::gate::{ApprovalBook, ApprovalChoice, ApprovalError, ApprovalRecord, Approver};
 use adas_policy::llm::{FinalizationJudge, Polisher};
@@ -13,7 +14,6 @@ use adas_proto::pb;
 use adas_proto::pb::gate_service_server::{GateService, GateServiceServer};
 use adas_runtime::convert::{json_to_struct, struct_to_json};
 use adas_runtime::{FieldViolation, status_with_details};
-use adas_skill::catalog::Catalog;
 use adas_skill::slag::{parse_job_name, parse_skill_name};
 use adas_skill::{OperationalSkill, SkillError};
 use adas_state::{StateError, StateStore};

@@ -6,12 +6,12 @@
 
 use std::sync::Arc;
 
+use adas_catalog::Catalog;
 use adas_nlu::Planner;
 use adas_proto::pb;
 use adas_proto::pb::intent_service_server::{IntentService, IntentServiceServer};
 use adas_runtime::convert::{json_to_struct, struct_to_json};
 use adas_runtime::{FieldViolation, status_with_details};
-use adas_skill::catalog::Catalog;
 use adas_skill::slag::parse_skill_name;
 use adas_skill::{OperationalSkill, SkillError};
 use tonic::{Code, Request, Response, Status};

@@ -129,7 +129,7 @@ const RETENTION_BATCH: usize = 500;
 /// ago, and this process' archive files as old.
 async fn sweep_retention(
     repo: &adas_jobs::JobRepo,
-    catalog: &Arc<adas_skill::Catalog>,
+    catalog: &Arc<adas_catalog::Catalog>,
     retention: Duration,
 ) {
     let before_ms = adas_state::now_ms().saturating_sub(retention.as_millis() as u64);
@@ -149,7 +149,7 @@ async fn sweep_retention(
 }
 
 /// Every tenant's slags.
-async fn catalog_slags(catalog: &Arc<adas_skill::Catalog>) -> std::collections::BTreeSet<String> {
+async fn catalog_slags(catalog: &Arc<adas_catalog::Catalog>) -> std::collections::BTreeSet<String> {
     let catalog = catalog.clone();
     // The catalog reads blocking (its files, or the shared store).
     tokio::task::spawn_blocking(move || {
@@ -171,7 +171,7 @@ const SCRAPE_WAITING_LIMIT: usize = 1000;
 /// The store's view for the metrics page, read at each scrape (so every
 /// replica shows the same): `adas_queue_depth{state}`, paused jobs by
 /// reason (`adas_jobs_waiting{reason}`) and `adas_approvals_pending`.
-async fn store_gauges(repo: adas_jobs::JobRepo, catalog: Arc<adas_skill::Catalog>) {
+async fn store_gauges(repo: adas_jobs::JobRepo, catalog: Arc<adas_catalog::Catalog>) {
     if let Ok(stats) = repo.store().queue_stats().await {
         metrics::gauge!("adas_queue_depth", "state" => "ready").set(stats.ready as f64);
         metrics::gauge!("adas_queue_depth", "state" => "pending").set(stats.pending as f64);

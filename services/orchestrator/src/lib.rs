@@ -19,6 +19,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
+use adas_catalog::Catalog;
 use adas_jobs::{
     AuditEntry, Event, Evidence, JobError, JobRecord, JobRepo, JobStatus, PauseReason, StoredJob,
     Transition, new_job_id, now,
@@ -27,8 +28,8 @@ use adas_proto::pb;
 use adas_proto::pb::orchestrator_service_server::{OrchestratorService, OrchestratorServiceServer};
 use adas_runtime::convert::{page_window, struct_to_json};
 use adas_runtime::{FieldViolation, status_with_details};
+use adas_skill::SkillError;
 use adas_skill::slag::{parse_job_name, parse_skill_name};
-use adas_skill::{Catalog, SkillError};
 use adas_state::StateError;
 use adas_step::Cancellation;
 use serde_json::json;

@@ -54,11 +54,12 @@ impl Orchestrator {
                 reason: "expected `solutions/{id}`".into(),
             })?
             .to_owned();
-        let stored = adas_skill::solution::get(self.repo.store().as_ref(), &principal.tenant, &id)
-            .await?
-            .ok_or_else(|| {
-                OrchestratorError::NotFound(format!("solution solutions/{id} not found"))
-            })?;
+        let stored =
+            adas_catalog::solutions::get(self.repo.store().as_ref(), &principal.tenant, &id)
+                .await?
+                .ok_or_else(|| {
+                    OrchestratorError::NotFound(format!("solution solutions/{id} not found"))
+                })?;
         let solution = stored.solution;
         let now = adas_state::now_ms();
         let (slag, previous, grants, handoff) = match self

@@ -10,9 +10,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use adas_catalog::Catalog;
 use adas_jobs::{JobLimits, JobRecord, JobRepo};
 use adas_skill::OperationalSkill;
-use adas_skill::catalog::Catalog;
 use tracing::{info, warn};
 
 /// How often the current period of every trigger is checked.

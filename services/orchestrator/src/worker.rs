@@ -8,12 +8,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use adas_catalog::Catalog;
 use adas_jobs::focus::FocusCache;
 use adas_jobs::{
     CallRecord, Event, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass, StoredJob,
     Transition, now,
 };
-use adas_skill::{Catalog, OperationalSkill};
+use adas_skill::OperationalSkill;
 use adas_state::StateError;
 use adas_step::effect::PlanAsk;
 use adas_step::guard::{self, Call};

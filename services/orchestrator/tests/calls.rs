@@ -99,7 +99,7 @@ async fn a_read_only_call_runs_beside_its_starts_write_and_a_side_effect_after_i
         admin: admin.clone(),
         seen: Mutex::default(),
     });
-    let catalog = Arc::new(adas_skill::Catalog::new(&root, &root));
+    let catalog = Arc::new(adas_catalog::Catalog::new(&root, &root));
     let skill = catalog.put("calls", SKILL, None).unwrap();
     assert_eq!(skill.skill.mcp_server.as_deref(), Some(SERVER));
     // From the gate's word on, Redis takes no writes until the server has the

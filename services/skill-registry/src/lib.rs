@@ -1,7 +1,7 @@
 //! adas-skill-registry: SkillRegistryService — loads, validates and bootstraps
 //! skills (templates → `<memory>/<slag>/skill.yaml`), binds resources, and serves
 //! each skill with its compiled policy. Wire types stop here: requests are turned
-//! into calls on `adas_skill::Catalog`, and `RegistryError` is mapped to a
+//! into calls on `adas_catalog::Catalog`, and `RegistryError` is mapped to a
 //! `Status` once, in `error.rs`. Tool sets come from `adas_tools::ToolResolver`
 //! (core tools + the skill's MCP server, through the two-tier cache).
 
@@ -12,13 +12,13 @@ mod service;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use adas_catalog::Catalog;
 use adas_proto::pb;
 use adas_proto::pb::skill_registry_service_server::{
     SkillRegistryService, SkillRegistryServiceServer,
 };
 use adas_runtime::convert::{next_page_token, page_window};
 use adas_runtime::{FieldViolation, status_with_details};
-use adas_skill::catalog::Catalog;
 use adas_skill::slag::{check_slag, parse_required_skill_name, parse_skill_name};
 use adas_skill::{Format, SkillError};
 use adas_tools::ToolResolver;

@@ -466,7 +466,7 @@ impl SkillRegistryService for SkillRegistry {
             }
             .into());
         }
-        let stored = adas_skill::solution::put(
+        let stored = adas_catalog::solutions::put(
             self.docs.as_ref(),
             &tenant,
             &id,
@@ -502,7 +502,7 @@ impl SkillRegistryService for SkillRegistry {
     ) -> Result<Response<pb::Solution>, Status> {
         let tenant = adas_runtime::auth::tenant(&request)?;
         let id = Self::solution_id("name", &request.get_ref().name)?;
-        let stored = adas_skill::solution::get(self.docs.as_ref(), &tenant, &id)
+        let stored = adas_catalog::solutions::get(self.docs.as_ref(), &tenant, &id)
             .await
             .map_err(|error| RegistryError::Internal(error.to_string()))?
             .ok_or_else(|| {
@@ -525,12 +525,12 @@ impl SkillRegistryService for SkillRegistry {
         request: Request<pb::ListSolutionsRequest>,
     ) -> Result<Response<pb::ListSolutionsResponse>, Status> {
         let tenant = adas_runtime::auth::tenant(&request)?;
-        let ids = adas_skill::solution::list(self.docs.as_ref(), &tenant)
+        let ids = adas_catalog::solutions::list(self.docs.as_ref(), &tenant)
             .await
             .map_err(|error| RegistryError::Internal(error.to_string()))?;
         let mut solutions = Vec::new();
         for id in ids {
-            if let Some(stored) = adas_skill::solution::get(self.docs.as_ref(), &tenant, &id)
+            if let Some(stored) = adas_catalog::solutions::get(self.docs.as_ref(), &tenant, &id)
                 .await
                 .map_err(|error| RegistryError::Internal(error.to_string()))?
             {
@@ -548,7 +548,7 @@ impl SkillRegistryService for SkillRegistry {
         let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
         let id = Self::solution_id("name", &request.name)?;
-        if !adas_skill::solution::delete(self.docs.as_ref(), &tenant, &id, &request.etag)
+        if !adas_catalog::solutions::delete(self.docs.as_ref(), &tenant, &id, &request.etag)
             .await
             .map_err(|error| RegistryError::Internal(error.to_string()))?
         {

@@ -161,7 +161,7 @@ impl JobRepo {
         let mut files: BTreeMap<PathBuf, Vec<u8>> = BTreeMap::new();
         for (record, log) in records.iter().zip(logs) {
             // Each tenant's archive beside its skills (see `Catalog::for_tenant`).
-            let root = if record.tenant == adas_skill::catalog::DEFAULT_TENANT {
+            let root = if record.tenant == adas_catalog::DEFAULT_TENANT {
                 self.memory_root.clone()
             } else if adas_skill::slag::is_valid_slag(&record.tenant) {
                 self.memory_root.join(".tenants").join(&record.tenant)

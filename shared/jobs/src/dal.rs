@@ -13,11 +13,12 @@ pub use crate::expiry::sweep_expired;
 pub use crate::schema::input_schema;
 use crate::schema::{answer_misfits, misfits};
 
+use adas_catalog::Catalog;
 use adas_dia::{
     InputSpec, InteractionKind, NoQuerySource, Outcome, Resolver, Schemas, SlotPath, ValueKind,
     asks_of_call, insert_missing_asks, next_call,
 };
-use adas_skill::{Catalog, OperationalSkill};
+use adas_skill::OperationalSkill;
 use adas_tools::ToolResolver;
 use serde_json::{Map, Value as Json, json};
 

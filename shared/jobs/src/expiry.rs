@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use adas_skill::Catalog;
+use adas_catalog::Catalog;
 use adas_step::{Event, Failure, PauseReason, Transition};
 
 use crate::{JobRepo, JobStatus, OutcomeClass, StoredJob};

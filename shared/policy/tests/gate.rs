@@ -4,13 +4,14 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use adas_catalog::Catalog;
 use adas_policy::finalize::{Action, Draft, ReasonCode, RetryDecision, judge, retry_decision};
 use adas_policy::gate::{
     ApprovalBook, ApprovalChoice, ApprovalError, Approver, JobCall, RuleKind, Verdict, call_digest,
     check,
 };
 use adas_policy::llm::FinalizationJudge;
-use adas_skill::{Catalog, OperationalSkill};
+use adas_skill::OperationalSkill;
 use adas_state::MemoryStore;
 use adas_step::reply::polish;
 use serde_json::{Map, Value as Json, json};

@@ -7,11 +7,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use adas_catalog::Catalog;
 use adas_llm::Llm;
 use adas_llm::config::{LlmConfig, ModelConfig, Provider};
 use adas_policy::finalize::{Draft, ReasonCode};
 use adas_policy::llm::{FinalizationJudge, ModelJudge, ModelPolisher, PolishInput, Polisher};
-use adas_skill::{Catalog, OperationalSkill};
+use adas_skill::OperationalSkill;
 use adas_testkit::model::{ModelServer, Reply};
 use serde_json::{Map, Value as Json, json};
 

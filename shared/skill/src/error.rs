@@ -60,7 +60,7 @@ pub enum SkillError {
 }
 
 impl SkillError {
-    pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
         Self::Io {
             path: path.display().to_string(),
             source,

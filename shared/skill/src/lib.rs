@@ -6,7 +6,6 @@
 //! templates. No gRPC here: SkillRegistryService converts at its edge.
 
 pub mod access;
-pub mod catalog;
 pub mod compile;
 pub mod condition;
 pub mod deviation;
@@ -15,7 +14,7 @@ pub mod document;
 pub mod engine;
 mod error;
 pub mod model;
-mod operational;
+pub mod operational;
 pub mod resources;
 pub mod slag;
 pub mod solution;
@@ -23,7 +22,6 @@ pub mod trigger;
 pub mod validate;
 pub mod vars;
 
-pub use catalog::{Catalog, TemplateInfo};
 pub use diagnostics::{Diagnostic, Severity};
 pub use document::Format;
 pub use error::SkillError;

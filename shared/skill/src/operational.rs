@@ -42,7 +42,7 @@ pub struct OperationalSkill {
 }
 
 /// Turns a loaded document into an operational skill, or returns its errors.
-pub(crate) fn build(
+pub fn build(
     loaded: Loaded,
     slag: &str,
     source: &str,

@@ -387,9 +387,11 @@ fn a_scheduling_export_with_grant_references_loads() {
     // operator variable: it is kept as written, and the export loads.
     let (source, name) = fixture("scheduling-agent.draft.skill.json");
     assert!(source.contains("${grants.sched.user_id}"));
-    let catalog = adas_skill::Catalog::new(std::env::temp_dir(), "")
-        .with_var("ADAS_DEMO_MCP_URL", "http://127.0.0.1:1/mcp");
-    let loaded = catalog.load(&source, adas_skill::Format::detect(Some(&name), &source));
+    // The operator's variables expanded as every catalog does.
+    let mut vars = adas_skill::Vars::default();
+    vars.set("ADAS_DEMO_MCP_URL", "http://127.0.0.1:1/mcp");
+    let source = vars.expand(&source).expect("only known variables");
+    let loaded = adas_skill::load(&source, adas_skill::Format::detect(Some(&name), &source));
     let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.is_error()).collect();
     assert!(errors.is_empty(), "{errors:?}");
     let skill = loaded.skill.unwrap();

@@ -506,14 +506,14 @@ pub fn models(
 pub fn open_catalog(
     config: &adas_runtime::ServerConfig,
     store: &std::sync::Arc<dyn adas_state::StateStore>,
-) -> Result<std::sync::Arc<adas_skill::Catalog>, adas_runtime::RuntimeError> {
+) -> Result<std::sync::Arc<adas_catalog::Catalog>, adas_runtime::RuntimeError> {
     let policy = egress_policy(config)?;
-    let check = adas_skill::catalog::McpCheck(std::sync::Arc::new(move |uri: &str| {
+    let check = adas_catalog::McpCheck(std::sync::Arc::new(move |uri: &str| {
         policy
             .check_static(uri)
             .map_err(|denied| denied.to_string())
     }));
-    adas_skill::Catalog::open(&config.memory_root, &config.templates_dir)
+    adas_catalog::Catalog::open(&config.memory_root, &config.templates_dir)
         .map(|catalog| {
             let catalog = catalog
                 .with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url)

@@ -102,7 +102,7 @@ impl Engine for HookedGate {
 /// `after_check`; `mcp` serves the skill's calls.
 pub fn worker(
     store: Arc<dyn adas_state::StateStore>,
-    catalog: Arc<adas_skill::Catalog>,
+    catalog: Arc<adas_catalog::Catalog>,
     mcp: Arc<dyn adas_tools::McpConnector>,
     after_check: AfterCheck,
 ) -> adas_orchestrator::worker::Worker {

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use adas_catalog::{Catalog, MINIMAL_SKILL, SKILL_FILE};
 use adas_skill::SkillError;
-use adas_skill::catalog::{Catalog, MINIMAL_SKILL, SKILL_FILE};
 use adas_skill::diagnostics::codes;
 use adas_skill::etag_of;
 use adas_skill::slag::DEFAULT_SLAG;

@@ -29,6 +29,7 @@
 //! rename in the same directory).
 
 mod shared;
+pub mod solutions;
 mod templates;
 
 use std::collections::HashMap;
@@ -39,13 +40,13 @@ use std::time::SystemTime;
 use adas_state::{DocExpect, DocRead, DocStore};
 use tracing::{info, warn};
 
-use crate::diagnostics::{Diagnostic, codes};
-use crate::document::{Format, Position};
-use crate::error::SkillError;
-use crate::operational::{OperationalSkill, build, etag_of};
-use crate::slag::{DEFAULT_SLAG, is_valid_slag};
-use crate::validate::{Loaded, load};
-use crate::vars::Vars;
+use adas_skill::SkillError;
+use adas_skill::diagnostics::{Diagnostic, codes};
+use adas_skill::document::{Format, Position};
+use adas_skill::operational::{OperationalSkill, build, etag_of};
+use adas_skill::slag::{DEFAULT_SLAG, is_valid_slag};
+use adas_skill::validate::{Loaded, load};
+use adas_skill::vars::Vars;
 use shared::*;
 
 /// Subdirectories every slag gets.
@@ -134,7 +135,7 @@ impl McpCheck {
         };
         // A server of no known transport has its one diagnostic from
         // validation (`transport_problem`), the same the CLI prints.
-        if crate::validate::transport_problem(&uri).is_some() {
+        if adas_skill::validate::transport_problem(&uri).is_some() {
             return;
         }
         if let Err(reason) = (self.0)(&uri) {
