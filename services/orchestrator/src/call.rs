@@ -3,16 +3,19 @@
 //! output in the focus cache, reading it back, and checking the tool's
 //! current definition against the one an admin accepted.
 
+use std::sync::Arc;
+
 use adas_jobs::focus::FocusError;
-use adas_jobs::{JobError, JobRecord};
+use adas_jobs::{CallRecord, Event, JobError, JobRecord, OutcomeClass, Transition, now};
 use adas_skill::OperationalSkill;
+use adas_step::Failure;
 use adas_tools::McpError;
 use serde_json::{Map, Value as Json, json};
 use tracing::warn;
 
 use crate::claim::{step_in, step_out};
 use crate::error::WorkError;
-use crate::worker::Worker;
+use crate::worker::{Allowed, Stepped, Worker};
 
 /// A tool output larger than this (as JSON) is kept in the focus cache and the
 /// job record, its event and its archive hold a reference instead of a copy.
@@ -169,6 +172,137 @@ impl Worker {
                 false,
             ),
         }
+    }
+}
+
+impl Worker {
+    /// Starts, runs and records one call the guards and the gate allowed:
+    /// the start is a compare-and-set, the tool runs, its result goes into
+    /// the plan and the call log; the job as it stands after, or `None`
+    /// when the call failed it.
+    pub(crate) async fn perform_call(
+        &self,
+        skill: &Arc<OperationalSkill>,
+        mut record: JobRecord,
+        version: u64,
+        allowed: Allowed<'_>,
+    ) -> Result<Stepped, WorkError> {
+        let Allowed {
+            tool,
+            args,
+            digest,
+            key,
+            spec,
+            side_effecting,
+            word,
+            path,
+        } = allowed;
+        // A compare-and-set, not a bare append: a call with side effects
+        // starts only if nobody wrote the job since this worker read it (a
+        // cancel stops it). The record says it started, so a takeover knows
+        // its end is unknown.
+        let (tenant, job_id) = (record.tenant.clone(), record.job_id.clone());
+        record.started_call = Some(adas_jobs::StartedCall {
+            key: key.clone(),
+            tool: tool.to_owned(),
+            started_at: now(),
+        });
+        let started = Event::ToolStarted {
+            tool: tool.to_owned(),
+            arguments: args.clone(),
+            idempotency_key: key.clone(),
+            grants: crate::access::relied_on(skill, &record, tool),
+            gate: json!({
+                "verdict": "allow",
+                "rule_kind": word.rule_kind,
+                "call_digest": word.call_digest,
+                "approver": word.approver,
+            }),
+        };
+        let start = self
+            .repo
+            .save(version, &mut record, Transition::run(vec![started]));
+        let run = self.run_call(
+            skill,
+            (tool, spec.as_ref()),
+            &args,
+            (&key, &tenant, &job_id),
+        );
+        let (version, outcome) = if side_effecting {
+            let version = start.await?;
+            (version, run.await)
+        } else {
+            // A read-only call changes nothing, so it need not wait for its
+            // start to be written: the write is sent first and runs beside the
+            // call (one round trip less a call). If the write fails — a cancel
+            // came first — the call's output is dropped with the step.
+            let (version, outcome) = tokio::join!(start, run);
+            (version?, outcome)
+        };
+        if outcome.is_err() {
+            metrics::counter!("adas_tool_call_errors_total", "tool" => adas_jobs::metric_tool_label(tool))
+                .increment(1);
+        }
+        // The result issues grants before anything else sees it; then the
+        // skill's response filters apply, so the plan, the record, events,
+        // the reply and every prompt hold only what may be shown.
+        let outcome = outcome.map(|mut value| {
+            crate::access::issue(skill, &mut record, tool, &value);
+            adas_skill::access::filter_result(&skill.skill, &mut value);
+            value
+        });
+        let plan = record
+            .plan
+            .as_mut()
+            .ok_or_else(|| WorkError::Plan("the job has no plan".into()))?;
+        adas_dia::complete_call(&mut plan.program, path, &outcome)
+            .map_err(|error| WorkError::Plan(error.to_string()))?;
+        record.iteration += 1;
+        let (output, is_error) = match &outcome {
+            Ok(value) => (self.keep_large(&record.slag, value).await, false),
+            Err(error) => (Json::String(error.to_string()), true),
+        };
+        record.calls.push(CallRecord {
+            tool: tool.to_owned(),
+            arguments: args,
+            call_digest: digest,
+            output: output.clone(),
+            is_error,
+            iteration: record.iteration,
+            finished_at: now(),
+        });
+        record.started_call = None;
+        if let Err(adas_dia::ToolError::Unrecoverable(error)) = &outcome {
+            let failed = Transition::fail(
+                OutcomeClass::ToolFailed,
+                error.clone(),
+                Event::Failed(Failure::ToolFailed {
+                    tool: tool.to_owned(),
+                    error: error.clone(),
+                }),
+            );
+            self.repo.save(version, &mut record, failed).await?;
+            return Ok(None);
+        }
+        let finished = Event::ToolFinished {
+            tool: tool.to_owned(),
+            is_error,
+            output,
+        };
+        if self.engine.in_process() {
+            // Held: the result rides with the job's next write — the next
+            // call's start, a pause or the end — decided in this process
+            // without I/O. A crash before it leaves the call's end unknown,
+            // as a crash during the call does; a failed step writes it first
+            // (`keep_held`).
+            record.hold(finished);
+            return Ok(Some((record, version)));
+        }
+        let version = self
+            .repo
+            .save(version, &mut record, Transition::run(vec![finished]))
+            .await?;
+        Ok(Some((record, version)))
     }
 }
 

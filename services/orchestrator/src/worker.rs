@@ -11,17 +11,16 @@ use std::time::Duration;
 use adas_catalog::Catalog;
 use adas_jobs::focus::FocusCache;
 use adas_jobs::{
-    CallRecord, Event, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass, StoredJob,
-    Transition, now,
+    Event, JobError, JobRecord, JobRepo, JobStatus, OutcomeClass, StoredJob, Transition,
 };
 use adas_skill::OperationalSkill;
 use adas_state::StateError;
 use adas_step::effect::PlanAsk;
-use adas_step::guard::{self, Call};
+use adas_step::guard::{self, Call, GateWord};
 use adas_step::plan::Planning;
 use adas_step::{Cancellation, Failure, JobResult, certainty, finish};
 use adas_tools::McpConnector;
-use serde_json::{Map, Value as Json, json};
+use serde_json::{Map, Value as Json};
 use tracing::{info, warn};
 
 use crate::engine::Next;
@@ -62,7 +61,27 @@ impl std::fmt::Debug for Worker {
 
 /// Where a step leaves the job: on to the next step (as written, or held on
 /// the worker's copy), or stopped (paused or ended, written).
-type Stepped = Option<(JobRecord, u64)>;
+pub(crate) type Stepped = Option<(JobRecord, u64)>;
+
+/// A call the guards and the gate let through, with what running it needs.
+pub(crate) struct Allowed<'a> {
+    /// The tool.
+    pub tool: &'a str,
+    /// Its arguments (grants injected).
+    pub args: Map<String, Json>,
+    /// Its digest.
+    pub digest: String,
+    /// The idempotency key it is sent with.
+    pub key: String,
+    /// The tool's accepted definition, when it has one.
+    pub spec: Option<adas_tools::ToolSpec>,
+    /// Whether it may change something outside the job.
+    pub side_effecting: bool,
+    /// The gate's word on it (for the audit).
+    pub word: GateWord,
+    /// Where the call sits in the plan.
+    pub path: &'a adas_dia::SlotPath,
+}
 
 fn is_conflict(error: &WorkError) -> bool {
     matches!(
@@ -381,112 +400,17 @@ impl Worker {
             self.repo.save(version, &mut record, failed).await?;
             return Ok(None);
         }
-        // A compare-and-set, not a bare append: a call with side effects
-        // starts only if nobody wrote the job since this worker read it (a
-        // cancel stops it). The record says it started, so a takeover knows
-        // its end is unknown.
-        let (tenant, job_id) = (record.tenant.clone(), record.job_id.clone());
-        record.started_call = Some(adas_jobs::StartedCall {
-            key: key.clone(),
-            tool: tool.to_owned(),
-            started_at: now(),
-        });
-        let started = Event::ToolStarted {
-            tool: tool.to_owned(),
-            arguments: args.clone(),
-            idempotency_key: key.clone(),
-            grants: crate::access::relied_on(skill, &record, tool),
-            gate: json!({
-                "verdict": "allow",
-                "rule_kind": word.rule_kind,
-                "call_digest": word.call_digest,
-                "approver": word.approver,
-            }),
+        let allowed = Allowed {
+            tool,
+            args,
+            digest,
+            key,
+            spec,
+            side_effecting,
+            word,
+            path,
         };
-        let start = self
-            .repo
-            .save(version, &mut record, Transition::run(vec![started]));
-        let run = self.run_call(
-            skill,
-            (tool, spec.as_ref()),
-            &args,
-            (&key, &tenant, &job_id),
-        );
-        let (version, outcome) = if side_effecting {
-            let version = start.await?;
-            (version, run.await)
-        } else {
-            // A read-only call changes nothing, so it need not wait for its
-            // start to be written: the write is sent first and runs beside the
-            // call (one round trip less a call). If the write fails — a cancel
-            // came first — the call's output is dropped with the step.
-            let (version, outcome) = tokio::join!(start, run);
-            (version?, outcome)
-        };
-        if outcome.is_err() {
-            metrics::counter!("adas_tool_call_errors_total", "tool" => adas_jobs::metric_tool_label(tool))
-                .increment(1);
-        }
-        // The result issues grants before anything else sees it; then the
-        // skill's response filters apply, so the plan, the record, events,
-        // the reply and every prompt hold only what may be shown.
-        let outcome = outcome.map(|mut value| {
-            crate::access::issue(skill, &mut record, tool, &value);
-            adas_skill::access::filter_result(&skill.skill, &mut value);
-            value
-        });
-        let plan = record
-            .plan
-            .as_mut()
-            .ok_or_else(|| WorkError::Plan("the job has no plan".into()))?;
-        adas_dia::complete_call(&mut plan.program, path, &outcome)
-            .map_err(|error| WorkError::Plan(error.to_string()))?;
-        record.iteration += 1;
-        let (output, is_error) = match &outcome {
-            Ok(value) => (self.keep_large(&record.slag, value).await, false),
-            Err(error) => (Json::String(error.to_string()), true),
-        };
-        record.calls.push(CallRecord {
-            tool: tool.to_owned(),
-            arguments: args,
-            call_digest: digest,
-            output: output.clone(),
-            is_error,
-            iteration: record.iteration,
-            finished_at: now(),
-        });
-        record.started_call = None;
-        if let Err(adas_dia::ToolError::Unrecoverable(error)) = &outcome {
-            let failed = Transition::fail(
-                OutcomeClass::ToolFailed,
-                error.clone(),
-                Event::Failed(Failure::ToolFailed {
-                    tool: tool.to_owned(),
-                    error: error.clone(),
-                }),
-            );
-            self.repo.save(version, &mut record, failed).await?;
-            return Ok(None);
-        }
-        let finished = Event::ToolFinished {
-            tool: tool.to_owned(),
-            is_error,
-            output,
-        };
-        if self.engine.in_process() {
-            // Held: the result rides with the job's next write — the next
-            // call's start, a pause or the end — decided in this process
-            // without I/O. A crash before it leaves the call's end unknown,
-            // as a crash during the call does; a failed step writes it first
-            // (`keep_held`).
-            record.hold(finished);
-            return Ok(Some((record, version)));
-        }
-        let version = self
-            .repo
-            .save(version, &mut record, Transition::run(vec![finished]))
-            .await?;
-        Ok(Some((record, version)))
+        self.perform_call(skill, record, version, allowed).await
     }
 
     /// `result`, after writing what the record holds back when it failed: a
