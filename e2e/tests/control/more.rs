@@ -1,0 +1,802 @@
+//! Control, continued: the rest of what no caller, tool server or guess may do.
+
+use super::*;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn nobody_but_the_suite_spends_the_operators_model() {
+    use adas_testkit::model::{ModelServer, Reply};
+    let model = ModelServer::start(|_, _| {
+        Reply::ok(serde_json::json!({
+            "id": "x", "object": "chat.completion", "model": "scripted-1",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": "{}"}}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+        }))
+    })
+    .await;
+    let base = format!("{}/v1", model.url);
+    let suite = Suite::start_with_env(
+        "ctl-model-budget",
+        &["--rate-per-principal", "1000"],
+        &[
+            ("ADAS_LLM_BASE_URL", base.as_str()),
+            ("ADAS_LLM_MODEL", "scripted-1"),
+            ("ADAS_LLM_API_KEY", "env:TEST_MODEL_KEY"),
+            ("TEST_MODEL_KEY", "sk-scripted"),
+            ("ADAS_LLM_RETRIES", "0"),
+        ],
+    );
+    // Twenty of each model-backed RPC, by users and admins of two tenants,
+    // each claiming a fresh budget (no tokens spent).
+    for who in ["g-user", "alice", "root", "eve"] {
+        let mut gate = suite.gate(who).await;
+        let mut intent =
+            pb::intent_service_client::IntentServiceClient::new(suite.channel(Some(who)).await);
+        for _ in 0..5 {
+            gate.polish_reply(pb::PolishReplyRequest {
+                skill: "skills/cs-tier-1".into(),
+                reply: "Your refund of 40 for ORD-1 is on its way.".into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+            gate.finalize(pb::FinalizeRequest {
+                skill: "skills/cs-tier-1".into(),
+                goal: "refund ORD-1".into(),
+                draft_reply: "Refunded.".into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+            intent
+                .plan(pb::PlanRequest {
+                    skill: "skills/cs-tier-1".into(),
+                    message: "I want a refund for ORD-1 of 40".into(),
+                    ..Default::default()
+                })
+                .await
+                .unwrap();
+        }
+    }
+    // A tenant's own service key without a job, or naming another tenant's
+    // job, gets no model either.
+    let victim = suite.job("alice", REFUND_900).await;
+    let mut gate = suite.gate("g-service").await;
+    gate.polish_reply(pb::PolishReplyRequest {
+        skill: "skills/cs-tier-1".into(),
+        reply: "Done.".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    assert_eq!(
+        code(
+            gate.polish_reply(pb::PolishReplyRequest {
+                skill: "skills/cs-tier-1".into(),
+                reply: "Done.".into(),
+                job: victim.name.clone(),
+                ..Default::default()
+            })
+            .await
+        ),
+        Code::NotFound
+    );
+    assert_eq!(
+        model.seen().len(),
+        0,
+        "the model was called for callers other than the suite"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn the_cli_and_the_server_give_one_verdict_on_a_skill() {
+    let suite = Suite::start("ctl-one-verdict");
+    let template =
+        std::fs::read_to_string(adas_testkit::templates_dir().join("cs-tier-1.yaml")).unwrap();
+    let source = template.replace(
+        "mcp_server: \"${ADAS_DEMO_MCP_URL}\"",
+        "mcp_server: \"mcp://127.0.0.1:3100/tools\"",
+    );
+    assert_ne!(source, template);
+    let file = scratch_dir("ctl-one-verdict-file").join("cs.yaml");
+    std::fs::write(&file, &source).unwrap();
+    let local = Command::new(workspace_binary("adas"))
+        .args(["skill", "validate", file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!local.status.success());
+    let printed = String::from_utf8_lossy(&local.stdout);
+    let remote = suite
+        .registry("root")
+        .await
+        .validate_skill(pb::ValidateSkillRequest {
+            source: source.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!remote.valid);
+    let server_side: Vec<&pb::Diagnostic> = remote
+        .diagnostics
+        .iter()
+        .filter(|d| d.path == "mcp_server")
+        .collect();
+    assert_eq!(server_side.len(), 1, "{server_side:?}");
+    let message = &server_side[0].message;
+    assert!(
+        message.contains("`mcp://` is not a transport")
+            && message.contains("http://127.0.0.1:3100/tools"),
+        "{message}"
+    );
+    assert!(
+        printed.contains(message.as_str()),
+        "the CLI says the same: {printed}"
+    );
+    assert!(printed.contains(&format!(
+        ":{}:{}: error",
+        server_side[0].line, server_side[0].column
+    )));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_tightened_policy_holds_jobs_already_running() {
+    let suite = Suite::start("ctl-tightened");
+    let refund = suite
+        .job(
+            "alice",
+            r#"process_refund(order_id="ORD-1", amount=ASK("How much?"))"#,
+        )
+        .await;
+    let lookup = suite
+        .job(
+            "alice",
+            r#"check_order_status(order_id=ASK("Which order?"))"#,
+        )
+        .await;
+    // Both wait for alice; meanwhile the admin tightens the skill: approval
+    // above 100, and no more status lookups.
+    let mut registry = suite.registry("root").await;
+    let current = registry
+        .get_skill(pb::GetSkillRequest {
+            name: "skills/cs-tier-1".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let tightened = current
+        .source
+        .replace("when: \"amount > 500\"", "when: \"amount > 100\"")
+        .replacen("allowed: always", "allowed: never", 1);
+    assert_ne!(tightened, current.source);
+    registry
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/cs-tier-1".into(),
+            source: tightened,
+            etag: current.etag.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let answer = |job: &pb::Job, field: &str, value: prost_types::Value| pb::SubmitInputRequest {
+        job: job.name.clone(),
+        correlation_id: job.waiting.as_ref().unwrap().correlation_id.clone(),
+        fields: HashMap::from([(field.to_owned(), value)]),
+        ..Default::default()
+    };
+    let mut dal = suite.dal("alice").await;
+    // 300 was below the old rule's 500: under the new one it needs a supervisor.
+    dal.submit_input(answer(&refund, "amount", number(300.0)))
+        .await
+        .unwrap();
+    let held = suite.settle("alice", &refund.name).await;
+    assert_eq!(
+        held.waiting.map(|waiting| waiting.reason_code).as_deref(),
+        Some("APPROVAL_REQUIRED"),
+        "{:?}",
+        held.error
+    );
+    dal.submit_input(answer(
+        &lookup,
+        "order_id",
+        prost_types::Value {
+            kind: Some(prost_types::value::Kind::StringValue("ORD-1".into())),
+        },
+    ))
+    .await
+    .unwrap();
+    let denied = suite.settle("alice", &lookup.name).await;
+    assert_eq!(denied.status, pb::JobStatus::Failed as i32, "{denied:?}");
+    assert_eq!(denied.outcome_class, pb::OutcomeClass::PolicyDenied as i32);
+    assert!(suite.executed("process_refund").is_empty());
+    assert!(suite.executed("check_order_status").is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn list_pages_say_nothing_of_other_tenants() {
+    let suite = Suite::start("ctl-pages");
+    let lookup = r#"check_order_status(order_id=ASK("Which order?"))"#;
+    for _ in 0..7 {
+        suite.job("alice", lookup).await;
+    }
+    for _ in 0..3 {
+        suite
+            .jobs("g-user")
+            .await
+            .start_job(pb::StartJobRequest {
+                skill: "skills/cs-tier-1".into(),
+                program: lookup.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+    }
+    let mut jobs = suite.jobs("g-user").await;
+    let mut seen = 0;
+    let mut tokens = Vec::new();
+    let mut token = String::new();
+    loop {
+        let page = jobs
+            .list_jobs(pb::ListJobsRequest {
+                parent: "skills/cs-tier-1".into(),
+                page_size: 1,
+                page_token: token.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        seen += page.jobs.len();
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        token = page.next_page_token;
+        tokens.push(token.clone());
+    }
+    assert_eq!(seen, 3);
+    for token in &tokens {
+        // An offset into the shared index would show here (it was `o8`).
+        assert!(token.starts_with('p') && token.len() > 40, "{token}");
+        // Another caller cannot use it.
+        let status = suite
+            .jobs("alice")
+            .await
+            .list_jobs(pb::ListJobsRequest {
+                parent: "skills/cs-tier-1".into(),
+                page_token: token.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument);
+    }
+    // The old form of token is no way in either.
+    assert_eq!(
+        code(
+            jobs.list_jobs(pb::ListJobsRequest {
+                parent: "skills/cs-tier-1".into(),
+                page_token: "o1".into(),
+                ..Default::default()
+            })
+            .await
+        ),
+        Code::InvalidArgument
+    );
+}
+
+/// One HTTP/1.1 exchange with the console; the status line and the headers.
+pub(super) async fn console_call(
+    console: std::net::SocketAddr,
+    request: &str,
+) -> (String, Vec<(String, String)>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(console).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    let mut lines = answer.lines();
+    let status = lines.next().unwrap_or_default().to_owned();
+    let headers = lines
+        .take_while(|line| !line.is_empty())
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+        .collect();
+    (status, headers)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn the_console_cookie_is_a_session_that_sign_out_ends() {
+    let suite = Suite::start_with(
+        "ctl-console-session",
+        &[
+            "--rate-per-principal",
+            "1000",
+            "--console-listen",
+            "127.0.0.1:0",
+        ],
+    );
+    let console = suite.console_addr();
+    let host = format!("127.0.0.1:{}", console.port());
+    let key = suite.keys["alice"].clone();
+    let body = format!("key={key}");
+    let (status, headers) = console_call(
+        console,
+        &format!(
+            "POST /login HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n\
+             Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+    .await;
+    assert!(status.contains(" 303 "), "{status}");
+    let set_cookie = headers
+        .iter()
+        .find(|(name, _)| name == "set-cookie")
+        .map(|(_, value)| value.clone())
+        .expect("a session cookie");
+    assert!(
+        !set_cookie.contains(&key),
+        "the key never leaves: {set_cookie}"
+    );
+    assert!(
+        set_cookie.contains("HttpOnly") && set_cookie.contains("SameSite=Strict"),
+        "{set_cookie}"
+    );
+    let cookie = set_cookie.split(';').next().unwrap().to_owned();
+    let (_, id) = cookie.split_once('=').unwrap();
+    assert_eq!(id.len(), 64, "256 random bits: {cookie}");
+    let get = |cookie: String| {
+        format!(
+            "GET /skills HTTP/1.1\r\nHost: {host}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n"
+        )
+    };
+    let (status, _) = console_call(console, &get(cookie.clone())).await;
+    assert!(status.contains(" 200 "), "{status}");
+    // The key itself is no session.
+    let (status, _) = console_call(console, &get(format!("adas_session={key}"))).await;
+    assert!(status.contains(" 303 "), "{status}");
+    // Over HTTPS (a TLS proxy in front) the cookie is `__Host-` and Secure.
+    let (_, secure) = console_call(
+        console,
+        &format!(
+            "POST /login HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n\
+             X-Forwarded-Proto: https\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+    .await;
+    let secure = secure
+        .iter()
+        .find(|(name, _)| name == "set-cookie")
+        .map(|(_, value)| value.clone())
+        .unwrap();
+    assert!(
+        secure.starts_with("__Host-adas_session=") && secure.contains("; Secure"),
+        "{secure}"
+    );
+    // Sign-out ends the session here: the copied id is worth nothing after.
+    let (status, _) = console_call(
+        console,
+        &format!(
+            "POST /logout HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\nCookie: {cookie}\r\n\
+             Content-Length: 0\r\nConnection: close\r\n\r\n"
+        ),
+    )
+    .await;
+    assert!(status.contains(" 303 "), "{status}");
+    let (status, headers) = console_call(console, &get(cookie)).await;
+    assert!(status.contains(" 303 "), "{status}");
+    assert!(
+        headers
+            .iter()
+            .any(|(name, value)| name == "location" && value.starts_with("/login")),
+        "{headers:?}"
+    );
+}
+
+/// `adas-demo-mcp` on `listen` (a fixed address, so a hostile one can take
+/// the honest one's place), logging its executions to `log`.
+pub(super) fn demo_server(
+    listen: &str,
+    log: &std::path::Path,
+    extra: &[&str],
+) -> std::process::Child {
+    use std::io::BufRead;
+    let mut child = Command::new(workspace_binary("adas-demo-mcp"))
+        .args([
+            "--listen",
+            listen,
+            "--executions-log",
+            log.to_str().unwrap(),
+        ])
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = std::io::BufReader::new(stdout).lines();
+    assert!(
+        lines
+            .next()
+            .is_some_and(|line| line.unwrap().starts_with("listening on")),
+        "the demo server did not start"
+    );
+    child
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_side_effect_waits_for_a_fresh_check_of_its_tool() {
+    let listen = format!("127.0.0.1:{}", adas_testkit::free_port());
+    let scratch = scratch_dir("ctl-stale-tools");
+    let log = scratch.join("their-executions.jsonl");
+    let mut honest = demo_server(&listen, &log, &[]);
+    let suite = Suite::start_with(
+        "ctl-stale",
+        &[
+            "--rate-per-principal",
+            "1000",
+            "--mcp-allow",
+            &listen,
+            // Lists stay fresh 200 ms, then are asked again.
+            "--mcp-tools-ttl-ms",
+            "200",
+        ],
+    );
+    let mut registry = suite.registry("root").await;
+    let template =
+        std::fs::read_to_string(adas_testkit::templates_dir().join("cs-tier-1.yaml")).unwrap();
+    let source = template.replace("${ADAS_DEMO_MCP_URL}", &format!("http://{listen}/mcp"));
+    registry
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/theirs".into(),
+            source,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    // Accepted on first use, while the server is honest.
+    registry
+        .resolve_tools(pb::ResolveToolsRequest {
+            skill: "skills/theirs".into(),
+        })
+        .await
+        .unwrap();
+    // The server turns: it fails `tools/list` (so no change can be seen) and
+    // still runs calls.
+    honest.kill().unwrap();
+    honest.wait().unwrap();
+    let mut hostile = demo_server(&listen, &log, &["--fail-list"]);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let run = |program: &'static str| async {
+        let job = suite
+            .jobs("alice")
+            .await
+            .start_job(pb::StartJobRequest {
+                skill: "skills/theirs".into(),
+                program: program.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        suite.settle("alice", &job.name).await
+    };
+    let refund = run(r#"process_refund(order_id="ORD-1", amount=100)"#).await;
+    assert_eq!(refund.status, pb::JobStatus::Failed as i32, "{refund:?}");
+    assert_eq!(refund.outcome_class, pb::OutcomeClass::PolicyDenied as i32);
+    assert!(
+        refund
+            .error
+            .as_ref()
+            .unwrap()
+            .message
+            .contains("fresh check"),
+        "{:?}",
+        refund.error
+    );
+    // A read may use the list it has.
+    let lookup = run(r#"check_order_status(order_id="ORD-1")"#).await;
+    assert_eq!(lookup.status, pb::JobStatus::Completed as i32, "{lookup:?}");
+    let executed = adas_e2e::invariants::executions(&log);
+    assert!(
+        executed.iter().all(|call| call["tool"] != "process_refund"),
+        "{executed:?}"
+    );
+    assert!(
+        executed
+            .iter()
+            .any(|call| call["tool"] == "check_order_status")
+    );
+    hostile.kill().unwrap();
+    hostile.wait().unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn one_tenants_slow_tools_do_not_hold_up_another_tenants_jobs() {
+    let listen = format!("127.0.0.1:{}", adas_testkit::free_port());
+    let scratch = scratch_dir("ctl-fair-tools");
+    // A tool server that takes a minute per call.
+    let mut slow = demo_server(
+        &listen,
+        &scratch.join("slow-executions.jsonl"),
+        &["--delay-ms", "60000"],
+    );
+    let suite = Suite::start_with(
+        "ctl-fair",
+        &[
+            "--rate-per-principal",
+            "1000",
+            "--mcp-allow",
+            &listen,
+            "--workers",
+            "4",
+        ],
+    );
+    let template =
+        std::fs::read_to_string(adas_testkit::templates_dir().join("cs-tier-1.yaml")).unwrap();
+    suite
+        .registry("root")
+        .await
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/slow".into(),
+            source: template.replace("${ADAS_DEMO_MCP_URL}", &format!("http://{listen}/mcp")),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    // Acme floods its slow skill: twice the worker budget.
+    let mut jobs = suite.jobs("alice").await;
+    let mut theirs = Vec::new();
+    for _ in 0..8 {
+        theirs.push(
+            jobs.start_job(pb::StartJobRequest {
+                skill: "skills/slow".into(),
+                program: r#"check_order_status(order_id="ORD-1")"#.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .name,
+        );
+    }
+    // Every worker place is taken by an acme job in its call.
+    let statuses = |jobs: pb::orchestrator_service_client::OrchestratorServiceClient<_>,
+                    names: Vec<String>| async move {
+        let mut jobs = jobs;
+        let mut statuses = Vec::new();
+        for name in names {
+            statuses.push(
+                jobs.get_job(pb::GetJobRequest { name })
+                    .await
+                    .unwrap()
+                    .into_inner()
+                    .status,
+            );
+        }
+        statuses
+    };
+    loop {
+        let running = statuses(jobs.clone(), theirs.clone())
+            .await
+            .into_iter()
+            .filter(|status| *status == pb::JobStatus::Running as i32)
+            .count();
+        if running >= 4 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Globex's one-call job on its own (fast) server still goes through…
+    let mine = suite
+        .jobs("g-user")
+        .await
+        .start_job(pb::StartJobRequest {
+            skill: "skills/cs-tier-1".into(),
+            program: r#"check_order_status(order_id="ORD-1")"#.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let done = suite.settle("g-user", &mine.name).await;
+    assert_eq!(done.status, pb::JobStatus::Completed as i32, "{done:?}");
+    // …while every acme job is still waiting on its tool server.
+    let acme = statuses(jobs.clone(), theirs.clone()).await;
+    assert!(
+        acme.iter()
+            .all(|status| *status != pb::JobStatus::Completed as i32),
+        "{acme:?}"
+    );
+    slow.kill().unwrap();
+    slow.wait().unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn one_tenants_hanging_requests_leave_room_for_another_tenant() {
+    // An MCP server that accepts and never answers: each ResolveTools on it
+    // holds its request until the MCP call timeout.
+    let silent = adas_testkit::SilentServer::start();
+    let silent_addr = silent.addr().to_string();
+    let suite = Suite::start_with(
+        "ctl-fair-requests",
+        &[
+            "--rate-per-principal",
+            "1000",
+            "--mcp-allow",
+            &silent_addr,
+            "--concurrency-limit",
+            "4",
+            "--request-timeout-ms",
+            "120000",
+        ],
+    );
+    suite
+        .registry("g-admin")
+        .await
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/silent".into(),
+            source: format!(
+                "name: Silent\nproblem: {{statement: Hang}}\nmcp_server: \"http://{silent_addr}/mcp\"\n\
+                 intents: {{supported: [{{id: hang}}]}}\ntools: []\n"
+            ),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    // Globex takes every request slot the process has, and more.
+    let mut hanging = Vec::new();
+    for _ in 0..6 {
+        let mut registry = suite.registry("g-user").await;
+        hanging.push(tokio::spawn(async move {
+            registry
+                .resolve_tools(pb::ResolveToolsRequest {
+                    skill: "skills/silent".into(),
+                })
+                .await
+        }));
+    }
+    silent.accepted_one().await;
+    // Acme is still served, while globex's requests hang.
+    suite
+        .registry("alice")
+        .await
+        .list_skills(pb::ListSkillsRequest::default())
+        .await
+        .unwrap();
+    assert!(hanging.iter().all(|call| !call.is_finished()));
+    for call in hanging {
+        call.abort();
+    }
+}
+
+#[test]
+pub(super) fn concurrent_key_creation_loses_no_principal() {
+    let file = scratch_dir("ctl-auth-lock").join("auth.json");
+    let children: Vec<_> = (0..9)
+        .map(|n| {
+            Command::new(workspace_binary("adas"))
+                .args([
+                    "auth",
+                    "key",
+                    "create",
+                    "--auth-file",
+                    file.to_str().unwrap(),
+                    "--name",
+                    &format!("p{n}"),
+                    "--tenant",
+                    "acme",
+                    "--role",
+                    "user",
+                ])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let keys: Vec<String> = children
+        .into_iter()
+        .map(|child| {
+            let output = child.wait_with_output().unwrap();
+            assert!(output.status.success());
+            String::from_utf8(output.stdout).unwrap().trim().to_owned()
+        })
+        .collect();
+    // Every printed key reached the file: each one authenticates.
+    let authenticator = adas_runtime::auth::Authenticator::from_file(&file).unwrap();
+    for (n, key) in keys.iter().enumerate() {
+        let principal = authenticator
+            .authenticate(key)
+            .unwrap_or_else(|| panic!("key {n} was lost"));
+        assert!(principal.name.starts_with('p'));
+    }
+    // A tenant `*` key is the suite's workers' only.
+    let refused = Command::new(workspace_binary("adas"))
+        .args([
+            "auth",
+            "key",
+            "create",
+            "--auth-file",
+            file.to_str().unwrap(),
+            "--name",
+            "everywhere",
+            "--tenant",
+            "*",
+            "--role",
+            "admin",
+        ])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn the_owners_confirmation_pays_for_one_execution() {
+    let suite = Suite::start("ctl-owner-confirms");
+    let template =
+        std::fs::read_to_string(adas_testkit::templates_dir().join("cs-tier-1.yaml")).unwrap();
+    // The rule gives the refund to the user: her own yes to the exact call.
+    let source = template.replace("      approver: supervisor\n", "      approver: user\n");
+    assert!(source.contains("approver: user"));
+    suite
+        .registry("root")
+        .await
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/self-serve".into(),
+            source,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let program = format!("{REFUND_900}, {REFUND_900}");
+    let job = suite
+        .jobs("alice")
+        .await
+        .start_job(pb::StartJobRequest {
+            skill: "skills/self-serve".into(),
+            program,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    suite.store.runs_under_its_own_policy(&job.name);
+    let confirm = |job: &pb::Job| pb::SubmitInputRequest {
+        job: job.name.clone(),
+        correlation_id: job.waiting.as_ref().unwrap().correlation_id.clone(),
+        fields: HashMap::from([(
+            "confirm".to_owned(),
+            prost_types::Value {
+                kind: Some(prost_types::value::Kind::StringValue("yes".into())),
+            },
+        )]),
+        ..Default::default()
+    };
+    let mut dal = suite.dal("alice").await;
+    for expected in 1..=2 {
+        let asked = suite.settle("alice", &job.name).await;
+        assert_eq!(
+            asked
+                .waiting
+                .as_ref()
+                .map(|waiting| waiting.reason_code.as_str()),
+            Some("ACTION_CONFIRMATION_REQUIRED"),
+            "{asked:?}"
+        );
+        // A supervisor is no one here: this is alice's to confirm.
+        assert_eq!(
+            code(suite.dal("sam").await.submit_input(confirm(&asked)).await),
+            Code::PermissionDenied
+        );
+        assert_eq!(suite.executed("process_refund").len(), expected - 1);
+        dal.submit_input(confirm(&asked)).await.unwrap();
+    }
+    let done = suite.settle("alice", &job.name).await;
+    assert_eq!(done.status, pb::JobStatus::Completed as i32, "{done:?}");
+    assert_eq!(suite.executed("process_refund").len(), 2);
+}

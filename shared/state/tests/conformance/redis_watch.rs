@@ -1,0 +1,714 @@
+//! Redis only: the WatchJob fan-out's connections and a watcher that fell behind.
+
+use super::*;
+
+/// `INFO clients` figures of the Redis at `url`.
+pub(super) async fn client_counts(url: &str) -> (u64, u64) {
+    let mut connection = ::redis::Client::open(url)
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    let info: String = ::redis::cmd("INFO")
+        .arg("clients")
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    let field = |name: &str| {
+        info.lines()
+            .find_map(|line| line.strip_prefix(name)?.strip_prefix(':'))
+            .and_then(|value| value.trim().parse().ok())
+            .unwrap_or_else(|| panic!("INFO clients has no {name}: {info}"))
+    };
+    (field("connected_clients"), field("blocked_clients"))
+}
+
+/// A process's watchers share one blocking read: 300 waiting watchers hold
+/// one blocked Redis connection, not 300 (each used to hold its own).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn watchers_share_one_blocking_connection() {
+    let server = RedisServer::start();
+    let store = Arc::new(RedisStore::connect(&server.url(), "t1").await.unwrap());
+    let mut watchers = Vec::new();
+    for n in 0..300 {
+        let (slag, job_id) = (format!("slag{}", n % 30), format!("job{n}"));
+        create(&*store, &slag, &job_id, b"{}", 1, None)
+            .await
+            .unwrap();
+        let store = store.clone();
+        watchers.push(tokio::spawn(async move {
+            store
+                .wait_events(&slag, &job_id, None, 10, Duration::from_secs(60))
+                .await
+        }));
+    }
+    eventually("every watcher is registered and the reader blocks", || {
+        let (store, url) = (store.clone(), server.url());
+        async move { store.watched_jobs() == 300 && client_counts(&url).await.1 == 1 }
+    })
+    .await;
+    let (connected, blocked) = client_counts(&server.url()).await;
+    // The store's shared connection, the reader's, and this check's own.
+    assert!(connected <= 4, "{connected} clients for 300 watchers");
+    assert_eq!(blocked, 1);
+    for n in 0..300 {
+        let (slag, job_id) = (format!("slag{}", n % 30), format!("job{n}"));
+        store.append_event(&slag, &job_id, b"e").await.unwrap();
+    }
+    for watcher in watchers {
+        assert_eq!(watcher.await.unwrap().unwrap().len(), 1);
+    }
+    assert_eq!(store.watched_jobs(), 0, "finished watchers unregister");
+    let (connected, _) = client_counts(&server.url()).await;
+    assert!(
+        connected <= 4,
+        "{connected} clients after the watchers left"
+    );
+}
+
+/// What a process' watch reader keeps is bounded (entries and bytes); a
+/// watcher behind it reads the rest from Redis, missing nothing, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_watcher_behind_what_the_reader_kept_gets_every_event() {
+    let server = RedisServer::start();
+    let store = Arc::new(RedisStore::connect(&server.url(), "t1").await.unwrap());
+    let start = store.append_event("big", "j", b"start").await.unwrap();
+    // A lingering registration keeps the reader on the stream.
+    let first = store
+        .wait_events("big", "j", None, 10, Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert_eq!(first.len(), 1);
+    let kept_only = {
+        let store = store.clone();
+        let start = start.clone();
+        tokio::spawn(async move {
+            let mut got = Vec::new();
+            let mut after = start;
+            while got.len() < 100 {
+                let events = store
+                    .wait_events("big", "j", Some(&after), 7, Duration::from_secs(10))
+                    .await
+                    .unwrap();
+                after = events
+                    .last()
+                    .expect("an event before the deadline")
+                    .id
+                    .clone();
+                got.extend(events);
+            }
+            got
+        })
+    };
+    let payload = vec![b'x'; 2048];
+    for n in 0..100u8 {
+        let mut data = payload.clone();
+        data[0] = n;
+        store.append_event("big", "j", &data).await.unwrap();
+    }
+    let followed = kept_only.await.unwrap();
+    // 200 KiB: more than the reader keeps, so a late watcher reads Redis.
+    let late = store
+        .wait_events("big", "j", Some(&start), 1000, Duration::from_secs(5))
+        .await
+        .unwrap();
+    for events in [followed, late] {
+        assert_eq!(events.len(), 100);
+        for (n, event) in events.iter().enumerate() {
+            assert_eq!(event.data[0] as usize, n);
+            assert_eq!(event.data.len(), 2048);
+        }
+    }
+}
+
+/// Hundreds of watchers of one job join over a while, from its start, as
+/// WatchJob clients do (each waiting again after every batch): all get every
+/// event so far, then the next one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn watchers_joining_at_once_all_get_the_events_so_far() {
+    let server = RedisServer::start();
+    let store = Arc::new(RedisStore::connect(&server.url(), "t1").await.unwrap());
+    for round in 0..5 {
+        let job = format!("j{round}");
+        for n in 0..7u8 {
+            store.append_event("crowd", &job, &[n]).await.unwrap();
+        }
+        let (seen_tx, mut seen_rx) = tokio::sync::mpsc::channel(400);
+        let mut watchers = Vec::new();
+        for index in 0..400u64 {
+            let (store, job, seen_tx) = (store.clone(), job.clone(), seen_tx.clone());
+            watchers.push(tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_micros(index * 50)).await;
+                let mut got = Vec::new();
+                let mut after: Option<String> = None;
+                while got.len() < 8 {
+                    let events = store
+                        .wait_events(
+                            "crowd",
+                            &job,
+                            after.as_deref(),
+                            256,
+                            Duration::from_secs(10),
+                        )
+                        .await
+                        .unwrap();
+                    let Some(last) = events.last() else {
+                        return got;
+                    };
+                    after = Some(last.id.clone());
+                    got.extend(events.into_iter().map(|event| event.data[0]));
+                    if got.len() == 7 {
+                        seen_tx.send(()).await.unwrap();
+                    }
+                }
+                got
+            }));
+        }
+        for _ in 0..400 {
+            tokio::time::timeout(Duration::from_secs(30), seen_rx.recv())
+                .await
+                .unwrap_or_else(|_| panic!("round {round}: a watcher missed the first events"));
+        }
+        store.append_event("crowd", &job, &[7]).await.unwrap();
+        for watcher in watchers {
+            assert_eq!(
+                watcher.await.unwrap(),
+                (0..8u8).collect::<Vec<_>>(),
+                "round {round}"
+            );
+        }
+    }
+}
+
+/// A raw connection to the test's Redis, for what no store method does.
+pub(super) async fn raw(url: &str) -> ::redis::aio::MultiplexedConnection {
+    ::redis::Client::open(url)
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap()
+}
+
+/// Event logs written as streams, by versions before logs were lists, still
+/// read — before the list's events, from the start or from one of their ids —
+/// and leave with their job.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_legacy_event_stream_still_reads_and_leaves_with_its_job() {
+    let server = RedisServer::start();
+    let store = Arc::new(RedisStore::connect(&server.url(), "t1").await.unwrap());
+    let keys = KeyLayout::new("t1").unwrap();
+    let mut conn = raw(&server.url()).await;
+    create(&*store, "old", "j", b"{}", 1, None).await.unwrap();
+    let mut legacy = Vec::new();
+    for n in 0..2 {
+        let id: String = ::redis::cmd("XADD")
+            .arg(keys.legacy_events("old", "j"))
+            .arg("*")
+            .arg("d")
+            .arg(format!("old{n}"))
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+        legacy.push(id);
+    }
+    let first_new = store.append_event("old", "j", b"new0").await.unwrap();
+    let data = |events: Vec<adas_state::StoredEvent>| -> Vec<String> {
+        events
+            .into_iter()
+            .map(|event| String::from_utf8(event.data).unwrap())
+            .collect()
+    };
+    let all = store.read_events("old", "j", None, 10).await.unwrap();
+    assert_eq!(
+        all.iter().map(|event| event.id.clone()).collect::<Vec<_>>(),
+        [legacy[0].clone(), legacy[1].clone(), first_new]
+    );
+    assert_eq!(data(all), ["old0", "old1", "new0"]);
+    let from_legacy = store
+        .read_events("old", "j", Some(&legacy[0]), 10)
+        .await
+        .unwrap();
+    assert_eq!(data(from_legacy), ["old1", "new0"]);
+    let limited = store.read_events("old", "j", None, 2).await.unwrap();
+    assert_eq!(data(limited), ["old0", "old1"]);
+    // A watcher holding the last legacy id gets the list's events, and what follows.
+    let waited = store
+        .wait_events("old", "j", Some(&legacy[1]), 10, Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert_eq!(data(waited), ["new0"]);
+    let waiter = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            store
+                .wait_events("old", "j", Some("1"), 10, Duration::from_secs(20))
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    store.append_event("old", "j", b"new1").await.unwrap();
+    assert_eq!(data(waiter.await.unwrap().unwrap()), ["new1"]);
+    assert!(store.delete_job("old", "j").await.unwrap());
+    let left: u64 = ::redis::cmd("EXISTS")
+        .arg(keys.legacy_events("old", "j"))
+        .arg(keys.events("old", "j"))
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(left, 0, "the job's stream and list are deleted with it");
+}
+
+/// A job's key is a string: its header line (version, status, created ms,
+/// waiting), then the record — a hash would cost a paused job ~350 bytes more.
+/// A job stored as a hash by versions before reads alone and in a page,
+/// becomes a string on its next write with its indexes kept, and deletes with
+/// them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_job_key_is_a_string_and_a_job_stored_as_a_hash_still_works() {
+    let server = RedisServer::start();
+    let store = RedisStore::connect(&server.url(), "t1").await.unwrap();
+    let keys = KeyLayout::new("t1").unwrap();
+    let mut conn = raw(&server.url()).await;
+    let mut stored = async |job_id: &str| -> (String, Vec<u8>) {
+        let key = keys.job("old", job_id);
+        let kind: String = ::redis::cmd("TYPE")
+            .arg(&key)
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+        let value: Vec<u8> = if kind == "string" {
+            ::redis::cmd("GET").arg(&key).query_async(&mut conn).await
+        } else {
+            ::redis::cmd("HGET")
+                .arg(&key)
+                .arg("d")
+                .query_async(&mut conn)
+                .await
+        }
+        .unwrap();
+        (kind, value)
+    };
+    create(&store, "old", "new", b"rec\nnew", 1000, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        stored("new").await,
+        ("string".to_owned(), b"1 queued 1000 0\nrec\nnew".to_vec()),
+        "the header line, then the record as written"
+    );
+
+    // A header longer than the first read of it (a long status) still parses.
+    let long = "s".repeat(100);
+    let job = NewJob {
+        data: b"long",
+        created_ms: 1500,
+        status: &long,
+        event: None,
+        enqueue: false,
+    };
+    store.create_job("old", "long", job).await.unwrap();
+    let write = JobWrite {
+        expected: 1,
+        data: None,
+        status: &long,
+        waiting: WaitingChange::Keep,
+        events: &[],
+        enqueue: None,
+    };
+    assert_eq!(store.write_job("old", "long", write).await.unwrap(), 2);
+    assert_eq!(
+        stored("long").await.1,
+        format!("2 {long} 1500 0\nlong").into_bytes()
+    );
+
+    let mut conn = raw(&server.url()).await;
+    let _: () = ::redis::pipe()
+        .cmd("HSET")
+        .arg(keys.job("old", "h"))
+        .arg("v")
+        .arg(3)
+        .arg("d")
+        .arg("rec")
+        .arg("s")
+        .arg("paused")
+        .arg("c")
+        .arg(2000)
+        .arg("w")
+        .arg(1)
+        .cmd("ZADD")
+        .arg(keys.status_index("old", "paused"))
+        .arg(2000)
+        .arg("h")
+        .cmd("ZADD")
+        .arg(keys.waiting_index("old"))
+        .arg(2500)
+        .arg("h")
+        .cmd("ZADD")
+        .arg(keys.jobs_index("old"))
+        .arg(2000)
+        .arg("h")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    let record = |version: u64, data: &[u8]| adas_state::VersionedRecord {
+        version,
+        data: data.to_vec(),
+    };
+    assert_eq!(
+        store.get_job("old", "h").await.unwrap(),
+        Some(record(3, b"rec"))
+    );
+    let ids = ["new", "h", "missing"].map(str::to_owned);
+    assert_eq!(
+        store.get_jobs("old", &ids).await.unwrap(),
+        [Some(record(1, b"rec\nnew")), Some(record(3, b"rec")), None]
+    );
+
+    let stale = JobWrite {
+        expected: 2,
+        data: Some(b"lost"),
+        status: "running",
+        waiting: WaitingChange::Clear,
+        events: &[],
+        enqueue: None,
+    };
+    assert!(matches!(
+        store.write_job("old", "h", stale).await,
+        Err(StateError::VersionConflict { actual: 3, .. })
+    ));
+    let resumed = JobWrite {
+        expected: 3,
+        data: Some(b"rec2"),
+        status: "running",
+        waiting: WaitingChange::Clear,
+        events: &[],
+        enqueue: None,
+    };
+    assert_eq!(store.write_job("old", "h", resumed).await.unwrap(), 4);
+    assert_eq!(
+        stored("h").await,
+        ("string".to_owned(), b"4 running 2000 0\nrec2".to_vec()),
+        "stored as a string on its first write, created time kept"
+    );
+    let score = async |conn: &mut ::redis::aio::MultiplexedConnection, index: String| {
+        let score: Option<u64> = ::redis::cmd("ZSCORE")
+            .arg(index)
+            .arg("h")
+            .query_async(conn)
+            .await
+            .unwrap();
+        score
+    };
+    assert_eq!(
+        score(&mut conn, keys.status_index("old", "paused")).await,
+        None
+    );
+    assert_eq!(
+        score(&mut conn, keys.status_index("old", "running")).await,
+        Some(2000)
+    );
+    assert_eq!(score(&mut conn, keys.waiting_index("old")).await, None);
+
+    // A write that only moves the version keeps the record.
+    let mark = JobWrite {
+        expected: 4,
+        data: None,
+        status: "running",
+        waiting: WaitingChange::Set { since_ms: 3000 },
+        events: &[],
+        enqueue: None,
+    };
+    assert_eq!(store.write_job("old", "h", mark).await.unwrap(), 5);
+    assert_eq!(stored("h").await.1, b"5 running 2000 1\nrec2");
+    assert_eq!(
+        score(&mut conn, keys.waiting_index("old")).await,
+        Some(3000)
+    );
+    assert_eq!(
+        score(&mut conn, keys.status_index("old", "running")).await,
+        None,
+        "a waiting job is in no status index"
+    );
+
+    assert!(store.delete_job("old", "h").await.unwrap());
+    assert_eq!(
+        score(&mut conn, keys.status_index("old", "running")).await,
+        None
+    );
+    assert_eq!(score(&mut conn, keys.waiting_index("old")).await, None);
+    assert_eq!(score(&mut conn, keys.jobs_index("old")).await, None);
+    assert!(!store.delete_job("old", "h").await.unwrap());
+}
+
+/// A partition's feed is capped: an event whose feed entry the reader never
+/// read (trimmed while it was behind) still reaches its watcher — the feed's
+/// counts skip, and every watcher of the group reads its log again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn an_event_the_watch_reader_missed_still_reaches_its_watcher() {
+    let server = RedisServer::start();
+    let store = Arc::new(RedisStore::connect(&server.url(), "t1").await.unwrap());
+    let keys = KeyLayout::new("t1").unwrap();
+    let mut conn = raw(&server.url()).await;
+    let first = store.append_event("gap", "a", b"e0").await.unwrap();
+    // Registered and in step with the reader: later events come from it.
+    let got = store
+        .wait_events("gap", "a", None, 10, Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert_eq!(got.len(), 1);
+    let waiter = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            store
+                .wait_events("gap", "a", Some(&first), 10, Duration::from_secs(20))
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The job's next event, as if its feed entry had been trimmed unread:
+    // in the log and counted, not in the feed.
+    let partition = adas_state::partition_of("gap");
+    let () = ::redis::pipe()
+        .cmd("RPUSH")
+        .arg(keys.events("gap", "a"))
+        .arg("e1")
+        .ignore()
+        .cmd("INCR")
+        .arg(keys.feed_count(partition))
+        .ignore()
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    // Another job's event in the same feed shows the reader the skipped count.
+    store.append_event("gap", "b", b"other").await.unwrap();
+    let got = waiter.await.unwrap().unwrap();
+    assert_eq!(
+        got.iter()
+            .map(|event| (event.id.as_str(), event.data.as_slice()))
+            .collect::<Vec<_>>(),
+        [("2", &b"e1"[..])]
+    );
+}
+
+/// A job that waits is parked: its record and its events packed into its key,
+/// its log's list gone. Every read sees the same record and events, an append
+/// is refused, and its next write — from the process that read it, or from one
+/// that did not — restores the log so its events keep their ids.
+#[tokio::test]
+pub(super) async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unparks_it() {
+    let server = RedisServer::start();
+    let url = server.url();
+    let store = RedisStore::connect(&url, "t1").await.unwrap();
+    let keys = KeyLayout::new("t1").unwrap();
+    let mut conn = raw(&url).await;
+    let (job, log) = (keys.job("pk", "j"), keys.events("pk", "j"));
+    // Events that repeat what the record holds, as a job's do.
+    let detail = br#"{"tool":"check_order_status","arguments":{"order_id":"ORD-1"}}"#;
+    let record = [&b"paused "[..], detail, detail].concat();
+    let events: Vec<Vec<u8>> = vec![b"created".to_vec(), detail.to_vec(), b"asks".to_vec()];
+    create(&store, "pk", "j", b"queued", 1000, Some(&events[0]))
+        .await
+        .unwrap();
+    let running = JobWrite {
+        expected: 1,
+        data: Some(b"running"),
+        status: "running",
+        waiting: WaitingChange::Keep,
+        events: &[&events[1]],
+        enqueue: None,
+    };
+    store.write_job("pk", "j", running).await.unwrap();
+    let pause = JobWrite {
+        expected: 2,
+        data: Some(&record),
+        status: "paused",
+        waiting: WaitingChange::Set { since_ms: 1500 },
+        events: &[&events[2]],
+        enqueue: None,
+    };
+    assert_eq!(store.write_job("pk", "j", pause).await.unwrap(), 3);
+
+    // One key, no list, smaller than what it holds.
+    let exists: u64 = ::redis::cmd("EXISTS")
+        .arg(&log)
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(exists, 0, "a parked job has no log list");
+    let stored: Vec<u8> = ::redis::cmd("GET")
+        .arg(&job)
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    let header = b"3 paused 1000 p\n";
+    assert_eq!(&stored[..header.len()], header);
+    let held = record.len() + events.iter().map(Vec::len).sum::<usize>();
+    assert!(
+        stored.len() - header.len() < held * 3 / 4,
+        "{} bytes packed for {held}",
+        stored.len() - header.len()
+    );
+
+    // Reads see it whole: the record, the events with their ids, the indexes.
+    let events_after = async |after: Option<&str>| {
+        let events = store.read_events("pk", "j", after, 10).await.unwrap();
+        events
+            .into_iter()
+            .map(|event| (event.id, event.data))
+            .collect::<Vec<_>>()
+    };
+    let waiting = async || {
+        let page = store.list_waiting("pk", page(0, 10)).await.unwrap();
+        page.items.len()
+    };
+    let numbered = |from: usize, events: &[Vec<u8>]| {
+        events
+            .iter()
+            .enumerate()
+            .map(|(at, event)| ((from + at).to_string(), event.clone()))
+            .collect::<Vec<_>>()
+    };
+    let loaded = store.get_jobs("pk", &["j".to_owned()]).await.unwrap();
+    assert_eq!(loaded[0].as_ref().unwrap().data, record);
+    assert_eq!(events_after(None).await, numbered(1, &events));
+    assert_eq!(events_after(Some("1")).await, numbered(2, &events[1..]));
+    let one = store.read_events("pk", "j", Some("1"), 1).await.unwrap();
+    assert_eq!((one.len(), one[0].id.as_str()), (1, "2"));
+    assert!(events_after(Some("3")).await.is_empty());
+    assert_eq!(waiting().await, 1);
+    assert!(
+        store
+            .list_jobs("pk", Some("paused"), page(0, 10))
+            .await
+            .unwrap()
+            .items
+            .is_empty(),
+        "a waiting job is in the waiting index alone"
+    );
+    assert!(
+        store.append_event("pk", "j", b"stray").await.is_err(),
+        "an append would take the first event's id"
+    );
+
+    // A process that never read it parked: its write is sent the key back,
+    // and restores the log first.
+    let other = RedisStore::connect(&url, "t1").await.unwrap();
+    let answered = JobWrite {
+        expected: 3,
+        data: Some(b"answered"),
+        status: "queued",
+        waiting: WaitingChange::Clear,
+        events: &[b"resumed"],
+        enqueue: None,
+    };
+    assert_eq!(other.write_job("pk", "j", answered).await.unwrap(), 4);
+    let mut all = events.clone();
+    all.push(b"resumed".to_vec());
+    assert_eq!(events_after(None).await, numbered(1, &all));
+    assert_eq!(
+        store.get_job("pk", "j").await.unwrap().unwrap().data,
+        b"answered"
+    );
+    assert!(waiting().await == 0);
+
+    // Parked again; the process that reads it writes it with one script call.
+    let pause = JobWrite {
+        expected: 4,
+        data: Some(&record),
+        status: "paused",
+        waiting: WaitingChange::Set { since_ms: 2500 },
+        events: &[b"asks again"],
+        enqueue: None,
+    };
+    store.write_job("pk", "j", pause).await.unwrap();
+    all.push(b"asks again".to_vec());
+    assert_eq!(store.get_job("pk", "j").await.unwrap().unwrap().version, 5);
+    let _: () = ::redis::cmd("CONFIG")
+        .arg("RESETSTAT")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    // A write that moves only the version (a mark) keeps the record.
+    let mark = JobWrite {
+        expected: 5,
+        data: None,
+        status: "paused",
+        waiting: WaitingChange::Keep,
+        events: &[b"marked"],
+        enqueue: None,
+    };
+    assert_eq!(store.write_job("pk", "j", mark).await.unwrap(), 6);
+    let stats: String = ::redis::cmd("INFO")
+        .arg("commandstats")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert!(
+        stats.contains("cmdstat_evalsha:calls=2,"),
+        "the mark without a record is sent the key back once: {stats}"
+    );
+    all.push(b"marked".to_vec());
+    assert_eq!(events_after(None).await, numbered(1, &all));
+    assert_eq!(
+        store.get_job("pk", "j").await.unwrap().unwrap().data,
+        record
+    );
+    let stored: Vec<u8> = ::redis::cmd("GET")
+        .arg(&job)
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert!(
+        stored.starts_with(b"6 paused 1000 1\n"),
+        "restored, still waiting"
+    );
+
+    // Parked once more and answered by the process that read it: one script call.
+    let pause = JobWrite {
+        expected: 6,
+        data: Some(&record),
+        status: "paused",
+        waiting: WaitingChange::Set { since_ms: 3500 },
+        events: &[],
+        enqueue: None,
+    };
+    store.write_job("pk", "j", pause).await.unwrap();
+    assert_eq!(store.get_job("pk", "j").await.unwrap().unwrap().version, 7);
+    let _: () = ::redis::cmd("CONFIG")
+        .arg("RESETSTAT")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    let answered = JobWrite {
+        expected: 7,
+        data: Some(b"answered"),
+        status: "queued",
+        waiting: WaitingChange::Clear,
+        events: &[b"resumed"],
+        enqueue: Some(Lane::Resumed),
+    };
+    assert_eq!(store.write_job("pk", "j", answered).await.unwrap(), 8);
+    let stats: String = ::redis::cmd("INFO")
+        .arg("commandstats")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert!(stats.contains("cmdstat_evalsha:calls=1,"), "{stats}");
+    all.push(b"resumed".to_vec());
+    assert_eq!(events_after(None).await, numbered(1, &all));
+
+    // A parked job is deleted whole.
+    let pause = JobWrite {
+        expected: 8,
+        data: Some(&record),
+        status: "paused",
+        waiting: WaitingChange::Set { since_ms: 4500 },
+        events: &[],
+        enqueue: None,
+    };
+    store.write_job("pk", "j", pause).await.unwrap();
+    assert!(store.delete_job("pk", "j").await.unwrap());
+    assert!(store.get_job("pk", "j").await.unwrap().is_none());
+    assert!(events_after(None).await.is_empty());
+    assert!(waiting().await == 0);
+}
