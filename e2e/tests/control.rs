@@ -715,3 +715,6 @@ impl Suite {
 
 #[path = "control/more.rs"]
 mod more;
+
+#[path = "control/rest.rs"]
+mod rest;
