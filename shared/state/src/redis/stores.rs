@@ -62,6 +62,30 @@ impl WaitingIndex for RedisStore {
     }
 }
 
+impl RedisStore {
+    /// Stores `value` at `key` unless a live value is there (the one returned).
+    async fn set_once(&self, key: String, value: &str, ttl: Duration) -> Result<Option<String>> {
+        let existing: Option<String> = self
+            .scripts
+            .remember
+            .key(key)
+            .arg(value)
+            .arg(ttl.as_millis().max(1) as u64)
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(existing)
+    }
+
+    /// The string at `key`, if any.
+    async fn get_string(&self, key: String) -> Result<Option<String>> {
+        let value: Option<String> = redis::cmd("GET")
+            .arg(key)
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(value)
+    }
+}
+
 #[async_trait]
 impl IdempotencyStore for RedisStore {
     async fn remember(
@@ -73,25 +97,14 @@ impl IdempotencyStore for RedisStore {
     ) -> Result<Option<String>> {
         validate_slag_key(slag)?;
         validate_idempotency_key(key)?;
-        let existing: Option<String> = self
-            .scripts
-            .remember
-            .key(self.keys.idempotency(slag, key))
-            .arg(value)
-            .arg(ttl.as_millis().max(1) as u64)
-            .invoke_async(&mut self.conn())
-            .await?;
-        Ok(existing)
+        self.set_once(self.keys.idempotency(slag, key), value, ttl)
+            .await
     }
 
     async fn recall(&self, slag: &str, key: &str) -> Result<Option<String>> {
         validate_slag_key(slag)?;
         validate_idempotency_key(key)?;
-        let value: Option<String> = redis::cmd("GET")
-            .arg(self.keys.idempotency(slag, key))
-            .query_async(&mut self.conn())
-            .await?;
-        Ok(value)
+        self.get_string(self.keys.idempotency(slag, key)).await
     }
 }
 
@@ -106,25 +119,14 @@ impl ApprovalStore for RedisStore {
     ) -> Result<Option<String>> {
         validate_slag_key(slag)?;
         validate_idempotency_key(key)?;
-        let existing: Option<String> = self
-            .scripts
-            .remember
-            .key(self.keys.approval(slag, key))
-            .arg(value)
-            .arg(ttl.as_millis().max(1) as u64)
-            .invoke_async(&mut self.conn())
-            .await?;
-        Ok(existing)
+        self.set_once(self.keys.approval(slag, key), value, ttl)
+            .await
     }
 
     async fn approval(&self, slag: &str, key: &str) -> Result<Option<String>> {
         validate_slag_key(slag)?;
         validate_idempotency_key(key)?;
-        let value: Option<String> = redis::cmd("GET")
-            .arg(self.keys.approval(slag, key))
-            .query_async(&mut self.conn())
-            .await?;
-        Ok(value)
+        self.get_string(self.keys.approval(slag, key)).await
     }
 }
 
