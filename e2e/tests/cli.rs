@@ -168,7 +168,7 @@ fn skills_are_authored_from_the_cli() {
         "{stdout}"
     );
     let output = adas(&["skill", "get", "broken-one", "--server", &server]);
-    assert_eq!(output.status.code(), Some(1), "never stored");
+    assert_eq!(output.status.code(), Some(3), "never stored: not found");
     let (_, stderr) = text(&output);
     assert!(
         stderr.contains("NotFound")
@@ -211,9 +211,9 @@ fn skills_are_authored_from_the_cli() {
     let output = adas(&["skill", "delete", "refunds-eu", "--server", &server]);
     assert_eq!(text(&output).0.trim(), "skills/refunds-eu deleted");
     let output = adas(&["skill", "delete", "refunds-eu", "--server", &server]);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(3));
 
-    // An unreachable server is exit 2, not a refusal.
+    // An unreachable server is exit 5 (unavailable), not a refusal.
     let output = adas(&[
         "skill",
         "get",
@@ -221,7 +221,7 @@ fn skills_are_authored_from_the_cli() {
         "--server",
         "http://127.0.0.1:1",
     ]);
-    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(output.status.code(), Some(5));
 }
 
 #[test]
@@ -409,3 +409,6 @@ fn jobs_print_as_json_yaml_and_text_and_pipes_close_quietly() {
 
 #[path = "cli/more.rs"]
 mod more;
+
+#[path = "cli/guide.rs"]
+mod guide;

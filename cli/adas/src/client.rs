@@ -3,6 +3,8 @@
 use adas_runtime::auth::{AuthChannel, Credentials};
 use tonic::transport::Channel;
 
+use crate::fail::Failure;
+
 /// Where client commands connect, with which credentials.
 #[derive(Debug, Clone)]
 pub struct Client {
@@ -16,7 +18,7 @@ impl Client {
     /// A client of `server` presenting `api_key` (none in dev mode).
     pub fn new(server: &str, api_key: Option<&str>) -> Result<Self, String> {
         Ok(Self {
-            server: server.to_owned(),
+            server: crate::fail::with_scheme(server),
             credentials: Credentials::new(api_key)?,
             tls: None,
         })
@@ -57,12 +59,23 @@ impl Client {
     }
 
     /// A connected channel that sends the key on every call.
-    pub async fn channel(&self) -> Result<AuthChannel, String> {
+    pub async fn channel(&self) -> Result<AuthChannel, Failure> {
         let channel = self
-            .endpoint()?
+            .endpoint()
+            .map_err(Failure::usage)?
             .connect()
             .await
-            .map_err(|error| format!("cannot reach {}: {error}", self.server))?;
+            .map_err(|error| Failure::unreachable(&self.server, source_of(&error)))?;
         Ok(AuthChannel::new(channel, self.credentials.clone()))
     }
+}
+
+/// The innermost cause of a transport error ("Connection refused"), not
+/// tonic's "transport error" wrapper.
+fn source_of(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = error;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    cause.to_string()
 }

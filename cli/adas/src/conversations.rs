@@ -22,6 +22,7 @@
 //! that the conversation did not expect with exactly those arguments, or a
 //! second execution of one it expected once.
 
+use crate::fail::Failure;
 use std::time::Duration;
 
 use adas_proto::pb;
@@ -271,14 +272,14 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    fn job(&self) -> Result<&pb::Job, String> {
+    fn job(&self) -> Result<&pb::Job, Failure> {
         self.job
             .as_ref()
-            .ok_or_else(|| "no job yet (a `>` line first)".to_owned())
+            .ok_or_else(|| Failure::failed("no job yet (a `>` line first)"))
     }
 
     /// The job's name, version and the correlation id of what it waits for.
-    fn current_ask(&self) -> Result<(String, i64, String), String> {
+    fn current_ask(&self) -> Result<(String, i64, String), Failure> {
         let job = self.job()?;
         let correlation_id = job
             .waiting
@@ -317,7 +318,7 @@ impl Run<'_> {
         self.expected.clear();
     }
 
-    async fn refresh(&mut self) -> Result<(), String> {
+    async fn refresh(&mut self) -> Result<(), Failure> {
         let name = self.job()?.name.clone();
         let job = self
             .clients
@@ -330,14 +331,14 @@ impl Run<'_> {
         Ok(())
     }
 
-    async fn settle(&mut self, after: i64) -> Result<(), String> {
+    async fn settle(&mut self, after: i64) -> Result<(), Failure> {
         let name = self.job()?.name.clone();
         self.job = Some(jobs::settle(self.clients, &name, after).await?);
         self.note_calls();
         Ok(())
     }
 
-    async fn step(&mut self, step: &Step) -> Result<(), String> {
+    async fn step(&mut self, step: &Step) -> Result<(), Failure> {
         match step {
             Step::Say(text) => {
                 self.check_side_effects();
@@ -448,7 +449,8 @@ impl Run<'_> {
                             .map(|w| w.reason_code.as_str())
                             .unwrap_or(""),
                         job.error.as_ref().map(|e| e.message.as_str()).unwrap_or("")
-                    ));
+                    )
+                    .into());
                 };
                 if let Some(fields) = fields
                     && &waiting.requested_fields != fields
@@ -456,7 +458,8 @@ impl Run<'_> {
                     return Err(format!(
                         "asked for {:?}, expected {fields:?}",
                         waiting.requested_fields
-                    ));
+                    )
+                    .into());
                 }
                 if reason == "INTENT_CLARIFICATION_REQUIRED"
                     && !self.asked.contains(&waiting.correlation_id)
@@ -483,7 +486,8 @@ impl Run<'_> {
                         "expected {tool}{}, made [{}]",
                         Json::Object(arguments.clone()),
                         made.join(", ")
-                    ))
+                    )
+                    .into())
                 }
             }
             Step::Ends(status, outcome) => {
@@ -497,11 +501,12 @@ impl Run<'_> {
                             .as_ref()
                             .map(|w| w.reason_code.as_str())
                             .unwrap_or("")
-                    ));
+                    )
+                    .into());
                 }
                 match outcome {
                     Some(outcome) if &got_outcome != outcome => {
-                        Err(format!("expected outcome {outcome}, got {got_outcome}"))
+                        Err(format!("expected outcome {outcome}, got {got_outcome}").into())
                     }
                     _ => Ok(()),
                 }
@@ -522,7 +527,7 @@ impl Run<'_> {
                 if said.to_lowercase().contains(&text.to_lowercase()) {
                     Ok(())
                 } else {
-                    Err(format!("{text:?} not in {said:?}"))
+                    Err(format!("{text:?} not in {said:?}").into())
                 }
             }
         }
@@ -575,7 +580,7 @@ pub async fn run(
 }
 
 /// Runs every conversation of `file` on `slag` at the suite `client` names.
-pub async fn run_file(client: &Client, slag: &str, file: &File) -> Result<Vec<Measures>, String> {
+pub async fn run_file(client: &Client, slag: &str, file: &File) -> Result<Vec<Measures>, Failure> {
     let mut clients = jobs::connect(client).await?;
     let mut measures = Vec::new();
     for conversation in &file.conversations {

@@ -6,9 +6,14 @@
 //! (`--api-key`, and `adas chat --approver-key` for approvals).
 
 mod chat;
+mod list;
+
+use list::{OutcomeArg, StatusArg, print_jobs, since};
 
 use std::io::BufRead;
 use std::process::ExitCode;
+
+use crate::fail::Failure;
 use std::time::Duration;
 
 use adas_proto::pb;
@@ -58,13 +63,29 @@ pub enum JobCommand {
         /// Job name `skills/{slag}/jobs/{id}`.
         name: String,
     },
-    /// List a skill's jobs (every page), oldest first.
+    /// List jobs, newest first: of one skill, or of every skill you may read.
     List {
-        /// Skill slag.
-        slag: String,
-        /// Only jobs in this status (queued, running, paused, completed, failed, cancelled).
+        /// Skill slag; without one, every skill's jobs.
+        slag: Option<String>,
+        /// Only jobs in this status.
+        #[arg(long, value_enum)]
+        status: Option<StatusArg>,
+        /// Only jobs with this outcome.
+        #[arg(long, value_enum)]
+        outcome: Option<OutcomeArg>,
+        /// Only jobs this principal started (its name).
         #[arg(long)]
-        status: Option<String>,
+        owner: Option<String>,
+        /// Only jobs created within this long (`90s`, `30m`, `24h`, `7d`) or
+        /// since this RFC 3339 time.
+        #[arg(long, value_parser = since)]
+        since: Option<prost_types::Timestamp>,
+        /// At most this many jobs (0: every one).
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        /// Oldest first (one skill only).
+        #[arg(long, requires = "slag")]
+        oldest_first: bool,
     },
     /// Stream a job's events until it ends.
     Watch {
@@ -139,7 +160,7 @@ pub(crate) struct Clients {
     pub(crate) gate: GateServiceClient<Channel>,
 }
 
-pub(crate) async fn connect(client: &Client) -> Result<Clients, String> {
+pub(crate) async fn connect(client: &Client) -> Result<Clients, Failure> {
     let channel = client.channel().await?;
     Ok(Clients {
         orchestrator: OrchestratorServiceClient::new(channel.clone())
@@ -158,18 +179,16 @@ fn runtime() -> tokio::runtime::Runtime {
         .expect("a tokio runtime")
 }
 
-fn finish(result: Result<(), String>) -> ExitCode {
+fn finish(result: Result<(), Failure>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::FAILURE
-        }
+        Err(failure) => failure.report(),
     }
 }
 
-pub(crate) fn status_text(status: tonic::Status) -> String {
-    format!("{:?}: {}", status.code(), status.message())
+/// A refused call as a failure with its exit code.
+pub(crate) fn status_text(status: tonic::Status) -> Failure {
+    Failure::from_status(&status)
 }
 
 /// `JOB_STATUS_PAUSED` → `paused`; an unknown wire value shows as a number.
@@ -191,7 +210,7 @@ fn print_job_as(
     job: &pb::Job,
     format: Format,
     as_text: impl FnOnce(&pb::Job),
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     match format {
         Format::Text => as_text(job),
         Format::Table => {
@@ -268,7 +287,7 @@ fn print_job(job: &pb::Job) {
 }
 
 /// What the job waits for now, if anything.
-async fn current_ask(clients: &mut Clients, name: &str) -> Result<Option<pb::Waiting>, String> {
+async fn current_ask(clients: &mut Clients, name: &str) -> Result<Option<pb::Waiting>, Failure> {
     Ok(clients
         .orchestrator
         .get_job(pb::GetJobRequest {
@@ -318,63 +337,50 @@ pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
                     .into_inner();
                 print_job_as(&job, output, print_job)?;
             }
-            JobCommand::List { slag, status } => {
-                let status = match status {
-                    None => pb::JobStatus::Unspecified,
-                    Some(name) => pb::JobStatus::from_str_name(&format!(
-                        "JOB_STATUS_{}",
-                        name.to_ascii_uppercase()
-                    ))
-                    .filter(|status| *status != pb::JobStatus::Unspecified)
-                    .ok_or_else(|| format!("`{name}` is not a job status"))?,
-                };
+            JobCommand::List {
+                slag,
+                status,
+                outcome,
+                owner,
+                since,
+                limit,
+                oldest_first,
+            } => {
                 let mut orchestrator = connect(client).await?.orchestrator;
-                let mut jobs = Vec::new();
-                let mut rows = Vec::new();
+                let mut listed = Vec::new();
                 let mut page_token = String::new();
-                loop {
+                let limit = if limit == 0 { usize::MAX } else { limit };
+                while listed.len() < limit {
                     let page = orchestrator
                         .list_jobs(pb::ListJobsRequest {
-                            parent: format!("skills/{slag}"),
-                            status: status as i32,
-                            page_size: 1000,
+                            parent: format!("skills/{}", slag.as_deref().unwrap_or("-")),
+                            status: status.map_or(pb::JobStatus::Unspecified, StatusArg::wire)
+                                as i32,
+                            page_size: (limit - listed.len()).min(1000) as i32,
                             page_token,
+                            outcome_class: outcome
+                                .map_or(pb::OutcomeClass::Unspecified, OutcomeArg::wire)
+                                as i32,
+                            owner: owner.clone().unwrap_or_default(),
+                            create_time_after: since,
+                            order_by: if oldest_first {
+                                "create_time"
+                            } else {
+                                "create_time desc"
+                            }
+                            .into(),
                         })
                         .await
                         .map_err(status_text)?
                         .into_inner();
-                    if output == Format::Table {
-                        rows.extend(page.jobs.iter().map(job_row));
-                    } else if output == Format::Text {
-                        for job in &page.jobs {
-                            out(&format!(
-                                "{}\t{}\t{}\t{}",
-                                job.name,
-                                enum_name(
-                                    pb::JobStatus::try_from(job.status).map(|s| s.as_str_name())
-                                ),
-                                enum_name(
-                                    pb::OutcomeClass::try_from(job.outcome_class)
-                                        .map(|o| o.as_str_name())
-                                ),
-                                job.goal
-                            ));
-                        }
-                    } else {
-                        for job in &page.jobs {
-                            jobs.push(to_json(job, "adas.v1.Job")?);
-                        }
-                    }
+                    listed.extend(page.jobs);
                     if page.next_page_token.is_empty() {
                         break;
                     }
                     page_token = page.next_page_token;
                 }
-                if output == Format::Table {
-                    print_table(&["job", "status", "outcome", "goal"], &rows);
-                } else if output.is_data() {
-                    print_value(&serde_json::Value::Array(jobs), output);
-                }
+                listed.truncate(limit);
+                print_jobs(&listed, output)?;
             }
             JobCommand::Watch { name } => {
                 let mut stream = connect(client)

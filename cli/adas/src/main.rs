@@ -8,6 +8,7 @@
 
 mod client;
 mod conversations;
+mod fail;
 mod jobs;
 mod output;
 mod scenarios;
@@ -195,11 +196,125 @@ enum KeyCommand {
         #[command(flatten)]
         principal: PrincipalArgs,
     },
+    /// List the principals: name, tenant, roles, how they sign in and the
+    /// start of their key's digest (never a key).
+    List {
+        /// The auth file.
+        #[arg(long, env = "ADAS_AUTH_FILE")]
+        auth_file: std::path::PathBuf,
+    },
+    /// Revoke a principal's key: it stops working as soon as the servers
+    /// reread the file (they watch it), and the principal is removed.
+    Revoke {
+        /// Principal name.
+        name: String,
+        /// The auth file.
+        #[arg(long, env = "ADAS_AUTH_FILE")]
+        auth_file: std::path::PathBuf,
+    },
+    /// Give a principal a new key (printed once); the old one stops working
+    /// as soon as the servers reread the file.
+    Rotate {
+        /// Principal name.
+        name: String,
+        /// The auth file.
+        #[arg(long, env = "ADAS_AUTH_FILE")]
+        auth_file: std::path::PathBuf,
+    },
 }
 
-fn auth(command: AuthCommand) -> ExitCode {
+/// `adas auth key list|revoke|rotate`.
+fn key_change(command: KeyCommand, output: output::Format) -> Result<(), fail::Failure> {
+    use adas_runtime::auth::AuthFile;
+    let known = |auth_file: &std::path::Path, name: &str| -> Result<(), fail::Failure> {
+        let file = AuthFile::read(auth_file)?;
+        if file.principals.iter().any(|entry| entry.name == name) {
+            Ok(())
+        } else {
+            Err(fail::Failure {
+                exit: fail::Exit::NotFound,
+                message: format!(
+                    "no principal named `{name}` in {} (`adas auth key list` shows them)",
+                    auth_file.display()
+                ),
+            })
+        }
+    };
+    match command {
+        KeyCommand::List { auth_file } => {
+            let file = AuthFile::read(&auth_file)?;
+            let rows: Vec<serde_json::Value> = file
+                .principals
+                .iter()
+                .map(|entry| {
+                    serde_json::json!({
+                        "name": entry.name,
+                        "tenant": entry.tenant,
+                        "roles": entry.roles,
+                        "signs_in_with": if entry.key_sha256.is_empty() { "certificate" } else { "key" },
+                        "digest": entry.key_sha256.get(..12).or(entry.cert_sha256.get(..12)).unwrap_or(""),
+                    })
+                })
+                .collect();
+            if output.is_data() {
+                output::print_value(&serde_json::Value::Array(rows), output);
+            } else {
+                let table: Vec<Vec<String>> = rows
+                    .iter()
+                    .map(|row| {
+                        ["name", "tenant", "roles", "signs_in_with", "digest"]
+                            .iter()
+                            .map(|field| match &row[*field] {
+                                serde_json::Value::String(text) => text.clone(),
+                                serde_json::Value::Array(items) => items
+                                    .iter()
+                                    .filter_map(serde_json::Value::as_str)
+                                    .collect::<Vec<_>>()
+                                    .join(","),
+                                other => other.to_string(),
+                            })
+                            .collect()
+                    })
+                    .collect();
+                output::print_table(
+                    &["name", "tenant", "roles", "signs in with", "digest"],
+                    &table,
+                );
+            }
+        }
+        KeyCommand::Revoke { name, auth_file } => {
+            known(&auth_file, &name)?;
+            AuthFile::update(&auth_file, |file| file.revoke_key(&name))?;
+            eprintln!("{}: the key of `{name}` is revoked", auth_file.display());
+        }
+        KeyCommand::Rotate { name, auth_file } => {
+            known(&auth_file, &name)?;
+            let key = AuthFile::update(&auth_file, |file| file.rotate_key(&name))?;
+            eprintln!(
+                "{}: `{name}` has a new key, shown once (the old one stops working):",
+                auth_file.display()
+            );
+            println!("{key}");
+        }
+        KeyCommand::Create { .. } => unreachable!("auth() adds keys"),
+    }
+    Ok(())
+}
+
+fn auth(command: AuthCommand, output: output::Format) -> ExitCode {
     use adas_runtime::auth::AuthFile;
     let (done, auth_file, shown) = match command {
+        AuthCommand::Key {
+            command:
+                command @ (KeyCommand::List { .. }
+                | KeyCommand::Revoke { .. }
+                | KeyCommand::Rotate { .. }),
+        } => {
+            return match key_change(command, output) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(failure) => failure.report(),
+            };
+        }
         AuthCommand::Key {
             command:
                 KeyCommand::Create {
@@ -252,10 +367,7 @@ fn auth(command: AuthCommand) -> ExitCode {
             println!("{value}");
             ExitCode::SUCCESS
         }
-        Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::FAILURE
-        }
+        Err(error) => fail::Failure::failed(error).report(),
     }
 }
 
@@ -266,10 +378,7 @@ fn main() -> ExitCode {
         .and_then(|client| client.with_ca(cli.ca.as_deref()))
     {
         Ok(client) => client,
-        Err(error) => {
-            eprintln!("error: {error}");
-            return ExitCode::from(2);
-        }
+        Err(error) => return fail::Failure::usage(error).report(),
     };
     match cli.command {
         Command::Up {
@@ -341,7 +450,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Chat(args) => jobs::chat_main(args, &client),
-        Command::Auth { command } => auth(command),
+        Command::Auth { command } => auth(command, cli.output),
         Command::Demo {
             memory_root,
             templates_dir,
@@ -613,7 +722,7 @@ fn demo(
         let outcome = jobs::chat(&client, "cs-tier-1", &client, Some(script)).await;
         let _ = stop.send(true);
         let _ = suite.await;
-        outcome.map_err(RuntimeError::Startup)
+        outcome.map_err(|failure| RuntimeError::Startup(failure.message))
     })
 }
 

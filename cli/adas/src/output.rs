@@ -168,7 +168,7 @@ pub fn to_json(message: &impl Message, full_name: &str) -> Result<Value, String>
         .ok_or_else(|| format!("no message {full_name} in the contract"))?;
     let dynamic = DynamicMessage::decode(descriptor, message.encode_to_vec().as_slice())
         .map_err(|error| format!("{full_name}: {error}"))?;
-    let options = SerializeOptions::new().stringify_64_bit_integers(false);
+    let options = SerializeOptions::new();
     dynamic
         .serialize_with_options(serde_json::value::Serializer, &options)
         .map_err(|error| format!("{full_name}: {error}"))

@@ -195,7 +195,7 @@ pub async fn run(
     };
     let mut clients = match jobs::connect(client).await {
         Ok(clients) => clients,
-        Err(error) => return outcome(Vec::new(), Some(error)),
+        Err(error) => return outcome(Vec::new(), Some(error.message)),
     };
     let started = clients
         .orchestrator
@@ -207,14 +207,14 @@ pub async fn run(
         .await;
     let mut job = match started {
         Ok(job) => job.into_inner(),
-        Err(status) => return outcome(Vec::new(), Some(jobs::status_text(status))),
+        Err(status) => return outcome(Vec::new(), Some(jobs::status_text(status).message)),
     };
     let mut failure = None;
     for _ in 0..12 {
         job = match jobs::settle(&mut clients, &job.name, job.version).await {
             Ok(job) => job,
             Err(error) => {
-                failure = Some(error);
+                failure = Some(error.message);
                 break;
             }
         };
@@ -252,7 +252,7 @@ pub async fn run(
             })
             .await
         {
-            failure = Some(jobs::status_text(status));
+            failure = Some(jobs::status_text(status).message);
             break;
         }
     }

@@ -9,6 +9,8 @@ mod wiring;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::fail::Failure;
+
 use adas_catalog::Catalog;
 use adas_proto::pb;
 use adas_proto::pb::skill_registry_service_client::SkillRegistryServiceClient;
@@ -140,45 +142,17 @@ pub fn run(command: SkillCommand, client: &Client, output: Format) -> ExitCode {
     };
     match runtime.block_on(remote(command, client, output)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Refused(message)) => {
-            if !message.is_empty() {
-                eprintln!("error: {message}");
-            }
-            ExitCode::from(EXIT_ERRORS)
-        }
-        Err(Failure::Usage(message)) => {
-            eprintln!("error: {message}");
-            ExitCode::from(EXIT_USAGE)
-        }
+        Err(failure) => failure.report(),
     }
-}
-
-/// Why a remote command failed: the server refused (exit 1), or it could not
-/// be asked (exit 2).
-enum Failure {
-    Refused(String),
-    Usage(String),
 }
 
 fn refused(status: &tonic::Status) -> Failure {
-    let reason = status
-        .get_details_error_info()
-        .map(|info| format!(" [{}]", info.reason))
-        .unwrap_or_default();
-    let message = format!("{:?}: {}{reason}", status.code(), status.message());
-    match status.code() {
-        tonic::Code::Unavailable | tonic::Code::Unknown | tonic::Code::Internal => {
-            Failure::Usage(message)
-        }
-        _ => Failure::Refused(message),
-    }
+    Failure::from_status(status)
 }
 
 async fn registry(client: &Client) -> Result<SkillRegistryServiceClient<Channel>, Failure> {
-    Ok(
-        SkillRegistryServiceClient::new(client.channel().await.map_err(Failure::Usage)?)
-            .accept_compressed(tonic::codec::CompressionEncoding::Gzip),
-    )
+    Ok(SkillRegistryServiceClient::new(client.channel().await?)
+        .accept_compressed(tonic::codec::CompressionEncoding::Gzip))
 }
 
 async fn remote(command: SkillCommand, client: &Client, output: Format) -> Result<(), Failure> {
@@ -192,7 +166,7 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
         SkillCommand::Put { file, name, etag } => {
             let shown = file.display().to_string();
             let source = std::fs::read_to_string(&file)
-                .map_err(|error| Failure::Usage(format!("{shown}: cannot read: {error}")))?;
+                .map_err(|error| Failure::usage(format!("{shown}: cannot read: {error}")))?;
             let slag = match name {
                 Some(name) => name,
                 None => slag_of_file(&file)?,
@@ -254,7 +228,7 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
                         }
                     }
                     Err(if printed {
-                        Failure::Refused(format!("{shown}: refused, {} error(s)", violations.len()))
+                        Failure::failed(format!("{shown}: refused, {} error(s)", violations.len()))
                     } else {
                         refused(&status)
                     })
@@ -442,7 +416,7 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
 }
 
 fn json(message: &impl prost::Message, full_name: &str) -> Result<serde_json::Value, Failure> {
-    to_json(message, full_name).map_err(Failure::Usage)
+    to_json(message, full_name).map_err(Failure::usage)
 }
 
 /// `refunds-eu.yaml` → `refunds-eu`.
@@ -452,7 +426,7 @@ fn slag_of_file(file: &Path) -> Result<String, Failure> {
         .map(|stem| stem.split('.').next().unwrap_or(stem).to_owned())
         .filter(|slag| !slag.is_empty())
         .ok_or_else(|| {
-            Failure::Usage(format!(
+            Failure::usage(format!(
                 "{}: cannot name a slag after this file; pass --name",
                 file.display()
             ))
@@ -510,6 +484,7 @@ fn tool_line(tool: &pb::ToolSpec) -> String {
         })
         .collect();
     let unavailable = match adas_proto::pb::ToolAvailability::try_from(tool.availability) {
+        Ok(adas_proto::pb::ToolAvailability::NeedsApproval) => "\tNEEDS APPROVAL".to_owned(),
         _ if tool.available => String::new(),
         Ok(adas_proto::pb::ToolAvailability::Undeclared) => {
             format!("\tUNDECLARED: {}", tool.unavailable_reason)

@@ -34,7 +34,7 @@ pub(crate) fn skill_test(
             (stem, source)
         } else {
             use adas_proto::pb::skill_registry_service_client::SkillRegistryServiceClient;
-            let channel = server.channel().await.map_err(fail)?;
+            let channel = server.channel().await.map_err(String::from)?;
             let skill = SkillRegistryServiceClient::new(channel)
                 .get_skill(adas_proto::pb::GetSkillRequest {
                     name: format!("skills/{target}"),
@@ -79,7 +79,7 @@ pub(crate) fn skill_test(
         let outcome = async {
             use adas_proto::pb::skill_registry_service_client::SkillRegistryServiceClient;
             let runnable = scenarios::on_mock_server(&document, &mock_url);
-            SkillRegistryServiceClient::new(client.channel().await.map_err(fail)?)
+            SkillRegistryServiceClient::new(client.channel().await.map_err(String::from)?)
                 .put_skill(adas_proto::pb::PutSkillRequest {
                     name: format!("skills/{slag}"),
                     source: runnable.to_string(),

@@ -149,10 +149,10 @@ pub(super) fn connectors_solutions_and_triggers_from_the_cli() {
         "--url",
         "http://169.254.169.254/mcp",
     ]);
-    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(code, Some(4), "denied: {stderr}");
     assert!(stderr.contains("PermissionDenied"), "{stderr}");
     let (code, _, stderr) = run(&["connector", "put", "gcal-mcp", "--url", "mcp://x/y"]);
-    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(code, Some(2), "an invalid argument: {stderr}");
     assert!(stderr.contains("no transport"), "{stderr}");
     // The demo server's address is one the deployment allows.
     let (code, stdout, stderr) = run(&["-o", "json", "skill", "get", "cs-tier-1"]);
@@ -180,7 +180,7 @@ pub(super) fn connectors_solutions_and_triggers_from_the_cli() {
         "{line}"
     );
     let (code, _, stderr) = run(&["connector", "get", "gcal-mcp"]);
-    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(code, Some(3), "not found: {stderr}");
 
     // A solution: refused with line:col when it names a skill it lacks.
     let dir = scratch_dir("cli-clauses-files");

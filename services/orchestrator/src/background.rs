@@ -150,19 +150,7 @@ async fn sweep_retention(
 
 /// Every tenant's slags.
 async fn catalog_slags(catalog: &Arc<adas_catalog::Catalog>) -> std::collections::BTreeSet<String> {
-    let catalog = catalog.clone();
-    // The catalog reads blocking (its files, or the shared store).
-    tokio::task::spawn_blocking(move || {
-        let mut slags = std::collections::BTreeSet::new();
-        for tenant in catalog.tenant_names() {
-            if let Ok(catalog) = catalog.for_tenant(&tenant) {
-                slags.extend(catalog.list().unwrap_or_default());
-            }
-        }
-        slags
-    })
-    .await
-    .unwrap_or_default()
+    crate::listing::slags_of(catalog, None).await
 }
 
 /// Paused jobs looked at per slag for the waiting gauges of one scrape.

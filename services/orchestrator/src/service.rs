@@ -393,63 +393,80 @@ impl OrchestratorService for Orchestrator {
     ) -> Result<Response<pb::ListJobsResponse>, Status> {
         let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
-        let slag = parse_skill_name(&request.parent).map_err(|reason| {
-            OrchestratorError::InvalidField {
-                field: "parent",
-                reason,
-            }
-        })?;
+        let query = JobQuery::of(&request)?;
         let window = page_window(request.page_size, "").map_err(|reason| {
             OrchestratorError::InvalidField {
                 field: "page_size",
                 reason,
             }
         })?;
-        let wanted = pb::JobStatus::try_from(request.status).map_err(|_| {
-            OrchestratorError::InvalidField {
-                field: "status",
-                reason: format!("{} is not a JobStatus", request.status),
-            }
-        })?;
-        // The position in the skill's index is sealed: it counts every
-        // tenant's jobs (adas_jobs page.rs).
-        let caller = format!("{}/{}", principal.tenant, principal.name);
-        let list = format!("jobs:{}", request.status);
-        let offset = if request.page_token.is_empty() {
-            0
-        } else {
-            self.repo
-                .open_page(&slag, (&caller, &list), &request.page_token)
-                .await
-                .map_err(OrchestratorError::from)?
-                .ok_or_else(|| OrchestratorError::InvalidField {
-                    field: "page_token",
-                    reason: "was not issued by this service to this caller for this list".into(),
-                })?
+        // Only what the caller may read (its tenant, and its own jobs unless
+        // it oversees them all) and what the filters ask for.
+        let keep = |record: &adas_jobs::JobRecord| {
+            adas_wire::check_job_access(&principal, record).is_ok() && query.keeps(record)
         };
-        let (stored, next) = self
-            .repo
-            .list(
-                &slag,
-                adas_wire::job_status(wanted),
-                (offset, window.size),
-                // Only what the caller may read: its tenant, and its own jobs
-                // unless it oversees them all.
-                |record| adas_wire::check_job_access(&principal, record).is_ok(),
-            )
-            .await
-            .map_err(OrchestratorError::from)?;
-        let jobs = stored.iter().map(adas_wire::job).collect();
-        let next_page_token = match next {
-            Some(offset) => self
+        let (stored, next_page_token) = if query.newest_first {
+            let slags = match &query.slag {
+                Some(slag) => vec![slag.clone()],
+                None => self.readable_slags(&principal.tenant).await,
+            };
+            let after = if request.page_token.is_empty() {
+                None
+            } else {
+                Some(
+                    adas_jobs::Cursor::from_token(&request.page_token).ok_or_else(|| {
+                        OrchestratorError::InvalidField {
+                            field: "page_token",
+                            reason: "is not a token this list issued".into(),
+                        }
+                    })?,
+                )
+            };
+            let (stored, next) = self
                 .repo
-                .seal_page(&slag, (&caller, &list), offset)
+                .list_newest(&slags, query.since_ms, after.as_ref(), window.size, keep)
                 .await
-                .map_err(OrchestratorError::from)?,
-            None => String::new(),
+                .map_err(OrchestratorError::from)?;
+            (
+                stored,
+                next.map(|cursor| cursor.token()).unwrap_or_default(),
+            )
+        } else {
+            let slag = query.slag.clone().unwrap_or_default();
+            // The position in the skill's index is sealed: it counts every
+            // tenant's jobs (adas_jobs page.rs).
+            let caller = format!("{}/{}", principal.tenant, principal.name);
+            let list = format!("jobs:{}", request.status);
+            let offset = if request.page_token.is_empty() {
+                0
+            } else {
+                self.repo
+                    .open_page(&slag, (&caller, &list), &request.page_token)
+                    .await
+                    .map_err(OrchestratorError::from)?
+                    .ok_or_else(|| OrchestratorError::InvalidField {
+                        field: "page_token",
+                        reason: "was not issued by this service to this caller for this list"
+                            .into(),
+                    })?
+            };
+            let (stored, next) = self
+                .repo
+                .list(&slag, query.status, (offset, window.size), keep)
+                .await
+                .map_err(OrchestratorError::from)?;
+            let token = match next {
+                Some(offset) => self
+                    .repo
+                    .seal_page(&slag, (&caller, &list), offset)
+                    .await
+                    .map_err(OrchestratorError::from)?,
+                None => String::new(),
+            };
+            (stored, token)
         };
         Ok(adas_runtime::reply(pb::ListJobsResponse {
-            jobs,
+            jobs: stored.iter().map(adas_wire::job).collect(),
             next_page_token,
         }))
     }

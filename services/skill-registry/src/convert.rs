@@ -106,6 +106,7 @@ pub fn tool(tool: &adas_tools::ToolSpec) -> pb::ToolSpec {
             adas_tools::Availability::Unaccepted => pb::ToolAvailability::Unaccepted,
             adas_tools::Availability::Undeclared => pb::ToolAvailability::Undeclared,
             adas_tools::Availability::NeverAllowed => pb::ToolAvailability::NeverAllowed,
+            adas_tools::Availability::NeedsApproval => pb::ToolAvailability::NeedsApproval,
         } as i32,
     }
 }

@@ -22,6 +22,12 @@ document.addEventListener("DOMContentLoaded", () => {
   if (body.page === "job") {
     const timeline = document.getElementById("timeline");
     const drawn = Number(body.version);
+    let previous = null;
+    const since = (ms) => {
+      if (previous === null || !ms) return "";
+      const gap = Math.max(0, ms - previous);
+      return gap < 1000 ? `+${gap} ms` : `+${(gap / 1000).toFixed(1)} s`;
+    };
     const events = new EventSource(`/${body.job}/events`);
     events.onmessage = (message) => {
       const event = JSON.parse(message.data);
@@ -29,14 +35,51 @@ document.addEventListener("DOMContentLoaded", () => {
       item.className = `event ${event.type}`;
       const when = document.createElement("time");
       when.textContent = event.time;
+      const gap = document.createElement("span");
+      gap.className = "gap";
+      gap.textContent = since(event.at_ms);
+      if (event.at_ms) previous = event.at_ms;
       const what = document.createElement("strong");
       what.textContent = event.type;
       const text = document.createElement("span");
       text.textContent = ` ${event.message} → ${event.status}`;
-      item.append(when, " ", what, text);
+      item.append(when, " ", gap, " ", what, text);
+      if (event.by) {
+        const who = document.createElement("span");
+        who.className = "by";
+        who.textContent = ` by ${event.by}`;
+        item.append(who);
+      }
+      if (event.payload && Object.keys(event.payload).length > 0) {
+        const details = document.createElement("details");
+        const summary = document.createElement("summary");
+        summary.textContent = "payload";
+        const pre = document.createElement("pre");
+        pre.className = "json payload";
+        pre.textContent = JSON.stringify(event.payload, null, 2);
+        details.append(summary, pre);
+        item.append(details);
+      }
       timeline.append(item);
       if (event.version > drawn) reload();
     };
+  }
+
+  // The jobs across skills: a new first job (or a change to it) reloads the
+  // first page; an older page stays as it is.
+  if (body.page === "all-jobs" && body.follow === "true") {
+    const poll = async () => {
+      try {
+        const response = await fetch(`/jobs/head?${body.query}`, { credentials: "same-origin" });
+        if (response.ok) {
+          const { head } = await response.json();
+          if (head !== body.head) reload();
+        }
+      } catch (_) {
+        // The next poll tries again.
+      }
+    };
+    setInterval(poll, 1500);
   }
 
   if (body.page === "jobs" && body.watch) {

@@ -29,7 +29,8 @@ pub fn page(title: &str, signed_in: bool, data: &[(&str, String)], body: &str) -
         let _ = write!(attributes, " data-{name}=\"{}\"", esc(value));
     }
     let nav = if signed_in {
-        "<nav><a href=\"/skills\">Skills</a>\
+        "<nav><a href=\"/jobs\">Jobs</a><a href=\"/inbox\">Inbox</a>\
+         <a href=\"/skills\">Skills</a><a href=\"/solutions\">Solutions</a>\
          <form method=\"post\" action=\"/logout\"><button>Sign out</button></form></nav>"
     } else {
         ""

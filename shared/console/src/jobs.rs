@@ -26,7 +26,7 @@ const MAX_WATCHED: usize = 50;
 /// Jobs per list page.
 const PAGE_SIZE: i32 = 25;
 
-const STATUSES: [(&str, pb::JobStatus); 6] = [
+pub(crate) const STATUSES: [(&str, pb::JobStatus); 6] = [
     ("queued", pb::JobStatus::Queued),
     ("running", pb::JobStatus::Running),
     ("paused", pb::JobStatus::Paused),
@@ -41,7 +41,7 @@ pub struct JobsQuery {
     page: Option<String>,
 }
 
-fn status_label(status: i32) -> String {
+pub(crate) fn status_label(status: i32) -> String {
     pb::JobStatus::try_from(status).map_or("unknown".into(), |s| {
         enum_label(s.as_str_name(), "JOB_STATUS_")
     })
@@ -70,6 +70,7 @@ pub async fn jobs(
             status: status as i32,
             page_size: PAGE_SIZE,
             page_token: query.page.clone().unwrap_or_default(),
+            ..Default::default()
         })
         .await
     {
@@ -425,6 +426,22 @@ fn sse_event(event: &pb::JobEvent) -> Event {
     let kind = pb::JobEventType::try_from(event.r#type).map_or("unknown".into(), |kind| {
         enum_label(kind.as_str_name(), "JOB_EVENT_TYPE_")
     });
+    let payload = event.data.as_ref().map(struct_to_json).unwrap_or_default();
+    // Who answered, approved or rejected, as the event recorded it (a pause
+    // for approval names the role it waits for, not a person).
+    let by = payload
+        .get("by")
+        .or_else(|| {
+            (kind != "paused")
+                .then(|| payload.get("approver"))
+                .flatten()
+        })
+        .and_then(Json::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let at_ms = event.time.as_ref().map_or(0, |time| {
+        time.seconds.saturating_mul(1000) + i64::from(time.nanos / 1_000_000)
+    });
     let data = serde_json::json!({
         "job": event.job,
         "type": kind,
@@ -432,6 +449,9 @@ fn sse_event(event: &pb::JobEvent) -> Event {
         "message": event.message,
         "version": event.job_version,
         "time": time(event.time.as_ref()),
+        "at_ms": at_ms,
+        "by": by,
+        "payload": payload,
     });
     Event::default()
         .id(event.event_id.clone())

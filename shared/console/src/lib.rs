@@ -1,7 +1,9 @@
-//! adas-console: the web console — jobs per skill with status filters and
-//! live updates, a job's timeline, tool calls and results, the waiting widget
-//! of spec 000's UI contract, approval cards, and skills with their
-//! diagnostics and resolved tools.
+//! adas-console: the web console — every job across skills (newest first,
+//! filtered, live) and per skill, the inbox of what waits for a human, a
+//! job's timeline with payloads, durations and who answered, tool calls and
+//! results, the waiting widget of spec 000's UI contract, approval cards,
+//! skills with their diagnostics and tools by what the policy allows, and
+//! solutions with their handoffs and grants.
 //!
 //! Server-rendered HTML over the suite's own gRPC API (ARCHITECTURE.md says
 //! why): the browser holds an HttpOnly cookie with a random session id (the
@@ -14,8 +16,10 @@
 
 mod html;
 mod jobs;
+mod overview;
 mod pages;
 mod skills;
+mod solutions;
 mod widget;
 
 use std::sync::Arc;
@@ -104,6 +108,11 @@ impl Console {
             .route("/logout", post(pages::logout))
             .route("/static/console.js", get(pages::script))
             .route("/static/console.css", get(pages::style))
+            .route("/jobs", get(overview::all_jobs))
+            .route("/jobs/head", get(overview::jobs_head))
+            .route("/inbox", get(overview::inbox))
+            .route("/solutions", get(solutions::solutions))
+            .route("/solutions/{id}", get(solutions::solution))
             .route("/skills", get(skills::skills))
             .route("/skills/{slag}", get(skills::skill))
             .route("/skills/{slag}/jobs", get(jobs::jobs).post(jobs::start_job))

@@ -336,7 +336,7 @@ pub async fn not_found() -> Response {
 }
 
 pub async fn home() -> Redirect {
-    Redirect::to("/skills")
+    Redirect::to("/jobs")
 }
 
 #[derive(Debug, Deserialize)]

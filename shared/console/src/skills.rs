@@ -194,6 +194,7 @@ fn availability(tool: &pb::ToolSpec) -> &'static str {
     match pb::ToolAvailability::try_from(tool.availability) {
         Ok(pb::ToolAvailability::Undeclared) => "undeclared (never called)",
         Ok(pb::ToolAvailability::NeverAllowed) => "never allowed",
+        Ok(pb::ToolAvailability::NeedsApproval) => "needs approval",
         Ok(pb::ToolAvailability::Unaccepted) => "not accepted",
         Ok(pb::ToolAvailability::NotServed) => "not served",
         _ if tool.available => "available",

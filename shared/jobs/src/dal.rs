@@ -657,6 +657,7 @@ impl DalAgent {
         });
         let resumed = Event::Resumed(Resumption::AnswersAccepted {
             correlation_id: correlation_id.to_owned(),
+            by: submitted_by.to_owned(),
         });
         let version = self
             .repo

@@ -11,8 +11,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+mod across;
 mod archive;
 pub mod codec;
+pub use across::Cursor;
 pub mod dal;
 mod expiry;
 pub mod focus;
@@ -125,11 +127,9 @@ pub fn tool_request(skill: &adas_skill::OperationalSkill, tenant: &str) -> adas_
                     allowed: input.allowed.clone(),
                 })
                 .collect(),
-            never: tool
-                .policy
-                .as_ref()
-                .and_then(|policy| policy.allowed.as_deref())
-                .is_some_and(|allowed| allowed.eq_ignore_ascii_case("never")),
+            never: skill.compiled.standing(&tool.name) == adas_skill::compile::Standing::Never,
+            approval: skill.compiled.standing(&tool.name)
+                == adas_skill::compile::Standing::NeedsApproval,
         })
         .collect();
     let mcp_server = skill

@@ -127,12 +127,7 @@ impl Decision {
 
 pub use adas_dia::call_digest;
 
-fn matches(pattern: &str, tool: &str) -> bool {
-    match pattern.strip_suffix('*') {
-        Some(prefix) => tool.starts_with(prefix),
-        None => pattern == tool,
-    }
-}
+use adas_skill::compile::matches_pattern as matches;
 
 /// The platform's own `sys.*` tools, which every skill may call (no server
 /// can offer a tool by such a name).

@@ -287,6 +287,57 @@ pub struct CompiledPolicy {
     pub blocked_tools: Vec<String>,
 }
 
+/// What a skill's policy says of a tool before any argument is known: what
+/// the console and `adas skill tools` show beside it (the gate still judges
+/// each call with its arguments).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// Calls may run (conditions on arguments may still deny one).
+    Allowed,
+    /// Calls wait for an approver (always, or when a condition holds).
+    NeedsApproval,
+    /// Never called: blocked, outside `policy.tools.allowed`, `allowed: never`
+    /// or a "never use" guardrail.
+    Never,
+}
+
+/// `*` matches everything, `prefix*` a prefix, anything else exactly.
+pub fn matches_pattern(pattern: &str, tool: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => tool.starts_with(prefix),
+        None => pattern == tool,
+    }
+}
+
+impl CompiledPolicy {
+    /// The tool's [`Standing`] under this policy.
+    pub fn standing(&self, tool: &str) -> Standing {
+        let permission = self.tool_permissions.iter().find(|p| p.tool == tool);
+        let never = self.blocked_tools.iter().any(|p| matches_pattern(p, tool))
+            || (!self.allowed_tools.is_empty()
+                && !self.allowed_tools.iter().any(|p| matches_pattern(p, tool)))
+            || permission.is_some_and(|p| p.allowed == "never")
+            || self.guardrails.iter().any(
+                |g| matches!(g, CompiledGuardrail::ToolDeny { tool: denied, .. } if denied == tool),
+            );
+        if never {
+            return Standing::Never;
+        }
+        let approval = permission.is_some_and(|p| {
+            matches!(p.requires_approval.as_str(), "always" | "conditional")
+                || p.rules.iter().any(|rule| rule.action == "require_approval")
+        }) || self.approvals.iter().any(|a| a.tool == tool)
+            || self.guardrails.iter().any(|g| {
+                matches!(g, CompiledGuardrail::RequiresApproval { tool: held, .. } if held == tool)
+            });
+        if approval {
+            Standing::NeedsApproval
+        } else {
+            Standing::Allowed
+        }
+    }
+}
+
 /// Compiles a skill's policy. Call it on a validated skill: conditions that do
 /// not parse are kept as text here and were already reported by validation.
 pub fn compile(skill: &Skill) -> CompiledPolicy {

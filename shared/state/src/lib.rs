@@ -291,6 +291,16 @@ pub trait JobStore: Send + Sync {
         status: Option<&str>,
         page: PageRequest,
     ) -> Result<Page<String>>;
+    /// A slag's jobs created in `[from_ms, to_ms]`, newest first (by creation
+    /// time, then id, both descending), skipping `skip`, at most `limit`,
+    /// each with its creation time: the reads behind a list across skills.
+    async fn jobs_newest(
+        &self,
+        slag: &str,
+        (from_ms, to_ms): (u64, u64),
+        skip: usize,
+        limit: usize,
+    ) -> Result<Vec<(u64, String)>>;
 }
 
 /// Per-job append-only event logs.

@@ -378,6 +378,31 @@ impl JobStore for MemoryStore {
         };
         Ok(page(index.iter().map(|(_, id)| id.clone()), request))
     }
+
+    async fn jobs_newest(
+        &self,
+        slag: &str,
+        (from_ms, to_ms): (u64, u64),
+        skip: usize,
+        limit: usize,
+    ) -> Result<Vec<(u64, String)>> {
+        validate_slag_key(slag)?;
+        let inner = self.lock();
+        Ok(inner
+            .jobs_index
+            .get(slag)
+            .map(|index| {
+                index
+                    .iter()
+                    .rev()
+                    .filter(|(created, _)| (from_ms..=to_ms).contains(created))
+                    .skip(skip)
+                    .take(limit)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
 }
 
 /// Appends an event under the held lock and returns its id: its position in

@@ -190,6 +190,12 @@ macro_rules! conformance {
             }
 
             #[tokio::test]
+            async fn jobs_are_read_newest_first_in_a_time_window() {
+                cases::jobs_are_read_newest_first_in_a_time_window(&*super::$backend().await.store)
+                    .await;
+            }
+
+            #[tokio::test]
             async fn waiting_index_follows_job_writes() {
                 cases::waiting_index_follows_job_writes(&*super::$backend().await.store).await;
             }

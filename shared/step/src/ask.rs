@@ -531,6 +531,7 @@ pub fn on_answer(
                 "clarify",
                 Transition::resume(Event::Resumed(Resumption::IntentChosen {
                     intent: intent_id,
+                    by: who.to_owned(),
                 })),
             )
         }
@@ -561,6 +562,7 @@ pub fn on_answer(
                 "confirm",
                 Transition::resume(Event::Resumed(Resumption::CallConfirmed {
                     call_digest: digest,
+                    by: who.to_owned(),
                 })),
             )
         }

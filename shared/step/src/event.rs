@@ -277,16 +277,25 @@ pub enum Resumption {
     IntentChosen {
         /// Its id.
         intent: String,
+        /// The principal who answered (empty: dev mode).
+        #[serde(skip_serializing_if = "String::is_empty")]
+        by: String,
     },
     /// The user said yes to the exact call.
     CallConfirmed {
         /// The call's digest.
         call_digest: String,
+        /// The principal who answered (empty: dev mode).
+        #[serde(skip_serializing_if = "String::is_empty")]
+        by: String,
     },
     /// The user's answers passed.
     AnswersAccepted {
         /// The ask answered.
         correlation_id: String,
+        /// The principal who answered (empty: dev mode).
+        #[serde(skip_serializing_if = "String::is_empty")]
+        by: String,
     },
     /// An approver approved the call.
     Approved {

@@ -119,8 +119,10 @@ pub struct DeclaredTool {
     pub description: String,
     /// Declared inputs.
     pub inputs: Vec<ToolInputSpec>,
-    /// Declared `policy.allowed: never`.
+    /// Never called under the skill's policy (`allowed: never`, blocked, …).
     pub never: bool,
+    /// Each call waits for an approver (always or on a condition).
+    pub approval: bool,
 }
 
 /// A declared tool that is a server's tool on an operator's connection

@@ -52,8 +52,10 @@ pub enum Availability {
     Unaccepted,
     /// Offered by the server, not declared by the skill: never called.
     Undeclared,
-    /// Declared `allowed: never`.
+    /// Never allowed by the skill's policy (`allowed: never`, blocked, …).
     NeverAllowed,
+    /// Callable, each call waiting for an approver.
+    NeedsApproval,
 }
 
 impl Availability {
@@ -65,6 +67,7 @@ impl Availability {
             Self::Unaccepted => "not accepted",
             Self::Undeclared => "undeclared",
             Self::NeverAllowed => "never allowed",
+            Self::NeedsApproval => "needs approval",
         }
     }
 }

@@ -316,6 +316,7 @@ async fn merge_rules() {
         description: String::new(),
         inputs,
         never: false,
+        approval: false,
     };
     let request = ToolRequest {
         mcp_server: Some(server.uri.clone()),

@@ -282,6 +282,7 @@ pub fn job_basic(stored: &StoredJob) -> pb::Job {
             .as_ref()
             .map(|note| note.from.clone())
             .unwrap_or_default(),
+        owner: record.owner.clone(),
         ..pb::Job::default()
     }
 }

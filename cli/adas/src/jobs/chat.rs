@@ -2,6 +2,7 @@
 //! stdin, one turn a job, asks answered in place.
 
 use super::*;
+use crate::fail::Failure;
 
 /// `adas chat`.
 pub fn chat_main(args: ChatArgs, client: &Client) -> ExitCode {
@@ -62,7 +63,7 @@ pub(crate) async fn settle(
     clients: &mut Clients,
     name: &str,
     after_version: i64,
-) -> Result<pb::Job, String> {
+) -> Result<pb::Job, Failure> {
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     loop {
         let job = clients
@@ -84,7 +85,7 @@ pub(crate) async fn settle(
             return Ok(job);
         }
         if std::time::Instant::now() > deadline {
-            return Err(format!("{name} did not settle within a minute"));
+            return Err(format!("{name} did not settle within a minute").into());
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -117,7 +118,7 @@ pub async fn chat(
     slag: &str,
     approver: &Client,
     script: Option<Vec<String>>,
-) -> Result<(), String> {
+) -> Result<(), Failure> {
     let scripted = script.is_some();
     let mut input = Input {
         script: script.map(Into::into),
@@ -271,7 +272,7 @@ pub async fn chat(
                     .map_err(status_text)?;
                 job = settle(&mut clients, &job.name, version).await?;
             } else {
-                return Err(format!("unexpected waiting state {outcome:?}"));
+                return Err(format!("unexpected waiting state {outcome:?}").into());
             }
         }
     }
@@ -281,7 +282,7 @@ pub async fn chat(
     Ok(())
 }
 
-pub(super) fn finish_early(scripted: bool) -> Result<(), String> {
+pub(super) fn finish_early(scripted: bool) -> Result<(), Failure> {
     if scripted {
         Err("the script ended while the job was still waiting".into())
     } else {

@@ -146,7 +146,7 @@ pub(super) async fn solution(
         SolutionCommand::Put { file, name, etag } => {
             let path = file.display().to_string();
             let source = std::fs::read_to_string(&file)
-                .map_err(|error| Failure::Usage(format!("{path}: cannot read: {error}")))?;
+                .map_err(|error| Failure::usage(format!("{path}: cannot read: {error}")))?;
             let id = match name {
                 Some(name) => name,
                 None => adas_skill::solution::load(
@@ -156,7 +156,7 @@ pub(super) async fn solution(
                 .solution
                 .map(|solution| solution.id)
                 .filter(|id| !id.is_empty())
-                .ok_or_else(|| Failure::Usage(format!("{path}: no `id`; pass --name")))?,
+                .ok_or_else(|| Failure::usage(format!("{path}: no `id`; pass --name")))?,
             };
             let put = registry
                 .put_solution(pb::PutSolutionRequest {

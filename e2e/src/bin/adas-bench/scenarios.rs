@@ -550,7 +550,7 @@ pub(super) async fn list_pages(
         parent: adas_e2e::SKILL.into(),
         status: pb::JobStatus::Paused as i32,
         page_size: 50,
-        page_token: String::new(),
+        ..Default::default()
     };
     let calls = 200;
     let trips_before: u64 = suite

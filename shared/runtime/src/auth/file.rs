@@ -151,6 +151,43 @@ impl AuthFile {
         entry.cert_sha256 = fingerprint.clone();
         Ok(fingerprint)
     }
+
+    /// The principal named `name`, for a change to its key.
+    fn with_key(&mut self, name: &str) -> Result<&mut PrincipalEntry, String> {
+        let entry = self
+            .principals
+            .iter_mut()
+            .find(|entry| entry.name == name)
+            .ok_or_else(|| format!("no principal named `{name}`"))?;
+        if entry.key_sha256.is_empty() {
+            return Err(format!(
+                "principal `{name}` has no API key (it signs in with a certificate)"
+            ));
+        }
+        Ok(entry)
+    }
+
+    /// Replaces `name`'s key with a new one and returns it (shown once): the
+    /// old key stops working as soon as a server rereads the file.
+    pub fn rotate_key(&mut self, name: &str) -> Result<String, String> {
+        let entry = self.with_key(name)?;
+        let key = new_key()?;
+        entry.key_sha256 = key_digest(&key);
+        Ok(key)
+    }
+
+    /// Revokes `name`'s key: the principal is removed (its jobs and records
+    /// keep its name), and the key stops working as soon as a server rereads
+    /// the file.
+    pub fn revoke_key(&mut self, name: &str) -> Result<PrincipalEntry, String> {
+        self.with_key(name)?;
+        let at = self
+            .principals
+            .iter()
+            .position(|entry| entry.name == name)
+            .expect("found above");
+        Ok(self.principals.remove(at))
+    }
 }
 
 pub(super) fn check_name(what: &str, value: &str) -> Result<(), String> {

@@ -310,4 +310,33 @@ impl JobStore for RedisStore {
             .await?;
         Ok(page_from(ids, request, limit))
     }
+
+    async fn jobs_newest(
+        &self,
+        slag: &str,
+        (from_ms, to_ms): (u64, u64),
+        skip: usize,
+        limit: usize,
+    ) -> Result<Vec<(u64, String)>> {
+        validate_slag_key(slag)?;
+        if limit == 0 || from_ms > to_ms {
+            return Ok(Vec::new());
+        }
+        // Equal scores come in reverse lexicographic order of the member
+        // under ZREVRANGEBYSCORE: newest first, then id descending.
+        let rows: Vec<(String, f64)> = redis::cmd("ZREVRANGEBYSCORE")
+            .arg(self.keys.jobs_index(slag))
+            .arg(to_ms)
+            .arg(from_ms)
+            .arg("WITHSCORES")
+            .arg("LIMIT")
+            .arg(skip)
+            .arg(limit)
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, score)| (score as u64, id))
+            .collect())
+    }
 }

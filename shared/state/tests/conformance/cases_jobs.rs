@@ -166,6 +166,36 @@ pub async fn jobs_are_listed_in_pages(store: &dyn StateStore) {
     );
 }
 
+pub async fn jobs_are_read_newest_first_in_a_time_window(store: &dyn StateStore) {
+    // Two jobs share a millisecond: the id breaks the tie, descending.
+    for (id, ms) in [("a", 100), ("b", 200), ("c", 200), ("d", 300)] {
+        create(store, "nf", id, b"{}", ms, None).await.unwrap();
+    }
+    create(store, "other", "x", b"{}", 250, None).await.unwrap();
+    let ids = |rows: Vec<(u64, String)>| {
+        rows.into_iter()
+            .map(|(ms, id)| format!("{id}@{ms}"))
+            .collect::<Vec<_>>()
+    };
+    let all = store
+        .jobs_newest("nf", (0, u64::MAX >> 11), 0, 10)
+        .await
+        .unwrap();
+    assert_eq!(ids(all), ["d@300", "c@200", "b@200", "a@100"]);
+    let window = store.jobs_newest("nf", (150, 250), 0, 10).await.unwrap();
+    assert_eq!(ids(window), ["c@200", "b@200"]);
+    let skipped = store.jobs_newest("nf", (0, 200), 1, 1).await.unwrap();
+    assert_eq!(ids(skipped), ["b@200"]);
+    assert!(
+        store
+            .jobs_newest("empty", (0, 1000), 0, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(store.jobs_newest("bad:slag", (0, 1), 0, 1).await.is_err());
+}
+
 pub async fn waiting_index_follows_job_writes(store: &dyn StateStore) {
     for id in ["j1", "j2", "j3"] {
         create(store, "cs", id, b"{}", 1, None).await.unwrap();

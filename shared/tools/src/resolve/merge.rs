@@ -68,8 +68,14 @@ pub(super) fn mark_undeclared(request: &ToolRequest, resolved: &mut ResolvedTool
             ),
             Some(declared) if declared.never => (
                 Availability::NeverAllowed,
-                format!("`{}` is declared `allowed: never`", tool.name),
+                format!("`{}` is never allowed by the skill's policy", tool.name),
             ),
+            // Callable, but each call waits for an approver: said so, never
+            // shown as plainly available.
+            Some(declared) if declared.approval && tool.available => {
+                tool.availability = Availability::NeedsApproval;
+                continue;
+            }
             _ => continue,
         };
         tool.available = false;

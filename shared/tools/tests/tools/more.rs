@@ -435,6 +435,7 @@ pub(super) async fn connections_route_declared_tools_to_their_servers_per_tenant
             description: String::new(),
             inputs: vec![],
             never: false,
+            approval: false,
         }],
         tenant: "acme".into(),
         ..ToolRequest::default()

@@ -1,0 +1,142 @@
+//! `adas job list`: the filters as typed values (so a shell completes them)
+//! and the list printed as each output format says.
+
+use adas_proto::pb;
+
+use super::{Failure, Format, enum_name, job_row, out, print_table, print_value, to_json};
+
+/// A job status on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum StatusArg {
+    Queued,
+    Running,
+    Paused,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+impl StatusArg {
+    pub fn wire(self) -> pb::JobStatus {
+        match self {
+            Self::Queued => pb::JobStatus::Queued,
+            Self::Running => pb::JobStatus::Running,
+            Self::Paused => pb::JobStatus::Paused,
+            Self::Completed => pb::JobStatus::Completed,
+            Self::Failed => pb::JobStatus::Failed,
+            Self::Cancelled => pb::JobStatus::Cancelled,
+        }
+    }
+}
+
+/// A job outcome on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutcomeArg {
+    Success,
+    UserActionRequired,
+    ApprovalRequired,
+    Escalated,
+    PolicyDenied,
+    ToolFailed,
+    OutOfDomain,
+    EngineBudgetExhausted,
+    InternalError,
+    Cancelled,
+    Expired,
+}
+
+impl OutcomeArg {
+    pub fn wire(self) -> pb::OutcomeClass {
+        match self {
+            Self::Success => pb::OutcomeClass::Success,
+            Self::UserActionRequired => pb::OutcomeClass::UserActionRequired,
+            Self::ApprovalRequired => pb::OutcomeClass::ApprovalRequired,
+            Self::Escalated => pb::OutcomeClass::Escalated,
+            Self::PolicyDenied => pb::OutcomeClass::PolicyDenied,
+            Self::ToolFailed => pb::OutcomeClass::ToolFailed,
+            Self::OutOfDomain => pb::OutcomeClass::OutOfDomain,
+            Self::EngineBudgetExhausted => pb::OutcomeClass::EngineBudgetExhausted,
+            Self::InternalError => pb::OutcomeClass::InternalError,
+            Self::Cancelled => pb::OutcomeClass::Cancelled,
+            Self::Expired => pb::OutcomeClass::Expired,
+        }
+    }
+}
+
+/// `--since`: a span back from now (`90s`, `30m`, `24h`, `7d`) or an RFC
+/// 3339 time.
+pub fn since(text: &str) -> Result<prost_types::Timestamp, String> {
+    let seconds = if let Ok(stamp) = text.parse::<jiff::Timestamp>() {
+        stamp.as_second()
+    } else {
+        let split = text
+            .find(|c: char| !c.is_ascii_digit())
+            .ok_or_else(|| format!("`{text}` needs a unit: s, m, h or d (or an RFC 3339 time)"))?;
+        let (number, unit) = text.split_at(split);
+        let number: i64 = number
+            .parse()
+            .map_err(|_| format!("`{text}` is not a span like 30m or 24h"))?;
+        let unit = match unit {
+            "s" => 1,
+            "m" => 60,
+            "h" => 3_600,
+            "d" => 86_400,
+            _ => return Err(format!("`{unit}` is not a unit: use s, m, h or d")),
+        };
+        jiff::Timestamp::now().as_second() - number.saturating_mul(unit)
+    };
+    Ok(prost_types::Timestamp {
+        seconds: seconds.max(0),
+        nanos: 0,
+    })
+}
+
+/// Prints `jobs`: a line each, a table, or an array of the proto3 JSON
+/// mapping of each.
+pub fn print_jobs(jobs: &[pb::Job], output: Format) -> Result<(), Failure> {
+    match output {
+        Format::Table => {
+            let rows: Vec<Vec<String>> = jobs.iter().map(job_row).collect();
+            print_table(&["job", "status", "outcome", "goal"], &rows);
+        }
+        Format::Text => {
+            for job in jobs {
+                out(&format!(
+                    "{}\t{}\t{}\t{}",
+                    job.name,
+                    enum_name(pb::JobStatus::try_from(job.status).map(|s| s.as_str_name())),
+                    enum_name(
+                        pb::OutcomeClass::try_from(job.outcome_class).map(|o| o.as_str_name())
+                    ),
+                    job.goal
+                ));
+            }
+        }
+        Format::Json | Format::Yaml => {
+            let values = jobs
+                .iter()
+                .map(|job| to_json(job, "adas.v1.Job"))
+                .collect::<Result<Vec<_>, _>>()?;
+            print_value(&serde_json::Value::Array(values), output);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::since;
+
+    #[test]
+    fn since_reads_spans_and_times() {
+        let now = jiff::Timestamp::now().as_second();
+        let day = since("24h").unwrap().seconds;
+        assert!((now - 86_400 - day).abs() <= 2);
+        assert_eq!(
+            since("2026-01-02T03:04:05Z").unwrap().seconds,
+            1_767_323_045
+        );
+        assert!(since("24").unwrap_err().contains("unit"));
+        assert!(since("3w").unwrap_err().contains("unit"));
+    }
+}

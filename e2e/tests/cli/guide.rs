@@ -1,0 +1,282 @@
+//! The CLI guides: one exit code per kind of failure under every command, a
+//! fix in the message, a scheme added to a bare address, suggestions on a
+//! typo, keys listed, rotated and revoked, enum values completed, jobs listed
+//! across skills with filters, and `-o json` as the proto3 JSON mapping.
+
+use super::*;
+
+fn adas_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new(workspace_binary("adas"))
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("run adas")
+}
+
+/// A loopback port nothing listens on (bound, then released).
+fn closed_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn failures_exit_by_kind_with_the_fix() {
+    // Unreachable: exit 5 under `job` and `skill` alike, and the fix.
+    let server = format!("127.0.0.1:{}", closed_port());
+    for args in [
+        vec!["job", "get", "skills/a/jobs/b"],
+        vec!["skill", "get", "a"],
+        vec!["job", "list"],
+    ] {
+        let mut args = args.clone();
+        args.extend(["--server", &server]);
+        let output = adas(&args);
+        let (_, stderr) = text(&output);
+        assert_eq!(output.status.code(), Some(5), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+        assert!(
+            stderr.contains(&format!("cannot reach http://{server}"))
+                && stderr.contains("is `adas up` running there? Set --server"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("transport error"), "{stderr}");
+    }
+
+    // A typo: clap's suggestion, usage exit 2.
+    let output = adas(&["jobb", "list"]);
+    let (_, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr.contains("similar subcommand") && stderr.contains("job"),
+        "{stderr}"
+    );
+    let output = adas(&["job", "list", "--statsu", "paused"]);
+    let (_, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr.contains("--status"), "{stderr}");
+    // An enum value is checked (and offered) by the command line itself.
+    let output = adas(&["job", "list", "--status", "bogus"]);
+    let (_, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr.contains("paused") && stderr.contains("completed"),
+        "{stderr}"
+    );
+
+    // Completion scripts offer the enum values.
+    let output = adas(&["completions", "bash"]);
+    let (stdout, _) = text(&output);
+    assert!(
+        stdout.contains("queued running paused completed failed cancelled"),
+        "--status values completed"
+    );
+    assert!(
+        stdout.contains("approval-required"),
+        "--outcome values completed"
+    );
+}
+
+#[test]
+fn against_a_suite_a_bare_address_works_and_not_found_is_3() {
+    let (_suite, server) = suite("cli-guide");
+    let bare = server.trim_start_matches("http://").to_owned();
+    let output = adas(&[
+        "job",
+        "start",
+        "cs-tier-1",
+        "I want a refund",
+        "--server",
+        &bare,
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "a scheme is added: {stderr}");
+    let first = stdout.trim().to_owned();
+    let output = adas(&[
+        "job",
+        "start",
+        "devops-tier-1",
+        "restart the api service",
+        "--server",
+        &bare,
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let second = text(&output).0.trim().to_owned();
+
+    // Not found is 3 under `job` and `skill` alike.
+    let output = adas(&[
+        "job",
+        "get",
+        "skills/cs-tier-1/jobs/j-nope",
+        "--server",
+        &bare,
+    ]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output).1);
+    let output = adas(&["skill", "get", "no-such-skill", "--server", &bare]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output).1);
+    // A bad argument is 2.
+    let output = adas(&["job", "get", "not-a-name", "--server", &bare]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output).1);
+
+    // Across skills, newest first; --limit; --since; --outcome.
+    let output = adas(&["job", "list", "--server", &bare]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let names: Vec<&str> = stdout
+        .lines()
+        .map(|line| line.split('\t').next().unwrap())
+        .collect();
+    assert_eq!(names, [second.as_str(), first.as_str()], "{stdout}");
+    let output = adas(&["job", "list", "--limit", "1", "--server", &bare]);
+    assert_eq!(text(&output).0.lines().count(), 1);
+    let output = adas(&["job", "list", "--since", "1h", "--server", &bare]);
+    assert_eq!(text(&output).0.lines().count(), 2);
+    let output = adas(&[
+        "job",
+        "list",
+        "--since",
+        "2000-01-01T00:00:00Z",
+        "--server",
+        &bare,
+    ]);
+    assert_eq!(text(&output).0.lines().count(), 2);
+    let output = adas(&[
+        "job",
+        "list",
+        "cs-tier-1",
+        "--oldest-first",
+        "--server",
+        &bare,
+    ]);
+    assert_eq!(text(&output).0.lines().count(), 1);
+    // The first job pauses for its order number: an outcome filter finds it.
+    let mut found = String::new();
+    for _ in 0..500 {
+        let output = adas(&[
+            "job",
+            "list",
+            "--outcome",
+            "user-action-required",
+            "--server",
+            &bare,
+        ]);
+        found = text(&output).0;
+        if found.contains(&first) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(found.contains(&first), "{found}");
+    let output = adas(&[
+        "job",
+        "list",
+        "--outcome",
+        "policy-denied",
+        "--server",
+        &bare,
+    ]);
+    assert!(!text(&output).0.contains(&first));
+
+    // -o json: the proto3 JSON mapping, int64 as strings (as `buf curl` prints).
+    let output = adas(&["job", "get", &first, "-o", "json", "--server", &bare]);
+    let job: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(job["version"].is_string(), "int64 is a string: {job}");
+    assert!(
+        job["iterationBudget"].is_number(),
+        "int32 stays a number: {job}"
+    );
+}
+
+#[test]
+fn keys_are_listed_rotated_and_revoked() {
+    let root = scratch_dir("cli-keys");
+    let auth_file = root.join("auth.json");
+    let file = auth_file.to_str().unwrap();
+    let create = |name: &str, role: &str| {
+        let output = adas(&[
+            "auth",
+            "key",
+            "create",
+            "--auth-file",
+            file,
+            "--name",
+            name,
+            "--tenant",
+            "default",
+            "--role",
+            role,
+        ]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output).1);
+        text(&output).0.trim().to_owned()
+    };
+    let ann = create("ann", "user");
+    let ops = create("ops", "admin");
+
+    let output = adas(&["auth", "key", "list", "--auth-file", file, "-o", "json"]);
+    let listed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let names: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["ann", "ops"]);
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        !printed.contains(&ann) && !printed.contains(&ops),
+        "never a key"
+    );
+    let output = adas(&["auth", "key", "list", "--auth-file", file]);
+    assert!(text(&output).0.contains("ann") && text(&output).0.contains("user"));
+
+    let store = CheckedStore::start(&root);
+    let service = store.spawn_up(&root, &["--auth-file", file], &[]);
+    let server = service.endpoint();
+    let as_key = |key: &str| {
+        adas_env(
+            &["skill", "list", "--server", &server],
+            &[("ADAS_API_KEY", key)],
+        )
+    };
+    assert_eq!(as_key(&ann).status.code(), Some(0));
+    // No key, or a wrong one: denied, 4, with the fix.
+    let output = adas(&["skill", "list", "--server", &server]);
+    assert_eq!(output.status.code(), Some(4), "{}", text(&output).1);
+    assert!(text(&output).1.contains("--api-key"), "{}", text(&output).1);
+
+    // Rotate: the old key stops, the new one works (the server rereads the file).
+    let output = adas(&["auth", "key", "rotate", "ann", "--auth-file", file]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output).1);
+    let rotated = text(&output).0.trim().to_owned();
+    assert_ne!(rotated, ann);
+    let mut refused = false;
+    for _ in 0..500 {
+        if as_key(&ann).status.code() == Some(4) {
+            refused = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(refused, "the old key stops working");
+    assert_eq!(as_key(&rotated).status.code(), Some(0));
+
+    // Revoke: the principal goes, its key stops working.
+    let output = adas(&["auth", "key", "revoke", "ops", "--auth-file", file]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output).1);
+    let mut refused = false;
+    for _ in 0..500 {
+        if as_key(&ops).status.code() == Some(4) {
+            refused = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(refused, "a revoked key stops working");
+    let output = adas(&["auth", "key", "revoke", "ops", "--auth-file", file]);
+    assert_eq!(output.status.code(), Some(3), "gone: not found");
+    let output = adas(&["auth", "key", "rotate", "nobody", "--auth-file", file]);
+    assert_eq!(output.status.code(), Some(3));
+    drop(service);
+}
