@@ -661,3 +661,6 @@ async fn literal_secrets_are_refused_and_references_never_echoed() {
 
 #[path = "security/more.rs"]
 mod more;
+
+#[path = "security/listing.rs"]
+mod listing;

@@ -2,8 +2,10 @@
 // playwright-core): a user signs in, starts a refund job, sees it pause,
 // answers in the waiting widget (a refused answer shows its message on the
 // field), cannot approve her own refund, and a supervisor approves the exact
-// call on its approval card; the job completes. Screenshots of each step go
-// to e2e/ts/test-results/.
+// call on its approval card; the job completes. Then the operator's pages:
+// every job across skills (live, filtered), the inbox, tools by policy,
+// a solution's grants and handoffs. Screenshots of each page go to
+// e2e/ts/test-results/ (each path is printed).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync } from "node:fs";
@@ -17,6 +19,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { adasUp, binary, type Running } from "./suite.js";
 
 const results = resolve(fileURLToPath(import.meta.url), "../../../test-results");
+const repo = resolve(fileURLToPath(import.meta.url), "../../../../..");
 let suite: Running;
 let browser: Browser;
 const keys: Record<string, string> = {};
@@ -57,7 +60,10 @@ async function signIn(who: string): Promise<Page> {
 }
 
 async function shot(page: Page, name: string) {
-  await page.screenshot({ path: join(results, `${name}.png`), fullPage: true });
+  const path = join(results, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  // In the test output: where each page's picture is.
+  console.log(`screenshot: ${path}`);
 }
 
 test("a wrong key is refused at sign-in", async () => {
@@ -136,6 +142,16 @@ test("start, pause, answer in the widget, approve, complete", async () => {
   assert.match(await sam.textContent(".reply") ?? "", /refund/i);
   assert.equal(await sam.locator("section.call").count(), 2, "both tool calls with their results");
   await shot(sam, "5-completed");
+  // The timeline: each event with its payload, the time since the one
+  // before, and who answered (ann) and who approved (sam).
+  await sam.locator("#timeline li.event.completed").waitFor();
+  const by = await sam.locator("#timeline .by").allTextContents();
+  assert.ok(by.some((text) => /by ann/.test(text)), `ann answered: ${by}`);
+  assert.ok(by.some((text) => /by sam/.test(text)), `sam approved: ${by}`);
+  assert.ok((await sam.locator("#timeline .gap").allTextContents()).some((gap) => /^\+\d/.test(gap)));
+  await sam.locator("#timeline details").first().evaluate((details: HTMLDetailsElement) => { details.open = true; });
+  assert.match(await sam.locator("#timeline pre.payload").first().textContent() ?? "", /\{/);
+  await shot(sam, "5b-timeline");
 
   // Ann's page, left open, follows the job to its end on its own.
   await ann.locator("#status.completed").waitFor();
@@ -181,6 +197,88 @@ test("a job list follows its jobs live", async () => {
     { job: id, drawn },
   );
   await shot(ann, "7-live-list");
+});
+
+test("every job across skills, newest first, filtered, and live", async () => {
+  const root = await signIn("admin");
+  await root.goto(`${suite.console}/jobs`);
+  await root.locator("table.jobs.all").waitFor();
+  const before = await root.locator("table.jobs.all tbody tr[data-job]").count();
+  // Ann starts a job elsewhere: the open list shows it first, without a click.
+  const ann = await signIn("ann");
+  await ann.goto(`${suite.console}/skills/cs-tier-1`);
+  await ann.fill("input[name=goal]", "where is my order ORD-7");
+  await ann.click("form.start button");
+  await ann.waitForURL(/\/skills\/cs-tier-1\/jobs\/j/);
+  const name = new URL(ann.url()).pathname.slice(1);
+  await root.waitForFunction(
+    (job) => document.querySelector("table.jobs.all tbody tr[data-job]")?.getAttribute("data-job") === job,
+    name,
+    { timeout: 15_000 },
+  );
+  assert.ok(await root.locator("table.jobs.all tbody tr[data-job]").count() > before);
+  assert.match(await root.textContent("table.jobs.all tbody tr:first-child") ?? "", /ann/, "its owner");
+  await shot(root, "8-all-jobs");
+
+  // Filters: by status, outcome, skill, owner and time, as the request says.
+  await root.goto(`${suite.console}/jobs?status=completed&skill=cs-tier-1&since=24h`);
+  const statuses = await root.locator("table.jobs.all tbody td.status").allTextContents();
+  assert.ok(statuses.length > 0 && statuses.every((status) => status === "completed"), `${statuses}`);
+  assert.equal(await root.inputValue("select[name=status]"), "completed");
+  await root.goto(`${suite.console}/jobs?owner=nobody`);
+  assert.match(await root.textContent("table.jobs.all tbody") ?? "", /No jobs match/);
+  await shot(root, "8b-filtered");
+});
+
+test("the inbox gathers what waits for a human, with counts", async () => {
+  const ann = await signIn("ann");
+  await ann.goto(`${suite.console}/skills/cs-tier-1`);
+  await ann.fill("input[name=goal]", "I want a refund");
+  await ann.click("form.start button");
+  await ann.locator("form.widget").waitFor();
+  const name = new URL(ann.url()).pathname.slice(1);
+  await ann.fill("input[name='f.order_id']", "ORD-1");
+  await ann.click("form.widget button[type=submit]");
+  await ann.locator("input[name='f.amount']").waitFor();
+  await ann.fill("input[name='f.amount']", "900");
+  await ann.click("form.widget button[type=submit]");
+  await ann.locator("section.approval").waitFor();
+
+  const sam = await signIn("sam");
+  await sam.goto(`${suite.console}/inbox`);
+  const approvals = sam.locator(`table.inbox.approvals a[href='/${name}']`);
+  assert.equal(await approvals.count(), 1, "the refund waits for an approver");
+  assert.match(await sam.textContent("table.inbox.approvals") ?? "", /process_refund/);
+  assert.ok(Number(await sam.textContent("#count-approvals")) >= 1);
+  assert.ok(Number(await sam.textContent("#count-total")) >= 1);
+  await shot(sam, "9-inbox");
+  await approvals.click();
+  await sam.locator("section.approval").waitFor();
+});
+
+test("tools show what the policy allows; solutions show grants and handoffs", async () => {
+  const root = await signIn("admin");
+  await root.goto(`${suite.console}/skills/cs-tier-1`);
+  const state = async (tool: string) =>
+    (await root.locator("table.tools tr", { hasText: tool }).locator("td").nth(1).textContent())?.trim();
+  assert.equal(await state("check_order_status"), "available");
+  assert.equal(await state("process_refund"), "needs approval");
+  assert.equal(await state("delete_customer_record"), "never allowed");
+  await shot(root, "10-tools");
+
+  const fixture = join(repo, "shared/skill/tests/fixtures/scheduling-assistant.solution.json");
+  execFileSync(binary("adas"), ["solution", "put", fixture, "--server", `http://${suite.address}`], {
+    env: { ...process.env, ADAS_API_KEY: keys.admin },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  await root.goto(`${suite.console}/solutions`);
+  await root.click("table.solutions a[href='/solutions/scheduling-assistant']");
+  await root.locator("table.grants").waitFor();
+  const grants = await root.textContent("table.grants") ?? "";
+  assert.match(grants, /sched\.user_id/);
+  assert.match(grants, /identity-gateway/);
+  assert.match(await root.textContent("table.handoffs") ?? "", /scheduling-agent/);
+  await shot(root, "11-solution");
 });
 
 test("another origin's form post is refused", async () => {

@@ -1,0 +1,242 @@
+//! Jobs listed across skills (`skills/-`): a caller sees only what it may
+//! read — its tenant, and its own jobs unless it oversees them — whatever
+//! filter, order or page token it sends; hostile values are refused.
+
+use super::*;
+
+const READ: &str = r#"check_order_status(order_id="ORD-1")"#;
+
+async fn list(
+    suite: &Suite,
+    who: &str,
+    request: pb::ListJobsRequest,
+) -> Result<pb::ListJobsResponse, tonic::Status> {
+    suite
+        .jobs(who)
+        .await
+        .list_jobs(request)
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+fn across() -> pb::ListJobsRequest {
+    pb::ListJobsRequest {
+        parent: "skills/-".into(),
+        ..Default::default()
+    }
+}
+
+/// Every job `who` lists across skills, page by page of `size`.
+async fn all_pages(suite: &Suite, who: &str, size: i32) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut token = String::new();
+    for _ in 0..100 {
+        let page = list(
+            suite,
+            who,
+            pb::ListJobsRequest {
+                page_size: size,
+                page_token: token,
+                ..across()
+            },
+        )
+        .await
+        .unwrap();
+        names.extend(page.jobs.into_iter().map(|job| job.name));
+        if page.next_page_token.is_empty() {
+            return names;
+        }
+        token = page.next_page_token;
+    }
+    panic!("the pages never ended");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_list_across_skills_shows_only_what_the_caller_may_read() {
+    let suite = Suite::start("sec-list-across");
+    let a1 = suite.job("alice", READ).await.name;
+    let b1 = suite.job("bob", READ).await.name;
+    let a2 = suite.job("alice", REFUND_900).await.name;
+    let e1 = suite.job("eve", READ).await.name;
+
+    // Alice: her own, newest first; never Bob's, never another tenant's.
+    assert_eq!(
+        all_pages(&suite, "alice", 50).await,
+        [a2.clone(), a1.clone()]
+    );
+    // An operator of acme: all of acme's, one page at a time, none twice.
+    assert_eq!(
+        all_pages(&suite, "olga", 1).await,
+        [a2.clone(), b1.clone(), a1.clone()]
+    );
+    // Globex's admin and operator: globex's only.
+    assert_eq!(all_pages(&suite, "eve", 50).await, [e1.clone()]);
+    assert_eq!(all_pages(&suite, "g-operator", 50).await, [e1.clone()]);
+
+    // Filters narrow, never widen.
+    let by_owner = list(
+        &suite,
+        "olga",
+        pb::ListJobsRequest {
+            owner: "bob".into(),
+            ..across()
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        by_owner
+            .jobs
+            .iter()
+            .map(|job| &job.name)
+            .collect::<Vec<_>>(),
+        [&b1]
+    );
+    assert_eq!(by_owner.jobs[0].owner, "bob");
+    let by_alice_for_bob = list(
+        &suite,
+        "alice",
+        pb::ListJobsRequest {
+            owner: "bob".into(),
+            ..across()
+        },
+    )
+    .await
+    .unwrap();
+    assert!(
+        by_alice_for_bob.jobs.is_empty(),
+        "asking for another's jobs shows none"
+    );
+    let waiting = list(
+        &suite,
+        "olga",
+        pb::ListJobsRequest {
+            outcome_class: pb::OutcomeClass::ApprovalRequired as i32,
+            status: pb::JobStatus::Paused as i32,
+            ..across()
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        waiting.jobs.iter().map(|job| &job.name).collect::<Vec<_>>(),
+        [&a2]
+    );
+    let future = list(
+        &suite,
+        "olga",
+        pb::ListJobsRequest {
+            create_time_after: Some(prost_types::Timestamp {
+                seconds: 4_000_000_000,
+                nanos: 0,
+            }),
+            ..across()
+        },
+    )
+    .await
+    .unwrap();
+    assert!(future.jobs.is_empty() && future.next_page_token.is_empty());
+
+    // A token forged to start at another tenant's job shows nothing of it.
+    let eve_id = e1.rsplit('/').next().unwrap();
+    let forged = hex::encode(format!("9999999999999/cs-tier-1/{eve_id}"));
+    let page = list(
+        &suite,
+        "alice",
+        pb::ListJobsRequest {
+            page_token: forged,
+            ..across()
+        },
+    )
+    .await
+    .unwrap();
+    assert!(page.jobs.iter().all(|job| job.owner == "alice"));
+
+    // Hostile values: INVALID_ARGUMENT naming the field, nothing else.
+    for (field, request) in [
+        (
+            "page_token",
+            pb::ListJobsRequest {
+                page_token: "not-a-token".into(),
+                ..across()
+            },
+        ),
+        (
+            "page_token",
+            pb::ListJobsRequest {
+                page_token: "ab".repeat(5000),
+                ..across()
+            },
+        ),
+        (
+            "order_by",
+            pb::ListJobsRequest {
+                order_by: "goal".into(),
+                ..across()
+            },
+        ),
+        (
+            "order_by",
+            pb::ListJobsRequest {
+                order_by: "create_time".into(),
+                ..across()
+            },
+        ),
+        (
+            "outcome_class",
+            pb::ListJobsRequest {
+                outcome_class: 999,
+                ..across()
+            },
+        ),
+        (
+            "owner",
+            pb::ListJobsRequest {
+                owner: "x".repeat(300),
+                ..across()
+            },
+        ),
+        (
+            "create_time_after",
+            pb::ListJobsRequest {
+                create_time_after: Some(prost_types::Timestamp {
+                    seconds: -5,
+                    nanos: 0,
+                }),
+                ..across()
+            },
+        ),
+        (
+            "parent",
+            pb::ListJobsRequest {
+                parent: "skills/-/x".into(),
+                ..Default::default()
+            },
+        ),
+    ] {
+        let status = list(&suite, "olga", request).await.unwrap_err();
+        assert_eq!(status.code(), Code::InvalidArgument, "{field}: {status:?}");
+        assert!(
+            status.message().contains(field),
+            "{field}: {}",
+            status.message()
+        );
+    }
+    // One skill, newest first on request.
+    let newest = list(
+        &suite,
+        "olga",
+        pb::ListJobsRequest {
+            parent: "skills/cs-tier-1".into(),
+            order_by: "create_time desc".into(),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        newest.jobs.iter().map(|job| &job.name).collect::<Vec<_>>(),
+        [&a2, &b1, &a1]
+    );
+    suite.alive().await;
+}
