@@ -130,7 +130,7 @@ class OneTraceAcrossFiveBinaries(unittest.TestCase):
         def attribute(span, key):
             return next((a.value.string_value for a in span.attributes if a.key == key), "")
 
-        start = [span for service, span in spans if attribute(span, "method") == "/adas.v1.OrchestratorService/StartJob"]
+        start = [span for service, span in spans if span.name == "adas.v1.OrchestratorService/StartJob"]
         self.assertEqual(len(start), 1)
         self.assertEqual(start[0].parent_span_id.hex(), root_span)
         # Every pickup of the job (first run, after each answer, after the
@@ -140,7 +140,7 @@ class OneTraceAcrossFiveBinaries(unittest.TestCase):
         self.assertTrue(all(step.parent_span_id == start[0].span_id for step in steps))
         # The worker's calls to the step services are children of a step.
         for service in ("adas-intent", "adas-dal-agent", "adas-gate"):
-            served = [span for s, span in spans if s == service and span.name == "grpc"
+            served = [span for s, span in spans if s == service and span.name.startswith("adas.v1.")
                       and by_id.get(span.parent_span_id.hex(), ("", None))[1] is not None]
             self.assertTrue(served, f"{service} served a call of the job's steps")
 
@@ -155,10 +155,114 @@ class OneTraceAcrossFiveBinaries(unittest.TestCase):
         _, call_trace, call_parent, _ = refund[0]["traceparent"].split("-")
         self.assertNotEqual(call_trace, trace_id)
         self.assertEqual(len(call_trace), 32)
-        self.assertEqual(by_id[call_parent][1].name, "tool.call")
+        self.assertEqual(by_id[call_parent][1].name, "tools/call process_refund")
         self.assertEqual(refund[0]["traceparent_header"], refund[0]["traceparent"])
         traces = {entry["traceparent"].split("-")[1] for entry in executed if entry.get("traceparent")}
         self.assertEqual(traces, {call_trace}, "one id for the job's calls")
+
+
+def attributes(span):
+    """A span's attributes as plain values."""
+    values = {}
+    for attribute in span.attributes:
+        value = attribute.value
+        values[attribute.key] = value.string_value if value.HasField("string_value") else value.int_value
+    return values
+
+
+class FirstJobOfAFreshProcess(unittest.TestCase):
+    """`adas up` just started: its first job's trace is whole and named by
+    OpenTelemetry's RPC conventions; a client that closes a finished watch
+    cancels nothing; job and wait durations are histograms; the log names
+    the model and has no colour codes when it is not a terminal."""
+
+    def test_first_job_trace_watch_histograms_and_startup_log(self):
+        collector = Collector()
+        metrics_port = adas_client.free_port()
+        log_path = os.path.join(adas_client.tempfile.mkdtemp(prefix="adas-log-"), "adas.log")
+        memory = adas_client.tempfile.mkdtemp(prefix="adas-first-")
+        env = {**os.environ, "ADAS_OTLP_ENDPOINT": collector.url, "ADAS_LOG_FORMAT": "pretty", "ADAS_LOG": "info"}
+        env.pop("NO_COLOR", None)
+        with open(log_path, "w", encoding="utf-8") as log:
+            process = adas_client.subprocess.Popen(
+                [str(adas_client.binary("adas")), "up", "--listen", "127.0.0.1:0", "--demo-mcp-listen", "127.0.0.1:0",
+                 "--metrics-listen", f"127.0.0.1:{metrics_port}", "--memory-root", memory,
+                 "--templates-dir", str(adas_client.ROOT / "skill-templates")],
+                stdin=adas_client.subprocess.DEVNULL, stdout=adas_client.subprocess.PIPE, stderr=log, text=True, env=env)
+            address = ""
+            for line in process.stdout:
+                if line.startswith("listening on "):
+                    address = line[len("listening on "):].strip()
+                    break
+            self.assertTrue(address, "adas up serves")
+            trace_id, root_span = secrets.token_hex(16), secrets.token_hex(8)
+            metadata = [("traceparent", f"00-{trace_id}-{root_span}-01")]
+            channel = grpc.insecure_channel(address)
+            orch, dal = orch_grpc.OrchestratorServiceStub(channel), dal_grpc.DalAgentServiceStub(channel)
+            try:
+                job = orch.StartJob(orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="where is my order"),
+                                    timeout=10, metadata=metadata)
+                job = settle(orch, job.name, lambda j: j.status == PAUSED)
+                dal.SubmitInput(dal_pb2.SubmitInputRequest(
+                    job=job.name, correlation_id=job.waiting.correlation_id,
+                    fields={"order_id": struct_pb2.Value(string_value="ORD-1")}), timeout=10)
+                job = settle(orch, job.name, lambda j: j.status == COMPLETED)
+                # A client reads to the event that ends the job and closes.
+                stream = orch.WatchJob(orch_pb2.WatchJobRequest(name=job.name), timeout=10)
+                for event in stream:
+                    if event.status == COMPLETED:
+                        break
+                stream.cancel()
+                time.sleep(0.3)
+                with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10) as response:
+                    page = response.read().decode()
+            finally:
+                channel.close()
+                process.terminate()
+                process.wait(timeout=30)
+                process.stdout.close()
+                collector.stop()
+
+        families = {family.name: family for family in text_string_to_metric_families(page)}
+
+        def samples(name, **labels):
+            return [sample for family in families.values() for sample in family.samples
+                    if sample.name == name and all(sample.labels.get(k) == v for k, v in labels.items())]
+
+        watch = "adas.v1.OrchestratorService"
+        self.assertEqual(samples("adas_grpc_server_requests_total", service=watch, method="WatchJob", code="OK")[0].value, 1)
+        self.assertFalse(samples("adas_grpc_server_requests_total", method="WatchJob", code="CANCELLED"),
+                         "closing a finished watch is not a cancel")
+        self.assertEqual(families["adas_job_duration_seconds"].type, "histogram")
+        lived = samples("adas_job_duration_seconds_count", skill="cs-tier-1", status="completed")
+        self.assertEqual(lived[0].value, 1)
+        self.assertIn("604800", {sample.labels.get("le") for sample in samples("adas_job_duration_seconds_bucket")})
+        waited = samples("adas_job_waiting_seconds_count", reason="MISSING_REQUIRED_INPUT")
+        self.assertEqual(waited[0].value, 1)
+
+        with open(log_path, encoding="utf-8") as file:
+            log = file.read()
+        self.assertNotIn("\x1b[", log, "no colour codes in a file")
+        self.assertIn("no model configured", log)
+
+        spans = [span for _, span in collector.spans if span.trace_id.hex() == trace_id]
+        start = [span for span in spans if span.name == "adas.v1.OrchestratorService/StartJob"]
+        self.assertEqual(len(start), 1, [span.name for span in spans])
+        self.assertEqual(start[0].parent_span_id.hex(), root_span)
+        self.assertEqual(attributes(start[0])["rpc.system"], "grpc")
+        self.assertEqual(attributes(start[0])["rpc.service"], "adas.v1.OrchestratorService")
+        self.assertEqual(attributes(start[0])["rpc.method"], "StartJob")
+        self.assertEqual(attributes(start[0])["rpc.grpc.status_code"], 0)
+        self.assertEqual(start[0].kind, start[0].SPAN_KIND_SERVER)
+        steps = [span for span in spans if span.name == "job.step"]
+        # The first pickup (planned, paused) and the one after the answer.
+        self.assertEqual(len(steps), 2, "the first job's every step is in its trace")
+        self.assertTrue(all(step.parent_span_id == start[0].span_id for step in steps))
+        calls = [span for span in spans if span.name == "tools/call check_order_status"]
+        self.assertEqual(len(calls), 1)
+        self.assertIn(calls[0].parent_span_id, {step.span_id for step in steps})
+        self.assertEqual(attributes(calls[0])["gen_ai.tool.name"], "check_order_status")
+        self.assertEqual(attributes(calls[0])["mcp.method.name"], "tools/call")
 
 
 class MetricsPage(unittest.TestCase):

@@ -35,7 +35,16 @@ impl Worker {
         (key, tenant, job_id): (&str, &str, &str),
     ) -> Result<Json, adas_dia::ToolError> {
         let started = std::time::Instant::now();
-        let call_span = tracing::info_span!("tool.call", %tool, otel.kind = "client");
+        // OpenTelemetry's MCP and GenAI conventions: `tools/call {tool}`.
+        let call_span = tracing::info_span!(
+            "tool.call",
+            %tool,
+            otel.name = %format!("tools/call {tool}"),
+            otel.kind = "client",
+            mcp.method.name = "tools/call",
+            gen_ai.operation.name = "execute_tool",
+            gen_ai.tool.name = %tool,
+        );
         let outcome = if tool.starts_with("sys.") {
             adas_tools::run_core(tool, args)
                 .map_err(|error| adas_dia::ToolError::Recoverable(error.to_string()))

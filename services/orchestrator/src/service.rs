@@ -497,7 +497,7 @@ impl OrchestratorService for Orchestrator {
                     waited = repo.wait_events(&slag, &job_id, after.as_deref(), 256, WATCH_BLOCK) => waited,
                     () = sender.closed() => return,
                 };
-                let events = match waited {
+                let mut events = match waited {
                     Ok(events) => events,
                     Err(error) => {
                         let _ = sender
@@ -506,7 +506,32 @@ impl OrchestratorService for Orchestrator {
                         return;
                     }
                 };
-                let mut ended = false;
+                let mut ended = events.iter().any(|(_, event)| event.status.is_terminal());
+                if events.is_empty() {
+                    match repo.load(&slag, &job_id).await {
+                        Ok(stored) if stored.record.status.is_terminal() => ended = true,
+                        Ok(_) => {}
+                        Err(_) => return,
+                    }
+                }
+                if ended {
+                    // What follows the end goes out with it (a wait that does
+                    // not wait: this process' watch reader already read it),
+                    // so the stream closes right after its last event and a
+                    // client that stops reading there cancels nothing.
+                    // Bounded: an ended job writes few events after its end.
+                    for _ in 0..16 {
+                        let last = events.last().map(|(id, _)| id.clone()).or(after.clone());
+                        let rest = repo
+                            .wait_events(&slag, &job_id, last.as_deref(), 256, Duration::ZERO)
+                            .await
+                            .unwrap_or_default();
+                        if rest.is_empty() {
+                            break;
+                        }
+                        events.extend(rest);
+                    }
+                }
                 for (id, event) in &events {
                     if sender
                         .send(Ok(adas_wire::event(&slag, &job_id, id, event)))
@@ -516,25 +541,9 @@ impl OrchestratorService for Orchestrator {
                         return;
                     }
                     after = Some(id.clone());
-                    ended |= event.status.is_terminal();
-                }
-                if events.is_empty() {
-                    match repo.load(&slag, &job_id).await {
-                        Ok(stored) if stored.record.status.is_terminal() => ended = true,
-                        Ok(_) => {}
-                        Err(_) => return,
-                    }
                 }
                 if ended {
-                    // A wait that does not wait: what this process' watch
-                    // reader already read answers it, without a round trip.
-                    let rest = repo
-                        .wait_events(&slag, &job_id, after.as_deref(), 256, Duration::ZERO)
-                        .await
-                        .unwrap_or_default();
-                    if rest.is_empty() {
-                        return;
-                    }
+                    return;
                 }
             }
         });

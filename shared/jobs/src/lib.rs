@@ -433,6 +433,7 @@ impl JobRepo {
         record: &mut JobRecord,
         transition: Transition,
     ) -> Result<u64, JobError> {
+        let before = observe::Before::of(record);
         transition.apply(record);
         record.updated_at = now();
         if record.status.is_terminal() && record.ended_at.is_none() {
@@ -479,6 +480,7 @@ impl JobRepo {
         for event in &stored {
             observe(record, event);
         }
+        before.timed(record);
         if record.status.is_terminal() {
             // Best effort: a slot left behind is pruned when its set fills up.
             if record.holds_quota

@@ -1,5 +1,7 @@
 //! What every job event also is: one `adas::job` log line and the job
-//! counters of the metrics page.
+//! counters of the metrics page; and what a write ends, timed: a job's life
+//! (`adas_job_duration_seconds`) and a wait for someone
+//! (`adas_job_waiting_seconds{reason}`).
 
 use super::*;
 
@@ -71,4 +73,52 @@ pub fn metric_tool_label(tool: &str) -> String {
         return tool.to_owned();
     }
     "other".to_owned()
+}
+
+/// What a write may end: the job's life, or its wait.
+pub(crate) struct Before {
+    ended: bool,
+    waiting: Option<(PauseReason, String)>,
+}
+
+impl Before {
+    /// The record before a transition applies.
+    pub(crate) fn of(record: &JobRecord) -> Self {
+        Self {
+            ended: record.status.is_terminal(),
+            waiting: record
+                .waiting
+                .as_ref()
+                .filter(|_| record.status == JobStatus::Paused)
+                .map(|waiting| (waiting.reason_code, waiting.created_at.clone())),
+        }
+    }
+
+    /// Records the job's duration when this write ended it, and the wait
+    /// when it left a pause (answered, approved, taken over, expired or
+    /// cancelled).
+    pub(crate) fn timed(self, record: &JobRecord) {
+        let seconds = |from: &str, to: &str| {
+            let (from, to) = (parse_rfc3339_ms(from)?, parse_rfc3339_ms(to)?);
+            Some(to.saturating_sub(from) as f64 / 1000.0)
+        };
+        if let Some((reason, since)) = &self.waiting
+            && record.status != JobStatus::Paused
+            && let Some(waited) = seconds(since, &record.updated_at)
+        {
+            metrics::histogram!("adas_job_waiting_seconds", "reason" => reason.as_str())
+                .record(waited);
+        }
+        if !self.ended
+            && record.status.is_terminal()
+            && let Some(lived) = seconds(&record.created_at, &record.updated_at)
+        {
+            metrics::histogram!(
+                "adas_job_duration_seconds",
+                "skill" => record.slag.clone(),
+                "status" => record.status.tag()
+            )
+            .record(lived);
+        }
+    }
 }

@@ -12,6 +12,8 @@
 //!   application RPCs alone (a job's gRPC hops), `adas_grpc_requests_in_flight`
 //!   those running now,
 //! - jobs: `adas_jobs_started_total{skill}`, `adas_jobs_finished_total{skill,outcome}`,
+//!   `adas_job_duration_seconds{skill,status}` and
+//!   `adas_job_waiting_seconds{reason}` (histograms, to a week),
 //!   `adas_job_events_total{kind}`, `adas_queue_depth{state}` (ready, pending),
 //!   `adas_jobs_waiting{reason}` and `adas_approvals_pending` (read from the
 //!   store at each scrape), `adas_job_reclaims_total`,
@@ -38,6 +40,12 @@ const BUCKETS: [f64; 14] = [
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0, 30.0,
 ];
 
+/// Buckets (seconds) of a job's life and of a wait for a person: a job done
+/// in a second to a wait of a week.
+const JOB_BUCKETS: [f64; 12] = [
+    0.1, 0.5, 1.0, 5.0, 15.0, 60.0, 300.0, 900.0, 3_600.0, 14_400.0, 86_400.0, 604_800.0,
+];
+
 static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
 
 /// Whether this process records metrics (it serves a metrics page): the
@@ -51,9 +59,22 @@ pub(crate) fn recording() -> bool {
 /// keeps no samples.
 pub fn install() -> &'static PrometheusHandle {
     HANDLE.get_or_init(|| {
+        use metrics_exporter_prometheus::Matcher;
         let recorder = PrometheusBuilder::new()
             .set_buckets(&BUCKETS)
-            .expect("the bucket list is not empty")
+            .and_then(|builder| {
+                builder.set_buckets_for_metric(
+                    Matcher::Full("adas_job_duration_seconds".into()),
+                    &JOB_BUCKETS,
+                )
+            })
+            .and_then(|builder| {
+                builder.set_buckets_for_metric(
+                    Matcher::Full("adas_job_waiting_seconds".into()),
+                    &JOB_BUCKETS,
+                )
+            })
+            .expect("the bucket lists are not empty")
             .build_recorder();
         let handle = recorder.handle();
         if metrics::set_global_recorder(recorder).is_err() {
@@ -100,6 +121,16 @@ fn describe() {
         "Model tokens spent by this process, by direction."
     );
     describe_gauge!("adas_build_info", "The running build (value 1).");
+    describe_histogram!(
+        "adas_job_duration_seconds",
+        Unit::Seconds,
+        "A job's life, from StartJob to its end (waits included), by skill and final status."
+    );
+    describe_histogram!(
+        "adas_job_waiting_seconds",
+        Unit::Seconds,
+        "How long a paused job waited for a person (an answer, an approval, a takeover), by the pause's reason."
+    );
 }
 
 /// Application RPCs this process has served since it started.

@@ -386,14 +386,22 @@ where
         let path = request.uri().path();
         crate::metrics::request_started(path);
         // Labels, timing and the body wrapper only where a page shows them.
-        let recording = crate::metrics::recording().then(|| Recording {
-            labels: crate::metrics::rpc_labels(path),
-            started: std::time::Instant::now(),
-        });
+        let recording =
+            (crate::metrics::recording() || crate::telemetry::exporting()).then(|| Recording {
+                labels: crate::metrics::rpc_labels(path),
+                started: std::time::Instant::now(),
+                span: tracing::Span::none(),
+            });
         self.tracker.count.fetch_add(1, Ordering::AcqRel);
         let guard = InFlightGuard(self.tracker.clone());
         let future = self.inner.call(request);
         Box::pin(async move {
+            // The request span is entered while the future is polled (tonic's
+            // `trace_fn`), not while `call` runs: it is taken here.
+            let mut recording = recording;
+            if let Some(recording) = recording.as_mut() {
+                recording.span = tracing::Span::current();
+            }
             let response = future.await;
             drop(guard);
             let response = response?;
@@ -425,16 +433,20 @@ fn grpc_status(headers: &http::HeaderMap) -> Option<tonic::Code> {
 struct Recording {
     labels: (String, String),
     started: std::time::Instant,
+    /// The request's span (the status goes on it too).
+    span: tracing::Span,
 }
 
 impl Recording {
     fn finish(self, code: tonic::Code) {
         crate::metrics::request_finished(&self.labels, code, self.started.elapsed());
+        crate::telemetry::record_status(&self.span, code);
     }
 }
 
 /// A response body that records the RPC when its trailers (the status) pass,
-/// or as CANCELLED when the client goes away first.
+/// or as CANCELLED when the client goes away first — unless the body had
+/// already ended (a client closing a finished stream cancels nothing).
 struct RecordingBody {
     inner: tonic::body::Body,
     recording: Option<Recording>,
@@ -443,7 +455,12 @@ struct RecordingBody {
 impl Drop for RecordingBody {
     fn drop(&mut self) {
         if let Some(recording) = self.recording.take() {
-            recording.finish(tonic::Code::Cancelled);
+            let code = if http_body::Body::is_end_stream(&self.inner) {
+                tonic::Code::Ok
+            } else {
+                tonic::Code::Cancelled
+            };
+            recording.finish(code);
         }
     }
 }

@@ -495,7 +495,47 @@ pub fn models(
     };
     let models = adas_llm::LlmConfig::from_settings(&settings, &|name| std::env::var(name).ok())
         .map_err(|error| RuntimeError::Startup(error.to_string()))?;
+    announce_models(&models);
     adas_llm::Llm::new(models).map_err(|error| RuntimeError::Startup(error.to_string()))
+}
+
+/// `url` without what may carry a secret: user info and the query.
+fn shown_url(url: &str) -> String {
+    let url = url.split(['?', '#']).next().unwrap_or_default();
+    match url.split_once("://") {
+        Some((scheme, rest)) => {
+            let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+            let host = authority.rsplit('@').next().unwrap_or(authority);
+            format!("{scheme}://{host}{path}")
+        }
+        None => url.to_owned(),
+    }
+}
+
+/// Says at startup which models decide (never a key): an operator reading the
+/// log knows whether a model or the deterministic path answers.
+fn announce_models(config: &adas_llm::LlmConfig) {
+    if config.models.is_empty() {
+        tracing::info!(
+            model = "none",
+            "no model configured: the deterministic path decides (ADAS_LLM_* or --llm-config adds one)"
+        );
+        return;
+    }
+    for model in &config.models {
+        let default = config
+            .default_model
+            .as_deref()
+            .is_none_or(|name| name == model.name);
+        tracing::info!(
+            model = %model.model,
+            name = %model.name,
+            provider = ?model.provider,
+            base_url = %shown_url(&model.base_url),
+            default,
+            "model configured"
+        );
+    }
 }
 
 /// The catalog every service reads skills through, as configured: the memory
@@ -702,6 +742,21 @@ pub fn egress_policy(
     )
     .map_err(adas_runtime::RuntimeError::Startup)?
     .allowing_url(&config.demo_mcp_url))
+}
+
+#[cfg(test)]
+mod shown_url_tests {
+    #[test]
+    fn a_model_url_is_shown_without_secrets() {
+        assert_eq!(
+            super::shown_url("https://user:pw@llm.example/v1?key=s"),
+            "https://llm.example/v1"
+        );
+        assert_eq!(
+            super::shown_url("http://127.0.0.1:8080"),
+            "http://127.0.0.1:8080"
+        );
+    }
 }
 
 #[cfg(test)]
