@@ -15,6 +15,8 @@ import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PROTO_ROOT = ROOT / "proto"
+# The stored form of a job: a private module beside its codegen, not the public contract.
+STORAGE_ROOT = ROOT / "shared" / "proto" / "storage"
 READY_TIMEOUT_S = 30
 
 
@@ -25,11 +27,13 @@ def generate_client() -> pathlib.Path:
     from grpc_tools import protoc
 
     out = pathlib.Path(tempfile.mkdtemp(prefix="adas-pyclient-"))
-    protos = sorted(str(path.relative_to(PROTO_ROOT)) for path in (PROTO_ROOT / "adas").glob("**/*.proto"))
+    protos = sorted(str(path.relative_to(root)) for root in (PROTO_ROOT, STORAGE_ROOT)
+                    for path in (root / "adas").glob("**/*.proto"))
     well_known = pathlib.Path(grpc_tools.__file__).parent / "_proto"
     args = [
         "grpc_tools.protoc",
         f"-I{PROTO_ROOT}",
+        f"-I{STORAGE_ROOT}",
         f"-I{well_known}",
         f"--python_out={out}",
         f"--grpc_python_out={out}",

@@ -1,4 +1,6 @@
-//! Compiles `proto/` with protox (no system `protoc`) and generates the tonic code.
+//! Compiles `proto/` (the public contract) and `storage/` (the private stored
+//! form of a job, a module of its own that no client package carries) with
+//! protox (no system `protoc`) and generates the tonic code.
 
 use std::path::PathBuf;
 
@@ -18,11 +20,13 @@ const SERVICE_PROTOS: &[&str] = &[
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?);
     let proto_root = manifest_dir.join("../../proto").canonicalize()?;
+    let storage_root = manifest_dir.join("storage").canonicalize()?;
     let out_dir = PathBuf::from(std::env::var("OUT_DIR")?);
 
     // protox does not tell cargo what it read, so watch the whole tree.
     println!("cargo:rerun-if-changed={}", proto_root.display());
-    for entry in walk(&proto_root)? {
+    println!("cargo:rerun-if-changed={}", storage_root.display());
+    for entry in walk(&proto_root)?.into_iter().chain(walk(&storage_root)?) {
         println!("cargo:rerun-if-changed={}", entry.display());
     }
 
@@ -50,7 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build_client(false)
         .build_server(false)
         .include_file("adas_storage_include.rs")
-        .compile_fds(protox::compile(STORAGE_PROTOS, [&proto_root])?)?;
+        .compile_fds(protox::compile(STORAGE_PROTOS, [&storage_root])?)?;
     Ok(())
 }
 

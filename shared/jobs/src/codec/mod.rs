@@ -1,5 +1,5 @@
 //! The stored form of a job and of its events: protobuf (`adas.storage.v1`,
-//! `proto/adas/storage/v1/job_record.proto`), not JSON. A record is written on
+//! `shared/proto/storage/adas/storage/v1/job_record.proto`), not JSON. A record is written on
 //! every transition, so its size and its encoding cost are paid per step:
 //! timestamps are milliseconds, enums are numbers, field names are tags, and an
 //! evaluated call's result that equals a call's output is stored once.
