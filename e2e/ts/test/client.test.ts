@@ -9,12 +9,17 @@ import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { compressionGzip, createGrpcTransport } from "@connectrpc/connect-node";
 
-import { DalAgentService } from "../gen/adas/v1/dal_agent_service_pb.js";
-import { ApprovalDecision } from "../gen/adas/v1/gate_pb.js";
-import { GateService } from "../gen/adas/v1/gate_service_pb.js";
-import { type Job, JobEventType, JobStatus, OutcomeClass } from "../gen/adas/v1/job_pb.js";
-import { OrchestratorService } from "../gen/adas/v1/orchestrator_service_pb.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../gen/google/rpc/error_details_pb.js";
+import {
+  ApprovalDecision,
+  DalAgentService,
+  GateService,
+  type Job,
+  JobEventType,
+  JobStatus,
+  OrchestratorService,
+  OutcomeClass,
+  rpc,
+} from "@adas/client";
 import { adasUp, type Running } from "./suite.js";
 
 let suite: Running;
@@ -90,7 +95,7 @@ test("a refund job from start to completion", async () => {
     .catch((error: unknown) => ConnectError.from(error));
   assert.ok(refused instanceof ConnectError);
   assert.equal(refused.code, Code.InvalidArgument);
-  assert.equal(refused.findDetails(BadRequestSchema)[0]?.fieldViolations[0]?.field, "fields.amount");
+  assert.equal(refused.findDetails(rpc.BadRequestSchema)[0]?.fieldViolations[0]?.field, "fields.amount");
 
   await dal.submitInput({
     job: job.name,
@@ -141,14 +146,14 @@ test("errors carry google.rpc details", async () => {
   const error = await orchestrator.getJob({ name: "not-a-job-name" }).catch((e: unknown) => ConnectError.from(e));
   assert.ok(error instanceof ConnectError);
   assert.equal(error.code, Code.InvalidArgument);
-  const info = error.findDetails(ErrorInfoSchema)[0];
+  const info = error.findDetails(rpc.ErrorInfoSchema)[0];
   assert.equal(info?.domain, "adas.dev");
   assert.ok(info?.reason);
-  assert.equal(error.findDetails(BadRequestSchema)[0]?.fieldViolations[0]?.field, "name");
+  assert.equal(error.findDetails(rpc.BadRequestSchema)[0]?.fieldViolations[0]?.field, "name");
 
   const missing = await orchestrator
     .getJob({ name: "skills/cs-tier-1/jobs/nope" })
     .catch((e: unknown) => ConnectError.from(e));
   assert.equal((missing as ConnectError).code, Code.NotFound);
-  assert.equal((missing as ConnectError).findDetails(ErrorInfoSchema)[0]?.domain, "adas.dev");
+  assert.equal((missing as ConnectError).findDetails(rpc.ErrorInfoSchema)[0]?.domain, "adas.dev");
 });
