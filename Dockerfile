@@ -25,6 +25,6 @@ ENV PATH=/opt/adas:$PATH \
     ADAS_MEMORY_ROOT=/var/lib/adas/memory
 USER 10001
 WORKDIR /var/lib/adas
-# Each container runs one binary (deploy/k8s, deploy/compose.yaml); alone,
+# Each container runs one binary (deploy/helm/adas, deploy/compose.yaml); alone,
 # the image runs the whole suite on its embedded default.
 CMD ["adas", "up"]

@@ -456,7 +456,7 @@ def event_logs(nodes: list) -> dict:
 class Suite:
     """The five services as separate processes on a private redis-server, with
     the demo MCP server — each with a memory root of its own, as every pod of
-    deploy/k8s has: what they share is the store."""
+    the Helm chart (deploy/helm/adas) has: what they share is the store."""
 
     def __init__(self, demo_delay_ms: int = 0, visibility_ms: int = 60000, step_engine: str = "local",
                  durable_redis: bool = False, cluster: bool = False, replicas: int = 1, env: dict | None = None):

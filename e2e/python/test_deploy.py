@@ -1,19 +1,25 @@
-"""The deployment files are checked, not trusted (issue 18): every object of
-deploy/k8s validated against the Kubernetes OpenAPI schema (kubernetes-validate,
-strict: an unknown field is an error), and what running ADAS safely needs is
-there — resources, a non-root read-only securityContext, a PodDisruptionBudget
-per service, probes, a durable Redis — in k8s and compose alike."""
+"""The deployment files are checked, not trusted (issues 18 and 50): the Helm
+chart (deploy/helm/adas) linted and rendered with helm (a pinned binary from
+the venv, offline), every object it renders validated against the Kubernetes
+OpenAPI schema (kubernetes-validate, strict: an unknown field is an error) in
+both gateway modes, and what running ADAS safely needs is there — resources,
+a non-root read-only securityContext, a PodDisruptionBudget per service,
+probes, a durable Redis, one address routing every adas.v1 service, the
+console — in the chart and in compose alike."""
 
 import json
 import pathlib
 import re
 import subprocess
+import sys
 import unittest
 
 import kubernetes_validate
 import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+CHART = ROOT / "deploy" / "helm" / "adas"
+HELM = pathlib.Path(sys.executable).parent / "helm"
 K8S_VERSION = "1.33"
 SERVICES = ["adas-intent", "adas-skill-registry", "adas-orchestrator", "adas-gate", "adas-dal-agent"]
 DURABLE_REDIS = ["--appendonly", "yes", "--appendfsync", "always", "--maxmemory-policy", "noeviction"]
@@ -24,18 +30,49 @@ def documents(path):
         return [doc for doc in yaml.safe_load_all(file) if doc]
 
 
+def render(*values):
+    """The chart as `helm template` renders it with `--set` values."""
+    args = [str(HELM), "template", "adas", str(CHART)]
+    for value in values:
+        args += ["--set", value]
+    rendered = subprocess.run(args, check=True, capture_output=True, text=True).stdout
+    return [doc for doc in yaml.safe_load_all(rendered) if doc]
+
+
+def grpc_services():
+    """Every service of the public contract, by its full name."""
+    names = set()
+    for proto in (ROOT / "proto" / "adas" / "v1").glob("*.proto"):
+        names |= {f"adas.v1.{name}" for name in re.findall(r"(?m)^service (\w+)", proto.read_text())}
+    return names
+
+
 class Kubernetes(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.docs = documents(ROOT / "deploy" / "k8s" / "adas.yaml")
+        cls.docs = render()
         cls.by_kind = {}
         for doc in cls.docs:
             cls.by_kind.setdefault(doc["kind"], {})[doc["metadata"]["name"]] = doc
 
+    def test_the_chart_lints_strictly(self):
+        linted = subprocess.run([str(HELM), "lint", "--strict", str(CHART)], capture_output=True, text=True)
+        self.assertEqual(linted.returncode, 0, linted.stdout + linted.stderr)
+
     def test_every_object_matches_the_kubernetes_schema(self):
-        for doc in self.docs:
+        external = render("gateway.mode=grpcroute", "console.server=http://adas.example:443",
+                          "redis.enabled=false", "redis.url=redis://redis.example:6379/")
+        for doc in [*self.docs, *external]:
+            if doc["kind"] == "GRPCRoute":
+                continue  # a Gateway API CRD: checked by its own test
             with self.subTest(kind=doc["kind"], name=doc["metadata"]["name"]):
                 kubernetes_validate.validate(doc, K8S_VERSION, strict=True)
+
+    def test_a_wrong_value_fails_the_render(self):
+        for value in ["gateway.mode=nginx", "redis.enabled=false"]:
+            with self.subTest(value=value):
+                with self.assertRaises(subprocess.CalledProcessError):
+                    render(value)
 
     def test_the_validator_refuses_a_broken_object(self):
         broken = yaml.safe_load(yaml.safe_dump(self.by_kind["Deployment"]["adas-gate"]))
@@ -45,7 +82,7 @@ class Kubernetes(unittest.TestCase):
 
     def test_every_workload_is_bounded_non_root_and_probed(self):
         workloads = {**self.by_kind["Deployment"], **self.by_kind["StatefulSet"]}
-        self.assertEqual(set(workloads), {*SERVICES, "adas-demo-mcp", "redis"})
+        self.assertEqual(set(workloads), {*SERVICES, "adas-demo-mcp", "redis", "adas-gateway", "adas-console"})
         for name, workload in workloads.items():
             pod = workload["spec"]["template"]["spec"]
             with self.subTest(workload=name):
@@ -79,23 +116,108 @@ class Kubernetes(unittest.TestCase):
         self.assertTrue(redis["spec"]["volumeClaimTemplates"])
         config = self.by_kind["ConfigMap"]["adas-config"]["data"]
         self.assertEqual(config["ADAS_DURABILITY"], "strict")
+        self.assertEqual(config["ADAS_ORCHESTRATOR_ADDR"], "http://adas-orchestrator:50053")
         self.assertEqual(config["ADAS_TEMPLATES_DIR"], "/opt/adas/skill-templates")
         self.assertEqual(config["ADAS_DEMO_MCP_URL"], "http://adas-demo-mcp:50060/mcp")
 
 
+    def test_one_address_routes_every_service_by_its_grpc_name(self):
+        # Envoy (in the release): its routes name every adas.v1 service, each
+        # to the cluster of the Service that serves it, on that Service's port.
+        envoy = yaml.safe_load(self.by_kind["ConfigMap"]["adas-gateway"]["data"]["envoy.yaml"])
+        self.assertEqual(envoy, yaml.safe_load((CHART / "files" / "envoy.yaml").read_text()))
+        ports = {name: service["spec"]["ports"][0]["port"] for name, service in self.by_kind["Service"].items()}
+        self.assertEqual(envoy_routes(envoy), {name: name_of(name) for name in grpc_services()})
+        for cluster, port in envoy_clusters(envoy).items():
+            self.assertEqual(ports[cluster], port, cluster)
+        # Or a Gateway API GRPCRoute on the operator's Gateway.
+        route = next(doc for doc in render("gateway.mode=grpcroute", "console.server=http://gw:443")
+                     if doc["kind"] == "GRPCRoute")
+        self.assertEqual(route["apiVersion"], "gateway.networking.k8s.io/v1")
+        self.assertEqual(route["spec"]["parentRefs"], [{"name": "adas-gateway"}])
+        routed = {match["method"]["service"]: rule["backendRefs"][0]
+                  for rule in route["spec"]["rules"] for match in rule["matches"]}
+        for service in grpc_services():
+            self.assertEqual(routed[service]["name"], name_of(service), service)
+            self.assertEqual(routed[service]["port"], ports[name_of(service)], service)
+        self.assertIn("grpc.health.v1.Health", routed)
+
+    def test_the_console_is_deployed_against_the_one_address(self):
+        console = self.by_kind["Deployment"]["adas-console"]["spec"]["template"]["spec"]["containers"][0]
+        args = console["args"]
+        self.assertEqual(args[0], "console")
+        self.assertEqual(args[args.index("--server") + 1], "http://adas-gateway:50050")
+        self.assertEqual(self.by_kind["Service"]["adas-console"]["spec"]["ports"][0]["port"], 50070)
+
+
+def name_of(service):
+    """`adas.v1.DalAgentService` → `adas-dal-agent`: the Service that serves it."""
+    short = service.removeprefix("adas.v1.").removesuffix("Service")
+    return "adas-" + re.sub(r"(?<!^)(?=[A-Z])", "-", short).lower()
+
+
+def envoy_routes(envoy):
+    """adas.v1 service → the cluster Envoy routes it to."""
+    manager = envoy["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]["typed_config"]
+    routes = manager["route_config"]["virtual_hosts"][0]["routes"]
+    return {route["match"]["prefix"].strip("/"): route["route"]["cluster"]
+            for route in routes if route["match"]["prefix"].startswith("/adas.v1.")}
+
+
+def envoy_clusters(envoy):
+    """Envoy cluster → the port it sends to (the cluster is named for its host)."""
+    clusters = {}
+    for cluster in envoy["static_resources"]["clusters"]:
+        address = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"][0]["endpoint"]["address"]
+        assert address["socket_address"]["address"] == cluster["name"], cluster["name"]
+        clusters[cluster["name"]] = address["socket_address"]["port_value"]
+    return clusters
+
+
 class Compose(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.compose = documents(ROOT / "deploy" / "compose.yaml")[0]
+        cls.services = cls.compose["services"]
+
     def test_redis_is_durable_and_every_service_runs(self):
-        compose = documents(ROOT / "deploy" / "compose.yaml")[0]
-        services = compose["services"]
-        self.assertEqual(set(services), {"redis", "demo-mcp", "intent", "skill-registry", "orchestrator",
-                                         "gate", "dal-agent"})
-        command = services["redis"]["command"]
+        self.assertEqual(set(self.services), {"redis", "adas-demo-mcp", *SERVICES, "gateway", "console"})
+        command = self.services["redis"]["command"]
         for flag, value in zip(DURABLE_REDIS[::2], DURABLE_REDIS[1::2]):
             self.assertEqual(command[command.index(flag) + 1], value)
-        self.assertIn("redis-data:/data", services["redis"]["volumes"])
-        environment = services["orchestrator"]["environment"]
-        self.assertEqual(environment["ADAS_DEMO_MCP_URL"], "http://demo-mcp:50060/mcp")
-        self.assertIn("ADAS_TEMPLATES_DIR", environment)
+        self.assertIn("redis-data:/data", self.services["redis"]["volumes"])
+        environment = self.services["adas-orchestrator"]["environment"]
+        self.assertEqual(environment["ADAS_DEMO_MCP_URL"], "http://adas-demo-mcp:50060/mcp")
+        self.assertEqual(environment["ADAS_DURABILITY"], "strict")
+
+    def test_services_run_the_dockerfile_image_unprivileged_with_grpc_health(self):
+        for name in [*SERVICES, "adas-demo-mcp", "console"]:
+            service = self.services[name]
+            with self.subTest(service=name):
+                self.assertEqual(service["build"], {"context": "..", "dockerfile": "Dockerfile"})
+                self.assertEqual(service["image"], "adas:local")
+                self.assertEqual(service["user"], "10001:10001")
+                self.assertTrue(service["read_only"])
+                self.assertEqual(service["cap_drop"], ["ALL"])
+        for name in SERVICES:
+            port = self.services[name]["command"][-1].rsplit(":", 1)[1]
+            test = self.services[name]["healthcheck"]["test"]
+            with self.subTest(service=name):
+                self.assertEqual(test[:3], ["CMD", "adas", "health"])
+                self.assertEqual(test[test.index("--server") + 1], f"http://127.0.0.1:{port}")
+                self.assertEqual(name_of(test[test.index("--service") + 1]), name)
+
+    def test_one_published_address_and_the_console(self):
+        gateway = self.services["gateway"]
+        self.assertEqual(gateway["ports"], ["127.0.0.1:50050:50050"])
+        self.assertIn("./helm/adas/files/envoy.yaml:/etc/envoy/envoy.yaml:ro", gateway["volumes"])
+        self.assertEqual(set(gateway["depends_on"]), set(SERVICES))
+        envoy = yaml.safe_load((CHART / "files" / "envoy.yaml").read_text())
+        ports = {name: int(self.services[name]["command"][-1].rsplit(":", 1)[1]) for name in SERVICES}
+        self.assertEqual(envoy_clusters(envoy), ports, "Envoy sends each service's calls to its port")
+        console = self.services["console"]
+        self.assertEqual(console["ports"], ["127.0.0.1:50070:50070"])
+        self.assertEqual(console["command"][console["command"].index("--server") + 1], "http://gateway:50050")
 
 
 class Image(unittest.TestCase):
@@ -135,7 +257,7 @@ class Image(unittest.TestCase):
     def test_every_binary_the_manifests_run_is_in_the_image(self):
         copied = set(re.findall(r"target/release/([\w-]+)", self.stages[0]))
         run = set()
-        for doc in documents(ROOT / "deploy" / "k8s" / "adas.yaml"):
+        for doc in render():
             if doc["kind"] not in ("Deployment", "StatefulSet"):
                 continue
             for container in doc["spec"]["template"]["spec"]["containers"]:
@@ -149,8 +271,13 @@ class Image(unittest.TestCase):
             command = service.get("command") or []
             if command and command[0].startswith("/opt/adas/"):
                 run.add(command[0].removeprefix("/opt/adas/"))
+            if command and command[0] == "adas":
+                run.add("adas")
+            health = (service.get("healthcheck") or {}).get("test") or []
+            if health[1:2] == ["adas"]:
+                run.add("adas")
         self.assertEqual(run, {"adas-intent", "adas-skill-registry", "adas-orchestrator", "adas-gate",
-                               "adas-dal-agent", "adas-demo-mcp"})
+                               "adas-dal-agent", "adas-demo-mcp", "adas"})
         self.assertLessEqual(run, copied)
 
 

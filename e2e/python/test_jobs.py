@@ -860,7 +860,7 @@ required_inputs: [{path: amount, prompt: How much should be refunded?}]
 
 
 class SkillsWithoutASharedDisk(unittest.TestCase):
-    """deploy/k8s's shape: every service on its own disk, one Redis. A skill put on
+    """The Helm chart's shape: every service on its own disk, one Redis. A skill put on
     the registry is the skill every other process runs (the remote step engine
     makes Intent, DalAgent and the gate each read it from their own catalog)."""
 

@@ -111,6 +111,14 @@ enum Command {
     },
     /// A terminal conversation with a skill on a running suite.
     Chat(jobs::ChatArgs),
+    /// Ask the server at --server whether it serves (gRPC health): exit 0
+    /// when SERVING, 5 otherwise. A container healthcheck needs nothing else.
+    Health {
+        /// A service to ask about (`adas.v1.OrchestratorService`); empty asks
+        /// about the process.
+        #[arg(long, default_value = "")]
+        service: String,
+    },
     /// Serve the web console for the suite at --server (any deployment: `adas
     /// up`, or the services behind one address).
     Console {
@@ -414,6 +422,10 @@ fn main() -> ExitCode {
             console_listen,
             console_hosts,
         } => console(&client, console_listen, &console_hosts),
+        Command::Health { service } => match health(&client, service) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(failure) => failure.report(),
+        },
         Command::Skill {
             command:
                 skill::SkillCommand::Test {
@@ -471,6 +483,39 @@ pub struct ConsoleAt {
 }
 
 /// `adas console`: the web console of the suite at `--server`, until ctrl-c.
+/// `adas health`: one gRPC health check, with a deadline.
+fn health(client: &client::Client, service: String) -> Result<(), fail::Failure> {
+    use tonic_health::pb::health_check_response::ServingStatus;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| fail::Failure::failed(error.to_string()))?;
+    runtime.block_on(async {
+        let channel = client.channel().await?;
+        let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+        let mut request = tonic::Request::new(tonic_health::pb::HealthCheckRequest {
+            service: service.clone(),
+        });
+        request.set_timeout(std::time::Duration::from_secs(5));
+        let status = health
+            .check(request)
+            .await
+            .map_err(|status| fail::Failure::from_status(&status))?
+            .into_inner()
+            .status();
+        let shown = if service.is_empty() { "the server" } else { &service };
+        if status == ServingStatus::Serving {
+            println!("{shown} at {}: SERVING", client.server);
+            Ok(())
+        } else {
+            Err(fail::Failure {
+                exit: fail::Exit::Unavailable,
+                message: format!("{shown} at {}: {}", client.server, status.as_str_name()),
+            })
+        }
+    })
+}
+
 fn console(client: &client::Client, addr: std::net::SocketAddr, hosts: &[String]) -> ExitCode {
     init_tracing(adas_runtime::LogFormat::Pretty, "info");
     run_blocking(async move {

@@ -30,6 +30,7 @@ fn failures_exit_by_kind_with_the_fix() {
         vec!["job", "get", "skills/a/jobs/b"],
         vec!["skill", "get", "a"],
         vec!["job", "list"],
+        vec!["health"],
     ] {
         let mut args = args.clone();
         args.extend(["--server", &server]);
@@ -104,6 +105,15 @@ fn against_a_suite_a_bare_address_works_and_not_found_is_3() {
     ]);
     assert_eq!(output.status.code(), Some(0));
     let second = text(&output).0.trim().to_owned();
+
+    // Health, for a container's healthcheck: 0 when serving.
+    let output = adas(&["health", "--server", &bare]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output).1);
+    assert!(text(&output).0.contains("SERVING"));
+    let output = adas(&["health", "--service", "adas.v1.OrchestratorService", "--server", &bare]);
+    assert_eq!(output.status.code(), Some(0));
+    let output = adas(&["health", "--service", "adas.v1.NoSuchService", "--server", &bare]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output).1);
 
     // Not found is 3 under `job` and `skill` alike.
     let output = adas(&[
