@@ -107,7 +107,10 @@ class ContractOverAllInOne(unittest.TestCase):
             self.assertTrue(tool.available or tool.availability in (undeclared, never), tool.name)
         self.assertEqual(by_name["delete_customer_record"].availability, never)
         self.assertEqual(by_name["restart_service"].availability, undeclared)
-        self.assertEqual(by_name["process_refund"].availability, skill_pb2.TOOL_AVAILABILITY_AVAILABLE)
+        # Callable, but each call above the threshold waits for an approver: said so.
+        self.assertEqual(by_name["process_refund"].availability, skill_pb2.TOOL_AVAILABILITY_NEEDS_APPROVAL)
+        self.assertTrue(by_name["process_refund"].available)
+        self.assertEqual(by_name["check_order_status"].availability, skill_pb2.TOOL_AVAILABILITY_AVAILABLE)
 
         # ValidateSkill is a check, never an action: it contacts no server (what a
         # server serves shows in ResolveTools); the egress rule is judged from the text.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prints the path of the pinned buf (installed from npm under ~/.cache/adas-tools
-# when missing): .ci/run lints with it, e2e/test.sh generates the TypeScript
-# client with it. Kept outside e2e/ts's lock file because the npm package pulls
+# when missing): .ci/run lints with it, clients/generate.sh generates the
+# client packages with it. Kept outside e2e/ts's lock file because the npm package pulls
 # a platform binary per OS as optional dependencies, which a lock made on one
 # platform cannot always record.
 set -euo pipefail

@@ -1,4 +1,4 @@
-//! Jobs: a skill's list with status filters, starting a job, the job page,
+//! Jobs: a skill's list (newest first) with status filters, starting a job, the job page,
 //! answers, decisions, cancels, and their live events (WatchJob as SSE).
 
 use std::collections::{BTreeMap, HashMap};
@@ -70,6 +70,7 @@ pub async fn jobs(
             status: status as i32,
             page_size: PAGE_SIZE,
             page_token: query.page.clone().unwrap_or_default(),
+            order_by: "create_time desc".into(),
             ..Default::default()
         })
         .await
