@@ -1,8 +1,8 @@
 //! `adas skill …`: `validate` checks files offline (the same expansion and
 //! rules as the server); the others are clients of a running suite's
 //! SkillRegistryService. Diagnostics print as `file:line:col: severity: message`.
-//! Exit codes: 0 success, 1 the document or request was refused, 2 usage, I/O or
-//! an unreachable server.
+//! Exit codes: the one table of `fail.rs` (1 a document with errors, 2 usage,
+//! 3 not found, 5 an unreachable server, …).
 
 mod wiring;
 
@@ -146,10 +146,6 @@ pub fn run(command: SkillCommand, client: &Client, output: Format) -> ExitCode {
     }
 }
 
-fn refused(status: &tonic::Status) -> Failure {
-    Failure::from_status(status)
-}
-
 async fn registry(client: &Client) -> Result<SkillRegistryServiceClient<Channel>, Failure> {
     Ok(SkillRegistryServiceClient::new(client.channel().await?)
         .accept_compressed(tonic::codec::CompressionEncoding::Gzip))
@@ -230,7 +226,7 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
                     Err(if printed {
                         Failure::failed(format!("{shown}: refused, {} error(s)", violations.len()))
                     } else {
-                        refused(&status)
+                        Failure::from_status(&status)
                     })
                 }
             }
@@ -242,7 +238,7 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
                     etag: etag.unwrap_or_default(),
                 })
                 .await
-                .map_err(|status| refused(&status))?
+                .map_err(|status| Failure::from_status(&status))?
                 .into_inner();
             if output.is_data() {
                 print_value(&json(&deleted, "adas.v1.DeleteSkillResponse")?, output);
@@ -269,7 +265,7 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
                 )
                 .await
             }
-            .map_err(|status| refused(&status))?
+            .map_err(|status| Failure::from_status(&status))?
             .into_inner();
             if output.is_data() {
                 print_value(&json(&tools, "adas.v1.ResolveToolsResponse")?, output);
@@ -308,7 +304,7 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
                         page_token,
                     })
                     .await
-                    .map_err(|status| refused(&status))?
+                    .map_err(|status| Failure::from_status(&status))?
                     .into_inner();
                 for skill in &page.skills {
                     match output {
@@ -341,7 +337,7 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
                     name: format!("skills/{slag}"),
                 })
                 .await
-                .map_err(|status| refused(&status))?
+                .map_err(|status| Failure::from_status(&status))?
                 .into_inner();
             let loaded =
                 adas_skill::load(&skill.source, DocumentFormat::detect(None, &skill.source));
@@ -396,7 +392,7 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
                     name: format!("skills/{slag}"),
                 })
                 .await
-                .map_err(|status| refused(&status))?
+                .map_err(|status| Failure::from_status(&status))?
                 .into_inner();
             match output {
                 Format::Text => print_skill(&skill),

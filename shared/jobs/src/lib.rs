@@ -103,33 +103,35 @@ pub fn tool_request(skill: &adas_skill::OperationalSkill, tenant: &str) -> adas_
         .skill
         .tools
         .iter()
-        .map(|tool| adas_tools::DeclaredTool {
-            name: tool.name.clone(),
-            description: tool.description.clone().unwrap_or_default(),
-            inputs: tool
-                .inputs
-                .iter()
-                .map(|input| adas_tools::ToolInputSpec {
-                    name: input.name.clone(),
-                    kind: input
-                        .kind
-                        .clone()
-                        .map(|kind| {
-                            if kind == "text" {
-                                "string".to_owned()
-                            } else {
-                                kind
-                            }
-                        })
-                        .unwrap_or_else(|| "string".into()),
-                    required: input.required,
-                    description: input.description.clone().unwrap_or_default(),
-                    allowed: input.allowed.clone(),
-                })
-                .collect(),
-            never: skill.compiled.standing(&tool.name) == adas_skill::compile::Standing::Never,
-            approval: skill.compiled.standing(&tool.name)
-                == adas_skill::compile::Standing::NeedsApproval,
+        .map(|tool| {
+            let standing = skill.compiled.standing(&tool.name);
+            adas_tools::DeclaredTool {
+                name: tool.name.clone(),
+                description: tool.description.clone().unwrap_or_default(),
+                inputs: tool
+                    .inputs
+                    .iter()
+                    .map(|input| adas_tools::ToolInputSpec {
+                        name: input.name.clone(),
+                        kind: input
+                            .kind
+                            .clone()
+                            .map(|kind| {
+                                if kind == "text" {
+                                    "string".to_owned()
+                                } else {
+                                    kind
+                                }
+                            })
+                            .unwrap_or_else(|| "string".into()),
+                        required: input.required,
+                        description: input.description.clone().unwrap_or_default(),
+                        allowed: input.allowed.clone(),
+                    })
+                    .collect(),
+                never: standing == adas_skill::compile::Standing::Never,
+                approval: standing == adas_skill::compile::Standing::NeedsApproval,
+            }
         })
         .collect();
     let mcp_server = skill

@@ -65,7 +65,7 @@ pub(super) async fn connector(
             let list = registry
                 .list_connectors(pb::ListConnectorsRequest {})
                 .await
-                .map_err(|status| refused(&status))?
+                .map_err(|status| Failure::from_status(&status))?
                 .into_inner();
             if output.is_data() {
                 print_value(&json(&list, "adas.v1.ListConnectorsResponse")?, output);
@@ -82,7 +82,7 @@ pub(super) async fn connector(
                     name: format!("connectors/{id}"),
                 })
                 .await
-                .map_err(|status| refused(&status))?
+                .map_err(|status| Failure::from_status(&status))?
                 .into_inner();
             if output.is_data() {
                 print_value(&json(&deleted, "adas.v1.DeleteConnectorResponse")?, output);
@@ -92,7 +92,9 @@ pub(super) async fn connector(
             return Ok(());
         }
     };
-    let connector = one.map_err(|status| refused(&status))?.into_inner();
+    let connector = one
+        .map_err(|status| Failure::from_status(&status))?
+        .into_inner();
     if output.is_data() {
         print_value(&json(&connector, "adas.v1.Connector")?, output);
     } else {
@@ -190,7 +192,7 @@ pub(super) async fn solution(
             let list = registry
                 .list_solutions(pb::ListSolutionsRequest {})
                 .await
-                .map_err(|status| refused(&status))?
+                .map_err(|status| Failure::from_status(&status))?
                 .into_inner();
             if output.is_data() {
                 print_value(&json(&list, "adas.v1.ListSolutionsResponse")?, output);
@@ -208,7 +210,7 @@ pub(super) async fn solution(
                     etag: String::new(),
                 })
                 .await
-                .map_err(|status| refused(&status))?
+                .map_err(|status| Failure::from_status(&status))?
                 .into_inner();
             if output.is_data() {
                 print_value(&json(&deleted, "adas.v1.DeleteSolutionResponse")?, output);
@@ -218,7 +220,9 @@ pub(super) async fn solution(
             return Ok(());
         }
     };
-    let solution = one.map_err(|status| refused(&status))?.into_inner();
+    let solution = one
+        .map_err(|status| Failure::from_status(&status))?
+        .into_inner();
     if output.is_data() {
         print_value(&json(&solution, "adas.v1.Solution")?, output);
     } else {
