@@ -116,8 +116,11 @@ pub fn build(
     mcp: adas_tools::RmcpConnector,
     llm: Option<adas_llm::Llm>,
 ) -> Result<DalAgentServer, adas_runtime::RuntimeError> {
-    let cache: Arc<dyn adas_state::TtlCache> = store.clone();
-    let tools = Arc::new(adas_wire::tool_resolver(config, cache, Arc::new(mcp))?);
+    let tools = Arc::new(adas_wire::tool_resolver(
+        config,
+        store.clone(),
+        Arc::new(mcp),
+    )?);
     let repo = adas_jobs::JobRepo::new(store, config.memory_root.clone());
     Ok(DalAgentServer::new(
         DalAgent::new(repo, catalog.clone(), tools)

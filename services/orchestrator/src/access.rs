@@ -67,7 +67,7 @@ pub fn fill(
 /// mappings, bound to the job's principal and conversation; holds an event
 /// for each grant issued or refused.
 pub fn issue(skill: &OperationalSkill, record: &mut JobRecord, tool: &str, result: &Json) {
-    let (issued, refused) = access::issue(&skill.skill, tool, result);
+    let (issued, refused) = access::issue(&skill.parsed, tool, result);
     let classified = access::is_personal(&skill.skill, tool);
     let now = adas_state::now_ms();
     for grant in issued {

@@ -139,8 +139,9 @@ impl Worker {
     }
 
     /// Why `tool` may not run now: its server's current definition is not the
-    /// one an admin accepted (a rug pull, or a tool the server added), or it
-    /// cannot be checked. `None`: it may run.
+    /// one an admin accepted (a rug pull, or a tool the server added), the
+    /// server no longer lists it (a hidden tool is never called, reads
+    /// included), or it cannot be checked. `None`: it may run.
     pub(crate) async fn unaccepted(
         &self,
         skill: &OperationalSkill,
@@ -161,15 +162,28 @@ impl Worker {
                     .iter()
                     .find(|spec| spec.name == tool)
                     .cloned();
-                let refused = resolved
-                    .unaccepted
-                    .iter()
-                    .any(|name| name == tool)
-                    .then(|| {
-                        spec.as_ref()
-                            .and_then(|spec| spec.unavailable_reason.clone())
-                    })
-                    .flatten();
+                let refused =
+                    match &spec {
+                        // Hidden from the server's current list: whatever it
+                        // would run now was never checked against the pin.
+                        None => Some(format!(
+                            "`{tool}` is not in its server's current tool list: it is called only \
+                         on a definition the server serves and an admin accepted"
+                        )),
+                        Some(spec)
+                            if resolved.unaccepted.iter().any(|name| name == tool)
+                                || matches!(
+                                    spec.availability,
+                                    adas_tools::Availability::NotServed
+                                        | adas_tools::Availability::Undeclared
+                                ) =>
+                        {
+                            Some(spec.unavailable_reason.clone().unwrap_or_else(|| {
+                                format!("`{tool}` is not served by its server now")
+                            }))
+                        }
+                        Some(_) => None,
+                    };
                 (refused, spec, !resolved.stale_sources.is_empty())
             }
             // Fail closed: a server that will not list its tools does not get calls.
@@ -255,11 +269,24 @@ impl Worker {
         // The result issues grants before anything else sees it; then the
         // skill's response filters apply, so the plan, the record, events,
         // the reply and every prompt hold only what may be shown.
-        let outcome = outcome.map(|mut value| {
-            crate::access::issue(skill, &mut record, tool, &value);
-            adas_skill::access::filter_result(&skill.skill, &mut value);
-            value
-        });
+        // An error's text is filtered too: a server may put the field a
+        // filter removes into its error, and the text reaches the record,
+        // the events and the recovery question.
+        let outcome = match outcome {
+            Ok(mut value) => {
+                crate::access::issue(skill, &mut record, tool, &value);
+                adas_skill::access::filter_result(&skill.skill, &mut value);
+                Ok(value)
+            }
+            Err(adas_dia::ToolError::Recoverable(text)) => Err(adas_dia::ToolError::Recoverable(
+                adas_skill::access::filter_text(&skill.skill, &text),
+            )),
+            Err(adas_dia::ToolError::Unrecoverable(text)) => {
+                Err(adas_dia::ToolError::Unrecoverable(
+                    adas_skill::access::filter_text(&skill.skill, &text),
+                ))
+            }
+        };
         let plan = record
             .plan
             .as_mut()

@@ -91,6 +91,72 @@ impl SkillRegistry {
         Ok(warnings)
     }
 
+    /// The security contracts of `tenant`'s solutions that `source`, put as
+    /// `slag`, would break: an error each, at the document's access policy
+    /// (or its start when it has none). A consumer's promise is kept on every
+    /// write of it, so a job on it — through its solution or started
+    /// directly — always meets the contract's access rules.
+    async fn broken_contracts(
+        &self,
+        tenant: &str,
+        slag: &str,
+        source: &str,
+    ) -> Result<Vec<adas_skill::Diagnostic>, RegistryError> {
+        let ids = adas_catalog::solutions::list(self.docs.as_ref(), tenant)
+            .await
+            .map_err(|error| RegistryError::Internal(error.to_string()))?;
+        let mut solutions = Vec::new();
+        for id in ids {
+            if let Some(stored) = adas_catalog::solutions::get(self.docs.as_ref(), tenant, &id)
+                .await
+                .map_err(|error| RegistryError::Internal(error.to_string()))?
+                && stored
+                    .solution
+                    .security_contracts
+                    .iter()
+                    .any(|contract| contract.consumer == slag)
+            {
+                solutions.push((id, stored.solution));
+            }
+        }
+        if solutions.is_empty() {
+            return Ok(Vec::new());
+        }
+        let source = source.to_owned();
+        let loaded = tokio::task::spawn_blocking(move || {
+            let format = adas_skill::Format::detect(None, &source);
+            let positions = adas_skill::document::parse(&source, format)
+                .map(|document| document.positions)
+                .ok();
+            (adas_skill::load(&source, format).skill, positions)
+        })
+        .await
+        .map_err(|error| RegistryError::Internal(error.to_string()))?;
+        let (Some(skill), positions) = loaded else {
+            // Validation reports what is wrong with it.
+            return Ok(Vec::new());
+        };
+        let at = positions
+            .map(|positions| positions.find("access_policy"))
+            .unwrap_or_default();
+        Ok(solutions
+            .iter()
+            .flat_map(|(id, solution)| {
+                solution
+                    .broken_contracts(slag, &skill)
+                    .into_iter()
+                    .map(move |broken| {
+                        adas_skill::Diagnostic::error(
+                            "access_policy",
+                            at,
+                            adas_skill::diagnostics::codes::INVALID_VALUE,
+                            format!("solutions/{id}: {broken}"),
+                        )
+                    })
+            })
+            .collect())
+    }
+
     /// `solutions/{id}` → id.
     fn solution_id(field: &'static str, name: &str) -> Result<String, RegistryError> {
         name.strip_prefix("solutions/")
@@ -141,6 +207,24 @@ impl SkillRegistry {
         Ok(self.catalog.for_tenant(tenant)?.get_async(slag).await?)
     }
 
+    /// Drops the tool cache entries `tenant`'s skills resolve through: each
+    /// skill's selections and server, and its connectors' servers.
+    async fn invalidate_tenant(&self, tenant: &str) -> Result<u64, RegistryError> {
+        let slags = self.with_catalog(tenant, |catalog| catalog.list()).await?;
+        let mut dropped = 0;
+        for slag in &slags {
+            let server = match self.skill(tenant, slag).await {
+                Ok(skill) => skill.skill.mcp_server.clone(),
+                Err(_) => None,
+            };
+            dropped += self.tools.invalidate_skill(slag, server.as_deref()).await?;
+        }
+        for connector in self.tools.connectors(tenant).await? {
+            dropped += self.tools.invalidate_server(&connector.url).await?;
+        }
+        Ok(dropped)
+    }
+
     /// Runs a catalog operation off the async threads (it reads and writes files).
     /// Every operation is on the caller's tenant's catalog.
     async fn with_catalog<T: Send + 'static>(
@@ -165,13 +249,8 @@ pub fn build(
     mcp: adas_tools::RmcpConnector,
 ) -> Result<SkillRegistry, adas_runtime::RuntimeError> {
     let docs: Arc<dyn adas_state::DocStore> = store.clone();
-    let cache: Arc<dyn adas_state::TtlCache> = store_as_cache(store);
-    let tools = adas_wire::tool_resolver(config, cache, Arc::new(mcp))?;
+    let tools = adas_wire::tool_resolver(config, store, Arc::new(mcp))?;
     Ok(SkillRegistry::new(catalog, Arc::new(tools), docs))
-}
-
-fn store_as_cache(store: Arc<dyn adas_state::StateStore>) -> Arc<dyn adas_state::TtlCache> {
-    store
 }
 
 fn slag_of(field: &'static str, name: &str) -> Result<String, RegistryError> {

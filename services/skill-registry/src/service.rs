@@ -101,6 +101,16 @@ impl SkillRegistryService for SkillRegistry {
             }
             .into());
         }
+        let broken = self
+            .broken_contracts(&tenant, &slag, &request.source)
+            .await?;
+        if !broken.is_empty() {
+            return Err(RegistryError::Document {
+                slag,
+                diagnostics: broken,
+            }
+            .into());
+        }
         let author = principal.name.clone();
         let written = slag.clone();
         // Replacing the rules in force takes knowing which rules they are: a
@@ -266,7 +276,7 @@ impl SkillRegistryService for SkillRegistry {
     ) -> Result<Response<pb::InvalidateToolCacheResponse>, Status> {
         let tenant = adas_runtime::auth::tenant(&request)?;
         use pb::invalidate_tool_cache_request::Target;
-        require_admin(&request)?;
+        let principal = require_admin(&request)?;
         let dropped = match request.into_inner().target {
             Some(Target::Skill(name)) => {
                 let slag = slag_of("skill", &name)?;
@@ -281,11 +291,14 @@ impl SkillRegistryService for SkillRegistry {
                 .invalidate_server(&uri)
                 .await
                 .map_err(RegistryError::from)?,
-            Some(Target::All(true)) => self
+            // Deployment-wide only for who acts for every tenant; a tenant's
+            // admin drops what its own skills and connectors resolve through.
+            Some(Target::All(true)) if principal.acts_for_every_tenant() => self
                 .tools
                 .invalidate_all()
                 .await
                 .map_err(RegistryError::from)?,
+            Some(Target::All(true)) => self.invalidate_tenant(&tenant).await?,
             Some(Target::ServerUri(_) | Target::All(false)) | None => {
                 return Err(RegistryError::InvalidField {
                     field: "target",

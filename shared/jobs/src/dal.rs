@@ -375,7 +375,10 @@ impl DalAgent {
                         Outcome::InteractionRequested(interaction) => {
                             // Answers go through `fill` per field; the resolver's own pending slot is not used.
                             plan.context.pending = None;
-                            let interaction = plain_recovery(&plan.program, interaction, &schemas);
+                            let shown =
+                                |tool: &str| adas_skill::access::shows_errors(&skill.skill, tool);
+                            let interaction =
+                                plain_recovery(&plan.program, interaction, &schemas, &shown);
                             let asks = if interaction.kind == InteractionKind::Ask {
                                 let mut call_path = interaction.path.clone();
                                 call_path.0.pop();

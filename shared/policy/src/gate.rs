@@ -11,7 +11,6 @@ use std::time::Duration;
 
 use adas_skill::OperationalSkill;
 use adas_skill::compile::CompiledGuardrail;
-use adas_skill::condition::Condition;
 use adas_state::{ApprovalStore, StateError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
@@ -135,13 +134,11 @@ pub fn is_platform_tool(tool: &str) -> bool {
     tool.starts_with("sys.")
 }
 
-/// Whether a restricting condition applies. One that does not parse (validation
-/// refuses them, so only a stored record could carry one) applies: fail closed.
-fn holds(condition: &str, args: &Map<String, Json>) -> bool {
-    match Condition::parse(condition) {
-        Ok(condition) => condition.holds(args),
-        Err(_) => true,
-    }
+/// Whether a restricting condition applies, as the skill parsed it when it
+/// loaded. One that does not parse (validation refuses them, so only a stored
+/// record could carry one) applies: fail closed.
+fn holds(skill: &OperationalSkill, condition: &str, args: &Map<String, Json>) -> bool {
+    skill.parsed.holds(condition, args)
 }
 
 /// The approver a rule names when the job's owner is to confirm the exact call
@@ -265,7 +262,7 @@ fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -
         if let Some(rule) = permission
             .rules
             .iter()
-            .find(|rule| rule.action == "deny" && holds(&rule.when, args))
+            .find(|rule| rule.action == "deny" && holds(skill, &rule.when, args))
         {
             let rule_text = rule
                 .message
@@ -347,7 +344,7 @@ fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -
     }
 
     for rule in policy.approvals.iter().filter(|rule| rule.tool == tool) {
-        if holds(&rule.when, args) {
+        if holds(skill, &rule.when, args) {
             let rule_text = format!(
                 "{} requires {} approval when {}",
                 rule.tool, rule.approver, rule.when
@@ -380,7 +377,7 @@ fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -
             && permission
                 .condition
                 .as_deref()
-                .is_some_and(|condition| holds(condition, args));
+                .is_some_and(|condition| holds(skill, condition, args));
         if permission.requires_approval == "always" || by_condition {
             let condition = if by_condition {
                 permission.condition.clone().unwrap_or_default()
@@ -401,7 +398,7 @@ fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -
         if let Some(rule) = permission
             .rules
             .iter()
-            .find(|rule| rule.action == "require_approval" && holds(&rule.when, args))
+            .find(|rule| rule.action == "require_approval" && holds(skill, &rule.when, args))
         {
             let reason = rule
                 .message
@@ -479,10 +476,14 @@ pub async fn check_for_job(
     let live: Vec<&adas_step::Grant> = job
         .map(|record| adas_step::live_grants(record, now).collect())
         .unwrap_or_default();
-    let decision = match access(skill, tool, &live, args) {
-        Some(denied) => stricter(decision, denied),
-        None => decision,
-    };
+    // Access rules too: a deny or a required grant added after the job
+    // paused holds at once, as a tightened approval rule does.
+    let mut decision = decision;
+    for skill in std::iter::once(skill).chain(newer) {
+        if let Some(denied) = access(skill, tool, &live, args) {
+            decision = stricter(decision, denied);
+        }
+    }
     let Some(record) = job else {
         return Ok(decision);
     };

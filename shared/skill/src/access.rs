@@ -13,6 +13,7 @@
 use serde_json::{Map, Value};
 
 use crate::model::Skill;
+use crate::parsed::Parsed;
 
 /// Longest grant lifetime a mapping may ask for (30 days); absent means one hour.
 pub const MAX_GRANT_TTL_SECONDS: u64 = 30 * 24 * 3600;
@@ -45,8 +46,10 @@ pub struct NotIssued {
     pub reason: String,
 }
 
-/// A compiled JSONPath, or why it does not parse.
+/// A compiled JSONPath, or why it does not parse: within the bounds of
+/// [`crate::grammar`] first, since the parser recurses once per level.
 pub fn json_path(text: &str) -> Result<serde_json_path::JsonPath, String> {
+    crate::grammar::check(crate::grammar::Grammar::JsonPath, text)?;
     serde_json_path::JsonPath::parse(text).map_err(|error| error.to_string())
 }
 
@@ -81,57 +84,47 @@ fn condition_filter(condition: &str) -> String {
 
 /// A compiled grant condition, or why it does not parse.
 pub fn grant_condition(condition: &str) -> Result<serde_json_path::JsonPath, String> {
+    // Bounded as written: the filter adds one level of its own.
+    crate::grammar::check(crate::grammar::Grammar::JsonPath, condition)?;
     json_path(&condition_filter(condition.trim()))
 }
 
-/// Whether `condition` holds over `result` (a condition that does not parse
-/// never holds: validation refused it).
-fn condition_holds(condition: &str, result: &Value) -> bool {
-    let Ok(path) = grant_condition(condition) else {
-        return false;
-    };
-    let wrapped = Value::Array(vec![result.clone()]);
-    !path.query(&wrapped).is_empty()
-}
-
-/// The grants `tool`'s successful `result` issues under the skill's mappings,
-/// and those it does not (condition false, no single value at the path).
-pub fn issue(skill: &Skill, tool: &str, result: &Value) -> (Vec<Issued>, Vec<NotIssued>) {
+/// The grants `tool`'s successful `result` issues under the skill's mappings
+/// (parsed when the skill loaded), and those it does not (condition false, no
+/// single value at the path). A path that did not parse issues nothing.
+pub fn issue(parsed: &Parsed, tool: &str, result: &Value) -> (Vec<Issued>, Vec<NotIssued>) {
     let mut issued = Vec::new();
     let mut refused = Vec::new();
-    for mapping in skill.grant_mappings.iter().filter(|m| m.tool == tool) {
-        if mapping.on_success == Some(false) {
-            continue;
-        }
-        for rule in &mapping.grants {
-            if let Some(condition) = rule.condition.as_deref()
-                && !condition_holds(condition, result)
-            {
+    for rule in parsed.grants.iter().filter(|rule| rule.tool == tool) {
+        if let Some((text, condition)) = &rule.condition {
+            let wrapped = Value::Array(vec![result.clone()]);
+            if condition.query(&wrapped).is_empty() {
                 refused.push(NotIssued {
                     key: rule.key.clone(),
-                    reason: format!("the result does not satisfy `{condition}`"),
+                    reason: format!("the result does not satisfy `{text}`"),
                 });
                 continue;
             }
-            let value = json_path(&rule.value_from)
-                .ok()
-                .and_then(|path| path.query(result).exactly_one().ok().cloned());
-            match value {
-                // A grant proves a fact: an empty value proves none.
-                Some(value) if !value.is_null() && value != Value::String(String::new()) => issued
-                    .push(Issued {
-                        key: rule.key.clone(),
-                        value,
-                        ttl_seconds: rule
-                            .ttl_seconds
-                            .unwrap_or(DEFAULT_GRANT_TTL_SECONDS)
-                            .min(MAX_GRANT_TTL_SECONDS),
-                    }),
-                _ => refused.push(NotIssued {
+        }
+        let value = rule
+            .path
+            .as_ref()
+            .and_then(|path| path.query(result).exactly_one().ok().cloned());
+        match value {
+            // A grant proves a fact: an empty value proves none.
+            Some(value) if !value.is_null() && value != Value::String(String::new()) => issued
+                .push(Issued {
                     key: rule.key.clone(),
-                    reason: format!("the result holds no single value at `{}`", rule.value_from),
+                    value,
+                    ttl_seconds: rule
+                        .ttl_seconds
+                        .unwrap_or(DEFAULT_GRANT_TTL_SECONDS)
+                        .min(MAX_GRANT_TTL_SECONDS),
                 }),
-            }
+            _ => refused.push(NotIssued {
+                key: rule.key.clone(),
+                reason: format!("the result holds no single value at `{}`", rule.value_from),
+            }),
         }
     }
     (issued, refused)
@@ -318,6 +311,94 @@ pub fn filter_result(skill: &Skill, value: &mut Value) {
     }
 }
 
+/// A tool's text (an error, or a result that is not JSON) with the skill's
+/// filters applied: JSON is filtered as a result is; in plain text the value
+/// written after a filtered field's name (`ssn: 123-45-6789`, `"ssn": "…"`,
+/// `ssn=…`) is masked, stripped fields and masked ones alike.
+pub fn filter_text(skill: &Skill, text: &str) -> String {
+    if skill.response_filters.is_empty() {
+        return text.to_owned();
+    }
+    if let Ok(mut value) = serde_json::from_str::<Value>(text)
+        && (value.is_object() || value.is_array())
+    {
+        filter_result(skill, &mut value);
+        return value.to_string();
+    }
+    let mut out = text.to_owned();
+    for filter in &skill.response_filters {
+        for path in filter.strip_fields.iter().chain(&filter.mask_fields) {
+            if let Some(name) = split(path).last() {
+                out = mask_named_values(&out, name);
+            }
+        }
+    }
+    out
+}
+
+/// `text` with every value written after `name` and `:` or `=` masked.
+/// Linear: one pass per occurrence of the name, each scanning forward only.
+fn mask_named_values(text: &str, name: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let name = name.to_ascii_lowercase();
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(found) = lower[from..].find(&name) {
+        let start = from + found;
+        let mut at = start + name.len();
+        from = at;
+        let boundary = |i: usize| {
+            bytes
+                .get(i)
+                .is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+        };
+        if (start > 0 && !boundary(start - 1)) || !boundary(at) {
+            continue;
+        }
+        while matches!(bytes.get(at), Some(b'"' | b'\'' | b' ' | b'\t')) {
+            at += 1;
+        }
+        if !matches!(bytes.get(at), Some(b':' | b'=')) {
+            continue;
+        }
+        at += 1;
+        while matches!(bytes.get(at), Some(b' ' | b'\t')) {
+            at += 1;
+        }
+        let value_start = at;
+        let value_end = match bytes.get(at) {
+            Some(quote @ (b'"' | b'\'')) => {
+                let close = text[at + 1..]
+                    .find(*quote as char)
+                    .map_or(text.len(), |i| at + 2 + i);
+                close.min(text.len())
+            }
+            _ => text[at..]
+                .find([',', ';', '\n', '}', ']', ')'])
+                .map_or(text.len(), |i| at + i),
+        };
+        if value_end <= value_start {
+            continue;
+        }
+        out.push_str(&text[copied..value_start]);
+        out.push_str(MASK);
+        copied = value_end;
+        from = value_end;
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// Whether the skill lets `tool`'s error text reach the user (`show_errors`).
+pub fn shows_errors(skill: &Skill, tool: &str) -> bool {
+    skill
+        .tools
+        .iter()
+        .any(|declared| declared.name == tool && declared.show_errors == Some(true))
+}
+
 fn split(path: &str) -> Vec<&str> {
     path.trim()
         .trim_start_matches("$.")
@@ -501,7 +582,7 @@ pub fn validate(skill: &Skill, report: &mut dyn FnMut(&str, &'static str, String
                     codes::INVALID_VALUE,
                     format!(
                         "`{}` is not a JSONPath (RFC 9535): {error}",
-                        grant.value_from
+                        crate::grammar::shown(&grant.value_from)
                     ),
                 );
             }
@@ -512,7 +593,8 @@ pub fn validate(skill: &Skill, report: &mut dyn FnMut(&str, &'static str, String
                     &format!("{at}.condition"),
                     codes::INVALID_CONDITION,
                     format!(
-                        "condition `{condition}` is not a JSONPath comparison (`$.status == \"active\"`): {error}"
+                        "condition `{}` is not a JSONPath comparison (`$.status == \"active\"`): {error}",
+                        crate::grammar::shown(condition)
                     ),
                 );
             }
@@ -616,7 +698,7 @@ mod tests {
 
     #[test]
     fn an_active_users_result_issues_the_grant_and_an_inactive_one_does_not() {
-        let skill = scheduling();
+        let skill = Parsed::of(&scheduling(), &crate::compile::CompiledPolicy::default());
         let (issued, refused) = issue(
             &skill,
             "identity.user.lookup",
@@ -692,6 +774,33 @@ mod tests {
         );
         assert_eq!(value["customer"]["email"], json!(MASK));
         assert_eq!(value["customer"]["name"], json!("Ann"));
+    }
+
+    #[test]
+    fn text_and_error_payloads_are_filtered_too() {
+        let skill = scheduling();
+        let json = filter_text(
+            &skill,
+            r#"{"customer": {"ssn": "123-45-6789", "email": "a@b.c"}}"#,
+        );
+        assert!(
+            !json.contains("123-45-6789") && !json.contains("a@b.c"),
+            "{json}"
+        );
+        for text in [
+            "lookup failed for ssn: 123-45-6789, try again",
+            r#"bad record {"ssn": "123-45-6789"}"#,
+            "SSN=123-45-6789; email = 'a@b.c'",
+        ] {
+            let shown = filter_text(&skill, text);
+            assert!(
+                !shown.contains("123-45-6789") && !shown.contains("a@b.c"),
+                "{shown}"
+            );
+            assert!(shown.contains(MASK), "{shown}");
+        }
+        // A word that merely contains the name is not a field.
+        assert_eq!(filter_text(&skill, "classn: 1"), "classn: 1");
     }
 
     #[test]

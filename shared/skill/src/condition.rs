@@ -154,6 +154,8 @@ pub struct ConditionError {
 impl Condition {
     /// Parses a condition.
     pub fn parse(text: &str) -> Result<Self, ConditionError> {
+        crate::grammar::check(crate::grammar::Grammar::Condition, text)
+            .map_err(|message| ConditionError { offset: 0, message })?;
         let tokens = tokenize(text)?;
         if tokens.is_empty() {
             return Err(ConditionError {

@@ -210,6 +210,10 @@ pub struct Tool {
     /// finished after a crash is run again only for such a tool (read-only
     /// tools are); any other pauses the job for a human.
     pub idempotent: Option<bool>,
+    /// Whether the tool's own error text may be shown to the user when a call
+    /// fails (filtered like its results). Absent: a failure is shown only as
+    /// its category — a tool server's words never reach a user prompt unasked.
+    pub show_errors: Option<bool>,
 }
 
 /// An input of a tool.

@@ -29,6 +29,8 @@ pub struct OperationalSkill {
     pub skill: Skill,
     /// The compiled policy.
     pub compiled: CompiledPolicy,
+    /// Its expressions (grant paths, conditions), parsed once here.
+    pub parsed: std::sync::Arc<crate::parsed::Parsed>,
     /// Resolved engine settings.
     pub engine: EngineConfig,
     /// Warnings (including a refused on-disk edit).
@@ -70,6 +72,7 @@ pub fn build(
         source: source.to_owned(),
         format,
         document: document.value,
+        parsed: std::sync::Arc::new(crate::parsed::Parsed::of(&skill, &compiled)),
         skill,
         compiled,
         engine,

@@ -49,6 +49,7 @@ impl Trigger {
 /// An ISO 8601 duration in milliseconds (days are 24 hours; years and
 /// months, whose length varies, are refused).
 pub fn period_ms(every: &str) -> Result<u64, String> {
+    crate::grammar::check(crate::grammar::Grammar::Duration, every)?;
     let span: jiff::Span = every
         .trim()
         .parse()

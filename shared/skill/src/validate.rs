@@ -241,7 +241,10 @@ impl Checker<'_> {
             self.error(
                 path,
                 codes::INVALID_CONDITION,
-                format!("condition `{text}` does not parse: {error}"),
+                format!(
+                    "condition `{}` does not parse: {error}",
+                    crate::grammar::shown(text)
+                ),
             );
         }
     }
@@ -445,6 +448,14 @@ impl Checker<'_> {
                         codes::MISSING_FIELD,
                         format!("input `{}` has no type; string is assumed", input.name),
                     ),
+                }
+                if let Some(pattern) = &input.pattern {
+                    let at = format!("{input_path}.pattern");
+                    match crate::grammar::pattern(pattern) {
+                        Ok(None) => {}
+                        Ok(Some(problem)) => self.warning(&at, codes::INVALID_VALUE, problem),
+                        Err(problem) => self.error(&at, codes::INVALID_VALUE, problem),
+                    }
                 }
             }
             if let Some(policy) = &tool.policy {

@@ -295,10 +295,15 @@ pub fn recovery_reply(
 /// A tool failure asked in plain words: the argument the error names (by its
 /// value or its name) is asked again ("The order ORD-555 was not found. What is
 /// the right order id?"); when none is named, `retry` or `stop`.
+///
+/// The tool's own words reach the question only for a tool in `shown` (the
+/// skill's `show_errors`): otherwise a server's error text — a channel into
+/// the prompt the user answers — is said only as its category.
 pub fn plain_recovery(
     program: &adas_dia::Program,
     mut interaction: Interaction,
     schemas: &Schemas,
+    shown: &dyn Fn(&str) -> bool,
 ) -> Interaction {
     if interaction.kind != InteractionKind::RuntimeError {
         return interaction;
@@ -340,7 +345,17 @@ pub fn plain_recovery(
         })
         .min_by_key(|(at, _)| *at)
         .map(|(_, arg)| arg);
-    let failed = error.trim().trim_end_matches('.');
+    let failed = if shown(&intent.name) {
+        error.trim().trim_end_matches('.').to_owned()
+    } else {
+        match offending {
+            Some(arg) => format!(
+                "the tool failed: it did not accept the {}",
+                arg.name.replace('_', " ")
+            ),
+            None => "the tool failed: it reported an error".to_owned(),
+        }
+    };
     match offending {
         Some(arg) => {
             interaction.field = arg.name.clone();

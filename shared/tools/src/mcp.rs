@@ -602,6 +602,22 @@ impl McpConnector for RmcpConnector {
         if let Some(structured) = result.structured_content {
             return Ok(structured);
         }
-        Ok(serde_json::from_str(&text).unwrap_or_else(|_| serde_json::json!({ "text": text })))
+        Ok(text_result(&result.content, text))
+    }
+}
+
+/// A result given as text blocks, as JSON where it is: one JSON block is its
+/// value, several (how the official Python SDK sends a list) a list of them,
+/// so filters and grants see every field; text that is not JSON stays text.
+fn text_result(content: &[rmcp::model::ContentBlock], joined: String) -> Json {
+    let blocks: Option<Vec<Json>> = content
+        .iter()
+        .filter_map(|content| content.as_text())
+        .map(|text| serde_json::from_str::<Json>(&text.text).ok())
+        .collect();
+    match blocks {
+        Some(mut values) if values.len() == 1 => values.pop().expect("one value"),
+        Some(values) if !values.is_empty() => Json::Array(values),
+        _ => serde_json::json!({ "text": joined }),
     }
 }

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use adas_state::{StateError, TtlCache};
+use adas_state::{DocStore, StateError, TtlCache};
 use tracing::warn;
 
 use crate::core::core_tools;
@@ -228,6 +228,8 @@ pub struct ToolResolver {
     /// The deployment's connectors (`--connector ID=URL`), every tenant's
     /// unless a tenant maps the id itself.
     connectors: BTreeMap<String, String>,
+    /// Where tenants' connectors are kept (tenant data, not cache entries).
+    docs: Arc<dyn DocStore>,
 }
 
 impl std::fmt::Debug for ToolResolver {
@@ -250,7 +252,15 @@ impl ToolResolver {
             local: Mutex::new(HashMap::new()),
             local_recheck: LOCAL_RECHECK,
             connectors: BTreeMap::new(),
+            docs: Arc::new(adas_state::MemoryStore::new()),
         }
+    }
+
+    /// Keeps tenants' connectors in `docs`, the deployment's document store
+    /// (without it, in this process only).
+    pub fn with_documents(mut self, docs: Arc<dyn DocStore>) -> Self {
+        self.docs = docs;
+        self
     }
 
     /// Maps connection ids to servers for every tenant (a tenant's own

@@ -494,14 +494,16 @@ pub fn open_catalog(
         .map_err(|error| adas_runtime::RuntimeError::Startup(error.to_string()))
 }
 
-/// The process' tool resolver: the configured cache TTLs, and the
-/// deployment's connectors (`--connector ID=URL`), each checked against the
+/// The process' tool resolver: the configured cache TTLs, tenants'
+/// connectors in the store's documents, and the deployment's connectors (`--connector ID=URL`), each checked against the
 /// egress policy first — a refused or malformed one stops the start.
 pub fn tool_resolver(
     config: &adas_runtime::ServerConfig,
-    cache: std::sync::Arc<dyn adas_state::TtlCache>,
+    store: std::sync::Arc<dyn adas_state::StateStore>,
     mcp: std::sync::Arc<dyn adas_tools::McpConnector>,
 ) -> Result<adas_tools::ToolResolver, adas_runtime::RuntimeError> {
+    let cache: std::sync::Arc<dyn adas_state::TtlCache> = store.clone();
+    let docs: std::sync::Arc<dyn adas_state::DocStore> = store;
     let policy = egress_policy(config)?;
     let mut connectors = std::collections::BTreeMap::new();
     for entry in &config.connectors {
@@ -532,7 +534,8 @@ pub fn tool_resolver(
             ..adas_tools::CacheTtls::default()
         },
     )
-    .with_connectors(connectors))
+    .with_connectors(connectors)
+    .with_documents(docs))
 }
 
 /// Whether `principal` may see and act on `record`, as a status: another

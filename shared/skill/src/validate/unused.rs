@@ -55,6 +55,7 @@ pub(super) const USED_FIELDS: &[&str] = &[
     "tools[*].inputs[*].format",
     "tools[*].read_only",
     "tools[*].idempotent",
+    "tools[*].show_errors",
     "tools[*].output",
     "tools[*].output.type",
     "tools[*].output.description",

@@ -1,18 +1,19 @@
 //! Connectors: a tenant's named MCP servers (the `connectors[]` a skill's
-//! tool sources name), stored and indexed per tenant, and the connection a
-//! tool routes to.
+//! tool sources name), and the connection a tool routes to.
+//!
+//! A tenant's connectors are its data, kept like its solutions in the
+//! deployment's document store (`connectors/<tenant>`), never in the tool
+//! cache's key space: no cache invalidation, by anyone, removes one. A
+//! deployment's `--connector` serves an id only for a tenant that has no
+//! mapping of its own.
+
+use adas_state::{DocExpect, DocRead};
 
 use super::*;
 
-/// Cache key of a tenant's connector (kept like pins: operator state).
-pub(super) fn connector_key(tenant: &str, id: &str) -> String {
-    format!("tools:connector:{tenant}/{id}")
-}
-
-/// Cache key of the list of a tenant's connector ids (for listing only:
-/// resolution reads each connector's own key).
-pub(super) fn connector_index_key(tenant: &str) -> String {
-    format!("tools:connectors:{tenant}")
+/// The document scope of a tenant's connectors.
+fn scope(tenant: &str) -> String {
+    format!("connectors/{tenant}")
 }
 
 /// A connection id mapped to an MCP server.
@@ -42,8 +43,8 @@ impl ToolResolver {
         tenant: &str,
         id: &str,
     ) -> Result<Option<Connector>, ToolsError> {
-        if let Some(entry) = self.cache.cache_get(&connector_key(tenant, id)).await?
-            && let Ok(url) = String::from_utf8(entry.value)
+        if let DocRead::Current { body, .. } = self.docs.doc_get(&scope(tenant), id, None).await?
+            && let Ok(url) = String::from_utf8(body)
         {
             return Ok(Some(Connector {
                 id: id.to_owned(),
@@ -61,12 +62,7 @@ impl ToolResolver {
     /// Every connector `tenant` sees: its own, then the deployment's it does
     /// not override, by id.
     pub async fn connectors(&self, tenant: &str) -> Result<Vec<Connector>, ToolsError> {
-        let ids: Vec<String> = self
-            .cache
-            .cache_get(&connector_index_key(tenant))
-            .await?
-            .and_then(|entry| serde_json::from_slice(&entry.value).ok())
-            .unwrap_or_default();
+        let ids = self.docs.doc_list(&scope(tenant)).await?;
         let mut all = BTreeMap::new();
         for id in ids.iter().chain(self.connectors.keys()) {
             if !all.contains_key(id)
@@ -81,15 +77,10 @@ impl ToolResolver {
     /// Maps `tenant`'s connection `id` to `url` (the caller checked the URL
     /// against the egress policy); every resolution sees it at once.
     pub async fn put_connector(&self, tenant: &str, id: &str, url: &str) -> Result<(), ToolsError> {
-        self.cache
-            .cache_put(
-                &connector_key(tenant, id),
-                url.as_bytes(),
-                PINS_KEEP,
-                PINS_KEEP,
-            )
+        let etag = adas_dia::digest::sha256_hex(url.as_bytes());
+        self.docs
+            .doc_put(&scope(tenant), id, &etag, url.as_bytes(), DocExpect::Any)
             .await?;
-        self.index_connector(tenant, id, true).await?;
         self.bump_generation().await
     }
 
@@ -97,36 +88,10 @@ impl ToolResolver {
     /// whether there was one.
     pub async fn delete_connector(&self, tenant: &str, id: &str) -> Result<bool, ToolsError> {
         let removed = self
-            .cache
-            .cache_invalidate(&connector_key(tenant, id))
+            .docs
+            .doc_delete(&scope(tenant), id, DocExpect::Any)
             .await?;
-        self.index_connector(tenant, id, false).await?;
         self.bump_generation().await?;
         Ok(removed)
-    }
-
-    pub(super) async fn index_connector(
-        &self,
-        tenant: &str,
-        id: &str,
-        present: bool,
-    ) -> Result<(), ToolsError> {
-        let key = connector_index_key(tenant);
-        let mut ids: Vec<String> = self
-            .cache
-            .cache_get(&key)
-            .await?
-            .and_then(|entry| serde_json::from_slice(&entry.value).ok())
-            .unwrap_or_default();
-        ids.retain(|known| known != id);
-        if present {
-            ids.push(id.to_owned());
-            ids.sort();
-        }
-        let value = serde_json::to_vec(&ids).expect("ids serialize");
-        self.cache
-            .cache_put(&key, &value, PINS_KEEP, PINS_KEEP)
-            .await?;
-        Ok(())
     }
 }

@@ -1,0 +1,94 @@
+//! The expressions of an operational skill, parsed once when it loads: the
+//! JSONPaths of its grant mappings and the conditions of its approvals and
+//! tool policies. A call reads them here; nothing a tool returns or a caller
+//! sends is ever parsed as one of these grammars.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::compile::CompiledPolicy;
+use crate::condition::Condition;
+use crate::model::Skill;
+
+/// One grant rule with its paths parsed.
+#[derive(Debug, Clone)]
+pub struct ParsedGrant {
+    /// The tool whose result issues it.
+    pub tool: String,
+    /// Grant key.
+    pub key: String,
+    /// `condition` as written and as an RFC 9535 filter over `[result]`.
+    pub condition: Option<(String, serde_json_path::JsonPath)>,
+    /// `value_from` as written.
+    pub value_from: String,
+    /// `value_from` parsed (validation refused a skill where it does not).
+    pub path: Option<serde_json_path::JsonPath>,
+    /// Lifetime asked for.
+    pub ttl_seconds: Option<u64>,
+}
+
+/// A skill's expressions, parsed.
+#[derive(Debug, Clone, Default)]
+pub struct Parsed {
+    /// Grant rules of mappings that issue on success, in document order.
+    pub grants: Vec<ParsedGrant>,
+    conditions: HashMap<String, Condition>,
+}
+
+impl Parsed {
+    /// Parses every expression of a validated skill (each already passed
+    /// [`crate::grammar::check`] in validation; the parsers check again).
+    pub fn of(skill: &Skill, compiled: &CompiledPolicy) -> Self {
+        let mut grants = Vec::new();
+        for mapping in &skill.grant_mappings {
+            if mapping.on_success == Some(false) {
+                continue;
+            }
+            for rule in &mapping.grants {
+                grants.push(ParsedGrant {
+                    tool: mapping.tool.clone(),
+                    key: rule.key.clone(),
+                    condition: rule.condition.as_ref().and_then(|text| {
+                        crate::access::grant_condition(text)
+                            .ok()
+                            .map(|path| (text.clone(), path))
+                    }),
+                    value_from: rule.value_from.clone(),
+                    path: crate::access::json_path(&rule.value_from).ok(),
+                    ttl_seconds: rule.ttl_seconds,
+                });
+            }
+        }
+        let mut conditions = HashMap::new();
+        let texts = compiled
+            .approvals
+            .iter()
+            .map(|rule| rule.when.as_str())
+            .chain(compiled.tool_permissions.iter().flat_map(|permission| {
+                permission
+                    .condition
+                    .as_deref()
+                    .into_iter()
+                    .chain(permission.rules.iter().map(|rule| rule.when.as_str()))
+            }));
+        for text in texts {
+            if !conditions.contains_key(text)
+                && let Ok(condition) = Condition::parse(text)
+            {
+                conditions.insert(text.to_owned(), condition);
+            }
+        }
+        Self { grants, conditions }
+    }
+
+    /// Whether the condition `text` holds for `args`. A condition this skill
+    /// did not parse at load (a tightened policy's, say) is parsed now, within
+    /// the same bounds; one that does not parse holds: fail closed.
+    pub fn holds(&self, text: &str, args: &serde_json::Map<String, Value>) -> bool {
+        match self.conditions.get(text) {
+            Some(condition) => condition.holds(args),
+            None => Condition::parse(text).map_or(true, |condition| condition.holds(args)),
+        }
+    }
+}
