@@ -49,6 +49,10 @@ pub struct PrincipalArgs {
     /// names (e.g. supervisor). Repeat for several.
     #[arg(long = "role", required = true)]
     roles: Vec<String>,
+    /// A claim mapped to it, NAME=VALUE (e.g. `email=alice@company.com`):
+    /// skills read it as `${principal.NAME}`. Repeat for several.
+    #[arg(long = "claim", value_name = "NAME=VALUE")]
+    claims: Vec<String>,
     /// The auth file to add it to (created if absent).
     #[arg(long, env = "ADAS_AUTH_FILE")]
     auth_file: std::path::PathBuf,
@@ -189,11 +193,16 @@ pub fn auth(command: AuthCommand, output: output::Format) -> ExitCode {
                             name,
                             tenant,
                             roles,
+                            claims,
                             auth_file,
                         },
                 },
         } => (
-            AuthFile::update(&auth_file, |file| file.add_key(&name, &tenant, &roles)),
+            AuthFile::update(&auth_file, |file| {
+                let key = file.add_key(&name, &tenant, &roles)?;
+                file.set_claims(&name, &claims)?;
+                Ok(key)
+            }),
             auth_file,
             format!(
                 "principal `{name}` (tenant `{tenant}`, roles {}) added; the key is shown once:",
@@ -208,6 +217,7 @@ pub fn auth(command: AuthCommand, output: output::Format) -> ExitCode {
                             name,
                             tenant,
                             roles,
+                            claims,
                             auth_file,
                         },
                     cert,
@@ -217,7 +227,9 @@ pub fn auth(command: AuthCommand, output: output::Format) -> ExitCode {
                 .map_err(|error| format!("{}: {error}", cert.display()))
                 .and_then(|pem| {
                     AuthFile::update(&auth_file, |file| {
-                        file.add_cert(&name, &tenant, &roles, &pem)
+                        let fingerprint = file.add_cert(&name, &tenant, &roles, &pem)?;
+                        file.set_claims(&name, &claims)?;
+                        Ok(fingerprint)
                     })
                 }),
             auth_file,

@@ -215,6 +215,17 @@ impl DalAgentService for DalAgentServer {
                 "an escalated job is answered by an operator (adas job takeover)",
             ));
         }
+        // A confirmation is the owner's own yes to the exact call (`approver:
+        // user`, or a call resting on a guess): nobody answers it for them.
+        if current.record.waiting.as_ref().is_some_and(|waiting| {
+            waiting.reason_code == adas_jobs::PauseReason::ActionConfirmationRequired
+        }) && !principal.dev
+            && principal.name != current.record.owner
+        {
+            return Err(adas_runtime::auth::permission_denied(
+                "a confirmation is given by the job's owner only",
+            ));
+        }
         if request.correlation_id.is_empty() {
             return Err(invalid(
                 "correlation_id",

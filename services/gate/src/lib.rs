@@ -372,10 +372,26 @@ impl GateService for Gate {
         }
         // Approvals are asked only for jobs: a job that does not exist (or is
         // another tenant's) has no approval to decide.
-        let owner = match self.jobs.load(&slag, &job_id).await {
+        // Who took part in the call is judged now, on the job as it stands:
+        // whoever supplied one of its values after the request was recorded
+        // took part too (four eyes).
+        let (owner, took_part) = match self.jobs.load(&slag, &job_id).await {
             Ok(stored) => {
                 adas_wire::check_job_tenant(&principal.tenant, principal.dev, &stored.record)?;
-                stored.record.owner
+                let took_part = stored
+                    .record
+                    .waiting
+                    .as_ref()
+                    .and_then(|waiting| waiting.approval.as_ref())
+                    .map(|approval| {
+                        adas_step::certainty::took_part(
+                            &stored.record,
+                            &approval.arguments,
+                            &approval.call_digest,
+                        )
+                    })
+                    .unwrap_or_default();
+                (stored.record.owner, took_part)
             }
             Err(JobError::NotFound { .. }) => {
                 return Err(status_with_details(
@@ -392,7 +408,8 @@ impl GateService for Gate {
             name: &principal.name,
             holds_role: &holds_role,
             // Dev mode has one principal for everyone: nothing to separate.
-            owns_job: !principal.dev && principal.name == owner,
+            owns_job: !principal.dev
+                && (principal.name == owner || took_part.contains(&principal.name)),
             four_eyes: !principal.dev,
         };
         let record = ApprovalBook::new(self.store.as_ref())

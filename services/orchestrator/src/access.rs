@@ -24,9 +24,8 @@ pub fn fill(
     tool: &str,
     args: &mut Map<String, Json>,
 ) -> Option<Transition> {
-    let now = adas_state::now_ms();
-    let live: Vec<&Grant> = adas_jobs::live_grants(record, now).collect();
-    match access::apply(&skill.skill, tool, &live, args) {
+    let held = adas_step::held(record, adas_state::now_ms());
+    match access::apply(&skill.skill, tool, &held, args) {
         Verdict::Allow => {
             for (argument, key) in access::injected(&skill.skill, tool) {
                 let Some(value) = args.get(&argument).cloned() else {
@@ -38,7 +37,10 @@ pub fn fill(
                     record.evidence.push(Evidence {
                         name: argument,
                         value,
-                        source: format!("grant:{key}"),
+                        source: match key.strip_prefix(access::PRINCIPAL_KEY) {
+                            Some(fact) => format!("principal:{fact}"),
+                            None => format!("grant:{key}"),
+                        },
                     });
                 }
             }

@@ -23,6 +23,7 @@ pub fn spawn_workers(
         dal_agent_service_client::DalAgentServiceClient, gate_service_client::GateServiceClient,
         intent_service_client::IntentServiceClient,
     };
+    adas_wire::audit_secret(config)?;
     let mcp: Arc<dyn adas_tools::McpConnector> = Arc::new(mcp);
     // The same tool cache as the registry's: a call runs only on a tool whose
     // definition is the accepted one.
@@ -88,7 +89,7 @@ pub fn spawn_workers(
     let scheduler = tokio::spawn(triggers::run(
         repo.clone(),
         catalog.clone(),
-        config.max_active_jobs_per_tenant,
+        (config.max_active_jobs_per_tenant, config.trigger_limits),
         stop.clone(),
     ));
     let focus = Arc::new(adas_jobs::focus::FocusCache::new(

@@ -276,6 +276,11 @@ impl Worker {
             Ok(mut value) => {
                 crate::access::issue(skill, &mut record, tool, &value);
                 adas_skill::access::filter_result(&skill.skill, &mut value);
+                for personal in adas_skill::access::personal_values(&skill.skill, tool, &value) {
+                    if !record.personal.contains(&personal) {
+                        record.personal.push(personal);
+                    }
+                }
                 Ok(value)
             }
             Err(adas_dia::ToolError::Recoverable(text)) => Err(adas_dia::ToolError::Recoverable(

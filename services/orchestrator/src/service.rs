@@ -235,6 +235,7 @@ impl OrchestratorService for Orchestrator {
             .collect();
         let mut grants = Vec::new();
         let (mut memory, mut previous_intent) = (serde_json::Map::new(), String::new());
+        let mut personal: Vec<String> = Vec::new();
         let continued = match turn.as_mut() {
             Some(turn) => {
                 grants = std::mem::take(&mut turn.grants);
@@ -268,6 +269,8 @@ impl OrchestratorService for Orchestrator {
                     .collect();
                 let (remembered, from_calls) = adas_jobs::memory::remember(&previous, &inputs);
                 memory = remembered;
+                // What was personal in the conversation stays masked in it.
+                personal = previous.personal.clone();
                 previous_intent = adas_jobs::memory::previous_intent(&previous);
                 for mut item in previous.evidence.into_iter().chain(from_calls) {
                     if !evidence.iter().any(|known| {
@@ -329,6 +332,10 @@ impl OrchestratorService for Orchestrator {
                 .map(|turn| turn.id.clone())
                 .unwrap_or_default(),
             handoff: turn.as_mut().and_then(|turn| turn.handoff.take()),
+            // Who started it, as authenticated: what `${principal.*}` reads.
+            personal,
+            owner_roles: principal.roles.clone(),
+            owner_claims: principal.claims.clone(),
             ..JobRecord::queued(
                 job_id.clone(),
                 &skill,
@@ -410,16 +417,21 @@ impl OrchestratorService for Orchestrator {
                 Some(slag) => vec![slag.clone()],
                 None => self.readable_slags(&principal.tenant).await,
             };
+            // Sealed for the caller: a token can name only a job it was shown.
+            let caller = format!("{}/{}", principal.tenant, principal.name);
             let after = if request.page_token.is_empty() {
                 None
             } else {
                 Some(
-                    adas_jobs::Cursor::from_token(&request.page_token).ok_or_else(|| {
-                        OrchestratorError::InvalidField {
+                    self.repo
+                        .open_cursor(&caller, &request.page_token)
+                        .await
+                        .map_err(OrchestratorError::from)?
+                        .ok_or_else(|| OrchestratorError::InvalidField {
                             field: "page_token",
-                            reason: "is not a token this list issued".into(),
-                        }
-                    })?,
+                            reason: "was not issued by this service to this caller for this list"
+                                .into(),
+                        })?,
                 )
             };
             let (stored, next) = self
@@ -427,10 +439,15 @@ impl OrchestratorService for Orchestrator {
                 .list_newest(&slags, query.since_ms, after.as_ref(), window.size, keep)
                 .await
                 .map_err(OrchestratorError::from)?;
-            (
-                stored,
-                next.map(|cursor| cursor.token()).unwrap_or_default(),
-            )
+            let token = match next {
+                Some(cursor) => self
+                    .repo
+                    .seal_cursor(&caller, &cursor)
+                    .await
+                    .map_err(OrchestratorError::from)?,
+                None => String::new(),
+            };
+            (stored, token)
         } else {
             let slag = query.slag.clone().unwrap_or_default();
             // The position in the skill's index is sealed: it counts every
@@ -532,9 +549,30 @@ impl OrchestratorService for Orchestrator {
                         events.extend(rest);
                     }
                 }
+                if events.is_empty() {
+                    continue;
+                }
+                // Access is checked again for every batch: an approver whose
+                // part ended (the approval decided) stops receiving the job.
+                // The same read gives the values shown masked.
+                let personal = match repo.load(&slag, &job_id).await {
+                    Ok(stored) => match adas_wire::check_job_access(&principal, &stored.record) {
+                        Ok(()) => adas_step::personal_values(&stored.record),
+                        Err(status) => {
+                            let _ = sender.send(Err(status)).await;
+                            return;
+                        }
+                    },
+                    Err(error) => {
+                        let _ = sender
+                            .send(Err(Status::from(OrchestratorError::from(error))))
+                            .await;
+                        return;
+                    }
+                };
                 for (id, event) in &events {
                     if sender
-                        .send(Ok(adas_wire::event(&slag, &job_id, id, event)))
+                        .send(Ok(adas_wire::event((&slag, &job_id), id, event, &personal)))
                         .await
                         .is_err()
                     {

@@ -6,12 +6,22 @@
 //! `concurrency` of the trigger's jobs are active (they hold slots of the
 //! trigger's own active-job set, given back when they end). A period nobody
 //! claimed in time is never run late.
+//!
+//! A trigger's jobs are bounded beyond its own concurrency: a skill's
+//! triggers start at most `--trigger-jobs-per-minute` and
+//! `--trigger-jobs-per-day` jobs, a tenant's at most
+//! `--trigger-tenant-jobs-per-minute` (counted in the store, across
+//! replicas); a period over a limit is skipped. A trigger's job is a job
+//! like any other: every call is gated, and a call that needs an approver
+//! or the owner's yes waits — no key can be a trigger's owner, so an
+//! `approver: user` confirmation never comes.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use adas_catalog::Catalog;
 use adas_jobs::{JobLimits, JobRecord, JobRepo};
+use adas_runtime::TriggerLimits;
 use adas_skill::OperationalSkill;
 use tracing::{info, warn};
 
@@ -50,7 +60,7 @@ fn scan(catalog: &Arc<Catalog>) -> Vec<(String, Arc<OperationalSkill>)> {
 pub async fn run(
     repo: JobRepo,
     catalog: Arc<Catalog>,
-    tenant_limit: u64,
+    limits: (u64, TriggerLimits),
     mut stop: tokio::sync::watch::Receiver<bool>,
 ) {
     let mut skills = Vec::new();
@@ -65,7 +75,7 @@ pub async fn run(
         }
         for (tenant, skill) in &skills {
             for trigger in skill.skill.triggers.iter().filter(|t| t.is_enabled()) {
-                if let Err(error) = fire(&repo, (tenant, skill), trigger, tenant_limit).await {
+                if let Err(error) = fire(&repo, (tenant, skill), trigger, limits).await {
                     warn!(%error, tenant, skill = %skill.slag, trigger = %trigger.id, "a trigger could not run");
                 }
             }
@@ -83,7 +93,7 @@ pub async fn fire(
     repo: &JobRepo,
     (tenant, skill): (&str, &OperationalSkill),
     trigger: &adas_skill::trigger::Trigger,
-    tenant_limit: u64,
+    (tenant_limit, rates): (u64, TriggerLimits),
 ) -> Result<Option<String>, adas_jobs::JobError> {
     let Some(period_ms) = trigger.period_ms() else {
         return Ok(None);
@@ -99,6 +109,11 @@ pub async fn fire(
         .await?
         .is_some()
     {
+        return Ok(None);
+    }
+    if let Some(over) = over_rate(repo, (tenant, &skill.slag), rates).await? {
+        warn!(tenant, skill = %skill.slag, trigger = %trigger.id, period, over, "trigger skipped a period: over its rate");
+        metrics::counter!("adas_trigger_periods_skipped_total", "reason" => "rate").increment(1);
         return Ok(None);
     }
     let owner = owner(&skill.slag, &trigger.id);
@@ -132,3 +147,43 @@ pub async fn fire(
     info!(tenant, skill = %skill.slag, trigger = %trigger.id, period, job_id, "trigger started a job");
     Ok(Some(job_id))
 }
+
+/// Which limit one more trigger job of `slag` would pass, if any: each is
+/// counted in the store (a count that is over stays counted: a skill kept
+/// over its limit stays skipped until its window ends).
+async fn over_rate(
+    repo: &JobRepo,
+    (tenant, slag): (&str, &str),
+    limits: TriggerLimits,
+) -> Result<Option<&'static str>, adas_jobs::JobError> {
+    const MINUTE: Duration = Duration::from_secs(60);
+    const DAY: Duration = Duration::from_secs(24 * 3600);
+    let store = repo.store();
+    for (key, window, limit, name) in [
+        (
+            format!("trigger-rate:{tenant}"),
+            MINUTE,
+            limits.per_skill_minute,
+            "jobs per minute of the skill",
+        ),
+        (
+            format!("trigger-day:{tenant}"),
+            DAY,
+            limits.per_skill_day,
+            "jobs per day of the skill",
+        ),
+    ] {
+        if store.count(slag, &key, window).await? > limit {
+            return Ok(Some(name));
+        }
+    }
+    // The tenant's count: a key of its own (no skill's key is `trigger-tenant-rate:`).
+    let tenant_key = format!("trigger-tenant-rate:{tenant}");
+    if store.count(TENANT_COUNTS, &tenant_key, MINUTE).await? > limits.per_tenant_minute {
+        return Ok(Some("jobs per minute of the tenant"));
+    }
+    Ok(None)
+}
+
+/// The store scope of tenant-wide trigger counts.
+const TENANT_COUNTS: &str = "adas-triggers";

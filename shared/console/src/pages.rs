@@ -31,8 +31,12 @@ pub const SECURE_COOKIE: &str = "__Host-adas_session";
 const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
 /// …and at most this long after sign-in.
 const SESSION_MAX: Duration = Duration::from_secs(12 * 3600);
-/// Sessions one console keeps; past it the oldest goes first.
+/// Sessions one console keeps in all (a bound on its memory); past it the
+/// oldest goes first.
 const MAX_SESSIONS: usize = 10_000;
+/// Sessions one key may hold: its own oldest goes first, so signing in
+/// again and again ends only the signer's sessions, never someone else's.
+const MAX_SESSIONS_PER_KEY: usize = 16;
 
 /// One signed-in browser, kept in the console's memory only: the browser
 /// holds a random id, the key stays here, and sign-out forgets it.
@@ -61,6 +65,16 @@ impl Sessions {
         let now = Instant::now();
         let mut sessions = self.lock();
         sessions.retain(|_, entry| entry.live(now));
+        let mine: Vec<(String, Instant)> = sessions
+            .iter()
+            .filter(|(_, entry)| entry.key == key)
+            .map(|(id, entry)| (id.clone(), entry.last_used))
+            .collect();
+        if mine.len() >= MAX_SESSIONS_PER_KEY
+            && let Some((oldest, _)) = mine.iter().min_by_key(|(_, used)| *used)
+        {
+            sessions.remove(oldest);
+        }
         if sessions.len() >= MAX_SESSIONS
             && let Some(oldest) = sessions
                 .iter()
@@ -417,4 +431,25 @@ pub async fn logout(State(console): Shared, headers: HeaderMap) -> Response {
         Redirect::to("/login"),
     )
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_key_signing_in_again_and_again_ends_only_its_own_sessions() {
+        let sessions = Sessions::default();
+        let alice = sessions.create(Some("alice-key".into()));
+        for _ in 0..(MAX_SESSIONS_PER_KEY * 3) {
+            sessions.create(Some("bob-key".into()));
+        }
+        assert_eq!(sessions.key(&alice), Some(Some("alice-key".to_owned())));
+        let bobs = sessions
+            .lock()
+            .values()
+            .filter(|entry| entry.key.as_deref() == Some("bob-key"))
+            .count();
+        assert_eq!(bobs, MAX_SESSIONS_PER_KEY);
+    }
 }

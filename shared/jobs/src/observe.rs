@@ -11,7 +11,8 @@ pub(crate) fn observe(record: &JobRecord, event: &JobEvent) {
     let kind = event.kind;
     let kind_name = codec::event_kind_name(kind);
     let detail = &event.data;
-    let message = &event.message;
+    // A log line is a page too: personal values are masked in it.
+    let message = adas_step::mask_personal(&adas_step::personal_values(record), &event.message);
     let trace_id = record.trace_parent.split('-').nth(1).unwrap_or_default();
     let tool = detail
         .get("tool")

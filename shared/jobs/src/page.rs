@@ -138,6 +138,98 @@ impl JobRepo {
     }
 }
 
+impl JobRepo {
+    /// A page token for a list across skills, newest first: `cursor` sealed
+    /// as an offset is (noise to the caller, for `caller` only), so a token
+    /// can neither be read nor made to name a job the caller was not shown.
+    pub async fn seal_cursor(
+        &self,
+        caller: &str,
+        cursor: &crate::Cursor,
+    ) -> Result<String, JobError> {
+        let key = self.page_key(ACROSS_SCOPE).await?;
+        let mut nonce = [0u8; 8];
+        getrandom::fill(&mut nonce).expect("the OS random source");
+        let mut masked = cursor.token().into_bytes();
+        let pad = keystream(&key, &nonce, caller, masked.len());
+        for (byte, mask) in masked.iter_mut().zip(pad) {
+            *byte ^= mask;
+        }
+        let tag = derive(
+            &key,
+            &[b"tag", &nonce, &masked, caller.as_bytes(), ACROSS_LIST],
+        );
+        Ok(format!(
+            "c{}{}{}",
+            hex(&nonce),
+            hex(&masked),
+            hex(&tag[..12])
+        ))
+    }
+
+    /// The cursor sealed in `token`, if this deployment issued it to
+    /// `caller`; `None` for anything else.
+    pub async fn open_cursor(
+        &self,
+        caller: &str,
+        token: &str,
+    ) -> Result<Option<crate::Cursor>, JobError> {
+        if token.len() > 2048 {
+            return Ok(None);
+        }
+        let Some(bytes) = token.strip_prefix('c').and_then(unhex) else {
+            return Ok(None);
+        };
+        if bytes.len() <= 8 + 12 {
+            return Ok(None);
+        }
+        let (nonce, rest) = bytes.split_at(8);
+        let (masked, tag) = rest.split_at(rest.len() - 12);
+        let key = self.page_key(ACROSS_SCOPE).await?;
+        let expected = derive(
+            &key,
+            &[b"tag", nonce, masked, caller.as_bytes(), ACROSS_LIST],
+        );
+        if expected[..12] != *tag {
+            return Ok(None);
+        }
+        let plain: Vec<u8> = masked
+            .iter()
+            .zip(keystream(&key, nonce, caller, masked.len()))
+            .map(|(byte, mask)| byte ^ mask)
+            .collect();
+        Ok(String::from_utf8(plain)
+            .ok()
+            .and_then(|text| crate::Cursor::from_token(&text)))
+    }
+}
+
+/// The store scope of the key that seals lists across skills.
+const ACROSS_SCOPE: &str = "adas-lists";
+/// The list a cursor token is bound to.
+const ACROSS_LIST: &[u8] = b"jobs:newest";
+
+/// `len` bytes of pad for `caller`'s token with `nonce`.
+fn keystream(key: &[u8; 32], nonce: &[u8], caller: &str, len: usize) -> Vec<u8> {
+    let mut pad = Vec::with_capacity(len + 32);
+    let mut block = 0u64;
+    while pad.len() < len {
+        pad.extend_from_slice(&derive(
+            key,
+            &[
+                b"pad",
+                nonce,
+                caller.as_bytes(),
+                ACROSS_LIST,
+                &block.to_be_bytes(),
+            ],
+        ));
+        block += 1;
+    }
+    pad.truncate(len);
+    pad
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +286,40 @@ mod tests {
                 .await
                 .unwrap(),
             Some(57)
+        );
+    }
+
+    #[tokio::test]
+    async fn cursor_tokens_are_sealed_for_their_caller() {
+        let repo = JobRepo::new(
+            std::sync::Arc::new(adas_state::MemoryStore::new()),
+            std::env::temp_dir(),
+        );
+        let cursor = crate::Cursor {
+            created_ms: 1_700_000_000_000,
+            slag: "cs".into(),
+            job_id: "j-1".into(),
+        };
+        let token = repo.seal_cursor("acme/alice", &cursor).await.unwrap();
+        assert!(!token.contains(&hex(b"j-1")), "{token}");
+        assert_eq!(
+            repo.open_cursor("acme/alice", &token).await.unwrap(),
+            Some(cursor.clone())
+        );
+        // Another caller, a plain cursor, a tampered token: none opens.
+        assert_eq!(repo.open_cursor("globex/eve", &token).await.unwrap(), None);
+        assert_eq!(
+            repo.open_cursor("acme/alice", &cursor.token())
+                .await
+                .unwrap(),
+            None
+        );
+        let mut tampered = token.clone().into_bytes();
+        tampered[20] = if tampered[20] == b'0' { b'1' } else { b'0' };
+        let tampered = String::from_utf8(tampered).unwrap();
+        assert_eq!(
+            repo.open_cursor("acme/alice", &tampered).await.unwrap(),
+            None
         );
     }
 }

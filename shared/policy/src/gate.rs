@@ -473,8 +473,8 @@ pub async fn check_for_job(
         None => decision,
     };
     let now = adas_step::now_ms();
-    let live: Vec<&adas_step::Grant> = job
-        .map(|record| adas_step::live_grants(record, now).collect())
+    let live: Vec<(String, Json)> = job
+        .map(|record| adas_step::held(record, now))
         .unwrap_or_default();
     // Access rules too: a deny or a required grant added after the job
     // paused holds at once, as a tightened approval rule does.

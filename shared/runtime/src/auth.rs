@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::{Arc, RwLock};
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 mod file;
 
@@ -61,6 +61,10 @@ pub struct Principal {
     pub tenant: String,
     /// Its roles.
     pub roles: Vec<String>,
+    /// Claims the operator mapped to its key (`email`, …): what a skill's
+    /// `${principal.CLAIM}` reads, never a value the caller chose.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub claims: std::collections::BTreeMap<String, String>,
     /// The dev-mode principal (no auth file): holds every role.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub dev: bool,
@@ -73,6 +77,7 @@ impl Principal {
             name: "dev".into(),
             tenant: DEV_TENANT.into(),
             roles: vec![roles::ADMIN.into()],
+            claims: Default::default(),
             dev: true,
         }
     }
@@ -218,11 +223,13 @@ enum Mode {
 #[derive(Debug, Default)]
 struct KeyState {
     by_digest: HashMap<String, Principal>,
-    modified: Option<SystemTime>,
+    /// SHA-256 of the file's bytes as last read: a rewrite is noticed by
+    /// its content, whatever its modification time says.
+    content: Option<String>,
     checked: Option<Instant>,
 }
 
-/// How often the auth file's modification time is looked at: a key created by
+/// How often the auth file's content is looked at: a key created by
 /// `adas auth key create` works within this long, without a restart.
 const RELOAD_EVERY: Duration = Duration::from_secs(1);
 
@@ -245,7 +252,7 @@ impl Authenticator {
                 path: Some(path.to_owned()),
                 state: RwLock::new(KeyState {
                     by_digest: index(&file),
-                    modified: modified(path),
+                    content: content_digest(path),
                     checked: Some(Instant::now()),
                 }),
                 internal: HashMap::new(),
@@ -283,6 +290,7 @@ impl Authenticator {
                         name: "adas-internal".into(),
                         tenant: ALL_TENANTS.into(),
                         roles: vec![roles::SERVICE.into()],
+                        claims: Default::default(),
                         dev: false,
                     },
                 );
@@ -362,6 +370,7 @@ fn index(file: &AuthFile) -> HashMap<String, Principal> {
             name: entry.name.clone(),
             tenant: entry.tenant.clone(),
             roles: entry.roles.clone(),
+            claims: entry.claims.clone(),
             dev: false,
         };
         if !entry.key_sha256.is_empty() {
@@ -380,10 +389,10 @@ fn index(file: &AuthFile) -> HashMap<String, Principal> {
     by_digest
 }
 
-fn modified(path: &Path) -> Option<SystemTime> {
-    std::fs::metadata(path)
-        .and_then(|meta| meta.modified())
+fn content_digest(path: &Path) -> Option<String> {
+    std::fs::read(path)
         .ok()
+        .map(|bytes| hex(&Sha256::digest(&bytes)))
 }
 
 fn reload_if_changed(path: &Path, state: &RwLock<KeyState>) {
@@ -399,14 +408,14 @@ fn reload_if_changed(path: &Path, state: &RwLock<KeyState>) {
         .write()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     state.checked = Some(Instant::now());
-    let now = modified(path);
-    if now == state.modified {
+    let now = content_digest(path);
+    if now == state.content {
         return;
     }
     match AuthFile::read(path) {
         Ok(file) => {
             state.by_digest = index(&file);
-            state.modified = now;
+            state.content = now;
             tracing::info!(principals = state.by_digest.len(), "auth file reloaded");
         }
         // A half-written or broken file keeps the keys that worked.

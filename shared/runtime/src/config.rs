@@ -98,6 +98,13 @@ pub struct ServerArgs {
     /// `service` role); `adas up` makes its own.
     #[arg(long, env = "ADAS_PEER_KEY", hide_env_values = true)]
     pub peer_key: Option<String>,
+    /// The deployment's audit secret, as a reference (`env:NAME` or
+    /// `file:PATH`): audit digests of values (a grant's `value_sha256`) are
+    /// HMAC-SHA256 under it, so a short value cannot be found by hashing
+    /// guesses. Unset: a random secret per process (digests then compare only
+    /// within one process' life). Every process of a deployment sets the same.
+    #[arg(long, env = "ADAS_AUDIT_SECRET", hide_env_values = true)]
+    pub audit_secret: Option<String>,
     /// Requests per second one principal may make (burst: twice that, at least
     /// one); over it, RESOURCE_EXHAUSTED with RetryInfo. Not applied in dev mode
     /// nor to the suite's own `service` calls.
@@ -135,6 +142,21 @@ pub struct ServerArgs {
     /// Jobs one tenant may have active at once.
     #[arg(long, env = "ADAS_MAX_ACTIVE_JOBS_PER_TENANT", default_value_t = 1000)]
     pub max_active_jobs_per_tenant: u64,
+    /// Jobs a skill's schedule triggers may start per minute, all its
+    /// triggers together (a period over it is skipped, never run late).
+    #[arg(long, env = "ADAS_TRIGGER_JOBS_PER_MINUTE", default_value_t = 6)]
+    pub trigger_jobs_per_minute: u64,
+    /// Jobs one tenant's schedule triggers may start per minute, all skills
+    /// together.
+    #[arg(
+        long,
+        env = "ADAS_TRIGGER_TENANT_JOBS_PER_MINUTE",
+        default_value_t = 30
+    )]
+    pub trigger_tenant_jobs_per_minute: u64,
+    /// Jobs a skill's schedule triggers may start in 24 hours.
+    #[arg(long, env = "ADAS_TRIGGER_JOBS_PER_DAY", default_value_t = 500)]
+    pub trigger_jobs_per_day: u64,
     /// Jobs this process advances at once (adas-orchestrator and `adas up`): a
     /// concurrency budget, not threads — each job in flight is a task, and a
     /// job waiting on a tool or paused on a person holds no thread.
@@ -322,9 +344,15 @@ impl ServerArgs {
             mcp_ca: self.mcp_ca,
             max_active_jobs_per_principal: self.max_active_jobs_per_principal.max(1),
             max_active_jobs_per_tenant: self.max_active_jobs_per_tenant.max(1),
+            trigger_limits: TriggerLimits {
+                per_skill_minute: self.trigger_jobs_per_minute,
+                per_tenant_minute: self.trigger_tenant_jobs_per_minute,
+                per_skill_day: self.trigger_jobs_per_day,
+            },
             rate_per_principal: self.rate_per_principal,
             rate_per_tenant: self.rate_per_tenant,
             peer_key: self.peer_key.filter(|key| !key.trim().is_empty()),
+            audit_secret: self.audit_secret.filter(|secret| !secret.trim().is_empty()),
             workers: self.workers,
             runtime_threads: self.runtime_threads.map(usize::from),
             step_engine: self.step_engine,
@@ -379,6 +407,8 @@ pub struct ServerConfig {
     pub auth_file: Option<PathBuf>,
     /// The key presented to peers.
     pub peer_key: Option<String>,
+    /// The audit secret's reference (`env:NAME` / `file:PATH`).
+    pub audit_secret: Option<String>,
     /// Serve over TLS (and mTLS when a client CA is given).
     pub tls: Option<TlsFiles>,
     /// CA of the peers' certificates.
@@ -389,6 +419,8 @@ pub struct ServerConfig {
     pub max_active_jobs_per_principal: u64,
     /// Active jobs per tenant.
     pub max_active_jobs_per_tenant: u64,
+    /// How many jobs schedule triggers may start.
+    pub trigger_limits: TriggerLimits,
     /// Requests per second per principal.
     pub rate_per_principal: f64,
     /// Requests per second per tenant.
@@ -458,11 +490,13 @@ impl ServerConfig {
             mcp_stdio: Vec::new(),
             auth_file: None,
             peer_key: None,
+            audit_secret: None,
             tls: None,
             peer_ca: None,
             mcp_ca: None,
             max_active_jobs_per_principal: 100,
             max_active_jobs_per_tenant: 1000,
+            trigger_limits: TriggerLimits::default(),
             rate_per_principal: 50.0,
             rate_per_tenant: 500.0,
             workers: 256,
@@ -618,3 +652,25 @@ pub struct PeerArgs {
 
 /// Resolved peer addresses.
 pub type PeerAddrs = PeerArgs;
+
+/// How many jobs schedule triggers may start: a skill's per minute and per
+/// day, a tenant's per minute (counted in the store, so across replicas).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TriggerLimits {
+    /// Per skill, per minute.
+    pub per_skill_minute: u64,
+    /// Per tenant, per minute.
+    pub per_tenant_minute: u64,
+    /// Per skill, per 24 hours.
+    pub per_skill_day: u64,
+}
+
+impl Default for TriggerLimits {
+    fn default() -> Self {
+        Self {
+            per_skill_minute: 6,
+            per_tenant_minute: 30,
+            per_skill_day: 500,
+        }
+    }
+}

@@ -95,7 +95,11 @@ pub fn grant_condition(condition: &str) -> Result<serde_json_path::JsonPath, Str
 pub fn issue(parsed: &Parsed, tool: &str, result: &Value) -> (Vec<Issued>, Vec<NotIssued>) {
     let mut issued = Vec::new();
     let mut refused = Vec::new();
-    for rule in parsed.grants.iter().filter(|rule| rule.tool == tool) {
+    for rule in parsed
+        .grants
+        .iter()
+        .filter(|rule| rule.tool == tool && !rule.key.starts_with(PRINCIPAL_KEY))
+    {
         if let Some((text, condition)) = &rule.condition {
             let wrapped = Value::Array(vec![result.clone()]);
             if condition.query(&wrapped).is_empty() {
@@ -128,6 +132,85 @@ pub fn issue(parsed: &Parsed, tool: &str, result: &Value) -> (Vec<Issued>, Vec<N
         }
     }
     (issued, refused)
+}
+
+/// The prefix of an injected value that names a fact of the job's principal.
+const PRINCIPAL_REFERENCE: &str = "${principal.";
+/// Held keys of the principal's facts begin with this; no grant's may.
+pub const PRINCIPAL_KEY: &str = "principal.";
+
+/// The principal a job runs for, as its access rules read it: who started
+/// it, authenticated — never a value a user, a program or a tool gave.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Principal {
+    /// Its name (`${principal.name}`).
+    pub name: String,
+    /// Its tenant (`${principal.tenant}`).
+    pub tenant: String,
+    /// Its roles (`${principal.roles}`, a list).
+    pub roles: Vec<String>,
+    /// Claims the operator mapped to its key (`${principal.email}`).
+    pub claims: std::collections::BTreeMap<String, String>,
+}
+
+impl Principal {
+    /// Its facts as held keys (`principal.name`, `principal.email`, …); an
+    /// unnamed principal (dev mode) holds none.
+    pub fn facts(&self) -> Vec<(String, Value)> {
+        if self.name.is_empty() {
+            return Vec::new();
+        }
+        let mut facts = vec![
+            (
+                format!("{PRINCIPAL_KEY}name"),
+                Value::String(self.name.clone()),
+            ),
+            (
+                format!("{PRINCIPAL_KEY}tenant"),
+                Value::String(self.tenant.clone()),
+            ),
+            (
+                format!("{PRINCIPAL_KEY}roles"),
+                Value::Array(self.roles.iter().cloned().map(Value::String).collect()),
+            ),
+        ];
+        for (claim, value) in &self.claims {
+            if is_fact_name(claim) && !matches!(claim.as_str(), "name" | "tenant" | "roles") {
+                facts.push((
+                    format!("{PRINCIPAL_KEY}{claim}"),
+                    Value::String(value.clone()),
+                ));
+            }
+        }
+        facts
+    }
+}
+
+/// A fact's name: one identifier (`email`, `employee_id`).
+pub fn is_fact_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+}
+
+/// The fact `${principal.FACT}` names, if the value is such a reference.
+pub fn principal_reference(value: &Value) -> Option<&str> {
+    value
+        .as_str()?
+        .trim()
+        .strip_prefix(PRINCIPAL_REFERENCE)?
+        .strip_suffix('}')
+        .filter(|fact| is_fact_name(fact))
+}
+
+/// The held key an injected value names: a grant's (`${grants.KEY}`) or a
+/// principal's fact (`${principal.FACT}` → `principal.FACT`).
+pub fn reference(value: &Value) -> Option<String> {
+    grant_reference(value)
+        .map(str::to_owned)
+        .or_else(|| principal_reference(value).map(|fact| format!("{PRINCIPAL_KEY}{fact}")))
 }
 
 /// The grant key `${grants.KEY}` names, if the value is such a reference.
@@ -194,19 +277,29 @@ pub trait HeldGrant {
     fn value(&self) -> &Value;
 }
 
+impl HeldGrant for (String, Value) {
+    fn key(&self) -> &str {
+        &self.0
+    }
+    fn value(&self) -> &Value {
+        &self.1
+    }
+}
+
 fn held<'a, G: HeldGrant>(grants: &'a [G], key: &str) -> Option<&'a G> {
     grants.iter().find(|grant| grant.key() == key)
 }
 
-/// The arguments the rules inject into `tool`'s call: argument → grant key.
+/// The arguments the rules inject into `tool`'s call: argument → held key
+/// (a grant's, or `principal.FACT`).
 pub fn injected(skill: &Skill, tool: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for rule in rules_for(skill, tool) {
         for (argument, value) in &rule.inject {
-            if let Some(key) = grant_reference(value)
+            if let Some(key) = reference(value)
                 && !out.iter().any(|(known, _)| known == argument)
             {
-                out.push((argument.clone(), key.to_owned()));
+                out.push((argument.clone(), key));
             }
         }
     }
@@ -464,6 +557,51 @@ pub fn is_personal(skill: &Skill, tool: &str) -> bool {
     })
 }
 
+/// Values of a personal (`pii_*`) tool's `result` that are never shown: every
+/// string (three characters or more) and number (four digits or more) at any
+/// depth, but those under the tool's `security.reveal` fields. A value too
+/// short to mask would mask every "1" or "ok" of a reply instead.
+pub fn personal_values(skill: &Skill, tool: &str, result: &Value) -> Vec<String> {
+    if !is_personal(skill, tool) {
+        return Vec::new();
+    }
+    let mut shown = result.clone();
+    let reveal: Vec<String> = skill
+        .tools
+        .iter()
+        .filter(|declared| declared.name == tool)
+        .filter_map(|declared| declared.security.as_ref())
+        .flat_map(|security| security.reveal.clone())
+        .collect();
+    // Revealed fields are taken out first; what is left is personal.
+    for path in &reveal {
+        edit(&mut shown, &split(path), &mut |map, last| {
+            map.remove(last);
+        });
+    }
+    let mut values = Vec::new();
+    collect_leaves(&shown, &mut values);
+    values.sort();
+    values.dedup();
+    values
+}
+
+fn collect_leaves(value: &Value, out: &mut Vec<String>) {
+    // Iterative: a result's depth is the server's choice.
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::String(text) if text.trim().chars().count() >= 3 => {
+                out.push(text.trim().to_owned())
+            }
+            Value::Number(number) if number.to_string().len() >= 4 => out.push(number.to_string()),
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+}
+
 /// `(connection id, server tool name)` of a declared tool with an
 /// `mcp_bridge` source.
 pub fn route(skill: &Skill, tool: &str) -> Option<(String, String)> {
@@ -538,12 +676,12 @@ pub fn validate(skill: &Skill, report: &mut dyn FnMut(&str, &'static str, String
             }
         }
         for (argument, value) in &rule.inject {
-            if grant_reference(value).is_none() {
+            if reference(value).is_none() {
                 report(
                     &format!("{at}.inject.{argument}"),
                     codes::INVALID_VALUE,
                     format!(
-                        "an injected argument comes from a grant only: write `${{grants.KEY}}`, not {value}"
+                        "an injected argument comes from a grant or the signed-in principal only: write `${{grants.KEY}}` or `${{principal.name}}` (`.tenant`, `.roles`, or a claim such as `.email`), not {value}"
                     ),
                 );
             }
@@ -572,6 +710,15 @@ pub fn validate(skill: &Skill, report: &mut dyn FnMut(&str, &'static str, String
                     codes::INVALID_VALUE,
                     format!(
                         "`{}` is not a grant key (dotted names, e.g. `sched.user_id`)",
+                        grant.key
+                    ),
+                );
+            } else if grant.key.starts_with(PRINCIPAL_KEY) {
+                report(
+                    &format!("{at}.key"),
+                    codes::INVALID_VALUE,
+                    format!(
+                        "`{}`: `principal.*` names the signed-in principal's facts; no tool result may issue one",
                         grant.key
                     ),
                 );

@@ -283,6 +283,10 @@ pub struct PolicyCondition {
 pub struct Security {
     /// e.g. `pii_read`.
     pub classification: Option<String>,
+    /// Fields of a `pii_*` tool's result that may be shown (dotted paths,
+    /// found at any depth, as filters are): every other value of its result
+    /// is shown as `***` wherever the job is shown.
+    pub reveal: Vec<String>,
 }
 
 /// `policy`.

@@ -396,6 +396,10 @@ pub trait IdempotencyStore: Send + Sync {
     ) -> Result<Option<String>>;
     /// Reads a stored value.
     async fn recall(&self, slag: &str, key: &str) -> Result<Option<String>>;
+    /// Counts one more under `key` and returns the count within its window:
+    /// the window (`window` long) starts with the first count, and the count
+    /// starts over after it. Every process counts in the same window.
+    async fn count(&self, slag: &str, key: &str, window: Duration) -> Result<u64>;
 }
 
 /// The gate's approval book: requests for approval and decisions, each

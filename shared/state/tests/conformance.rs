@@ -282,6 +282,11 @@ macro_rules! conformance {
             }
 
             #[tokio::test]
+            async fn counts_start_over_after_their_window() {
+                cases::counts_start_over_after_their_window(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test]
             async fn approvals_are_set_once_and_apart_from_idempotency_keys() {
                 cases::approvals_are_set_once_and_apart_from_idempotency_keys(
                     &*super::$backend().await.store,

@@ -330,11 +330,32 @@ pub struct HandoffNote {
     pub grants_passed: Vec<String>,
 }
 
-/// A grant value's fingerprint for audit records: SHA-256 (hex) of its JSON
-/// text. Events carry it instead of the value.
+/// A grant value's fingerprint for audit records: HMAC-SHA256 (hex) of its
+/// JSON text under the deployment's audit secret ([`set_audit_key`]), so a
+/// short value (a user id, an SSN) cannot be found by hashing guesses.
+/// Events carry it instead of the value.
 pub fn grant_digest(value: &Json) -> String {
-    use sha2::{Digest, Sha256};
-    hex::encode(Sha256::digest(value.to_string().as_bytes()))
+    use hmac::{KeyInit, Mac};
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(audit_key())
+        .expect("HMAC takes a key of any length");
+    mac.update(value.to_string().as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
+
+static AUDIT_KEY: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+
+/// Keys this process' audit digests with the deployment's secret (once, at
+/// startup, before any digest); false when a key was already in use.
+pub fn set_audit_key(key: Vec<u8>) -> bool {
+    AUDIT_KEY.set(key).is_ok()
+}
+
+fn audit_key() -> &'static [u8] {
+    AUDIT_KEY.get_or_init(|| {
+        let mut key = vec![0u8; 32];
+        getrandom::fill(&mut key).expect("the system's randomness");
+        key
+    })
 }
 
 /// The grants of `record` that still hold at `now_ms`: unexpired, and bound
@@ -345,6 +366,56 @@ pub fn live_grants(record: &JobRecord, now_ms: u64) -> impl Iterator<Item = &Gra
             && grant.principal == record.owner
             && grant.conversation == record.conversation
     })
+}
+
+/// Everything of the job that is never shown in clear: its personal
+/// results' values and its classified grants' values, longest first (so a
+/// value inside another is masked with it).
+pub fn personal_values(record: &JobRecord) -> Vec<String> {
+    let mut values = record.personal.clone();
+    for grant in record.grants.iter().filter(|grant| grant.classified) {
+        match &grant.value {
+            Json::String(text) if text.chars().count() >= 3 => values.push(text.clone()),
+            Json::Number(number) if number.to_string().len() >= 4 => {
+                values.push(number.to_string())
+            }
+            _ => {}
+        }
+    }
+    values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    values.dedup();
+    values
+}
+
+/// `text` with every personal value masked.
+pub fn mask_personal(values: &[String], text: &str) -> String {
+    let mut out = text.to_owned();
+    for value in values {
+        if out.contains(value.as_str()) {
+            out = out.replace(value.as_str(), adas_skill::access::MASK);
+        }
+    }
+    out
+}
+
+/// The principal the job runs for, as its access rules read it.
+pub fn principal(record: &JobRecord) -> adas_skill::access::Principal {
+    adas_skill::access::Principal {
+        name: record.owner.clone(),
+        tenant: record.tenant.clone(),
+        roles: record.owner_roles.clone(),
+        claims: record.owner_claims.clone(),
+    }
+}
+
+/// What the job's access rules may read: its live grants and its owner's
+/// facts (`principal.*`, which no grant can stand in for).
+pub fn held(record: &JobRecord, now_ms: u64) -> Vec<(String, Json)> {
+    live_grants(record, now_ms)
+        .filter(|grant| !grant.key.starts_with(adas_skill::access::PRINCIPAL_KEY))
+        .map(|grant| (grant.key.clone(), grant.value.clone()))
+        .chain(principal(record).facts())
+        .collect()
 }
 
 /// Drops the grants that no longer hold, holding a `grant_expired` event for
@@ -472,6 +543,16 @@ pub struct JobRecord {
     /// no intent of its own ("and downtown?", "cancel it") continues it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub previous_intent: String,
+    /// Values of personal (`pii_*`) results this job holds: shown as `***`
+    /// in every reply, event, log line and page made of the job.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub personal: Vec<String>,
+    /// The owner's roles when it started the job (`${principal.roles}`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub owner_roles: Vec<String>,
+    /// Claims the operator mapped to the owner's key (`${principal.email}`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub owner_claims: std::collections::BTreeMap<String, String>,
     /// Created (RFC 3339).
     pub created_at: String,
     /// Last written (RFC 3339).
@@ -533,6 +614,9 @@ impl JobRecord {
             handoff: None,
             memory: Map::new(),
             previous_intent: String::new(),
+            personal: Vec::new(),
+            owner_roles: Vec::new(),
+            owner_claims: std::collections::BTreeMap::new(),
             created_at: stamp.clone(),
             updated_at: stamp,
             ended_at: None,

@@ -6,7 +6,9 @@
 
 mod models;
 pub mod rpc;
-pub use models::models;
+pub use models::{audit_secret, models};
+
+pub mod personal;
 
 use adas_jobs::{
     EventKind, JobEvent, JobRecord, JobStatus, OutcomeClass, StoredJob, Waiting, parse_rfc3339_ms,
@@ -165,8 +167,16 @@ pub fn waiting(waiting: &Waiting) -> pb::Waiting {
     }
 }
 
-/// A stored job on the wire.
+/// A stored job on the wire, its personal values masked.
 pub fn job(stored: &StoredJob) -> pb::Job {
+    personal::mask(
+        full_job(stored),
+        "adas.v1.Job",
+        &adas_step::personal_values(&stored.record),
+    )
+}
+
+fn full_job(stored: &StoredJob) -> pb::Job {
     let record: &JobRecord = &stored.record;
     pb::Job {
         goal: record.goal.clone(),
@@ -203,7 +213,7 @@ pub fn job(stored: &StoredJob) -> pb::Job {
         grants: adas_jobs::live_grants(record, adas_state::now_ms())
             .map(grant)
             .collect(),
-        ..job_basic(stored)
+        ..basic_job(stored)
     }
 }
 
@@ -257,6 +267,14 @@ pub fn conversation_name(record: &JobRecord) -> String {
 /// A job on the wire in the BASIC view: identity and state, without the
 /// context, plan, results and calls that make the full message expensive.
 pub fn job_basic(stored: &StoredJob) -> pb::Job {
+    personal::mask(
+        basic_job(stored),
+        "adas.v1.Job",
+        &adas_step::personal_values(&stored.record),
+    )
+}
+
+fn basic_job(stored: &StoredJob) -> pb::Job {
     let record: &JobRecord = &stored.record;
     pb::Job {
         name: job_name(&record.slag, &record.job_id),
@@ -306,10 +324,16 @@ pub fn event_type(kind: EventKind) -> pb::JobEventType {
     TYPES[kind as usize]
 }
 
-/// A job event on the wire.
-pub fn event(slag: &str, job_id: &str, id: &str, event: &JobEvent) -> pb::JobEvent {
+/// A job event on the wire, the job's `personal` values masked
+/// ([`adas_step::personal_values`]).
+pub fn event(
+    (slag, job_id): (&str, &str),
+    id: &str,
+    event: &JobEvent,
+    personal: &[String],
+) -> pb::JobEvent {
     let kind = event_type(event.kind);
-    pb::JobEvent {
+    let event = pb::JobEvent {
         event_id: id.to_owned(),
         job: job_name(slag, job_id),
         r#type: kind as i32,
@@ -323,7 +347,8 @@ pub fn event(slag: &str, job_id: &str, id: &str, event: &JobEvent) -> pb::JobEve
         },
         time: timestamp(&event.time),
         job_version: event.job_version as i64,
-    }
+    };
+    personal::mask(event, "adas.v1.JobEvent", personal)
 }
 
 /// A document's errors as a status: each diagnostic a `source.<path>` field

@@ -92,3 +92,25 @@ mod shown_url_tests {
         );
     }
 }
+
+/// Keys this process' audit digests with the deployment's secret
+/// (`--audit-secret`, a reference read here, at startup); a reference that
+/// does not resolve fails the start. Without one a process keeps a random
+/// secret of its own.
+pub fn audit_secret(config: &adas_runtime::ServerConfig) -> Result<(), adas_runtime::RuntimeError> {
+    let Some(reference) = &config.audit_secret else {
+        return Ok(());
+    };
+    let secret = adas_llm::config::resolve_secret("--audit-secret", reference, &|name| {
+        std::env::var(name).ok()
+    })
+    .map_err(|error| adas_runtime::RuntimeError::Startup(error.to_string()))?;
+    if secret.0.len() < 16 {
+        return Err(adas_runtime::RuntimeError::Startup(
+            "--audit-secret: the secret it names is shorter than 16 bytes".into(),
+        ));
+    }
+    // `adas up` calls this once per service in one process: the first sets it.
+    adas_step::set_audit_key(secret.0.into_bytes());
+    Ok(())
+}

@@ -150,6 +150,9 @@ pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
             .unwrap_or_default(),
         memory_json: map_bytes(&record.memory),
         previous_intent: record.previous_intent.clone(),
+        owner_roles: record.owner_roles.clone(),
+        personal_values: record.personal.clone(),
+        owner_claims: record.owner_claims.clone().into_iter().collect(),
         started_call: record.started_call.as_ref().map(|started| pb::StartedCall {
             key: started.key.clone(),
             tool: started.tool.clone(),
@@ -298,6 +301,9 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
         },
         memory: map_from(&message.memory_json)?,
         previous_intent: message.previous_intent,
+        owner_roles: message.owner_roles,
+        personal: message.personal_values,
+        owner_claims: message.owner_claims.into_iter().collect(),
         started_call: message.started_call.map(|started| StartedCall {
             key: started.key,
             tool: started.tool,

@@ -12,6 +12,10 @@ pub struct PrincipalEntry {
     pub tenant: String,
     /// Its roles.
     pub roles: Vec<String>,
+    /// Claims the operator maps to it (`email`: `alice@company.com`), which
+    /// skills read as `${principal.email}`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub claims: std::collections::BTreeMap<String, String>,
     /// SHA-256 of its API key, hex (empty: no key).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub key_sha256: String,
@@ -122,10 +126,46 @@ impl AuthFile {
             name: name.to_owned(),
             tenant: tenant.to_owned(),
             roles: roles.to_vec(),
+            claims: Default::default(),
             key_sha256: key_digest(&key),
             cert_sha256: String::new(),
         });
         Ok(key)
+    }
+
+    /// Sets `name`'s claims from `NAME=VALUE` entries (replacing its claims).
+    pub fn set_claims(&mut self, name: &str, entries: &[String]) -> Result<(), String> {
+        let mut claims = std::collections::BTreeMap::new();
+        for entry in entries {
+            let (claim, value) = entry
+                .split_once('=')
+                .ok_or_else(|| format!("claim `{entry}`: expected NAME=VALUE"))?;
+            let claim = claim.trim();
+            if claim.is_empty()
+                || claim.len() > 64
+                || !claim
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+                || matches!(claim, "name" | "tenant" | "roles")
+            {
+                return Err(format!(
+                    "claim `{claim}`: letters, digits, `-` and `_` (not name, tenant or roles, which every principal has)"
+                ));
+            }
+            if value.is_empty() || value.len() > 256 || value.chars().any(char::is_control) {
+                return Err(format!(
+                    "claim `{claim}`: a value of 1–256 printable characters"
+                ));
+            }
+            claims.insert(claim.to_owned(), value.to_owned());
+        }
+        let entry = self
+            .principals
+            .iter_mut()
+            .find(|entry| entry.name == name)
+            .ok_or_else(|| format!("no principal named `{name}`"))?;
+        entry.claims = claims;
+        Ok(())
     }
 
     /// Adds a principal that authenticates with the client certificate in

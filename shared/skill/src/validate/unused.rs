@@ -129,6 +129,7 @@ pub(super) const USED_FIELDS: &[&str] = &[
     "tools[*].source.mcp_tool",
     "tools[*].security",
     "tools[*].security.classification",
+    "tools[*].security.reveal",
     "grant_mappings",
     "grant_mappings[*].tool",
     "grant_mappings[*].on_success",

@@ -81,6 +81,25 @@ impl IdempotencyStore for MemoryStore {
         validate_idempotency_key(key)?;
         Ok(recorded(&self.lock().idempotency, (slag, key)))
     }
+
+    async fn count(&self, slag: &str, key: &str, window: Duration) -> Result<u64> {
+        validate_slag_key(slag)?;
+        validate_idempotency_key(key)?;
+        let mut inner = self.lock();
+        let now = Instant::now();
+        let map_key = (slag.to_owned(), format!("count:{key}"));
+        let (count, expires_at) = match inner.idempotency.get(&map_key) {
+            Some((count, expires_at)) if *expires_at > now => {
+                (count.parse::<u64>().unwrap_or(0) + 1, *expires_at)
+            }
+            _ => (1, now + window),
+        };
+        inner
+            .idempotency
+            .insert(map_key, (count.to_string(), expires_at));
+        inner.note_write();
+        Ok(count)
+    }
 }
 
 #[async_trait]

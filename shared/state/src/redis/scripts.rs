@@ -166,6 +166,14 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return false
 ";
 
+/// KEYS: a counter. ARGV: its window in ms. The count after this one; the
+/// window starts with the first.
+pub(super) const COUNT: &str = r"
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return count
+";
+
 /// KEYS: queue lane. ARGV: group, consumer, delivery id. 1 when the consumer
 /// still holds the delivery (its idle time is reset), else 0.
 pub(super) const RENEW: &str = r"

@@ -106,6 +106,19 @@ impl IdempotencyStore for RedisStore {
         validate_idempotency_key(key)?;
         self.get_string(self.keys.idempotency(slag, key)).await
     }
+
+    async fn count(&self, slag: &str, key: &str, window: Duration) -> Result<u64> {
+        validate_slag_key(slag)?;
+        validate_idempotency_key(key)?;
+        let count: u64 = self
+            .scripts
+            .count
+            .key(self.keys.idempotency(slag, &format!("count:{key}")))
+            .arg(window.as_millis().max(1) as u64)
+            .invoke_async(&mut self.conn())
+            .await?;
+        Ok(count)
+    }
 }
 
 #[async_trait]

@@ -444,6 +444,32 @@ pub async fn idempotency_keys_are_set_once_and_expire(store: &dyn StateStore) {
     );
 }
 
+pub async fn counts_start_over_after_their_window(store: &dyn StateStore) {
+    let long = Duration::from_secs(60);
+    for expected in 1..=3 {
+        assert_eq!(store.count("cs", "rate", long).await.unwrap(), expected);
+    }
+    // Another slag, another key: counted apart; a remembered key is not a count.
+    assert_eq!(store.count("ops", "rate", long).await.unwrap(), 1);
+    assert_eq!(store.remember("cs", "rate", "x", long).await.unwrap(), None);
+    assert_eq!(store.count("cs", "rate", long).await.unwrap(), 4);
+    assert_eq!(
+        store
+            .count("cs", "brief", Duration::from_millis(30))
+            .await
+            .unwrap(),
+        1
+    );
+    eventually("the count's window ends", || async {
+        store
+            .count("cs", "brief", Duration::from_millis(30))
+            .await
+            .unwrap()
+            == 1
+    })
+    .await;
+}
+
 pub async fn approvals_are_set_once_and_apart_from_idempotency_keys(store: &dyn StateStore) {
     let ttl = Duration::from_secs(60);
     let key = "approval:j1:d1";

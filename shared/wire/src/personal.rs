@@ -1,0 +1,85 @@
+//! Personal values never leave in clear: a job's `pii_*` results and its
+//! classified grants are `***` in every message made of the job — the reply,
+//! its calls' arguments and outputs, the plan, the waiting question, every
+//! event — whatever field of the contract they ended up in. The walk is over
+//! the message's descriptor, so a field added to the contract later is
+//! masked too.
+
+use std::sync::LazyLock;
+
+use prost::Message;
+use prost_reflect::{DescriptorPool, DynamicMessage, ReflectMessage, Value};
+
+static POOL: LazyLock<DescriptorPool> = LazyLock::new(|| {
+    DescriptorPool::decode(adas_proto::FILE_DESCRIPTOR_SET).expect("the contract's descriptors")
+});
+
+/// `message` (of the contract type `full_name`) with every string holding a
+/// value of `personal` masked, at any depth. Unchanged when `personal` is empty.
+pub fn mask<M: Message + Default>(message: M, full_name: &str, personal: &[String]) -> M {
+    if personal.is_empty() {
+        return message;
+    }
+    let Some(descriptor) = POOL.get_message_by_name(full_name) else {
+        return message;
+    };
+    let Ok(mut dynamic) = DynamicMessage::decode(descriptor, message.encode_to_vec().as_slice())
+    else {
+        return message;
+    };
+    mask_message(&mut dynamic, personal);
+    M::decode(dynamic.encode_to_vec().as_slice()).unwrap_or(message)
+}
+
+fn mask_message(message: &mut DynamicMessage, personal: &[String]) {
+    let fields: Vec<_> = message.descriptor().fields().collect();
+    for field in fields {
+        if message.has_field(&field) {
+            mask_value(message.get_field_mut(&field), personal);
+        }
+    }
+}
+
+fn mask_value(value: &mut Value, personal: &[String]) {
+    match value {
+        Value::String(text) => {
+            let masked = adas_step::mask_personal(personal, text);
+            if masked != *text {
+                *text = masked;
+            }
+        }
+        Value::Message(message) => mask_message(message, personal),
+        Value::List(items) => items.iter_mut().for_each(|item| mask_value(item, personal)),
+        Value::Map(map) => map.values_mut().for_each(|item| mask_value(item, personal)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use adas_proto::pb;
+
+    #[test]
+    fn every_string_of_a_job_is_masked_at_any_depth() {
+        let job = pb::Job {
+            goal: "book for 123-45-6789".into(),
+            result: Some(pb::JobResult {
+                reply: "Your SSN is 123-45-6789.".into(),
+                ..Default::default()
+            }),
+            tool_calls: vec![pb::ToolCallRecord {
+                output: Some(prost_types::Value {
+                    kind: Some(prost_types::value::Kind::StringValue(
+                        "ssn 123-45-6789".into(),
+                    )),
+                }),
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let masked = super::mask(job, "adas.v1.Job", &["123-45-6789".to_owned()]);
+        let text = format!("{masked:?}");
+        assert!(!text.contains("123-45-6789"), "{text}");
+        assert_eq!(masked.result.unwrap().reply, "Your SSN is ***.");
+    }
+}
