@@ -2,6 +2,7 @@
 proto/ with grpcio-tools, and run suite binaries on 127.0.0.1:0."""
 
 import hashlib
+import hmac
 import json
 import os
 import pathlib
@@ -63,7 +64,9 @@ class Service:
         os.makedirs(self.memory_root, exist_ok=True)
         flags = ["--memory-root", self.memory_root, "--templates-dir", str(ROOT / "skill-templates")] if suite_flags else []
         self.command = [str(binary(name)), *args, "--listen", "127.0.0.1:0", *flags]
-        self.env = {**os.environ, "ADAS_LOG_FORMAT": "json", "ADAS_LOG": "warn", **(env or {})}
+        self.env = {**os.environ, "ADAS_LOG_FORMAT": "json", "ADAS_LOG": "warn",
+                    "ADAS_AUDIT_SECRET": "env:ADAS_E2E_AUDIT_SECRET",
+                    "ADAS_E2E_AUDIT_SECRET": AUDIT_SECRET, **(env or {})}
         self._start()
 
     def _start(self):
@@ -350,9 +353,15 @@ REQUIRED_GRANTS = {
 }
 
 
+# The audit secret every suite these tests start is given (`--audit-secret`):
+# grant digests are HMAC-SHA256 under it.
+AUDIT_SECRET = "e2e-audit-secret-not-for-production"
+
+
 def grant_digest(value) -> str:
-    """SHA-256 of a grant value's JSON text, as serde_json writes it."""
-    return hashlib.sha256(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+    """HMAC-SHA256 of a grant value's JSON text, as serde_json writes it."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    return hmac.new(AUDIT_SECRET.encode(), text, hashlib.sha256).hexdigest()
 
 
 def invariant_violations(event_logs: dict, executions: list, complete_logs: bool = True) -> list:

@@ -45,8 +45,16 @@ fn required_grants(tool: &str) -> Option<(&'static [&'static str], Option<&'stat
     }
 }
 
+/// The audit secret every suite the checker watches is started with
+/// (`--audit-secret`): grant digests are HMAC-SHA256 under it.
+pub const AUDIT_SECRET: &str = "e2e-audit-secret-not-for-production";
+
 fn digest_of(value: &Json) -> String {
-    adas_dia::digest::sha256_hex(value.to_string().as_bytes())
+    use hmac::{KeyInit, Mac};
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(AUDIT_SECRET.as_bytes())
+        .expect("any key length");
+    mac.update(value.to_string().as_bytes());
+    hex::encode(mac.finalize().into_bytes())
 }
 
 /// Whether the shipped templates demand an approval of `tool` with `arguments`,
@@ -311,6 +319,7 @@ pub fn violations(logs: &EventLogs, executions: &[Json], own_policy: &[String]) 
 pub struct CheckedStore {
     redis: RedisServer,
     executions_log: PathBuf,
+    audit_secret: PathBuf,
     own_policy: std::sync::Mutex<Vec<String>>,
 }
 
@@ -318,9 +327,12 @@ impl CheckedStore {
     /// A fresh store; `dir` holds the executions log.
     pub fn start(dir: &Path) -> Self {
         std::fs::create_dir_all(dir).expect("the suite's scratch dir");
+        let audit_secret = dir.join("audit-secret");
+        std::fs::write(&audit_secret, AUDIT_SECRET).expect("the audit secret");
         Self {
             redis: RedisServer::start(),
             executions_log: dir.join("executions.jsonl"),
+            audit_secret,
             own_policy: std::sync::Mutex::default(),
         }
     }
@@ -336,6 +348,8 @@ impl CheckedStore {
             "relaxed".into(),
             "--demo-mcp-executions-log".into(),
             self.executions_log.display().to_string(),
+            "--audit-secret".into(),
+            format!("file:{}", self.audit_secret.display()),
         ]
     }
 

@@ -718,3 +718,6 @@ mod more;
 
 #[path = "control/rest.rs"]
 mod rest;
+
+#[path = "control/hostile.rs"]
+mod hostile;

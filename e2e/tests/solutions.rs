@@ -426,3 +426,6 @@ async fn a_verified_user_is_handed_off_and_books_as_herself_and_nobody_else() {
 
 #[path = "solutions/more.rs"]
 mod more;
+
+#[path = "solutions/identity.rs"]
+mod identity;

@@ -39,6 +39,13 @@ pub const PRINCIPALS: &[(&str, &str, &[&str])] = &[
     ("g-service", "globex", &["service"]),
 ];
 
+/// Claims mapped to some principals' keys (`--claim`), what skills read as
+/// `${principal.email}`.
+pub const CLAIMS: &[(&str, &str)] = &[
+    ("alice", "email=alice@company.com"),
+    ("bob", "email=bob@gmail.com"),
+];
+
 pub struct Suite {
     pub service: SpawnedService,
     pub keys: HashMap<&'static str, String>,
@@ -62,6 +69,9 @@ pub fn create_key(auth_file: &Path, name: &str, tenant: &str, roles: &[&str]) ->
     ]);
     for role in roles {
         command.args(["--role", role]);
+    }
+    for (_, claim) in CLAIMS.iter().filter(|(who, _)| *who == name) {
+        command.args(["--claim", claim]);
     }
     let output = command.output().unwrap();
     assert!(output.status.success(), "{output:?}");

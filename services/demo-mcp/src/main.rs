@@ -29,6 +29,14 @@ struct Cli {
     /// hostile server).
     #[arg(long, hide = true)]
     fail_list: bool,
+    /// Leave this tool out of `tools/list` while still running calls to it
+    /// (for tests of a hostile server). Repeat for several.
+    #[arg(long = "hide-tool", hide = true)]
+    hide_tools: Vec<String>,
+    /// Offer only this tool (repeat for several; `customer.records`, a read
+    /// that leaks personal fields, is offered only so). For tests.
+    #[arg(long = "only-tool", hide = true)]
+    only_tools: Vec<String>,
     /// Added latency per tool call in milliseconds (for tests).
     #[arg(long, env = "ADAS_DEMO_MCP_DELAY_MS", default_value_t = 0)]
     delay_ms: u64,
@@ -50,13 +58,21 @@ fn main() -> ExitCode {
         let shutdown = adas_runtime::shutdown_signal();
         println!("listening on {addr}");
         tracing::info!(%addr, path = adas_demo_mcp::MCP_PATH, "demo MCP server serving");
-        let mut server = adas_demo_mcp::DemoMcp::new()
-            .with_delay(std::time::Duration::from_millis(cli.delay_ms));
+        let base = if cli.only_tools.is_empty() {
+            adas_demo_mcp::DemoMcp::new()
+        } else {
+            let names: Vec<&str> = cli.only_tools.iter().map(String::as_str).collect();
+            adas_demo_mcp::DemoMcp::only(&names)
+        };
+        let mut server = base.with_delay(std::time::Duration::from_millis(cli.delay_ms));
         if let Some(path) = &cli.executions_log {
             server = server.with_executions_log(path)?;
         }
         if cli.fail_list {
             server = server.with_failing_list();
+        }
+        if !cli.hide_tools.is_empty() {
+            server = server.with_hidden(cli.hide_tools.clone());
         }
         server.serve_http(listener, shutdown).await
     })

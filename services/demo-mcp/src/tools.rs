@@ -17,6 +17,13 @@ fn schema(properties: Json, required: &[&str]) -> Arc<JsonObject> {
 /// A server-side `sys.echo`, offered only by servers built with [`crate::DemoMcp::only`].
 pub const SERVER_ECHO: &str = "sys.echo";
 
+/// A read of personal records that leaks (offered only by servers built
+/// with [`crate::DemoMcp::only`]): its list comes as one text block per
+/// record, as the official Python SDK sends a list, and its errors carry the
+/// fields a skill's filters remove — as JSON for a locked record, in plain
+/// text for a missing one.
+pub const LEAKY_RECORDS: &str = "customer.records";
+
 /// Every demo tool.
 pub fn definitions() -> Vec<Tool> {
     let string = |description: &str| json!({"type": "string", "description": description});
@@ -50,6 +57,14 @@ pub fn definitions() -> Vec<Tool> {
             "Delete a customer's record",
             schema(
                 json!({"customer_id": string("Customer to delete")}),
+                &["customer_id"],
+            ),
+        ),
+        Tool::new(
+            LEAKY_RECORDS,
+            "Read a customer's records",
+            schema(
+                json!({"customer_id": string("Customer, e.g. C-1")}),
                 &["customer_id"],
             ),
         ),
@@ -193,6 +208,18 @@ pub fn call(tool: &str, args: &Map<String, Json>) -> Result<Json, String> {
             }))
         }
         SERVER_ECHO => Ok(json!({"text": text(args, "text")?, "served_by": "adas-demo-mcp"})),
+        LEAKY_RECORDS => match text(args, "customer_id")? {
+            "C-1" => Ok(json!([
+                {"customer_id": "C-1", "name": "Ann Lee", "ssn": "111-22-3333"},
+                {"customer_id": "C-1", "name": "Ann Lee", "ssn": "444-55-6666"}
+            ])),
+            "C-2" => Err(
+                json!({"error": "record locked", "customer": {"ssn": "777-88-9999"}}).to_string(),
+            ),
+            other => Err(format!(
+                "no record for {other}; last holder ssn: 222-33-4444, call support"
+            )),
+        },
         "delete_customer_record" => {
             Ok(json!({"deleted": true, "customer_id": text(args, "customer_id")?}))
         }

@@ -162,28 +162,31 @@ impl Worker {
                     .iter()
                     .find(|spec| spec.name == tool)
                     .cloned();
-                let refused =
-                    match &spec {
-                        // Hidden from the server's current list: whatever it
-                        // would run now was never checked against the pin.
-                        None => Some(format!(
-                            "`{tool}` is not in its server's current tool list: it is called only \
+                let refused = match &spec {
+                    // Hidden from the server's current list: whatever it
+                    // would run now was never checked against the pin.
+                    None => Some(format!(
+                        "`{tool}` is not in its server's current tool list: it is called only \
                          on a definition the server serves and an admin accepted"
-                        )),
-                        Some(spec)
-                            if resolved.unaccepted.iter().any(|name| name == tool)
-                                || matches!(
-                                    spec.availability,
-                                    adas_tools::Availability::NotServed
-                                        | adas_tools::Availability::Undeclared
-                                ) =>
-                        {
-                            Some(spec.unavailable_reason.clone().unwrap_or_else(|| {
-                                format!("`{tool}` is not served by its server now")
-                            }))
-                        }
-                        Some(_) => None,
-                    };
+                    )),
+                    Some(spec) if spec.availability == adas_tools::Availability::NotServed => {
+                        Some(format!(
+                            "`{tool}` is not in its server's current tool list ({}): it is \
+                                 called only on a definition the server serves and an admin \
+                                 accepted",
+                            spec.unavailable_reason.as_deref().unwrap_or("not served")
+                        ))
+                    }
+                    Some(spec)
+                        if resolved.unaccepted.iter().any(|name| name == tool)
+                            || spec.availability == adas_tools::Availability::Undeclared =>
+                    {
+                        Some(spec.unavailable_reason.clone().unwrap_or_else(|| {
+                            format!("`{tool}` is not accepted on its server now")
+                        }))
+                    }
+                    Some(_) => None,
+                };
                 (refused, spec, !resolved.stale_sources.is_empty())
             }
             // Fail closed: a server that will not list its tools does not get calls.

@@ -54,8 +54,8 @@ impl Vars {
             out.push_str(&rest[..start]);
             let after = &rest[start + 2..];
             let at = consumed + start;
-            // `${grants.KEY}` is a runtime reference to a conversation's grant
-            // (access_policy `inject`), not an operator variable: kept as written.
+            // `${grants.KEY}` and `${principal.FACT}` are runtime references
+            // (access_policy `inject`), not operator variables: kept as written.
             if let Some(len) = grant_reference(after) {
                 let used = start + 2 + len;
                 out.push_str(&rest[start..used]);
@@ -117,10 +117,13 @@ impl Vars {
     }
 }
 
-/// The length of `grants.KEY}` at the start of `after` (KEY: dotted names of
-/// letters, digits, `_` and `-`, at most 256 bytes), if it is one.
+/// The length of `grants.KEY}` or `principal.FACT}` at the start of `after`
+/// (KEY: dotted names of letters, digits, `_` and `-`, at most 256 bytes),
+/// if it is one: both are the runtime's references, not operator variables.
 fn grant_reference(after: &str) -> Option<usize> {
-    let key = after.strip_prefix("grants.")?;
+    let (prefix, key) = ["grants.", "principal."]
+        .into_iter()
+        .find_map(|prefix| after.strip_prefix(prefix).map(|key| (prefix, key)))?;
     let end = key.find('}')?;
     let name = &key[..end];
     let valid = !name.is_empty()
@@ -131,7 +134,7 @@ fn grant_reference(after: &str) -> Option<usize> {
                     .chars()
                     .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
         });
-    valid.then_some("grants.".len() + end + 1)
+    valid.then_some(prefix.len() + end + 1)
 }
 
 /// 1-based line and column (in characters) of byte offset `at`.

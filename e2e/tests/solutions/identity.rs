@@ -1,0 +1,171 @@
+//! Identity you can bind to: the gateway of the scheduling solution set up
+//! as documented (README "Grants, access policy, solutions") looks up the
+//! signed-in caller only (`${principal.email}`, a claim the operator mapped
+//! to the key), so nobody obtains anybody else's grants; what a `pii_*` tool
+//! returns is never shown; a worker that would break the solution's contract
+//! is refused when it is put.
+
+use super::*;
+
+/// The documented setup: the lookup's `email` is the caller's own, and of a
+/// personal result only these fields are shown.
+fn caller_only(gateway: &mut Value) {
+    gateway["access_policy"]["rules"]
+        .as_array_mut()
+        .expect("the export's rules")
+        .push(serde_json::json!({
+            "tools": ["identity.user.lookup"],
+            "effect": "constrain",
+            "inject": {"email": "${principal.email}"}
+        }));
+    gateway["tools"][0]["security"]["reveal"] = serde_json::json!(["name", "status"]);
+}
+
+fn looked_up(log: &Path) -> Vec<String> {
+    executed(log, "user.lookup")
+        .iter()
+        .map(|call| {
+            call["arguments"]["email"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn bob_can_never_obtain_alices_grants() {
+    let scheduling = Scheduling::start("solution-caller-only", caller_only).await;
+    // Bob types Alice's address, as the attack did: the lookup is his own.
+    let borrowed = verified(&scheduling, "bob", "alice@company.com").await;
+    assert!(
+        matches!(
+            outcome(&borrowed),
+            pb::OutcomeClass::Success | pb::OutcomeClass::PolicyDenied
+        ),
+        "{borrowed:?}"
+    );
+    assert!(
+        borrowed.grants.iter().all(|grant| grant.principal == "bob"),
+        "{:?}",
+        borrowed.grants
+    );
+    let shown = format!(
+        "{borrowed:?}{:?}",
+        scheduling.events("bob", &borrowed).await
+    );
+    for secret in ["078-05-1120", "u-alice", "457-55-5462"] {
+        assert!(!shown.contains(secret), "{secret} in {shown}");
+    }
+    // Nor can he book as her afterwards: whatever he holds is his.
+    scheduling
+        .turn("bob", &borrowed.conversation, "", &book(None))
+        .await;
+    // And a suspended user's address gets him nothing of hers either.
+    verified(&scheduling, "bob", "carol@company.com").await;
+    let looked = looked_up(&scheduling.log);
+    assert!(!looked.is_empty());
+    assert!(
+        looked.iter().all(|email| email == "bob@gmail.com"),
+        "only the caller is ever looked up: {looked:?}"
+    );
+    for created in executed(&scheduling.log, "event.create") {
+        assert_eq!(created["arguments"]["organizer_id"], "u-bob", "{created:?}");
+    }
+    // A forged address in a program is refused, not looked up.
+    let forged = scheduling
+        .turn(
+            "bob",
+            "",
+            "",
+            r#"identity.user.lookup(email="alice@company.com")"#,
+        )
+        .await;
+    assert_eq!(
+        outcome(&forged),
+        pb::OutcomeClass::PolicyDenied,
+        "{forged:?}"
+    );
+    assert!(
+        looked_up(&scheduling.log)
+            .iter()
+            .all(|email| email == "bob@gmail.com")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_personal_result_is_never_shown() {
+    let scheduling = Scheduling::start_logging_info("solution-personal", caller_only).await;
+    let gateway = verified(&scheduling, "alice", "alice@company.com").await;
+    assert_eq!(
+        status(&gateway),
+        pb::JobStatus::Completed,
+        "{:?}",
+        gateway.error
+    );
+    // Her SSN and ids are in the tool's result; nowhere she (or anyone) reads.
+    let events = scheduling.events("alice", &gateway).await;
+    let page = console_page(&scheduling.suite, "alice", &format!("/{}", gateway.name)).await;
+    for shown in [format!("{gateway:?}"), format!("{events:?}"), page] {
+        for secret in ["078-05-1120", "u-alice", "team_member"] {
+            assert!(!shown.contains(secret), "{secret} in {shown}");
+        }
+    }
+    let logged = scheduling.suite.log();
+    assert!(!logged.contains("078-05-1120"), "logged");
+    // What the skill reveals is shown.
+    assert!(format!("{gateway:?}").contains("Alice"), "{gateway:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_worker_that_would_break_the_contract_is_refused_when_put() {
+    let scheduling = Scheduling::start("solution-contract-put", |_| {}).await;
+    let mut registry = scheduling.suite.registry("root").await;
+    let current = registry
+        .get_skill(pb::GetSkillRequest {
+            name: "skills/scheduling-agent".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut loose: Value = serde_json::from_str(&current.source).unwrap();
+    loose.as_object_mut().unwrap().remove("access_policy");
+    let refused = registry
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/scheduling-agent".into(),
+            source: serde_json::to_string_pretty(&loose).unwrap(),
+            etag: current.etag.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    assert!(
+        refused.message().contains("contract"),
+        "{}",
+        refused.message()
+    );
+    use tonic_types::StatusExt;
+    let violations = refused
+        .get_error_details()
+        .bad_request()
+        .expect("field violations")
+        .field_violations
+        .clone();
+    assert!(
+        violations
+            .iter()
+            .any(|violation| violation.description.contains("sched.user_id")
+                && violation.description.contains(':')),
+        "{violations:?}"
+    );
+    // The stored worker is the one that keeps the contract.
+    let after = registry
+        .get_skill(pb::GetSkillRequest {
+            name: "skills/scheduling-agent".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(after.etag, current.etag);
+}
