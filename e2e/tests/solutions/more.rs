@@ -456,3 +456,39 @@ pub(super) async fn an_escalated_conversation_goes_to_the_escalation_target() {
         .into_inner();
     assert_eq!(suite.settle("alice", &last.name).await.slag, "returns-desk");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_schedule_every_second_starts_no_more_than_its_rate() {
+    let root = adas_testkit::scratch_dir("triggers-rate");
+    let store = adas_e2e::invariants::CheckedStore::start(&root);
+    let suite = store.spawn_up(&root, &["--trigger-jobs-per-minute", "2"], &[]);
+    let channel = tonic::transport::Channel::from_shared(suite.endpoint())
+        .unwrap()
+        .connect_lazy();
+    pb::skill_registry_service_client::SkillRegistryServiceClient::new(channel.clone())
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/ledger-watch".into(),
+            source: TICKING.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    // A rescan and several one-second periods (a duration to observe).
+    tokio::time::sleep(std::time::Duration::from_secs(10)).await;
+    let jobs = pb::orchestrator_service_client::OrchestratorServiceClient::new(channel)
+        .list_jobs(pb::ListJobsRequest {
+            parent: "skills/ledger-watch".into(),
+            page_size: 1000,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .jobs;
+    assert!(!jobs.is_empty(), "the trigger ran");
+    assert!(
+        jobs.len() <= 2,
+        "the trigger passed its rate: {}",
+        jobs.len()
+    );
+}

@@ -627,6 +627,41 @@ mod tests {
     }
 
     #[test]
+    fn a_rewrite_keeping_the_old_mtime_is_still_read_and_claims_come_along() {
+        let dir = std::env::temp_dir().join(format!("adas-auth-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("auth.json");
+        let mut file = AuthFile::default();
+        let key = file.add_key("alice", "acme", &["user".into()]).unwrap();
+        file.set_claims("alice", &["email=alice@company.com".into()])
+            .unwrap();
+        assert!(file.set_claims("alice", &["name=eve".into()]).is_err());
+        file.write(&path).unwrap();
+        let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+        let auth = Authenticator::from_file(&path).unwrap();
+        let alice = auth.authenticate(&key).expect("alice signs in");
+        assert_eq!(alice.claims["email"], "alice@company.com");
+        // The key is revoked by a rewrite that puts the old mtime back.
+        AuthFile::default().write(&path).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(mtime)
+            .unwrap();
+        let mut refused = false;
+        for _ in 0..100 {
+            if auth.authenticate(&key).is_none() {
+                refused = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert!(refused, "the revoked key still works");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn bearer_headers() {
         let mut headers = http::HeaderMap::new();
         assert_eq!(bearer(&headers), None);

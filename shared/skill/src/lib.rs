@@ -13,6 +13,7 @@ pub mod diagnostics;
 pub mod document;
 pub mod engine;
 mod error;
+pub mod filter;
 pub mod grammar;
 pub mod model;
 pub mod operational;

@@ -1,7 +1,10 @@
 //! The expressions of an operational skill, parsed once when it loads: the
 //! JSONPaths of its grant mappings and the conditions of its approvals and
 //! tool policies. A call reads them here; nothing a tool returns or a caller
-//! sends is ever parsed as one of these grammars.
+//! sends is ever parsed as one of these grammars. JSONPath is RFC 9535
+//! (`serde_json_path`), never a hand parser: a builder condition
+//! `$.status == "active"` is the filter `$[?@.status == "active"]` over the
+//! one result.
 
 use std::collections::HashMap;
 
@@ -10,6 +13,49 @@ use serde_json::Value;
 use crate::compile::CompiledPolicy;
 use crate::condition::Condition;
 use crate::model::Skill;
+
+/// A compiled JSONPath, or why it does not parse: within the bounds of
+/// [`crate::grammar`] first, since the parser recurses once per level.
+pub fn json_path(text: &str) -> Result<serde_json_path::JsonPath, String> {
+    crate::grammar::check(crate::grammar::Grammar::JsonPath, text)?;
+    serde_json_path::JsonPath::parse(text).map_err(|error| error.to_string())
+}
+
+/// The RFC 9535 filter a builder condition stands for: every `$` outside a
+/// string literal becomes `@`, and the whole is a filter over `[result]`.
+pub(crate) fn condition_filter(condition: &str) -> String {
+    let mut current = String::with_capacity(condition.len() + 4);
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in condition.chars() {
+        match quote {
+            Some(open) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == open {
+                    quote = None;
+                }
+                current.push(c);
+            }
+            None => {
+                if c == '"' || c == '\'' {
+                    quote = Some(c);
+                }
+                current.push(if c == '$' { '@' } else { c });
+            }
+        }
+    }
+    format!("$[?{current}]")
+}
+
+/// A compiled grant condition, or why it does not parse.
+pub fn grant_condition(condition: &str) -> Result<serde_json_path::JsonPath, String> {
+    // Bounded as written: the filter adds one level of its own.
+    crate::grammar::check(crate::grammar::Grammar::JsonPath, condition)?;
+    json_path(&condition_filter(condition.trim()))
+}
 
 /// One grant rule with its paths parsed.
 #[derive(Debug, Clone)]
@@ -50,12 +96,10 @@ impl Parsed {
                     tool: mapping.tool.clone(),
                     key: rule.key.clone(),
                     condition: rule.condition.as_ref().and_then(|text| {
-                        crate::access::grant_condition(text)
-                            .ok()
-                            .map(|path| (text.clone(), path))
+                        grant_condition(text).ok().map(|path| (text.clone(), path))
                     }),
                     value_from: rule.value_from.clone(),
-                    path: crate::access::json_path(&rule.value_from).ok(),
+                    path: json_path(&rule.value_from).ok(),
                     ttl_seconds: rule.ttl_seconds,
                 });
             }

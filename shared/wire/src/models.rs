@@ -78,21 +78,6 @@ fn announce_models(config: &adas_llm::LlmConfig) {
     }
 }
 
-#[cfg(test)]
-mod shown_url_tests {
-    #[test]
-    fn a_model_url_is_shown_without_secrets() {
-        assert_eq!(
-            super::shown_url("https://user:pw@llm.example/v1?key=s"),
-            "https://llm.example/v1"
-        );
-        assert_eq!(
-            super::shown_url("http://127.0.0.1:8080"),
-            "http://127.0.0.1:8080"
-        );
-    }
-}
-
 /// Keys this process' audit digests with the deployment's secret
 /// (`--audit-secret`, a reference read here, at startup); a reference that
 /// does not resolve fails the start. Without one a process keeps a random
@@ -113,4 +98,19 @@ pub fn audit_secret(config: &adas_runtime::ServerConfig) -> Result<(), adas_runt
     // `adas up` calls this once per service in one process: the first sets it.
     adas_step::set_audit_key(secret.0.into_bytes());
     Ok(())
+}
+
+#[cfg(test)]
+mod shown_url_tests {
+    #[test]
+    fn a_model_url_is_shown_without_secrets() {
+        assert_eq!(
+            super::shown_url("https://user:pw@llm.example/v1?key=s"),
+            "https://llm.example/v1"
+        );
+        assert_eq!(
+            super::shown_url("http://127.0.0.1:8080"),
+            "http://127.0.0.1:8080"
+        );
+    }
 }

@@ -1,0 +1,284 @@
+//! What leaves a job of a skill's tool results: `response_filters` remove
+//! (`strip_fields`) or mask (`mask_fields`) fields of a result, of its text
+//! and of its errors before anything keeps them; a `pii_*` tool's values are
+//! personal (shown masked) except the fields its `security.reveal` names;
+//! and a tool's error text reaches the user only when it says `show_errors`.
+
+use serde_json::{Map, Value};
+
+use crate::model::Skill;
+
+/// The mask a filtered value is shown as.
+pub const MASK: &str = "***";
+
+/// `value` with the skill's `strip_fields` removed and `mask_fields` masked,
+/// at any depth of the result: `customer.ssn` is found in `{customer: {ssn}}`,
+/// in each item of a list of customers, and under any wrapper object.
+pub fn filter_result(skill: &Skill, value: &mut Value) {
+    for filter in &skill.response_filters {
+        for path in &filter.strip_fields {
+            edit(value, &split(path), &mut |map, last| {
+                map.remove(last);
+            });
+        }
+        for path in &filter.mask_fields {
+            edit(value, &split(path), &mut |map, last| {
+                if let Some(found) = map.get_mut(last) {
+                    *found = Value::String(MASK.to_owned());
+                }
+            });
+        }
+    }
+}
+
+/// A tool's text (an error, or a result that is not JSON) with the skill's
+/// filters applied: JSON is filtered as a result is; in plain text the value
+/// written after a filtered field's name (`ssn: 123-45-6789`, `"ssn": "…"`,
+/// `ssn=…`) is masked, stripped fields and masked ones alike.
+pub fn filter_text(skill: &Skill, text: &str) -> String {
+    if skill.response_filters.is_empty() {
+        return text.to_owned();
+    }
+    if let Ok(mut value) = serde_json::from_str::<Value>(text)
+        && (value.is_object() || value.is_array())
+    {
+        filter_result(skill, &mut value);
+        return value.to_string();
+    }
+    let mut out = text.to_owned();
+    for filter in &skill.response_filters {
+        for path in filter.strip_fields.iter().chain(&filter.mask_fields) {
+            if let Some(name) = split(path).last() {
+                out = mask_named_values(&out, name);
+            }
+        }
+    }
+    out
+}
+
+/// `text` with every value written after `name` and `:` or `=` masked.
+/// Linear: one pass per occurrence of the name, each scanning forward only.
+fn mask_named_values(text: &str, name: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let name = name.to_ascii_lowercase();
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(found) = lower[from..].find(&name) {
+        let start = from + found;
+        let mut at = start + name.len();
+        from = at;
+        let boundary = |i: usize| {
+            bytes
+                .get(i)
+                .is_none_or(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+        };
+        if (start > 0 && !boundary(start - 1)) || !boundary(at) {
+            continue;
+        }
+        while matches!(bytes.get(at), Some(b'"' | b'\'' | b' ' | b'\t')) {
+            at += 1;
+        }
+        if !matches!(bytes.get(at), Some(b':' | b'=')) {
+            continue;
+        }
+        at += 1;
+        while matches!(bytes.get(at), Some(b' ' | b'\t')) {
+            at += 1;
+        }
+        let value_start = at;
+        let value_end = match bytes.get(at) {
+            Some(quote @ (b'"' | b'\'')) => {
+                let close = text[at + 1..]
+                    .find(*quote as char)
+                    .map_or(text.len(), |i| at + 2 + i);
+                close.min(text.len())
+            }
+            _ => text[at..]
+                .find([',', ';', '\n', '}', ']', ')'])
+                .map_or(text.len(), |i| at + i),
+        };
+        if value_end <= value_start {
+            continue;
+        }
+        out.push_str(&text[copied..value_start]);
+        out.push_str(MASK);
+        copied = value_end;
+        from = value_end;
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// Whether the skill lets `tool`'s error text reach the user (`show_errors`).
+pub fn shows_errors(skill: &Skill, tool: &str) -> bool {
+    skill
+        .tools
+        .iter()
+        .any(|declared| declared.name == tool && declared.show_errors == Some(true))
+}
+
+pub(crate) fn split(path: &str) -> Vec<&str> {
+    path.trim()
+        .trim_start_matches("$.")
+        .split('.')
+        .filter(|part| !part.is_empty())
+        .collect()
+}
+
+/// Applies `action` wherever `path` matches, starting at any object of the
+/// value (bounded by the value's own depth, which the store already bounds).
+fn edit(value: &mut Value, path: &[&str], action: &mut dyn FnMut(&mut Map<String, Value>, &str)) {
+    if path.is_empty() {
+        return;
+    }
+    apply_at(value, path, action);
+    match value {
+        Value::Object(map) => {
+            for child in map.values_mut() {
+                edit(child, path, action);
+            }
+        }
+        Value::Array(items) => {
+            for child in items {
+                edit(child, path, action);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn apply_at(
+    value: &mut Value,
+    path: &[&str],
+    action: &mut dyn FnMut(&mut Map<String, Value>, &str),
+) {
+    match value {
+        Value::Object(map) => {
+            if path.len() == 1 {
+                action(map, path[0]);
+            } else if let Some(child) = map.get_mut(path[0]) {
+                apply_at(child, &path[1..], action);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                apply_at(item, path, action);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a tool's classification makes its results personal data
+/// (`pii_read`, `pii_write`, …): masked in logs and the console by default.
+pub fn is_personal(skill: &Skill, tool: &str) -> bool {
+    skill.tools.iter().any(|declared| {
+        declared.name == tool
+            && declared
+                .security
+                .as_ref()
+                .and_then(|security| security.classification.as_deref())
+                .is_some_and(|class| class.to_ascii_lowercase().starts_with("pii"))
+    })
+}
+
+/// Values of a personal (`pii_*`) tool's `result` that are never shown: every
+/// string (three characters or more) and number (four digits or more) at any
+/// depth, but those under the tool's `security.reveal` fields. A value too
+/// short to mask would mask every "1" or "ok" of a reply instead.
+pub fn personal_values(skill: &Skill, tool: &str, result: &Value) -> Vec<String> {
+    if !is_personal(skill, tool) {
+        return Vec::new();
+    }
+    let mut shown = result.clone();
+    let reveal: Vec<String> = skill
+        .tools
+        .iter()
+        .filter(|declared| declared.name == tool)
+        .filter_map(|declared| declared.security.as_ref())
+        .flat_map(|security| security.reveal.clone())
+        .collect();
+    // Revealed fields are taken out first; what is left is personal.
+    for path in &reveal {
+        edit(&mut shown, &split(path), &mut |map, last| {
+            map.remove(last);
+        });
+    }
+    let mut values = Vec::new();
+    collect_leaves(&shown, &mut values);
+    values.sort();
+    values.dedup();
+    values
+}
+
+fn collect_leaves(value: &Value, out: &mut Vec<String>) {
+    // Iterative: a result's depth is the server's choice.
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::String(text) if text.trim().chars().count() >= 3 => {
+                out.push(text.trim().to_owned())
+            }
+            Value::Number(number) if number.to_string().len() >= 4 => out.push(number.to_string()),
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn scheduling() -> Skill {
+        serde_json::from_value(json!({
+            "response_filters": [{"strip_fields": ["customer.ssn"], "mask_fields": ["customer.email"]}]
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn filters_strip_and_mask_at_any_depth() {
+        let skill = scheduling();
+        let mut value = json!({"customer": {"ssn": "123-45-6789", "email": "a@b.c", "name": "Ann"},
+            "orders": [{"customer": {"ssn": "9", "email": "x@y.z"}}]});
+        filter_result(&skill, &mut value);
+        let text = value.to_string();
+        assert!(
+            !text.contains("123-45-6789") && !text.contains("\"9\"") && !text.contains("a@b.c")
+        );
+        assert_eq!(value["customer"]["email"], json!(MASK));
+        assert_eq!(value["customer"]["name"], json!("Ann"));
+    }
+
+    #[test]
+    fn text_and_error_payloads_are_filtered_too() {
+        let skill = scheduling();
+        let json = filter_text(
+            &skill,
+            r#"{"customer": {"ssn": "123-45-6789", "email": "a@b.c"}}"#,
+        );
+        assert!(
+            !json.contains("123-45-6789") && !json.contains("a@b.c"),
+            "{json}"
+        );
+        for text in [
+            "lookup failed for ssn: 123-45-6789, try again",
+            r#"bad record {"ssn": "123-45-6789"}"#,
+            "SSN=123-45-6789; email = 'a@b.c'",
+        ] {
+            let shown = filter_text(&skill, text);
+            assert!(
+                !shown.contains("123-45-6789") && !shown.contains("a@b.c"),
+                "{shown}"
+            );
+            assert!(shown.contains(MASK), "{shown}");
+        }
+        // A word that merely contains the name is not a field.
+        assert_eq!(filter_text(&skill, "classn: 1"), "classn: 1");
+    }
+}
