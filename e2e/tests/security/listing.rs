@@ -143,10 +143,11 @@ async fn a_list_across_skills_shows_only_what_the_caller_may_read() {
     .unwrap();
     assert!(future.jobs.is_empty() && future.next_page_token.is_empty());
 
-    // A token forged to start at another tenant's job shows nothing of it.
+    // A token forged to start at another tenant's job is not a token: the
+    // ones this list issues are sealed for their caller.
     let eve_id = e1.rsplit('/').next().unwrap();
     let forged = hex::encode(format!("9999999999999/cs-tier-1/{eve_id}"));
-    let page = list(
+    let refused = list(
         &suite,
         "alice",
         pb::ListJobsRequest {
@@ -154,9 +155,11 @@ async fn a_list_across_skills_shows_only_what_the_caller_may_read() {
             ..across()
         },
     )
-    .await
-    .unwrap();
-    assert!(page.jobs.iter().all(|job| job.owner == "alice"));
+    .await;
+    assert_eq!(
+        refused.map(|_| ()).unwrap_err().code(),
+        Code::InvalidArgument
+    );
 
     // Hostile values: INVALID_ARGUMENT naming the field, nothing else.
     for (field, request) in [
@@ -245,4 +248,77 @@ async fn a_list_across_skills_shows_only_what_the_caller_may_read() {
         [&a2, &b1, &a1]
     );
     suite.alive().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newest_first_page_token_is_sealed_for_its_caller() {
+    let suite = Suite::start("sec-list-sealed");
+    for _ in 0..3 {
+        suite.job("alice", READ).await;
+    }
+    let other = suite.job("g-user", READ).await;
+    let first = list(
+        &suite,
+        "alice",
+        pb::ListJobsRequest {
+            page_size: 1,
+            ..across()
+        },
+    )
+    .await
+    .unwrap();
+    let token = first.next_page_token.clone();
+    assert!(!token.is_empty());
+    // Noise: it names no job, no skill, no time.
+    let shown = &first.jobs[0].job_id;
+    assert!(!token.contains(shown.as_str()) && !token.contains("cs-tier-1"));
+    // Alice's next page comes from it; nobody else's does.
+    let second = list(
+        &suite,
+        "alice",
+        pb::ListJobsRequest {
+            page_size: 1,
+            page_token: token.clone(),
+            ..across()
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(second.jobs.len(), 1);
+    for who in ["bob", "olga", "eve"] {
+        let stolen = list(
+            &suite,
+            who,
+            pb::ListJobsRequest {
+                page_size: 1,
+                page_token: token.clone(),
+                ..across()
+            },
+        )
+        .await;
+        assert_eq!(
+            stolen.map(|_| ()).unwrap_err().code(),
+            Code::InvalidArgument,
+            "{who}"
+        );
+    }
+    // A plain cursor naming another tenant's job, as the old tokens were.
+    let forged: String = format!("99999999999999/cs-tier-1/{}", other.job_id)
+        .bytes()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    let refused = list(
+        &suite,
+        "alice",
+        pb::ListJobsRequest {
+            page_size: 5,
+            page_token: forged,
+            ..across()
+        },
+    )
+    .await;
+    assert_eq!(
+        refused.map(|_| ()).unwrap_err().code(),
+        Code::InvalidArgument
+    );
 }

@@ -232,6 +232,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
                 holds_role: &|role: &str| role == "user",
                 owns_job: false,
                 four_eyes: true,
+                took_part: &[],
             },
             ApprovalChoice::Approve,
             "ok",
@@ -253,6 +254,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
                 holds_role: &|role: &str| role == "supervisor",
                 owns_job: true,
                 four_eyes: true,
+                took_part: &[],
             },
             ApprovalChoice::Approve,
             "",
@@ -269,7 +271,8 @@ async fn an_approval_applies_to_the_exact_call_only() {
                 name: "supervisor",
                 holds_role: &|role: &str| role == "supervisor",
                 owns_job: false,
-                four_eyes: true
+                four_eyes: true,
+                took_part: &[]
             },
             ApprovalChoice::Approve,
             ""
@@ -288,6 +291,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
                 holds_role: &|role: &str| role == "supervisor",
                 owns_job: false,
                 four_eyes: true,
+                took_part: &[],
             },
             ApprovalChoice::Approve,
             "customer is right",
@@ -365,7 +369,8 @@ async fn an_approval_applies_to_the_exact_call_only() {
                 name: "supervisor",
                 holds_role: &|role: &str| role == "supervisor",
                 owns_job: false,
-                four_eyes: true
+                four_eyes: true,
+                took_part: &[]
             },
             ApprovalChoice::Reject,
             ""
@@ -382,7 +387,8 @@ async fn an_approval_applies_to_the_exact_call_only() {
                 name: "supervisor",
                 holds_role: &|role: &str| role == "supervisor",
                 owns_job: false,
-                four_eyes: true
+                four_eyes: true,
+                took_part: &[]
             },
             ApprovalChoice::Approve,
             ""
@@ -415,6 +421,7 @@ async fn an_approval_applies_to_the_exact_call_only() {
             holds_role: &|role: &str| role == "supervisor",
             owns_job: false,
             four_eyes: true,
+            took_part: &[],
         },
         ApprovalChoice::Reject,
         "fraud",

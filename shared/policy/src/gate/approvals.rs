@@ -118,6 +118,10 @@ pub struct Approver<'a> {
     pub owns_job: bool,
     /// Whether four eyes apply (dev mode has one principal for everyone).
     pub four_eyes: bool,
+    /// Who took part in the call, judged now on the job as it stands (a value
+    /// supplied after the request was recorded counts): with the request's
+    /// own `excluded`, who may not approve it.
+    pub took_part: &'a [String],
 }
 
 impl std::fmt::Debug for Approver<'_> {
@@ -283,7 +287,12 @@ impl<'a> ApprovalBook<'a> {
             });
         }
         let took_part = decider.owns_job
-            || (decider.four_eyes && request.excluded.iter().any(|name| name == decided_by));
+            || (decider.four_eyes
+                && request
+                    .excluded
+                    .iter()
+                    .chain(decider.took_part)
+                    .any(|name| name == decided_by));
         if took_part && !request.allow_self_approval {
             return Err(ApprovalError::SelfApproval(decided_by.to_owned()));
         }

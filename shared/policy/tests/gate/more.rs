@@ -309,6 +309,7 @@ pub(super) async fn an_approval_pays_for_one_execution_and_takers_part_may_not_a
         holds_role: &|role: &str| role == "supervisor",
         owns_job: false,
         four_eyes: true,
+        took_part: &[],
     };
     let refused = book
         .decide(
@@ -381,5 +382,53 @@ policy:
     assert_eq!(
         (decision.verdict, decision.approver.as_str()),
         (Verdict::RequireApproval, adas_policy::gate::OWNER_CONFIRMS)
+    );
+}
+
+#[tokio::test]
+pub(super) async fn who_took_part_is_judged_when_the_approval_is_decided() {
+    let cs = skill("cs-tier-1");
+    let store = MemoryStore::new();
+    let book = ApprovalBook::new(&store);
+    let call = args(json!({"order_id": "ORD-1", "amount": 900}));
+    // Recorded while only the owner had taken part.
+    let excluded = ["alice".to_owned()];
+    let asked = book
+        .settle(
+            "cs-tier-1",
+            JobCall {
+                job_id: "job-7",
+                occurrence: 0,
+                excluded: &excluded,
+            },
+            "process_refund",
+            &call,
+            check(&cs, "process_refund", &call),
+        )
+        .await
+        .unwrap();
+    // Olga supplied a value of the call since: she took part, now.
+    let now = ["alice".to_owned(), "olga".to_owned()];
+    let olga = Approver {
+        name: "olga",
+        holds_role: &|role: &str| role == "supervisor",
+        owns_job: false,
+        four_eyes: true,
+        took_part: &now,
+    };
+    let refused = book
+        .decide(
+            "cs-tier-1",
+            "job-7",
+            &asked.correlation_id,
+            &olga,
+            ApprovalChoice::Approve,
+            "",
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(refused, ApprovalError::SelfApproval(_)),
+        "{refused}"
     );
 }
