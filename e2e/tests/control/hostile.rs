@@ -365,26 +365,14 @@ pub(super) async fn an_access_rule_added_while_a_job_waits_holds_when_it_resumes
             r#"check_order_status(order_id=ASK("Which order?"))"#,
         )
         .await;
-    let mut registry = suite.registry("root").await;
-    let current = registry
-        .get_skill(pb::GetSkillRequest {
-            name: "skills/cs-tier-1".into(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    registry
-        .put_skill(pb::PutSkillRequest {
-            name: "skills/cs-tier-1".into(),
-            source: format!(
+    suite
+        .edit_skill("cs-tier-1", |source| {
+            format!(
                 "{}\naccess_policy:\n  rules:\n    - {{tools: [check_order_status], effect: deny}}\n",
-                current.source.trim_end()
-            ),
-            etag: current.etag,
-            ..Default::default()
+                source.trim_end()
+            )
         })
-        .await
-        .unwrap();
+        .await;
     suite
         .dal("alice")
         .await
@@ -411,27 +399,11 @@ pub(super) async fn an_access_rule_added_while_a_job_waits_holds_when_it_resumes
 pub(super) async fn only_the_owner_gives_a_confirmation() {
     let suite = Suite::start("hostile-owner");
     // A side-effecting call resting on nothing the user said: the owner's yes.
-    let mut registry = suite.registry("root").await;
-    let current = registry
-        .get_skill(pb::GetSkillRequest {
-            name: "skills/cs-tier-1".into(),
+    suite
+        .edit_skill("cs-tier-1", |source| {
+            source.replace("approver: supervisor", "approver: user")
         })
-        .await
-        .unwrap()
-        .into_inner();
-    let confirmed = current
-        .source
-        .replace("approver: supervisor", "approver: user");
-    assert_ne!(confirmed, current.source);
-    registry
-        .put_skill(pb::PutSkillRequest {
-            name: "skills/cs-tier-1".into(),
-            source: confirmed,
-            etag: current.etag,
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+        .await;
     let held = suite.job("alice", REFUND_900).await;
     let waiting = held.waiting.clone().expect("the owner is asked");
     assert_eq!(

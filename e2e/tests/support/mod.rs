@@ -149,6 +149,30 @@ impl Suite {
         SkillRegistryServiceClient::new(self.channel(Some(who)).await)
     }
 
+    /// Replaces skill `slag` (as root, with its current etag) by what `edit`
+    /// makes of its source.
+    pub async fn edit_skill(&self, slag: &str, edit: impl FnOnce(&str) -> String) {
+        let mut registry = self.registry("root").await;
+        let current = registry
+            .get_skill(pb::GetSkillRequest {
+                name: format!("skills/{slag}"),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let source = edit(&current.source);
+        assert_ne!(source, current.source, "the edit changes the skill");
+        registry
+            .put_skill(pb::PutSkillRequest {
+                name: format!("skills/{slag}"),
+                source,
+                etag: current.etag,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+    }
+
     /// Starts `program` on cs-tier-1 as `who` and waits until it pauses or ends.
     pub async fn job(&self, who: &str, program: &str) -> pb::Job {
         let mut jobs = self.jobs(who).await;

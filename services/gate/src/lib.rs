@@ -447,7 +447,8 @@ impl GateService for Gate {
             .skill((&tenant, &version), skill_slag(&request.skill)?)
             .await?;
         Ok(adas_runtime::reply(
-            adas_wire::rpc::finalize(judge.as_ref(), &skill, request, budget.unwrap_or(0)).await,
+            adas_wire::rpc::finalize(judge.as_ref(), &skill, request, &budget.unwrap_or_default())
+                .await,
         ))
     }
 
@@ -469,8 +470,13 @@ impl GateService for Gate {
             .skill((&tenant, &version), skill_slag(&request.skill)?)
             .await?;
         Ok(adas_runtime::reply(
-            adas_wire::rpc::polish_reply(polisher.as_ref(), &skill, request, budget.unwrap_or(0))
-                .await,
+            adas_wire::rpc::polish_reply(
+                polisher.as_ref(),
+                &skill,
+                request,
+                &budget.unwrap_or_default(),
+            )
+            .await,
         ))
     }
 }

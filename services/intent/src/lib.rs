@@ -170,10 +170,14 @@ impl IntentService for Intent {
             None => &self.deterministic,
         };
         let skill = self.skill((&tenant, &version), &request.skill).await?;
-        let response =
-            adas_wire::rpc::plan(planner.as_ref(), &skill, &request, budget.unwrap_or(0))
-                .await
-                .map_err(IntentError::InvalidPlan)?;
+        let response = adas_wire::rpc::plan(
+            planner.as_ref(),
+            &skill,
+            &request,
+            &budget.unwrap_or_default(),
+        )
+        .await
+        .map_err(IntentError::InvalidPlan)?;
         Ok(adas_runtime::reply(response))
     }
 

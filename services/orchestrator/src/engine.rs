@@ -150,6 +150,7 @@ impl Engine for Local {
                 is_error: call.is_error,
             })
             .collect();
+        let personal = adas_step::personal_values(record);
         let input = adas_nlu::PlanInput {
             memory: Some(&record.memory),
             previous_intent: (!record.previous_intent.is_empty())
@@ -161,6 +162,7 @@ impl Engine for Local {
             history: if ask.next_only { &history } else { &[] },
             feedback: ask.feedback.as_deref(),
             tokens_spent: record.llm.tokens(),
+            personal: &personal,
         };
         let planned = adas_nlu::plan_checked(self.planner.as_ref(), &skill.skill, &input)
             .await
@@ -215,6 +217,7 @@ impl Engine for Local {
             succeeded_tools: ask.succeeded_tools,
             goal: record.goal.clone(),
             tokens_spent: record.llm.tokens(),
+            personal: adas_step::personal_values(record),
         };
         let (verdict, decider) =
             adas_policy::llm::finalize(self.judge.as_ref(), skill, &draft).await;
@@ -234,6 +237,7 @@ impl Engine for Local {
             resources: &record.resources,
             waited: ask.user_waited,
             tokens_spent: record.llm.tokens(),
+            personal: &adas_step::personal_values(record),
         };
         let (text, decider) =
             adas_policy::llm::polish_as(self.polisher.as_ref(), skill, draft).await;

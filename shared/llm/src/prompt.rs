@@ -22,6 +22,29 @@ pub fn fence(name: &str, content: &str) -> String {
     )
 }
 
+/// The mask a value that may not be shown is replaced with.
+pub const MASK: &str = "***";
+
+/// `text` with each of `values` shown as [`MASK`] — as written, and as a
+/// fenced JSON string writes it — longest first, so a value inside another
+/// is masked with it. The one masking of personal values, in prompts and in
+/// everything else made of a job.
+pub fn mask(values: &[String], text: &str) -> String {
+    let mut sorted: Vec<&String> = values.iter().filter(|value| !value.is_empty()).collect();
+    sorted.sort_by_key(|value| std::cmp::Reverse(value.len()));
+    let mut out = text.to_owned();
+    for value in sorted {
+        let escaped = serde_json::to_string(value.as_str()).unwrap_or_default();
+        let escaped = escaped.trim_matches('"');
+        for form in [value.as_str(), escaped] {
+            if !form.is_empty() && out.contains(form) {
+                out = out.replace(form, MASK);
+            }
+        }
+    }
+    out
+}
+
 /// A JSON value as fenced data.
 pub fn fence_json(name: &str, value: &serde_json::Value) -> String {
     fence(name, &value.to_string())

@@ -70,6 +70,7 @@ impl Llm {
             model,
             remaining: (budget > 0).then(|| budget.saturating_sub(spent)),
             usage: Usage::default(),
+            masked: Vec::new(),
         })
     }
 
@@ -177,6 +178,8 @@ pub struct Session<'a> {
     remaining: Option<u64>,
     /// Spent in this session.
     pub usage: Usage,
+    /// Values no prompt of this session may carry (the job's personal ones).
+    masked: Vec<String>,
 }
 
 impl Session<'_> {
@@ -185,8 +188,28 @@ impl Session<'_> {
         &self.model.name
     }
 
+    /// The session with `values` masked in every prompt it sends (a job's
+    /// personal values: what a `pii_*` tool returned and its skill does not
+    /// reveal never reaches a model).
+    pub fn masking(mut self, values: &[String]) -> Self {
+        self.masked = values.to_vec();
+        self
+    }
+
     /// One call; a spent budget makes no call.
     pub async fn call(&mut self, request: &Request) -> Result<Response, LlmError> {
+        let masked;
+        let request = if self.masked.is_empty() {
+            request
+        } else {
+            let mut copy = request.clone();
+            copy.system = crate::prompt::mask(&self.masked, &copy.system);
+            for message in &mut copy.messages {
+                message.content = crate::prompt::mask(&self.masked, &message.content);
+            }
+            masked = copy;
+            &masked
+        };
         let mut max_tokens = self.model.max_tokens;
         if let Some(remaining) = self.remaining {
             let left = remaining.saturating_sub(self.usage.tokens());

@@ -626,6 +626,7 @@ impl Planner for ModelPlanner {
         let Some(mut session) = self
             .llm
             .session(engine.model.as_deref(), input.tokens_spent)
+            .map(|session| session.masking(input.personal))
         else {
             return plan_input(skill, input);
         };

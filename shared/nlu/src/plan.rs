@@ -92,6 +92,8 @@ pub struct PlanInput<'a> {
     pub feedback: Option<&'a str>,
     /// Model tokens the job has already spent (its budget is the operator's).
     pub tokens_spent: u64,
+    /// Values no prompt may carry (the job's personal ones).
+    pub personal: &'a [String],
     /// What the conversation's earlier turns hold, by input name: it fills an
     /// input the message leaves open.
     pub memory: Option<&'a Map<String, Json>>,
@@ -110,6 +112,7 @@ impl<'a> PlanInput<'a> {
             history: &[],
             feedback: None,
             tokens_spent: 0,
+            personal: &[],
             memory: None,
             previous_intent: None,
         }

@@ -82,6 +82,8 @@ pub struct Draft {
     pub goal: String,
     /// Model tokens the job already spent.
     pub tokens_spent: u64,
+    /// Values no prompt may carry (the job's personal ones).
+    pub personal: Vec<String>,
 }
 
 fn present(results: &Map<String, Json>, field: &str) -> bool {

@@ -45,6 +45,8 @@ pub struct PolishInput<'a> {
     pub model: Option<&'a str>,
     /// Model tokens the job already spent.
     pub tokens_spent: u64,
+    /// Values no prompt may carry (the job's personal ones).
+    pub personal: &'a [String],
 }
 
 /// Formats replies.
@@ -207,7 +209,11 @@ impl FinalizationJudge for ModelJudge {
             .gate_model
             .as_deref()
             .or(skill.engine.model.as_deref());
-        let Some(mut session) = self.llm.session(wanted, draft.tokens_spent) else {
+        let Some(mut session) = self
+            .llm
+            .session(wanted, draft.tokens_spent)
+            .map(|session| session.masking(&draft.personal))
+        else {
             return (mechanical, Decider::deterministic());
         };
         let by = format!("model:{}", session.model_name());
@@ -323,7 +329,11 @@ fn fact_tokens(text: &str) -> Vec<String> {
 impl Polisher for ModelPolisher {
     async fn polish(&self, input: &PolishInput<'_>) -> (String, Decider) {
         let formatted = polish(input.persona, input.reply, input.results, input.waited);
-        let Some(mut session) = self.llm.session(input.model, input.tokens_spent) else {
+        let Some(mut session) = self
+            .llm
+            .session(input.model, input.tokens_spent)
+            .map(|session| session.masking(input.personal))
+        else {
             return (formatted, Decider::deterministic());
         };
         let by = format!("model:{}", session.model_name());
@@ -418,6 +428,8 @@ pub struct ReplyDraft<'a> {
     pub waited: bool,
     /// Model tokens the job already spent.
     pub tokens_spent: u64,
+    /// Values no prompt may carry (the job's personal ones).
+    pub personal: &'a [String],
 }
 
 /// The reply in the skill's persona (its role's voice, or `persona`, with
@@ -456,6 +468,7 @@ pub async fn polish_as(
             waited: draft.waited,
             model: skill.engine.model.as_deref(),
             tokens_spent: draft.tokens_spent,
+            personal: draft.personal,
         })
         .await
 }

@@ -82,6 +82,7 @@ async fn the_model_judge_can_fail_a_draft_but_not_pass_a_failing_one() {
         succeeded_tools: vec!["check_order_status".into()],
         goal: "Where is ORD-1?".into(),
         tokens_spent: 0,
+        personal: Vec::new(),
     };
     let (verdict, spent) = judge.judge(&skill, &good).await;
     assert!(!verdict.passed, "the model found a guardrail problem");
@@ -106,6 +107,17 @@ async fn the_model_judge_can_fail_a_draft_but_not_pass_a_failing_one() {
         verdict.unchecked_guardrails.is_empty(),
         "the model read them"
     );
+    // A job's personal values never reach the model, in any message.
+    let personal = Draft {
+        goal: "Where is ORD-1? My SSN is 078-05-1120".into(),
+        reply: "Order ORD-1 of 078-05-1120 is shipped.".into(),
+        personal: vec!["078-05-1120".into()],
+        ..good.clone()
+    };
+    judge.judge(&skill, &personal).await;
+    let last = server.seen().last().unwrap().body.to_string();
+    assert!(!last.contains("078-05-1120"), "{last}");
+    assert!(last.contains("***"), "{last}");
     // The data went fenced: the draft never sits in the instructions.
     let seen = server.seen();
     assert!(
@@ -139,6 +151,7 @@ async fn a_polisher_that_changes_the_facts_is_not_used() {
         waited: false,
         model: None,
         tokens_spent: 0,
+        personal: &[],
     };
     let (text, spent) = polisher.polish(&input).await;
     assert_eq!(text, "Great news! Your order ORD-1 is shipped. Track it.");

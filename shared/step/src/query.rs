@@ -84,7 +84,9 @@ impl QueryModel {
 impl<'a> ModelQuerySource<'a> {
     /// A source for one job's resolution step; `None` without a model.
     pub fn new(llm: &'a Llm, skill: Arc<OperationalSkill>, record: &JobRecord) -> Option<Self> {
-        let session = llm.session(skill.engine.model.as_deref(), record.llm.tokens())?;
+        let session = llm
+            .session(skill.engine.model.as_deref(), record.llm.tokens())?
+            .masking(&crate::personal_values(record));
         Some(Self {
             session: Mutex::new(session),
             sources: sources_of(&skill, record),

@@ -387,15 +387,9 @@ pub fn personal_values(record: &JobRecord) -> Vec<String> {
     values
 }
 
-/// `text` with every personal value masked.
+/// `text` with every personal value masked ([`adas_llm::prompt::mask`]).
 pub fn mask_personal(values: &[String], text: &str) -> String {
-    let mut out = text.to_owned();
-    for value in values {
-        if out.contains(value.as_str()) {
-            out = out.replace(value.as_str(), adas_skill::access::MASK);
-        }
-    }
-    out
+    adas_llm::prompt::mask(values, text)
 }
 
 /// The principal the job runs for, as its access rules read it.

@@ -616,7 +616,7 @@ pub async fn model_budget(
     principal: &adas_runtime::Principal,
     tenant: &str,
     job: &str,
-) -> Result<Option<u64>, tonic::Status> {
+) -> Result<Option<Spend>, tonic::Status> {
     if job.is_empty() {
         return Ok(None);
     }
@@ -648,7 +648,20 @@ pub async fn model_budget(
             ),
         })?;
     check_job_tenant(tenant, principal.dev, &stored.record)?;
-    Ok(Some(stored.record.llm.tokens()))
+    Ok(Some(Spend {
+        tokens: stored.record.llm.tokens(),
+        personal: adas_step::personal_values(&stored.record),
+    }))
+}
+
+/// What a job brings to a model call: the tokens it already spent (its
+/// budget is the operator's) and the values no prompt may carry.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Spend {
+    /// Model tokens the job already spent.
+    pub tokens: u64,
+    /// The job's personal values ([`adas_step::personal_values`]).
+    pub personal: Vec<String>,
 }
 
 /// Refuses callers that are not one of the suite's own processes (internal

@@ -90,7 +90,7 @@ pub async fn plan(
     planner: &dyn Planner,
     skill: &OperationalSkill,
     request: &pb::PlanRequest,
-    tokens_spent: u64,
+    spend: &crate::Spend,
 ) -> Result<pb::PlanResponse, adas_dia::ParseError> {
     let context = request
         .context
@@ -126,7 +126,8 @@ pub async fn plan(
         next_only: request.next_only,
         history: &history,
         feedback: (!request.feedback.is_empty()).then_some(request.feedback.as_str()),
-        tokens_spent,
+        tokens_spent: spend.tokens,
+        personal: &spend.personal,
     };
     let planned = adas_nlu::plan_checked(planner, &skill.skill, &input).await?;
     Ok(plan_response(&planned))
@@ -271,7 +272,7 @@ pub async fn finalize(
     judge: &dyn FinalizationJudge,
     skill: &OperationalSkill,
     request: pb::FinalizeRequest,
-    tokens_spent: u64,
+    spend: &crate::Spend,
 ) -> pb::FinalizationResult {
     let draft = Draft {
         reply: request.draft_reply,
@@ -283,7 +284,8 @@ pub async fn finalize(
         intent_id: request.intent_id,
         succeeded_tools: request.succeeded_tools,
         goal: request.goal,
-        tokens_spent,
+        tokens_spent: spend.tokens,
+        personal: spend.personal.clone(),
     };
     let (verdict, decider) = adas_policy::llm::finalize(judge, skill, &draft).await;
     pb::FinalizationResult {
@@ -356,7 +358,7 @@ pub async fn polish_reply(
     polisher: &dyn Polisher,
     skill: &OperationalSkill,
     request: pb::PolishReplyRequest,
-    tokens_spent: u64,
+    spend: &crate::Spend,
 ) -> pb::PolishReplyResponse {
     let results = request
         .results
@@ -369,7 +371,8 @@ pub async fn polish_reply(
         results: &results,
         resources: &resources,
         waited: request.user_waited,
-        tokens_spent,
+        tokens_spent: spend.tokens,
+        personal: &spend.personal,
     };
     let (text, decider) = adas_policy::llm::polish_as(polisher, skill, draft).await;
     pb::PolishReplyResponse {
