@@ -121,6 +121,7 @@ fn key_change(command: KeyCommand, output: output::Format) -> Result<(), fail::F
                         "name": entry.name,
                         "tenant": entry.tenant,
                         "roles": entry.roles,
+                        "claims": entry.claims.iter().map(|(claim, value)| format!("{claim}={value}")).collect::<Vec<_>>(),
                         "signs_in_with": if entry.key_sha256.is_empty() { "certificate" } else { "key" },
                         "digest": entry.key_sha256.get(..12).or(entry.cert_sha256.get(..12)).unwrap_or(""),
                     })
@@ -132,22 +133,36 @@ fn key_change(command: KeyCommand, output: output::Format) -> Result<(), fail::F
                 let table: Vec<Vec<String>> = rows
                     .iter()
                     .map(|row| {
-                        ["name", "tenant", "roles", "signs_in_with", "digest"]
-                            .iter()
-                            .map(|field| match &row[*field] {
-                                serde_json::Value::String(text) => text.clone(),
-                                serde_json::Value::Array(items) => items
-                                    .iter()
-                                    .filter_map(serde_json::Value::as_str)
-                                    .collect::<Vec<_>>()
-                                    .join(","),
-                                other => other.to_string(),
-                            })
-                            .collect()
+                        [
+                            "name",
+                            "tenant",
+                            "roles",
+                            "claims",
+                            "signs_in_with",
+                            "digest",
+                        ]
+                        .iter()
+                        .map(|field| match &row[*field] {
+                            serde_json::Value::String(text) => text.clone(),
+                            serde_json::Value::Array(items) => items
+                                .iter()
+                                .filter_map(serde_json::Value::as_str)
+                                .collect::<Vec<_>>()
+                                .join(","),
+                            other => other.to_string(),
+                        })
+                        .collect()
                     })
                     .collect();
                 output::print_table(
-                    &["name", "tenant", "roles", "signs in with", "digest"],
+                    &[
+                        "name",
+                        "tenant",
+                        "roles",
+                        "claims",
+                        "signs in with",
+                        "digest",
+                    ],
                     &table,
                 );
             }
