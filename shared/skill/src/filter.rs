@@ -185,9 +185,8 @@ pub fn is_personal(skill: &Skill, tool: &str) -> bool {
 }
 
 /// Values of a personal (`pii_*`) tool's `result` that are never shown: every
-/// string (three characters or more) and number (four digits or more) at any
-/// depth, but those under the tool's `security.reveal` fields. A value too
-/// short to mask would mask every "1" or "ok" of a reply instead.
+/// [`maskable`] scalar at any depth, but those under the tool's
+/// `security.reveal` fields.
 pub fn personal_values(skill: &Skill, tool: &str, result: &Value) -> Vec<String> {
     if !is_personal(skill, tool) {
         return Vec::new();
@@ -218,14 +217,21 @@ fn collect_leaves(value: &Value, out: &mut Vec<String>) {
     let mut stack = vec![value];
     while let Some(value) = stack.pop() {
         match value {
-            Value::String(text) if text.trim().chars().count() >= 3 => {
-                out.push(text.trim().to_owned())
-            }
-            Value::Number(number) if number.to_string().len() >= 4 => out.push(number.to_string()),
             Value::Array(items) => stack.extend(items),
             Value::Object(map) => stack.extend(map.values()),
-            _ => {}
+            leaf => out.extend(maskable(leaf)),
         }
+    }
+}
+
+/// A scalar as it is masked: a string of three characters or more, or a
+/// number of four digits or more (a shorter one would mask every "1" or "ok"
+/// of a reply instead).
+pub fn maskable(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) if text.trim().chars().count() >= 3 => Some(text.trim().to_owned()),
+        Value::Number(number) if number.to_string().len() >= 4 => Some(number.to_string()),
+        _ => None,
     }
 }
 

@@ -369,20 +369,18 @@ pub fn live_grants(record: &JobRecord, now_ms: u64) -> impl Iterator<Item = &Gra
 }
 
 /// Everything of the job that is never shown in clear: its personal
-/// results' values and its classified grants' values, longest first (so a
-/// value inside another is masked with it).
+/// results' values and its classified grants' values (masked longest first
+/// by [`mask_personal`]).
 pub fn personal_values(record: &JobRecord) -> Vec<String> {
     let mut values = record.personal.clone();
-    for grant in record.grants.iter().filter(|grant| grant.classified) {
-        match &grant.value {
-            Json::String(text) if text.chars().count() >= 3 => values.push(text.clone()),
-            Json::Number(number) if number.to_string().len() >= 4 => {
-                values.push(number.to_string())
-            }
-            _ => {}
-        }
-    }
-    values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    values.extend(
+        record
+            .grants
+            .iter()
+            .filter(|grant| grant.classified)
+            .filter_map(|grant| adas_skill::filter::maskable(&grant.value)),
+    );
+    values.sort();
     values.dedup();
     values
 }
