@@ -136,6 +136,9 @@ def main():
     parser.add_argument("--set", choices=sorted(SETS), default="main",
                         help="main (main and tuning sets), blind (blind/: run once, EVAL.md), "
                              "scored (blind sets once scored, seen since), all (all but blind)")
+    # Conversations write relative dates ("tomorrow") as the day they mean
+    # from here: the suite reads them as if today were this day.
+    parser.add_argument("--today", default="2026-12-01", help="the day relative dates count from (YYYY-MM-DD)")
     parser.add_argument("--threshold", type=float, default=0.9,
                         help="the share of conversations every skill must end correctly")
     parser.add_argument("--model", choices=["none", "scripted", "env"], default="none",
@@ -160,7 +163,8 @@ def main():
     env["ADAS_REDIS_URL"] = redis.url
     suite = Process([str(pathlib.Path(args.bin_dir) / "adas"), "up", "--listen", "127.0.0.1:0",
                      "--demo-mcp-listen", "127.0.0.1:0", "--memory-root", memory,
-                     "--templates-dir", str(ROOT / "skill-templates"), "--mcp-allow", "127.0.0.1"],
+                     "--templates-dir", str(ROOT / "skill-templates"), "--mcp-allow", "127.0.0.1",
+                     "--today", args.today],
                     env=env)
     servers = {}
     rows, results, violations = [], {}, []

@@ -82,6 +82,11 @@ enum Command {
         /// `_meta`, the trace context from HTTP): for tests and audits.
         #[arg(long, env = "ADAS_DEMO_MCP_EXECUTIONS_LOG")]
         demo_mcp_executions_log: Option<std::path::PathBuf>,
+        /// Read relative dates ("tomorrow", "next Tuesday", "the 9th") as if
+        /// today were this day (YYYY-MM-DD), so a conversation test has one
+        /// right answer. Dev mode only: refused with --auth-file.
+        #[arg(long, env = "ADAS_TODAY")]
+        today: Option<jiff::civil::Date>,
     },
     /// Validate skill files (offline); put, get, list, delete skills and resolve their tools.
     Skill {
@@ -167,7 +172,17 @@ fn main() -> ExitCode {
             no_demo_mcp,
             no_console,
             demo_mcp_executions_log,
+            today,
         } => {
+            if let Some(today) = today {
+                if server.auth_file.is_some() {
+                    return fail::Failure::usage(
+                        "--today is for conversation tests: refused with --auth-file",
+                    )
+                    .report();
+                }
+                adas_nlu::values::pin_today(today);
+            }
             // Asked for by address, the console must come up; by default it
             // is a convenience, and a taken port only costs a warning.
             let console = match (no_console, server.console_listen) {

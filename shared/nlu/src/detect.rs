@@ -1,12 +1,11 @@
 //! Intent detection: TF-IDF cosine between the message and each intent's
 //! examples and description, over word tokens plus character trigrams (so
-//! "refunded" still meets "refund"). The best intent's score is its confidence;
-//! below the skill's `intents.thresholds.reject` (default
-//! [`DEFAULT_REJECT_THRESHOLD`]) the message is out of domain. An intent is
-//! *confident* only at or above `intents.thresholds.accept` (default
-//! [`DEFAULT_ACCEPT_THRESHOLD`]) and ahead of the next by at least
-//! `intents.thresholds.margin` (default [`DEFAULT_MARGIN`]); otherwise the job
-//! asks which one the user meant.
+//! "refunded" still meets "refund"). The rules below decide on that raw score
+//! (out of domain under a floor; acted on above an accept score and a lead
+//! over the next; otherwise the job asks which intent was meant); the
+//! confidence reported is on the documented scale ([`calibration`]: how often
+//! a first guess like it was right), where a skill's own
+//! `intents.thresholds` apply.
 //!
 //! Beyond the cosine: a word only one intent's author statement uses (its
 //! name, description, tools) adds to that intent; question words tell intents
@@ -18,6 +17,10 @@
 //! out of domain rather than a question of which intent.
 
 mod asks;
+
+pub mod calibration;
+
+mod refusal;
 
 mod corpus;
 
@@ -41,16 +44,17 @@ use corpus::*;
 use evidence::*;
 use features::*;
 
-/// Below this best score a message is out of domain (when the skill sets no
-/// `intents.thresholds.reject`). Tuned on the shipped templates' intent table.
-pub const DEFAULT_REJECT_THRESHOLD: f64 = 0.18;
+/// The detector's raw-score rules (tuned on the shipped templates' intent
+/// table and the seen conversation sets): below `RAW_REJECT` a message is out
+/// of domain; at or above `RAW_ACCEPT`, `RAW_MARGIN` ahead of the next, an
+/// intent may be acted on. A skill's own thresholds are on the documented
+/// scale ([`calibration`]) and apply after these.
+const RAW_REJECT: f64 = 0.18;
+const RAW_ACCEPT: f64 = 0.30;
+const RAW_MARGIN: f64 = 0.10;
 
-/// At or above this best score (and [`DEFAULT_MARGIN`] ahead) an intent is
-/// acted on without asking (when the skill sets no `intents.thresholds.accept`).
-pub const DEFAULT_ACCEPT_THRESHOLD: f64 = 0.30;
-
-/// How far the best intent must lead the next to be acted on (when the skill
-/// sets no `intents.thresholds.margin`).
+/// How far the best intent's raw score must lead the next to be acted on
+/// (when the skill sets no `intents.thresholds.margin`).
 pub const DEFAULT_MARGIN: f64 = 0.10;
 
 /// The skill's out-of-domain handling, as detected.
@@ -169,10 +173,7 @@ fn scored_with(skill: &Skill, corpus: &Corpus, message: &str) -> Vec<(String, f6
     let mut turned = false;
     if let Some(request) = after_the_turn(message) {
         let judged = corpus.scores(request);
-        if judged
-            .iter()
-            .any(|score| *score >= DEFAULT_REJECT_THRESHOLD)
-        {
+        if judged.iter().any(|score| *score >= RAW_REJECT) {
             scores = judged;
             turned = true;
         }
@@ -290,18 +291,29 @@ fn intent_inputs(skill: &Skill, intent_id: &str) -> Vec<String> {
         .collect()
 }
 
-/// The skill's reject threshold, accept threshold and margin (its own, else
-/// the defaults).
+/// The detector's own reject, accept and margin on its raw scores (what
+/// [`score`] returns), whatever the skill sets.
+pub fn raw_thresholds() -> (f64, f64, f64) {
+    (RAW_REJECT, RAW_ACCEPT, RAW_MARGIN)
+}
+
+/// The skill's reject threshold, accept threshold and margin on the
+/// documented scale (its own, else the defaults).
 pub fn thresholds(skill: &Skill) -> (f64, f64, f64) {
+    use calibration::{Verdict, calibrated};
     let thresholds = skill
         .intents
         .as_ref()
         .and_then(|intents| intents.thresholds.clone())
         .unwrap_or_default();
-    let reject = thresholds.reject.unwrap_or(DEFAULT_REJECT_THRESHOLD);
+    // By default, what the rules' own raw floor and accept give: a skill
+    // that sets nothing is decided by the rules alone.
+    let reject = thresholds
+        .reject
+        .unwrap_or_else(|| calibrated(Verdict::Asks, RAW_REJECT));
     let accept = thresholds
         .accept
-        .unwrap_or(DEFAULT_ACCEPT_THRESHOLD)
+        .unwrap_or_else(|| calibrated(Verdict::Asks, RAW_ACCEPT))
         .max(reject);
     (reject, accept, thresholds.margin.unwrap_or(DEFAULT_MARGIN))
 }
@@ -314,8 +326,8 @@ fn enough_words(skill: &Skill, intent_id: &str, message: &str) -> bool {
         || only_reads(skill, intent_id)
 }
 
-/// Whether a score and its lead over the next clear the skill's accept
-/// threshold and margin (words aside).
+/// Whether a confidence (documented scale) and its lead over the next clear
+/// the skill's accept threshold and margin (words aside).
 pub fn clears_thresholds(skill: &Skill, confidence: f64, margin: f64) -> bool {
     let (_, accept, margin_needed) = thresholds(skill);
     confidence.is_finite() && confidence >= accept && margin >= margin_needed
@@ -357,6 +369,72 @@ pub fn out_of_domain(skill: &Skill) -> OutOfDomain {
 
 /// Detects the intent and entities of a message for a skill.
 pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Detection {
+    let detection = on_the_scale(skill, message, by_the_rules(skill, message, context));
+    if detection.confident {
+        return detection;
+    }
+    let guess = detection.candidates.first().map(|(id, _)| id.as_str());
+    match refusal::never_allowed(skill, message, guess) {
+        Some(refused) => Detection {
+            intent_id: None,
+            confident: false,
+            entities: Vec::new(),
+            out_of_domain: Some(refused),
+            ..detection
+        },
+        None => detection,
+    }
+}
+
+/// Whether the skill sets any of its own thresholds.
+fn own_thresholds(skill: &Skill) -> Option<adas_skill::model::Thresholds> {
+    skill
+        .intents
+        .as_ref()
+        .and_then(|intents| intents.thresholds.clone())
+        .filter(|set| set.accept.is_some() || set.reject.is_some())
+}
+
+/// The detection with its confidence on the documented scale, and the
+/// skill's own `accept` applied: a guess below it is asked about, a read at or
+/// above it is answered (reading risks nothing). A side effect the rules
+/// would not act on is never acted on for a threshold, and a message an
+/// intent scores for is never out of domain for one.
+fn on_the_scale(skill: &Skill, message: &str, mut detection: Detection) -> Detection {
+    use calibration::Verdict;
+    let verdict = if detection.out_of_domain.is_some() {
+        Verdict::Out
+    } else if detection.confident {
+        Verdict::Acts
+    } else {
+        Verdict::Asks
+    };
+    detection.confidence = calibration::calibrated(verdict, detection.confidence);
+    if own_thresholds(skill).is_none() {
+        return detection;
+    }
+    let (_, accept, _) = thresholds(skill);
+    let Some(intent_id) = detection.intent_id.clone() else {
+        return detection;
+    };
+    match verdict {
+        Verdict::Acts if detection.confidence < accept => detection.confident = false,
+        Verdict::Asks
+            if detection.confidence >= accept
+                && detection.margin >= RAW_MARGIN
+                && only_reads(skill, &intent_id)
+                && !vague(message) =>
+        {
+            detection.confident = true;
+        }
+        _ => {}
+    }
+    detection
+}
+
+/// The detection the rules reach on raw scores, before the documented
+/// scale and the skill's own thresholds (what [`calibration`] is fitted on).
+pub fn by_the_rules(skill: &Skill, message: &str, context: &Map<String, Json>) -> Detection {
     let corpus = Corpus::of(skill);
     let evidence = Evidence::of(skill, message);
     let said = corpus.said(message);
@@ -406,7 +484,7 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
         }
         // "Has CW-101 been confirmed?": the one read that takes the id asked
         // about answers it — a read, so nothing is risked by answering.
-        let (reject, accept, margin_needed) = thresholds(skill);
+        let (reject, accept, margin_needed) = (RAW_REJECT, RAW_ACCEPT, RAW_MARGIN);
         let reads_alone = candidates
             .first()
             .is_some_and(|(intent_id, _)| read_alone(intent_id));
@@ -421,7 +499,7 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             }
         }
     }
-    let (reject, accept, margin_needed) = thresholds(skill);
+    let (reject, accept, margin_needed) = (RAW_REJECT, RAW_ACCEPT, RAW_MARGIN);
     if vague(message) && candidates.first().is_none_or(|(_, score)| *score < reject) {
         // "A question about M-2050": no request, but about something the
         // skill knows — which of the intents that take it was meant is asked.

@@ -561,7 +561,9 @@ pub fn extract_slots(
         |slot: &&Slot| effective_kind(&slot.spec()) == "string" && slot.pattern.is_none();
     // A date written in words ("28 December 2026") spans several tokens.
     let mut undated = Vec::new();
-    let mut dates = crate::values::dates_in(message);
+    let today = vocabulary.today.unwrap_or_else(crate::values::today);
+    let mut dates = crate::values::dates_on(message, today);
+    let mut times = crate::values::times_in(message);
     for slot in open {
         let free = dates.iter().position(|(start, end, _)| {
             !entities
@@ -581,7 +583,10 @@ pub fn extract_slots(
                     guessed: false,
                 });
             }
-            None => undated.push(slot),
+            None => match time_of_day(slot, message, &mut times, &entities) {
+                Some(entity) => entities.push(entity),
+                None => undated.push(slot),
+            },
         }
     }
     // An allowed value of several words ("flat tire") is found as a phrase.
@@ -649,17 +654,50 @@ pub fn extract_slots(
         }
     }
     let mut found = entities.split_off(before);
-    one_date_of_several(slots, message, &all, &mut found);
+    one_date_of_several(slots, (message, today), &all, &mut found);
     // In the slots' order, as callers expect.
     found.sort_by_key(|entity| slots.iter().position(|slot| slot.name == entity.name));
     found
+}
+
+/// A slot of type `time` read from a time of day written in the message
+/// ("2pm" → `14:00`).
+fn time_of_day(
+    slot: &Slot,
+    message: &str,
+    times: &mut Vec<(usize, usize, String)>,
+    taken: &[Entity],
+) -> Option<Entity> {
+    if effective_kind(&slot.spec()) != "time" {
+        return None;
+    }
+    let at = times.iter().position(|(start, end, _)| {
+        !taken
+            .iter()
+            .any(|entity| *start < entity.end && entity.start < *end)
+    })?;
+    let (start, end, value) = times.remove(at);
+    Some(Entity {
+        name: slot.name.clone(),
+        kind: "time".into(),
+        value: Json::String(value),
+        text: message[start..end].to_owned(),
+        start,
+        end,
+        guessed: false,
+    })
 }
 
 /// One date asked for and several different ones written ("the contractor
 /// starts on December 15th, so … rent a unit from 2026-12-14"): the one after
 /// the message's turn is meant; otherwise which one is a guess, confirmed
 /// before any side effect — whatever word stood beside the first.
-fn one_date_of_several(slots: &[Slot], message: &str, all: &[Token<'_>], found: &mut [Entity]) {
+fn one_date_of_several(
+    slots: &[Slot],
+    (message, today): (&str, jiff::civil::Date),
+    all: &[Token<'_>],
+    found: &mut [Entity],
+) {
     let date_slots = slots
         .iter()
         .filter(|slot| effective_kind(&slot.spec()) == "date")
@@ -670,7 +708,7 @@ fn one_date_of_several(slots: &[Slot], message: &str, all: &[Token<'_>], found: 
     };
     // Every date written, with its day when it says one ("2026-12-14",
     // "December 15th"; "11/02" is a date of no certain day).
-    let in_words = crate::values::dates_in(message);
+    let in_words = crate::values::dates_on(message, today);
     let dates: Vec<(usize, usize, Option<String>)> = crate::values::date_spans(message)
         .into_iter()
         .map(|(start, end)| {
@@ -733,9 +771,29 @@ fn one_date_of_several(slots: &[Slot], message: &str, all: &[Token<'_>], found: 
         .iter()
         .filter(|(start, _, _)| turn.is_some_and(|turn| turn < *start))
         .collect();
-    let chosen = match (in_cued.as_slice(), after.as_slice()) {
-        ([one], _) => [*one],
-        (_, [one]) => [*one],
+    // "I won't be home on Thursday, deliver it on 8 December": a date of a
+    // clause that says no is no date of the request.
+    let negated = |start: usize| {
+        let clause = message[..start]
+            .rfind([',', '.', ';', '!', '?'])
+            .map_or(0, |end| end + 1);
+        message[clause..start]
+            .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+            .any(|word| {
+                let word = word.to_lowercase();
+                matches!(word.as_str(), "not" | "never" | "cannot" | "unable")
+                    || word.ends_with("n't")
+                    || word.ends_with("n’t")
+            })
+    };
+    let affirmed: Vec<&(usize, usize, Option<String>)> = dates
+        .iter()
+        .filter(|(start, _, day)| day.is_some() && !negated(*start))
+        .collect();
+    let chosen = match (in_cued.as_slice(), after.as_slice(), affirmed.as_slice()) {
+        ([one], _, _) => [*one],
+        (_, [one], _) => [*one],
+        (_, _, [one]) if affirmed.len() < dates.len() => [*one],
         _ => {
             entity.guessed = true;
             return;

@@ -10,10 +10,11 @@ pub mod lexicon;
 pub mod model;
 pub mod plan;
 pub mod values;
+pub mod written;
 
 pub use detect::{
-    DEFAULT_ACCEPT_THRESHOLD, DEFAULT_MARGIN, DEFAULT_REJECT_THRESHOLD, Detection, OutOfDomain,
-    detect, detect_as, is_confident, score,
+    DEFAULT_MARGIN, Detection, OutOfDomain, detect, detect_as, is_confident, raw_thresholds, score,
+    thresholds,
 };
 pub use entities::{Entity, Slot, Vocabulary};
 pub use model::ModelPlanner;

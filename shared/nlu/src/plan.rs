@@ -603,6 +603,7 @@ fn in_conversation(skill: &Skill, input: &PlanInput<'_>, detection: Detection) -
 pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
     let greeted = without_greetings(input.message);
     let counted = crate::values::numbers_in_words(&greeted);
+    let counted = crate::written::as_written(skill, &counted);
     let input = &PlanInput {
         message: &counted,
         ..*input

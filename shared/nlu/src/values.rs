@@ -131,11 +131,169 @@ fn month_number(name: &str) -> Option<i8> {
         .and_then(|index| i8::try_from(index + 1).ok())
 }
 
-/// Today (UTC): a date without a year is the next one from here.
-fn today() -> jiff::civil::Date {
-    jiff::Timestamp::now()
-        .to_zoned(jiff::tz::TimeZone::UTC)
-        .date()
+static PINNED: OnceLock<jiff::civil::Date> = OnceLock::new();
+
+/// Reads every later date as if today were `date`: a conversation test's
+/// fixed day (`adas up --dev --today`), so "tomorrow" has one right answer.
+/// The first pin holds for the process.
+pub fn pin_today(date: jiff::civil::Date) {
+    let _ = PINNED.set(date);
+}
+
+/// Today (UTC, or the pinned day): a date without a year is the next one
+/// from here, and "tomorrow" the day after.
+pub fn today() -> jiff::civil::Date {
+    PINNED.get().copied().unwrap_or_else(|| {
+        jiff::Timestamp::now()
+            .to_zoned(jiff::tz::TimeZone::UTC)
+            .date()
+    })
+}
+
+/// Today in an IANA time zone (the pinned day when there is one; UTC when
+/// the zone is absent or unknown — validation reports an unknown one).
+pub fn today_in(zone: Option<&str>) -> jiff::civil::Date {
+    if let Some(pinned) = PINNED.get() {
+        return *pinned;
+    }
+    match zone.and_then(|zone| jiff::tz::TimeZone::get(zone).ok()) {
+        Some(zone) => jiff::Timestamp::now().to_zoned(zone).date(),
+        None => today(),
+    }
+}
+
+/// The dates written in `text` (see [`dates_in`]), counting from `today`.
+pub fn dates_on(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, String)> {
+    dates_from(text, today)
+}
+
+const WEEKDAYS: &[(&str, jiff::civil::Weekday)] = &[
+    ("monday", jiff::civil::Weekday::Monday),
+    ("tuesday", jiff::civil::Weekday::Tuesday),
+    ("tues", jiff::civil::Weekday::Tuesday),
+    ("wednesday", jiff::civil::Weekday::Wednesday),
+    ("thursday", jiff::civil::Weekday::Thursday),
+    ("thurs", jiff::civil::Weekday::Thursday),
+    ("friday", jiff::civil::Weekday::Friday),
+    ("saturday", jiff::civil::Weekday::Saturday),
+    ("sunday", jiff::civil::Weekday::Sunday),
+];
+
+/// Dates said relative to today: "today", "tomorrow", "the day after
+/// tomorrow", "yesterday", a weekday ("next Tuesday", "on Friday": the first
+/// one after today; "this Tuesday" on a Tuesday is today), "the 9th" (this
+/// month's, else next month's), "in 3 days", "in two weeks".
+fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, String)> {
+    static PATTERN: OnceLock<Regex> = OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?:(?P<after>(?:the\s+)?day\s+after\s+tomorrow)|(?P<today>today|tonight)|(?P<tomorrow>tomorrow|tmrw|tmr)|(?P<yesterday>yesterday)|(?:(?P<which>next|this|coming|this\s+coming)\s+)?(?P<weekday>monday|tuesday|tues|wednesday|thursday|thurs|friday|saturday|sunday)|(?:on\s+)?the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)\b(?:\s+of\s+(?:this|next)\s+month)?|in\s+(?P<count>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<unit>days?|weeks?))\b",
+        )
+        .expect("a valid pattern")
+    });
+    let mut found = Vec::new();
+    for captures in pattern.captures_iter(text) {
+        let whole = captures.get(0).expect("a match");
+        let plus = |days: i64| today.checked_add(jiff::Span::new().days(days)).ok();
+        let date = if captures.name("after").is_some() {
+            plus(2)
+        } else if captures.name("today").is_some() {
+            Some(today)
+        } else if captures.name("tomorrow").is_some() {
+            plus(1)
+        } else if captures.name("yesterday").is_some() {
+            plus(-1)
+        } else if let Some(weekday) = captures.name("weekday") {
+            let name = weekday.as_str().to_lowercase();
+            let wanted = WEEKDAYS
+                .iter()
+                .find(|(day, _)| *day == name)
+                .map(|(_, day)| *day)
+                .unwrap_or(jiff::civil::Weekday::Monday);
+            let ahead = i64::from(wanted.since(today.weekday()));
+            let this = captures
+                .name("which")
+                .is_some_and(|which| which.as_str().eq_ignore_ascii_case("this"));
+            plus(if ahead == 0 && !this { 7 } else { ahead })
+        } else if let Some(day) = captures.name("day") {
+            let day: i8 = day.as_str().parse().unwrap_or(0);
+            jiff::civil::Date::new(today.year(), today.month(), day)
+                .ok()
+                .filter(|date| *date >= today)
+                .or_else(|| {
+                    let next = today
+                        .first_of_month()
+                        .checked_add(jiff::Span::new().months(1))
+                        .ok()?;
+                    jiff::civil::Date::new(next.year(), next.month(), day).ok()
+                })
+        } else if let (Some(count), Some(unit)) = (captures.name("count"), captures.name("unit")) {
+            let count = match count.as_str().to_lowercase().as_str() {
+                "a" | "an" | "one" => 1,
+                other => other
+                    .parse()
+                    .ok()
+                    .or_else(|| number_word(other))
+                    .unwrap_or(0),
+            };
+            let days = if unit.as_str().to_lowercase().starts_with("week") {
+                count * 7
+            } else {
+                count
+            };
+            plus(days)
+        } else {
+            None
+        };
+        if let Some(date) = date {
+            found.push((whole.start(), whole.end(), date.to_string()));
+        }
+    }
+    found
+}
+
+/// The times of day written in `text`: `(start, end, "HH:MM")` — "2pm",
+/// "2:30 p.m.", "14:00", "noon", "midnight".
+pub fn times_in(text: &str) -> Vec<(usize, usize, String)> {
+    static PATTERN: OnceLock<Regex> = OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?:(?P<h12>1[0-2]|0?[1-9])(?::(?P<m12>[0-5]\d))?\s*(?P<half>a\.?m\.?|p\.?m\.?)(?:\W|$)|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)\b|(?P<noon>noon|midday)\b|(?P<midnight>midnight)\b)",
+        )
+        .expect("a valid pattern")
+    });
+    pattern
+        .captures_iter(text)
+        .filter_map(|captures| {
+            let whole = captures.get(0)?;
+            let number = |name: &str| {
+                captures
+                    .name(name)
+                    .and_then(|found| found.as_str().parse::<u32>().ok())
+            };
+            let (hour, minute) = if let Some(hour) = number("h12") {
+                let afternoon = captures
+                    .name("half")
+                    .is_some_and(|half| half.as_str().to_lowercase().starts_with('p'));
+                (
+                    (hour % 12) + if afternoon { 12 } else { 0 },
+                    number("m12").unwrap_or(0),
+                )
+            } else if let Some(hour) = number("h24") {
+                (hour, number("m24").unwrap_or(0))
+            } else if captures.name("noon").is_some() {
+                (12, 0)
+            } else {
+                (0, 0)
+            };
+            let text = whole.as_str();
+            let end = whole.start()
+                + text
+                    .trim_end_matches(|c: char| !c.is_alphanumeric() && c != '.')
+                    .len();
+            Some((whole.start(), end, format!("{hour:02}:{minute:02}")))
+        })
+        .collect()
 }
 
 /// Where `text` writes a date or part of one, by byte offsets: the dates in
@@ -204,6 +362,14 @@ fn dates_from(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, String
                 continue;
             }
             found.push((whole.start(), whole.end(), date.to_string()));
+        }
+    }
+    for relative in relative_dates(text, today) {
+        if !found
+            .iter()
+            .any(|(start, end, _)| relative.0 < *end && *start < relative.1)
+        {
+            found.push(relative);
         }
     }
     found.sort();
@@ -282,6 +448,50 @@ pub fn value_spans(text: &str, value: &str) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn relative_dates_read_from_today() {
+        // Tuesday 2026-12-01.
+        let today = jiff::civil::date(2026, 12, 1);
+        for (text, meant) in [
+            ("tomorrow at 2pm", "2026-12-02"),
+            ("can I come in today", "2026-12-01"),
+            ("the day after tomorrow", "2026-12-03"),
+            ("next Tuesday", "2026-12-08"),
+            ("this tuesday", "2026-12-01"),
+            ("on Friday", "2026-12-04"),
+            ("on the 9th", "2026-12-09"),
+            ("the 1st", "2026-12-01"),
+            ("in 3 days", "2026-12-04"),
+            ("in two weeks", "2026-12-15"),
+            ("yesterday", "2026-11-30"),
+        ] {
+            let found = dates_from(text, today);
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert_eq!(found[0].2, meant, "{text}");
+        }
+        let found = dates_from("on the 30th", jiff::civil::date(2026, 12, 31));
+        assert_eq!(found[0].2, "2027-01-30");
+        assert!(dates_from("I have three items", today).is_empty());
+    }
+
+    #[test]
+    fn times_of_day_as_people_write_them() {
+        for (text, meant) in [
+            ("tomorrow at 2pm", "14:00"),
+            ("at 9:30 a.m. please", "09:30"),
+            ("12am", "00:00"),
+            ("14:45", "14:45"),
+            ("around noon", "12:00"),
+            ("10 PM", "22:00"),
+        ] {
+            let found = times_in(text);
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert_eq!(found[0].2, meant, "{text}");
+        }
+        assert!(times_in("3 pmts").is_empty() || times_in("3 pmts")[0].2 == "15:00");
+        assert!(times_in("I need 2 pieces").is_empty());
+    }
 
     #[test]
     fn dates_in_words() {

@@ -440,3 +440,6 @@ fn question_words_and_stated_words_tell_intents_apart() {
 
 #[path = "generalization/more.rs"]
 mod more;
+
+#[path = "generalization/people.rs"]
+mod people;

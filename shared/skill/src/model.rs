@@ -38,6 +38,9 @@ pub struct Skill {
     pub engine: Option<EngineSpec>,
     /// MCP server URI providing the skill's tools.
     pub mcp_server: Option<String>,
+    /// The IANA time zone its users live in (`America/New_York`): "today",
+    /// "tomorrow" and "next Tuesday" are read there. UTC when absent.
+    pub timezone: Option<String>,
     /// MCP connector ids (builder format).
     pub connectors: Vec<String>,
     /// Resources a job binds.

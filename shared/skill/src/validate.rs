@@ -30,6 +30,7 @@ pub const VALUE_TYPES: &[&str] = &[
     "array",
     "date",
     "datetime",
+    "time",
     "email",
     "phone",
     "money",
@@ -310,6 +311,15 @@ impl Checker<'_> {
         });
         for (path, code, message) in access {
             self.error(&path, code, message);
+        }
+        if let Some(zone) = &skill.timezone
+            && jiff::tz::TimeZone::get(zone).is_err()
+        {
+            self.error(
+                "timezone",
+                codes::INVALID_VALUE,
+                format!("`{zone}` is no IANA time zone (e.g. `America/New_York`, `Europe/Berlin`, `UTC`)"),
+            );
         }
         if let Some(server) = &skill.mcp_server
             && let Some(problem) = transport_problem(server)

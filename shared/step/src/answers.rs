@@ -107,7 +107,7 @@ pub fn pick_by_meaning(
         return None;
     }
     let next = offered.get(1).map_or(0.0, |(_, score)| *score);
-    let (reject, _, margin) = adas_nlu::detect::thresholds(skill);
+    let (reject, _, margin) = adas_nlu::detect::raw_thresholds();
     (*score >= reject && score - next >= margin).then(|| (*best).clone())
 }
 
@@ -115,11 +115,26 @@ pub fn pick_by_meaning(
 /// becomes that option; anything else is the text as given.
 pub fn normalized(field: &WaitingField, text: &str) -> String {
     if field.options.is_empty() {
-        return text.to_owned();
+        return as_the_field_takes_it(field, text);
     }
     pick(&field.options, &field.option_labels, text)
         .cloned()
         .unwrap_or_else(|| text.to_owned())
+}
+
+/// A date or a time of day answered in words ("tomorrow", "next Tuesday",
+/// "the 9th", "2pm") as the field takes it (`2026-12-02`, `14:00`); the one
+/// value written, else the text as given (and judged as it is).
+fn as_the_field_takes_it(field: &WaitingField, text: &str) -> String {
+    let found = match field.kind.to_lowercase().as_str() {
+        "date" => adas_nlu::values::dates_in(text),
+        "time" => adas_nlu::values::times_in(text),
+        _ => return text.to_owned(),
+    };
+    match found.as_slice() {
+        [(_, _, value)] => value.clone(),
+        _ => text.to_owned(),
+    }
 }
 
 /// What is wrong with an answer to `field` and what would do, in the user's

@@ -23,6 +23,8 @@ mod scenarios;
 
 mod scale;
 
+mod detection;
+
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -581,6 +583,10 @@ fn main() -> std::process::ExitCode {
             ModeArg::Separate => &["separate"],
             ModeArg::Both => &["embedded", "separate"],
         };
+        let detection = detection::measure(
+            include_str!("../../../../skill-templates/cs-tier-1.yaml"),
+            if args.quick { 20 } else { 200 },
+        );
         let mut results = serde_json::Map::new();
         for mode in modes {
             results.insert(
@@ -602,6 +608,7 @@ fn main() -> std::process::ExitCode {
             "repetitions": args.repetitions,
             "cores": std::thread::available_parallelism().map_or(1, |cores| cores.get()),
             "modes": results,
+            "detection": detection,
             "langgraph_peer": peer.json(),
         }))
     });

@@ -8,6 +8,9 @@
 #[derive(Debug, Clone, Default)]
 pub struct Vocabulary {
     stems: std::collections::HashSet<String>,
+    /// Today where the skill's users are (its `timezone`): what relative
+    /// dates count from.
+    pub today: Option<jiff::civil::Date>,
 }
 
 /// Words that carry no value in a request (fillers, pronouns, auxiliaries).
@@ -230,7 +233,8 @@ impl Vocabulary {
             .flat_map(|text| plain_words(text).map(stem))
             .collect();
         stems.extend(FILLER.iter().map(|word| stem(word)));
-        Self { stems }
+        let today = Some(crate::values::today_in(skill.timezone.as_deref()));
+        Self { stems, today }
     }
 
     /// Whether a word belongs to the vocabulary.

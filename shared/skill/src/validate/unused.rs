@@ -9,6 +9,7 @@ pub(super) const USED_FIELDS: &[&str] = &[
     "name",
     "description",
     "version",
+    "timezone",
     "problem",
     "problem.statement",
     "problem.context",

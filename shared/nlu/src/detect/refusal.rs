@@ -1,0 +1,89 @@
+//! A request for what the skill never does ("could you bump my salary to
+//! 90k?" where the policy says "Never use update_salary") is refused in
+//! plain words that name it — not offered a menu of what the skill does.
+
+use adas_skill::compile::{Standing, compile};
+use adas_skill::model::Skill;
+
+use super::{OutOfDomain, STOPWORDS};
+
+/// The content stems of a text (no stopwords, no values, no short words).
+fn stems(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphabetic() && c != '\'')
+        .map(str::to_lowercase)
+        .filter(|word| word.len() >= 3 && !STOPWORDS.contains(&word.as_str()))
+        .map(|word| crate::lexicon::stem(&word))
+        .collect()
+}
+
+/// What a never-allowed tool does, in words: its description, else its name.
+fn what_it_does(tool: &adas_skill::model::Tool) -> String {
+    tool.description
+        .clone()
+        .filter(|description| !description.trim().is_empty())
+        .unwrap_or_else(|| tool.name.replace(['_', '.'], " "))
+}
+
+/// The words of an intent: its id, description and examples.
+fn intent_stems(skill: &Skill, intent_id: &str) -> Vec<String> {
+    skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .filter(|intent| intent.id == intent_id)
+        .flat_map(|intent| {
+            std::iter::once(intent.id.replace('_', " "))
+                .chain(intent.description.clone())
+                .chain(intent.examples.iter().cloned())
+        })
+        .flat_map(|text| stems(&text))
+        .collect()
+}
+
+/// The refusal when `message` asks for a tool the skill never calls: two or
+/// more of its words are that tool's (name or description), more than any
+/// other never-allowed tool's, and one of them is no word of the intent the
+/// detector would guess (`guess`): what the never-allowed tool does explains
+/// the message better than what the skill does.
+pub(super) fn never_allowed(
+    skill: &Skill,
+    message: &str,
+    guess: Option<&str>,
+) -> Option<OutOfDomain> {
+    let policy = compile(skill);
+    let guessed = guess
+        .map(|intent_id| intent_stems(skill, intent_id))
+        .unwrap_or_default();
+    let said = stems(message);
+    if said.is_empty() {
+        return None;
+    }
+    let mut best: Option<(usize, &adas_skill::model::Tool)> = None;
+    for tool in &skill.tools {
+        if policy.standing(&tool.name) != Standing::Never {
+            continue;
+        }
+        let mut own = stems(&tool.name.replace(['_', '.'], " "));
+        own.extend(stems(tool.description.as_deref().unwrap_or_default()));
+        own.sort();
+        own.dedup();
+        let shared: Vec<&String> = said.iter().filter(|stem| own.contains(stem)).collect();
+        let beyond = shared.iter().any(|stem| !guessed.contains(stem));
+        let shared = shared.len();
+        if shared >= 2 && beyond && best.is_none_or(|(most, _)| shared > most) {
+            best = Some((shared, tool));
+        }
+    }
+    let (_, tool) = best?;
+    let what = what_it_does(tool);
+    let what = what.trim().trim_end_matches('.');
+    let mut chars = what.chars();
+    let what = chars
+        .next()
+        .map(|first| first.to_lowercase().chain(chars).collect::<String>())
+        .unwrap_or_default();
+    Some(OutOfDomain {
+        action: "reject".into(),
+        message: format!("Sorry, that is something I can't do here ({what})."),
+    })
+}

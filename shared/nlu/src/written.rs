@@ -1,0 +1,693 @@
+//! A message as the skill would write it: ids written loosely take the shape
+//! the skill's patterns and examples give them ("item 4471", "itm4471" →
+//! `ITM-4471`), and a value corrected inside the message is only its
+//! correction ("60, no wait, 16" → "16"). Every reader of the message (the
+//! detector, the entities, the plan) then sees what the person meant.
+//!
+//! Linear: each rewrite is one regex pass (the `regex` crate has no
+//! backtracking), and the shapes are read from the skill, not the message.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use adas_skill::model::Skill;
+use regex::Regex;
+
+/// The shape of one kind of id the skill takes: `ITM-4471` is `ITM`, `-`,
+/// four digits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdShape {
+    /// The letters it opens with, upper case.
+    pub prefix: String,
+    /// What stands between the letters and the digits (`-`, `_` or nothing).
+    pub separator: String,
+    /// How many digits it has: `(least, most)`.
+    pub digits: (usize, usize),
+    /// Words that name it in a sentence ("item" for `item_id`).
+    pub cues: Vec<String>,
+}
+
+/// Words of an input's name that say it is an id, not what it identifies.
+const ID_WORDS: &[&str] = &[
+    "id",
+    "number",
+    "no",
+    "num",
+    "code",
+    "ref",
+    "reference",
+    "key",
+];
+
+/// `^ITM-[0-9]{4}$` / `^ITM-\d{3,5}$` / `^ITM-\d+$` → `(ITM, -, digits)`.
+fn shape_of_pattern(pattern: &str) -> Option<(String, String, (usize, usize))> {
+    static SHAPE: OnceLock<Regex> = OnceLock::new();
+    let shape = SHAPE.get_or_init(|| {
+        Regex::new(
+            r"^\^?([A-Z][A-Z0-9]*)(-|_|\\-)?(?:\[0-9\]|\\d)(?:\{(\d{1,2})(?:,(\d{1,2}))?\}|(\+))?\$?$",
+        )
+        .expect("a valid pattern")
+    });
+    let found = shape.captures(pattern)?;
+    let prefix = found[1].to_owned();
+    let separator = found.get(2).map_or(String::new(), |sep| {
+        sep.as_str().trim_start_matches('\\').to_owned()
+    });
+    let number = |at: usize| found.get(at).and_then(|n| n.as_str().parse::<usize>().ok());
+    let digits = match (number(3), number(4), found.get(5)) {
+        (Some(least), Some(most), _) => (least, most),
+        (Some(exact), None, _) => (exact, exact),
+        (None, _, Some(_)) => (1, 12),
+        _ => (1, 1),
+    };
+    Some((prefix, separator, digits))
+}
+
+/// `ITM-4471` → `(ITM, -, 4)`.
+fn shape_of_example(token: &str) -> Option<(String, String, usize)> {
+    static ID: OnceLock<Regex> = OnceLock::new();
+    let id = ID.get_or_init(|| {
+        Regex::new(r"^([A-Za-z]{1,8})([-_]?)(\d{2,12})$").expect("a valid pattern")
+    });
+    let found = id.captures(token)?;
+    // A word that merely ends in digits ("room12") is no id unless it is
+    // written in capitals.
+    if found[2].is_empty() && found[1] != found[1].to_uppercase() {
+        return None;
+    }
+    Some((found[1].to_uppercase(), found[2].to_owned(), found[3].len()))
+}
+
+/// The words of a name that say what it identifies.
+fn cue_words(name: &str) -> Vec<String> {
+    name.split(['_', '-', ' '])
+        .map(str::to_lowercase)
+        .filter(|word| word.len() >= 3 && !ID_WORDS.contains(&word.as_str()))
+        .collect()
+}
+
+/// The id shapes of a skill: its inputs' patterns, and the ids of its
+/// intents' examples, each with the words that name it.
+pub fn id_shapes(skill: &Skill) -> Vec<IdShape> {
+    let mut shapes: Vec<IdShape> = Vec::new();
+    let mut add = |prefix: String, separator: String, digits: (usize, usize), cues: Vec<String>| {
+        if let Some(known) = shapes
+            .iter_mut()
+            .find(|shape| shape.prefix == prefix && shape.separator == separator)
+        {
+            known.digits = (known.digits.0.min(digits.0), known.digits.1.max(digits.1));
+            for cue in cues {
+                if !known.cues.contains(&cue) {
+                    known.cues.push(cue);
+                }
+            }
+        } else {
+            shapes.push(IdShape {
+                prefix,
+                separator,
+                digits,
+                cues,
+            });
+        }
+    };
+    for input in skill.tools.iter().flat_map(|tool| &tool.inputs) {
+        if let Some((prefix, separator, digits)) =
+            input.pattern.as_deref().and_then(shape_of_pattern)
+        {
+            add(prefix, separator, digits, cue_words(&input.name));
+        }
+    }
+    for intent in skill.intents.iter().flat_map(|intents| &intents.supported) {
+        let cues: Vec<String> = intent
+            .entities
+            .iter()
+            .filter(|entity| {
+                entity.kind.as_deref() == Some("identifier")
+                    || entity.name.ends_with("_id")
+                    || entity.name.ends_with("_number")
+            })
+            .flat_map(|entity| cue_words(&entity.name))
+            .collect();
+        for example in &intent.examples {
+            for token in
+                example.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+            {
+                if let Some((prefix, separator, digits)) = shape_of_example(token) {
+                    // The example's own cue: only when the intent names one id.
+                    let cues = if cues.len() <= 2 {
+                        cues.clone()
+                    } else {
+                        Vec::new()
+                    };
+                    add(prefix, separator, (digits, digits), cues);
+                }
+            }
+        }
+    }
+    // A cue two shapes share names neither.
+    let all: Vec<String> = shapes.iter().flat_map(|shape| shape.cues.clone()).collect();
+    for shape in &mut shapes {
+        shape
+            .cues
+            .retain(|cue| all.iter().filter(|other| *other == cue).count() == 1);
+        // The prefix itself is read by its own rule.
+        let prefix = shape.prefix.to_lowercase();
+        shape.cues.retain(|cue| *cue != prefix);
+    }
+    shapes
+}
+
+/// Words after a number that make it a quantity, not an id ("order 1000
+/// units").
+fn counts_something(next: &str) -> bool {
+    let next = next.to_lowercase();
+    next.len() > 3
+        && next.ends_with('s')
+        && !matches!(
+            next.as_str(),
+            "status" | "does" | "is" | "was" | "has" | "thanks" | "plus" | "please"
+        )
+}
+
+/// `message` with its loosely written ids in the skill's shapes.
+pub fn ids_as_shaped<'a>(shapes: &[IdShape], message: &'a str) -> Cow<'a, str> {
+    let mut text = Cow::Borrowed(message);
+    for shape in shapes {
+        let (least, most) = shape.digits;
+        let fits = |digits: &str| (least..=most).contains(&digits.len());
+        let canonical = |digits: &str| format!("{}{}{}", shape.prefix, shape.separator, digits);
+        // The prefix itself, in any case and spacing: "itm 4471", "ITM4471".
+        let prefixed = Regex::new(&format!(
+            r"(?i)\b{}[\s\-_/.#:]{{0,3}}(\d[\d ]*\d|\d)\b",
+            regex::escape(&shape.prefix)
+        ))
+        .expect("an escaped prefix is a valid pattern");
+        // Written in a shape the skill already takes (`HIST110` beside
+        // `HIST-110`): as it is.
+        let taken = |written: &str| {
+            shapes.iter().any(|other| {
+                other.prefix == shape.prefix
+                    && written.len() > other.prefix.len()
+                    && written[other.prefix.len()..].starts_with(other.separator.as_str())
+                    && written[other.prefix.len() + other.separator.len()..]
+                        .chars()
+                        .all(|c| c.is_ascii_digit())
+            })
+        };
+        let replaced = prefixed.replace_all(&text, |found: &regex::Captures<'_>| {
+            let digits: String = found[1].chars().filter(char::is_ascii_digit).collect();
+            if taken(&found[0].to_uppercase()) {
+                found[0].to_owned()
+            } else if fits(&digits) {
+                canonical(&digits)
+            } else {
+                found[0].to_owned()
+            }
+        });
+        if let Cow::Owned(owned) = replaced {
+            text = Cow::Owned(owned);
+        }
+        // A cue word and the digits alone: "item 4471", "staff #3307",
+        // "acct 55 12" — only when the shape says how many digits, so a
+        // count is never taken for an id.
+        if least < 3 || shape.cues.is_empty() {
+            continue;
+        }
+        let cues = shape
+            .cues
+            .iter()
+            .map(|cue| regex::escape(cue))
+            .collect::<Vec<_>>()
+            .join("|");
+        let cued = Regex::new(&format!(
+            r"(?i)\b((?:{cues})(?:s|es)?\s*(?:#|no\.?|num(?:ber)?|id)?\s*)(\d[\d ]*\d)\b(\s+\w+)?"
+        ))
+        .expect("escaped cues are a valid pattern");
+        let replaced = cued.replace_all(&text, |found: &regex::Captures<'_>| {
+            let digits: String = found[2].chars().filter(char::is_ascii_digit).collect();
+            let next = found.get(3).map_or("", |next| next.as_str());
+            if fits(&digits) && !counts_something(next.trim()) {
+                format!("{}{}{next}", &found[1], canonical(&digits))
+            } else {
+                found[0].to_owned()
+            }
+        });
+        if let Cow::Owned(owned) = replaced {
+            text = Cow::Owned(owned);
+        }
+    }
+    text
+}
+
+/// Words that take back what came just before ("60, no wait, 16").
+const TAKEN_BACK: &str = r"no\s+wait|no,\s*wait|wait,?\s+no|sorry|i\s+mean|i\s+meant|make\s+(?:it|that)|correction|oops|actually|rather|scratch\s+that";
+
+/// A value: a number or amount (`$1,200.50`, `60`) or an id (`ITM-4471`).
+const VALUE: &str = r"[$€£]?\d[\d,]*(?:\.\d+)?[kK]?|[A-Z]{1,8}[-_]?\d{2,12}";
+
+/// `message` with a value it corrects dropped: "60, no wait, 16" and "not
+/// 60 — 16" say 16.
+pub fn corrected(message: &str) -> Cow<'_, str> {
+    static PATTERNS: OnceLock<[Regex; 2]> = OnceLock::new();
+    let [taken_back, not_but] = PATTERNS.get_or_init(|| {
+        [
+            Regex::new(&format!(
+                r"(?i)(^|[^\w$€£])({VALUE})\s*[,;.]?\s*(?:-+|—|–)?\s*(?:{TAKEN_BACK})\s*[,;:.!]*\s*(?:-+|—|–)?\s*(?:it'?s\s+|to\s+)?({VALUE})\b"
+            ))
+            .expect("a valid pattern"),
+            Regex::new(&format!(
+                r"(?i)(^|[^\w$€£])not\s+({VALUE})\s*(?:[,;]|-+|—|–|,?\s*but)\s*(?:it'?s\s+)?({VALUE})\b"
+            ))
+            .expect("a valid pattern"),
+        ]
+    });
+    let same_kind = |a: &str, b: &str| {
+        let numeric = |v: &str| {
+            v.trim_start_matches(['$', '€', '£'])
+                .starts_with(|c: char| c.is_ascii_digit())
+        };
+        numeric(a) == numeric(b)
+    };
+    let keep_last = |found: &regex::Captures<'_>| {
+        if same_kind(&found[2], &found[3]) {
+            format!("{}{}", &found[1], &found[3])
+        } else {
+            found[0].to_owned()
+        }
+    };
+    let text = taken_back.replace_all(message, keep_last);
+    match not_but.replace_all(&text, keep_last) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(owned) => Cow::Owned(owned),
+    }
+}
+
+/// Whether a value is a code (`RM-04`, `CC-110`, `DAY`) rather than a word.
+fn is_code(value: &str) -> bool {
+    let letters_and_digits = value
+        .chars()
+        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-' || c == '_');
+    letters_and_digits && value.len() >= 2 && value.chars().any(|c| c.is_ascii_uppercase())
+}
+
+/// The codes the skill takes: its inputs' and entities' enum values that are
+/// codes, and the codes its texts name that one of its inputs' patterns fits.
+fn codes(skill: &Skill, named: &[String]) -> Vec<String> {
+    let mut codes: Vec<String> = skill
+        .tools
+        .iter()
+        .flat_map(|tool| &tool.inputs)
+        .flat_map(|input| &input.allowed)
+        .chain(
+            skill
+                .intents
+                .iter()
+                .flat_map(|intents| &intents.supported)
+                .flat_map(|intent| &intent.entities)
+                .flat_map(|entity| &entity.allowed),
+        )
+        .filter_map(|value| value.as_str())
+        .filter(|value| is_code(value))
+        .map(str::to_owned)
+        .collect();
+    let patterns: Vec<Regex> = skill
+        .tools
+        .iter()
+        .flat_map(|tool| &tool.inputs)
+        .filter_map(|input| input.pattern.as_deref())
+        .filter_map(|pattern| Regex::new(pattern).ok())
+        .collect();
+    codes.extend(
+        named
+            .iter()
+            .filter(|code| patterns.iter().any(|pattern| pattern.is_match(code)))
+            .cloned(),
+    );
+    codes.sort();
+    codes.dedup();
+    codes
+}
+
+/// What the skill's texts call its codes: "RM-04 (the Boardroom)", "DAY –
+/// Dayton plant", "CC-110 Sales", "the north site (SITE-N)" — in its
+/// problem statement and context, its tools' and inputs' descriptions.
+/// `(words, code)`, the words in lower case; words two codes share name
+/// neither.
+pub fn code_names(skill: &Skill) -> Vec<(String, String)> {
+    static FORWARD: OnceLock<[Regex; 2]> = OnceLock::new();
+    let [forward, backward] = FORWARD.get_or_init(|| {
+        [
+            Regex::new(
+                r"\b([A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)*)\s*(?:\(|:|=|–|—|-|is|for)?\s*(?:the\s+)?([A-Za-z][A-Za-z'&]*(?:\s+[A-Za-z][A-Za-z'&]*){0,3})",
+            )
+            .expect("a valid pattern"),
+            Regex::new(
+                r"(?i:the\s+)?([A-Za-z][A-Za-z'&]*(?:\s+[A-Za-z][A-Za-z'&]*){0,3})\s*\(\s*([A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)*)\s*\)",
+            )
+            .expect("a valid pattern"),
+        ]
+    });
+    let mut texts: Vec<String> = Vec::new();
+    if let Some(problem) = &skill.problem {
+        texts.extend(problem.statement.clone());
+        texts.extend(problem.context.iter().map(|context| context.to_string()));
+    }
+    for tool in &skill.tools {
+        texts.extend(tool.description.clone());
+        texts.extend(
+            tool.inputs
+                .iter()
+                .filter_map(|input| input.description.clone()),
+        );
+    }
+    let mut found: Vec<(String, String)> = Vec::new();
+    for text in &texts {
+        for captures in forward.captures_iter(text) {
+            found.push((captures[2].to_owned(), captures[1].to_owned()));
+        }
+        for captures in backward.captures_iter(text) {
+            found.push((captures[1].to_owned(), captures[2].to_owned()));
+        }
+    }
+    let named: Vec<String> = found.iter().map(|(_, code)| code.clone()).collect();
+    let known = codes(skill, &named);
+    // The words up to the first that is no name's ("Dayton plant, …" →
+    // "dayton plant"; "Sales department" keeps both): each prefix of them
+    // is a name too, from its longest.
+    let mut names: Vec<(String, String)> = Vec::new();
+    for (words, code) in found {
+        if !known.contains(&code) {
+            continue;
+        }
+        let words: Vec<String> = words
+            .split_whitespace()
+            .map(|word| {
+                word.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase()
+            })
+            .take_while(|word| !NOT_A_NAME.contains(&word.as_str()))
+            .collect();
+        for end in (1..=words.len()).rev() {
+            let name = words[..end].join(" ");
+            if name.len() >= 4 && !names.contains(&(name.clone(), code.clone())) {
+                names.push((name, code.clone()));
+            }
+        }
+    }
+    let all = names.clone();
+    names.retain(|(name, code)| {
+        all.iter()
+            .all(|(other, theirs)| other != name || theirs == code)
+    });
+    names
+}
+
+/// Words that end a code's name in a text ("RM-04 is the Boardroom and …").
+const NOT_A_NAME: &[&str] = &[
+    "and", "or", "is", "are", "was", "for", "with", "to", "of", "in", "on", "at", "by", "the", "a",
+    "an", "e", "g", "eg", "ie", "etc", "code", "codes", "id", "ids", "use", "uses", "from", "as",
+];
+
+/// `message` with the code beside each name of one ("deliver to the
+/// boardroom" → "deliver to the boardroom (RM-04)"), so the code is read as
+/// the value and the words stay for the intent.
+pub fn codes_beside_names<'a>(names: &[(String, String)], message: &'a str) -> Cow<'a, str> {
+    let lower = message.to_lowercase();
+    if lower.len() != message.len() {
+        return Cow::Borrowed(message);
+    }
+    let mut marks: Vec<(usize, usize, &str)> = Vec::new();
+    for (name, code) in names {
+        if message.contains(code.as_str()) {
+            continue;
+        }
+        let mut from = 0;
+        while let Some(at) = lower[from..].find(name.as_str()) {
+            let (start, end) = (from + at, from + at + name.len());
+            from = end;
+            let bounded = |index: usize| {
+                index == 0
+                    || index >= lower.len()
+                    || !lower.as_bytes()[index - 1].is_ascii_alphanumeric()
+            };
+            let after = lower[end..].chars().next();
+            if bounded(start)
+                && after.is_none_or(|c| !c.is_alphanumeric())
+                && !marks.iter().any(|(s, e, _)| start < *e && *s < end)
+            {
+                marks.push((start, end, code));
+            }
+        }
+    }
+    if marks.is_empty() {
+        return Cow::Borrowed(message);
+    }
+    marks.sort();
+    let mut text = String::with_capacity(message.len() + 16 * marks.len());
+    let mut at = 0;
+    for (_, end, code) in marks {
+        text.push_str(&message[at..end]);
+        text.push_str(" (");
+        text.push_str(code);
+        text.push(')');
+        at = end;
+    }
+    text.push_str(&message[at..]);
+    Cow::Owned(text)
+}
+
+/// The month a month's name means for a `YYYY-MM` input: the latest one not
+/// after today ("October" on 2026-12-01 is `2026-10`; "last month" is
+/// `2026-11`, "this month" `2026-12`) — statements and payslips are of the
+/// past. A month beside a day ("October 5") is a date, left as it is.
+pub fn months_as_shaped<'a>(message: &'a str, today: jiff::civil::Date) -> Cow<'a, str> {
+    static MONTH: OnceLock<Regex> = OnceLock::new();
+    let month = MONTH.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?:(?P<relative>last|this|previous|current)\s+month|(?P<name>january|february|march|april|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)(?:\s+(?P<year>20\d\d))?)\b(?P<after>\s+\d{1,2}(?:st|nd|rd|th)?\b)?",
+        )
+        .expect("a valid pattern")
+    });
+    month.replace_all(message, |found: &regex::Captures<'_>| {
+        if found.name("after").is_some() {
+            return found[0].to_owned();
+        }
+        let (year, number) = if let Some(relative) = found.name("relative") {
+            let back = matches!(
+                relative.as_str().to_lowercase().as_str(),
+                "last" | "previous"
+            );
+            let first = today.first_of_month();
+            let month = if back {
+                first
+                    .checked_sub(jiff::Span::new().months(1))
+                    .unwrap_or(first)
+            } else {
+                first
+            };
+            (month.year(), month.month())
+        } else {
+            let name = found["name"].to_lowercase();
+            let number = MONTHS
+                .iter()
+                .position(|month| name.starts_with(month))
+                .map_or(1, |index| index as i8 + 1);
+            let year = match found.name("year") {
+                Some(year) => year.as_str().parse().unwrap_or(today.year()),
+                None if number > today.month() => today.year() - 1,
+                None => today.year(),
+            };
+            (year, number)
+        };
+        // Before the day: "October 5" was no match of the month alone.
+        let before = &message[..found.get(0).map_or(0, |m| m.start())];
+        if before.trim_end().ends_with(|c: char| c.is_ascii_digit()) {
+            return found[0].to_owned();
+        }
+        format!("{year:04}-{number:02}")
+    })
+}
+
+const MONTHS: &[&str] = &[
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+/// Whether the skill takes a month (`YYYY-MM`): an input whose pattern or
+/// format says so.
+fn takes_a_month(skill: &Skill) -> bool {
+    skill
+        .tools
+        .iter()
+        .flat_map(|tool| &tool.inputs)
+        .any(|input| {
+            input.pattern.as_deref().is_some_and(|pattern| {
+                Regex::new(pattern).is_ok_and(|pattern| {
+                    pattern.is_match("2026-10") && !pattern.is_match("2026-10-01")
+                })
+            }) || input.description.as_deref().is_some_and(|description| {
+                description.contains("YYYY-MM") && !description.contains("YYYY-MM-DD")
+            })
+        })
+}
+
+/// The message as the skill writes its values (see the module doc).
+pub fn as_written<'a>(skill: &Skill, message: &'a str) -> Cow<'a, str> {
+    let mut text = ids_as_shaped(&id_shapes(skill), message);
+    let named = code_names(skill);
+    if let Cow::Owned(owned) = codes_beside_names(&named, &text) {
+        text = Cow::Owned(owned);
+    }
+    if takes_a_month(skill) {
+        let today = crate::values::today_in(skill.timezone.as_deref());
+        if let Cow::Owned(owned) = months_as_shaped(&text, today) {
+            text = Cow::Owned(owned);
+        }
+    }
+    match corrected(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(owned) => Cow::Owned(owned),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shapes() -> Vec<IdShape> {
+        vec![
+            IdShape {
+                prefix: "ITM".into(),
+                separator: "-".into(),
+                digits: (4, 4),
+                cues: vec!["item".into()],
+            },
+            IdShape {
+                prefix: "EMP".into(),
+                separator: "-".into(),
+                digits: (4, 4),
+                cues: vec!["staff".into(), "employee".into()],
+            },
+            IdShape {
+                prefix: "SKU".into(),
+                separator: "-".into(),
+                digits: (5, 5),
+                cues: Vec::new(),
+            },
+        ]
+    }
+
+    #[test]
+    fn patterns_give_shapes() {
+        assert_eq!(
+            shape_of_pattern("^ITM-[0-9]{4}$"),
+            Some(("ITM".into(), "-".into(), (4, 4)))
+        );
+        assert_eq!(
+            shape_of_pattern(r"^PO\d{3,6}$"),
+            Some(("PO".into(), String::new(), (3, 6)))
+        );
+        assert_eq!(shape_of_pattern(r"^[A-Z]{3}-\d{4}$"), None);
+        assert_eq!(
+            shape_of_example("WO-88"),
+            Some(("WO".into(), "-".into(), 2))
+        );
+        assert_eq!(shape_of_example("room12"), None);
+    }
+
+    #[test]
+    fn loose_ids_take_their_shape() {
+        let shapes = shapes();
+        for (said, meant) in [
+            (
+                "pull up the history for item 4471",
+                "pull up the history for item ITM-4471",
+            ),
+            ("itm4471 please", "ITM-4471 please"),
+            ("what about itm 4471?", "what about ITM-4471?"),
+            ("staff #3307 is off", "staff #EMP-3307 is off"),
+            ("sku 88120 in stock?", "SKU-88120 in stock?"),
+            ("employee 33 07", "employee EMP-3307"),
+        ] {
+            assert_eq!(ids_as_shaped(&shapes, said), meant, "{said}");
+        }
+        // Counts and other numbers stay as they are.
+        for said in [
+            "order 1000 items of ITM-4471",
+            "item 12 of the list",
+            "we have 4471 items",
+            "staff 3307 units",
+        ] {
+            let read = ids_as_shaped(&shapes, said);
+            assert!(
+                !read.contains("EMP-") || said.contains("EMP-"),
+                "{said} → {read}"
+            );
+            assert_eq!(
+                read.matches("ITM-").count(),
+                said.matches("ITM-").count(),
+                "{said} → {read}"
+            );
+        }
+    }
+
+    #[test]
+    fn codes_are_read_from_their_names() {
+        let names = vec![
+            ("boardroom".to_owned(), "RM-04".to_owned()),
+            ("north site".to_owned(), "SITE-N".to_owned()),
+        ];
+        assert_eq!(
+            codes_beside_names(&names, "lunch for 12 in the Boardroom please"),
+            "lunch for 12 in the Boardroom (RM-04) please"
+        );
+        assert_eq!(
+            codes_beside_names(&names, "move it to the north site"),
+            "move it to the north site (SITE-N)"
+        );
+        assert_eq!(
+            codes_beside_names(&names, "the boardrooms"),
+            "the boardrooms"
+        );
+        assert_eq!(
+            codes_beside_names(&names, "RM-04, the boardroom"),
+            "RM-04, the boardroom"
+        );
+    }
+
+    #[test]
+    fn a_month_named_is_the_latest_one() {
+        let today = jiff::civil::date(2026, 12, 1);
+        for (said, meant) in [
+            ("my payslip for October", "my payslip for 2026-10"),
+            ("invoice from last month", "invoice from 2026-11"),
+            ("and for March?", "and for 2026-03?"),
+            ("December 2025 please", "2025-12 please"),
+            ("this month's invoice", "2026-12's invoice"),
+        ] {
+            assert_eq!(months_as_shaped(said, today), meant, "{said}");
+        }
+        assert_eq!(months_as_shaped("on October 5th", today), "on October 5th");
+        assert_eq!(months_as_shaped("5 October", today), "5 October");
+    }
+
+    #[test]
+    fn a_corrected_value_is_its_correction() {
+        for (said, meant) in [
+            ("send 60, no wait, 16 boxes", "send 16 boxes"),
+            ("refund $60 — sorry, $16", "refund $16"),
+            ("not 60 — 16 please", "16 please"),
+            ("book ITM-4471, I mean ITM-4472", "book ITM-4472"),
+            ("make it 20, actually 25", "make it 25"),
+        ] {
+            assert_eq!(corrected(said), meant, "{said}");
+        }
+        // Two values that are not one corrected: both stay.
+        for said in [
+            "move 60 from ITM-4471",
+            "I was sorry 3 times",
+            "not 60 units",
+        ] {
+            assert_eq!(corrected(said), said);
+        }
+    }
+}

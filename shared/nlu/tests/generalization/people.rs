@@ -1,0 +1,199 @@
+//! Issue 60's behaviours on a skill written here for them (a garden centre's
+//! back office, as a Skill Builder export: `0.85 / 0.6 / 0.4` thresholds, a
+//! time zone, a never-allowed tool), in words from no conversation set:
+//! ids written loosely, dates and times relative to today, a value corrected
+//! inside the message, a never-allowed action refused in plain words, and
+//! the Builder's thresholds acting on a clear guess.
+
+use adas_nlu::{PlanInput, plan_input};
+use adas_skill::model::Skill;
+use adas_skill::{Format, load};
+use serde_json::Map;
+
+const GARDEN: &str = r#"
+id: garden-office
+name: Garden Centre Back Office
+version: 1.0.0
+timezone: Europe/Dublin
+mcp_server: "http://127.0.0.1:9/mcp"
+problem:
+  statement: Staff check plant stock, reserve plants for customers and book deliveries
+intents:
+  thresholds: {accept: 0.85, clarify: 0.6, reject: 0.4}
+  supported:
+    - id: plant_stock
+      description: How many of a plant are on hand
+      examples:
+        - How many PLN-2040 do we have?
+        - stock level of PLN-1100
+        - Are there any PLN-3310 left
+      entities:
+        - {name: plant_id, type: identifier, required: true}
+    - id: reserve_plants
+      description: Put plants aside for a customer
+      examples:
+        - Reserve 4 of PLN-2040 for Mrs Byrne
+        - Hold 10 PLN-1100 for a customer
+        - Set aside PLN-3310 x2
+      entities:
+        - {name: plant_id, type: identifier, required: true}
+        - {name: quantity, type: integer, required: true}
+    - id: book_delivery
+      description: Book a delivery slot for an order
+      examples:
+        - Book a delivery for ORD-55012 on 2027-03-02 at 10:00
+        - Schedule delivery of order ORD-55013
+      entities:
+        - {name: order_id, type: identifier, required: true}
+        - {name: day, type: date, required: true}
+        - {name: slot, type: time, required: true}
+tools:
+  - name: plant_stock
+    description: How many of a plant are on hand
+    read_only: true
+    inputs:
+      - {name: plant_id, type: string, required: true, pattern: "^PLN-[0-9]{4}$"}
+  - name: reserve_plants
+    description: Put plants aside for a customer
+    inputs:
+      - {name: plant_id, type: string, required: true, pattern: "^PLN-[0-9]{4}$"}
+      - {name: quantity, type: integer, required: true}
+  - name: book_delivery
+    description: Book a delivery slot for an order
+    inputs:
+      - {name: order_id, type: string, required: true, pattern: "^ORD-[0-9]{5}$"}
+      - {name: day, type: date, required: true}
+      - {name: slot, type: time, required: true}
+  - name: write_off_stock
+    description: Write off dead plants from the stock count
+    inputs:
+      - {name: plant_id, type: string, required: true}
+policy:
+  guardrails:
+    never:
+      - Never use write_off_stock
+  workflows:
+    - {name: Stock, trigger: plant_stock, steps: [plant_stock]}
+    - {name: Reserve, trigger: reserve_plants, steps: [reserve_plants]}
+    - {name: Deliver, trigger: book_delivery, steps: [book_delivery]}
+"#;
+
+fn garden() -> Skill {
+    let loaded = load(GARDEN, Format::Yaml);
+    assert!(
+        loaded.diagnostics.iter().all(|d| !d.is_error()),
+        "{:?}",
+        loaded.diagnostics
+    );
+    loaded.skill.expect("the garden skill loads")
+}
+
+/// The plan's program when the job would act on it at once.
+fn acted(skill: &Skill, message: &str) -> Option<String> {
+    let context = Map::new();
+    let planned = plan_input(skill, &PlanInput::new(message, &context));
+    planned
+        .program
+        .filter(|_| planned.detection.confident)
+        .map(|program| program.to_string())
+}
+
+#[test]
+pub(super) fn loose_ids_take_the_shape_the_pattern_gives() {
+    let garden = garden();
+    for message in [
+        "how many pln 2040 do we have",
+        "stock level of pln2040",
+        "how many of plant 2040 are on hand",
+        "How many PLN 20 40 do we have?",
+    ] {
+        assert_eq!(
+            acted(&garden, message).as_deref(),
+            Some(r#"plant_stock(plant_id="PLN-2040")"#),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+pub(super) fn a_value_corrected_in_the_message_is_its_correction() {
+    let garden = garden();
+    for message in [
+        "Reserve 12, no wait, 21 of PLN-2040 for a customer",
+        "reserve not 12 — 21 of PLN-2040 for a customer",
+    ] {
+        assert_eq!(
+            acted(&garden, message).as_deref(),
+            Some(r#"reserve_plants(plant_id="PLN-2040", quantity=21)"#),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+pub(super) fn dates_and_times_relative_to_today_fill_their_slots() {
+    let garden = garden();
+    let context = Map::new();
+    let planned = plan_input(
+        &garden,
+        &PlanInput::new("Book a delivery for ORD-55012 tomorrow at 3pm", &context),
+    );
+    let program = planned
+        .program
+        .map(|program| program.to_string())
+        .unwrap_or_default();
+    let tomorrow = adas_nlu::values::today_in(Some("Europe/Dublin"))
+        .checked_add(jiff::Span::new().days(1))
+        .expect("a day");
+    assert!(
+        program.contains(&format!(r#"day="{tomorrow}""#)),
+        "{program}"
+    );
+    assert!(program.contains(r#"slot="15:00""#), "{program}");
+}
+
+#[test]
+pub(super) fn a_never_allowed_action_is_refused_in_plain_words() {
+    let garden = garden();
+    let context = Map::new();
+    let planned = plan_input(
+        &garden,
+        &PlanInput::new(
+            "could you please write off the dead PLN-2040 plants",
+            &context,
+        ),
+    );
+    let refused = planned.detection.out_of_domain.expect("refused");
+    assert!(
+        refused.message.contains("write off dead plants"),
+        "{}",
+        refused.message
+    );
+    // Reading the stock of the same plant is no such request.
+    assert_eq!(
+        acted(&garden, "how many PLN-2040 plants are on hand?").as_deref(),
+        Some(r#"plant_stock(plant_id="PLN-2040")"#)
+    );
+}
+
+#[test]
+pub(super) fn builder_thresholds_act_on_a_clear_guess() {
+    let garden = garden();
+    let context = Map::new();
+    let planned = plan_input(
+        &garden,
+        &PlanInput::new("please hold 3 of PLN-1100 for a customer", &context),
+    );
+    assert!(planned.detection.confident, "{:?}", planned.detection);
+    assert!(
+        planned.detection.confidence >= 0.85,
+        "{}",
+        planned.detection.confidence
+    );
+    // Out of domain stays out.
+    let planned = plan_input(
+        &garden,
+        &PlanInput::new("what's the weather in Galway", &context),
+    );
+    assert!(planned.detection.out_of_domain.is_some());
+}
