@@ -131,6 +131,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin-dir", default=os.environ.get("ADAS_BIN_DIR", str(ROOT / "target" / "debug")))
     parser.add_argument("--report", help="write the report (markdown) here")
+    parser.add_argument("--skills", default="", help="only these files of the set (comma-separated names, no .conv): one round")
     parser.add_argument("--only", default="", help="run conversations whose title contains this")
     parser.add_argument("--json", help="write the measures as JSON here")
     parser.add_argument("--set", choices=sorted(SETS), default="main",
@@ -171,6 +172,10 @@ def main():
     try:
         registry = registry_grpc.SkillRegistryServiceStub(grpc.insecure_channel(suite.address))
         paths = sorted(path for pattern in SETS[args.set] for path in HERE.glob(pattern))
+        if args.skills:
+            # One round of a set: its files by name (`stock-desk.conv`).
+            wanted = set(args.skills.split(","))
+            paths = [path for path in paths if path.stem in wanted]
         for path in paths:
             found = header(path)
             slag = found["skill"]
