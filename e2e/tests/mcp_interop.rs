@@ -185,7 +185,12 @@ async fn resolve_tools_lists_exactly_the_peer_tools() {
         .collect();
     assert_eq!(
         core,
-        vec!["sys.echo", "sys.emitUserMessage", "sys.escalate"]
+        vec![
+            "sys.askUser",
+            "sys.echo",
+            "sys.emitUserMessage",
+            "sys.escalate"
+        ]
     );
 
     // The registry stays up when the server goes away: stale, then UNAVAILABLE naming it.

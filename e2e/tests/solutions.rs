@@ -429,3 +429,6 @@ mod more;
 
 #[path = "solutions/identity.rs"]
 mod identity;
+
+#[path = "solutions/words.rs"]
+mod words;

@@ -4,7 +4,9 @@
 //! contacted); the calls its steps name must be made. The user's words are
 //! the first step's quoted text (`User says '…'`); a tool a step names is an
 //! expected call. Asks are answered from the examples' inputs, a confirmation
-//! with yes, a question about the intent with the best candidate. The skill's
+//! with yes; a question about which intent was meant only by the scenario's
+//! own later words (a second `User says '…'`), else the scenario fails — the
+//! runner never picks an intent for the user. The skill's
 //! policy holds as written: a call that needs a grant another skill issues
 //! fails here, named.
 
@@ -25,6 +27,8 @@ pub struct Scenario {
     pub title: String,
     /// What the user says.
     pub goal: String,
+    /// What the user says after (later quoted steps), in order.
+    pub replies: Vec<String>,
     /// Tools its steps name, in order.
     pub expected: Vec<String>,
 }
@@ -42,16 +46,24 @@ pub struct Outcome {
 
 /// The quoted text of the first step that quotes the user.
 fn user_words(steps: &[String]) -> Option<String> {
-    steps.iter().find_map(|step| {
-        let lower = step.to_ascii_lowercase();
-        if !lower.starts_with("user") {
-            return None;
-        }
-        let open = step.find(['\'', '"'])?;
-        let quote = step[open..].chars().next()?;
-        let close = step.rfind(quote).filter(|close| *close > open)?;
-        Some(step[open + 1..close].trim().to_owned()).filter(|words| !words.is_empty())
-    })
+    all_user_words(steps).into_iter().next()
+}
+
+/// The quoted text of every step that quotes the user, in order.
+fn all_user_words(steps: &[String]) -> Vec<String> {
+    steps
+        .iter()
+        .filter_map(|step| {
+            let lower = step.to_ascii_lowercase();
+            if !lower.starts_with("user") {
+                return None;
+            }
+            let open = step.find(['\'', '"'])?;
+            let quote = step[open..].chars().next()?;
+            let close = step.rfind(quote).filter(|close| *close > open)?;
+            Some(step[open + 1..close].trim().to_owned()).filter(|words| !words.is_empty())
+        })
+        .collect()
 }
 
 /// The scenarios of `document` (the skill as JSON), with the tools each names.
@@ -96,6 +108,7 @@ pub fn scenarios(document: &Json) -> Vec<Result<Scenario, String>> {
                 id,
                 title: scenario["title"].as_str().unwrap_or_default().to_owned(),
                 goal,
+                replies: all_user_words(&steps).into_iter().skip(1).collect(),
                 expected,
             })
         })
@@ -210,6 +223,7 @@ pub async fn run(
         Err(status) => return outcome(Vec::new(), Some(jobs::status_text(status).message)),
     };
     let mut failure = None;
+    let mut replies = scenario.replies.iter();
     for _ in 0..12 {
         job = match jobs::settle(&mut clients, &job.name, job.version).await {
             Ok(job) => job,
@@ -222,11 +236,12 @@ pub async fn run(
             break;
         };
         let answer: Option<(String, Json)> = match waiting.reason_code.as_str() {
+            // Which intent was meant is the user's to say: the scenario's
+            // next words, or it fails with the question it could not answer.
             "INTENT_CLARIFICATION_REQUIRED" => waiting.fields.first().and_then(|field| {
-                field
-                    .options
-                    .first()
-                    .map(|option| (field.name.clone(), Json::String(option.clone())))
+                replies
+                    .next()
+                    .map(|words| (field.name.clone(), Json::String(words.clone())))
             }),
             "ACTION_CONFIRMATION_REQUIRED" => waiting
                 .fields
@@ -341,7 +356,11 @@ mod tests {
                     "Agent finds the meeting via calendar.event.list",
                     "Agent calls calendar.event.delete"
                 ]},
-                {"id": "quoted", "steps": ["User says 'I'd like a consultation'"]},
+                {"id": "quoted", "steps": [
+                    "User says 'I'd like a consultation'",
+                    "Agent asks which kind",
+                    "User replies 'the tax one'"
+                ]},
                 {"steps": ["Agent does something"]}
             ]
         });
@@ -353,6 +372,8 @@ mod tests {
             vec!["calendar.event.list", "calendar.event.delete"]
         );
         assert_eq!(found[1].clone().unwrap().goal, "I'd like a consultation");
+        assert_eq!(found[1].clone().unwrap().replies, vec!["the tax one"]);
+        assert!(cancel.replies.is_empty());
         assert!(found[2].is_err());
     }
 }

@@ -279,8 +279,14 @@ impl Worker {
             Ok(mut value) => {
                 crate::access::issue(skill, &mut record, tool, &value);
                 adas_skill::access::filter_result(&skill.skill, &mut value);
+                // A value the call itself carried (the id the user typed,
+                // echoed back) reveals nothing: it is not masked from them.
+                let carried: Vec<String> = args
+                    .values()
+                    .filter_map(|arg| arg.as_str().map(str::to_owned))
+                    .collect();
                 for personal in adas_skill::access::personal_values(&skill.skill, tool, &value) {
-                    if !record.personal.contains(&personal) {
+                    if !record.personal.contains(&personal) && !carried.contains(&personal) {
                         record.personal.push(personal);
                     }
                 }

@@ -22,6 +22,8 @@ pub mod calibration;
 
 mod refusal;
 
+mod tools;
+
 mod corpus;
 
 mod clauses;
@@ -43,6 +45,7 @@ use clauses::*;
 use corpus::*;
 use evidence::*;
 use features::*;
+pub use tools::{intent_tools, matched_tool, only_reads, reads};
 
 /// The detector's raw-score rules (tuned on the shipped templates' intent
 /// table and the seen conversation sets): below `RAW_REJECT` a message is out
@@ -233,29 +236,6 @@ fn scored_with(skill: &Skill, corpus: &Corpus, message: &str) -> Vec<(String, f6
     candidates
 }
 
-/// The tools an intent's workflow calls.
-pub fn intent_tools<'a>(skill: &'a Skill, intent_id: &str) -> Vec<&'a adas_skill::model::Tool> {
-    let Some(policy) = &skill.policy else {
-        return Vec::new();
-    };
-    let maps_to = skill
-        .intents
-        .iter()
-        .flat_map(|intents| &intents.supported)
-        .find(|intent| intent.id == intent_id)
-        .and_then(|intent| intent.maps_to_workflow.clone());
-    policy
-        .workflows
-        .iter()
-        .filter(|workflow| {
-            workflow.trigger.as_deref() == Some(intent_id)
-                || (maps_to.is_some() && workflow.id == maps_to)
-        })
-        .flat_map(|workflow| &workflow.steps)
-        .filter_map(|step| skill.tools.iter().find(|tool| &tool.name == step))
-        .collect()
-}
-
 /// Whether the message is one of the intent's examples said back (case and
 /// punctuation aside).
 fn is_example(skill: &Skill, intent_id: &str, message: &str) -> bool {
@@ -274,13 +254,6 @@ fn is_example(skill: &Skill, intent_id: &str, message: &str) -> bool {
         .filter(|intent| intent.id == intent_id)
         .flat_map(|intent| &intent.examples)
         .any(|example| normal(example) == message)
-}
-
-/// Whether every tool of the intent's workflow is declared read-only by the skill.
-/// Whether every tool the intent's workflow calls is declared read-only.
-pub fn only_reads(skill: &Skill, intent_id: &str) -> bool {
-    let tools = intent_tools(skill, intent_id);
-    !tools.is_empty() && tools.iter().all(|tool| tool.read_only == Some(true))
 }
 
 /// Input names of the tools an intent's workflow calls.
@@ -631,8 +604,12 @@ pub fn by_the_rules(skill: &Skill, message: &str, context: &Map<String, Json>) -
     // of the skill's, nor any value it takes: not the skill's business ("my
     // dog ate chocolate, what should I do?"), rather than a question of
     // which intent was meant.
-    let foreign =
-        corpus.share_of(message) < 0.5 && !vague(message) && evidence.takers().next().is_none();
+    let foreign = corpus.share_of(message) < 0.5
+        && !vague(message)
+        && evidence.takers().next().is_none()
+        && !best
+            .as_ref()
+            .is_some_and(|(intent_id, _)| takes_when(skill, intent_id, message));
     match best {
         Some((intent_id, confidence)) if confidence >= reject => {
             let mut detection = detect_as(skill, &intent_id, message, context);
@@ -643,7 +620,15 @@ pub fn by_the_rules(skill: &Skill, message: &str, context: &Map<String, Json>) -
                 .iter()
                 .flat_map(|intents| &intents.supported)
                 .position(|intent| intent.id == intent_id);
-            detection.confident = confidence >= accept
+            // A whole request: its action named and every value it needs
+            // written ("claim $212 for two nights at a motel") is a good
+            // first guess even where the words score low — the complete
+            // call is the evidence.
+            let whole = confidence >= reject
+                && margin >= margin_needed
+                && named(&intent_id)
+                && complete(skill, &intent_id, &detection);
+            detection.confident = (confidence >= accept || whole)
                 && margin >= margin_needed
                 && (enough_words(skill, &intent_id, message)
                     || (wanted && names_allowed_value(skill, &intent_id, message)))
@@ -700,6 +685,49 @@ pub fn by_the_rules(skill: &Skill, message: &str, context: &Map<String, Json>) -
             out_of_domain: Some(out_of_domain(skill)),
         },
     }
+}
+
+/// Whether the message says when (a date or a time of day) and the intent's
+/// tools take one: "put a budget sync in for 2027-07-02, 10:00 to 10:45"
+/// is the booking's business, whatever words it uses.
+fn takes_when(skill: &Skill, intent_id: &str, message: &str) -> bool {
+    let says_when = !crate::values::dates_in(message).is_empty()
+        || !crate::values::times_in(message).is_empty()
+        || message
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .any(|word| word.parse::<jiff::civil::Date>().is_ok());
+    says_when
+        && intent_tools(skill, intent_id).iter().any(|tool| {
+            tool.inputs.iter().any(|input| {
+                let name = input.name.to_lowercase();
+                let kind = input.kind.as_deref().unwrap_or_default();
+                matches!(kind, "date" | "datetime" | "time")
+                    || name.contains("date")
+                    || name.ends_with("_time")
+                    || name == "time"
+            })
+        })
+}
+
+/// Whether the message gives every value the intent requires (two at
+/// least: one id alone is no whole request), none of them a guess.
+fn complete(skill: &Skill, intent_id: &str, detection: &Detection) -> bool {
+    let required: Vec<&str> = skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .filter(|intent| intent.id == intent_id)
+        .flat_map(|intent| &intent.entities)
+        .filter(|entity| entity.required)
+        .map(|entity| entity.name.as_str())
+        .collect();
+    required.len() >= 2
+        && required.iter().all(|name| {
+            detection
+                .entities
+                .iter()
+                .any(|entity| entity.name == *name && !entity.guessed)
+        })
 }
 
 /// The detection of `intent_id` as the user's choice (a clarification's

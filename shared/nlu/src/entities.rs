@@ -15,8 +15,6 @@ mod by_name;
 
 mod vocabulary;
 
-use std::collections::HashSet;
-
 use adas_skill::model::{Entity as EntitySpec, Intent};
 use by_name::*;
 use serde_json::{Map, Value as Json};
@@ -55,6 +53,10 @@ pub struct Slot {
     /// Stems of the words that name the action the value is for ("book" for
     /// `book_class`): of two ids that fit, the one right after them is meant.
     pub cues: Vec<String>,
+    /// Stems that name one allowed value, from the input's description
+    /// ("travel (flights, trains, taxis)": "train" names `travel`) and the
+    /// value's own words ("lease" names `end_of_lease`).
+    pub aliases: Vec<(String, Json)>,
 }
 
 impl Slot {
@@ -65,7 +67,8 @@ impl Slot {
             kind: spec.kind.clone(),
             allowed: spec.allowed.clone(),
             pattern: None,
-            cues: Vec::new(),
+            cues: direction_cues(&spec.name),
+            aliases: Vec::new(),
         }
     }
 
@@ -85,7 +88,8 @@ impl Slot {
                 .pattern
                 .as_deref()
                 .and_then(|pattern| regex::Regex::new(pattern).ok()),
-            cues: Vec::new(),
+            cues: direction_cues(&input.name),
+            aliases: Vec::new(),
         }
     }
 
@@ -105,6 +109,42 @@ impl Slot {
         }
         self.cues.sort();
         self.cues.dedup();
+        self.aliases = aliases(&self.allowed, descriptions);
+        // "Start time in ISO 8601": a date and a time, not a time of day.
+        let timestamp = descriptions.iter().any(|description| {
+            let lower = description.to_lowercase();
+            lower.contains("iso 8601")
+                || lower.contains("date and time")
+                || lower.contains("datetime")
+        });
+        let name = self.name.to_lowercase();
+        if timestamp
+            && matches!(self.kind.as_deref(), None | Some("string") | Some("text"))
+            && (name.ends_with("_time") || name == "time" || name.ends_with("_at"))
+        {
+            self.kind = Some("datetime".into());
+        }
+        // "Employee number (e.g. WRK-4821)": the id's shape, when no
+        // pattern says it — a slot never takes another kind's id.
+        if self.pattern.is_none() {
+            let shape = descriptions
+                .iter()
+                .flat_map(|description| {
+                    description
+                        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                        .map(str::to_owned)
+                        .collect::<Vec<_>>()
+                })
+                .find_map(|token| crate::written::shape_of_example(&token));
+            if let Some((prefix, separator, digits)) = shape {
+                self.pattern = regex::Regex::new(&format!(
+                    "^{}{}[0-9]{{{digits}}}$",
+                    regex::escape(&prefix),
+                    regex::escape(&separator)
+                ))
+                .ok();
+            }
+        }
         self
     }
 
@@ -127,6 +167,7 @@ impl Slot {
             .map(|word| crate::lexicon::stem(&word.to_lowercase()))
             .collect();
         cues.retain(|cue| !own.contains(cue));
+        cues.extend(direction_cues(&self.name));
         cues.sort();
         cues.dedup();
         self.cues = cues;
@@ -140,6 +181,96 @@ impl Slot {
             required: true,
             allowed: self.allowed.clone(),
         }
+    }
+}
+
+/// The stems that name each allowed value (see [`Slot::aliases`]): the words
+/// of the description after the value up to the next value, and the value's
+/// own words; a stem two values share names neither.
+fn aliases(allowed: &[Json], descriptions: &[String]) -> Vec<(String, Json)> {
+    let values: Vec<(&Json, String)> = allowed
+        .iter()
+        .filter_map(|value| value.as_str().map(|name| (value, name.to_lowercase())))
+        .collect();
+    if values.is_empty() {
+        return Vec::new();
+    }
+    let mut found: Vec<(String, Json)> = Vec::new();
+    let mut add = |text: &str, value: &Json| {
+        for word in plain_words(&text.replace(['_', '-'], " ")) {
+            let word = word.to_lowercase();
+            if word.len() >= 3 && !FILLER.contains(&word.as_str()) {
+                found.push((crate::lexicon::stem(&word), value.clone()));
+            }
+        }
+    };
+    for (value, name) in &values {
+        add(name, value);
+    }
+    for description in descriptions {
+        let lower = description.to_lowercase();
+        // Where each value is named in the description, in order.
+        let mut at: Vec<(usize, usize, &Json)> = values
+            .iter()
+            .filter_map(|(value, name)| {
+                lower
+                    .match_indices(name.as_str())
+                    .find(|(start, _)| {
+                        let before = lower[..*start].chars().last();
+                        let after = lower[start + name.len()..].chars().next();
+                        before.is_none_or(|c| !c.is_alphanumeric() && c != '_')
+                            && after.is_none_or(|c| !c.is_alphanumeric() && c != '_')
+                    })
+                    .map(|(start, _)| (start, start + name.len(), *value))
+            })
+            .collect();
+        at.sort_by_key(|(start, _, _)| *start);
+        for (index, (_, end, value)) in at.iter().enumerate() {
+            let until = at.get(index + 1).map_or(lower.len(), |(next, _, _)| *next);
+            add(&lower[*end..until], value);
+        }
+    }
+    let mut unique: Vec<(String, Json)> = Vec::new();
+    for (stem, value) in &found {
+        let names_another = found
+            .iter()
+            .any(|(other, theirs)| other == stem && theirs != value);
+        if !names_another && !unique.iter().any(|(known, _)| known == stem) {
+            unique.push((stem.clone(), value.clone()));
+        }
+    }
+    unique
+}
+
+/// An allowed value named by its description's words (see
+/// [`Slot::aliases`]): the one value the message's words name.
+fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -> Option<Entity> {
+    let mut named: Vec<(&Token<'_>, &Json)> = Vec::new();
+    for token in all.iter().filter(|token| !by_name::overlaps(token, taken)) {
+        let stem = crate::lexicon::stem(&token.text.to_lowercase());
+        if let Some((_, value)) = slot.aliases.iter().find(|(alias, _)| *alias == stem) {
+            named.push((token, value));
+        }
+    }
+    let (token, value) = named.first()?;
+    if named.iter().any(|(_, other)| other != value) {
+        return None;
+    }
+    Some(found(&slot.name, "enum", (*value).clone(), token, false))
+}
+
+/// The words that point at a slot's value by its direction: `from_site`
+/// takes the site after "from", `to_site` (or `deliver_to`) the one after
+/// "to" — of two sites in one message, each its own.
+fn direction_cues(name: &str) -> Vec<String> {
+    let words: Vec<String> = name.split(['_', '-']).map(str::to_lowercase).collect();
+    let has = |wanted: &[&str]| words.iter().any(|word| wanted.contains(&word.as_str()));
+    if has(&["from", "source", "origin"]) {
+        vec!["from".into(), "out".into()]
+    } else if has(&["to", "destination", "target", "into"]) {
+        vec!["to".into(), "into".into(), "onto".into()]
+    } else {
+        Vec::new()
     }
 }
 
@@ -233,7 +364,15 @@ fn effective_kind(spec: &EntitySpec) -> String {
         return declared;
     }
     let name = spec.name.to_lowercase();
-    if name.contains("email") {
+    if name == "date"
+        || name.ends_with("_date")
+        || name.ends_with("_day")
+        || name.starts_with("date_")
+    {
+        "date".into()
+    } else if name == "time" || name.ends_with("_time") {
+        "time".into()
+    } else if name.contains("email") {
         "email".into()
     } else if name.contains("phone") {
         "phone".into()
@@ -297,6 +436,15 @@ fn number_json(value: f64) -> Json {
 }
 
 fn is_identifier(text: &str) -> bool {
+    // "4pm", "10:30am" are times, not ids.
+    let lower = text.to_lowercase();
+    if (lower.ends_with("am") || lower.ends_with("pm"))
+        && lower[..lower.len() - 2]
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == ':' || c == '.')
+    {
+        return false;
+    }
     let has_digit = text.chars().any(|c| c.is_ascii_digit());
     let has_alpha = text.chars().any(|c| c.is_ascii_alphabetic());
     let shaped = text
@@ -392,9 +540,14 @@ fn typed(kind: &str, spec: &EntitySpec, token: &Token<'_>, prefixes: &[String]) 
 /// ("brake" for `brakes`), or the one value it is a typo of ("univesity").
 fn allowed_value(allowed: &[Json], text: &str) -> Option<Json> {
     let text = text.to_lowercase();
+    // `tire_change` is written "tire change".
     let values: Vec<(&Json, String)> = allowed
         .iter()
-        .filter_map(|value| value.as_str().map(|name| (value, name.to_lowercase())))
+        .filter_map(|value| {
+            value
+                .as_str()
+                .map(|name| (value, name.to_lowercase().replace('_', " ")))
+        })
         .collect();
     if let Some((value, _)) = values.iter().find(|(_, name)| *name == text) {
         return Some((*value).clone());
@@ -583,7 +736,7 @@ pub fn extract_slots(
                     guessed: false,
                 });
             }
-            None => match time_of_day(slot, message, &mut times, &entities) {
+            None => match time_of_day(slot, (message, today), &mut times, &entities) {
                 Some(entity) => entities.push(entity),
                 None => undated.push(slot),
             },
@@ -595,7 +748,11 @@ pub fn extract_slots(
         let phrase = slot
             .allowed
             .iter()
-            .filter_map(|value| value.as_str().map(|name| (value, name.to_lowercase())))
+            .filter_map(|value| {
+                value
+                    .as_str()
+                    .map(|name| (value, name.to_lowercase().replace('_', " ")))
+            })
             .filter(|(_, name)| name.contains(' '))
             .find_map(|(value, name)| {
                 // As written, inflected or mistyped ("my brakes checked").
@@ -649,7 +806,9 @@ pub fn extract_slots(
             entities.push(entity);
             continue;
         }
-        if let Some(entity) = value_by_type(slot, &all, prefixes, &taken, vocabulary) {
+        if let Some(entity) = value_by_type(slot, &all, prefixes, &taken, vocabulary)
+            .or_else(|| by_description(slot, &all, &taken))
+        {
             entities.push(entity);
         }
     }
@@ -660,156 +819,8 @@ pub fn extract_slots(
     found
 }
 
-/// A slot of type `time` read from a time of day written in the message
-/// ("2pm" → `14:00`).
-fn time_of_day(
-    slot: &Slot,
-    message: &str,
-    times: &mut Vec<(usize, usize, String)>,
-    taken: &[Entity],
-) -> Option<Entity> {
-    if effective_kind(&slot.spec()) != "time" {
-        return None;
-    }
-    let at = times.iter().position(|(start, end, _)| {
-        !taken
-            .iter()
-            .any(|entity| *start < entity.end && entity.start < *end)
-    })?;
-    let (start, end, value) = times.remove(at);
-    Some(Entity {
-        name: slot.name.clone(),
-        kind: "time".into(),
-        value: Json::String(value),
-        text: message[start..end].to_owned(),
-        start,
-        end,
-        guessed: false,
-    })
-}
-
-/// One date asked for and several different ones written ("the contractor
-/// starts on December 15th, so … rent a unit from 2026-12-14"): the one after
-/// the message's turn is meant; otherwise which one is a guess, confirmed
-/// before any side effect — whatever word stood beside the first.
-fn one_date_of_several(
-    slots: &[Slot],
-    (message, today): (&str, jiff::civil::Date),
-    all: &[Token<'_>],
-    found: &mut [Entity],
-) {
-    let date_slots = slots
-        .iter()
-        .filter(|slot| effective_kind(&slot.spec()) == "date")
-        .count();
-    let mut dated = found.iter_mut().filter(|entity| entity.kind == "date");
-    let (Some(entity), None, 1) = (dated.next(), dated.next(), date_slots) else {
-        return;
-    };
-    // Every date written, with its day when it says one ("2026-12-14",
-    // "December 15th"; "11/02" is a date of no certain day).
-    let in_words = crate::values::dates_on(message, today);
-    let dates: Vec<(usize, usize, Option<String>)> = crate::values::date_spans(message)
-        .into_iter()
-        .map(|(start, end)| {
-            let day = in_words
-                .iter()
-                .find(|(at, _, _)| *at == start)
-                .map(|(_, _, iso)| iso.clone())
-                .or_else(|| {
-                    message[start..end]
-                        .parse::<jiff::civil::Date>()
-                        .ok()
-                        .map(|date| date.to_string())
-                });
-            (start, end, day)
-        })
-        .collect();
-    // "December 2026" inside "28 December 2026" is that date, not another.
-    let dated: Vec<(usize, usize)> = dates
-        .iter()
-        .filter(|(_, _, day)| day.is_some())
-        .map(|(start, end, _)| (*start, *end))
-        .collect();
-    let dates: Vec<(usize, usize, Option<String>)> = dates
-        .into_iter()
-        .filter(|(start, end, day)| {
-            day.is_some() || !dated.iter().any(|(from, to)| *start < *to && *from < *end)
-        })
-        .collect();
-    if dates.iter().all(|(_, _, day)| {
-        day.as_ref()
-            .is_some_and(|day| Json::String(day.clone()) == entity.value)
-    }) {
-        return;
-    }
-    // The date in the sentence that names the action ("We would love to
-    // book a double room on 2027-03-13"), else the one after the turn.
-    let cues: &[String] = slots
-        .iter()
-        .find(|slot| slot.name == entity.name)
-        .map_or(&[], |slot| &slot.cues);
-    let sentence_of = |at: usize| {
-        message[..at]
-            .rfind(['.', '?', '!', ';', '\n'])
-            .map_or(0, |end| end + 1)
-    };
-    let cued: HashSet<usize> = all
-        .iter()
-        .filter(|token| cues.contains(&crate::lexicon::stem(&token.text.to_lowercase())))
-        .map(|token| sentence_of(token.start))
-        .collect();
-    let in_cued: Vec<&(usize, usize, Option<String>)> = dates
-        .iter()
-        .filter(|(start, _, _)| cued.contains(&sentence_of(*start)))
-        .collect();
-    let turn = all
-        .iter()
-        .rposition(|token| matches!(token.text.to_lowercase().as_str(), "but" | "so" | "instead"))
-        .map(|at| all[at].start);
-    let after: Vec<&(usize, usize, Option<String>)> = dates
-        .iter()
-        .filter(|(start, _, _)| turn.is_some_and(|turn| turn < *start))
-        .collect();
-    // "I won't be home on Thursday, deliver it on 8 December": a date of a
-    // clause that says no is no date of the request.
-    let negated = |start: usize| {
-        let clause = message[..start]
-            .rfind([',', '.', ';', '!', '?'])
-            .map_or(0, |end| end + 1);
-        message[clause..start]
-            .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
-            .any(|word| {
-                let word = word.to_lowercase();
-                matches!(word.as_str(), "not" | "never" | "cannot" | "unable")
-                    || word.ends_with("n't")
-                    || word.ends_with("n’t")
-            })
-    };
-    let affirmed: Vec<&(usize, usize, Option<String>)> = dates
-        .iter()
-        .filter(|(start, _, day)| day.is_some() && !negated(*start))
-        .collect();
-    let chosen = match (in_cued.as_slice(), after.as_slice(), affirmed.as_slice()) {
-        ([one], _, _) => [*one],
-        (_, [one], _) => [*one],
-        (_, _, [one]) if affirmed.len() < dates.len() => [*one],
-        _ => {
-            entity.guessed = true;
-            return;
-        }
-    };
-    match chosen.as_slice() {
-        [(start, end, Some(day))] => {
-            entity.value = Json::String(day.clone());
-            entity.text = message[*start..*end].to_owned();
-            entity.start = *start;
-            entity.end = *end;
-            entity.guessed = false;
-        }
-        _ => entity.guessed = true,
-    }
-}
+mod dates;
+use dates::{one_date_of_several, time_of_day};
 
 #[cfg(test)]
 mod tests;

@@ -307,9 +307,12 @@ fn part(
                 .find(|workflow| maps_to.is_some() && workflow.id == maps_to)
         });
     if let Some(workflow) = workflow {
+        // A `sys.askUser` step is the user's yes to the next side effect,
+        // asked by the gate with the exact call (adas-step's certainty).
         let calls = workflow
             .steps
             .iter()
+            .filter(|step| *step != "sys.askUser")
             .map(|step| {
                 call(
                     skill,
@@ -329,7 +332,9 @@ fn part(
             facts,
         };
     }
-    // No workflow: the tool whose required inputs are best covered by what is known.
+    // No workflow: the tool the intent means by its words, else the one
+    // whose required inputs are best covered by what is known.
+    let meant = crate::detect::matched_tool(skill, &intent_id);
     let best = skill
         .tools
         .iter()
@@ -350,7 +355,10 @@ fn part(
         })
         .filter(|(_, covered)| *covered > 0)
         .max_by_key(|(_, covered)| *covered);
-    let tool = best.map_or("sys.emitUserMessage", |(tool, _)| tool.name.as_str());
+    let tool = meant
+        .map(|tool| tool.name.as_str())
+        .or(best.map(|(tool, _)| tool.name.as_str()))
+        .unwrap_or("sys.emitUserMessage");
     let calls = vec![call(
         skill,
         reading,

@@ -53,7 +53,7 @@ pub fn numbers_in_words(text: &str) -> std::borrow::Cow<'_, str> {
             .join("|");
         [
             Regex::new(&format!(
-                r"(?i)\b(an?|one|{small}|\d{{1,3}})[\s-]+(hundred|thousand|dozen)\b"
+                r"(?i)\b(half\s+an?|an?|one|{small}|\d{{1,3}})[\s-]+(hundred|thousand|dozen)\b"
             ))
             .expect("a valid pattern"),
             Regex::new(
@@ -83,6 +83,9 @@ pub fn numbers_in_words(text: &str) -> std::borrow::Cow<'_, str> {
             "thousand" => 1000,
             _ => 12,
         };
+        if found[1].to_lowercase().starts_with("half") {
+            return (scale / 2).to_string();
+        }
         count(&found[1]).map_or_else(|| found[0].to_owned(), |n| (n * scale).to_string())
     });
     let text = match tens.replace_all(&text, |found: &regex::Captures<'_>| {
@@ -179,6 +182,29 @@ const WEEKDAYS: &[(&str, jiff::civil::Weekday)] = &[
     ("sunday", jiff::civil::Weekday::Sunday),
 ];
 
+/// How far a date is from today, nearer first and, at the same distance,
+/// the one to come first.
+fn distance(today: jiff::civil::Date, date: jiff::civil::Date) -> (i32, bool) {
+    (
+        date.since(today)
+            .map_or(i32::MAX, |span| span.get_days().abs()),
+        date < today,
+    )
+}
+
+/// The date of `in_year` nearest to today, of last year, this year and next
+/// ("November 18" said on December 1 is the one just past; "January 12" the
+/// one to come): a date without its year means the one nearest.
+fn nearest(
+    today: jiff::civil::Date,
+    in_year: impl Fn(i16) -> Option<jiff::civil::Date>,
+) -> Option<jiff::civil::Date> {
+    [today.year() - 1, today.year(), today.year() + 1]
+        .into_iter()
+        .filter_map(in_year)
+        .min_by_key(|date| distance(today, *date))
+}
+
 /// Dates said relative to today: "today", "tomorrow", "the day after
 /// tomorrow", "yesterday", a weekday ("next Tuesday", "on Friday": the first
 /// one after today; "this Tuesday" on a Tuesday is today), "the 9th" (this
@@ -187,7 +213,7 @@ fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, St
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {
         Regex::new(
-            r"(?i)\b(?:(?P<after>(?:the\s+)?day\s+after\s+tomorrow)|(?P<today>today|tonight)|(?P<tomorrow>tomorrow|tmrw|tmr)|(?P<yesterday>yesterday)|(?:(?P<which>next|this|coming|this\s+coming)\s+)?(?P<weekday>monday|tuesday|tues|wednesday|thursday|thurs|friday|saturday|sunday)|(?:on\s+)?the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)\b(?:\s+of\s+(?:this|next)\s+month)?|in\s+(?P<count>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<unit>days?|weeks?))\b",
+            r"(?i)\b(?:(?P<after>(?:the\s+)?day\s+after\s+tomorrow)|(?P<today>today|tonight)|(?P<tomorrow>tomorrow|tmrw|tmr)|(?P<yesterday>yesterday)|(?:(?P<which>next|this|coming|this\s+coming|last|past)\s+)?(?P<weekday>monday|tuesday|tues|wednesday|thursday|thurs|friday|saturday|sunday)|(?:on\s+)?the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)\b(?:\s+of\s+(?:this|next)\s+month)?|in\s+(?P<count>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<unit>days?|weeks?)|(?P<count2>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<unit2>days?|weeks?)\s+from\s+(?:today|now))\b",
         )
         .expect("a valid pattern")
     });
@@ -211,23 +237,36 @@ fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, St
                 .map(|(_, day)| *day)
                 .unwrap_or(jiff::civil::Weekday::Monday);
             let ahead = i64::from(wanted.since(today.weekday()));
-            let this = captures
+            let which = captures
                 .name("which")
-                .is_some_and(|which| which.as_str().eq_ignore_ascii_case("this"));
-            plus(if ahead == 0 && !this { 7 } else { ahead })
+                .map(|which| which.as_str().to_lowercase())
+                .unwrap_or_default();
+            if which == "last" || which == "past" {
+                // "last Friday": the one before today.
+                let back = i64::from(today.weekday().since(wanted));
+                plus(-(if back == 0 { 7 } else { back }))
+            } else {
+                plus(if ahead == 0 && which != "this" {
+                    7
+                } else {
+                    ahead
+                })
+            }
         } else if let Some(day) = captures.name("day") {
             let day: i8 = day.as_str().parse().unwrap_or(0);
-            jiff::civil::Date::new(today.year(), today.month(), day)
-                .ok()
-                .filter(|date| *date >= today)
-                .or_else(|| {
-                    let next = today
-                        .first_of_month()
-                        .checked_add(jiff::Span::new().months(1))
-                        .ok()?;
-                    jiff::civil::Date::new(next.year(), next.month(), day).ok()
-                })
-        } else if let (Some(count), Some(unit)) = (captures.name("count"), captures.name("unit")) {
+            let first = today.first_of_month();
+            let in_month = |months: i64| {
+                let month = first.checked_add(jiff::Span::new().months(months)).ok()?;
+                jiff::civil::Date::new(month.year(), month.month(), day).ok()
+            };
+            [-1, 0, 1]
+                .into_iter()
+                .filter_map(in_month)
+                .min_by_key(|date| distance(today, *date))
+        } else if let (Some(count), Some(unit)) = (
+            captures.name("count").or(captures.name("count2")),
+            captures.name("unit").or(captures.name("unit2")),
+        ) {
             let count = match count.as_str().to_lowercase().as_str() {
                 "a" | "an" | "one" => 1,
                 other => other
@@ -258,7 +297,7 @@ pub fn times_in(text: &str) -> Vec<(usize, usize, String)> {
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {
         Regex::new(
-            r"(?i)\b(?:(?P<h12>1[0-2]|0?[1-9])(?::(?P<m12>[0-5]\d))?\s*(?P<half>a\.?m\.?|p\.?m\.?)(?:\W|$)|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)\b|(?P<noon>noon|midday)\b|(?P<midnight>midnight)\b)",
+            r"(?i)\b(?:(?P<h12>1[0-2]|0?[1-9])(?::(?P<m12>[0-5]\d))?\s*(?P<half>a\.?m\.?|p\.?m\.?)(?:\W|$)|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)\b|(?P<h_day>1[0-2]|0?[1-9])(?::(?P<m_day>[0-5]\d))?\s+(?:o'?clock\s+)?(?P<part>in\s+the\s+morning|in\s+the\s+afternoon|in\s+the\s+evening|at\s+night|o'?clock)\b|(?P<noon>noon|midday)\b|(?P<midnight>midnight)\b)",
         )
         .expect("a valid pattern")
     });
@@ -278,6 +317,15 @@ pub fn times_in(text: &str) -> Vec<(usize, usize, String)> {
                 (
                     (hour % 12) + if afternoon { 12 } else { 0 },
                     number("m12").unwrap_or(0),
+                )
+            } else if let Some(hour) = number("h_day") {
+                let later = captures.name("part").is_some_and(|part| {
+                    let part = part.as_str().to_lowercase();
+                    part.contains("afternoon") || part.contains("evening") || part.contains("night")
+                });
+                (
+                    (hour % 12) + if later { 12 } else { 0 },
+                    number("m_day").unwrap_or(0),
                 )
             } else if let Some(hour) = number("h24") {
                 (hour, number("m24").unwrap_or(0))
@@ -344,15 +392,7 @@ fn dates_from(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, String
             let year = captures.get(3).and_then(|y| y.as_str().parse::<i16>().ok());
             let date = match year {
                 Some(year) => jiff::civil::Date::new(year, month, day).ok(),
-                None => jiff::civil::Date::new(today.year(), month, day)
-                    .ok()
-                    .and_then(|date| {
-                        if date < today {
-                            jiff::civil::Date::new(today.year() + 1, month, day).ok()
-                        } else {
-                            Some(date)
-                        }
-                    }),
+                None => nearest(today, |year| jiff::civil::Date::new(year, month, day).ok()),
             };
             let Some(date) = date else { continue };
             if found
@@ -464,14 +504,17 @@ mod tests {
             ("the 1st", "2026-12-01"),
             ("in 3 days", "2026-12-04"),
             ("in two weeks", "2026-12-15"),
+            ("a week from today", "2026-12-08"),
             ("yesterday", "2026-11-30"),
+            ("last Friday", "2026-11-27"),
+            ("paid on the 24th", "2026-11-24"),
         ] {
             let found = dates_from(text, today);
             assert_eq!(found.len(), 1, "{text}: {found:?}");
             assert_eq!(found[0].2, meant, "{text}");
         }
         let found = dates_from("on the 30th", jiff::civil::date(2026, 12, 31));
-        assert_eq!(found[0].2, "2027-01-30");
+        assert_eq!(found[0].2, "2026-12-30");
         assert!(dates_from("I have three items", today).is_empty());
     }
 
@@ -484,6 +527,8 @@ mod tests {
             ("14:45", "14:45"),
             ("around noon", "12:00"),
             ("10 PM", "22:00"),
+            ("10 in the morning", "10:00"),
+            ("at 6 in the evening", "18:00"),
         ] {
             let found = times_in(text);
             assert_eq!(found.len(), 1, "{text}: {found:?}");
@@ -541,6 +586,7 @@ mod tests {
             "Quote me 200 cards"
         );
         assert_eq!(numbers_in_words("a dozen posters"), "12 posters");
+        assert_eq!(numbers_in_words("half a dozen cards"), "6 cards");
         assert_eq!(numbers_in_words("Five thousand flyers"), "5000 flyers");
         assert_eq!(numbers_in_words("twenty-five chairs"), "25 chairs");
         assert_eq!(numbers_in_words("a pair of tickets"), "2 tickets");

@@ -64,7 +64,7 @@ fn shape_of_pattern(pattern: &str) -> Option<(String, String, (usize, usize))> {
 }
 
 /// `ITM-4471` → `(ITM, -, 4)`.
-fn shape_of_example(token: &str) -> Option<(String, String, usize)> {
+pub(crate) fn shape_of_example(token: &str) -> Option<(String, String, usize)> {
     static ID: OnceLock<Regex> = OnceLock::new();
     let id = ID.get_or_init(|| {
         Regex::new(r"^([A-Za-z]{1,8})([-_]?)(\d{2,12})$").expect("a valid pattern")
@@ -115,6 +115,15 @@ pub fn id_shapes(skill: &Skill) -> Vec<IdShape> {
             input.pattern.as_deref().and_then(shape_of_pattern)
         {
             add(prefix, separator, digits, cue_words(&input.name));
+        } else if let Some((prefix, separator, digits)) =
+            input.description.as_deref().and_then(|description| {
+                // "Item number (e.g. ITM-4471)": the example says the shape.
+                description
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                    .find_map(shape_of_example)
+            })
+        {
+            add(prefix, separator, (digits, digits), cue_words(&input.name));
         }
     }
     for intent in skill.intents.iter().flat_map(|intents| &intents.supported) {
@@ -213,21 +222,27 @@ pub fn ids_as_shaped<'a>(shapes: &[IdShape], message: &'a str) -> Cow<'a, str> {
         if least < 3 || shape.cues.is_empty() {
             continue;
         }
-        let cues = shape
-            .cues
-            .iter()
-            .map(|cue| regex::escape(cue))
-            .collect::<Vec<_>>()
-            .join("|");
-        let cued = Regex::new(&format!(
-            r"(?i)\b((?:{cues})(?:s|es)?\s*(?:#|no\.?|num(?:ber)?|id)?\s*)(\d[\d ]*\d)\b(\s+\w+)?"
-        ))
-        .expect("escaped cues are a valid pattern");
+        static CUED: OnceLock<Regex> = OnceLock::new();
+        let cued = CUED.get_or_init(|| {
+            Regex::new(r"(?i)\b([a-z]+)(\s*(?:#|no\.?|num(?:ber)?|id)?\s*)(\d[\d ]*\d)\b(\s+\w+)?")
+                .expect("a valid pattern")
+        });
+        // The cue itself, its plural, or a kind of it ("truck 3115" for a
+        // `vehicle_id`).
+        let names = |word: &str| {
+            let word = word.to_lowercase();
+            let stem = crate::lexicon::stem(&word);
+            shape.cues.iter().any(|cue| {
+                *cue == word
+                    || crate::lexicon::stem(cue) == stem
+                    || crate::lexicon::lexicon().is_kind_of(&stem, &crate::lexicon::stem(cue))
+            })
+        };
         let replaced = cued.replace_all(&text, |found: &regex::Captures<'_>| {
-            let digits: String = found[2].chars().filter(char::is_ascii_digit).collect();
-            let next = found.get(3).map_or("", |next| next.as_str());
-            if fits(&digits) && !counts_something(next.trim()) {
-                format!("{}{}{next}", &found[1], canonical(&digits))
+            let digits: String = found[3].chars().filter(char::is_ascii_digit).collect();
+            let next = found.get(4).map_or("", |next| next.as_str());
+            if names(&found[1]) && fits(&digits) && !counts_something(next.trim()) {
+                format!("{}{}{}{next}", &found[1], &found[2], canonical(&digits))
             } else {
                 found[0].to_owned()
             }
@@ -240,7 +255,7 @@ pub fn ids_as_shaped<'a>(shapes: &[IdShape], message: &'a str) -> Cow<'a, str> {
 }
 
 /// Words that take back what came just before ("60, no wait, 16").
-const TAKEN_BACK: &str = r"no\s+wait|no,\s*wait|wait,?\s+no|sorry|i\s+mean|i\s+meant|make\s+(?:it|that)|correction|oops|actually|rather|scratch\s+that";
+const TAKEN_BACK: &str = r"(?:(?:no|wait|hmm+|uh+|um+|er+|sorry|oops|actually|rather|correction|i\s+mean|i\s+meant|make\s+(?:it|that)|scratch\s+that|let'?s\s+say)[\s,;:.!—–-]*)+";
 
 /// A value: a number or amount (`$1,200.50`, `60`) or an id (`ITM-4471`).
 const VALUE: &str = r"[$€£]?\d[\d,]*(?:\.\d+)?[kK]?|[A-Z]{1,8}[-_]?\d{2,12}";
@@ -317,10 +332,20 @@ fn codes(skill: &Skill, named: &[String]) -> Vec<String> {
         .filter_map(|input| input.pattern.as_deref())
         .filter_map(|pattern| Regex::new(pattern).ok())
         .collect();
+    let shapes = id_shapes(skill);
+    let shaped = |code: &str| {
+        shape_of_example(code).is_some_and(|(prefix, separator, digits)| {
+            shapes.iter().any(|shape| {
+                shape.prefix == prefix
+                    && shape.separator == separator
+                    && (shape.digits.0..=shape.digits.1).contains(&digits)
+            })
+        })
+    };
     codes.extend(
         named
             .iter()
-            .filter(|code| patterns.iter().any(|pattern| pattern.is_match(code)))
+            .filter(|code| patterns.iter().any(|pattern| pattern.is_match(code)) || shaped(code))
             .cloned(),
     );
     codes.sort();
@@ -338,11 +363,11 @@ pub fn code_names(skill: &Skill) -> Vec<(String, String)> {
     let [forward, backward] = FORWARD.get_or_init(|| {
         [
             Regex::new(
-                r"\b([A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)*)\s*(?:\(|:|=|–|—|-|is|for)?\s*(?:the\s+)?([A-Za-z][A-Za-z'&]*(?:\s+[A-Za-z][A-Za-z'&]*){0,3})",
+                r"\b([A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)*)\b[ \t]*(?:\(|:|=|–|—|-|is|for)?[ \t]*(?:the[ \t]+)?([A-Za-z][A-Za-z'&]*(?:[ \t]+[A-Za-z][A-Za-z'&]*){0,3})",
             )
             .expect("a valid pattern"),
             Regex::new(
-                r"(?i:the\s+)?([A-Za-z][A-Za-z'&]*(?:\s+[A-Za-z][A-Za-z'&]*){0,3})\s*\(\s*([A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)*)\s*\)",
+                r"(?i:the[ \t]+)?([A-Za-z][A-Za-z'&]*(?:[ \t]+[A-Za-z][A-Za-z'&]*){0,3})[ \t]*\([ \t]*([A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)*)[ \t]*\)",
             )
             .expect("a valid pattern"),
         ]
@@ -369,7 +394,26 @@ pub fn code_names(skill: &Skill) -> Vec<(String, String)> {
             found.push((captures[1].to_owned(), captures[2].to_owned()));
         }
     }
-    let named: Vec<String> = found.iter().map(|(_, code)| code.clone()).collect();
+    // A name the text quotes for a code ("CIN - … warehouse (\"the
+    // warehouse\")"): as written, one word or more.
+    static QUOTED: OnceLock<Regex> = OnceLock::new();
+    let quoted = QUOTED.get_or_init(|| {
+        Regex::new(
+            r#"\b([A-Z][A-Z0-9]*(?:[-_][A-Z0-9]+)*)\b[^\n"“]*["“](?:the\s+)?([^"”\n]{3,40})["”]"#,
+        )
+        .expect("a valid pattern")
+    });
+    let mut aliases: Vec<(String, String)> = Vec::new();
+    for text in &texts {
+        for captures in quoted.captures_iter(text) {
+            aliases.push((captures[2].trim().to_lowercase(), captures[1].to_owned()));
+        }
+    }
+    let named: Vec<String> = found
+        .iter()
+        .chain(&aliases)
+        .map(|(_, code)| code.clone())
+        .collect();
     let known = codes(skill, &named);
     // The words up to the first that is no name's ("Dayton plant, …" →
     // "dayton plant"; "Sales department" keeps both): each prefix of them
@@ -379,6 +423,14 @@ pub fn code_names(skill: &Skill) -> Vec<(String, String)> {
         if !known.contains(&code) {
             continue;
         }
+        let capitalized: Vec<String> = words
+            .split_whitespace()
+            .filter(|word| word.starts_with(|c: char| c.is_uppercase()))
+            .map(|word| {
+                word.trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase()
+            })
+            .collect();
         let words: Vec<String> = words
             .split_whitespace()
             .map(|word| {
@@ -387,11 +439,33 @@ pub fn code_names(skill: &Skill) -> Vec<(String, String)> {
             })
             .take_while(|word| !NOT_A_NAME.contains(&word.as_str()))
             .collect();
-        for end in (1..=words.len()).rev() {
-            let name = words[..end].join(" ");
-            if name.len() >= 4 && !names.contains(&(name.clone(), code.clone())) {
-                names.push((name, code.clone()));
+        // Every run of two or more of its words is a name too ("central
+        // warehouse" of "Cincinnati Central Warehouse").
+        for start in 0..words.len() {
+            for end in (start + 1..=words.len()).rev() {
+                // A single word: the name's first, a proper noun of five
+                // letters or more ("Dayton", "Kessler"; not "Fort").
+                let single = end == start + 1;
+                if single
+                    && !(start == 0
+                        && capitalized.contains(&words[start])
+                        && words[start].len() >= 5)
+                {
+                    continue;
+                }
+                let name = words[start..end].join(" ");
+                if name.len() >= 4 && !names.contains(&(name.clone(), code.clone())) {
+                    names.push((name, code.clone()));
+                }
             }
+        }
+    }
+    for (alias, code) in aliases {
+        if known.contains(&code)
+            && alias.len() >= 4
+            && !names.contains(&(alias.clone(), code.clone()))
+        {
+            names.push((alias, code));
         }
     }
     let all = names.clone();
@@ -678,6 +752,10 @@ mod tests {
             ("not 60 — 16 please", "16 please"),
             ("book ITM-4471, I mean ITM-4472", "book ITM-4472"),
             ("make it 20, actually 25", "make it 25"),
+            (
+                "advance of $900, hmm no, make it $700 please",
+                "advance of $700 please",
+            ),
         ] {
             assert_eq!(corrected(said), meant, "{said}");
         }

@@ -175,10 +175,12 @@ pub fn judge(skill: &OperationalSkill, draft: &Draft) -> Verdict {
             continue;
         }
         checks += 1;
+        // `sys.askUser` is the user's yes before the next step (asked by the
+        // gate), not a call that succeeds.
         let missing: Vec<&str> = workflow
             .steps
             .iter()
-            .filter(|step| !draft.succeeded_tools.contains(step))
+            .filter(|step| *step != "sys.askUser" && !draft.succeeded_tools.contains(step))
             .map(String::as_str)
             .collect();
         if !missing.is_empty() {

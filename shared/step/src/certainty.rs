@@ -179,6 +179,40 @@ pub fn unplanned_tools(
     names
 }
 
+/// Why a side-effecting call must be confirmed because the job's workflow
+/// asks the user before it: a `sys.askUser` step earlier in the workflow
+/// the job's intent runs ("check availability, ask the user, create the
+/// event"). One yes authorizes one execution.
+pub fn asked_first(
+    skill: &OperationalSkill,
+    record: &JobRecord,
+    tool: &str,
+    digest: &str,
+) -> Option<String> {
+    let intent_id = record.intent.as_ref()?.intent_id.as_str();
+    let maps_to = skill
+        .skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .find(|intent| intent.id == intent_id)
+        .and_then(|intent| intent.maps_to_workflow.clone());
+    let workflow = skill
+        .skill
+        .policy
+        .iter()
+        .flat_map(|policy| &policy.workflows)
+        .find(|workflow| {
+            workflow.trigger.as_deref() == Some(intent_id)
+                || (maps_to.is_some() && workflow.id == maps_to)
+        })?;
+    let at = workflow.steps.iter().position(|step| step == tool)?;
+    let asks = workflow.steps[..at]
+        .iter()
+        .any(|step| step == "sys.askUser");
+    (asks && !confirmed(record, digest)).then(|| "Before this step I check with you".to_owned())
+}
+
 /// Why a side-effecting call of a tool a model added must be confirmed.
 pub fn unplanned(record: &JobRecord, tool: &str, digest: &str) -> Option<String> {
     (record.unplanned_tools.iter().any(|name| name == tool) && !confirmed(record, digest))

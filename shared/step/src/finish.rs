@@ -32,6 +32,12 @@ pub fn draft(
     let mut succeeded = Vec::new();
     for (tool, output) in &outputs {
         succeeded.push(tool.clone());
+        // A core tool's output is no data of the answer: a message sent
+        // (`sys.emitUserMessage`) is said as a message, never listed as
+        // "delivered: true".
+        if tool.starts_with("sys.") {
+            continue;
+        }
         if let Json::Object(fields) = output {
             for (key, value) in fields {
                 results.insert(key.clone(), value.clone());
@@ -114,9 +120,13 @@ pub fn polish_ask(skill: &OperationalSkill, record: &JobRecord, drafted: &Drafte
         .map(|contract| contract.required_fields.clone())
         .unwrap_or_default();
     let results: Map<String, Json> = if required.is_empty() {
+        // The last tool's: a core tool's (`sys.emitUserMessage`) is a
+        // message, not a result.
         drafted
             .outputs
-            .last()
+            .iter()
+            .rev()
+            .find(|(tool, _)| !tool.starts_with("sys."))
             .and_then(|(_, output)| output.as_object().cloned())
             .unwrap_or_default()
     } else {

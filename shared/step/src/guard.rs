@@ -146,11 +146,13 @@ pub fn unknown_end(
 }
 
 /// Why a side-effecting call needs the user's yes before it runs: an
-/// argument resting on a guess, an unconfident intent, or a tool a model
-/// added to the workflow. `None`: it may run.
-pub fn certainty(record: &JobRecord, call: Call<'_>) -> Option<String> {
+/// argument resting on a guess, an unconfident intent, a tool a model
+/// added to the workflow, or a workflow that asks the user first
+/// (`sys.askUser`). `None`: it may run.
+pub fn certainty(skill: &OperationalSkill, record: &JobRecord, call: Call<'_>) -> Option<String> {
     certainty::confirmation_needed(record, call.args, call.digest)
         .or_else(|| certainty::unplanned(record, call.tool, call.digest))
+        .or_else(|| certainty::asked_first(skill, record, call.tool, call.digest))
 }
 
 /// Pauses the job on the user's yes to the exact call: one confirmation

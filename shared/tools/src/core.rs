@@ -1,5 +1,8 @@
-//! Core tools: built in, `sys.*`, run in-process. `sys.askUser` is deliberately
-//! not one: asking belongs to DalAgent (spec 000).
+//! Core tools: built in, `sys.*`, run in-process. `sys.askUser` asks under the
+//! waiting contract, never by itself: its `answer` is an input the job pauses
+//! for (DalAgent asks, validates and resumes, spec 000), and as a workflow
+//! step it makes the next side effect wait for the user's yes to the exact
+//! call.
 
 use serde_json::{Map, Value as Json, json};
 
@@ -18,6 +21,19 @@ pub fn core_tools() -> Vec<ToolSpec> {
             "sys.emitUserMessage",
             "Sends a message to the user as part of the reply",
             json!({"type": "object", "properties": {"text": {"type": "string", "description": "The message"}}, "required": ["text"]}),
+            ToolSource::Core,
+        ),
+        ToolSpec::from_schema(
+            "sys.askUser",
+            "Asks the user a question and returns their answer (the job waits for it)",
+            json!({
+                "type": "object",
+                "properties": {
+                    "question": {"type": "string", "description": "What to ask"},
+                    "answer": {"type": "string", "maxLength": 2000, "description": "The user's answer (asked for when missing)"}
+                },
+                "required": ["question", "answer"]
+            }),
             ToolSource::Core,
         ),
         ToolSpec::from_schema(
@@ -66,6 +82,7 @@ pub fn run_core(tool: &str, args: &Map<String, Json>) -> Result<Json, CoreToolEr
     match tool {
         "sys.echo" => Ok(json!({"text": text("text")?})),
         "sys.emitUserMessage" => Ok(json!({"delivered": true, "text": text("text")?})),
+        "sys.askUser" => Ok(json!({"question": text("question")?, "answer": text("answer")?})),
         "sys.escalate" => {
             let target = args
                 .get("target")

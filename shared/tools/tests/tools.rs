@@ -344,6 +344,7 @@ async fn merge_rules() {
         vec![
             "check_order_status",
             "not_on_server",
+            "sys.askUser",
             "sys.echo",
             "sys.emitUserMessage"
         ]

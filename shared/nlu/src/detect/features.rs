@@ -210,6 +210,23 @@ pub(super) fn query_features(
             phrases.push(format!("{}_{}", window[0], window[2]));
         }
     }
+    // Or around a short noun phrase ("put a budget sync in", "call the
+    // whole thing off"): a verb, a determiner opening two or three words,
+    // and the particle.
+    for size in [4, 5] {
+        for window in raw.windows(size) {
+            let particle = &window[size - 1];
+            if matches!(
+                window[1].as_str(),
+                "a" | "an" | "the" | "my" | "our" | "your" | "thi" | "that"
+            ) && matches!(
+                particle.as_str(),
+                "in" | "up" | "off" | "out" | "back" | "on" | "down"
+            ) {
+                phrases.push(format!("{}_{particle}", window[0]));
+            }
+        }
+    }
     for phrase in phrases {
         let mut synonyms: Vec<&str> = lexicon::lexicon()
             .synonyms(&phrase)

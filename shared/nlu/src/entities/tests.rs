@@ -100,6 +100,7 @@ fn the_verb_is_never_the_value_and_guesses_are_marked() {
         allowed: Vec::new(),
         pattern: None,
         cues: Vec::new(),
+        aliases: Vec::new(),
     }];
     let guessed = extract_slots(
         &plain,

@@ -197,3 +197,102 @@ pub(super) fn builder_thresholds_act_on_a_clear_guess() {
     );
     assert!(planned.detection.out_of_domain.is_some());
 }
+
+#[test]
+pub(super) fn two_values_of_one_kind_go_where_their_words_point() {
+    let skill = load(
+        r#"
+id: depot-moves
+mcp_server: "http://127.0.0.1:9/mcp"
+problem: {statement: Move pallets between depots}
+intents:
+  supported:
+    - id: move_pallets
+      description: Move pallets from one depot to another
+      examples: [Move 5 pallets from North to South]
+tools:
+  - name: move_pallets
+    description: Move pallets between depots
+    inputs:
+      - {name: count, type: integer, required: true}
+      - {name: from_depot, type: string, required: true, enum: [north, south, east]}
+      - {name: to_depot, type: string, required: true, enum: [north, south, east]}
+policy:
+  workflows:
+    - {name: Move, trigger: move_pallets, steps: [move_pallets]}
+"#,
+        Format::Yaml,
+    )
+    .skill
+    .expect("loads");
+    for message in [
+        "please shift 7 pallets from east over to north",
+        "shift 7 pallets to north from east",
+    ] {
+        assert_eq!(
+            acted(&skill, message).as_deref(),
+            Some(r#"move_pallets(count=7, from_depot="east", to_depot="north")"#),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+pub(super) fn an_allowed_value_is_named_by_its_description() {
+    let skill = load(
+        r#"
+id: claims
+mcp_server: "http://127.0.0.1:9/mcp"
+problem: {statement: File expense claims}
+intents:
+  supported:
+    - id: file_claim
+      description: File an expense claim
+      examples: [File a claim for $20 of travel, Claim back $45 for meals, I want to claim my hotel]
+      entities:
+        - {name: amount, type: money, required: true}
+        - {name: kind, type: enum, required: true, enum: [travel, lodging, meals, end_of_term]}
+tools:
+  - name: file_claim
+    description: File an expense claim
+    inputs:
+      - {name: amount, type: money, required: true}
+      - name: kind
+        type: string
+        required: true
+        enum: [travel, lodging, meals, end_of_term]
+        description: "travel (flights, trains, cabs), lodging (hotels, motels), meals, end_of_term — the last days of a course"
+policy:
+  workflows:
+    - {name: Claim, trigger: file_claim, steps: [file_claim]}
+"#,
+        Format::Yaml,
+    )
+    .skill
+    .expect("loads");
+    for (message, kind) in [
+        ("file a claim for the cab to the airport, $31", "travel"),
+        ("file a claim of $212 for two nights at a motel", "lodging"),
+        (
+            "file a claim of $40 for my course, it's the term ending",
+            "end_of_term",
+        ),
+    ] {
+        assert_eq!(
+            acted(&skill, message),
+            Some(format!(
+                r#"file_claim(amount={}, kind="{kind}")"#,
+                message
+                    .split('$')
+                    .nth(1)
+                    .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+                    .unwrap_or_default()
+            )),
+            "{message}"
+        );
+    }
+    // Words of two values name neither: the kind is asked.
+    let program =
+        acted(&skill, "file a claim of $50 for the cab and the motel").unwrap_or_default();
+    assert!(!program.contains("kind="), "{program}");
+}

@@ -269,7 +269,7 @@ fn a_guessed_argument_needs_the_users_yes() {
     };
     let record = job();
     // ORD-1 is nowhere in the job's evidence: a guess.
-    let why = certainty(&record, call).expect("a guess needs a yes");
+    let why = certainty(&skill, &record, call).expect("a guess needs a yes");
     let transition = confirmation(&skill, call, why);
     let mut paused = job();
     transition.apply(&mut paused);
@@ -284,7 +284,7 @@ fn a_guessed_argument_needs_the_users_yes() {
         value: json!("ORD-1"),
         source: "message".into(),
     });
-    assert_eq!(certainty(&record, call), None);
+    assert_eq!(certainty(&skill, &record, call), None);
 }
 
 #[test]
