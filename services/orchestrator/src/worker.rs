@@ -289,7 +289,7 @@ impl Worker {
                  is made only on a fresh check"
             ));
         }
-        if side_effecting && let Some(why) = guard::certainty(&skill, &record, call) {
+        if side_effecting && let Some(why) = guard::certainty(skill, &record, call) {
             let ask = guard::confirmation(skill, call, why);
             self.repo.save(version, &mut record, ask).await?;
             return Ok(None);

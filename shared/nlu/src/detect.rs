@@ -369,10 +369,10 @@ fn own_thresholds(skill: &Skill) -> Option<adas_skill::model::Thresholds> {
 }
 
 /// The detection with its confidence on the documented scale, and the
-/// skill's own `accept` applied: a guess below it is asked about, a read at or
-/// above it is answered (reading risks nothing). A side effect the rules
-/// would not act on is never acted on for a threshold, and a message an
-/// intent scores for is never out of domain for one.
+/// skill's own thresholds applied: a guess below `accept` is asked about, a
+/// read at or above it is answered (reading risks nothing), and a guess
+/// below `reject` is out of domain. A side effect the rules would not act on
+/// is never acted on for a threshold.
 fn on_the_scale(skill: &Skill, message: &str, mut detection: Detection) -> Detection {
     use calibration::Verdict;
     let verdict = if detection.out_of_domain.is_some() {
@@ -386,7 +386,7 @@ fn on_the_scale(skill: &Skill, message: &str, mut detection: Detection) -> Detec
     if own_thresholds(skill).is_none() {
         return detection;
     }
-    let (_, accept, _) = thresholds(skill);
+    let (reject, accept, _) = thresholds(skill);
     let Some(intent_id) = detection.intent_id.clone() else {
         return detection;
     };
@@ -399,6 +399,18 @@ fn on_the_scale(skill: &Skill, message: &str, mut detection: Detection) -> Detec
                 && !vague(message) =>
         {
             detection.confident = true;
+        }
+        // A guess the message backs with a value its intent takes (an id,
+        // an amount, a date for a booking) stays a question, never "out of
+        // domain": only words alone are rejected.
+        Verdict::Asks
+            if detection.confidence < reject
+                && detection.entities.is_empty()
+                && !takes_when(skill, &intent_id, message) =>
+        {
+            detection.intent_id = None;
+            detection.entities = Vec::new();
+            detection.out_of_domain = Some(out_of_domain(skill));
         }
         _ => {}
     }
@@ -656,12 +668,18 @@ pub fn by_the_rules(skill: &Skill, message: &str, context: &Map<String, Json>) -
                 // words, with no action named ("Has my request been
                 // handled?"): it asks for what it needs — a question, never a
                 // side effect.
+                // Or a question about a value only this read takes ("Where
+                // are we at with PO-20431?"), no action named: the first
+                // guess of a question is answered, reading risks nothing.
                 detection.confident = (confidence - best_action >= margin_needed
                     && read_alone(&intent_id))
                     || (margin >= margin_needed
                         && is_question(message)
                         && index.is_some_and(|index| corpus.names_subject(index, &said))
-                        && corpus.share_of(message) >= 1.0);
+                        && corpus.share_of(message) >= 1.0)
+                    || (asks_how_things_stand(message)
+                        && read_alone(&intent_id)
+                        && confidence >= reject);
             }
             detection.candidates = candidates;
             if foreign && !detection.confident {
@@ -685,6 +703,40 @@ pub fn by_the_rules(skill: &Skill, message: &str, context: &Map<String, Json>) -
             out_of_domain: Some(out_of_domain(skill)),
         },
     }
+}
+
+/// Whether the message opens as a question of how things stand ("where",
+/// "what's", "did", "is", "any"): not "could you …", which asks for an act.
+fn asks_how_things_stand(message: &str) -> bool {
+    let first = message
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .find(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .unwrap_or_default();
+    matches!(
+        first.as_str(),
+        "what"
+            | "what's"
+            | "whats"
+            | "where"
+            | "where's"
+            | "wheres"
+            | "when"
+            | "which"
+            | "who"
+            | "how"
+            | "how's"
+            | "is"
+            | "are"
+            | "was"
+            | "were"
+            | "does"
+            | "did"
+            | "has"
+            | "have"
+            | "any"
+            | "anything"
+    )
 }
 
 /// Whether the message says when (a date or a time of day) and the intent's

@@ -56,7 +56,9 @@ pub struct Slot {
     /// Stems that name one allowed value, from the input's description
     /// ("travel (flights, trains, taxis)": "train" names `travel`) and the
     /// value's own words ("lease" names `end_of_lease`).
-    pub aliases: Vec<(String, Json)>,
+    /// With each, whether it is the value's own word (else its description's,
+    /// a guess).
+    pub aliases: Vec<(String, Json, bool)>,
 }
 
 impl Slot {
@@ -187,7 +189,7 @@ impl Slot {
 /// The stems that name each allowed value (see [`Slot::aliases`]): the words
 /// of the description after the value up to the next value, and the value's
 /// own words; a stem two values share names neither.
-fn aliases(allowed: &[Json], descriptions: &[String]) -> Vec<(String, Json)> {
+fn aliases(allowed: &[Json], descriptions: &[String]) -> Vec<(String, Json, bool)> {
     let values: Vec<(&Json, String)> = allowed
         .iter()
         .filter_map(|value| value.as_str().map(|name| (value, name.to_lowercase())))
@@ -195,17 +197,20 @@ fn aliases(allowed: &[Json], descriptions: &[String]) -> Vec<(String, Json)> {
     if values.is_empty() {
         return Vec::new();
     }
-    let mut found: Vec<(String, Json)> = Vec::new();
-    let mut add = |text: &str, value: &Json| {
+    // `(stem, value, named)`: the value's own words name it; its
+    // description's words only suggest it (a guess, confirmed before any
+    // side effect).
+    let mut found: Vec<(String, Json, bool)> = Vec::new();
+    let mut add = |text: &str, value: &Json, named: bool| {
         for word in plain_words(&text.replace(['_', '-'], " ")) {
             let word = word.to_lowercase();
             if word.len() >= 3 && !FILLER.contains(&word.as_str()) {
-                found.push((crate::lexicon::stem(&word), value.clone()));
+                found.push((crate::lexicon::stem(&word), value.clone(), named));
             }
         }
     };
     for (value, name) in &values {
-        add(name, value);
+        add(name, value, true);
     }
     for description in descriptions {
         let lower = description.to_lowercase();
@@ -227,16 +232,20 @@ fn aliases(allowed: &[Json], descriptions: &[String]) -> Vec<(String, Json)> {
         at.sort_by_key(|(start, _, _)| *start);
         for (index, (_, end, value)) in at.iter().enumerate() {
             let until = at.get(index + 1).map_or(lower.len(), |(next, _, _)| *next);
-            add(&lower[*end..until], value);
+            add(&lower[*end..until], value, false);
         }
     }
-    let mut unique: Vec<(String, Json)> = Vec::new();
-    for (stem, value) in &found {
+    let mut unique: Vec<(String, Json, bool)> = Vec::new();
+    for (stem, value, named) in &found {
         let names_another = found
             .iter()
-            .any(|(other, theirs)| other == stem && theirs != value);
-        if !names_another && !unique.iter().any(|(known, _)| known == stem) {
-            unique.push((stem.clone(), value.clone()));
+            .any(|(other, theirs, _)| other == stem && theirs != value);
+        if names_another {
+            continue;
+        }
+        match unique.iter_mut().find(|(known, _, _)| known == stem) {
+            Some(known) => known.2 |= *named,
+            None => unique.push((stem.clone(), value.clone(), *named)),
         }
     }
     unique
@@ -245,18 +254,21 @@ fn aliases(allowed: &[Json], descriptions: &[String]) -> Vec<(String, Json)> {
 /// An allowed value named by its description's words (see
 /// [`Slot::aliases`]): the one value the message's words name.
 fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -> Option<Entity> {
-    let mut named: Vec<(&Token<'_>, &Json)> = Vec::new();
+    let mut named: Vec<(&Token<'_>, &Json, bool)> = Vec::new();
     for token in all.iter().filter(|token| !by_name::overlaps(token, taken)) {
         let stem = crate::lexicon::stem(&token.text.to_lowercase());
-        if let Some((_, value)) = slot.aliases.iter().find(|(alias, _)| *alias == stem) {
-            named.push((token, value));
+        if let Some((_, value, own)) = slot.aliases.iter().find(|(alias, _, _)| *alias == stem) {
+            named.push((token, value, *own));
         }
     }
-    let (token, value) = named.first()?;
-    if named.iter().any(|(_, other)| other != value) {
+    let (token, value, _) = named.first()?;
+    if named.iter().any(|(_, other, _)| other != value) {
         return None;
     }
-    Some(found(&slot.name, "enum", (*value).clone(), token, false))
+    // Named by one of its own words ("the lease" of `end_of_lease`), else
+    // suggested by its description ("a cab" of `travel`): a guess.
+    let own = named.iter().any(|(_, _, own)| *own);
+    Some(found(&slot.name, "enum", (*value).clone(), token, !own))
 }
 
 /// The words that point at a slot's value by its direction: `from_site`

@@ -243,11 +243,19 @@ fn call(
                             .find(|fact| fact.name == input.name && fact.guessed == guessed)
                             .map(|fact| fact.value.clone())
                     };
+                    // An optional input is never carried from an earlier
+                    // turn: what the user left out this time stays out.
+                    let remembered = || {
+                        input
+                            .required
+                            .then(|| memory.get(&input.name).cloned())
+                            .flatten()
+                    };
                     let value = known
                         .get(&input.name)
                         .cloned()
                         .or_else(|| said(false))
-                        .or_else(|| memory.get(&input.name).cloned())
+                        .or_else(remembered)
                         .or_else(|| said(true));
                     if let Some(value) = value {
                         args.push(Arg {

@@ -180,6 +180,11 @@ fn counts_something(next: &str) -> bool {
 
 /// `message` with its loosely written ids in the skill's shapes.
 pub fn ids_as_shaped<'a>(shapes: &[IdShape], message: &'a str) -> Cow<'a, str> {
+    static CUED: OnceLock<Regex> = OnceLock::new();
+    let cued = CUED.get_or_init(|| {
+        Regex::new(r"(?i)\b([a-z]+)(\s*(?:#|no\.?|num(?:ber)?|id)?\s*)(\d[\d ]*\d)\b(\s+\w+)?")
+            .expect("a valid pattern")
+    });
     let mut text = Cow::Borrowed(message);
     for shape in shapes {
         let (least, most) = shape.digits;
@@ -222,11 +227,6 @@ pub fn ids_as_shaped<'a>(shapes: &[IdShape], message: &'a str) -> Cow<'a, str> {
         if least < 3 || shape.cues.is_empty() {
             continue;
         }
-        static CUED: OnceLock<Regex> = OnceLock::new();
-        let cued = CUED.get_or_init(|| {
-            Regex::new(r"(?i)\b([a-z]+)(\s*(?:#|no\.?|num(?:ber)?|id)?\s*)(\d[\d ]*\d)\b(\s+\w+)?")
-                .expect("a valid pattern")
-        });
         // The cue itself, its plural, or a kind of it ("truck 3115" for a
         // `vehicle_id`).
         let names = |word: &str| {
@@ -291,10 +291,46 @@ pub fn corrected(message: &str) -> Cow<'_, str> {
         }
     };
     let text = taken_back.replace_all(message, keep_last);
-    match not_but.replace_all(&text, keep_last) {
+    let text = match not_but.replace_all(&text, keep_last) {
         Cow::Borrowed(_) => text,
         Cow::Owned(owned) => Cow::Owned(owned),
+    };
+    match taken_back_at_a_distance(&text) {
+        Some(owned) => Cow::Owned(owned),
+        None => text,
     }
+}
+
+/// "Order 6 fuel cards for Riverside, no wait, 5": the correction stands
+/// apart from the value it corrects — the sentence's last value of its kind
+/// before it — which takes its place.
+fn taken_back_at_a_distance(text: &str) -> Option<String> {
+    static PATTERNS: OnceLock<[Regex; 2]> = OnceLock::new();
+    let [filler, value] = PATTERNS.get_or_init(|| {
+        [
+            Regex::new(&format!(
+                r"(?i)\s*[,;]\s*(?:{TAKEN_BACK})\s*[,;:.!—–-]*\s*(?:it'?s\s+|to\s+)?([$€£]?\d[\d,]*(?:\.\d+)?)\b"
+            ))
+            .expect("a valid pattern"),
+            Regex::new(r"[$€£]?\d[\d,]*(?:\.\d+)?\b").expect("a valid pattern"),
+        ]
+    });
+    let found = filler.captures(text)?;
+    let whole = found.get(0)?;
+    let correction = found.get(1)?.as_str();
+    let sentence = text[..whole.start()]
+        .rfind(['.', '?', '!', '\n'])
+        .map_or(0, |end| end + 1);
+    let corrected = value
+        .find_iter(&text[sentence..whole.start()])
+        .last()
+        .map(|m| (sentence + m.start(), sentence + m.end()))?;
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..corrected.0]);
+    out.push_str(correction);
+    out.push_str(&text[corrected.1..whole.start()]);
+    out.push_str(&text[whole.end()..]);
+    Some(out)
 }
 
 /// Whether a value is a code (`RM-04`, `CC-110`, `DAY`) rather than a word.

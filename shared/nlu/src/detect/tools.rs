@@ -108,9 +108,9 @@ pub fn matched_tool<'a>(skill: &'a Skill, intent_id: &str) -> Option<&'a Tool> {
             own.sort();
             own.dedup();
             let shared = own.iter().filter(|stem| wanted.contains(stem)).count();
-            // Of tools as close by their words, the one that takes what the
-            // intent's entities are (`get_purchase_order` takes the po_id
-            // "follow a purchase order" names; the list does not).
+            // First the tool that takes what the intent's entities are
+            // (`get_purchase_order` takes the po_id "follow a purchase
+            // order" names; the list does not), then the closest in words.
             let takes = intent
                 .entities
                 .iter()
@@ -119,7 +119,7 @@ pub fn matched_tool<'a>(skill: &'a Skill, intent_id: &str) -> Option<&'a Tool> {
             (tool, shared, takes)
         })
         .filter(|(_, shared, _)| *shared > 0)
-        .max_by_key(|(_, shared, takes)| (*shared, *takes))
+        .max_by_key(|(_, shared, takes)| (*takes, *shared))
         .map(|(tool, _, _)| tool)
 }
 

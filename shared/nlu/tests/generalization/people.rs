@@ -237,6 +237,10 @@ policy:
     }
 }
 
+/// A value its description names ("cab" of `travel (flights, trains, cabs)`)
+/// fills the call as a guess: shown in the exact call and confirmed before a
+/// side effect runs; one of the value's own words ("term" of `end_of_term`)
+/// names it.
 #[test]
 pub(super) fn an_allowed_value_is_named_by_its_description() {
     let skill = load(
@@ -295,4 +299,52 @@ policy:
     let program =
         acted(&skill, "file a claim of $50 for the cab and the motel").unwrap_or_default();
     assert!(!program.contains("kind="), "{program}");
+}
+
+#[test]
+pub(super) fn a_question_about_what_only_one_lookup_takes_is_answered() {
+    // As a Builder export writes it: lookups with no workflow and no
+    // `read_only`, a name that says they read.
+    let skill = load(
+        r#"
+id: kilns
+mcp_server: "http://127.0.0.1:9/mcp"
+problem: {statement: Pottery studio kiln desk}
+intents:
+  supported:
+    - id: firing_progress
+      description: Follow a firing of pieces in the kiln
+      examples: [How is firing FR-3001 going, Is FR-3002 out of the kiln yet]
+      entities: [{name: firing_id, type: identifier, required: true}]
+    - id: glaze_stock
+      description: How much of a glaze is left
+      examples: [How much GL-204 glaze do we have, Any GL-101 left]
+      entities: [{name: glaze_id, type: identifier, required: true}]
+    - id: book_firing
+      description: Book pieces into the next kiln firing
+      examples: [Book 4 pieces into the next firing, Put my bowls in the kiln]
+      entities: [{name: pieces, type: integer, required: true}]
+tools:
+  - {name: get_firing, description: A firing's state, inputs: [{name: firing_id, type: string, required: true}]}
+  - {name: check_glaze, description: Glaze left, inputs: [{name: glaze_id, type: string, required: true}]}
+  - {name: book_firing, description: Book pieces into a firing, inputs: [{name: pieces, type: integer, required: true}]}
+policy:
+  workflows:
+    - {name: Book, trigger: book_firing, steps: [book_firing]}
+"#,
+        Format::Yaml,
+    )
+    .skill
+    .expect("loads");
+    assert_eq!(
+        acted(
+            &skill,
+            "where are we at with FR-3007? any sign of it coming out?"
+        )
+        .as_deref(),
+        Some(r#"get_firing(firing_id="FR-3007")"#)
+    );
+    // A lookup never becomes the booking its words resemble.
+    let program = acted(&skill, "any sign of FR-3007 coming out of the kiln?").unwrap_or_default();
+    assert!(!program.contains("book_firing"), "{program}");
 }
