@@ -63,6 +63,10 @@ pub fn remember(
         // A result that echoes what the call was given proves nothing: a
         // guessed argument does not become a fact by being looked up.
         fields.retain(|_, value| !call.arguments.values().any(|arg| same_value(arg, value)));
+        // Nor does a result field named like one of the call's own
+        // arguments stand for it: `adjust_seats(seats=3)` answering
+        // `seats: 10` (the total now) leaves "same for ACCT-7763" at 3.
+        fields.retain(|name, _| !call.arguments.contains_key(name));
         from_calls.extend(fields.clone());
         results.extend(fields);
     }
@@ -92,4 +96,37 @@ pub fn previous_intent(previous: &JobRecord) -> String {
         .filter(|intent| intent.confident && !intent.out_of_domain)
         .map(|intent| intent.intent_id.clone())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_result_named_like_its_own_argument_never_stands_for_it() {
+        let skill = adas_skill::OperationalSkill::from_source(
+            "seats",
+            "problem: {statement: Seats}\nintents: {supported: [{id: add, examples: [add seats]}]}\ntools: [{name: adjust_seats}]\n",
+        )
+        .expect("the skill loads");
+        let mut previous = JobRecord::queued("j1".into(), &skill, "add seats".into(), ("t", "o"));
+        previous.calls.push(adas_step::CallRecord {
+            tool: "adjust_seats".into(),
+            arguments: json!({"account_id": "ACCT-0582", "seats": 3})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+            call_digest: "d".into(),
+            // The total seats now, and the plan the account is on.
+            output: json!({"seats": 10, "plan": "business"}),
+            is_error: false,
+            iteration: 1,
+            finished_at: String::new(),
+        });
+        let inputs: HashSet<&str> = ["account_id", "seats", "plan"].into_iter().collect();
+        let (memory, _) = remember(&previous, &inputs);
+        assert_eq!(memory["seats"], json!(3));
+        assert_eq!(memory["plan"], json!("business"));
+    }
 }

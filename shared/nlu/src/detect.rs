@@ -603,8 +603,17 @@ pub fn by_the_rules(skill: &Skill, message: &str, context: &Map<String, Json>) -
         margin = margin.max(score - next);
         // Wanted by its value and nothing else in play ("I'd like a blowout
         // please"): as clear as a request of a few words gets.
+        // …and no other action in play takes that value too ("put a TSH on
+        // SMP-4847": ordering a TSH and re-running one both take it).
+        let shared_value = candidates.iter().any(|(other, score)| {
+            *other != action
+                && *score >= reject
+                && !only_reads(skill, other)
+                && names_allowed_value(skill, other, message)
+        });
         if wanted
             && next == 0.0
+            && !shared_value
             && names_allowed_value(skill, &action, message)
             && let Some((_, best)) = candidates.first_mut()
         {
@@ -636,8 +645,16 @@ pub fn by_the_rules(skill: &Skill, message: &str, context: &Map<String, Json>) -
             // written ("claim $212 for two nights at a motel") is a good
             // first guess even where the words score low — the complete
             // call is the evidence.
+            // …leading every other intent by the margin, not only those
+            // that name an action apart: a near tie is a question.
+            let lead = confidence
+                - candidates
+                    .iter()
+                    .filter(|(id, _)| *id != intent_id)
+                    .map(|(_, score)| *score)
+                    .fold(0.0, f64::max);
             let whole = confidence >= reject
-                && margin >= margin_needed
+                && lead >= margin_needed
                 && named(&intent_id)
                 && complete(skill, &intent_id, &detection);
             detection.confident = (confidence >= accept || whole)

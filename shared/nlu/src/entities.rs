@@ -804,6 +804,25 @@ pub fn extract_slots(
             guessed: true,
         })
         .collect();
+    // "Not urgent": a word the message says no to is no value of it.
+    let negated: Vec<Entity> = all
+        .windows(2)
+        .filter(|pair| {
+            matches!(
+                pair[0].text.to_lowercase().as_str(),
+                "not" | "no" | "non" | "never" | "isn't" | "isnt" | "nothing"
+            )
+        })
+        .map(|pair| Entity {
+            name: String::new(),
+            kind: "negated".into(),
+            value: Json::Null,
+            text: pair[1].text.to_owned(),
+            start: pair[1].start,
+            end: pair[1].start + pair[1].text.len(),
+            guessed: true,
+        })
+        .collect();
     let (plain, typed): (Vec<&Slot>, Vec<&Slot>) = open.into_iter().partition(typed_first);
     for slot in typed.into_iter().chain(plain) {
         let numeric = matches!(
@@ -813,6 +832,8 @@ pub fn extract_slots(
         let mut taken = entities.clone();
         if numeric {
             taken.extend(in_dates.iter().cloned());
+        } else {
+            taken.extend(negated.iter().cloned());
         }
         if let Some(entity) = person_name(slot, message, &all, &taken) {
             entities.push(entity);

@@ -255,7 +255,7 @@ pub fn ids_as_shaped<'a>(shapes: &[IdShape], message: &'a str) -> Cow<'a, str> {
 }
 
 /// Words that take back what came just before ("60, no wait, 16").
-const TAKEN_BACK: &str = r"(?:(?:no|wait|hmm+|uh+|um+|er+|sorry|oops|actually|rather|correction|i\s+mean|i\s+meant|make\s+(?:it|that)|scratch\s+that|let'?s\s+say)[\s,;:.!—–-]*)+";
+const TAKEN_BACK: &str = r"(?:(?:no|wait|hmm+|uh+|um+|er+|sorry|oops|typo|my\s+bad|actually|rather|correction|i\s+mean|i\s+meant|make\s+(?:it|that)|scratch\s+that|let'?s\s+say)[\s,;:.!—–-]*)+";
 
 /// A value: a number or amount (`$1,200.50`, `60`) or an id (`ITM-4471`).
 const VALUE: &str = r"[$€£]?\d[\d,]*(?:\.\d+)?[kK]?|[A-Z]{1,8}[-_]?\d{2,12}";
@@ -309,10 +309,11 @@ fn taken_back_at_a_distance(text: &str) -> Option<String> {
     let [filler, value] = PATTERNS.get_or_init(|| {
         [
             Regex::new(&format!(
-                r"(?i)\s*[,;]\s*(?:{TAKEN_BACK})\s*[,;:.!—–-]*\s*(?:it'?s\s+|to\s+)?([$€£]?\d[\d,]*(?:\.\d+)?)\b"
+                r"(?i)\s*(?:[,;]|\s-+|\s?—|\s?–)\s*(?:{TAKEN_BACK})\s*[,;:.!—–-]*\s*(?:it'?s\s+|to\s+)?([$€£]?\d[\d,]*(?:\.\d+)?)\b"
             ))
             .expect("a valid pattern"),
-            Regex::new(r"[$€£]?\d[\d,]*(?:\.\d+)?\b").expect("a valid pattern"),
+            // A number of its own: not the digits of an id (`ACCT-2291`).
+            Regex::new(r"(?:^|[\s(])([$€£]?\d[\d,]*(?:\.\d+)?)\b").expect("a valid pattern"),
         ]
     });
     let found = filler.captures(text)?;
@@ -322,7 +323,8 @@ fn taken_back_at_a_distance(text: &str) -> Option<String> {
         .rfind(['.', '?', '!', '\n'])
         .map_or(0, |end| end + 1);
     let corrected = value
-        .find_iter(&text[sentence..whole.start()])
+        .captures_iter(&text[sentence..whole.start()])
+        .filter_map(|found| found.get(1))
         .last()
         .map(|m| (sentence + m.start(), sentence + m.end()))?;
     let mut out = String::with_capacity(text.len());

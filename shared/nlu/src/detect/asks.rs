@@ -37,6 +37,33 @@ pub(super) const STATES: &[&str] = &[
 /// action's own words.
 pub fn asks_about_the_past(message: &str) -> bool {
     let lower = message.to_lowercase();
+    // "… can you check it actually went through?": asked of an action done,
+    // in any clause of the message.
+    let settled = [
+        "went through",
+        "gone through",
+        "came through",
+        "come through",
+        "go through",
+    ];
+    if (lower.contains('?') || lower.contains("check") || lower.contains("see if"))
+        && settled.iter().any(|phrase| lower.contains(phrase))
+    {
+        return true;
+    }
+    if lower
+        .split(['.', '?', '!', ';', '—', '–'])
+        .skip(1)
+        .any(|clause| clause.trim() != lower.trim() && opens_a_question_of_the_past(clause))
+    {
+        return true;
+    }
+    opens_a_question_of_the_past(&lower)
+}
+
+/// Whether the text opens as a question of something done ("did …", "has …",
+/// "is it still …").
+fn opens_a_question_of_the_past(lower: &str) -> bool {
     let words: Vec<&str> = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .filter(|word| !word.is_empty())

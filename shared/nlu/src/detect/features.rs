@@ -212,17 +212,26 @@ pub(super) fn query_features(
     }
     // Or around a short noun phrase ("put a budget sync in", "call the
     // whole thing off"): a verb, a determiner opening two or three words,
-    // and the particle.
+    // and the particle — which ends the phrase: one followed by another noun
+    // phrase is a preposition ("put a note in the file"), and "on" rarely is
+    // a particle ("put a TSH on SMP-4847").
+    let determiner = |word: &str| {
+        matches!(
+            word,
+            "a" | "an" | "the" | "my" | "our" | "your" | "thi" | "that"
+        )
+    };
     for size in [4, 5] {
-        for window in raw.windows(size) {
+        for (at, window) in raw.windows(size).enumerate() {
             let particle = &window[size - 1];
-            if matches!(
-                window[1].as_str(),
-                "a" | "an" | "the" | "my" | "our" | "your" | "thi" | "that"
-            ) && matches!(
-                particle.as_str(),
-                "in" | "up" | "off" | "out" | "back" | "on" | "down"
-            ) {
+            let next = raw.get(at + size).map(String::as_str);
+            if determiner(&window[1])
+                && matches!(
+                    particle.as_str(),
+                    "in" | "up" | "off" | "out" | "back" | "down"
+                )
+                && !next.is_some_and(determiner)
+            {
                 phrases.push(format!("{}_{particle}", window[0]));
             }
         }

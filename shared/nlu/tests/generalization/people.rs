@@ -348,3 +348,79 @@ policy:
     let program = acted(&skill, "any sign of FR-3007 coming out of the kiln?").unwrap_or_default();
     assert!(!program.contains("book_firing"), "{program}");
 }
+
+#[test]
+pub(super) fn a_value_said_no_to_is_no_value() {
+    let skill = load(
+        r#"
+id: repairs
+mcp_server: "http://127.0.0.1:9/mcp"
+problem: {statement: Building repairs desk}
+intents:
+  supported:
+    - id: report_fault
+      description: Report a fault in a room
+      examples: [Report a broken heater in room 12, The tap in room 4 leaks]
+      entities:
+        - {name: room, type: integer, required: true}
+        - {name: priority, type: enum, required: true, enum: [urgent, routine]}
+tools:
+  - name: report_fault
+    description: Report a fault
+    inputs:
+      - {name: room, type: integer, required: true}
+      - {name: priority, type: string, required: true, enum: [urgent, routine]}
+policy:
+  workflows:
+    - {name: Report, trigger: report_fault, steps: [report_fault]}
+"#,
+        Format::Yaml,
+    )
+    .skill
+    .expect("loads");
+    let program =
+        acted(&skill, "report a broken heater in room 12, not urgent").unwrap_or_default();
+    assert!(!program.contains("urgent"), "{program}");
+    let program =
+        acted(&skill, "report a broken heater in room 12, it's urgent").unwrap_or_default();
+    assert!(program.contains(r#"priority="urgent""#), "{program}");
+}
+
+#[test]
+pub(super) fn a_question_about_an_action_done_is_never_the_action() {
+    let skill = load(
+        r#"
+id: plans
+mcp_server: "http://127.0.0.1:9/mcp"
+problem: {statement: Gym membership plans}
+intents:
+  supported:
+    - id: switch_plan
+      description: Switch a membership to another plan
+      examples: [Switch M-100 to the gold plan, Move me to silver]
+      entities:
+        - {name: member_id, type: identifier, required: true}
+        - {name: plan, type: enum, required: true, enum: [silver, gold]}
+    - id: member_details
+      description: Look up a membership
+      examples: [Show membership M-100, What plan is M-200 on]
+      entities: [{name: member_id, type: identifier, required: true}]
+tools:
+  - {name: switch_plan, description: Switch plan, inputs: [{name: member_id, type: string, required: true}, {name: plan, type: string, required: true, enum: [silver, gold]}]}
+  - {name: get_member, description: A membership, inputs: [{name: member_id, type: string, required: true}]}
+policy:
+  workflows:
+    - {name: Switch, trigger: switch_plan, steps: [switch_plan]}
+"#,
+        Format::Yaml,
+    )
+    .skill
+    .expect("loads");
+    for message in [
+        "I switched M-100 to gold this morning, can you check it actually went through?",
+        "Switched M-100 to gold yesterday. Did that work?",
+    ] {
+        let program = acted(&skill, message).unwrap_or_default();
+        assert!(!program.contains("switch_plan"), "{message}: {program}");
+    }
+}
