@@ -245,9 +245,17 @@ fn call(
                     };
                     // An optional input is never carried from an earlier
                     // turn: what the user left out this time stays out.
+                    // …unless it names it ("same end date").
+                    let named = {
+                        let lower = message.to_lowercase();
+                        let words = input.name.replace('_', " ").to_lowercase();
+                        lower.contains(&words)
+                            || input.name.rsplit('_').next().is_some_and(|last| {
+                                lower.contains(&format!("same {}", last.to_lowercase()))
+                            })
+                    };
                     let remembered = || {
-                        input
-                            .required
+                        (input.required || named)
                             .then(|| memory.get(&input.name).cloned())
                             .flatten()
                     };

@@ -213,7 +213,7 @@ fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, St
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {
         Regex::new(
-            r"(?i)\b(?:(?P<after>(?:the\s+)?day\s+after\s+tomorrow)|(?P<today>today|tonight)|(?P<tomorrow>tomorrow|tmrw|tmr)|(?P<yesterday>yesterday)|(?:(?P<which>next|this|coming|this\s+coming|last|past)\s+)?(?P<weekday>monday|tuesday|tues|wednesday|thursday|thurs|friday|saturday|sunday)|(?:on\s+)?the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)\b(?:\s+of\s+(?:this|next)\s+month)?|in\s+(?P<count>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<unit>days?|weeks?)|(?P<count2>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<unit2>days?|weeks?)\s+from\s+(?:today|now))\b",
+            r"(?i)\b(?:(?P<after>(?:the\s+)?day\s+after\s+tomorrow)|(?P<today>today|tonight)|(?P<tomorrow>tomorrow|tmrw|tmr)|(?P<yesterday>yesterday)|(?:(?P<which>next|this|coming|this\s+coming|last|past)\s+)?(?P<weekday>monday|tuesday|tues|wednesday|thursday|thurs|friday|saturday|sunday)|(?:on\s+)?the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)\b(?:\s+of\s+(?:this|next)\s+month)?|in\s+(?P<count>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<unit>days?|weeks?)|(?:the\s+)?end\s+of\s+(?P<end_of>january|february|march|april|may|june|july|august|september|october|november|december|the\s+month|this\s+month|next\s+month)|(?P<count2>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<unit2>days?|weeks?)\s+from\s+(?:today|now))\b",
         )
         .expect("a valid pattern")
     });
@@ -263,6 +263,30 @@ fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, St
                 .into_iter()
                 .filter_map(in_month)
                 .min_by_key(|date| distance(today, *date))
+        } else if let Some(month) = captures.name("end_of") {
+            // "the end of January": its last day, the nearest such.
+            let month = month.as_str().to_lowercase();
+            let first = today.first_of_month();
+            let last_of = |date: jiff::civil::Date| {
+                date.first_of_month()
+                    .checked_add(jiff::Span::new().months(1))
+                    .ok()
+                    .and_then(|next| next.checked_sub(jiff::Span::new().days(1)).ok())
+            };
+            if month.ends_with("month") {
+                let months = i64::from(month.starts_with("next"));
+                first
+                    .checked_add(jiff::Span::new().months(months))
+                    .ok()
+                    .and_then(last_of)
+            } else {
+                let number = month_number(&month).unwrap_or(1);
+                nearest(today, |year| {
+                    jiff::civil::Date::new(year, number, 1)
+                        .ok()
+                        .and_then(last_of)
+                })
+            }
         } else if let (Some(count), Some(unit)) = (
             captures.name("count").or(captures.name("count2")),
             captures.name("unit").or(captures.name("unit2")),
@@ -505,6 +529,8 @@ mod tests {
             ("in 3 days", "2026-12-04"),
             ("in two weeks", "2026-12-15"),
             ("a week from today", "2026-12-08"),
+            ("until the end of January", "2027-01-31"),
+            ("by the end of the month", "2026-12-31"),
             ("yesterday", "2026-11-30"),
             ("last Friday", "2026-11-27"),
             ("paid on the 24th", "2026-11-24"),

@@ -142,9 +142,18 @@ pub(super) fn one_date_of_several(
         .iter()
         .filter(|(start, _, _)| cued.contains(&sentence_of(*start)))
         .collect();
+    // "…, so move it to the 9th" turns; "the 8th instead of the 7th" does
+    // not (what follows "instead of" is what is replaced).
     let turn = all
         .iter()
-        .rposition(|token| matches!(token.text.to_lowercase().as_str(), "but" | "so" | "instead"))
+        .enumerate()
+        .rposition(|(at, token)| {
+            let word = token.text.to_lowercase();
+            let of_follows = all
+                .get(at + 1)
+                .is_some_and(|next| next.text.eq_ignore_ascii_case("of"));
+            matches!(word.as_str(), "but" | "so") || (word == "instead" && !of_follows)
+        })
         .map(|at| all[at].start);
     let after: Vec<&(usize, usize, Option<String>)> = dates
         .iter()
@@ -153,6 +162,16 @@ pub(super) fn one_date_of_several(
     // "I won't be home on Thursday, deliver it on 8 December": a date of a
     // clause that says no is no date of the request.
     let negated = |start: usize| {
+        // "the 8th instead of the 7th": the one it replaces is no date of
+        // the request.
+        let before = message[..start].to_lowercase();
+        let before = before.trim_end();
+        if ["instead of", "rather than", "not on", "not"]
+            .iter()
+            .any(|phrase| before.ends_with(phrase) || before.ends_with(&format!("{phrase} the")))
+        {
+            return true;
+        }
         let clause = message[..start]
             .rfind([',', '.', ';', '!', '?'])
             .map_or(0, |end| end + 1);

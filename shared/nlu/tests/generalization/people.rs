@@ -424,3 +424,69 @@ policy:
         assert!(!program.contains("switch_plan"), "{message}: {program}");
     }
 }
+
+#[test]
+pub(super) fn the_date_a_request_replaces_is_not_its_date() {
+    let garden = garden();
+    let context = Map::new();
+    let planned = plan_input(
+        &garden,
+        &PlanInput::new(
+            "Book a delivery for ORD-55012 on the 21st instead of the 20th, at 3pm",
+            &context,
+        ),
+    );
+    let program = planned
+        .program
+        .map(|program| program.to_string())
+        .unwrap_or_default();
+    assert!(program.contains("-21\""), "{program}");
+    assert!(!program.contains("-20\""), "{program}");
+}
+
+#[test]
+pub(super) fn an_optional_value_is_carried_only_when_named() {
+    let skill = load(
+        r#"
+id: access
+mcp_server: "http://127.0.0.1:9/mcp"
+problem: {statement: System access requests}
+intents:
+  supported:
+    - id: request_access
+      description: Request access to a system
+      examples: [Give me access to Murex, I need read access on Bloomberg until Friday]
+      entities: [{name: system, type: enum, required: true, enum: [murex, bloomberg]}]
+tools:
+  - name: request_access
+    description: Request access to a system
+    inputs:
+      - {name: system, type: string, required: true, enum: [murex, bloomberg]}
+      - {name: end_date, type: date, required: false}
+policy:
+  workflows:
+    - {name: Access, trigger: request_access, steps: [request_access]}
+"#,
+        Format::Yaml,
+    )
+    .skill
+    .expect("loads");
+    let memory = serde_json::json!({"system": "bloomberg", "end_date": "2027-03-31"});
+    let memory = memory.as_object().cloned().unwrap_or_default();
+    let context = Map::new();
+    let follow = |message: &str| {
+        plan_input(
+            &skill,
+            &PlanInput {
+                memory: Some(&memory),
+                previous_intent: Some("request_access"),
+                ..PlanInput::new(message, &context)
+            },
+        )
+        .program
+        .map(|program| program.to_string())
+        .unwrap_or_default()
+    };
+    assert!(follow("same for murex please, same end date").contains("2027-03-31"));
+    assert!(!follow("and murex too").contains("2027-03-31"));
+}
