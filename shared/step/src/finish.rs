@@ -22,6 +22,9 @@ pub struct Drafted {
     pub outputs: Vec<(String, Json)>,
 }
 
+/// The core tool that sends the user a message.
+const MESSAGE: &str = "sys.emitUserMessage";
+
 /// The draft reply from the successful calls' full `outputs` (in order).
 pub fn draft(
     skill: &OperationalSkill,
@@ -32,10 +35,9 @@ pub fn draft(
     let mut succeeded = Vec::new();
     for (tool, output) in &outputs {
         succeeded.push(tool.clone());
-        // A core tool's output is no data of the answer: a message sent
-        // (`sys.emitUserMessage`) is said as a message, never listed as
-        // "delivered: true".
-        if tool.starts_with("sys.") {
+        // A message sent (`sys.emitUserMessage`) is no data of the answer:
+        // it is said as a message, never listed as "delivered: true".
+        if tool == MESSAGE {
             continue;
         }
         if let Json::Object(fields) = output {
@@ -120,13 +122,12 @@ pub fn polish_ask(skill: &OperationalSkill, record: &JobRecord, drafted: &Drafte
         .map(|contract| contract.required_fields.clone())
         .unwrap_or_default();
     let results: Map<String, Json> = if required.is_empty() {
-        // The last tool's: a core tool's (`sys.emitUserMessage`) is a
-        // message, not a result.
+        // The last tool's: a message sent is no result.
         drafted
             .outputs
             .iter()
             .rev()
-            .find(|(tool, _)| !tool.starts_with("sys."))
+            .find(|(tool, _)| tool != MESSAGE)
             .and_then(|(_, output)| output.as_object().cloned())
             .unwrap_or_default()
     } else {
