@@ -251,6 +251,29 @@ fn outcome_name(outcome: i32) -> String {
         .unwrap_or_else(|_| outcome.to_string())
 }
 
+/// Where a job stands, for a failure's message: its status, what it waits
+/// for (reason, fields, the prompt's start) or how it ended.
+fn stands(job: &pb::Job) -> String {
+    let mut said = status_name(job.status);
+    if let Some(waiting) = job
+        .waiting
+        .as_ref()
+        .filter(|_| job.status == pb::JobStatus::Paused as i32)
+    {
+        let prompt: String = waiting.prompt_message.chars().take(120).collect();
+        said += &format!(
+            " {} {:?} {prompt:?}",
+            waiting.reason_code, waiting.requested_fields
+        );
+    } else {
+        said += &format!(" {}", outcome_name(job.outcome_class));
+        if let Some(error) = &job.error {
+            said += &format!(" {:?}", error.message.chars().take(120).collect::<String>());
+        }
+    }
+    said
+}
+
 fn string_value(text: &str) -> prost_types::Value {
     prost_types::Value {
         kind: Some(prost_types::value::Kind::StringValue(text.to_owned())),
@@ -483,9 +506,10 @@ impl Run<'_> {
                         })
                         .collect();
                     Err(format!(
-                        "expected {tool}{}, made [{}]",
+                        "expected {tool}{}, made [{}]; {}",
                         Json::Object(arguments.clone()),
-                        made.join(", ")
+                        made.join(", "),
+                        self.job.as_ref().map(stands).unwrap_or_default()
                     )
                     .into())
                 }

@@ -538,6 +538,17 @@ impl DalAgent {
                 violations.push((name.clone(), "this field was not asked for".to_owned()));
             }
         }
+        // Each answer as the skill reads its values ("it's tbk 22107"): what
+        // fills the plan and stands as evidence; the audit keeps the words.
+        let read = adas_step::answers::read_by_the_skill(
+            &skill.skill,
+            record
+                .intent
+                .as_ref()
+                .map(|intent| intent.intent_id.as_str()),
+            &waiting,
+            fields,
+        );
         let mut decided = decide(&waiting, fields);
         if waiting.reason_code == PauseReason::IntentClarificationRequired
             && matches!(decided, Some(Err(_)))
@@ -572,7 +583,7 @@ impl DalAgent {
                 let plan = plan
                     .as_mut()
                     .ok_or_else(|| DalError::Precondition(format!("job {job_id} has no plan")))?;
-                violations.extend(fill_answers(plan, &waiting, fields));
+                violations.extend(fill_answers(plan, &waiting, &read));
                 if violations.is_empty() {
                     let specs = self
                         .tools
@@ -627,7 +638,7 @@ impl DalAgent {
                 escalated,
             });
         }
-        for (name, value) in fields {
+        for (name, value) in &read {
             // "2" at a choice is the second option: that is what was said.
             let value = match (
                 value,

@@ -48,7 +48,7 @@ use clauses::*;
 use corpus::*;
 use evidence::*;
 use features::*;
-pub use tools::{intent_tools, matched_tool, only_reads, reads};
+pub use tools::{intent_tools, lookups_alike, matched_tool, matched_tool_for, only_reads, reads};
 
 /// The detector's raw-score rules (tuned on the shipped templates' intent
 /// table and the seen conversation sets): below `RAW_REJECT` a message is out

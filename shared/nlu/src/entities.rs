@@ -553,8 +553,6 @@ fn explicit<'a>(spec: &EntitySpec, message: &'a str, all: &[Token<'a>]) -> Optio
 }
 
 /// Extracts the intent's entities; values already in `context` are not re-read.
-/// An entity named like a tool input is read with that input's pattern and
-/// format too (an `isbn` entity is an ISBN when the tool's `isbn` has a pattern).
 pub fn extract(
     skill: &adas_skill::model::Skill,
     intent: &Intent,
@@ -566,36 +564,47 @@ pub fn extract(
         .entities
         .iter()
         .filter(|spec| !context.contains_key(&spec.name))
-        .map(|spec| {
-            // What the input is ("kWh shown on the meter") cues its value too.
-            let described: Vec<String> = skill
-                .tools
-                .iter()
-                .flat_map(|tool| &tool.inputs)
-                .filter(|input| input.name == spec.name)
-                .filter_map(|input| input.description.clone())
-                .collect();
-            let mut slot = Slot::of_entity(spec)
-                .cued_by(&intent.id, &intent.examples)
-                .described(&described);
-            let input = skill
-                .tools
-                .iter()
-                .flat_map(|tool| &tool.inputs)
-                .find(|input| {
-                    input.name == spec.name && (input.pattern.is_some() || input.format.is_some())
-                });
-            if let Some(input) = input {
-                let typed = Slot::of_input(input);
-                slot.pattern = typed.pattern;
-                if matches!(slot.kind.as_deref(), None | Some("string") | Some("text")) {
-                    slot.kind = typed.kind;
-                }
-            }
-            slot
-        })
+        .map(|spec| slot_for(skill, spec, Some(intent)))
         .collect();
     extract_slots(&slots, message, &example_prefixes(intent), &[], vocabulary)
+}
+
+/// The slot of an entity: named like a tool input, it is read with that
+/// input's pattern and format too (an `isbn` entity is an ISBN when the
+/// tool's `isbn` has a pattern), and what the input is ("kWh shown on the
+/// meter") cues its value, as the words of the intent it is asked for do.
+pub fn slot_for(
+    skill: &adas_skill::model::Skill,
+    spec: &EntitySpec,
+    intent: Option<&Intent>,
+) -> Slot {
+    let described: Vec<String> = skill
+        .tools
+        .iter()
+        .flat_map(|tool| &tool.inputs)
+        .filter(|input| input.name == spec.name)
+        .filter_map(|input| input.description.clone())
+        .collect();
+    let mut slot = Slot::of_entity(spec);
+    if let Some(intent) = intent {
+        slot = slot.cued_by(&intent.id, &intent.examples);
+    }
+    let mut slot = slot.described(&described);
+    let input = skill
+        .tools
+        .iter()
+        .flat_map(|tool| &tool.inputs)
+        .find(|input| {
+            input.name == spec.name && (input.pattern.is_some() || input.format.is_some())
+        });
+    if let Some(input) = input {
+        let typed = Slot::of_input(input);
+        slot.pattern = typed.pattern;
+        if matches!(slot.kind.as_deref(), None | Some("string") | Some("text")) {
+            slot.kind = typed.kind;
+        }
+    }
+    slot
 }
 
 /// Extracts values for `slots` from a message, never reusing a token that

@@ -4,6 +4,7 @@
 //! seam where a model plugs in ([`model::ModelPlanner`], under the same
 //! confidence and evidence rules).
 
+pub mod answered;
 pub mod detect;
 pub mod entities;
 pub mod lexicon;

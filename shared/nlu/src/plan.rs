@@ -18,6 +18,9 @@ use adas_skill::model::Skill;
 use async_trait::async_trait;
 use serde_json::{Map, Value as Json};
 
+mod lookups;
+use lookups::{given, without_needless_lookups};
+
 use crate::detect::{Detection, detect, detect_as};
 use crate::entities::{Entity, Slot, Vocabulary, extract_slots, prefixes_of};
 
@@ -325,7 +328,7 @@ fn part(
     if let Some(workflow) = workflow {
         // A `sys.askUser` step is the user's yes to the next side effect,
         // asked by the gate with the exact call (adas-step's certainty).
-        let calls = workflow
+        let calls: Vec<Intent> = workflow
             .steps
             .iter()
             .filter(|step| *step != "sys.askUser")
@@ -341,6 +344,38 @@ fn part(
                 )
             })
             .collect();
+        let mut calls = if workflow.required {
+            calls
+        } else {
+            without_needless_lookups(skill, calls)
+        };
+        // A lookup the request cannot feed, when another lookup of the same
+        // things takes what it gives.
+        if let [only] = calls.as_slice()
+            && !workflow.required
+            && !given(skill, only)
+            && crate::detect::only_reads(skill, &intent_id)
+        {
+            let fed = crate::detect::lookups_alike(skill, &intent_id)
+                .into_iter()
+                .filter(|tool| tool.name != only.name)
+                .map(|tool| {
+                    call(
+                        skill,
+                        reading,
+                        &tool.name,
+                        (&known, memory),
+                        message,
+                        &description,
+                        &mut facts.clone(),
+                    )
+                })
+                // Fed by the request: a lookup that takes nothing is no answer to it.
+                .find(|alike| !alike.args.is_empty() && given(skill, alike));
+            if let Some(fed) = fed {
+                calls = vec![fed];
+            }
+        }
         return Part {
             detection,
             calls,
@@ -350,7 +385,7 @@ fn part(
     }
     // No workflow: the tool the intent means by its words, else the one
     // whose required inputs are best covered by what is known.
-    let meant = crate::detect::matched_tool(skill, &intent_id);
+    let meant = crate::detect::matched_tool_for(skill, &intent_id, |name| known.contains_key(name));
     let best = skill
         .tools
         .iter()

@@ -318,6 +318,69 @@ fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, St
 /// The times of day written in `text`: `(start, end, "HH:MM")` — "2pm",
 /// "2:30 p.m.", "14:00", "noon", "midnight".
 pub fn times_in(text: &str) -> Vec<(usize, usize, String)> {
+    let mut found = quarter_times(text);
+    for time in clock_times(text) {
+        if !found
+            .iter()
+            .any(|(start, end, _)| time.0 < *end && *start < time.1)
+        {
+            found.push(time);
+        }
+    }
+    found.sort();
+    found
+}
+
+/// "half past ten", "quarter to four in the afternoon", "a quarter after 6
+/// pm": without a part of the day, one to six o'clock is the afternoon's
+/// (the working day's), seven to twelve the morning's.
+fn quarter_times(text: &str) -> Vec<(usize, usize, String)> {
+    static PATTERN: OnceLock<Regex> = OnceLock::new();
+    let pattern = PATTERN.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?:a\s+)?(?P<part_of>half|quarter)\s+(?P<dir>past|after|to|before)\s+(?P<hour>1[0-2]|0?[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b(?:\s*(?P<part>in\s+the\s+morning|in\s+the\s+afternoon|in\s+the\s+evening|at\s+night|a\.?m\.?|p\.?m\.?))?",
+        )
+        .expect("a valid pattern")
+    });
+    pattern
+        .captures_iter(text)
+        .filter_map(|captures| {
+            let whole = captures.get(0)?;
+            let written = captures.name("hour")?.as_str().to_lowercase();
+            let hour = written
+                .parse::<i64>()
+                .ok()
+                .or_else(|| number_word(&written))?;
+            let part = captures
+                .name("part")
+                .map(|part| part.as_str().to_lowercase());
+            let later = match part.as_deref() {
+                Some(part) => {
+                    part.starts_with('p')
+                        || part.contains("afternoon")
+                        || part.contains("evening")
+                        || part.contains("night")
+                }
+                None => (1..=6).contains(&hour),
+            };
+            let hour = hour % 12 + if later { 12 } else { 0 };
+            let quarter = captures["part_of"].eq_ignore_ascii_case("quarter");
+            let minutes = if quarter { 15 } else { 30 };
+            let before = matches!(captures["dir"].to_lowercase().as_str(), "to" | "before");
+            let at = hour * 60 + if before { -minutes } else { minutes };
+            let at = at.rem_euclid(24 * 60);
+            let end = whole.start()
+                + whole
+                    .as_str()
+                    .trim_end_matches(|c: char| !c.is_alphanumeric() && c != '.')
+                    .len();
+            Some((whole.start(), end, format!("{:02}:{:02}", at / 60, at % 60)))
+        })
+        .collect()
+}
+
+/// Times written as a clock says them: "2pm", "14:00", "10 in the morning".
+fn clock_times(text: &str) -> Vec<(usize, usize, String)> {
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {
         Regex::new(
@@ -437,7 +500,43 @@ fn dates_from(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, String
         }
     }
     found.sort();
-    found
+    weekdays_beside_their_date(text, found)
+}
+
+/// "Friday 11 December", "Thursday the 10th": a weekday said with its date
+/// is that one date (the date's, which says it exactly), not two.
+fn weekdays_beside_their_date(
+    text: &str,
+    found: Vec<(usize, usize, String)>,
+) -> Vec<(usize, usize, String)> {
+    let mut kept: Vec<(usize, usize, String)> = Vec::with_capacity(found.len());
+    let mut pending: Option<(usize, usize, String)> = None;
+    let weekday_only = |(start, end, _): &(usize, usize, String)| {
+        text[*start..*end]
+            .to_lowercase()
+            .split_whitespace()
+            .last()
+            .is_some_and(|last| WEEKDAYS.iter().any(|(day, _)| *day == last))
+    };
+    for date in found {
+        if let Some(weekday) = pending.take() {
+            let between = text[weekday.1..date.0]
+                .trim_matches([' ', ','])
+                .to_lowercase();
+            if (between.is_empty() || between == "the") && !weekday_only(&date) {
+                kept.push((weekday.0, date.1, date.2));
+                continue;
+            }
+            kept.push(weekday);
+        }
+        if weekday_only(&date) {
+            pending = Some(date);
+        } else {
+            kept.push(date);
+        }
+    }
+    kept.extend(pending);
+    kept
 }
 
 /// The words of a text with their byte offsets (runs of letters and digits).
@@ -539,6 +638,17 @@ mod tests {
             assert_eq!(found.len(), 1, "{text}: {found:?}");
             assert_eq!(found[0].2, meant, "{text}");
         }
+        // A weekday said with its date is that date.
+        for (text, meant) in [
+            ("his last day is Friday 11 December", "2026-12-11"),
+            ("on Thursday the 10th", "2026-12-10"),
+            ("Thursday, December 10", "2026-12-10"),
+        ] {
+            let found = dates_from(text, today);
+            assert_eq!(found.len(), 1, "{text}: {found:?}");
+            assert_eq!(found[0].2, meant, "{text}");
+        }
+        assert_eq!(dates_from("Friday, Saturday", today).len(), 2);
         let found = dates_from("on the 30th", jiff::civil::date(2026, 12, 31));
         assert_eq!(found[0].2, "2026-12-30");
         assert!(dates_from("I have three items", today).is_empty());
@@ -555,6 +665,10 @@ mod tests {
             ("10 PM", "22:00"),
             ("10 in the morning", "10:00"),
             ("at 6 in the evening", "18:00"),
+            ("half past ten", "10:30"),
+            ("around quarter to four in the afternoon", "15:45"),
+            ("from a quarter past 6 pm", "18:15"),
+            ("quarter after two", "14:15"),
         ] {
             let found = times_in(text);
             assert_eq!(found.len(), 1, "{text}: {found:?}");

@@ -43,7 +43,7 @@ const ID_WORDS: &[&str] = &[
 ];
 
 /// `^ITM-[0-9]{4}$` / `^ITM-\d{3,5}$` / `^ITM-\d+$` → `(ITM, -, digits)`.
-fn shape_of_pattern(pattern: &str) -> Option<(String, String, (usize, usize))> {
+pub(crate) fn shape_of_pattern(pattern: &str) -> Option<(String, String, (usize, usize))> {
     static SHAPE: OnceLock<Regex> = OnceLock::new();
     let shape = SHAPE.get_or_init(|| {
         Regex::new(
@@ -130,7 +130,7 @@ pub fn id_shapes(skill: &Skill) -> Vec<IdShape> {
         }
     }
     for intent in skill.intents.iter().flat_map(|intents| &intents.supported) {
-        let cues: Vec<String> = intent
+        let ids: Vec<Vec<String>> = intent
             .entities
             .iter()
             .filter(|entity| {
@@ -138,20 +138,21 @@ pub fn id_shapes(skill: &Skill) -> Vec<IdShape> {
                     || entity.name.ends_with("_id")
                     || entity.name.ends_with("_number")
             })
-            .flat_map(|entity| cue_words(&entity.name))
+            .map(|entity| cue_words(&entity.name))
             .collect();
+        // The example's ids are named by the intent's id only when it has
+        // one: of two (a trip and a booking), which example id is which is
+        // not known here.
+        let cues = match ids.as_slice() {
+            [one] => one.clone(),
+            _ => Vec::new(),
+        };
         for example in &intent.examples {
             for token in
                 example.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
             {
                 if let Some((prefix, separator, digits)) = shape_of_example(token) {
-                    // The example's own cue: only when the intent names one id.
-                    let cues = if cues.len() <= 2 {
-                        cues.clone()
-                    } else {
-                        Vec::new()
-                    };
-                    add(prefix, separator, (digits, digits), cues);
+                    add(prefix, separator, (digits, digits), cues.clone());
                 }
             }
         }

@@ -443,3 +443,6 @@ mod more;
 
 #[path = "generalization/people.rs"]
 mod people;
+
+#[path = "generalization/answers.rs"]
+mod answers;

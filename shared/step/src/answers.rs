@@ -122,6 +122,41 @@ pub fn normalized(field: &WaitingField, text: &str) -> String {
         .unwrap_or_else(|| text.to_owned())
 }
 
+/// The answers to a tool-input ask as the skill reads its values ("it's tbk
+/// 22107" for a booking reference, "148 bucks" for an amount): each answer
+/// of a field without options becomes the value read from it for certain,
+/// else stays as written (and is judged as it is).
+pub fn read_by_the_skill(
+    skill: &adas_skill::model::Skill,
+    intent_id: Option<&str>,
+    waiting: &crate::record::Waiting,
+    fields: &serde_json::Map<String, serde_json::Value>,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut read = fields.clone();
+    for field in waiting
+        .fields
+        .iter()
+        .filter(|field| field.options.is_empty())
+    {
+        let Some(serde_json::Value::String(text)) = fields.get(&field.name) else {
+            continue;
+        };
+        if text.len() > crate::ask::MAX_ANSWER_BYTES {
+            continue;
+        }
+        if let Some(value) =
+            adas_nlu::answered::answer_value(skill, intent_id, &field.name, &field.kind, text)
+        {
+            let value = match value {
+                serde_json::Value::String(text) => text,
+                other => other.to_string(),
+            };
+            read.insert(field.name.clone(), serde_json::Value::String(value));
+        }
+    }
+    read
+}
+
 /// A date or a time of day answered in words ("tomorrow", "next Tuesday",
 /// "the 9th", "2pm") as the field takes it (`2026-12-02`, `14:00`); the one
 /// value written, else the text as given (and judged as it is).

@@ -87,6 +87,18 @@ fn stems(text: &str) -> Vec<String> {
 /// description share most words with the intent's id and description (a
 /// never-allowed tool is none).
 pub fn matched_tool<'a>(skill: &'a Skill, intent_id: &str) -> Option<&'a Tool> {
+    matched_tool_for(skill, intent_id, |_| false)
+}
+
+/// [`matched_tool`] for one request: of the tools the intent's words name,
+/// first one whose every required input the request gives ("show me
+/// booking TBK-20932" on an intent about trips and bookings is the booking
+/// lookup, not the trip's).
+pub fn matched_tool_for<'a>(
+    skill: &'a Skill,
+    intent_id: &str,
+    known: impl Fn(&str) -> bool,
+) -> Option<&'a Tool> {
     let intent = skill
         .intents
         .iter()
@@ -116,11 +128,51 @@ pub fn matched_tool<'a>(skill: &'a Skill, intent_id: &str) -> Option<&'a Tool> {
                 .iter()
                 .filter(|entity| tool.inputs.iter().any(|input| input.name == entity.name))
                 .count();
-            (tool, shared, takes)
+            let required: Vec<_> = tool.inputs.iter().filter(|input| input.required).collect();
+            let given = !required.is_empty() && required.iter().all(|input| known(&input.name));
+            (tool, shared, (given, takes))
         })
         .filter(|(_, shared, _)| *shared > 0)
-        .max_by_key(|(_, shared, takes)| (*takes, *shared))
+        .max_by_key(|(_, shared, (given, takes))| (*given, *takes, *shared))
         .map(|(tool, _, _)| tool)
+}
+
+/// The lookups an intent's words name, closest first: where its own lookup
+/// needs what the request does not give ("did the reset I asked for go
+/// through? STF-6412" gives a staff number, not the request's id), another
+/// lookup of the same things may take what it gives.
+pub fn lookups_alike<'a>(skill: &'a Skill, intent_id: &str) -> Vec<&'a Tool> {
+    let Some(intent) = skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .find(|intent| intent.id == intent_id)
+    else {
+        return Vec::new();
+    };
+    let policy = adas_skill::compile::compile(skill);
+    let mut wanted = stems(&intent.id.replace('_', " "));
+    wanted.extend(stems(intent.description.as_deref().unwrap_or_default()));
+    let mut alike: Vec<(&Tool, usize)> = skill
+        .tools
+        .iter()
+        .filter(|tool| {
+            reads(tool) && policy.standing(&tool.name) != adas_skill::compile::Standing::Never
+        })
+        .map(|tool| {
+            let mut own = stems(&tool.name.replace(['_', '.', '-'], " "));
+            own.extend(stems(tool.description.as_deref().unwrap_or_default()));
+            own.sort();
+            own.dedup();
+            (
+                tool,
+                own.iter().filter(|stem| wanted.contains(stem)).count(),
+            )
+        })
+        .filter(|(_, shared)| *shared > 0)
+        .collect();
+    alike.sort_by_key(|(_, shared)| std::cmp::Reverse(*shared));
+    alike.into_iter().map(|(tool, _)| tool).collect()
 }
 
 /// The tools an intent calls: its workflow's steps, else the tool it means.

@@ -1,0 +1,51 @@
+//! Which lookups a request's plan makes: a workflow's lookup that would only
+//! ask is left out when the request feeds the actions after it.
+
+use adas_dia::Intent;
+use adas_skill::model::Skill;
+
+/// Whether a call has every input its tool requires.
+pub(super) fn given(skill: &Skill, call: &Intent) -> bool {
+    skill
+        .tools
+        .iter()
+        .find(|tool| tool.name == call.name)
+        .is_none_or(|tool| {
+            tool.inputs
+                .iter()
+                .filter(|input| input.required)
+                .all(|input| call.args.iter().any(|arg| arg.name == input.name))
+        })
+}
+
+/// A workflow's calls without the lookups that would only ask: a read whose
+/// required inputs the request does not give, before actions whose every
+/// required input it does ("Tom (STF-2290) is leaving" needs no search by
+/// name for his staff number). A workflow the skill marks `required` keeps
+/// every step.
+pub(super) fn without_needless_lookups(skill: &Skill, calls: Vec<Intent>) -> Vec<Intent> {
+    let given = |call: &Intent| given(skill, call);
+    let reads = |call: &Intent| {
+        skill
+            .tools
+            .iter()
+            .find(|tool| tool.name == call.name)
+            .is_some_and(crate::detect::reads)
+    };
+    let needless: Vec<bool> = (0..calls.len())
+        .map(|at| {
+            reads(&calls[at])
+                && !given(&calls[at])
+                && calls.len() > at + 1
+                && calls[at + 1..]
+                    .iter()
+                    .all(|later| !reads(later) && given(later))
+        })
+        .collect();
+    calls
+        .into_iter()
+        .zip(needless)
+        .filter(|(_, needless)| !needless)
+        .map(|(call, _)| call)
+        .collect()
+}
