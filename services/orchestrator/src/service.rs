@@ -267,7 +267,8 @@ impl OrchestratorService for Orchestrator {
                     .flat_map(|tool| &tool.inputs)
                     .map(|input| input.name.as_str())
                     .collect();
-                let (remembered, from_calls) = adas_jobs::memory::remember(&previous, &inputs);
+                let (remembered, from_calls) =
+                    adas_jobs::memory::remember(&previous, &inputs, &skill.skill.tools);
                 memory = remembered;
                 // What was personal in the conversation stays masked in it.
                 personal = previous.personal.clone();

@@ -44,6 +44,7 @@ fn named_fields(output: &Json, names: &HashSet<&str>, depth: usize, into: &mut M
 pub fn remember(
     previous: &JobRecord,
     inputs: &HashSet<&str>,
+    tools: &[adas_skill::model::Tool],
 ) -> (Map<String, Json>, Vec<Evidence>) {
     let mut memory = previous.memory.clone();
     for (name, value) in &previous.context {
@@ -67,6 +68,13 @@ pub fn remember(
         // arguments stand for it: `adjust_seats(seats=3)` answering
         // `seats: 10` (the total now) leaves "same for ACCT-7763" at 3.
         fields.retain(|name, _| !call.arguments.contains_key(name));
+        // …nor one named like an input of its own tool that the call left
+        // out: `update_requisition(status=on_hold)` answering the record's
+        // headcount and location says how it stands, not what was changed
+        // ("same for JR-3112" changes the status only).
+        if let Some(tool) = tools.iter().find(|tool| tool.name == call.tool) {
+            fields.retain(|name, _| !tool.inputs.iter().any(|input| &input.name == name));
+        }
         from_calls.extend(fields.clone());
         results.extend(fields);
     }
@@ -125,8 +133,23 @@ mod tests {
             finished_at: String::new(),
         });
         let inputs: HashSet<&str> = ["account_id", "seats", "plan"].into_iter().collect();
-        let (memory, _) = remember(&previous, &inputs);
+        let (memory, _) = remember(&previous, &inputs, &skill.skill.tools);
         assert_eq!(memory["seats"], json!(3));
         assert_eq!(memory["plan"], json!("business"));
+        // A field named like an input of the call's own tool is how the
+        // record stands, not what the call changed.
+        let tools = vec![adas_skill::model::Tool {
+            name: "adjust_seats".into(),
+            inputs: ["account_id", "seats", "plan"]
+                .into_iter()
+                .map(|name| adas_skill::model::ToolInput {
+                    name: name.into(),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        }];
+        let (memory, _) = remember(&previous, &inputs, &tools);
+        assert!(!memory.contains_key("plan"), "{memory:?}");
     }
 }

@@ -252,7 +252,19 @@ fn call(
                     let named = {
                         let lower = message.to_lowercase();
                         let words = input.name.replace('_', " ").to_lowercase();
-                        lower.contains(&words)
+                        // "Same for JR-3112": the same change, every value
+                        // of it but the one named.
+                        let all_the_same = [
+                            "same for",
+                            "same again",
+                            "same thing",
+                            "do the same",
+                            "same as before",
+                        ]
+                        .iter()
+                        .any(|same| lower.contains(same));
+                        all_the_same
+                            || lower.contains(&words)
                             || input.name.rsplit('_').next().is_some_and(|last| {
                                 lower.contains(&format!("same {}", last.to_lowercase()))
                             })

@@ -53,7 +53,7 @@ pub fn numbers_in_words(text: &str) -> std::borrow::Cow<'_, str> {
             .join("|");
         [
             Regex::new(&format!(
-                r"(?i)\b(half\s+an?|an?|one|{small}|\d{{1,3}})[\s-]+(hundred|thousand|dozen)\b"
+                r"(?i)\b(half\s+an?|an?|one|{small}|\d{{1,3}})[\s-]+(hundred|thousand|grand|dozen)\b"
             ))
             .expect("a valid pattern"),
             Regex::new(
@@ -80,7 +80,7 @@ pub fn numbers_in_words(text: &str) -> std::borrow::Cow<'_, str> {
     let text = scaled.replace_all(text, |found: &regex::Captures<'_>| {
         let scale = match found[2].to_lowercase().as_str() {
             "hundred" => 100,
-            "thousand" => 1000,
+            "thousand" | "grand" => 1000,
             _ => 12,
         };
         if found[1].to_lowercase().starts_with("half") {
@@ -182,6 +182,13 @@ const WEEKDAYS: &[(&str, jiff::civil::Weekday)] = &[
     ("sunday", jiff::civil::Weekday::Sunday),
 ];
 
+/// Verbs of something done ("paid on the 24th"); not "booked" or
+/// "scheduled", which as often name what is to come.
+const PAST_VERBS: &[&str] = &[
+    "paid", "was", "were", "did", "had", "bought", "spent", "ended", "happened", "arrived",
+    "received", "went", "came", "broke", "ate", "met",
+];
+
 /// How far a date is from today, nearer first and, at the same distance,
 /// the one to come first.
 fn distance(today: jiff::civil::Date, date: jiff::civil::Date) -> (i32, bool) {
@@ -207,8 +214,8 @@ fn nearest(
 
 /// Dates said relative to today: "today", "tomorrow", "the day after
 /// tomorrow", "yesterday", a weekday ("next Tuesday", "on Friday": the first
-/// one after today; "this Tuesday" on a Tuesday is today), "the 9th" (this
-/// month's, else next month's), "in 3 days", "in two weeks".
+/// one after today; "this Tuesday" on a Tuesday is today), "the 9th" (the
+/// next one: this month's, else next month's), "in 3 days", "in two weeks".
 fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, String)> {
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {
@@ -259,10 +266,30 @@ fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, St
                 let month = first.checked_add(jiff::Span::new().months(months)).ok()?;
                 jiff::civil::Date::new(month.year(), month.month(), day).ok()
             };
-            [-1, 0, 1]
-                .into_iter()
-                .filter_map(in_month)
-                .min_by_key(|date| distance(today, *date))
+            // "effective the 18th", "on the 9th": the next one to come
+            // (every such request of the seen sets meant it); after a verb
+            // of the past ("paid on the 24th"), the last one.
+            let before: Vec<String> = text[..whole.start()]
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|word| !word.is_empty())
+                .map(str::to_lowercase)
+                .collect();
+            let past = before
+                .iter()
+                .rev()
+                .take(4)
+                .any(|word| PAST_VERBS.contains(&word.as_str()));
+            if past {
+                [0, -1, -2]
+                    .into_iter()
+                    .filter_map(in_month)
+                    .find(|date| *date <= today)
+            } else {
+                [0, 1, 2]
+                    .into_iter()
+                    .filter_map(in_month)
+                    .find(|date| *date >= today)
+            }
         } else if let Some(month) = captures.name("end_of") {
             // "the end of January": its last day, the nearest such.
             let month = month.as_str().to_lowercase();
@@ -384,7 +411,7 @@ fn clock_times(text: &str) -> Vec<(usize, usize, String)> {
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {
         Regex::new(
-            r"(?i)\b(?:(?P<h12>1[0-2]|0?[1-9])(?::(?P<m12>[0-5]\d))?\s*(?P<half>a\.?m\.?|p\.?m\.?)(?:\W|$)|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)\b|(?P<h_day>1[0-2]|0?[1-9])(?::(?P<m_day>[0-5]\d))?\s+(?:o'?clock\s+)?(?P<part>in\s+the\s+morning|in\s+the\s+afternoon|in\s+the\s+evening|at\s+night|o'?clock)\b|(?P<noon>noon|midday)\b|(?P<midnight>midnight)\b)",
+            r"(?i)\b(?:(?P<h12>1[0-2]|0?[1-9])(?::(?P<m12>[0-5]\d))?\s*(?P<half>a\.?m\.?|p\.?m\.?)(?:\W|$)|(?P<h_day>1[0-2]|0?[1-9])(?::(?P<m_day>[0-5]\d))?\s+(?:o'?clock\s+)?(?P<part>in\s+the\s+morning|in\s+the\s+afternoon|in\s+the\s+evening|at\s+night|o'?clock)\b|(?P<h24>[01]?\d|2[0-3]):(?P<m24>[0-5]\d)\b|(?P<noon>noon|midday)\b|(?P<midnight>midnight)\b)",
         )
         .expect("a valid pattern")
     });
@@ -650,7 +677,9 @@ mod tests {
         }
         assert_eq!(dates_from("Friday, Saturday", today).len(), 2);
         let found = dates_from("on the 30th", jiff::civil::date(2026, 12, 31));
-        assert_eq!(found[0].2, "2026-12-30");
+        assert_eq!(found[0].2, "2027-01-30");
+        let found = dates_from("effective the 18th", today);
+        assert_eq!(found[0].2, "2026-12-18");
         assert!(dates_from("I have three items", today).is_empty());
     }
 
@@ -669,6 +698,7 @@ mod tests {
             ("around quarter to four in the afternoon", "15:45"),
             ("from a quarter past 6 pm", "18:15"),
             ("quarter after two", "14:15"),
+            ("at 1:30 in the afternoon", "13:30"),
         ] {
             let found = times_in(text);
             assert_eq!(found.len(), 1, "{text}: {found:?}");
@@ -728,6 +758,7 @@ mod tests {
         assert_eq!(numbers_in_words("a dozen posters"), "12 posters");
         assert_eq!(numbers_in_words("half a dozen cards"), "6 cards");
         assert_eq!(numbers_in_words("Five thousand flyers"), "5000 flyers");
+        assert_eq!(numbers_in_words("make it 14 grand"), "make it 14000");
         assert_eq!(numbers_in_words("twenty-five chairs"), "25 chairs");
         assert_eq!(numbers_in_words("a pair of tickets"), "2 tickets");
         assert_eq!(numbers_in_words("a couple of days"), "2 days");

@@ -426,15 +426,75 @@ pub fn as_written<'a>(skill: &Skill, message: &'a str) -> Cow<'a, str> {
             text = Cow::Owned(owned);
         }
     }
+    if takes_months_not_years(skill)
+        && let Cow::Owned(owned) = years_as_months(&text)
+    {
+        text = Cow::Owned(owned);
+    }
     match corrected(&text) {
         Cow::Borrowed(_) => text,
         Cow::Owned(owned) => Cow::Owned(owned),
     }
 }
 
+/// Whether the skill counts a length in months (`term_months`) and never in
+/// years.
+fn takes_months_not_years(skill: &Skill) -> bool {
+    let names: Vec<String> = skill
+        .tools
+        .iter()
+        .flat_map(|tool| &tool.inputs)
+        .map(|input| input.name.to_lowercase())
+        .collect();
+    names.iter().any(|name| name.ends_with("months"))
+        && !names.iter().any(|name| name.ends_with("years"))
+}
+
+/// "for two years" (counted: "for 2 years") → "for 24 months", "for a year"
+/// → "for 12 months": a length in the unit the skill takes. "$7,200 a year"
+/// is a rate, not a length, and stays.
+fn years_as_months(text: &str) -> Cow<'_, str> {
+    static YEARS: OnceLock<Regex> = OnceLock::new();
+    let years = YEARS.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:(\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)|(?:for|of)\s+(?:a|one))[\s-]+years?\b")
+            .expect("a valid pattern")
+    });
+    years.replace_all(text, |found: &regex::Captures<'_>| {
+        let whole = &found[0];
+        let count = found.get(1).and_then(|n| {
+            n.as_str()
+                .parse::<i64>()
+                .ok()
+                .or_else(|| crate::values::number_word(n.as_str()))
+        });
+        match count {
+            Some(count) => format!("{} months", count * 12),
+            None => {
+                let lead = whole.split_whitespace().next().unwrap_or("for");
+                format!("{lead} 12 months")
+            }
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_length_in_years_is_said_in_the_months_the_skill_counts() {
+        for (text, meant) in [
+            (
+                "renew it for two years at $7,200 a year",
+                "renew it for 24 months at $7,200 a year",
+            ),
+            ("for 3 years", "for 36 months"),
+            ("extend it for a year", "extend it for 12 months"),
+        ] {
+            assert_eq!(years_as_months(text), meant, "{text}");
+        }
+        assert_eq!(years_as_months("$9,000 a year"), "$9,000 a year");
+    }
 
     fn shapes() -> Vec<IdShape> {
         vec![

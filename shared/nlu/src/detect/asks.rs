@@ -73,9 +73,13 @@ fn opens_a_question_of_the_past(lower: &str) -> bool {
     };
     match *first {
         "did" | "has" | "have" | "had" | "was" | "were" | "hasn't" | "didn't" | "wasn't" => true,
-        "is" | "are" | "isn't" | "aren't" => words
-            .iter()
-            .any(|word| matches!(*word, "still" | "already" | "yet") || STATES.contains(word)),
+        // "is it actually paused?": a past participle after "is" is a state
+        // asked about, whatever the action (a read, never the action again).
+        "is" | "are" | "isn't" | "aren't" => words.iter().any(|word| {
+            matches!(*word, "still" | "already" | "yet")
+                || STATES.contains(word)
+                || (word.len() > 4 && word.ends_with("ed"))
+        }),
         _ => false,
     }
 }
@@ -209,4 +213,23 @@ pub(super) const VAGUE: &[&str] = &[
 pub(super) fn vague(message: &str) -> bool {
     let lower = message.to_lowercase();
     VAGUE.iter().any(|phrase| lower.contains(phrase))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::asks_about_the_past;
+
+    #[test]
+    fn a_state_asked_after_is_is_a_question_of_the_past() {
+        for message in [
+            "Somebody was meant to stop the ad last week. Is it actually stopped?",
+            "is my subscription renewed yet",
+            "Are the two tickets merged?",
+        ] {
+            assert!(asks_about_the_past(message), "{message}");
+        }
+        for message in ["Please stop the ad", "is there a way to get a refund"] {
+            assert!(!asks_about_the_past(message), "{message}");
+        }
+    }
 }

@@ -489,4 +489,6 @@ policy:
     };
     assert!(follow("same for murex please, same end date").contains("2027-03-31"));
     assert!(!follow("and murex too").contains("2027-03-31"));
+    // "Same for …" is the same change: every value of it but the one named.
+    assert!(follow("Same for murex.").contains("2027-03-31"));
 }
