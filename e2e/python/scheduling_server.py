@@ -68,7 +68,14 @@ def calendar() -> MCPServer:
     @server.tool(name="event.list", description="List calendar events", annotations=READ)
     def event_list(date_start: str, date_end: str = "", query: str = "", organizer_id: str = "") -> dict:
         record("event.list", {"date_start": date_start, "organizer_id": organizer_id})
-        return {"events": []}
+        # Two meetings on any day asked about: the people name them by their words.
+        day = date_start[:10]
+        return {"events": [
+            {"event_id": "EV-21", "title": "1:1 with Dave", "start_time": f"{day}T14:00",
+             "end_time": f"{day}T14:30", "attendees": ["dave@company.com"]},
+            {"event_id": "EV-22", "title": "Design review", "start_time": f"{day}T16:00",
+             "end_time": f"{day}T17:00", "attendees": ["erin@company.com"]},
+        ]}
 
     @server.tool(name="event.create", description="Create a calendar event", annotations=WRITE)
     def event_create(title: str, start_time: str, end_time: str, organizer_id: str,
@@ -81,7 +88,8 @@ def calendar() -> MCPServer:
     @server.tool(name="event.update", description="Update a calendar event", annotations=WRITE)
     def event_update(event_id: str, organizer_id: str, title: str = "", start_time: str = "",
                      end_time: str = "") -> dict:
-        record("event.update", {"event_id": event_id, "organizer_id": organizer_id})
+        record("event.update", {"event_id": event_id, "organizer_id": organizer_id,
+                                "start_time": start_time, "end_time": end_time})
         return {"event_id": event_id, "status": "updated"}
 
     @server.tool(name="event.delete", description="Delete a calendar event",

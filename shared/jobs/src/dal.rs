@@ -305,6 +305,27 @@ impl DalAgent {
         }
         insert_missing_asks(&mut plan.program, &schemas, &known);
         adas_dia::fill_known_asks(&mut plan.program, &known);
+        // An id the user named by its item's words ("my 2pm with Dave"),
+        // from an earlier result: one item fits — picked (and confirmed
+        // before a side effect), several — offered when asked.
+        let mut picked = std::collections::BTreeMap::new();
+        let mut choices = Vec::new();
+        let mut items = Vec::new();
+        for name in adas_step::picked::open_fields(&plan.program) {
+            match adas_step::picked::choose(&record, &name, &record.goal) {
+                Some(adas_step::picked::Choice::One(value, item)) => {
+                    adas_step::picked::remember(&mut record, &name, &value);
+                    picked.insert(name.clone(), value);
+                    items.push((name, item));
+                }
+                Some(adas_step::picked::Choice::Several(offered)) => choices.push((name, offered)),
+                None => {}
+            }
+        }
+        adas_dia::fill_known_asks(&mut plan.program, &picked);
+        for (name, item) in &items {
+            adas_step::picked::keep_length(&mut plan.program, &skill.skill.tools, (name, item));
+        }
         let queries = self
             .queries
             .as_ref()
@@ -391,8 +412,9 @@ impl DalAgent {
                             } else {
                                 vec![interaction]
                             };
-                            let waiting =
+                            let mut waiting =
                                 build_waiting(record.waiting.take(), &asks, &skill, &schemas);
+                            adas_step::picked::offer(&mut waiting, &choices);
                             record.plan = Some(plan);
                             let paused = Event::paused(
                                 waiting.reason_code,

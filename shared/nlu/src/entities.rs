@@ -638,6 +638,14 @@ pub fn extract_slots(
     let today = vocabulary.today.unwrap_or_else(crate::values::today);
     let mut dates = crate::values::dates_on(message, today);
     let mut times = crate::values::times_in(message);
+    // "my 2pm meeting", "the 10am call": a time that names an item (the
+    // one to find), never a value to set.
+    times.retain(|(start, _, _)| {
+        let before = message[..*start].trim_end().to_lowercase();
+        !["my", "the", "our", "your", "his", "her", "their", "this"]
+            .iter()
+            .any(|word| before == *word || before.ends_with(&format!(" {word}")))
+    });
     for slot in open {
         let free = dates.iter().position(|(start, end, _)| {
             !entities

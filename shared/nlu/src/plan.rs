@@ -18,7 +18,9 @@ use adas_skill::model::Skill;
 use async_trait::async_trait;
 use serde_json::{Map, Value as Json};
 
+mod clauses;
 mod lookups;
+use clauses::{original_clauses, states_a_fact};
 use lookups::{given, without_needless_lookups};
 
 use crate::detect::{Detection, detect, detect_as};
@@ -224,9 +226,22 @@ fn call(
                             && !facts.iter().any(|fact| fact.name == input.name)
                     })
                     .map(|input| {
+                        // A timestamp another tool's input of the same name
+                        // says it is ("Start time in ISO 8601") is one here too.
+                        let mut described: Vec<String> =
+                            input.description.iter().cloned().collect();
+                        described.extend(
+                            skill
+                                .tools
+                                .iter()
+                                .flat_map(|tool| &tool.inputs)
+                                .filter(|other| other.name == input.name)
+                                .filter_map(|other| other.description.clone())
+                                .filter(|text| text.to_lowercase().contains("iso 8601")),
+                        );
                         Slot::of_input(input)
                             .cued_by(tool, &[])
-                            .described(&input.description.iter().cloned().collect::<Vec<_>>())
+                            .described(&described)
                     })
                     .collect();
                 let found = extract_slots(
@@ -279,7 +294,9 @@ fn call(
                         .cloned()
                         .or_else(|| said(false))
                         .or_else(remembered)
-                        .or_else(|| said(true));
+                        // A word placed by its position never fills what
+                        // may be left out ("my 2pm meeting" renames nothing).
+                        .or_else(|| said(true).filter(|value| input.required || is_a_date(value)));
                     if let Some(value) = value {
                         args.push(Arg {
                             name: input.name.clone(),
@@ -294,6 +311,20 @@ fn call(
         name: tool.to_owned(),
         args,
     }
+}
+
+/// Whether a value is a date or a month as the skill writes it
+/// (`2026-11`, `2026-11-30`): read from the message's words, never a word
+/// placed by its position.
+fn is_a_date(value: &Json) -> bool {
+    value.as_str().is_some_and(|text| {
+        let parts: Vec<&str> = text.split('-').collect();
+        matches!(parts.len(), 2 | 3)
+            && parts[0].len() == 4
+            && parts
+                .iter()
+                .all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()))
+    })
 }
 
 /// The calls for one detected request.
@@ -437,108 +468,6 @@ fn part(
         workflow: None,
         facts,
     }
-}
-
-/// Where one request of a message ends and the next begins.
-const SEPARATORS: &[&str] = &[
-    ";",
-    ". ",
-    " and also ",
-    " and then ",
-    ", also ",
-    ", then ",
-    " also ",
-    " then ",
-];
-
-/// Abbreviations a full stop follows inside a sentence.
-const TITLES: &[&str] = &["mr", "mrs", "ms", "dr", "st", "no", "apt", "ave"];
-
-/// The message split into requests: at a strong separator, else at " and ".
-fn clauses(message: &str) -> Vec<String> {
-    // "Mr. Patel" ends no sentence.
-    let mut lower = message.to_lowercase();
-    for title in TITLES {
-        lower = lower.replace(&format!("{title}. "), &format!("{title}\u{1} "));
-    }
-    let split_at = |separators: &[&str]| -> Vec<String> {
-        let mut parts = vec![lower.clone()];
-        for separator in separators {
-            parts = parts
-                .iter()
-                .flat_map(|part| part.split(separator).map(str::to_owned).collect::<Vec<_>>())
-                .collect();
-        }
-        parts
-            .into_iter()
-            .map(|part| {
-                part.trim()
-                    .trim_matches(['.', ',', '?', '!'])
-                    .trim()
-                    .replace('\u{1}', ".")
-            })
-            .filter(|part| !part.is_empty())
-            .collect()
-    };
-    let strong = split_at(SEPARATORS);
-    if strong.len() > 1 {
-        strong
-    } else {
-        split_at(&[" and "])
-    }
-}
-
-/// The message's own text for each clause (entity values keep their case).
-fn original_clauses(message: &str) -> Vec<String> {
-    let lower = message.to_lowercase();
-    clauses(message)
-        .into_iter()
-        .map(|clause| match lower.find(&clause) {
-            Some(at)
-                if message.is_char_boundary(at) && message.is_char_boundary(at + clause.len()) =>
-            {
-                message[at..at + clause.len()].to_owned()
-            }
-            _ => clause,
-        })
-        .collect()
-}
-
-/// What a sentence that tells rather than asks opens with: who it is about
-/// ("the status of CR-1002" may be a request's second half).
-const TELLING: &[&str] = &[
-    "i", "i'm", "i've", "im", "ive", "my", "we", "we're", "we've", "our", "he", "she", "his",
-    "her", "they", "their", "it", "it's", "its",
-];
-
-/// Whether a clause tells something rather than asks for it: it opens with
-/// who or what it is about, holds no question and no words of asking.
-fn states_a_fact(part: &str) -> bool {
-    let lower = part.to_lowercase();
-    // Past a greeting ("Hello! I bought a card …").
-    let opening = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .find(|word| {
-            !word.is_empty()
-                && !matches!(
-                    *word,
-                    "and"
-                        | "but"
-                        | "so"
-                        | "also"
-                        | "then"
-                        | "hello"
-                        | "hi"
-                        | "hey"
-                        | "ok"
-                        | "okay"
-                        | "well"
-                        | "sorry"
-                )
-        });
-    opening.is_some_and(|word| TELLING.contains(&word))
-        && !lower.contains('?')
-        && !crate::detect::asks_for_something(&lower)
 }
 
 /// The message without its greetings: "Good morning!" is no time of day

@@ -67,19 +67,27 @@ fn in_output(output: &Json, value: &Json, depth: usize) -> bool {
 
 /// Whether `value` for argument `name` rests on evidence.
 pub fn evidenced(record: &JobRecord, name: &str, value: &Json) -> bool {
+    let is = |item: &crate::Evidence| item.name == name && same_value(&item.value, value);
+    // An item picked by the request's words is a guess of which was meant,
+    // even though a result holds it.
+    let picked = record
+        .evidence
+        .iter()
+        .any(|item| item.source == crate::picked::PICKED && is(item));
     client_program(record)
         || record
             .evidence
             .iter()
-            .any(|item| item.name == name && same_value(&item.value, value))
-        || record
-            .calls
-            .iter()
-            .filter(|call| !call.is_error)
-            // A tool that echoes back what it was called with proves nothing:
-            // a guessed service name does not become evidence by being looked up.
-            .filter(|call| !call.arguments.values().any(|arg| same_value(arg, value)))
-            .any(|call| in_output(&call.output, value, 0))
+            .any(|item| item.source != crate::picked::PICKED && is(item))
+        || !picked
+            && record
+                .calls
+                .iter()
+                .filter(|call| !call.is_error)
+                // A tool that echoes back what it was called with proves nothing:
+                // a guessed service name does not become evidence by being looked up.
+                .filter(|call| !call.arguments.values().any(|arg| same_value(arg, value)))
+                .any(|call| in_output(&call.output, value, 0))
 }
 
 /// Executions of the exact call `digest` the job already made.

@@ -14,6 +14,7 @@ pub mod event;
 pub mod finish;
 pub mod guard;
 mod pause;
+pub mod picked;
 pub mod plan;
 pub mod query;
 pub mod record;

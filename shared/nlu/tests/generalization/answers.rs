@@ -173,3 +173,54 @@ pub(super) fn a_weekday_said_with_its_date_is_that_date() {
         Some(r#"book_repair(customer_id="CUS-20411", day="2026-12-11")"#)
     );
 }
+
+/// A time that names the item ("my 9am lesson") is which one, not where it
+/// goes; a free word never fills what may be left out.
+#[test]
+pub(super) fn a_time_that_names_an_item_is_no_value_to_set() {
+    let skill = load(
+        r#"
+id: lessons
+name: Music Lessons
+problem: {statement: Students move their music lessons}
+intents:
+  supported:
+    - id: move_lesson
+      description: Student wants to move a lesson to another time
+      examples: ["Move my 9am lesson to 11am", "Can we push the piano lesson to Friday at 10am?"]
+tools:
+  - name: list_lessons
+    description: A day's lessons
+    inputs:
+      - {name: day, type: date, required: true}
+  - name: move_lesson
+    description: Move a lesson
+    inputs:
+      - {name: lesson_id, type: string, required: true, description: "Lesson id"}
+      - {name: start_time, type: string, required: false, description: "New start in ISO 8601"}
+      - {name: note, type: string, required: false, description: "A note for the teacher"}
+policy:
+  workflows:
+    - {name: Move, trigger: move_lesson, steps: [list_lessons, move_lesson], required: true}
+"#,
+        Format::Yaml,
+    )
+    .skill
+    .expect("loads");
+    adas_nlu::values::pin_today(jiff::civil::date(2026, 12, 1));
+    let context = Map::new();
+    let planned = plan_input(
+        &skill,
+        &PlanInput {
+            intent: Some("move_lesson"),
+            ..PlanInput::new("Move my 9am lesson tomorrow to 11am", &context)
+        },
+    );
+    assert_eq!(
+        planned
+            .program
+            .map(|program| program.to_string())
+            .as_deref(),
+        Some(r#"list_lessons(day="2026-12-02"), move_lesson(start_time="2026-12-02T11:00")"#)
+    );
+}

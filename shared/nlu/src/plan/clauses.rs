@@ -1,0 +1,104 @@
+//! A message split into its requests: at a strong separator ("; ", ". ",
+//! "then"), else at " and ", and which parts tell rather than ask.
+
+/// Where one request of a message ends and the next begins.
+const SEPARATORS: &[&str] = &[
+    ";",
+    ". ",
+    " and also ",
+    " and then ",
+    ", also ",
+    ", then ",
+    " also ",
+    " then ",
+];
+
+/// Abbreviations a full stop follows inside a sentence.
+const TITLES: &[&str] = &["mr", "mrs", "ms", "dr", "st", "no", "apt", "ave"];
+
+/// The message split into requests: at a strong separator, else at " and ".
+fn clauses(message: &str) -> Vec<String> {
+    // "Mr. Patel" ends no sentence.
+    let mut lower = message.to_lowercase();
+    for title in TITLES {
+        lower = lower.replace(&format!("{title}. "), &format!("{title}\u{1} "));
+    }
+    let split_at = |separators: &[&str]| -> Vec<String> {
+        let mut parts = vec![lower.clone()];
+        for separator in separators {
+            parts = parts
+                .iter()
+                .flat_map(|part| part.split(separator).map(str::to_owned).collect::<Vec<_>>())
+                .collect();
+        }
+        parts
+            .into_iter()
+            .map(|part| {
+                part.trim()
+                    .trim_matches(['.', ',', '?', '!'])
+                    .trim()
+                    .replace('\u{1}', ".")
+            })
+            .filter(|part| !part.is_empty())
+            .collect()
+    };
+    let strong = split_at(SEPARATORS);
+    if strong.len() > 1 {
+        strong
+    } else {
+        split_at(&[" and "])
+    }
+}
+
+/// The message's own text for each clause (entity values keep their case).
+pub(super) fn original_clauses(message: &str) -> Vec<String> {
+    let lower = message.to_lowercase();
+    clauses(message)
+        .into_iter()
+        .map(|clause| match lower.find(&clause) {
+            Some(at)
+                if message.is_char_boundary(at) && message.is_char_boundary(at + clause.len()) =>
+            {
+                message[at..at + clause.len()].to_owned()
+            }
+            _ => clause,
+        })
+        .collect()
+}
+
+/// What a sentence that tells rather than asks opens with: who it is about
+/// ("the status of CR-1002" may be a request's second half).
+const TELLING: &[&str] = &[
+    "i", "i'm", "i've", "im", "ive", "my", "we", "we're", "we've", "our", "he", "she", "his",
+    "her", "they", "their", "it", "it's", "its",
+];
+
+/// Whether a clause tells something rather than asks for it: it opens with
+/// who or what it is about, holds no question and no words of asking.
+pub(super) fn states_a_fact(part: &str) -> bool {
+    let lower = part.to_lowercase();
+    // Past a greeting ("Hello! I bought a card …").
+    let opening = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .find(|word| {
+            !word.is_empty()
+                && !matches!(
+                    *word,
+                    "and"
+                        | "but"
+                        | "so"
+                        | "also"
+                        | "then"
+                        | "hello"
+                        | "hi"
+                        | "hey"
+                        | "ok"
+                        | "okay"
+                        | "well"
+                        | "sorry"
+                )
+        });
+    opening.is_some_and(|word| TELLING.contains(&word))
+        && !lower.contains('?')
+        && !crate::detect::asks_for_something(&lower)
+}
