@@ -21,6 +21,10 @@ fn stems(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Largest answer to one asked field, in bytes: an answer is a value for a
+/// tool argument, and whatever is accepted is stored in the job and its events.
+pub const MAX_ANSWER_BYTES: usize = 16 * 1024;
+
 /// The option an answer picks: its number, its value or label (any case), or
 /// the one option whose words it shares most (at least one); `None` when the
 /// answer picks none or several equally.
@@ -141,7 +145,7 @@ pub fn read_by_the_skill(
         let Some(serde_json::Value::String(text)) = fields.get(&field.name) else {
             continue;
         };
-        if text.len() > crate::ask::MAX_ANSWER_BYTES {
+        if text.len() > MAX_ANSWER_BYTES {
             continue;
         }
         if let Some(value) =

@@ -17,9 +17,7 @@ use crate::{
     new_correlation_id, now,
 };
 
-/// Largest answer to one asked field, in bytes: an answer is a value for a
-/// tool argument, and whatever is accepted is stored in the job and its events.
-pub const MAX_ANSWER_BYTES: usize = 16 * 1024;
+pub use crate::answers::MAX_ANSWER_BYTES;
 
 /// A one-field ask the engine makes itself (a clarification, a confirmation,
 /// a takeover): not a tool input, so it has no slot in the plan.
