@@ -167,7 +167,7 @@ const LONG_MESSAGE_WORDS: usize = 12;
 
 /// Every intent of the skill with its score for `message`, best first.
 pub fn score(skill: &Skill, message: &str) -> Vec<(String, f64)> {
-    scored_with(skill, &Corpus::of(skill), message)
+    scored_with(skill, &Corpus::shared(skill), message)
 }
 
 fn scored_with(skill: &Skill, corpus: &Corpus, message: &str) -> Vec<(String, f64)> {
@@ -365,7 +365,7 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
 /// The detection the rules reach on raw scores, before the documented
 /// scale and the skill's own thresholds (what [`calibration`] is fitted on).
 pub fn by_the_rules(skill: &Skill, message: &str, context: &Map<String, Json>) -> Detection {
-    let corpus = Corpus::of(skill);
+    let corpus = Corpus::shared(skill);
     let evidence = Evidence::of(skill, message);
     let said = corpus.said(message);
     let mut candidates = with_values(&evidence, scored_with(skill, &corpus, message));

@@ -50,7 +50,38 @@ pub(super) const WRAPPERS: &[&str] = &[
     "tell", "look", "say", "ask", "tri", "wonder", "done",
 ];
 
+/// How many skills' corpora a process keeps built (a deployment serves a
+/// known set of skills; beyond it, the cache starts over).
+const KEPT: usize = 64;
+
 impl Corpus {
+    /// The corpus of `skill`, built once per skill content: building it
+    /// (stems, trigrams, the lexicon's senses of every example) costs far
+    /// more than scoring a message against it. Keyed by the SHA-256 of the
+    /// skill's whole serialized form, so two skills never share one, whatever
+    /// their ids.
+    pub(super) fn shared(skill: &Skill) -> std::sync::Arc<Self> {
+        use sha2::Digest;
+        type Kept = std::sync::Mutex<HashMap<Vec<u8>, std::sync::Arc<Corpus>>>;
+        static KEPT_CORPORA: std::sync::OnceLock<Kept> = std::sync::OnceLock::new();
+        let Ok(document) = serde_json::to_vec(skill) else {
+            return std::sync::Arc::new(Self::of(skill));
+        };
+        let key = sha2::Sha256::digest(&document).to_vec();
+        let kept = KEPT_CORPORA.get_or_init(Default::default);
+        if let Some(found) = kept.lock().ok().and_then(|kept| kept.get(&key).cloned()) {
+            return found;
+        }
+        let built = std::sync::Arc::new(Self::of(skill));
+        if let Ok(mut kept) = kept.lock() {
+            if kept.len() >= KEPT {
+                kept.clear();
+            }
+            kept.insert(key, built.clone());
+        }
+        built
+    }
+
     pub(super) fn of(skill: &Skill) -> Self {
         let intents = skill.intents.clone().unwrap_or_default();
         let classes = Classes::of(skill);
@@ -380,5 +411,31 @@ impl Corpus {
         )
         .into_iter()
         .collect()
+    }
+}
+
+#[cfg(test)]
+mod kept {
+    use super::*;
+
+    fn skill(intent: &str) -> Skill {
+        let text = format!(
+            "id: same\nversion: 1.0.0\nproblem: {{statement: A desk}}\nintents: {{supported: [{{id: {intent}, examples: [\"please {intent} it\"]}}]}}\n"
+        );
+        adas_skill::load(&text, adas_skill::Format::Yaml)
+            .skill
+            .expect("loads")
+    }
+
+    #[test]
+    fn a_corpus_is_built_once_per_skill_content_never_per_id() {
+        let (refund, track) = (skill("refund"), skill("track"));
+        let first = Corpus::shared(&refund);
+        assert!(std::sync::Arc::ptr_eq(&first, &Corpus::shared(&refund)));
+        // The same id and version with other words is another skill.
+        let other = Corpus::shared(&track);
+        assert!(!std::sync::Arc::ptr_eq(&first, &other));
+        assert_eq!(first.whole.len(), 1);
+        assert_ne!(first.words, other.words);
     }
 }
