@@ -298,3 +298,68 @@ async fn a_meeting_is_moved_by_words_and_keeps_its_length() {
     assert_eq!(arguments["end_time"], format!("{day}T16:30"), "{arguments}");
     assert_eq!(arguments["organizer_id"], "u-alice", "{arguments}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn words_that_are_no_date_are_asked_again_and_a_day_in_words_is_taken() {
+    let scheduling = Scheduling::start("solution-date-words", |_| {}).await;
+    let conversation = signed_in(&scheduling).await;
+    let asked = say(
+        &scheduling,
+        "alice",
+        &conversation,
+        "What times are available?",
+    )
+    .await;
+    let asked = past_the_menu(&scheduling, asked, "avail").await;
+    let waiting = asked
+        .waiting
+        .clone()
+        .unwrap_or_else(|| panic!("not asked: {asked:?}"));
+    assert_eq!(waiting.requested_fields, ["date_start"], "{waiting:?}");
+    // "Whenever suits" is no date: refused, asked again, nothing stored.
+    let mut dal = scheduling.suite.dal("alice").await;
+    let refused = dal
+        .submit_input(pb::SubmitInputRequest {
+            job: asked.name.clone(),
+            correlation_id: waiting.correlation_id.clone(),
+            fields: HashMap::from([(
+                "date_start".to_owned(),
+                prost_types::Value {
+                    kind: Some(prost_types::value::Kind::StringValue(
+                        "whenever suits".into(),
+                    )),
+                },
+            )]),
+            ..Default::default()
+        })
+        .await
+        .expect_err("no date");
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument, "{refused:?}");
+    let still = scheduling.suite.settle("alice", &asked.name).await;
+    let waiting = still.waiting.clone().expect("asked again");
+    assert!(
+        waiting.prompt_message.contains("doesn't look like a date"),
+        "{waiting:?}"
+    );
+    assert!(executed(&scheduling.log, "availability.check").is_empty());
+    // A day in words is the date it means.
+    let answered = answer(&scheduling, "alice", &still, "next Tuesday").await;
+    assert_eq!(
+        status(&answered),
+        pb::JobStatus::Completed,
+        "{:?} {:?}",
+        answered.waiting,
+        answered.error
+    );
+    let checked = executed(&scheduling.log, "availability.check");
+    assert_eq!(checked.len(), 1, "{checked:?}");
+    let day = checked[0]["arguments"]["date_start"]
+        .as_str()
+        .unwrap_or_default();
+    // A date as the tool takes it (YYYY-MM-DD), not the words.
+    let parts: Vec<&str> = day.split('-').collect();
+    assert!(
+        parts.len() == 3 && parts.iter().all(|part| part.parse::<u32>().is_ok()),
+        "{day}"
+    );
+}

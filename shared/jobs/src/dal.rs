@@ -562,7 +562,7 @@ impl DalAgent {
         }
         // Each answer as the skill reads its values ("it's tbk 22107"): what
         // fills the plan and stands as evidence; the audit keeps the words.
-        let read = adas_step::answers::read_by_the_skill(
+        let (read, misfits) = adas_step::answers::read_by_the_skill(
             &skill.skill,
             record
                 .intent
@@ -605,6 +605,7 @@ impl DalAgent {
                 let plan = plan
                     .as_mut()
                     .ok_or_else(|| DalError::Precondition(format!("job {job_id} has no plan")))?;
+                violations.extend(misfits);
                 violations.extend(fill_answers(plan, &waiting, &read));
                 if violations.is_empty() {
                     let specs = self

@@ -41,7 +41,10 @@ pub fn answer_value(
             required: true,
             allowed: input.map(|input| input.allowed.clone()).unwrap_or_default(),
         });
-    let slot = slot_for(skill, &spec, intent);
+    let mut slot = slot_for(skill, &spec, intent);
+    if names_a_date(field) && matches!(slot.kind.as_deref(), None | Some("string") | Some("text")) {
+        slot.kind = Some("date".into());
+    }
     // Free text is the answer as written: nothing here knows its shape.
     let free = matches!(slot.kind.as_deref(), None | Some("string") | Some("text"));
     if free && slot.pattern.is_none() && slot.allowed.is_empty() {
@@ -122,4 +125,26 @@ fn bare_digits_shaped(pattern: Option<&regex::Regex>, text: &str) -> String {
         }
         _ => text.to_owned(),
     }
+}
+
+/// Whether a field named so takes a date ("date", "date_start",
+/// "check_in_date"), whatever type its author gave it.
+fn names_a_date(field: &str) -> bool {
+    let field = field.to_lowercase();
+    field == "date" || field.starts_with("date_") || field.ends_with("_date")
+}
+
+/// Whether an answer to `field` must be a date: the skill types it so
+/// (`type: date`, `format: date`), or its name says it is one. Such an
+/// answer that reads as no date is asked again, never stored as words.
+pub fn takes_a_date(skill: &Skill, field: &str, kind: &str) -> bool {
+    let typed = skill
+        .tools
+        .iter()
+        .flat_map(|tool| &tool.inputs)
+        .filter(|input| input.name == field)
+        .any(|input| {
+            input.kind.as_deref() == Some("date") || input.format.as_deref() == Some("date")
+        });
+    typed || kind.eq_ignore_ascii_case("date") || names_a_date(field)
 }

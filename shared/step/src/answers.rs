@@ -135,8 +135,12 @@ pub fn read_by_the_skill(
     intent_id: Option<&str>,
     waiting: &crate::record::Waiting,
     fields: &serde_json::Map<String, serde_json::Value>,
-) -> serde_json::Map<String, serde_json::Value> {
+) -> (
+    serde_json::Map<String, serde_json::Value>,
+    Vec<(String, String)>,
+) {
     let mut read = fields.clone();
+    let mut misfits = Vec::new();
     for field in waiting
         .fields
         .iter()
@@ -157,8 +161,25 @@ pub fn read_by_the_skill(
             };
             read.insert(field.name.clone(), serde_json::Value::String(value));
         }
+        // A date field takes a date: "whenever suits" is asked again.
+        let answered = match read.get(&field.name) {
+            Some(serde_json::Value::String(text)) => text.clone(),
+            _ => continue,
+        };
+        if adas_nlu::answered::takes_a_date(skill, &field.name, &field.kind)
+            && !is_a_date(&as_the_field_takes_it(field, &answered))
+        {
+            misfits.push((field.name.clone(), "not a date".to_owned()));
+        }
     }
-    read
+    (read, misfits)
+}
+
+/// `2026-12-14`, or a date and a time (`2026-12-14T10:00`).
+fn is_a_date(text: &str) -> bool {
+    text.get(..10)
+        .is_some_and(|day| day.parse::<jiff::civil::Date>().is_ok())
+        && (text.len() == 10 || text[10..].starts_with('T'))
 }
 
 /// A date or a time of day answered in words ("tomorrow", "next Tuesday",
@@ -213,6 +234,9 @@ pub fn in_plain_words(field: &WaitingField, problem: &str) -> String {
         "boolean" => "Please answer yes or no.".to_owned(),
         "email" => {
             "That doesn't look like an email address — for example ann@example.com.".to_owned()
+        }
+        _ if problem == "not a date" => {
+            "That doesn't look like a date — for example 2026-12-14 or \"next Tuesday\".".to_owned()
         }
         "date" => "That doesn't look like a date — for example 2026-12-14.".to_owned(),
         _ => format!("That doesn't look like a {name}."),

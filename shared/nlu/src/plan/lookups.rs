@@ -32,14 +32,20 @@ pub(super) fn without_needless_lookups(skill: &Skill, calls: Vec<Intent>) -> Vec
             .find(|tool| tool.name == call.name)
             .is_some_and(crate::detect::reads)
     };
+    // Core tools (`sys.*`: a message, an ask) are no action the lookup
+    // could be needless for.
+    let action =
+        |call: &Intent| skill.tools.iter().any(|tool| tool.name == call.name) && !reads(call);
     let needless: Vec<bool> = (0..calls.len())
         .map(|at| {
+            let later: Vec<&Intent> = calls[at + 1..]
+                .iter()
+                .filter(|later| !later.name.starts_with("sys."))
+                .collect();
             reads(&calls[at])
                 && !given(&calls[at])
-                && calls.len() > at + 1
-                && calls[at + 1..]
-                    .iter()
-                    .all(|later| !reads(later) && given(later))
+                && !later.is_empty()
+                && later.iter().all(|later| action(later) && given(later))
         })
         .collect();
     calls

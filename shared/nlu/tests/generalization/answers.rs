@@ -224,3 +224,42 @@ policy:
         Some(r#"list_lessons(day="2026-12-02"), move_lesson(start_time="2026-12-02T11:00")"#)
     );
 }
+
+/// A lookup before a message is the request itself, never needless: "what
+/// times are free?" asks the day, it does not answer "done".
+#[test]
+pub(super) fn a_lookup_before_a_message_is_kept() {
+    let skill = load(
+        r#"
+id: slots
+name: Slots
+problem: {statement: People ask which times are free}
+intents:
+  supported:
+    - id: free_slots
+      description: Which times are free on a day
+      examples: ["What times are free on Friday?", "any free slots tomorrow"]
+tools:
+  - name: check_slots
+    description: Free slots of a day
+    inputs:
+      - {name: date_start, type: string, required: true, description: "Start date in ISO 8601 format"}
+policy:
+  workflows:
+    - {name: Slots, trigger: free_slots, steps: [check_slots, sys.emitUserMessage], required: false}
+"#,
+        Format::Yaml,
+    )
+    .skill
+    .expect("loads");
+    let context = Map::new();
+    let planned = plan_input(
+        &skill,
+        &PlanInput {
+            intent: Some("free_slots"),
+            ..PlanInput::new("What times are free?", &context)
+        },
+    );
+    let program = planned.program.map(|p| p.to_string()).unwrap_or_default();
+    assert!(program.starts_with("check_slots("), "{program}");
+}
