@@ -345,7 +345,64 @@ pub fn out_of_domain(skill: &Skill) -> OutOfDomain {
 
 /// Detects the intent and entities of a message for a skill.
 pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Detection {
-    let detection = on_the_scale(skill, message, by_the_rules(skill, message, context));
+    let mut detection = on_the_scale(skill, message, by_the_rules(skill, message, context));
+    // "… please give her 5502 on ortho": a number in the request that the
+    // action would not use says the action is not understood — asked, never
+    // acted on.
+    // And two actions the words score alike ("got no ride home yesterday":
+    // a missed pickup to report, or the service to cancel?) are a question,
+    // whichever of them names its action.
+    if let Some(intent_id) = detection.intent_id.clone().filter(|_| detection.confident)
+        && !only_reads(skill, &intent_id)
+    {
+        let own = detection
+            .candidates
+            .iter()
+            .find(|(id, _)| *id == intent_id)
+            .map_or(0.0, |(_, score)| *score);
+        // Only of a message that tells what happened: one that asks for an
+        // action, or orders one ("freeze card 4421 instead"), says which.
+        let corpus = Corpus::shared(skill);
+        let lower = message.to_lowercase();
+        // Told in the past: a verb in "-ed" or a day gone by.
+        let narrated = lower.split(|c: char| !c.is_alphanumeric()).any(|word| {
+            (word.len() > 4 && word.ends_with("ed"))
+                || matches!(
+                    word,
+                    "yesterday" | "ago" | "got" | "went" | "came" | "was" | "were"
+                )
+        });
+        let tells_only = narrated
+            && !message
+                .split(['.', ',', ';', '!', '?', '—', '–'])
+                .any(|part| {
+                    let lower = part.to_lowercase();
+                    asks_for_something(&lower)
+                        || is_question(part)
+                        || requests_an_action(skill, &corpus, part)
+                });
+        // …and in a story the action must be named in words: a value only it
+        // takes ("10:15 yesterday" for a delivery's time) is the story's.
+        let unnamed = tells_only
+            && skill
+                .intents
+                .iter()
+                .flat_map(|intents| &intents.supported)
+                .position(|intent| intent.id == intent_id)
+                .is_some_and(|index| !corpus.names_action_in_words(index, &corpus.said(message)))
+            && !names_allowed_value(skill, &intent_id, message)
+            && !Evidence::of(skill, message).alone_but_when(&intent_id);
+        let rival_action = tells_only
+            && detection.candidates.iter().any(|(id, score)| {
+                *id != intent_id
+                    && !only_reads(skill, id)
+                    && *score >= RAW_REJECT
+                    && own - score < RAW_MARGIN
+            });
+        if unnamed || rival_action || unused_number_in_request(message, &detection.entities) {
+            detection.confident = false;
+        }
+    }
     if detection.confident {
         return detection;
     }
@@ -360,6 +417,35 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
         },
         None => detection,
     }
+}
+
+/// Whether the message's last clause (its request, after any story)
+/// holds numbers — words of digits alone — of which none is a value read
+/// for the intent.
+fn unused_number_in_request(message: &str, entities: &[crate::Entity]) -> bool {
+    let trimmed = message.trim_end_matches(|c: char| c.is_whitespace() || ".!?".contains(c));
+    // The last clause: after a sentence's end, a comma or a dash between words.
+    let start = [". ", "! ", "? ", ", ", "; ", " - ", "—", "–"]
+        .iter()
+        .filter_map(|mark| trimmed.rfind(mark).map(|at| at + mark.len()))
+        .max()
+        .unwrap_or(0);
+    let mut at = start;
+    let mut numbers = Vec::new();
+    for word in trimmed[start..].split(|c: char| c.is_whitespace() || c == ',' || c == ';') {
+        let begin = at;
+        at += word.len() + 1;
+        if word.len() >= 2 && word.chars().all(|c| c.is_ascii_digit()) {
+            numbers.push(begin);
+        }
+    }
+    // "maybe 2500 or 3500": one of them used is a value weighed, not left out.
+    let covered = |begin: &usize| {
+        entities
+            .iter()
+            .any(|entity| entity.start <= *begin && *begin < entity.end.max(entity.start + 1))
+    };
+    !numbers.is_empty() && !numbers.iter().any(covered)
 }
 
 /// The detection the rules reach on raw scores, before the documented

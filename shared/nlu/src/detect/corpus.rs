@@ -359,6 +359,17 @@ impl Corpus {
         actions.iter().any(|word| said.contains(word))
     }
 
+    /// [`Self::names_action`] by a word, not by a kind of value ("the
+    /// excavator" is a machine any intent may take, no action).
+    pub(super) fn names_action_in_words(&self, index: usize, said: &HashSet<String>) -> bool {
+        let Some(actions) = self.actions.get(index).filter(|words| !words.is_empty()) else {
+            return true;
+        };
+        actions
+            .iter()
+            .any(|word| !word.starts_with('<') && said.contains(word))
+    }
+
     /// Whether the message names the action of the intent at `index` by a
     /// word that is not also an action word of the one at `leader`.
     pub(super) fn names_apart(&self, index: usize, leader: usize, said: &HashSet<String>) -> bool {

@@ -113,26 +113,52 @@ pub(super) fn names_an_action(skill: &Skill, corpus: &Corpus, said: &HashSet<Str
 /// (never guessed), by byte span: read once per message, asked many times.
 pub(super) struct Evidence {
     pub(super) spans: Vec<(String, Vec<(usize, usize)>)>,
+    /// The spans that say when (a date, a time of day).
+    whens: Vec<(usize, usize)>,
 }
 
 impl Evidence {
     pub(super) fn of(skill: &Skill, message: &str) -> Self {
         let vocabulary = Vocabulary::of(skill);
         let empty = Map::new();
+        let mut whens = Vec::new();
         let spans = skill
             .intents
             .iter()
             .flat_map(|intents| &intents.supported)
             .map(|intent| {
-                let taken = extract(skill, intent, message, &empty, &vocabulary)
+                let found = extract(skill, intent, message, &empty, &vocabulary);
+                let found: Vec<_> = found.iter().filter(|entity| !entity.guessed).collect();
+                whens.extend(
+                    found
+                        .iter()
+                        .filter(|entity| {
+                            matches!(entity.kind.as_str(), "date" | "time" | "datetime")
+                        })
+                        .map(|entity| (entity.start, entity.end)),
+                );
+                let taken = found
                     .iter()
-                    .filter(|entity| !entity.guessed)
                     .map(|entity| (entity.start, entity.end))
                     .collect();
                 (intent.id.clone(), taken)
             })
             .collect();
-        Self { spans }
+        Self { spans, whens }
+    }
+
+    /// [`Self::alone`] by a value that is no date or time: in a message that
+    /// only tells what happened, when it happened names no action.
+    pub(super) fn alone_but_when(&self, intent_id: &str) -> bool {
+        self.of_intent(intent_id)
+            .iter()
+            .filter(|span| !self.whens.contains(span))
+            .any(|span| {
+                self.spans
+                    .iter()
+                    .filter(|(id, _)| id != intent_id)
+                    .all(|(_, taken)| !taken.contains(span))
+            })
     }
 
     /// The spans the intent would take (none for an unknown intent).

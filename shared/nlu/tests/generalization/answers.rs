@@ -263,3 +263,26 @@ policy:
     let program = planned.program.map(|p| p.to_string()).unwrap_or_default();
     assert!(program.starts_with("check_slots("), "{program}");
 }
+
+/// A number in the request that the action would not use ("… for 45") says
+/// the action is not understood: asked, never acted on. Numbers of a story
+/// before it, and the values the action takes, say nothing of the kind.
+#[test]
+pub(super) fn a_number_the_action_leaves_unused_is_asked_about() {
+    let workshop = workshop();
+    assert_eq!(
+        program(
+            &workshop,
+            "Please book a repair for CUS-20411 on 2027-03-02, for 45"
+        ),
+        None
+    );
+    assert_eq!(
+        program(
+            &workshop,
+            "The chain snapped after 40 km and 3 hills. Please book a repair for CUS-20411 on 2027-03-02"
+        )
+        .as_deref(),
+        Some(r#"book_repair(customer_id="CUS-20411", day="2027-03-02")"#)
+    );
+}
