@@ -353,21 +353,28 @@ impl Corpus {
     /// its action words, as written, mistyped or in other words of the same
     /// sense ("call off" for cancel). An intent that only reads needs none.
     pub(super) fn names_action(&self, index: usize, said: &HashSet<String>) -> bool {
-        let Some(actions) = self.actions.get(index).filter(|words| !words.is_empty()) else {
-            return true;
-        };
-        actions.iter().any(|word| said.contains(word))
+        self.names_action_by(index, said, |_| true)
     }
 
-    /// [`Self::names_action`] by a word, not by a kind of value ("the
-    /// excavator" is a machine any intent may take, no action).
-    pub(super) fn names_action_in_words(&self, index: usize, said: &HashSet<String>) -> bool {
+    /// [`Self::names_action`] counting only the action words `counts` keeps.
+    fn names_action_by(
+        &self,
+        index: usize,
+        said: &HashSet<String>,
+        counts: impl Fn(&str) -> bool,
+    ) -> bool {
         let Some(actions) = self.actions.get(index).filter(|words| !words.is_empty()) else {
             return true;
         };
         actions
             .iter()
-            .any(|word| !word.starts_with('<') && said.contains(word))
+            .any(|word| counts(word) && said.contains(word))
+    }
+
+    /// [`Self::names_action`] by a word, not by a kind of value ("the
+    /// excavator" is a machine any intent may take, no action).
+    pub(super) fn names_action_in_words(&self, index: usize, said: &HashSet<String>) -> bool {
+        self.names_action_by(index, said, |word| !word.starts_with('<'))
     }
 
     /// Whether the message names the action of the intent at `index` by a
