@@ -2,6 +2,8 @@
 //! intent's score, the decision, the entities and the plan.
 //!
 //!     cargo run -q -p adas-nlu --example explain -- SKILL.yaml "message" ["message" …]
+//!
+//! A follow-up turn: `ADAS_PREVIOUS=intent_id ADAS_MEMORY='{"route":"NTH"}'`.
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -18,8 +20,19 @@ fn main() {
         std::process::exit(2);
     };
     let context = serde_json::Map::new();
+    let previous = std::env::var("ADAS_PREVIOUS").ok();
+    let memory: Option<serde_json::Map<String, serde_json::Value>> = std::env::var("ADAS_MEMORY")
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok());
     for message in args {
-        let planned = adas_nlu::plan(&skill, &message, &context, None);
+        let planned = adas_nlu::plan_input(
+            &skill,
+            &adas_nlu::PlanInput {
+                previous_intent: previous.as_deref(),
+                memory: memory.as_ref(),
+                ..adas_nlu::PlanInput::new(&message, &context)
+            },
+        );
         let detection = &planned.detection;
         println!("{message}");
         for (intent, score) in detection.candidates.iter().take(4) {

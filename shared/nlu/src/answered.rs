@@ -40,6 +40,7 @@ pub fn answer_value(
             kind: Some(kind.to_owned()).filter(|kind| !kind.is_empty()),
             required: true,
             allowed: input.map(|input| input.allowed.clone()).unwrap_or_default(),
+            description: None,
         });
     let mut slot = slot_for(skill, &spec, intent);
     if names_a_date(field) && matches!(slot.kind.as_deref(), None | Some("string") | Some("text")) {

@@ -33,6 +33,8 @@ mod clauses;
 
 mod evidence;
 
+mod story;
+
 mod features;
 
 use std::collections::{HashMap, HashSet};
@@ -355,57 +357,8 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
     if let Some(intent_id) = detection.intent_id.clone().filter(|_| detection.confident)
         && !only_reads(skill, &intent_id)
     {
-        let own = detection
-            .candidates
-            .iter()
-            .find(|(id, _)| *id == intent_id)
-            .map_or(0.0, |(_, score)| *score);
-        // Only of a message that tells what happened: one that asks for an
-        // action, or orders one ("freeze card 4421 instead"), says which.
-        let lower = message.to_lowercase();
-        // Told in the past: a verb in "-ed" or a day gone by.
-        let narrated = lower.split(|c: char| !c.is_alphanumeric()).any(|word| {
-            (word.len() > 4 && word.ends_with("ed"))
-                || matches!(
-                    word,
-                    "yesterday" | "ago" | "got" | "went" | "came" | "was" | "were"
-                )
-        });
-        // Fetched only for a story: its key costs a hash of the skill.
-        let corpus = narrated.then(|| Corpus::shared(skill));
-        let tells_only = corpus.as_ref().is_some_and(|corpus| {
-            !message
-                .split(['.', ',', ';', '!', '?', '—', '–'])
-                .any(|part| {
-                    let lower = part.to_lowercase();
-                    asks_for_something(&lower)
-                        || is_question(part)
-                        || requests_an_action(skill, corpus, part)
-                })
-        });
-        // …and in a story the action must be named in words: a value only it
-        // takes ("10:15 yesterday" for a delivery's time) is the story's.
-        let unnamed = tells_only
-            && corpus.as_ref().is_some_and(|corpus| {
-                skill
-                    .intents
-                    .iter()
-                    .flat_map(|intents| &intents.supported)
-                    .position(|intent| intent.id == intent_id)
-                    .is_some_and(|index| {
-                        !corpus.names_action_in_words(index, &corpus.said(message))
-                    })
-            })
-            && !names_allowed_value(skill, &intent_id, message)
-            && !Evidence::of(skill, message).alone_but_when(&intent_id);
-        let rival_action = tells_only
-            && detection.candidates.iter().any(|(id, score)| {
-                *id != intent_id
-                    && !only_reads(skill, id)
-                    && *score >= RAW_REJECT
-                    && own - score < RAW_MARGIN
-            });
-        if unnamed || rival_action || unused_number_in_request(message, &detection.entities) {
+        let unclear = story::leaves_unclear(skill, &detection, &intent_id, message);
+        if unclear || unused_number_in_request(message, &detection.entities) {
             detection.confident = false;
         }
     }

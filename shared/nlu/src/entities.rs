@@ -96,8 +96,9 @@ impl Slot {
     }
 
     /// The slot with the words of its inputs' descriptions among its cues
-    /// (fillers and the slot's own name aside).
-    pub fn described(mut self, descriptions: &[String]) -> Self {
+    /// (fillers and the slot's own name aside), and its values named by
+    /// those words and by the skill's glossary.
+    pub fn described(mut self, descriptions: &[String], skill: &adas_skill::model::Skill) -> Self {
         let own: Vec<String> = plain_words(&self.name.replace('_', " "))
             .map(|word| crate::lexicon::stem(&word.to_lowercase()))
             .collect();
@@ -111,7 +112,16 @@ impl Slot {
         }
         self.cues.sort();
         self.cues.dedup();
-        self.aliases = aliases(&self.allowed, descriptions);
+        let mut meanings = descriptions.to_vec();
+        meanings.extend(glossed(skill, &self.allowed));
+        self.aliases = aliases(&self.allowed, &meanings);
+        // A word the skill says of its whole domain ("patient" in "a terminal
+        // clean after an infectious patient") names no one value.
+        if self.aliases.iter().any(|(_, _, own)| !own) {
+            let domain = domain_stems(skill);
+            self.aliases
+                .retain(|(stem, _, own)| *own || !domain.contains(stem));
+        }
         // "Start time in ISO 8601": a date and a time, not a time of day.
         let timestamp = descriptions.iter().any(|description| {
             let lower = description.to_lowercase();
@@ -182,6 +192,7 @@ impl Slot {
             kind: self.kind.clone(),
             required: true,
             allowed: self.allowed.clone(),
+            description: None,
         }
     }
 }
@@ -584,12 +595,13 @@ pub fn slot_for(
         .flat_map(|tool| &tool.inputs)
         .filter(|input| input.name == spec.name)
         .filter_map(|input| input.description.clone())
+        .chain(spec.description.clone())
         .collect();
     let mut slot = Slot::of_entity(spec);
     if let Some(intent) = intent {
         slot = slot.cued_by(&intent.id, &intent.examples);
     }
-    let mut slot = slot.described(&described);
+    let mut slot = slot.described(&described, skill);
     let input = skill
         .tools
         .iter()
@@ -773,7 +785,7 @@ mod dates;
 use dates::{one_date_of_several, time_of_day};
 
 mod aliases;
-use aliases::{aliases, by_description, direction_cues};
+use aliases::{aliases, by_description, direction_cues, domain_stems, glossed};
 
 #[cfg(test)]
 mod tests;

@@ -241,7 +241,7 @@ fn call(
                         );
                         Slot::of_input(input)
                             .cued_by(tool, &[])
-                            .described(&described)
+                            .described(&described, skill)
                     })
                     .collect();
                 let found = extract_slots(
@@ -559,7 +559,12 @@ fn elliptical(message: &str) -> bool {
 /// A message of a conversation read with what came before: "cancel it" is
 /// confident when "it" is something the conversation holds, and "and
 /// downtown?" is the previous request again with the new value.
-fn in_conversation(skill: &Skill, input: &PlanInput<'_>, detection: Detection) -> Detection {
+fn in_conversation(
+    skill: &Skill,
+    input: &PlanInput<'_>,
+    detection: Detection,
+    corrects: bool,
+) -> Detection {
     let memory_holds = input.memory.is_some_and(|memory| !memory.is_empty());
     let only_continues = {
         let lower = bare(input.message);
@@ -570,11 +575,15 @@ fn in_conversation(skill: &Skill, input: &PlanInput<'_>, detection: Detection) -
     // "what about 94110?", "and on HP-10002?": the previous request again,
     // whatever the value alone would suggest.
     let continues = only_continues
+        || corrects
         || (elliptical(input.message) && crate::detect::names_no_request(input.message));
     if detection.confident && !(continues && input.previous_intent.is_some()) {
         return detection;
     }
-    if let Some(previous) = input.previous_intent.filter(|_| elliptical(input.message)) {
+    if let Some(previous) = input
+        .previous_intent
+        .filter(|_| corrects || elliptical(input.message))
+    {
         let again = detect_as(skill, previous, input.message, input.context);
         // "and in 60657?": nothing but a value, which the previous request's
         // tool reads (its entities may not name it).
@@ -604,6 +613,13 @@ pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
     let greeted = without_greetings(input.message);
     let counted = crate::values::numbers_in_words(&greeted);
     let counted = crate::written::as_written(skill, &counted);
+    // "sorry, I meant ortho, not surgical": the previous request again,
+    // with what it takes back left out.
+    let correction = input
+        .previous_intent
+        .and_then(|_| crate::written::correcting(&counted, input.memory));
+    let corrects = correction.is_some();
+    let counted = correction.map_or(counted, std::borrow::Cow::Owned);
     let input = &PlanInput {
         message: &counted,
         ..*input
@@ -620,7 +636,7 @@ pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
     // which only sets the scene for its request.
     let mut parts = original_clauses(message);
     parts.retain(|part| !states_a_fact(part));
-    if parts.len() > 1 {
+    if parts.len() > 1 && !corrects {
         let detections: Vec<Detection> = parts
             .iter()
             .map(|part| detect(skill, part, context))
@@ -641,7 +657,7 @@ pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
             return assemble_parts(skill, &parts, (context, memory), detections);
         }
     }
-    let detection = in_conversation(skill, input, detect(skill, message, context));
+    let detection = in_conversation(skill, input, detect(skill, message, context), corrects);
     assemble(skill, message, (context, memory), vec![detection])
 }
 

@@ -134,6 +134,22 @@ fn month_number(name: &str) -> Option<i8> {
         .and_then(|index| i8::try_from(index + 1).ok())
 }
 
+/// The months' names in full.
+const MONTH_NAMES: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
 static PINNED: OnceLock<jiff::civil::Date> = OnceLock::new();
 
 /// Reads every later date as if today were `date`: a conversation test's
@@ -214,13 +230,14 @@ fn nearest(
 
 /// Dates said relative to today: "today", "tomorrow", "the day after
 /// tomorrow", "yesterday", a weekday ("next Tuesday", "on Friday": the first
-/// one after today; "this Tuesday" on a Tuesday is today), "the 9th" (the
+/// one after today; "this Tuesday" on a Tuesday is today), "this morning"
+/// (today, its part of the day left to read), "the 9th" (the
 /// next one: this month's, else next month's), "in 3 days", "in two weeks".
 fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, String)> {
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {
         Regex::new(
-            r"(?i)\b(?:(?P<after>(?:the\s+)?day\s+after\s+tomorrow)|(?P<today>today|tonight)|(?P<tomorrow>tomorrow|tmrw|tmr)|(?P<yesterday>yesterday)|(?:(?P<which>next|this|coming|this\s+coming|last|past)\s+)?(?P<weekday>monday|tuesday|tues|wednesday|thursday|thurs|friday|saturday|sunday)|(?:on\s+)?the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)\b(?:\s+of\s+(?:this|next)\s+month)?|in\s+(?P<count>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<unit>days?|weeks?)|(?:the\s+)?end\s+of\s+(?P<end_of>january|february|march|april|may|june|july|august|september|october|november|december|the\s+month|this\s+month|next\s+month)|(?P<count2>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<unit2>days?|weeks?)\s+from\s+(?:today|now))\b",
+            r"(?i)\b(?:(?P<after>(?:the\s+)?day\s+after\s+tomorrow)|(?P<today>today|tonight)|(?P<this_part>this)\s+(?:morning|afternoon|evening)|(?P<tomorrow>tomorrow|tmrw|tmr)|(?P<yesterday>yesterday)|(?:(?P<which>next|this|coming|this\s+coming|last|past)\s+)?(?P<weekday>monday|tuesday|tues|wednesday|thursday|thurs|friday|saturday|sunday)|(?:on\s+)?the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)\b(?:\s+of\s+(?:this|next)\s+month)?|in\s+(?P<count>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<unit>days?|weeks?)|(?:the\s+)?end\s+of\s+(?P<end_of>january|february|march|april|may|june|july|august|september|october|november|december|the\s+month|this\s+month|next\s+month)|(?P<count2>\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?P<unit2>days?|weeks?)\s+from\s+(?:today|now))\b",
         )
         .expect("a valid pattern")
     });
@@ -230,7 +247,7 @@ fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, St
         let plus = |days: i64| today.checked_add(jiff::Span::new().days(days)).ok();
         let date = if captures.name("after").is_some() {
             plus(2)
-        } else if captures.name("today").is_some() {
+        } else if captures.name("today").is_some() || captures.name("this_part").is_some() {
             Some(today)
         } else if captures.name("tomorrow").is_some() {
             plus(1)
@@ -260,6 +277,19 @@ fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, St
                 })
             }
         } else if let Some(day) = captures.name("day") {
+            // "the 25th of January" is that month's, read as a date.
+            let rest = text[whole.end()..].trim_start().to_lowercase();
+            if rest
+                .strip_prefix("of ")
+                .and_then(|rest| rest.split(|c: char| !c.is_alphabetic()).next())
+                .is_some_and(|word| {
+                    word.len() >= 3
+                        && month_number(word).is_some()
+                        && (word.len() <= 4 || MONTH_NAMES.contains(&word))
+                })
+            {
+                continue;
+            }
             let day: i8 = day.as_str().parse().unwrap_or(0);
             let first = today.first_of_month();
             let in_month = |months: i64| {
@@ -335,6 +365,9 @@ fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, St
         } else {
             None
         };
+        // "this morning" is today; "morning" stays to be read (a run, a
+        // part of the day).
+        let whole = captures.name("this_part").unwrap_or(whole);
         if let Some(date) = date {
             found.push((whole.start(), whole.end(), date.to_string()));
         }
@@ -658,6 +691,9 @@ mod tests {
             ("until the end of January", "2027-01-31"),
             ("by the end of the month", "2026-12-31"),
             ("yesterday", "2026-11-30"),
+            ("the van was late this morning", "2026-12-01"),
+            ("oops, the 25th of January", "2027-01-25"),
+            ("can someone come by this afternoon", "2026-12-01"),
             ("last Friday", "2026-11-27"),
             ("paid on the 24th", "2026-11-24"),
         ] {

@@ -305,6 +305,84 @@ pub fn corrected(message: &str) -> Cow<'_, str> {
     }
 }
 
+/// A message that takes back the previous one ("sorry, I meant ortho, not
+/// surgical", "oops, wrong one, I meant VC-2320", "sorry, the 19th, not the
+/// 18th"): without what it takes back, to be read as the previous request
+/// again with the values it gives; a day alone ("the 19th") is in the month
+/// of the date it corrects, when `memory` holds one. `None` for any other
+/// message.
+pub fn correcting(
+    message: &str,
+    memory: Option<&serde_json::Map<String, serde_json::Value>>,
+) -> Option<String> {
+    static PATTERNS: OnceLock<[Regex; 2]> = OnceLock::new();
+    let [opening, not_that] = PATTERNS.get_or_init(|| {
+        [
+            Regex::new(
+                r"(?i)^\W*(?:sorry|oops|whoops|my\s+bad|no\s+wait|correction|i\s+meant|wrong\s+\w+)\b",
+            )
+            .expect("a valid pattern"),
+            Regex::new(r"(?i)[,;]?\s*(?:—|–|-+)?\s*\bnot\s+[^,.;!?—–]+").expect("a valid pattern"),
+        ]
+    });
+    let lower = message.to_lowercase();
+    let takes_back = ["meant", "not ", "wrong", "instead"]
+        .iter()
+        .any(|word| lower.contains(word));
+    if !opening.is_match(message) || !takes_back {
+        return None;
+    }
+    let kept = not_that.replace_all(message, "").into_owned();
+    Some(match remembered_month(memory) {
+        Some(month) => in_month(&kept, &month),
+        None => kept,
+    })
+}
+
+/// The one month of the dates `memory` holds (`2027-01`), if one.
+fn remembered_month(memory: Option<&serde_json::Map<String, serde_json::Value>>) -> Option<String> {
+    let mut months: Vec<&str> = memory?
+        .values()
+        .filter_map(serde_json::Value::as_str)
+        .filter(|value| value.parse::<jiff::civil::Date>().is_ok() && value.len() == 10)
+        .map(|value| &value[..7])
+        .collect();
+    months.sort_unstable();
+    months.dedup();
+    match months.as_slice() {
+        [month] => Some((*month).to_owned()),
+        _ => None,
+    }
+}
+
+/// `text` with "the 19th" written as that day of `month` (`2027-01-19`),
+/// unless a month follows ("the 19th of March").
+fn in_month(text: &str, month: &str) -> String {
+    static DAY: OnceLock<Regex> = OnceLock::new();
+    let day = DAY.get_or_init(|| {
+        Regex::new(r"(?i)\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b").expect("a valid pattern")
+    });
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for found in day.captures_iter(text) {
+        let whole = found.get(0).expect("a match");
+        let followed_by_month = text[whole.end()..]
+            .trim_start()
+            .to_lowercase()
+            .starts_with("of ");
+        let number: u8 = found[1].parse().unwrap_or(0);
+        let date = format!("{month}-{number:02}");
+        if followed_by_month || date.parse::<jiff::civil::Date>().is_err() {
+            continue;
+        }
+        out.push_str(&text[last..whole.start()]);
+        out.push_str(&date);
+        last = whole.end();
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
 /// "Order 6 fuel cards for Riverside, no wait, 5": the correction stands
 /// apart from the value it corrects — the sentence's last value of its kind
 /// before it — which takes its place.
@@ -382,9 +460,16 @@ pub fn months_as_shaped<'a>(message: &'a str, today: jiff::civil::Date) -> Cow<'
             };
             (year, number)
         };
-        // Before the day: "October 5" was no match of the month alone.
-        let before = &message[..found.get(0).map_or(0, |m| m.start())];
-        if before.trim_end().ends_with(|c: char| c.is_ascii_digit()) {
+        // After its day: "5 October", "the 25th of January" are dates.
+        let before = message[..found.get(0).map_or(0, |m| m.start())]
+            .trim_end()
+            .to_lowercase();
+        let before = before.strip_suffix(" of").unwrap_or(&before);
+        let before = ["st", "nd", "rd", "th"]
+            .iter()
+            .find_map(|suffix| before.strip_suffix(suffix))
+            .unwrap_or(before);
+        if before.ends_with(|c: char| c.is_ascii_digit()) {
             return found[0].to_owned();
         }
         format!("{year:04}-{number:02}")
@@ -611,6 +696,10 @@ mod tests {
         }
         assert_eq!(months_as_shaped("on October 5th", today), "on October 5th");
         assert_eq!(months_as_shaped("5 October", today), "5 October");
+        assert_eq!(
+            months_as_shaped("to the 25th of January", today),
+            "to the 25th of January"
+        );
     }
 
     #[test]

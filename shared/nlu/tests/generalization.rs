@@ -446,3 +446,6 @@ mod people;
 
 #[path = "generalization/answers.rs"]
 mod answers;
+
+#[path = "generalization/glossary.rs"]
+mod glossary;

@@ -49,6 +49,10 @@ pub struct Skill {
     pub required_inputs: Vec<RequiredInput>,
     /// Usage scenarios (kept for the builder; not used at run time).
     pub scenarios: Vec<Value>,
+    /// The domain's words and what they mean (`CCU: Coronary care unit
+    /// (cardiac unit)`): a term that is an allowed value is named by its
+    /// meaning's words too.
+    pub glossary: std::collections::BTreeMap<String, String>,
     /// Tool results that issue grants.
     pub grant_mappings: Vec<GrantMapping>,
     /// Which grants a tool call needs, and the arguments they fill.
@@ -159,6 +163,8 @@ pub struct Entity {
     /// Allowed values.
     #[serde(rename = "enum")]
     pub allowed: Vec<Value>,
+    /// What the value is; its words point at the value (as a tool input's do).
+    pub description: Option<String>,
 }
 
 /// `intents.thresholds`.

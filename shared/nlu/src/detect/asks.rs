@@ -8,6 +8,13 @@ pub(super) const OPENERS: &[&str] = &[
     "ok", "okay", "so", "and", "but", "hi", "hello", "hey", "um", "also", "just",
 ];
 
+/// Words that never open an order.
+const NO_VERB: &[&str] = &[
+    "no", "not", "never", "nobody", "nothing", "none", "the", "a", "an", "my", "our", "your",
+    "his", "her", "their", "this", "that", "these", "those", "there", "it", "i", "we", "you", "he",
+    "she", "they", "someone", "somebody",
+];
+
 /// Words that say how something stands ("is my order done?", "are my prints
 /// ready?"): a question with one of them asks about a state, not for an
 /// action.
@@ -191,7 +198,11 @@ pub(super) fn requests_an_action(skill: &Skill, corpus: &Corpus, part: &str) -> 
     let opening = lower
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .find(|word| !word.is_empty() && !OPENERS.contains(word));
-    let ordered = opening.is_some_and(|word| names_an_action(skill, corpus, &corpus.said(word)));
+    // An order opens with its verb: never with a negation, an article or a
+    // pronoun ("No sign of the bus …", "The van …", "I ended up …").
+    let ordered = opening.is_some_and(|word| {
+        !NO_VERB.contains(&word) && names_an_action(skill, corpus, &corpus.said(word))
+    });
     (asked || ordered) && names_an_action(skill, corpus, &corpus.said(part))
 }
 

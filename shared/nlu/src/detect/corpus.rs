@@ -48,6 +48,8 @@ pub(super) const DETERMINERS: &[&str] = &[
 pub(super) const WRAPPERS: &[&str] = &[
     "show", "see", "want", "need", "have", "give", "let", "make", "take", "know", "find", "help",
     "tell", "look", "say", "ask", "tri", "wonder", "done",
+    // A negation is no action of its own ("no sign of the bus").
+    "no",
 ];
 
 /// How many skills' corpora a process keeps built (a deployment serves a

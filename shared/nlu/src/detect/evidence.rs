@@ -28,14 +28,23 @@ pub(super) fn with_values(
         .into_iter()
         .zip(&taken)
         .map(|((intent_id, score), spans)| {
-            let telling = spans
+            // A value only suggested by a word of its description or the
+            // glossary ("the cardiac unit") weighs half a value written.
+            let telling: f64 = spans
                 .iter()
                 .filter(|span| {
                     let takers = taken.iter().filter(|other| other.contains(span)).count();
                     takers < in_play
                 })
-                .count();
-            let bonus = (VALUE_WEIGHT * telling as f64).min(MAX_VALUE_BONUS);
+                .map(|span| {
+                    if evidence.suggested.contains(span) {
+                        VALUE_WEIGHT / 2.0
+                    } else {
+                        VALUE_WEIGHT
+                    }
+                })
+                .sum();
+            let bonus = telling.min(MAX_VALUE_BONUS);
             // Values alone never bring a message into the domain.
             let score = if score > 0.0 {
                 (score + bonus).min(1.0)
@@ -115,6 +124,9 @@ pub(super) struct Evidence {
     pub(super) spans: Vec<(String, Vec<(usize, usize)>)>,
     /// The spans that say when (a date, a time of day).
     whens: Vec<(usize, usize)>,
+    /// The spans of allowed values only suggested by a word of their
+    /// description or the glossary.
+    suggested: Vec<(usize, usize)>,
 }
 
 impl Evidence {
@@ -122,19 +134,33 @@ impl Evidence {
         let vocabulary = Vocabulary::of(skill);
         let empty = Map::new();
         let mut whens = Vec::new();
+        let mut suggested = Vec::new();
         let spans = skill
             .intents
             .iter()
             .flat_map(|intents| &intents.supported)
             .map(|intent| {
                 let found = extract(skill, intent, message, &empty, &vocabulary);
-                let found: Vec<_> = found.iter().filter(|entity| !entity.guessed).collect();
+                // An allowed value its description or the glossary names
+                // ("the cardiac unit" for `CCU`) points at the intents that
+                // take it as its own word does; a word placed by its
+                // position does not.
+                let found: Vec<_> = found
+                    .iter()
+                    .filter(|entity| !entity.guessed || entity.kind == "enum")
+                    .collect();
                 whens.extend(
                     found
                         .iter()
                         .filter(|entity| {
                             matches!(entity.kind.as_str(), "date" | "time" | "datetime")
                         })
+                        .map(|entity| (entity.start, entity.end)),
+                );
+                suggested.extend(
+                    found
+                        .iter()
+                        .filter(|entity| entity.guessed)
                         .map(|entity| (entity.start, entity.end)),
                 );
                 let taken = found
@@ -144,7 +170,11 @@ impl Evidence {
                 (intent.id.clone(), taken)
             })
             .collect();
-        Self { spans, whens }
+        Self {
+            spans,
+            whens,
+            suggested,
+        }
     }
 
     /// [`Self::alone`] by a value that is no date or time: in a message that
@@ -152,7 +182,7 @@ impl Evidence {
     pub(super) fn alone_but_when(&self, intent_id: &str) -> bool {
         self.of_intent(intent_id)
             .iter()
-            .filter(|span| !self.whens.contains(span))
+            .filter(|span| !self.whens.contains(span) && !self.suggested.contains(span))
             .any(|span| {
                 self.spans
                     .iter()
@@ -180,18 +210,32 @@ impl Evidence {
     /// Whether the message holds a value that only this intent of the skill
     /// takes ("load $30 onto U-5002": only the top-up takes an amount) — as
     /// telling of its action as a word for it.
+    /// A value only suggested by a word of its description ("Dayton" for a
+    /// site) is not that telling.
     pub(super) fn alone(&self, intent_id: &str) -> bool {
-        self.alone_among(intent_id, |_| true)
+        self.alone_where(intent_id, |_| true, |span| !self.suggested.contains(span))
     }
 
     /// Whether the message holds a value that `intent_id` takes and none of
     /// the other intents `rival` admits does.
     pub(super) fn alone_among(&self, intent_id: &str, rival: impl Fn(&str) -> bool) -> bool {
-        self.of_intent(intent_id).iter().any(|span| {
-            self.spans
-                .iter()
-                .filter(|(id, _)| id != intent_id && rival(id))
-                .all(|(_, taken)| !taken.contains(span))
-        })
+        self.alone_where(intent_id, rival, |_| true)
+    }
+
+    fn alone_where(
+        &self,
+        intent_id: &str,
+        rival: impl Fn(&str) -> bool,
+        counts: impl Fn(&(usize, usize)) -> bool,
+    ) -> bool {
+        self.of_intent(intent_id)
+            .iter()
+            .filter(|span| counts(span))
+            .any(|span| {
+                self.spans
+                    .iter()
+                    .filter(|(id, _)| id != intent_id && rival(id))
+                    .all(|(_, taken)| !taken.contains(span))
+            })
     }
 }

@@ -71,6 +71,60 @@ pub(super) fn aliases(allowed: &[Json], descriptions: &[String]) -> Vec<(String,
     unique
 }
 
+/// The stems of the words a skill says of its whole domain: its own, its
+/// intents' and its tools' descriptions ("patient", "ward", "bed").
+pub(super) fn domain_stems(skill: &adas_skill::model::Skill) -> std::collections::HashSet<String> {
+    let intents = skill.intents.iter().flat_map(|intents| &intents.supported);
+    skill
+        .description
+        .iter()
+        .chain(intents.filter_map(|intent| intent.description.as_ref()))
+        .chain(
+            skill
+                .tools
+                .iter()
+                .filter_map(|tool| tool.description.as_ref()),
+        )
+        .flat_map(|text| plain_words(text).map(|word| crate::lexicon::stem(&word.to_lowercase())))
+        .collect()
+}
+
+/// The glossary's meanings of `allowed` values, as descriptions of them: a
+/// term that is a value (`CCU: Coronary care unit (cardiac unit)`, `boom
+/// lift: … a cherry picker`) is described by its meaning, and a meaning that
+/// names values itself (`Signers: ceo = Rachel Okafor, cfo = …`) describes
+/// each. Words the skill says of its whole domain (its own, its intents' and
+/// its tools' descriptions: "ward", "bed") are left out: they name no one
+/// value.
+pub(super) fn glossed(skill: &adas_skill::model::Skill, allowed: &[Json]) -> Vec<String> {
+    let normal = |text: &str| text.to_lowercase().replace(['_', '-'], " ");
+    let names: Vec<String> = allowed
+        .iter()
+        .filter_map(Json::as_str)
+        .map(normal)
+        .collect();
+    if names.is_empty() || skill.glossary.is_empty() {
+        return Vec::new();
+    }
+    let domain = domain_stems(skill);
+    let mut described = Vec::new();
+    for (term, meaning) in &skill.glossary {
+        let meaning: Vec<&str> = plain_words(meaning)
+            .filter(|word| !domain.contains(&crate::lexicon::stem(&word.to_lowercase())))
+            .collect();
+        let meaning = meaning.join(" ");
+        if let Some(name) = names.iter().find(|name| **name == normal(term)) {
+            described.push(format!("{name} {meaning}"));
+        } else if names
+            .iter()
+            .any(|name| plain_words(&normal(&meaning)).any(|word| word == name))
+        {
+            described.push(meaning);
+        }
+    }
+    described
+}
+
 /// An allowed value named by its description's words (see
 /// [`Slot::aliases`]): the one value the message's words name.
 pub(super) fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -> Option<Entity> {

@@ -7,6 +7,7 @@ fn spec(name: &str, kind: &str) -> EntitySpec {
         kind: Some(kind.into()),
         required: true,
         allowed: Vec::new(),
+        description: None,
     }
 }
 
@@ -145,6 +146,7 @@ fn identifiers_enums_and_explicit_forms() {
             kind: Some("enum".into()),
             required: true,
             allowed: vec![json!("staging"), json!("production")],
+            description: None,
         }],
         &[],
     );
