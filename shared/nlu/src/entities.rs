@@ -475,6 +475,16 @@ fn allowed_value(allowed: &[Json], text: &str) -> Option<Json> {
     if let Some((value, _)) = values.iter().find(|(_, name)| *name == text) {
         return Some((*value).clone());
     }
+    // A code (`MAN`, `CWF`) is written as it is: no stem, sense or typo of
+    // a word ("order" is a kind of "man" in the lexicon) names it.
+    let values: Vec<(&Json, String)> = values
+        .into_iter()
+        .filter(|(value, _)| {
+            value.as_str().is_none_or(|name| {
+                !name.chars().any(char::is_alphabetic) || name.chars().any(char::is_lowercase)
+            })
+        })
+        .collect();
     let stem = crate::lexicon::stem(&text);
     if let Some((value, _)) = values
         .iter()

@@ -19,6 +19,7 @@ use async_trait::async_trait;
 use serde_json::{Map, Value as Json};
 
 mod clauses;
+mod counted;
 mod lookups;
 use clauses::{original_clauses, states_a_fact};
 use lookups::{given, without_needless_lookups};
@@ -252,6 +253,14 @@ fn call(
                     &reading.vocabulary,
                 );
                 facts.extend(found);
+                let one: Vec<Entity> = inputs()
+                    .filter(|input| {
+                        !known.contains_key(&input.name)
+                            && !facts.iter().any(|fact| fact.name == input.name)
+                    })
+                    .filter_map(|input| counted::by_article(input, facts, message))
+                    .collect();
+                facts.extend(one);
                 for input in inputs() {
                     // The message's words first, then what the conversation
                     // holds, and a word placed by its position last.
@@ -470,13 +479,18 @@ fn part(
     }
 }
 
-/// The message without its greetings: "Good morning!" is no time of day
-/// for a pickup. A message that is nothing but a greeting stays as it is.
+/// The message without its greetings and the count of its requests: "Good
+/// morning!" is no time of day for a pickup, "Two things:" no quantity. A
+/// message that is nothing but those stays as it is.
 fn without_greetings(message: &str) -> std::borrow::Cow<'_, str> {
     static GREETING: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let stripped = GREETING
         .get_or_init(|| {
-            regex::Regex::new(r"(?i)\bgood\s+(?:morning|afternoon|evening|day)\b\s*[!,.]?")
+            // …and the count of the message's own requests ("Two things:
+            // …"), which is no value of any of them.
+            regex::Regex::new(
+                r"(?i)\bgood\s+(?:morning|afternoon|evening|day)\b\s*[!,.]?|\b(?:two|three|four|a\s+couple\s+of|a\s+few|[2-4])\s+(?:quick\s+|more\s+)?(?:things|questions|requests)\b\s*[:,.]?",
+            )
                 .expect("a valid pattern")
         })
         .replace_all(message, "");

@@ -645,6 +645,9 @@ pub fn value_spans(text: &str, value: &str) -> Vec<(usize, usize)> {
     if lower.len() != text.len() {
         return Vec::new();
     }
+    // A code (`MAN`, `CWF`) is written as it is: no stem, sense or typo of
+    // a word ("order" is a kind of "man" in the lexicon) names it.
+    let code = value.chars().any(char::is_alphabetic) && !value.chars().any(char::is_lowercase);
     let value = value.to_lowercase();
     let wanted: Vec<&str> = word_spans(&value)
         .into_iter()
@@ -658,7 +661,12 @@ pub fn value_spans(text: &str, value: &str) -> Vec<(usize, usize)> {
         .filter(|at| {
             wanted.iter().enumerate().all(|(offset, word)| {
                 let (start, end) = words[at + offset];
-                same_word(&lower[start..end], word)
+                let said = &lower[start..end];
+                if code {
+                    said == *word
+                } else {
+                    same_word(said, word)
+                }
             }) && !(*at > 0 && {
                 let (start, end) = words[at - 1];
                 TIME_MARKERS.contains(&&lower[start..end])
@@ -780,6 +788,10 @@ mod tests {
             Vec::<(usize, usize)>::new()
         );
         assert_eq!(value_spans("Floor seats", "floor"), vec![(0, 5)]);
+        // A code is written as it is: "order" is no `MAN` (a sense of
+        // "man" in the lexicon), "man" is.
+        assert!(value_spans("order a laptop", "MAN").is_empty());
+        assert_eq!(value_spans("ship to man", "MAN"), vec![(8, 11)]);
     }
 
     #[test]

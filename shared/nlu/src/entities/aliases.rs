@@ -98,10 +98,11 @@ pub(super) fn domain_stems(skill: &adas_skill::model::Skill) -> std::collections
 /// value.
 pub(super) fn glossed(skill: &adas_skill::model::Skill, allowed: &[Json]) -> Vec<String> {
     let normal = |text: &str| text.to_lowercase().replace(['_', '-'], " ");
-    let names: Vec<String> = allowed
+    // Each value with its name as people write it ("boom lift").
+    let names: Vec<(&str, String)> = allowed
         .iter()
         .filter_map(Json::as_str)
-        .map(normal)
+        .map(|value| (value, normal(value)))
         .collect();
     if names.is_empty() || skill.glossary.is_empty() {
         return Vec::new();
@@ -113,11 +114,12 @@ pub(super) fn glossed(skill: &adas_skill::model::Skill, allowed: &[Json]) -> Vec
             .filter(|word| !domain.contains(&crate::lexicon::stem(&word.to_lowercase())))
             .collect();
         let meaning = meaning.join(" ");
-        if let Some(name) = names.iter().find(|name| **name == normal(term)) {
-            described.push(format!("{name} {meaning}"));
+        // Written with the value as it is, so the description names it.
+        if let Some((value, _)) = names.iter().find(|(_, name)| *name == normal(term)) {
+            described.push(format!("{value} {meaning}"));
         } else if names
             .iter()
-            .any(|name| plain_words(&normal(&meaning)).any(|word| word == name))
+            .any(|(value, _)| plain_words(&meaning).any(|word| word == *value))
         {
             described.push(meaning);
         }

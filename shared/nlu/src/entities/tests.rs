@@ -154,6 +154,23 @@ fn identifiers_enums_and_explicit_forms() {
         values(&env, "restart it in Production"),
         vec![("environment".into(), json!("production"))]
     );
+    // A code is named as written, never by a sense of a word ("order" is a
+    // kind of "man" in the lexicon).
+    let office = intent(
+        vec![EntitySpec {
+            name: "site".into(),
+            kind: Some("enum".into()),
+            required: true,
+            allowed: vec![json!("CWF"), json!("MAN")],
+            description: None,
+        }],
+        &[],
+    );
+    assert_eq!(values(&office, "order laptop"), vec![]);
+    assert_eq!(
+        values(&office, "send it to man please"),
+        vec![("site".into(), json!("MAN"))]
+    );
     let named = intent(vec![spec("email", "string")], &[]);
     assert_eq!(
         values(&named, "I'm john@example.com"),

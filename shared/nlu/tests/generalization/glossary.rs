@@ -275,3 +275,85 @@ fn a_correction_in_the_next_turn_is_the_previous_request_with_its_value() {
         Some(r#"cancel_booking(booking_id="FB-1020")"#)
     );
 }
+
+const HIRE: &str = r#"
+id: hire-shop
+name: Tool Hire Counter
+version: 1.0.0
+timezone: Europe/London
+mcp_server: "http://127.0.0.1:9/mcp"
+description: Hiring out tools to tradespeople
+glossary:
+  floor sander: Drum sander for boards, what decorators call a floor buffer
+  tile cutter: Wet saw for ceramic and stone
+intents:
+  supported:
+    - id: hire_tool
+      description: Someone wants to hire tools for a day
+      examples:
+        - Can I hire two pressure washers on 2027-03-02?
+        - 3 tile cutters for Friday please
+      entities:
+        - {name: kind, type: enum, enum: [pressure_washer, floor_sander, tile_cutter], required: true}
+        - {name: quantity, type: integer, required: true}
+        - {name: day, type: date, required: true}
+tools:
+  - name: hire_tool
+    description: Hire tools for a day
+    inputs:
+      - {name: kind, type: string, required: true, enum: [pressure_washer, floor_sander, tile_cutter]}
+      - {name: quantity, type: integer, required: true}
+      - {name: day, type: date, required: true}
+policy:
+  workflows:
+    - {name: Hire, trigger: hire_tool, steps: [hire_tool]}
+"#;
+
+#[test]
+fn a_thing_said_with_its_article_is_one_of_it() {
+    let loaded = load(HIRE, Format::Yaml);
+    let hire = loaded.skill.expect("the hire skill loads");
+    let context = Map::new();
+    let facts = |message: &str| {
+        // The intent as picked: the values are what is tested here.
+        plan_input(
+            &hire,
+            &PlanInput {
+                intent: Some("hire_tool"),
+                ..PlanInput::new(message, &context)
+            },
+        )
+        .facts
+        .into_iter()
+        .map(|fact| (fact.name, fact.value, fact.guessed))
+        .collect::<Vec<_>>()
+    };
+    // "a" counts one (as written); the glossary's words for a value of
+    // several words name it (a guess).
+    let read = facts("can I hire a floor buffer tomorrow");
+    assert!(
+        read.contains(&("quantity".into(), json!(1), false)),
+        "{read:?}"
+    );
+    let read = facts("can I hire a wet saw tomorrow");
+    assert!(
+        read.contains(&("quantity".into(), json!(1), false)),
+        "{read:?}"
+    );
+    assert!(
+        read.contains(&("kind".into(), json!("tile_cutter"), true)),
+        "{read:?}"
+    );
+    // The count of the message's requests counts no tool.
+    let read = facts("Two things: can I hire a wet saw tomorrow, and what do you charge?");
+    assert!(
+        read.contains(&("quantity".into(), json!(1), false)),
+        "{read:?}"
+    );
+    // "the" counts nothing: how many is asked.
+    let read = facts("I need the tile cutter tomorrow");
+    assert!(
+        !read.iter().any(|(name, _, _)| name == "quantity"),
+        "{read:?}"
+    );
+}
