@@ -279,10 +279,13 @@ impl Worker {
             Ok(mut value) => {
                 crate::access::issue(skill, &mut record, tool, &value);
                 adas_skill::access::filter_result(&skill.skill, &mut value);
-                // A value the call itself carried (the id the user typed,
-                // echoed back) reveals nothing: it is not masked from them.
+                // A value the job itself sent — this call or an earlier one
+                // (the id the user typed, echoed back; the date of the order
+                // just booked, listed again) — reveals nothing: it is not
+                // masked from them.
                 let carried: Vec<String> = args
                     .values()
+                    .chain(record.calls.iter().flat_map(|call| call.arguments.values()))
                     .filter_map(|arg| arg.as_str().map(str::to_owned))
                     .collect();
                 for personal in adas_skill::access::personal_values(&skill.skill, tool, &value) {

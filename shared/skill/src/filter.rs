@@ -207,6 +207,26 @@ pub fn personal_values(skill: &Skill, tool: &str, result: &Value) -> Vec<String>
     }
     let mut values = Vec::new();
     collect_leaves(&shown, &mut values);
+    // A value the skill itself lists as allowed ("diesel" of `fuel_type`) is
+    // its vocabulary, not a person's data: masking it would blank every
+    // call and reply that uses the word.
+    let vocabulary: Vec<String> = skill
+        .tools
+        .iter()
+        .flat_map(|declared| &declared.inputs)
+        .flat_map(|input| &input.allowed)
+        .chain(
+            skill
+                .intents
+                .iter()
+                .flat_map(|intents| &intents.supported)
+                .flat_map(|intent| &intent.entities)
+                .flat_map(|entity| &entity.allowed),
+        )
+        .filter_map(maskable)
+        .map(|value| value.to_lowercase())
+        .collect();
+    values.retain(|value| !vocabulary.contains(&value.to_lowercase()));
     values.sort();
     values.dedup();
     values
@@ -286,5 +306,28 @@ mod tests {
         }
         // A word that merely contains the name is not a field.
         assert_eq!(filter_text(&skill, "classn: 1"), "classn: 1");
+    }
+}
+
+#[cfg(test)]
+mod personal {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_personal_result_masks_its_values_but_the_skills_own_words() {
+        let skill: Skill = serde_json::from_value(json!({
+            "tools": [
+                {"name": "get_boat", "security": {"classification": "pii_read", "reveal": ["name"]}},
+                {"name": "order_fuel", "inputs": [{"name": "fuel_type", "enum": ["diesel", "gasoline"]}]}
+            ]
+        }))
+        .unwrap();
+        let result = json!({"name": "Blue Heron", "owner": "Priya Anand", "fuel": "diesel"});
+        assert_eq!(
+            personal_values(&skill, "get_boat", &result),
+            vec!["Priya Anand"]
+        );
+        assert!(personal_values(&skill, "order_fuel", &result).is_empty());
     }
 }
