@@ -670,6 +670,34 @@ pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
         if distinct && detections.iter().all(|detection| detection.confident) {
             return assemble_parts(skill, &parts, (context, memory), detections);
         }
+        // Two actions, each on its own thing ("book my MATH1010 resit and
+        // also enter me for COMP2320"), not each understood: read as one,
+        // the message would act on one of them with the other's value.
+        let mut actions: Vec<&str> = parts
+            .iter()
+            .zip(&detections)
+            .filter(|(part, _)| {
+                part.split_whitespace().any(|word| {
+                    word.chars().filter(char::is_ascii_digit).count() >= 2
+                        && word.chars().any(char::is_alphabetic)
+                })
+            })
+            .filter_map(|(_, detection)| detection.intent_id.as_deref())
+            .filter(|intent| !crate::detect::only_reads(skill, intent))
+            .collect();
+        actions.sort_unstable();
+        actions.dedup();
+        if distinct && actions.len() > 1 {
+            let mut planned = assemble(
+                skill,
+                message,
+                (context, memory),
+                vec![detect(skill, message, context)],
+            );
+            planned.detection.confident = false;
+            planned.program = None;
+            return planned;
+        }
     }
     let detection = in_conversation(skill, input, detect(skill, message, context), corrects);
     assemble(skill, message, (context, memory), vec![detection])

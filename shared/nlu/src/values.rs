@@ -628,6 +628,8 @@ pub const TIME_MARKERS: &[&str] = &["last", "next", "this", "past", "every", "pe
 /// or, for a long word, one edit away ("chnage" for change).
 fn same_word(said: &str, value: &str) -> bool {
     said == value
+        // "fifty" of `50_amp`.
+        || value.parse::<i64>().ok().is_some_and(|number| number_word(said) == Some(number))
         || crate::lexicon::stem(said) == crate::lexicon::stem(value)
         // A kind of what the value names ("the fridge" for `appliance`).
         || crate::lexicon::lexicon()
@@ -788,6 +790,7 @@ mod tests {
             Vec::<(usize, usize)>::new()
         );
         assert_eq!(value_spans("Floor seats", "floor"), vec![(0, 5)]);
+        assert_eq!(value_spans("the fifty-amp hookup", "50 amp"), vec![(4, 13)]);
         // A code is written as it is: "order" is no `MAN` (a sense of
         // "man" in the lexicon), "man" is.
         assert!(value_spans("order a laptop", "MAN").is_empty());

@@ -357,3 +357,23 @@ fn a_thing_said_with_its_article_is_one_of_it() {
         "{read:?}"
     );
 }
+
+#[test]
+fn two_actions_on_two_things_not_each_understood_are_asked_about() {
+    let ferry = ferry();
+    // Each understood: both done.
+    assert_eq!(
+        acted(&ferry, "Book PAX-4410 on SL-2201 and also cancel FB-1020").as_deref(),
+        Some(
+            r#"book_crossing(passenger_id="PAX-4410", sailing_id="SL-2201"), cancel_booking(booking_id="FB-1020")"#
+        )
+    );
+    // The second not understood on its own: read as one request, the
+    // booking could take the other's values — asked, never acted on.
+    for message in [
+        "Book PAX-4410 on SL-2201 and also deal with FB-1020 for me",
+        "Book PAX-4410 on SL-2201 and also put FB-1020 on hold",
+    ] {
+        assert_eq!(acted(&ferry, message), None, "{message}");
+    }
+}
