@@ -115,8 +115,7 @@ impl Slot {
         let mut meanings = descriptions.to_vec();
         meanings.extend(glossed(skill, &self.allowed));
         self.aliases = aliases(&self.allowed, &meanings);
-        // A word the skill says of its whole domain ("patient" in "a terminal
-        // clean after an infectious patient") names no one value.
+        // A word of the whole domain ("patient") names no one value.
         if self.aliases.iter().any(|(_, _, own)| !own) {
             let domain = domain_stems(skill);
             self.aliases
