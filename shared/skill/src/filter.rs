@@ -211,18 +211,7 @@ pub fn personal_values(skill: &Skill, tool: &str, result: &Value) -> Vec<String>
     // its vocabulary, not a person's data: masking it would blank every
     // call and reply that uses the word.
     let vocabulary: Vec<String> = skill
-        .tools
-        .iter()
-        .flat_map(|declared| &declared.inputs)
-        .flat_map(|input| &input.allowed)
-        .chain(
-            skill
-                .intents
-                .iter()
-                .flat_map(|intents| &intents.supported)
-                .flat_map(|intent| &intent.entities)
-                .flat_map(|entity| &entity.allowed),
-        )
+        .allowed_values()
         .filter_map(maskable)
         .map(|value| value.to_lowercase())
         .collect();

@@ -63,6 +63,24 @@ pub struct Skill {
     pub triggers: Vec<crate::trigger::Trigger>,
 }
 
+impl Skill {
+    /// Every allowed value the skill lists: its tools' inputs' and its
+    /// intents' entities' enums.
+    pub fn allowed_values(&self) -> impl Iterator<Item = &Value> {
+        self.tools
+            .iter()
+            .flat_map(|tool| &tool.inputs)
+            .flat_map(|input| &input.allowed)
+            .chain(
+                self.intents
+                    .iter()
+                    .flat_map(|intents| &intents.supported)
+                    .flat_map(|intent| &intent.entities)
+                    .flat_map(|entity| &entity.allowed),
+            )
+    }
+}
+
 /// `problem`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

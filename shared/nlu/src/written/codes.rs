@@ -21,18 +21,7 @@ fn is_code(value: &str) -> bool {
 /// codes, and the codes its texts name that one of its inputs' patterns fits.
 fn codes(skill: &Skill, named: &[String]) -> Vec<String> {
     let mut codes: Vec<String> = skill
-        .tools
-        .iter()
-        .flat_map(|tool| &tool.inputs)
-        .flat_map(|input| &input.allowed)
-        .chain(
-            skill
-                .intents
-                .iter()
-                .flat_map(|intents| &intents.supported)
-                .flat_map(|intent| &intent.entities)
-                .flat_map(|entity| &entity.allowed),
-        )
+        .allowed_values()
         .filter_map(|value| value.as_str())
         .filter(|value| is_code(value))
         .map(str::to_owned)

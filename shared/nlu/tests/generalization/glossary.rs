@@ -6,6 +6,8 @@
 //! correction of the previous turn.
 
 use adas_nlu::{PlanInput, plan_input};
+
+use super::people::acted;
 use adas_skill::model::Skill;
 use adas_skill::{Format, load};
 use serde_json::{Map, json};
@@ -117,16 +119,6 @@ fn ferry() -> Skill {
 
 fn today() -> String {
     adas_nlu::values::today_in(Some("Europe/Oslo")).to_string()
-}
-
-/// The plan's program when the job would act on it at once.
-fn acted(skill: &Skill, message: &str) -> Option<String> {
-    let context = Map::new();
-    let planned = plan_input(skill, &PlanInput::new(message, &context));
-    planned
-        .program
-        .filter(|_| planned.detection.confident)
-        .map(|program| program.to_string())
 }
 
 #[test]

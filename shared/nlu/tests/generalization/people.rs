@@ -89,7 +89,7 @@ fn garden() -> Skill {
 }
 
 /// The plan's program when the job would act on it at once.
-fn acted(skill: &Skill, message: &str) -> Option<String> {
+pub(super) fn acted(skill: &Skill, message: &str) -> Option<String> {
     let context = Map::new();
     let planned = plan_input(skill, &PlanInput::new(message, &context));
     planned
