@@ -168,18 +168,23 @@ pub(super) async fn a_tool_its_server_hides_from_the_list_is_never_called() {
             "check_order_status",
         ],
     );
-    registry
-        .invalidate_tool_cache(pb::InvalidateToolCacheRequest {
-            target: Some(pb::invalidate_tool_cache_request::Target::All(true)),
-            request_id: String::new(),
-        })
-        .await
-        .unwrap();
-    for program in [
-        r#"process_refund(order_id="ORD-1", amount=100)"#,
-        // A read alike: what the server would run is not what was accepted.
-        r#"check_order_status(order_id="ORD-1")"#,
+    for (program, invalidate) in [
+        // A side effect is checked against the list as it is at the call, not
+        // the cached one (still fresh for a minute): nothing is invalidated.
+        (r#"process_refund(order_id="ORD-1", amount=100)"#, false),
+        // A read alike, once the cached list is gone: what the server would
+        // run is not what was accepted.
+        (r#"check_order_status(order_id="ORD-1")"#, true),
     ] {
+        if invalidate {
+            registry
+                .invalidate_tool_cache(pb::InvalidateToolCacheRequest {
+                    target: Some(pb::invalidate_tool_cache_request::Target::All(true)),
+                    request_id: String::new(),
+                })
+                .await
+                .unwrap();
+        }
         let job = run(&suite, "alice", "theirs", program).await;
         assert_eq!(job.status, pb::JobStatus::Failed as i32, "{job:?}");
         assert_eq!(job.outcome_class, pb::OutcomeClass::PolicyDenied as i32);
@@ -307,10 +312,19 @@ pub(super) async fn filtered_fields_never_leave_by_text_blocks_or_errors() {
         })
         .await
         .unwrap();
-    let secrets = ["111-22-3333", "444-55-6666", "777-88-9999", "222-33-4444"];
+    let secrets = [
+        "111-22-3333",
+        "444-55-6666",
+        "777-88-9999",
+        "222-33-4444",
+        "555-66-7777",
+        "888-99-0000",
+        "999-00-1111",
+    ];
     let mut jobs = Vec::new();
-    // Two text blocks (a list), an error in JSON, an error in plain text.
-    for customer in ["C-1", "C-2", "C-9"] {
+    // Two text blocks (a list), an error in JSON, an error in plain text, a
+    // success in prose, a JSON block beside a prose block.
+    for customer in ["C-1", "C-2", "C-9", "C-3", "C-4"] {
         let job = run(
             &suite,
             "alice",
@@ -320,17 +334,11 @@ pub(super) async fn filtered_fields_never_leave_by_text_blocks_or_errors() {
         .await;
         jobs.push(job);
     }
-    assert_eq!(
-        jobs[0].status,
-        pb::JobStatus::Completed as i32,
-        "{:?}",
-        jobs[0]
-    );
-    assert!(
-        format!("{:?}", jobs[0]).contains("Ann Lee"),
-        "the rest is kept"
-    );
-    for failed in &jobs[1..] {
+    for (done, name) in [(&jobs[0], "Ann Lee"), (&jobs[3], "Ann Lee"), (&jobs[4], "Bo Chan")] {
+        assert_eq!(done.status, pb::JobStatus::Completed as i32, "{done:?}");
+        assert!(format!("{done:?}").contains(name), "the rest is kept");
+    }
+    for failed in &jobs[1..3] {
         let waiting = failed.waiting.as_ref().expect("the user decides");
         assert_eq!(waiting.reason_code, "TOOL_ERROR_RECOVERY", "{failed:?}");
         // The server's words are not put to the user: only their category.
@@ -351,7 +359,7 @@ pub(super) async fn filtered_fields_never_leave_by_text_blocks_or_errors() {
     for secret in secrets {
         assert!(!logged.contains(secret), "{secret} logged");
     }
-    assert_eq!(adas_e2e::invariants::executions(&log).len(), 3);
+    assert_eq!(adas_e2e::invariants::executions(&log).len(), 5);
     records.kill().unwrap();
     records.wait().unwrap();
 }

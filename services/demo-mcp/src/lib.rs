@@ -405,12 +405,20 @@ impl ServerHandler for DemoMcp {
             Err(format!("unknown tool {}", request.name))
         };
         let result = match outcome {
-            // A list as one text block per item, no structured content.
-            Ok(serde_json::Value::Array(items)) if request.name == tools::LEAKY_RECORDS => {
+            // A list as one text block per item, prose as it is written, no
+            // structured content: what servers built on the official SDKs send.
+            Ok(value) if request.name == tools::LEAKY_RECORDS => {
+                let items = match value {
+                    serde_json::Value::Array(items) => items,
+                    one => vec![one],
+                };
                 CallToolResult::success(
                     items
                         .iter()
-                        .map(|item| ContentBlock::text(item.to_string()))
+                        .map(|item| match item {
+                            serde_json::Value::String(prose) => ContentBlock::text(prose.clone()),
+                            other => ContentBlock::text(other.to_string()),
+                        })
                         .collect(),
                 )
             }

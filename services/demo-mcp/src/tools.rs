@@ -213,6 +213,11 @@ pub fn call(tool: &str, args: &Map<String, Json>) -> Result<Json, String> {
                 {"customer_id": "C-1", "name": "Ann Lee", "ssn": "111-22-3333"},
                 {"customer_id": "C-1", "name": "Ann Lee", "ssn": "444-55-6666"}
             ])),
+            "C-3" => Ok(json!("Ann Lee, ssn: 555-66-7777, customer since 2019")),
+            "C-4" => Ok(json!([
+                {"customer_id": "C-4", "name": "Bo Chan", "ssn": "888-99-0000"},
+                "note: SSN=999-00-1111 is on file"
+            ])),
             "C-2" => Err(
                 json!({"error": "record locked", "customer": {"ssn": "777-88-9999"}}).to_string(),
             ),

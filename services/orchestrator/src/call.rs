@@ -202,6 +202,39 @@ impl Worker {
 }
 
 impl Worker {
+    /// For a call with side effects: lists the tool's server now and checks
+    /// the call against that list (a tool hidden or changed since the cached
+    /// list is refused; a server that cannot list is no check). Returns the
+    /// refusal, and the definition as it stands now.
+    pub(crate) async fn recheck(
+        &self,
+        skill: &OperationalSkill,
+        record: &JobRecord,
+        tool: &str,
+        spec: Option<adas_tools::ToolSpec>,
+    ) -> (Option<String>, Option<adas_tools::ToolSpec>) {
+        let Some(current) = spec.as_ref() else {
+            return (None, spec);
+        };
+        let adas_tools::ToolSource::Mcp { uri } = &current.source else {
+            return (None, spec);
+        };
+        match self.tools.recheck(uri, current).await {
+            Ok(false) => (None, spec),
+            Ok(true) => {
+                let (refused, spec, _) = self.unaccepted(skill, record, tool).await;
+                (refused, spec)
+            }
+            Err(error) => (
+                Some(format!(
+                    "`{tool}` cannot be checked against its server's current tool list ({error}): \
+                     a call with side effects is made only on a fresh check"
+                )),
+                spec,
+            ),
+        }
+    }
+
     /// Starts, runs and records one call the guards and the gate allowed:
     /// the start is a compare-and-set, the tool runs, its result goes into
     /// the plan and the call log; the job as it stands after, or `None`

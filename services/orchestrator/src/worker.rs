@@ -303,6 +303,17 @@ impl Worker {
             self.repo.save(version, &mut record, stop).await?;
             return Ok(None);
         }
+        // A side effect, once otherwise allowed, is checked against its
+        // server's list as it is now, not the cached one (up to
+        // `--mcp-tools-ttl` old): a tool the server hid or changed since is
+        // not called.
+        let spec = if side_effecting && refused.is_none() {
+            let (now, spec) = self.recheck(skill, &record, tool, spec).await;
+            refused = now;
+            spec
+        } else {
+            spec
+        };
         if let Some(reason) = refused {
             adas_runtime::metrics::count_unaccepted_tool_call();
             let failed = guard::unaccepted(tool, reason);

@@ -13,8 +13,19 @@ pub const MASK: &str = "***";
 
 /// `value` with the skill's `strip_fields` removed and `mask_fields` masked,
 /// at any depth of the result: `customer.ssn` is found in `{customer: {ssn}}`,
-/// in each item of a list of customers, and under any wrapper object.
+/// in each item of a list of customers, and under any wrapper object. Text
+/// inside the result is filtered as [`filter_text`] filters it: a plain-text
+/// result (`{"text": "ssn: 123-45-6789"}`), or blocks of JSON and prose joined
+/// into one string, carry the field by name, not by structure.
 pub fn filter_result(skill: &Skill, value: &mut Value) {
+    if skill.response_filters.is_empty() {
+        return;
+    }
+    filter_structure(skill, value);
+    mask_in_strings(skill, value);
+}
+
+fn filter_structure(skill: &Skill, value: &mut Value) {
     for filter in &skill.response_filters {
         for path in &filter.strip_fields {
             edit(value, &split(path), &mut |map, last| {
@@ -45,6 +56,11 @@ pub fn filter_text(skill: &Skill, text: &str) -> String {
         filter_result(skill, &mut value);
         return value.to_string();
     }
+    mask_plain(skill, text)
+}
+
+/// Plain `text` with the value after each filtered field's name masked.
+fn mask_plain(skill: &Skill, text: &str) -> String {
     let mut out = text.to_owned();
     for filter in &skill.response_filters {
         for path in filter.strip_fields.iter().chain(&filter.mask_fields) {
@@ -54,6 +70,30 @@ pub fn filter_text(skill: &Skill, text: &str) -> String {
         }
     }
     out
+}
+
+/// Every string of `value` filtered as plain text (iterative: the depth of
+/// a result is the server's choice).
+fn mask_in_strings(skill: &Skill, value: &mut Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            Value::Object(map) => stack.extend(map.values_mut()),
+            Value::String(text) => {
+                // A JSON document inside a string is filtered as a result.
+                let trimmed = text.trim_start();
+                if trimmed.starts_with('{') || trimmed.starts_with('[') {
+                    if let Ok(mut inner) = serde_json::from_str::<Value>(text) {
+                        filter_structure(skill, &mut inner);
+                        *text = inner.to_string();
+                    }
+                }
+                *text = mask_plain(skill, text);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// `text` with every value written after `name` and `:` or `=` masked.
@@ -295,6 +335,29 @@ mod tests {
         }
         // A word that merely contains the name is not a field.
         assert_eq!(filter_text(&skill, "classn: 1"), "classn: 1");
+    }
+
+    #[test]
+    fn a_plain_text_or_mixed_success_result_is_filtered_by_name() {
+        let skill = scheduling();
+        // What a server answering prose, or a JSON block beside a text block,
+        // becomes once its blocks are joined.
+        for mut value in [
+            json!({"text": "Customer Ann, ssn: 123-45-6789, email: a@b.c"}),
+            json!({"text": "{\"customer\": {\"ssn\": \"123-45-6789\"}}\nemail = a@b.c"}),
+            json!([{"customer": {"name": "Ann"}}, {"note": "SSN: 123-45-6789 / email=a@b.c"}]),
+            json!({"raw": "{\"customer\": {\"ssn\": \"123-45-6789\", \"email\": \"a@b.c\"}}"}),
+        ] {
+            filter_result(&skill, &mut value);
+            let shown = value.to_string();
+            assert!(
+                !shown.contains("123-45-6789") && !shown.contains("a@b.c"),
+                "{shown}"
+            );
+        }
+        let mut clean = json!({"text": "Ann booked room 4"});
+        filter_result(&skill, &mut clean);
+        assert_eq!(clean, json!({"text": "Ann booked room 4"}));
     }
 }
 

@@ -377,6 +377,37 @@ impl ToolResolver {
         }
     }
 
+    /// Lists `uri`'s tools now, whatever the cache holds, for a call with side
+    /// effects on `spec`: the definition it is made on is the server's current
+    /// one, not one up to the list's TTL old. Returns whether `spec` changed or
+    /// is gone from the list (then the list is stored and every process
+    /// resolves again, pins included); an unreachable server is an error,
+    /// never the cached list. An unchanged tool costs no store trip.
+    pub async fn recheck(&self, uri: &str, spec: &ToolSpec) -> Result<bool, ToolsError> {
+        let listed = self
+            .mcp
+            .list_tools(uri)
+            .await
+            .map_err(|source| ToolsError::Unavailable {
+                uri: uri.to_owned(),
+                source,
+            })?;
+        let served_as = spec.remote_name.as_deref().unwrap_or(&spec.name);
+        let same = listed.iter().any(|now| {
+            now.name == served_as
+                && now.description == spec.description
+                && now.read_only_hint == spec.read_only_hint
+                && adas_dia::digest::canonical(&now.input_schema)
+                    == adas_dia::digest::canonical(&spec.input_schema)
+        });
+        if same {
+            return Ok(false);
+        }
+        self.put(&server_key(uri), &listed, self.ttls.mcp).await?;
+        self.bump_generation().await?;
+        Ok(true)
+    }
+
     async fn fresh(&self, key: &str) -> Result<Option<Vec<ToolSpec>>, ToolsError> {
         Ok(self
             .cache
