@@ -82,9 +82,20 @@ pub(super) async fn a_deep_expression_in_one_string_is_refused_at_its_line_and_t
             .map(|d| (d.line, d.column))
             .unwrap_or_else(|| panic!("{path}: {:?}", validated.diagnostics))
     };
-    assert_eq!(at("grant_mappings[0].grants[0].condition").0, 10);
-    assert_eq!(at("tools[0].inputs[0].pattern").0, 4);
-    assert_eq!(at("triggers[0].every").0, 12);
+    // Each at its value: the line, and the column where the string starts.
+    let column_of = |line: usize, value: &str| {
+        let text = document.lines().nth(line - 1).unwrap();
+        text.find(value).map(|at| at as i32 + 1).unwrap()
+    };
+    assert_eq!(
+        at("grant_mappings[0].grants[0].condition"),
+        (10, column_of(10, "'(((")),
+    );
+    assert_eq!(
+        at("tools[0].inputs[0].pattern"),
+        (4, column_of(4, "'(((")),
+    );
+    assert_eq!(at("triggers[0].every"), (12, column_of(12, "\"P999")));
     let message = &validated
         .diagnostics
         .iter()
@@ -98,11 +109,31 @@ pub(super) async fn a_deep_expression_in_one_string_is_refused_at_its_line_and_t
         .await
         .put_skill(pb::PutSkillRequest {
             name: "skills/deep".into(),
-            source: document,
+            source: document.clone(),
             ..Default::default()
         })
         .await;
-    assert_eq!(code(put), Code::InvalidArgument);
+    let refused = put.unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    // The refusal carries each place as field violations a client can show.
+    use tonic_types::StatusExt;
+    let violations = refused
+        .get_error_details()
+        .bad_request()
+        .expect("field violations")
+        .field_violations
+        .clone();
+    let condition = violations
+        .iter()
+        .find(|violation| violation.field == "source.grant_mappings[0].grants[0].condition")
+        .unwrap_or_else(|| panic!("{violations:?}"));
+    assert!(
+        condition.description.contains(&format!(
+            "10:{}",
+            column_of(10, "'(((")
+        )),
+        "{condition:?}"
+    );
     assert_eq!(
         code(
             suite

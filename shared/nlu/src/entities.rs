@@ -89,7 +89,7 @@ impl Slot {
             pattern: input
                 .pattern
                 .as_deref()
-                .and_then(|pattern| regex::Regex::new(pattern).ok()),
+                .and_then(adas_skill::grammar::compiled_pattern),
             cues: direction_cues(&input.name),
             aliases: Vec::new(),
         }

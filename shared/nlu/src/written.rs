@@ -489,7 +489,7 @@ fn takes_a_month(skill: &Skill) -> bool {
         .flat_map(|tool| &tool.inputs)
         .any(|input| {
             input.pattern.as_deref().is_some_and(|pattern| {
-                Regex::new(pattern).is_ok_and(|pattern| {
+                adas_skill::grammar::compiled_pattern(pattern).is_some_and(|pattern| {
                     pattern.is_match("2026-10") && !pattern.is_match("2026-10-01")
                 })
             }) || input.description.as_deref().is_some_and(|description| {

@@ -83,12 +83,47 @@ pub fn check(grammar: Grammar, text: &str) -> Result<(), String> {
 /// (lookaround, say) — the tool server may still check it.
 pub fn pattern(text: &str) -> Result<Option<String>, String> {
     check(Grammar::Pattern, text)?;
-    Ok(regex::RegexBuilder::new(text)
+    Ok(build_pattern(text)
+        .err()
+        .map(|error| format!("pattern `{text}` is not checked by the runtime: {error}")))
+}
+
+fn build_pattern(text: &str) -> Result<regex::Regex, regex::Error> {
+    regex::RegexBuilder::new(text)
         .nest_limit(MAX_EXPRESSION_NESTING as u32 * 2)
         .size_limit(1 << 20)
         .build()
-        .err()
-        .map(|error| format!("pattern `{text}` is not checked by the runtime: {error}")))
+}
+
+/// An input's `pattern` as the runtime matches it: within the bounds
+/// validation checks, compiled once per process (a message never compiles
+/// one), `None` when it is out of bounds or the engine cannot compile it.
+pub fn compiled_pattern(text: &str) -> Option<regex::Regex> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    // Bounded: patterns come from the skills a process serves; a flood of
+    // new ones empties the map rather than growing it.
+    const MAX_KEPT: usize = 4096;
+    static COMPILED: OnceLock<Mutex<HashMap<String, Option<regex::Regex>>>> = OnceLock::new();
+    let compiled = COMPILED.get_or_init(Default::default);
+    if let Some(kept) = compiled
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get(text)
+    {
+        return kept.clone();
+    }
+    let built = check(Grammar::Pattern, text)
+        .ok()
+        .and_then(|()| build_pattern(text).ok());
+    let mut kept = compiled
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if kept.len() >= MAX_KEPT {
+        kept.clear();
+    }
+    kept.insert(text.to_owned(), built.clone());
+    built
 }
 
 /// `text` as a diagnostic quotes it: at most 80 characters.

@@ -108,3 +108,17 @@ grant_mappings:
         serde_json::json!({"amount": 900}).as_object().unwrap()
     ));
 }
+
+#[test]
+fn a_pattern_is_matched_only_within_the_bounds_validation_checks() {
+    use adas_skill::grammar::compiled_pattern;
+    let id = compiled_pattern("^ITM-[0-9]{4}$").expect("an ordinary pattern");
+    assert!(id.is_match("ITM-4471") && !id.is_match("ITM-44"));
+    // Asked again, the same compiled pattern: no message compiles one.
+    assert!(compiled_pattern("^ITM-[0-9]{4}$").is_some());
+    // Too deep, too long, too big to compile, or not this engine's: never run.
+    assert!(compiled_pattern(&format!("{}a{}", "(".repeat(40), ")".repeat(40))).is_none());
+    assert!(compiled_pattern(&"a".repeat(5000)).is_none());
+    assert!(compiled_pattern(r"\w{1000}{1000}").is_none());
+    assert!(compiled_pattern(r"(?<=a)b").is_none());
+}

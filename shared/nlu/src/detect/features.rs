@@ -389,7 +389,7 @@ impl Classes {
             if classes.patterns.iter().any(|(name, _)| *name == input.name) {
                 continue;
             }
-            if let Ok(regex) = regex::Regex::new(pattern)
+            if let Some(regex) = adas_skill::grammar::compiled_pattern(pattern)
                 && pattern
                     .chars()
                     .any(|c| c.is_ascii_alphabetic() && !matches!(c, 'd' | 'w' | 's' | 'b'))

@@ -31,7 +31,7 @@ fn codes(skill: &Skill, named: &[String]) -> Vec<String> {
         .iter()
         .flat_map(|tool| &tool.inputs)
         .filter_map(|input| input.pattern.as_deref())
-        .filter_map(|pattern| Regex::new(pattern).ok())
+        .filter_map(adas_skill::grammar::compiled_pattern)
         .collect();
     let shapes = id_shapes(skill);
     let shaped = |code: &str| {
