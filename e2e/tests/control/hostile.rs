@@ -284,6 +284,21 @@ pub(super) async fn another_tenants_admin_cannot_drop_a_tenants_connectors() {
         })
         .await
         .unwrap();
+    // Nor acme's server by its address: not found, and its list still cached.
+    let uri = format!("http://{listen}/mcp");
+    assert!(!suite.keys_with(&format!("tools:mcp:{uri}")).is_empty());
+    let dropped = suite
+        .registry("eve")
+        .await
+        .invalidate_tool_cache(pb::InvalidateToolCacheRequest {
+            target: Some(pb::invalidate_tool_cache_request::Target::ServerUri(
+                uri.clone(),
+            )),
+            request_id: String::new(),
+        })
+        .await;
+    assert_eq!(code(dropped), Code::NotFound);
+    assert!(!suite.keys_with(&format!("tools:mcp:{uri}")).is_empty());
     // acme's connector is acme's data: still there, still where it was.
     let listed = registry
         .list_connectors(pb::ListConnectorsRequest {})
@@ -309,6 +324,14 @@ pub(super) async fn another_tenants_admin_cannot_drop_a_tenants_connectors() {
     )
     .await;
     assert_eq!(after.status, pb::JobStatus::Completed as i32, "{after:?}");
+    // The audit says which server each call went to.
+    let started = watched(&suite, "alice", &after)
+        .await
+        .into_iter()
+        .find(|event| event.r#type == pb::JobEventType::ToolStarted as i32)
+        .expect("the call's start");
+    let detail = format!("{:?}", started.data);
+    assert!(detail.contains(&uri), "{detail}");
     assert_eq!(
         adas_e2e::invariants::executions(&log)
             .iter()

@@ -277,6 +277,10 @@ impl Worker {
                 "call_digest": word.call_digest,
                 "approver": word.approver,
             }),
+            server: spec.as_ref().and_then(|spec| match &spec.source {
+                adas_tools::ToolSource::Mcp { uri } => Some(uri.clone()),
+                adas_tools::ToolSource::Core => None,
+            }),
         };
         let start = self
             .repo

@@ -38,6 +38,9 @@ pub enum RegistryError {
     /// No connector by that id for the tenant.
     #[error("connector `{0}` not found")]
     ConnectorNotFound(String),
+    /// No skill or connector of the caller's tenant uses that server.
+    #[error("{0}")]
+    ServerNotFound(String),
     /// The egress policy refuses a connector's server.
     #[error("{0}")]
     EgressDenied(String),
@@ -100,6 +103,9 @@ impl From<RegistryError> for Status {
             }
             RegistryError::ConnectorNotFound(_) => {
                 status_with_details(Code::NotFound, "CONNECTOR_NOT_FOUND", message, &[])
+            }
+            RegistryError::ServerNotFound(_) => {
+                status_with_details(Code::NotFound, "SERVER_NOT_FOUND", message, &[])
             }
             RegistryError::EgressDenied(reason) => status_with_details(
                 Code::PermissionDenied,

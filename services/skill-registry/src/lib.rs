@@ -225,6 +225,30 @@ impl SkillRegistry {
         Ok(dropped)
     }
 
+    /// Whether `uri` is a server the tenant's own skills or connectors
+    /// resolve through: the only servers a tenant's admin may drop.
+    async fn tenant_uses(&self, tenant: &str, uri: &str) -> Result<bool, RegistryError> {
+        let uri = uri.trim();
+        if self
+            .tools
+            .connectors(tenant)
+            .await?
+            .iter()
+            .any(|connector| connector.url.trim() == uri)
+        {
+            return Ok(true);
+        }
+        let slags = self.with_catalog(tenant, |catalog| catalog.list()).await?;
+        for slag in &slags {
+            if let Ok(skill) = self.skill(tenant, slag).await
+                && skill.skill.mcp_server.as_deref().map(str::trim) == Some(uri)
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Runs a catalog operation off the async threads (it reads and writes files).
     /// Every operation is on the caller's tenant's catalog.
     async fn with_catalog<T: Send + 'static>(

@@ -286,11 +286,22 @@ impl SkillRegistryService for SkillRegistry {
                     .await
                     .map_err(RegistryError::from)?
             }
-            Some(Target::ServerUri(uri)) if !uri.trim().is_empty() => self
-                .tools
-                .invalidate_server(&uri)
-                .await
-                .map_err(RegistryError::from)?,
+            // A server no skill or connector of the caller's tenant uses is
+            // another tenant's: dropped only by who acts for every tenant,
+            // and not found for anyone else (its use is not told either).
+            Some(Target::ServerUri(uri)) if !uri.trim().is_empty() => {
+                if !principal.acts_for_every_tenant() && !self.tenant_uses(&tenant, &uri).await? {
+                    return Err(RegistryError::ServerNotFound(format!(
+                        "no skill or connector of this tenant uses the server `{}`",
+                        adas_skill::grammar::shown(uri.trim())
+                    ))
+                    .into());
+                }
+                self.tools
+                    .invalidate_server(&uri)
+                    .await
+                    .map_err(RegistryError::from)?
+            }
             // Deployment-wide only for who acts for every tenant; a tenant's
             // admin drops what its own skills and connectors resolve through.
             Some(Target::All(true)) if principal.acts_for_every_tenant() => self

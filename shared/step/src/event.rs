@@ -155,6 +155,11 @@ pub enum Event {
         /// The gate's word on this exact call, for the audit (the e2e
         /// invariant checker holds every call to it, e2e/CHAOS.md).
         gate: Json,
+        /// The MCP server the call goes to (a routed tool's: its
+        /// connector's, the tenant's own or the deployment's), so no mapping
+        /// serves a call unrecorded.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        server: Option<String>,
     },
     /// A call finished.
     ToolFinished {
