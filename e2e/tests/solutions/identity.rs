@@ -169,3 +169,35 @@ pub(super) async fn a_worker_that_would_break_the_contract_is_refused_when_put()
         .into_inner();
     assert_eq!(after.etag, current.etag);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_deleted_consumer_cannot_come_back_from_a_template() {
+    let scheduling = Scheduling::start("solution-contract-bootstrap", |_| {}).await;
+    let mut registry = scheduling.suite.registry("root").await;
+    registry
+        .delete_skill(pb::DeleteSkillRequest {
+            name: "skills/scheduling-agent".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    // A template knows nothing of the contract: the consumer comes back only
+    // by PutSkill, where it is checked.
+    let refused = registry
+        .bootstrap_skill(pb::BootstrapSkillRequest {
+            slag: "scheduling-agent".into(),
+            template: "cs-tier-1".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::FailedPrecondition);
+    assert!(refused.message().contains("contract"), "{}", refused.message());
+    let gone = registry
+        .get_skill(pb::GetSkillRequest {
+            name: "skills/scheduling-agent".into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(gone.code(), tonic::Code::NotFound);
+}

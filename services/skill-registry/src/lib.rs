@@ -102,23 +102,7 @@ impl SkillRegistry {
         slag: &str,
         source: &str,
     ) -> Result<Vec<adas_skill::Diagnostic>, RegistryError> {
-        let ids = adas_catalog::solutions::list(self.docs.as_ref(), tenant)
-            .await
-            .map_err(|error| RegistryError::Internal(error.to_string()))?;
-        let mut solutions = Vec::new();
-        for id in ids {
-            if let Some(stored) = adas_catalog::solutions::get(self.docs.as_ref(), tenant, &id)
-                .await
-                .map_err(|error| RegistryError::Internal(error.to_string()))?
-                && stored
-                    .solution
-                    .security_contracts
-                    .iter()
-                    .any(|contract| contract.consumer == slag)
-            {
-                solutions.push((id, stored.solution));
-            }
-        }
+        let solutions = self.contracts_on(tenant, slag).await?;
         if solutions.is_empty() {
             return Ok(Vec::new());
         }
@@ -155,6 +139,33 @@ impl SkillRegistry {
                     })
             })
             .collect())
+    }
+
+    /// The tenant's solutions with a security contract whose consumer is
+    /// `slag`, by id.
+    pub(crate) async fn contracts_on(
+        &self,
+        tenant: &str,
+        slag: &str,
+    ) -> Result<Vec<(String, adas_skill::solution::Solution)>, RegistryError> {
+        let ids = adas_catalog::solutions::list(self.docs.as_ref(), tenant)
+            .await
+            .map_err(|error| RegistryError::Internal(error.to_string()))?;
+        let mut solutions = Vec::new();
+        for id in ids {
+            if let Some(stored) = adas_catalog::solutions::get(self.docs.as_ref(), tenant, &id)
+                .await
+                .map_err(|error| RegistryError::Internal(error.to_string()))?
+                && stored
+                    .solution
+                    .security_contracts
+                    .iter()
+                    .any(|contract| contract.consumer == slag)
+            {
+                solutions.push((id, stored.solution));
+            }
+        }
+        Ok(solutions)
     }
 
     /// `solutions/{id}` → id.

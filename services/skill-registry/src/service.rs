@@ -180,6 +180,29 @@ impl SkillRegistryService for SkillRegistry {
             field: "slag",
             reason,
         })?;
+        // A solution's consumer is written only where its contract is checked
+        // (PutSkill): a template knows nothing of the promise.
+        let lookup = request.slag.clone();
+        if !self
+            .with_catalog(&tenant, move |catalog| catalog.exists(&lookup))
+            .await?
+            && let Some((id, _)) = self
+                .contracts_on(&tenant, &request.slag)
+                .await?
+                .into_iter()
+                .next()
+        {
+            return Err(status_with_details(
+                Code::FailedPrecondition,
+                "CONTRACT_CONSUMER",
+                format!(
+                    "skills/{} is the consumer of a security contract of solutions/{id}: \
+                     put it with PutSkill, where the contract is checked, not from a template",
+                    request.slag
+                ),
+                &[],
+            ));
+        }
         let template = (!request.template.is_empty()).then_some(request.template);
         let skill = self
             .with_catalog(&tenant, move |catalog| {
