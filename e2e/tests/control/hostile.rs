@@ -409,11 +409,38 @@ pub(super) async fn filtered_fields_never_leave_by_text_blocks_or_errors() {
             assert!(!shown.contains(secret), "{secret} in {shown}");
         }
     }
+    // A skill that opts in (`show_errors`) puts the server's words to the
+    // user — filtered all the same.
+    suite
+        .registry("root")
+        .await
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/records-shown".into(),
+            source: format!("problem: {{statement: Read customer records}}\nintents: {{supported: [{{id: read, examples: [show the records]}}]}}\nmcp_server: http://{listen}/mcp\ntools:\n  - name: customer.records\n    read_only: true\n    show_errors: true\n    inputs: [{{name: customer_id, type: string, required: true}}]\nresponse_filters:\n  - strip_fields: [ssn]\n"),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let shown = run(
+        &suite,
+        "alice",
+        "records-shown",
+        r#"customer.records(customer_id="C-9")"#,
+    )
+    .await;
+    let question = &shown.waiting.as_ref().expect("the user decides").fields[0].prompt;
+    assert!(question.contains("no record for C-9"), "{question}");
+    assert!(!question.contains("222-33-4444"), "{question}");
+    jobs.push(shown);
+    for job in &jobs[5..] {
+        let shown = format!("{job:?}{:?}", watched(&suite, "alice", job).await);
+        assert!(!shown.contains("222-33-4444"), "{shown}");
+    }
     let logged = suite.log();
     for secret in secrets {
         assert!(!logged.contains(secret), "{secret} logged");
     }
-    assert_eq!(adas_e2e::invariants::executions(&log).len(), 5);
+    assert_eq!(adas_e2e::invariants::executions(&log).len(), 6);
     records.kill().unwrap();
     records.wait().unwrap();
 }
