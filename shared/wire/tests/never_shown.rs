@@ -2,7 +2,8 @@
 //! objects, lists, a JSON error, an error in plain text — no value a skill's
 //! response filter removes, and no value of a `pii_*` result it does not
 //! reveal, appears anywhere in the job as it is served (GetJob, ListJobs,
-//! the console, the CLI all read this message).
+//! the console, the CLI all read this message) or in its events (WatchJob,
+//! the timeline).
 
 use adas_jobs::{CallRecord, JobRecord, JobResult, StoredJob};
 use adas_skill::OperationalSkill;
@@ -88,9 +89,37 @@ fn served(skill: &OperationalSkill, output: &Json, error: &str) -> String {
         output_fields: kept.as_object().cloned().unwrap_or_default(),
         finalization: Json::Null,
     });
+    // The events the call wrote, as WatchJob serves them.
+    let events = [
+        adas_step::Event::ToolFinished {
+            tool: "lookup".into(),
+            is_error: false,
+            output: kept.clone(),
+        },
+        adas_step::Event::ToolFinished {
+            tool: "lookup".into(),
+            is_error: true,
+            output: Json::String(error.clone()),
+        },
+    ];
+    let watched: Vec<_> = events
+        .iter()
+        .map(|event| {
+            let logged = adas_jobs::JobEvent {
+                kind: event.kind(),
+                status: adas_jobs::JobStatus::Running,
+                outcome_class: None,
+                message: event.message(),
+                data: event.detail(),
+                time: String::new(),
+                job_version: 2,
+            };
+            adas_wire::event(("crm", "j-1"), "1-0", &logged, &record.personal)
+        })
+        .collect();
     let stored = StoredJob { record, version: 3 };
     format!(
-        "{:?}{:?}",
+        "{:?}{:?}{watched:?}",
         adas_wire::job(&stored),
         adas_wire::job_basic(&stored)
     )
@@ -104,10 +133,19 @@ proptest! {
         output in result(),
         plain in secret(),
         leaked in secret(),
+        prose in secret(),
+        as_prose in any::<bool>(),
     ) {
         let skill = OperationalSkill::from_source("crm", SKILL).expect("the skill loads");
         let mut hidden = Vec::new();
         secrets(&output, &mut hidden);
+        // A server answering in prose, or a JSON block beside a prose one.
+        let output = if as_prose {
+            hidden.push(prose.clone());
+            json!({"text": format!("{output}\nCustomer on file, SSN: {prose}")})
+        } else {
+            output
+        };
         // A server's error, in JSON and in plain text, carrying filtered fields.
         let error = format!(
             "lookup failed: ssn: {plain}; {}",
