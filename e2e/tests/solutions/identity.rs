@@ -201,3 +201,92 @@ pub(super) async fn a_deleted_consumer_cannot_come_back_from_a_template() {
         .unwrap_err();
     assert_eq!(gone.code(), tonic::Code::NotFound);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_personal_grant_is_masked_wherever_its_call_is_shown() {
+    // The booking waits for a supervisor: its call is shown on the job, the
+    // approval card, the inbox, the events and the log while it waits.
+    let edit = |slag: &str, document: &mut Value| match slag {
+        "identity-gateway" => caller_only(document),
+        _ => {
+            let rule = serde_json::json!({
+                "tool_id": "calendar.event.create",
+                "action": "require_approval",
+                "approver": "supervisor"
+            });
+            match document["policy"]["approvals"].as_array_mut() {
+                Some(rules) => rules.push(rule),
+                None => document["policy"]["approvals"] = serde_json::json!([rule]),
+            }
+        }
+    };
+    let scheduling = Scheduling::start_logged(
+        "solution-personal-grant",
+        edit,
+        &[("ADAS_LOG", "info")],
+        true,
+    )
+    .await;
+    let gateway = verified(&scheduling, "alice", "alice@company.com").await;
+    assert_eq!(status(&gateway), pb::JobStatus::Completed, "{gateway:?}");
+    let held = scheduling
+        .turn("alice", &gateway.conversation, "", &crate::book(None))
+        .await;
+    assert_eq!(held.slag, "scheduling-agent", "{held:?}");
+    let approval = held
+        .waiting
+        .as_ref()
+        .and_then(|waiting| waiting.approval.clone())
+        .unwrap_or_else(|| panic!("waits for a supervisor: {held:?}"));
+    // The injected organizer is the grant's value: masked on the card.
+    let organizer = approval
+        .arguments
+        .as_ref()
+        .and_then(|arguments| arguments.fields.get("organizer_id"))
+        .and_then(|value| match &value.kind {
+            Some(prost_types::value::Kind::StringValue(text)) => Some(text.clone()),
+            _ => None,
+        });
+    assert_eq!(organizer.as_deref(), Some("***"), "{approval:?}");
+    let events = scheduling.events("alice", &held).await;
+    let job_page = console_page(&scheduling.suite, "sam", &format!("/{}", held.name)).await;
+    let inbox = console_page(&scheduling.suite, "sam", "/inbox").await;
+    assert!(inbox.contains("calendar.event.create"), "{inbox}");
+    let seen_by_sam = scheduling
+        .suite
+        .jobs("sam")
+        .await
+        .get_job(pb::GetJobRequest {
+            name: held.name.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    for shown in [
+        format!("{held:?}"),
+        format!("{seen_by_sam:?}"),
+        format!("{events:?}"),
+        job_page,
+        inbox,
+        scheduling.suite.log(),
+    ] {
+        assert!(!shown.contains("u-alice"), "u-alice in {shown}");
+    }
+    // Approved, the call runs with the real value: masking is of what is
+    // shown, never of what is sent.
+    let mut gate = scheduling.suite.gate("sam").await;
+    gate.decide_approval(pb::DecideApprovalRequest {
+        job: held.name.clone(),
+        correlation_id: held.waiting.as_ref().unwrap().correlation_id.clone(),
+        decision: pb::ApprovalDecision::Approve as i32,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let booked = scheduling.suite.settle("alice", &held.name).await;
+    assert_eq!(status(&booked), pb::JobStatus::Completed, "{booked:?}");
+    let created = executed(&scheduling.log, "event.create");
+    assert_eq!(created[0]["arguments"]["organizer_id"], "u-alice");
+    assert!(!format!("{booked:?}").contains("u-alice"), "{booked:?}");
+    assert!(!scheduling.suite.log().contains("u-alice"), "logged");
+}
