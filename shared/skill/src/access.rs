@@ -549,6 +549,51 @@ pub fn validate(skill: &Skill, report: &mut dyn FnMut(&str, &'static str, String
     }
 }
 
+/// Grant mappings whose tool is a personal (`pii_*`) lookup that reads its
+/// key from the conversation: whoever types another person's value would be
+/// issued that person's grants (the scheduling gateway as exported). A
+/// warning each, at the mapping's tool, naming the fix: the key injected
+/// from the signed-in principal.
+pub fn borrowable_identities(skill: &Skill) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (m, mapping) in skill.grant_mappings.iter().enumerate() {
+        if mapping.grants.is_empty() || !crate::filter::is_personal(skill, &mapping.tool) {
+            continue;
+        }
+        let Some(tool) = skill.tools.iter().find(|tool| tool.name == mapping.tool) else {
+            continue;
+        };
+        let bound: Vec<String> = injected(skill, &mapping.tool)
+            .into_iter()
+            .filter(|(_, key)| key.starts_with(PRINCIPAL_KEY))
+            .map(|(argument, _)| argument)
+            .collect();
+        let open: Vec<&str> = tool
+            .inputs
+            .iter()
+            .filter(|input| input.required && !bound.contains(&input.name))
+            .map(|input| input.name.as_str())
+            .collect();
+        if !bound.is_empty() || open.is_empty() {
+            continue;
+        }
+        out.push((
+            format!("grant_mappings[{m}].tool"),
+            format!(
+                "`{}` issues grants from a lookup of what the conversation gives it (`{}`): \
+                 a user who types another person's value is issued that person's grants; \
+                 bind it to the caller with an access rule `{{tools: [{}], effect: constrain, \
+                 inject: {{{}: \"${{principal.email}}\"}}}}` (a claim mapped to each key)",
+                mapping.tool,
+                open.join("`, `"),
+                mapping.tool,
+                open[0]
+            ),
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

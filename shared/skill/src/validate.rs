@@ -312,6 +312,9 @@ impl Checker<'_> {
         for (path, code, message) in access {
             self.error(&path, code, message);
         }
+        for (path, message) in crate::access::borrowable_identities(skill) {
+            self.warning(&path, crate::diagnostics::codes::INVALID_VALUE, message);
+        }
         if let Some(zone) = &skill.timezone
             && jiff::tz::TimeZone::get(zone).is_err()
         {

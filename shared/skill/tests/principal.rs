@@ -137,3 +137,32 @@ fn no_tool_result_issues_a_principals_fact_and_no_injection_is_a_literal() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn a_personal_lookup_that_issues_grants_from_typed_values_is_warned() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/identity-gateway.draft.skill.json"
+    );
+    let exported = std::fs::read_to_string(path).unwrap();
+    let warned = |source: &str| {
+        load_detected(source, Some("gateway.json"))
+            .diagnostics
+            .iter()
+            .filter(|d| !d.is_error() && d.message.contains("that person's grants"))
+            .map(|d| (d.path.clone(), d.line, d.column))
+            .collect::<Vec<_>>()
+    };
+    // As exported: the lookup reads whatever address is typed.
+    let found = warned(&exported);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].0.ends_with(".tool") && found[0].1 > 0, "{found:?}");
+    // Bound to the caller (the README's setup): nothing to warn.
+    let mut bound: Value = serde_json::from_str(&exported).unwrap();
+    bound["access_policy"]["rules"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"tools": ["identity.user.lookup"], "effect": "constrain",
+            "inject": {"email": "${principal.email}"}}));
+    assert!(warned(&bound.to_string()).is_empty());
+}
