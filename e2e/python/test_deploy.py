@@ -120,6 +120,18 @@ class Kubernetes(unittest.TestCase):
         self.assertEqual(config["ADAS_TEMPLATES_DIR"], "/opt/adas/skill-templates")
         self.assertEqual(config["ADAS_DEMO_MCP_URL"], "http://adas-demo-mcp:50060/mcp")
 
+    def test_every_pod_keys_its_audit_digests_with_the_one_secret(self):
+        # Digests compare across processes only under one key: the auth
+        # Secret's ADAS_AUDIT_KEY, read by every service through envFrom.
+        config = self.by_kind["ConfigMap"]["adas-config"]["data"]
+        self.assertEqual(config["ADAS_AUDIT_SECRET"], "env:ADAS_AUDIT_KEY")
+        for name, deployment in self.by_kind["Deployment"].items():
+            container = deployment["spec"]["template"]["spec"]["containers"][0]
+            sources = container.get("envFrom", [])
+            if any(source.get("configMapRef", {}).get("name") == "adas-config" for source in sources):
+                with self.subTest(deployment=name):
+                    self.assertTrue(any("secretRef" in source for source in sources))
+
 
     def test_one_address_routes_every_service_by_its_grpc_name(self):
         # Envoy (in the release): its routes name every adas.v1 service, each
@@ -189,6 +201,8 @@ class Compose(unittest.TestCase):
         environment = self.services["adas-orchestrator"]["environment"]
         self.assertEqual(environment["ADAS_DEMO_MCP_URL"], "http://adas-demo-mcp:50060/mcp")
         self.assertEqual(environment["ADAS_DURABILITY"], "strict")
+        self.assertEqual(environment["ADAS_AUDIT_SECRET"], "env:ADAS_AUDIT_KEY")
+        self.assertIn("ADAS_AUDIT_KEY", environment)
 
     def test_services_run_the_dockerfile_image_unprivileged_with_grpc_health(self):
         for name in [*SERVICES, "adas-demo-mcp", "console"]:

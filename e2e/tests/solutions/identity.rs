@@ -287,6 +287,13 @@ pub(super) async fn a_personal_grant_is_masked_wherever_its_call_is_shown() {
     assert_eq!(status(&booked), pb::JobStatus::Completed, "{booked:?}");
     let created = executed(&scheduling.log, "event.create");
     assert_eq!(created[0]["arguments"]["organizer_id"], "u-alice");
+    // Nor could the card's digest be hashed back to the value it masks.
+    let sent = created[0]["arguments"].as_object().unwrap();
+    assert_ne!(
+        approval.call_digest,
+        adas_e2e::invariants::call_digest("calendar.event.create", sent)
+    );
+    assert_eq!(approval.call_digest.len(), 64);
     assert!(!format!("{booked:?}").contains("u-alice"), "{booked:?}");
     assert!(!scheduling.suite.log().contains("u-alice"), "logged");
 }

@@ -342,6 +342,20 @@ pub fn grant_digest(value: &Json) -> String {
     hex::encode(mac.finalize().into_bytes())
 }
 
+/// A call digest as a job with personal values shows it: HMAC-SHA256 (hex)
+/// of the digest under the audit secret. The plain digest hashes the call's
+/// arguments in clear, so next to arguments shown as `***` it would let a
+/// short personal value be found by hashing guesses; the shown one names the
+/// same call on every page and event, and reveals nothing.
+pub fn shown_call_digest(digest: &str) -> String {
+    use hmac::{KeyInit, Mac};
+    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(audit_key())
+        .expect("HMAC takes a key of any length");
+    mac.update(b"call_digest\0");
+    mac.update(digest.as_bytes());
+    hex::encode(mac.finalize().into_bytes())
+}
+
 static AUDIT_KEY: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
 
 /// Keys this process' audit digests with the deployment's secret (once, at

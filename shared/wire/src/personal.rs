@@ -31,12 +31,24 @@ pub fn mask<M: Message + Default>(message: M, full_name: &str, personal: &[Strin
     M::decode(dynamic.encode_to_vec().as_slice()).unwrap_or(message)
 }
 
+/// The name of a call's digest, as a field of the contract and as a key of
+/// an event's detail: shown keyed ([`adas_step::shown_call_digest`]).
+const CALL_DIGEST: &str = "call_digest";
+
 fn mask_message(message: &mut DynamicMessage, personal: &[String]) {
     let fields: Vec<_> = message.descriptor().fields().collect();
     for field in fields {
-        if message.has_field(&field) {
-            mask_value(message.get_field_mut(&field), personal);
+        if !message.has_field(&field) {
+            continue;
         }
+        let value = message.get_field_mut(&field);
+        if field.name() == CALL_DIGEST
+            && let Value::String(digest) = value
+        {
+            *digest = adas_step::shown_call_digest(digest);
+            continue;
+        }
+        mask_value(value, personal);
     }
 }
 
@@ -50,7 +62,23 @@ fn mask_value(value: &mut Value, personal: &[String]) {
         }
         Value::Message(message) => mask_message(message, personal),
         Value::List(items) => items.iter_mut().for_each(|item| mask_value(item, personal)),
-        Value::Map(map) => map.values_mut().for_each(|item| mask_value(item, personal)),
+        Value::Map(map) => {
+            for (key, item) in map.iter_mut() {
+                // An event's detail (a Struct) keeps the digest under its name.
+                if matches!(key, prost_reflect::MapKey::String(name) if name == CALL_DIGEST)
+                    && let Value::Message(inner) = item
+                    && let Some(Value::String(digest)) =
+                        inner.get_field_by_name("string_value").map(|v| v.into_owned())
+                {
+                    inner.set_field_by_name(
+                        "string_value",
+                        Value::String(adas_step::shown_call_digest(&digest)),
+                    );
+                    continue;
+                }
+                mask_value(item, personal);
+            }
+        }
         _ => {}
     }
 }
@@ -58,6 +86,39 @@ fn mask_value(value: &mut Value, personal: &[String]) {
 #[cfg(test)]
 mod tests {
     use adas_proto::pb;
+
+    #[test]
+    fn a_jobs_call_digests_are_shown_keyed_when_it_has_personal_values() {
+        let detail: prost_types::Struct = serde_json::from_value::<serde_json::Value>(
+            serde_json::json!({"gate": {"call_digest": "d1", "verdict": "allow"}}),
+        )
+        .map(|value| adas_runtime::convert::json_to_struct(&value))
+        .unwrap();
+        let event = pb::JobEvent {
+            data: Some(detail),
+            ..Default::default()
+        };
+        let job = pb::Job {
+            waiting: Some(pb::Waiting {
+                approval: Some(pb::ApprovalRequest {
+                    call_digest: "d1".into(),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let digest = |job: &pb::Job| job.waiting.as_ref().unwrap().approval.as_ref().unwrap().call_digest.clone();
+        let shown = adas_step::shown_call_digest("d1");
+        assert_ne!(shown, "d1");
+        let masked = super::mask(job.clone(), "adas.v1.Job", &["u-alice".to_owned()]);
+        assert_eq!(digest(&masked), shown);
+        let masked = super::mask(event, "adas.v1.JobEvent", &["u-alice".to_owned()]);
+        assert!(format!("{masked:?}").contains(&shown), "{masked:?}");
+        assert!(!format!("{masked:?}").contains("\"d1\""), "{masked:?}");
+        // Nothing personal, nothing hidden: the digest is the call's own.
+        assert_eq!(digest(&super::mask(job, "adas.v1.Job", &[])), "d1");
+    }
 
     #[test]
     fn every_string_of_a_job_is_masked_at_any_depth() {
