@@ -322,3 +322,69 @@ async fn a_newest_first_page_token_is_sealed_for_its_caller() {
         Code::InvalidArgument
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn skill_and_template_page_tokens_are_sealed_for_their_list() {
+    let suite = Suite::start("sec-list-skills");
+    for name in ["skills/first", "skills/second"] {
+        suite
+            .registry("root")
+            .await
+            .put_skill(pb::PutSkillRequest {
+                name: name.into(),
+                source: "problem: {statement: A skill}\nintents: {supported: [{id: hello, examples: [say hello]}]}\ntools: []\n".into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+    }
+    let mut registry = suite.registry("alice").await;
+    let first = registry
+        .list_skills(pb::ListSkillsRequest {
+            page_size: 1,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let token = first.next_page_token.clone();
+    assert!(token.starts_with('s') && token.len() > 40, "{token}");
+    // The next page follows from it, for the same tenant's list.
+    let second = registry
+        .list_skills(pb::ListSkillsRequest {
+            page_size: 1,
+            page_token: token.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_ne!(first.skills[0].name, second.skills[0].name);
+    // Another tenant's list, the templates' list, an offset: none is a way in.
+    let elsewhere = suite
+        .registry("g-user")
+        .await
+        .list_skills(pb::ListSkillsRequest {
+            page_size: 1,
+            page_token: token.clone(),
+            ..Default::default()
+        })
+        .await;
+    assert_eq!(code(elsewhere), Code::InvalidArgument);
+    let templates = registry
+        .list_templates(pb::ListTemplatesRequest {
+            page_size: 1,
+            page_token: token,
+            ..Default::default()
+        })
+        .await;
+    assert_eq!(code(templates), Code::InvalidArgument);
+    let offset = registry
+        .list_skills(pb::ListSkillsRequest {
+            page_size: 1,
+            page_token: "o1".into(),
+            ..Default::default()
+        })
+        .await;
+    assert_eq!(code(offset), Code::InvalidArgument);
+}

@@ -402,7 +402,7 @@ impl OrchestratorService for Orchestrator {
         let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
         let query = JobQuery::of(&request)?;
-        let window = page_window(request.page_size, "").map_err(|reason| {
+        let window = page_window(request.page_size, "", "").map_err(|reason| {
             OrchestratorError::InvalidField {
                 field: "page_size",
                 reason,

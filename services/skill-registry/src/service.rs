@@ -21,12 +21,14 @@ impl SkillRegistryService for SkillRegistry {
     ) -> Result<Response<pb::ListSkillsResponse>, Status> {
         let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
-        let window = page_window(request.page_size, &request.page_token).map_err(|reason| {
-            RegistryError::InvalidField {
-                field: "page_token",
-                reason,
-            }
-        })?;
+        let scope = format!("{tenant} skills");
+        let window =
+            page_window(request.page_size, &request.page_token, &scope).map_err(|reason| {
+                RegistryError::InvalidField {
+                    field: "page_token",
+                    reason,
+                }
+            })?;
         let (skills, total) = self
             .with_catalog(&tenant, move |catalog| {
                 let slags = catalog.list()?;
@@ -48,7 +50,7 @@ impl SkillRegistryService for SkillRegistry {
             .await?;
         Ok(adas_runtime::reply(pb::ListSkillsResponse {
             skills,
-            next_page_token: next_page_token(window, total),
+            next_page_token: next_page_token(window, total, &scope),
         }))
     }
 
@@ -218,12 +220,14 @@ impl SkillRegistryService for SkillRegistry {
     ) -> Result<Response<pb::ListTemplatesResponse>, Status> {
         let tenant = adas_runtime::auth::tenant(&request)?;
         let request = request.into_inner();
-        let window = page_window(request.page_size, &request.page_token).map_err(|reason| {
-            RegistryError::InvalidField {
-                field: "page_token",
-                reason,
-            }
-        })?;
+        let scope = format!("{tenant} templates");
+        let window =
+            page_window(request.page_size, &request.page_token, &scope).map_err(|reason| {
+                RegistryError::InvalidField {
+                    field: "page_token",
+                    reason,
+                }
+            })?;
         let templates = self
             .with_catalog(&tenant, |catalog| catalog.templates())
             .await?;
@@ -239,7 +243,7 @@ impl SkillRegistryService for SkillRegistry {
                     description: template.description,
                 })
                 .collect(),
-            next_page_token: next_page_token(window, total),
+            next_page_token: next_page_token(window, total, &scope),
         }))
     }
 

@@ -43,6 +43,36 @@ pub fn call_digest(tool: &str, args: &Map<String, Json>) -> String {
     hex::encode(hasher.finalize())
 }
 
+static AUDIT_KEY: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+
+/// Keys this process' audit digests and sealed tokens with the deployment's
+/// secret (once, at startup, before any is made); false when a key was
+/// already in use.
+pub fn set_audit_key(key: Vec<u8>) -> bool {
+    AUDIT_KEY.set(key).is_ok()
+}
+
+fn audit_key() -> &'static [u8] {
+    AUDIT_KEY.get_or_init(|| {
+        let mut key = vec![0u8; 32];
+        getrandom::fill(&mut key).expect("the system's randomness");
+        key
+    })
+}
+
+/// HMAC-SHA256 of `parts`, one after another, under the audit secret (a
+/// random one per process until [`set_audit_key`]): what the deployment
+/// shows or hands out that must not be guessed or forged.
+pub fn keyed(parts: &[&[u8]]) -> [u8; 32] {
+    use hmac::{KeyInit, Mac};
+    let mut mac =
+        hmac::Hmac::<Sha256>::new_from_slice(audit_key()).expect("HMAC takes a key of any length");
+    for part in parts {
+        mac.update(part);
+    }
+    mac.finalize().into_bytes().into()
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

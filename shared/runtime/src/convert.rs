@@ -92,8 +92,10 @@ pub struct PageWindow {
     pub size: usize,
 }
 
-/// Decodes `page_size`/`page_token`; a token this server did not issue is refused.
-pub fn page_window(page_size: i32, page_token: &str) -> Result<PageWindow, String> {
+/// Decodes `page_size`/`page_token` of the list `scope` (its tenant and
+/// name, e.g. `acme skills`); a token this deployment did not issue for that
+/// list is refused.
+pub fn page_window(page_size: i32, page_token: &str, scope: &str) -> Result<PageWindow, String> {
     if page_size < 0 {
         return Err("page_size must not be negative".into());
     }
@@ -105,22 +107,61 @@ pub fn page_window(page_size: i32, page_token: &str) -> Result<PageWindow, Strin
     let offset = if page_token.is_empty() {
         0
     } else {
-        page_token
-            .strip_prefix("o")
-            .and_then(|offset| offset.parse::<usize>().ok())
-            .ok_or_else(|| "page_token was not issued by this server".to_owned())?
+        open_offset(page_token, scope)
+            .ok_or_else(|| "page_token was not issued by this server for this list".to_owned())?
     };
     Ok(PageWindow { offset, size })
 }
 
-/// The token of the page after `window` when `total` items exist; empty on the last page.
-pub fn next_page_token(window: PageWindow, total: usize) -> String {
+/// The token of the page after `window` of `scope` when `total` items exist;
+/// empty on the last page.
+pub fn next_page_token(window: PageWindow, total: usize, scope: &str) -> String {
     let next = window.offset + window.size;
     if next < total {
-        format!("o{next}")
+        seal_offset(next, scope)
     } else {
         String::new()
     }
+}
+
+// A page token is its offset sealed: a random nonce, the offset masked with
+// a pad keyed (the audit secret) by the nonce and the list, and a tag over
+// all of it. It reads as noise and serves only the list it was issued for —
+// the job lists' tokens (adas-jobs' page.rs) are sealed the same way.
+fn seal_offset(offset: usize, scope: &str) -> String {
+    let mut nonce = [0u8; 8];
+    getrandom::fill(&mut nonce).expect("the OS random source");
+    let pad = adas_dia::digest::keyed(&[b"page-pad\0", &nonce, scope.as_bytes()]);
+    let mut masked = (offset as u64).to_be_bytes();
+    for (byte, mask) in masked.iter_mut().zip(pad) {
+        *byte ^= mask;
+    }
+    let tag = adas_dia::digest::keyed(&[b"page-tag\0", &nonce, &masked, scope.as_bytes()]);
+    format!(
+        "s{}{}{}",
+        hex::encode(nonce),
+        hex::encode(masked),
+        hex::encode(&tag[..12])
+    )
+}
+
+fn open_offset(token: &str, scope: &str) -> Option<usize> {
+    let bytes = hex::decode(token.strip_prefix('s')?).ok()?;
+    if bytes.len() != 8 + 8 + 12 {
+        return None;
+    }
+    let (nonce, rest) = bytes.split_at(8);
+    let (masked, tag) = rest.split_at(8);
+    let expected = adas_dia::digest::keyed(&[b"page-tag\0", nonce, masked, scope.as_bytes()]);
+    if expected[..12] != *tag {
+        return None;
+    }
+    let pad = adas_dia::digest::keyed(&[b"page-pad\0", nonce, scope.as_bytes()]);
+    let mut offset = [0u8; 8];
+    for ((out, byte), mask) in offset.iter_mut().zip(masked).zip(pad) {
+        *out = byte ^ mask;
+    }
+    usize::try_from(u64::from_be_bytes(offset)).ok()
 }
 
 #[cfg(test)]
@@ -136,24 +177,41 @@ mod tests {
     }
 
     #[test]
-    fn page_tokens() {
+    fn page_tokens_are_sealed_for_their_list() {
         assert_eq!(
-            page_window(0, "").unwrap(),
+            page_window(0, "", "acme skills").unwrap(),
             PageWindow {
                 offset: 0,
                 size: DEFAULT_PAGE_SIZE
             }
         );
+        let token = next_page_token(PageWindow { offset: 0, size: 10 }, 30, "acme skills");
+        assert!(!token.contains("10"), "{token}");
         assert_eq!(
-            page_window(5000, "o10").unwrap(),
+            page_window(5000, &token, "acme skills").unwrap(),
             PageWindow {
                 offset: 10,
                 size: MAX_PAGE_SIZE
             }
         );
-        assert!(page_window(1, "garbage").is_err());
-        assert!(page_window(-1, "").is_err());
-        assert_eq!(next_page_token(PageWindow { offset: 0, size: 2 }, 3), "o2");
-        assert_eq!(next_page_token(PageWindow { offset: 2, size: 2 }, 3), "");
+        // Two tokens for one place say nothing about each other.
+        assert_ne!(
+            token,
+            next_page_token(PageWindow { offset: 0, size: 10 }, 30, "acme skills")
+        );
+        // Another list's, another tenant's, a plain offset, a forged one: refused.
+        assert!(page_window(1, &token, "globex skills").is_err());
+        assert!(page_window(1, &token, "acme templates").is_err());
+        assert!(page_window(1, "o10", "acme skills").is_err());
+        let mut forged = token.clone().into_bytes();
+        let last = forged.len() - 1;
+        forged[last] = if forged[last] == b'0' { b'1' } else { b'0' };
+        assert!(page_window(1, &String::from_utf8(forged).unwrap(), "acme skills").is_err());
+        assert!(page_window(1, "garbage", "acme skills").is_err());
+        assert!(page_window(-1, "", "acme skills").is_err());
+        assert_eq!(
+            next_page_token(PageWindow { offset: 2, size: 2 }, 3, "acme skills"),
+            ""
+        );
     }
 }

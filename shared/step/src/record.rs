@@ -331,15 +331,12 @@ pub struct HandoffNote {
 }
 
 /// A grant value's fingerprint for audit records: HMAC-SHA256 (hex) of its
-/// JSON text under the deployment's audit secret ([`set_audit_key`]), so a
-/// short value (a user id, an SSN) cannot be found by hashing guesses.
-/// Events carry it instead of the value.
+/// JSON text under the deployment's audit secret
+/// ([`adas_dia::digest::set_audit_key`]), so a short value (a user id, an
+/// SSN) cannot be found by hashing guesses. Events carry it instead of the
+/// value.
 pub fn grant_digest(value: &Json) -> String {
-    use hmac::{KeyInit, Mac};
-    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(audit_key())
-        .expect("HMAC takes a key of any length");
-    mac.update(value.to_string().as_bytes());
-    hex::encode(mac.finalize().into_bytes())
+    hex::encode(adas_dia::digest::keyed(&[value.to_string().as_bytes()]))
 }
 
 /// A call digest as a job with personal values shows it: HMAC-SHA256 (hex)
@@ -348,28 +345,7 @@ pub fn grant_digest(value: &Json) -> String {
 /// short personal value be found by hashing guesses; the shown one names the
 /// same call on every page and event, and reveals nothing.
 pub fn shown_call_digest(digest: &str) -> String {
-    use hmac::{KeyInit, Mac};
-    let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(audit_key())
-        .expect("HMAC takes a key of any length");
-    mac.update(b"call_digest\0");
-    mac.update(digest.as_bytes());
-    hex::encode(mac.finalize().into_bytes())
-}
-
-static AUDIT_KEY: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
-
-/// Keys this process' audit digests with the deployment's secret (once, at
-/// startup, before any digest); false when a key was already in use.
-pub fn set_audit_key(key: Vec<u8>) -> bool {
-    AUDIT_KEY.set(key).is_ok()
-}
-
-fn audit_key() -> &'static [u8] {
-    AUDIT_KEY.get_or_init(|| {
-        let mut key = vec![0u8; 32];
-        getrandom::fill(&mut key).expect("the system's randomness");
-        key
-    })
+    hex::encode(adas_dia::digest::keyed(&[b"call_digest\0", digest.as_bytes()]))
 }
 
 /// The grants of `record` that still hold at `now_ms`: unexpired, and bound

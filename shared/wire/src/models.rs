@@ -96,7 +96,7 @@ pub fn audit_secret(config: &adas_runtime::ServerConfig) -> Result<(), adas_runt
         ));
     }
     // `adas up` calls this once per service in one process: the first sets it.
-    adas_step::set_audit_key(secret.0.into_bytes());
+    adas_dia::digest::set_audit_key(secret.0.into_bytes());
     Ok(())
 }
 
