@@ -664,3 +664,67 @@ mod more;
 
 #[path = "security/listing.rs"]
 mod listing;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_supervisor_who_supplied_a_value_of_the_call_cannot_approve_it() {
+    let suite = Suite::start("sec-four-eyes");
+    let asked = suite
+        .job(
+            "alice",
+            r#"process_refund(order_id="ORD-1", amount=ASK("How much?"))"#,
+        )
+        .await;
+    let question = asked.waiting.clone().expect("asks the amount");
+    // Olga, an operator who is also a supervisor, answers for alice.
+    suite
+        .dal("olga")
+        .await
+        .submit_input(pb::SubmitInputRequest {
+            job: asked.name.clone(),
+            correlation_id: question.correlation_id.clone(),
+            fields: HashMap::from([(
+                question.fields[0].name.clone(),
+                prost_types::Value {
+                    kind: Some(prost_types::value::Kind::NumberValue(900.0)),
+                },
+            )]),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let held = suite.settle("alice", &asked.name).await;
+    let waiting = held.waiting.clone().expect("held for approval");
+    assert_eq!(waiting.reason_code, "APPROVAL_REQUIRED", "{held:?}");
+    let decide = || pb::DecideApprovalRequest {
+        job: held.name.clone(),
+        correlation_id: waiting.correlation_id.clone(),
+        decision: pb::ApprovalDecision::Approve as i32,
+        ..Default::default()
+    };
+    // She chose the amount: approving it would be her call twice.
+    let refused = suite
+        .gate("olga")
+        .await
+        .decide_approval(decide())
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied, "{refused:?}");
+    // Nothing ran: the job still waits, with no refund among its calls.
+    let still = suite.settle("alice", &held.name).await;
+    assert_eq!(still.status, pb::JobStatus::Paused as i32, "{still:?}");
+    assert!(
+        still.tool_calls.iter().all(|call| call.tool != "process_refund"),
+        "{still:?}"
+    );
+    // Another supervisor decides, and the call runs once.
+    suite.gate("sam").await.decide_approval(decide()).await.unwrap();
+    let done = suite.settle("alice", &held.name).await;
+    assert_eq!(done.status, pb::JobStatus::Completed as i32, "{done:?}");
+    assert_eq!(
+        done.tool_calls
+            .iter()
+            .filter(|call| call.tool == "process_refund")
+            .count(),
+        1
+    );
+}
