@@ -294,5 +294,33 @@ fn keys_are_listed_rotated_and_revoked() {
     assert_eq!(output.status.code(), Some(3), "gone: not found");
     let output = adas(&["auth", "key", "rotate", "nobody", "--auth-file", file]);
     assert_eq!(output.status.code(), Some(3));
+
+    // A rewrite that keeps the old mtime (a restore, a copy with `cp -p`) is
+    // still read: the server compares contents, not times.
+    let kim = create("kim", "user");
+    assert!(
+        (0..500).any(|_| {
+            let served = as_key(&kim).status.code() == Some(0);
+            if !served {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            served
+        }),
+        "a new key is taken up"
+    );
+    let before = std::fs::metadata(&auth_file).unwrap().modified().unwrap();
+    let output = adas(&["auth", "key", "revoke", "kim", "--auth-file", file]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output).1);
+    std::fs::File::options()
+        .write(true)
+        .open(&auth_file)
+        .unwrap()
+        .set_modified(before)
+        .unwrap();
+    assert_eq!(
+        std::fs::metadata(&auth_file).unwrap().modified().unwrap(),
+        before
+    );
+    assert!(refused(&kim), "a revoked key stops working whatever the mtime");
     drop(service);
 }
