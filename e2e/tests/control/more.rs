@@ -394,6 +394,37 @@ pub(super) async fn the_console_cookie_is_a_session_that_sign_out_ends() {
             .any(|(name, value)| name == "location" && value.starts_with("/login")),
         "{headers:?}"
     );
+    // One principal signing in again and again ends only its own sessions:
+    // alice's stays while bob signs in forty times.
+    let sign_in = |who: &str| {
+        let body = format!("key={}", suite.keys[who]);
+        let request = format!(
+            "POST /login HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n\
+             Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n{body}",
+            body.len()
+        );
+        async move {
+            let (_, headers) = console_call(console, &request).await;
+            headers
+                .into_iter()
+                .find(|(name, _)| name == "set-cookie")
+                .and_then(|(_, value)| value.split(';').next().map(str::to_owned))
+                .expect("a session cookie")
+        }
+    };
+    let alices = sign_in("alice").await;
+    let mut bobs = Vec::new();
+    for _ in 0..40 {
+        bobs.push(sign_in("bob").await);
+    }
+    let (status, _) = console_call(console, &get(alices)).await;
+    assert!(status.contains(" 200 "), "alice signed out by bob: {status}");
+    // Bob's oldest went to make room for his newest.
+    let (status, _) = console_call(console, &get(bobs[0].clone())).await;
+    assert!(status.contains(" 303 "), "{status}");
+    let (status, _) = console_call(console, &get(bobs[39].clone())).await;
+    assert!(status.contains(" 200 "), "{status}");
 }
 
 /// `adas-demo-mcp` on `listen` (a fixed address, so a hostile one can take
