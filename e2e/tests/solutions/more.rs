@@ -492,3 +492,88 @@ pub(super) async fn a_schedule_every_second_starts_no_more_than_its_rate() {
         jobs.len()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn scheduled_side_effects_wait_for_their_approver_within_the_daily_and_tenant_caps()
+{
+    let root = adas_testkit::scratch_dir("triggers-caps");
+    let store = adas_e2e::invariants::CheckedStore::start(&root);
+    let suite = store.spawn_up(
+        &root,
+        &[
+            "--trigger-jobs-per-minute",
+            "10",
+            "--trigger-jobs-per-day",
+            "2",
+            "--trigger-tenant-jobs-per-minute",
+            "3",
+        ],
+        &[],
+    );
+    let channel = tonic::transport::Channel::from_shared(suite.endpoint())
+        .unwrap()
+        .connect_lazy();
+    // A refund every second, over the amount a supervisor must approve.
+    let template =
+        std::fs::read_to_string(adas_testkit::templates_dir().join("cs-tier-1.yaml")).unwrap();
+    let refunds = format!(
+        "{template}\ntriggers:\n  - id: nightly-refund\n    type: schedule\n    every: PT1S\n    prompt: refund $900 for order ORD-1\n"
+    );
+    let mut registry =
+        pb::skill_registry_service_client::SkillRegistryServiceClient::new(channel.clone());
+    for (slag, source) in [("refunds", refunds.as_str()), ("ledger-watch", TICKING)] {
+        registry
+            .put_skill(pb::PutSkillRequest {
+                name: format!("skills/{slag}"),
+                source: source.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+    }
+    // A rescan and several one-second periods (a duration to observe).
+    tokio::time::sleep(std::time::Duration::from_secs(10)).await;
+    let mut jobs = pb::orchestrator_service_client::OrchestratorServiceClient::new(channel);
+    let mut total = 0;
+    for slag in ["refunds", "ledger-watch"] {
+        let listed = jobs
+            .list_jobs(pb::ListJobsRequest {
+                parent: format!("skills/{slag}"),
+                page_size: 1000,
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .jobs;
+        // Each skill at most its daily cap, though ten a minute are allowed.
+        assert!(
+            !listed.is_empty() && listed.len() <= 2,
+            "{slag}: {}",
+            listed.len()
+        );
+        total += listed.len();
+        if slag != "refunds" {
+            continue;
+        }
+        for job in &listed {
+            let full = jobs
+                .get_job(pb::GetJobRequest {
+                    name: job.name.clone(),
+                })
+                .await
+                .unwrap()
+                .into_inner();
+            // Nobody approved: no refund ran, the job waits (or asks) still.
+            assert!(
+                full.tool_calls
+                    .iter()
+                    .all(|call| call.tool != "process_refund"),
+                "{full:?}"
+            );
+            assert_eq!(full.status, pb::JobStatus::Paused as i32, "{full:?}");
+        }
+    }
+    // And the tenant at most its own rate.
+    assert!(total <= 3, "the tenant passed its rate: {total}");
+}
