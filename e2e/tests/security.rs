@@ -713,11 +713,19 @@ async fn a_supervisor_who_supplied_a_value_of_the_call_cannot_approve_it() {
     let still = suite.settle("alice", &held.name).await;
     assert_eq!(still.status, pb::JobStatus::Paused as i32, "{still:?}");
     assert!(
-        still.tool_calls.iter().all(|call| call.tool != "process_refund"),
+        still
+            .tool_calls
+            .iter()
+            .all(|call| call.tool != "process_refund"),
         "{still:?}"
     );
     // Another supervisor decides, and the call runs once.
-    suite.gate("sam").await.decide_approval(decide()).await.unwrap();
+    suite
+        .gate("sam")
+        .await
+        .decide_approval(decide())
+        .await
+        .unwrap();
     let done = suite.settle("alice", &held.name).await;
     assert_eq!(done.status, pb::JobStatus::Completed as i32, "{done:?}");
     assert_eq!(

@@ -321,6 +321,9 @@ fn keys_are_listed_rotated_and_revoked() {
         std::fs::metadata(&auth_file).unwrap().modified().unwrap(),
         before
     );
-    assert!(refused(&kim), "a revoked key stops working whatever the mtime");
+    assert!(
+        refused(&kim),
+        "a revoked key stops working whatever the mtime"
+    );
     drop(service);
 }

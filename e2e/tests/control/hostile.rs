@@ -91,10 +91,7 @@ pub(super) async fn a_deep_expression_in_one_string_is_refused_at_its_line_and_t
         at("grant_mappings[0].grants[0].condition"),
         (10, column_of(10, "'(((")),
     );
-    assert_eq!(
-        at("tools[0].inputs[0].pattern"),
-        (4, column_of(4, "'(((")),
-    );
+    assert_eq!(at("tools[0].inputs[0].pattern"), (4, column_of(4, "'(((")),);
     assert_eq!(at("triggers[0].every"), (12, column_of(12, "\"P999")));
     let message = &validated
         .diagnostics
@@ -128,10 +125,9 @@ pub(super) async fn a_deep_expression_in_one_string_is_refused_at_its_line_and_t
         .find(|violation| violation.field == "source.grant_mappings[0].grants[0].condition")
         .unwrap_or_else(|| panic!("{violations:?}"));
     assert!(
-        condition.description.contains(&format!(
-            "10:{}",
-            column_of(10, "'(((")
-        )),
+        condition
+            .description
+            .contains(&format!("10:{}", column_of(10, "'((("))),
         "{condition:?}"
     );
     assert_eq!(
@@ -388,7 +384,11 @@ pub(super) async fn filtered_fields_never_leave_by_text_blocks_or_errors() {
         .await;
         jobs.push(job);
     }
-    for (done, name) in [(&jobs[0], "Ann Lee"), (&jobs[3], "Ann Lee"), (&jobs[4], "Bo Chan")] {
+    for (done, name) in [
+        (&jobs[0], "Ann Lee"),
+        (&jobs[3], "Ann Lee"),
+        (&jobs[4], "Bo Chan"),
+    ] {
         assert_eq!(done.status, pb::JobStatus::Completed as i32, "{done:?}");
         assert!(format!("{done:?}").contains(name), "the rest is kept");
     }

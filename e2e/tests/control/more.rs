@@ -419,7 +419,10 @@ pub(super) async fn the_console_cookie_is_a_session_that_sign_out_ends() {
         bobs.push(sign_in("bob").await);
     }
     let (status, _) = console_call(console, &get(alices)).await;
-    assert!(status.contains(" 200 "), "alice signed out by bob: {status}");
+    assert!(
+        status.contains(" 200 "),
+        "alice signed out by bob: {status}"
+    );
     // Bob's oldest went to make room for his newest.
     let (status, _) = console_call(console, &get(bobs[0].clone())).await;
     assert!(status.contains(" 303 "), "{status}");

@@ -354,7 +354,6 @@ async fn skill_and_template_page_tokens_are_sealed_for_their_list() {
         .list_skills(pb::ListSkillsRequest {
             page_size: 1,
             page_token: token.clone(),
-            ..Default::default()
         })
         .await
         .unwrap()
@@ -367,7 +366,6 @@ async fn skill_and_template_page_tokens_are_sealed_for_their_list() {
         .list_skills(pb::ListSkillsRequest {
             page_size: 1,
             page_token: token.clone(),
-            ..Default::default()
         })
         .await;
     assert_eq!(code(elsewhere), Code::InvalidArgument);
@@ -375,7 +373,6 @@ async fn skill_and_template_page_tokens_are_sealed_for_their_list() {
         .list_templates(pb::ListTemplatesRequest {
             page_size: 1,
             page_token: token,
-            ..Default::default()
         })
         .await;
     assert_eq!(code(templates), Code::InvalidArgument);
@@ -383,7 +380,6 @@ async fn skill_and_template_page_tokens_are_sealed_for_their_list() {
         .list_skills(pb::ListSkillsRequest {
             page_size: 1,
             page_token: "o1".into(),
-            ..Default::default()
         })
         .await;
     assert_eq!(code(offset), Code::InvalidArgument);

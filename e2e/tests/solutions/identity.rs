@@ -192,7 +192,11 @@ pub(super) async fn a_deleted_consumer_cannot_come_back_from_a_template() {
         .await
         .unwrap_err();
     assert_eq!(refused.code(), tonic::Code::FailedPrecondition);
-    assert!(refused.message().contains("contract"), "{}", refused.message());
+    assert!(
+        refused.message().contains("contract"),
+        "{}",
+        refused.message()
+    );
     let gone = registry
         .get_skill(pb::GetSkillRequest {
             name: "skills/scheduling-agent".into(),

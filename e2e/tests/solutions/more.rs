@@ -495,7 +495,7 @@ pub(super) async fn a_schedule_every_second_starts_no_more_than_its_rate() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 pub(super) async fn scheduled_side_effects_wait_for_their_approver_within_the_daily_and_tenant_caps()
-{
+ {
     let root = adas_testkit::scratch_dir("triggers-caps");
     let store = adas_e2e::invariants::CheckedStore::start(&root);
     let suite = store.spawn_up(

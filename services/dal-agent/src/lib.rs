@@ -346,8 +346,8 @@ impl DalAgentService for DalAgentServer {
         let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
         let slag = parse_skill_name(&request.parent).map_err(|reason| invalid("parent", reason))?;
-        let window =
-            page_window(request.page_size, "", "").map_err(|reason| invalid("page_size", reason))?;
+        let window = page_window(request.page_size, "", "")
+            .map_err(|reason| invalid("page_size", reason))?;
         // The position in the skill's waiting index is sealed: it counts
         // every tenant's waiting jobs (adas_jobs page.rs).
         let caller = format!("{}/{}", principal.tenant, principal.name);

@@ -185,7 +185,14 @@ mod tests {
                 size: DEFAULT_PAGE_SIZE
             }
         );
-        let token = next_page_token(PageWindow { offset: 0, size: 10 }, 30, "acme skills");
+        let token = next_page_token(
+            PageWindow {
+                offset: 0,
+                size: 10,
+            },
+            30,
+            "acme skills",
+        );
         assert!(!token.contains("10"), "{token}");
         assert_eq!(
             page_window(5000, &token, "acme skills").unwrap(),
@@ -197,7 +204,14 @@ mod tests {
         // Two tokens for one place say nothing about each other.
         assert_ne!(
             token,
-            next_page_token(PageWindow { offset: 0, size: 10 }, 30, "acme skills")
+            next_page_token(
+                PageWindow {
+                    offset: 0,
+                    size: 10
+                },
+                30,
+                "acme skills"
+            )
         );
         // Another list's, another tenant's, a plain offset, a forged one: refused.
         assert!(page_window(1, &token, "globex skills").is_err());

@@ -83,11 +83,11 @@ fn mask_in_strings(skill: &Skill, value: &mut Value) {
             Value::String(text) => {
                 // A JSON document inside a string is filtered as a result.
                 let trimmed = text.trim_start();
-                if trimmed.starts_with('{') || trimmed.starts_with('[') {
-                    if let Ok(mut inner) = serde_json::from_str::<Value>(text) {
-                        filter_structure(skill, &mut inner);
-                        *text = inner.to_string();
-                    }
+                if (trimmed.starts_with('{') || trimmed.starts_with('['))
+                    && let Ok(mut inner) = serde_json::from_str::<Value>(text)
+                {
+                    filter_structure(skill, &mut inner);
+                    *text = inner.to_string();
                 }
                 *text = mask_plain(skill, text);
             }

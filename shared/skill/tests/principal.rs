@@ -103,7 +103,12 @@ fn the_principals_facts_fill_a_call_and_refuse_any_other_value() {
         ..Principal::default()
     };
     assert_eq!(
-        apply(&skill, "identity.lookup", &unmapped.facts(), &mut Map::new()),
+        apply(
+            &skill,
+            "identity.lookup",
+            &unmapped.facts(),
+            &mut Map::new()
+        ),
         Verdict::Missing(vec!["principal.email".into()])
     );
     assert_eq!(
@@ -162,7 +167,9 @@ fn a_personal_lookup_that_issues_grants_from_typed_values_is_warned() {
     bound["access_policy"]["rules"]
         .as_array_mut()
         .unwrap()
-        .push(json!({"tools": ["identity.user.lookup"], "effect": "constrain",
-            "inject": {"email": "${principal.email}"}}));
+        .push(
+            json!({"tools": ["identity.user.lookup"], "effect": "constrain",
+            "inject": {"email": "${principal.email}"}}),
+        );
     assert!(warned(&bound.to_string()).is_empty());
 }

@@ -345,7 +345,10 @@ pub fn grant_digest(value: &Json) -> String {
 /// short personal value be found by hashing guesses; the shown one names the
 /// same call on every page and event, and reveals nothing.
 pub fn shown_call_digest(digest: &str) -> String {
-    hex::encode(adas_dia::digest::keyed(&[b"call_digest\0", digest.as_bytes()]))
+    hex::encode(adas_dia::digest::keyed(&[
+        b"call_digest\0",
+        digest.as_bytes(),
+    ]))
 }
 
 /// The grants of `record` that still hold at `now_ms`: unexpired, and bound

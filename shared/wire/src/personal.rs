@@ -67,8 +67,9 @@ fn mask_value(value: &mut Value, personal: &[String]) {
                 // An event's detail (a Struct) keeps the digest under its name.
                 if matches!(key, prost_reflect::MapKey::String(name) if name == CALL_DIGEST)
                     && let Value::Message(inner) = item
-                    && let Some(Value::String(digest)) =
-                        inner.get_field_by_name("string_value").map(|v| v.into_owned())
+                    && let Some(Value::String(digest)) = inner
+                        .get_field_by_name("string_value")
+                        .map(|v| v.into_owned())
                 {
                     inner.set_field_by_name(
                         "string_value",
@@ -108,7 +109,16 @@ mod tests {
             }),
             ..Default::default()
         };
-        let digest = |job: &pb::Job| job.waiting.as_ref().unwrap().approval.as_ref().unwrap().call_digest.clone();
+        let digest = |job: &pb::Job| {
+            job.waiting
+                .as_ref()
+                .unwrap()
+                .approval
+                .as_ref()
+                .unwrap()
+                .call_digest
+                .clone()
+        };
         let shown = adas_step::shown_call_digest("d1");
         assert_ne!(shown, "d1");
         let masked = super::mask(job.clone(), "adas.v1.Job", &["u-alice".to_owned()]);
