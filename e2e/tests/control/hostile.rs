@@ -216,7 +216,12 @@ pub(super) async fn a_tool_its_server_hides_from_the_list_is_never_called() {
         assert_eq!(job.status, pb::JobStatus::Failed as i32, "{job:?}");
         assert_eq!(job.outcome_class, pb::OutcomeClass::PolicyDenied as i32);
         let error = job.error.clone().unwrap().message;
-        let hidden = |text: &str| text.contains("not served") || text.contains("current tool list");
+        // Refused as hidden — not merely as unchecked, which a recheck that
+        // always failed would also say.
+        let hidden = |text: &str| {
+            text.contains("not in its server's current tool list")
+                && !text.contains("cannot be checked")
+        };
         assert!(hidden(&error), "{error}");
         // The reason is on the job's record too: its last event says it.
         let events = watched(&suite, "alice", &job).await;
@@ -295,6 +300,19 @@ pub(super) async fn another_tenants_admin_cannot_drop_a_tenants_connectors() {
         .await;
     assert_eq!(code(dropped), Code::NotFound);
     assert!(!suite.keys_with(&format!("tools:mcp:{uri}")).is_empty());
+    // Its own admin may: the server is acme's connector's.
+    let dropped = registry
+        .invalidate_tool_cache(pb::InvalidateToolCacheRequest {
+            target: Some(pb::invalidate_tool_cache_request::Target::ServerUri(
+                uri.clone(),
+            )),
+            request_id: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(dropped.invalidated_entries >= 1, "{dropped:?}");
+    assert!(suite.keys_with(&format!("tools:mcp:{uri}")).is_empty());
     // acme's connector is acme's data: still there, still where it was.
     let listed = registry
         .list_connectors(pb::ListConnectorsRequest {})

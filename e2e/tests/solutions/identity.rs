@@ -21,6 +21,16 @@ fn caller_only(gateway: &mut Value) {
     gateway["tools"][0]["security"]["reveal"] = serde_json::json!(["name", "status"]);
 }
 
+/// A refusal that names the contract it keeps.
+fn refused_for_its_contract(refused: &tonic::Status, code: tonic::Code) {
+    assert_eq!(refused.code(), code, "{refused:?}");
+    assert!(
+        refused.message().contains("contract"),
+        "{}",
+        refused.message()
+    );
+}
+
 fn looked_up(log: &Path) -> Vec<String> {
     executed(log, "user.lookup")
         .iter()
@@ -139,12 +149,7 @@ pub(super) async fn a_worker_that_would_break_the_contract_is_refused_when_put()
         })
         .await
         .unwrap_err();
-    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
-    assert!(
-        refused.message().contains("contract"),
-        "{}",
-        refused.message()
-    );
+    refused_for_its_contract(&refused, tonic::Code::InvalidArgument);
     use tonic_types::StatusExt;
     let violations = refused
         .get_error_details()
@@ -171,35 +176,55 @@ pub(super) async fn a_worker_that_would_break_the_contract_is_refused_when_put()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-pub(super) async fn a_deleted_consumer_cannot_come_back_from_a_template() {
+pub(super) async fn a_consumer_is_neither_deleted_nor_made_from_a_template() {
     let scheduling = Scheduling::start("solution-contract-bootstrap", |_| {}).await;
     let mut registry = scheduling.suite.registry("root").await;
-    registry
+    // Deleted, the consumer could come back from a template with no contract
+    // checked: it stays while a contract names it.
+    let refused = registry
         .delete_skill(pb::DeleteSkillRequest {
             name: "skills/scheduling-agent".into(),
             ..Default::default()
         })
         .await
+        .unwrap_err();
+    refused_for_its_contract(&refused, tonic::Code::FailedPrecondition);
+    registry
+        .get_skill(pb::GetSkillRequest {
+            name: "skills/scheduling-agent".into(),
+        })
+        .await
+        .expect("still there");
+    // A solution naming a consumer that does not exist yet: a template knows
+    // nothing of the promise, so the consumer comes only by PutSkill.
+    let mut solution: Value =
+        serde_json::from_str(&fixture("scheduling-assistant.solution.json")).unwrap();
+    solution["id"] = "sched-next".into();
+    solution["security_contracts"][0]["consumer"] = "next-agent".into();
+    solution["skills"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"id": "next-agent", "name": "Next Agent", "role": "worker"}));
+    registry
+        .put_solution(pb::PutSolutionRequest {
+            name: "solutions/sched-next".into(),
+            source: solution.to_string(),
+            ..Default::default()
+        })
+        .await
         .unwrap();
-    // A template knows nothing of the contract: the consumer comes back only
-    // by PutSkill, where it is checked.
     let refused = registry
         .bootstrap_skill(pb::BootstrapSkillRequest {
-            slag: "scheduling-agent".into(),
+            slag: "next-agent".into(),
             template: "cs-tier-1".into(),
             ..Default::default()
         })
         .await
         .unwrap_err();
-    assert_eq!(refused.code(), tonic::Code::FailedPrecondition);
-    assert!(
-        refused.message().contains("contract"),
-        "{}",
-        refused.message()
-    );
+    refused_for_its_contract(&refused, tonic::Code::FailedPrecondition);
     let gone = registry
         .get_skill(pb::GetSkillRequest {
-            name: "skills/scheduling-agent".into(),
+            name: "skills/next-agent".into(),
         })
         .await
         .unwrap_err();
@@ -279,24 +304,50 @@ pub(super) async fn a_personal_grant_is_masked_wherever_its_call_is_shown() {
     // Approved, the call runs with the real value: masking is of what is
     // shown, never of what is sent.
     let mut gate = scheduling.suite.gate("sam").await;
-    gate.decide_approval(pb::DecideApprovalRequest {
-        job: held.name.clone(),
-        correlation_id: held.waiting.as_ref().unwrap().correlation_id.clone(),
-        decision: pb::ApprovalDecision::Approve as i32,
-        ..Default::default()
-    })
-    .await
-    .unwrap();
+    let decided = gate
+        .decide_approval(pb::DecideApprovalRequest {
+            job: held.name.clone(),
+            correlation_id: held.waiting.as_ref().unwrap().correlation_id.clone(),
+            decision: pb::ApprovalDecision::Approve as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    // The decision's record shows the call as the card did.
+    assert!(!format!("{decided:?}").contains("u-alice"), "{decided:?}");
+    assert_eq!(decided.call_digest, approval.call_digest);
     let booked = scheduling.suite.settle("alice", &held.name).await;
     assert_eq!(status(&booked), pb::JobStatus::Completed, "{booked:?}");
     let created = executed(&scheduling.log, "event.create");
     assert_eq!(created[0]["arguments"]["organizer_id"], "u-alice");
-    // Nor could the card's digest be hashed back to the value it masks.
+    // Nor could the card's digest, its approval's id or the call's
+    // idempotency key be hashed back to the value it masks.
     let sent = created[0]["arguments"].as_object().unwrap();
-    assert_ne!(
-        approval.call_digest,
-        adas_e2e::invariants::call_digest("calendar.event.create", sent)
-    );
+    let plain = adas_e2e::invariants::call_digest("calendar.event.create", sent);
+    assert_ne!(approval.call_digest, plain);
+    let job_id = held.name.rsplit('/').next().unwrap();
+    let shown = format!("{booked:?}{:?}", scheduling.events("alice", &booked).await);
+    for iteration in 0..8u32 {
+        // As `adas_step::idempotency_key` makes it.
+        let key = hex::encode(
+            &<sha2::Sha256 as sha2::Digest>::digest(
+                format!("{job_id}/{iteration}/{plain}").as_bytes(),
+            )[..16],
+        );
+        assert!(!shown.contains(&key), "a plain idempotency key is shown");
+    }
+    for occurrence in 0..3u32 {
+        let mut hasher = <sha2::Sha256 as sha2::Digest>::new();
+        sha2::Digest::update(&mut hasher, job_id.as_bytes());
+        sha2::Digest::update(&mut hasher, [0u8]);
+        sha2::Digest::update(&mut hasher, plain.as_bytes());
+        if occurrence > 0 {
+            sha2::Digest::update(&mut hasher, occurrence.to_be_bytes());
+        }
+        let unkeyed = format!("apr-{}", hex::encode(&sha2::Digest::finalize(hasher)[..12]));
+        assert_ne!(held.waiting.as_ref().unwrap().correlation_id, unkeyed);
+    }
     assert_eq!(approval.call_digest.len(), 64);
     assert!(!format!("{booked:?}").contains("u-alice"), "{booked:?}");
     assert!(!scheduling.suite.log().contains("u-alice"), "logged");

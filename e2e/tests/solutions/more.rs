@@ -564,7 +564,12 @@ pub(super) async fn scheduled_side_effects_wait_for_their_approver_within_the_da
                 .await
                 .unwrap()
                 .into_inner();
-            // Nobody approved: no refund ran, the job waits (or asks) still.
+            // Nobody approved: no refund ran, the job waits for a supervisor.
+            let reason = full
+                .waiting
+                .as_ref()
+                .map(|waiting| waiting.reason_code.as_str());
+            assert_eq!(reason, Some("APPROVAL_REQUIRED"), "{full:?}");
             assert!(
                 full.tool_calls
                     .iter()

@@ -375,7 +375,7 @@ impl GateService for Gate {
         // Who took part in the call is judged now, on the job as it stands:
         // whoever supplied one of its values after the request was recorded
         // took part too (four eyes).
-        let (owner, took_part) = match self.jobs.load(&slag, &job_id).await {
+        let (owner, took_part, personal) = match self.jobs.load(&slag, &job_id).await {
             Ok(stored) => {
                 adas_wire::check_job_tenant(&principal.tenant, principal.dev, &stored.record)?;
                 let took_part = stored
@@ -391,7 +391,8 @@ impl GateService for Gate {
                         )
                     })
                     .unwrap_or_default();
-                (stored.record.owner, took_part)
+                let personal = adas_step::personal_values(&stored.record);
+                (stored.record.owner, took_part, personal)
             }
             Err(JobError::NotFound { .. }) => {
                 return Err(status_with_details(
@@ -424,7 +425,13 @@ impl GateService for Gate {
             .await
             .map_err(GateError::from)?;
         self.apply_decision(&slag, &record).await?;
-        Ok(adas_runtime::reply(approval(&slag, &record)))
+        // The decision is a message made of the job: its personal values
+        // (an injected grant's) are shown masked, its digest keyed.
+        Ok(adas_runtime::reply(adas_wire::personal::mask(
+            approval(&slag, &record),
+            "adas.v1.Approval",
+            &personal,
+        )))
     }
 
     async fn finalize(

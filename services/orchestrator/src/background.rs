@@ -23,7 +23,6 @@ pub fn spawn_workers(
         dal_agent_service_client::DalAgentServiceClient, gate_service_client::GateServiceClient,
         intent_service_client::IntentServiceClient,
     };
-    adas_wire::audit_secret(config)?;
     let mcp: Arc<dyn adas_tools::McpConnector> = Arc::new(mcp);
     // The same tool cache as the registry's: a call runs only on a tool whose
     // definition is the accepted one.

@@ -162,6 +162,20 @@ impl SkillRegistryService for SkillRegistry {
         let request = request.into_inner();
         let slag = required_slag(&request.name)?;
         let name = format!("skills/{slag}");
+        // A consumer missing would come back from a template on the next
+        // job (a skill named like one is made from it), with no contract
+        // checked: it goes only with the promise it keeps.
+        if let Some((id, _)) = self.contracts_on(&tenant, &slag).await?.into_iter().next() {
+            return Err(status_with_details(
+                Code::FailedPrecondition,
+                "CONTRACT_CONSUMER",
+                format!(
+                    "{name} is the consumer of a security contract of solutions/{id}: \
+                     delete the solution, or put it without that contract, first"
+                ),
+                &[],
+            ));
+        }
         self.with_catalog(&tenant, move |catalog| {
             let etag = (!request.etag.is_empty()).then_some(request.etag.as_str());
             catalog.delete(&slag, etag)

@@ -53,7 +53,7 @@ pub fn answer_value(
     }
     let counted = crate::values::numbers_in_words(text);
     let written = crate::written::as_written(skill, &counted);
-    let written = bare_digits_shaped(slot.pattern.as_ref(), &written);
+    let written = bare_digits_shaped(slot.pattern.as_deref(), &written);
     let entity = extract_slots(&[slot], &written, &[], &[], &Vocabulary::of(skill))
         .into_iter()
         .find(|entity| entity.name == field && !entity.guessed)?;

@@ -49,7 +49,7 @@ pub struct Slot {
     /// Allowed values.
     pub allowed: Vec<Json>,
     /// A pattern a string value must match.
-    pub pattern: Option<regex::Regex>,
+    pub pattern: Option<std::sync::Arc<regex::Regex>>,
     /// Stems of the words that name the action the value is for ("book" for
     /// `book_class`): of two ids that fit, the one right after them is meant.
     pub cues: Vec<String>,
@@ -153,7 +153,8 @@ impl Slot {
                     regex::escape(&prefix),
                     regex::escape(&separator)
                 ))
-                .ok();
+                .ok()
+                .map(std::sync::Arc::new);
             }
         }
         self

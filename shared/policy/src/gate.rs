@@ -14,7 +14,6 @@ use adas_skill::compile::CompiledGuardrail;
 use adas_state::{ApprovalStore, StateError};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
-use sha2::{Digest, Sha256};
 
 pub use approvals::*;
 

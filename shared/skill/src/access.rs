@@ -563,15 +563,18 @@ pub fn borrowable_identities(skill: &Skill) -> Vec<(String, String)> {
         let Some(tool) = skill.tools.iter().find(|tool| tool.name == mapping.tool) else {
             continue;
         };
+        // Bound to someone: an input injected from the caller's identity (its
+        // name or a mapped claim, not its tenant or roles, which many share)
+        // or from a grant already verified.
         let bound: Vec<String> = injected(skill, &mapping.tool)
             .into_iter()
-            .filter(|(_, key)| key.starts_with(PRINCIPAL_KEY))
+            .filter(|(_, key)| !matches!(key.strip_prefix(PRINCIPAL_KEY), Some("tenant" | "roles")))
             .map(|(argument, _)| argument)
             .collect();
         let open: Vec<&str> = tool
             .inputs
             .iter()
-            .filter(|input| input.required && !bound.contains(&input.name))
+            .filter(|input| !bound.contains(&input.name))
             .map(|input| input.name.as_str())
             .collect();
         if !bound.is_empty() || open.is_empty() {

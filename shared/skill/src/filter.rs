@@ -14,9 +14,10 @@ pub const MASK: &str = "***";
 /// `value` with the skill's `strip_fields` removed and `mask_fields` masked,
 /// at any depth of the result: `customer.ssn` is found in `{customer: {ssn}}`,
 /// in each item of a list of customers, and under any wrapper object. Text
-/// inside the result is filtered as [`filter_text`] filters it: a plain-text
-/// result (`{"text": "ssn: 123-45-6789"}`), or blocks of JSON and prose joined
-/// into one string, carry the field by name, not by structure.
+/// inside the result is filtered too ([`mask_in_strings`]): a plain-text
+/// result (`{"text": "ssn: 123-45-6789"}`), blocks of JSON and prose joined
+/// into one, or a JSON document in a string carry the field by name, not by
+/// structure.
 pub fn filter_result(skill: &Skill, value: &mut Value) {
     if skill.response_filters.is_empty() {
         return;
@@ -72,24 +73,34 @@ fn mask_plain(skill: &Skill, text: &str) -> String {
     out
 }
 
-/// Every string of `value` filtered as plain text (iterative: the depth of
-/// a result is the server's choice).
+/// The text inside a result filtered: a string that is a whole JSON document
+/// is filtered as a result (rewritten only when that removed something), and
+/// prose — a `text` field, what a server's text blocks become — has the
+/// value after each filtered field's name masked. Other strings of a
+/// structured result are values, not prose: "Order number: 7" in a `status`
+/// is left alone by a filter on `card.number`. Iterative: the depth of a
+/// result is the server's choice.
 fn mask_in_strings(skill: &Skill, value: &mut Value) {
-    let mut stack = vec![value];
-    while let Some(value) = stack.pop() {
+    let mut stack: Vec<(bool, &mut Value)> = vec![(false, value)];
+    while let Some((prose, value)) = stack.pop() {
         match value {
-            Value::Array(items) => stack.extend(items.iter_mut()),
-            Value::Object(map) => stack.extend(map.values_mut()),
+            Value::Array(items) => stack.extend(items.iter_mut().map(|item| (prose, item))),
+            Value::Object(map) => {
+                stack.extend(map.iter_mut().map(|(key, item)| (key == "text", item)));
+            }
             Value::String(text) => {
-                // A JSON document inside a string is filtered as a result.
                 let trimmed = text.trim_start();
                 if (trimmed.starts_with('{') || trimmed.starts_with('['))
-                    && let Ok(mut inner) = serde_json::from_str::<Value>(text)
+                    && let Ok(inner) = serde_json::from_str::<Value>(text)
                 {
-                    filter_structure(skill, &mut inner);
-                    *text = inner.to_string();
+                    let mut filtered = inner.clone();
+                    filter_result(skill, &mut filtered);
+                    if filtered != inner {
+                        *text = filtered.to_string();
+                    }
+                } else if prose {
+                    *text = mask_plain(skill, text);
                 }
-                *text = mask_plain(skill, text);
             }
             _ => {}
         }
@@ -345,7 +356,7 @@ mod tests {
         for mut value in [
             json!({"text": "Customer Ann, ssn: 123-45-6789, email: a@b.c"}),
             json!({"text": "{\"customer\": {\"ssn\": \"123-45-6789\"}}\nemail = a@b.c"}),
-            json!([{"customer": {"name": "Ann"}}, {"note": "SSN: 123-45-6789 / email=a@b.c"}]),
+            json!([{"customer": {"name": "Ann"}}, {"text": "SSN: 123-45-6789 / email=a@b.c"}]),
             json!({"raw": "{\"customer\": {\"ssn\": \"123-45-6789\", \"email\": \"a@b.c\"}}"}),
         ] {
             filter_result(&skill, &mut value);
@@ -358,6 +369,13 @@ mod tests {
         let mut clean = json!({"text": "Ann booked room 4"});
         filter_result(&skill, &mut clean);
         assert_eq!(clean, json!({"text": "Ann booked room 4"}));
+        // A value is not prose: a filter's field name inside one is left.
+        let mut values = json!({"status": "email: sent", "raw": "{\"a\": 1.50}"});
+        filter_result(&skill, &mut values);
+        assert_eq!(
+            values,
+            json!({"status": "email: sent", "raw": "{\"a\": 1.50}"})
+        );
     }
 }
 

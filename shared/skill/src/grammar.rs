@@ -98,13 +98,15 @@ fn build_pattern(text: &str) -> Result<regex::Regex, regex::Error> {
 /// An input's `pattern` as the runtime matches it: within the bounds
 /// validation checks, compiled once per process (a message never compiles
 /// one), `None` when it is out of bounds or the engine cannot compile it.
-pub fn compiled_pattern(text: &str) -> Option<regex::Regex> {
+pub fn compiled_pattern(text: &str) -> Option<std::sync::Arc<regex::Regex>> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     // Bounded: patterns come from the skills a process serves; a flood of
     // new ones empties the map rather than growing it.
     const MAX_KEPT: usize = 4096;
-    static COMPILED: OnceLock<Mutex<HashMap<String, Option<regex::Regex>>>> = OnceLock::new();
+    // Shared, not cloned: a clone of a `Regex` starts an empty cache pool.
+    static COMPILED: OnceLock<Mutex<HashMap<String, Option<std::sync::Arc<regex::Regex>>>>> =
+        OnceLock::new();
     let compiled = COMPILED.get_or_init(Default::default);
     if let Some(kept) = compiled
         .lock()
@@ -115,7 +117,8 @@ pub fn compiled_pattern(text: &str) -> Option<regex::Regex> {
     }
     let built = check(Grammar::Pattern, text)
         .ok()
-        .and_then(|()| build_pattern(text).ok());
+        .and_then(|()| build_pattern(text).ok())
+        .map(std::sync::Arc::new);
     let mut kept = compiled
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -172,4 +172,22 @@ fn a_personal_lookup_that_issues_grants_from_typed_values_is_warned() {
             "inject": {"email": "${principal.email}"}}),
         );
     assert!(warned(&bound.to_string()).is_empty());
+    // Bound only to what many share (the tenant): still anyone's lookup.
+    let mut shared: Value = serde_json::from_str(&exported).unwrap();
+    shared["access_policy"]["rules"]
+        .as_array_mut()
+        .unwrap()
+        .push(
+            json!({"tools": ["identity.user.lookup"], "effect": "constrain",
+            "inject": {"tenant": "${principal.tenant}"}}),
+        );
+    assert_eq!(warned(&shared.to_string()).len(), 1);
+    // An optional key is a key all the same.
+    let mut optional: Value = serde_json::from_str(&exported).unwrap();
+    for tool in optional["tools"].as_array_mut().unwrap() {
+        for input in tool["inputs"].as_array_mut().into_iter().flatten() {
+            input["required"] = json!(false);
+        }
+    }
+    assert_eq!(warned(&optional.to_string()).len(), 1);
 }

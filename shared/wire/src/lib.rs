@@ -459,6 +459,9 @@ pub async fn open_store(
     config: &adas_runtime::ServerConfig,
 ) -> Result<std::sync::Arc<dyn adas_state::StateStore>, adas_runtime::RuntimeError> {
     use adas_runtime::RuntimeError;
+    // Every process that keeps state keys its digests and tokens the same
+    // way: the deployment's audit secret, set before anything is made.
+    audit_secret(config)?;
     if let Some(url) = &config.redis_url {
         let problems = adas_state::durability_problems(url)
             .await

@@ -84,6 +84,15 @@ fn announce_models(config: &adas_llm::LlmConfig) {
 /// secret of its own.
 pub fn audit_secret(config: &adas_runtime::ServerConfig) -> Result<(), adas_runtime::RuntimeError> {
     let Some(reference) = &config.audit_secret else {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        if config.auth_file.is_some() {
+            ONCE.call_once(|| {
+                tracing::warn!(
+                    "no --audit-secret: audit digests, approval ids and page tokens are keyed per \
+                 process; give every process of the deployment the same one"
+                )
+            });
+        }
         return Ok(());
     };
     let secret = adas_llm::config::resolve_secret("--audit-secret", reference, &|name| {

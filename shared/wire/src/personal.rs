@@ -31,9 +31,11 @@ pub fn mask<M: Message + Default>(message: M, full_name: &str, personal: &[Strin
     M::decode(dynamic.encode_to_vec().as_slice()).unwrap_or(message)
 }
 
-/// The name of a call's digest, as a field of the contract and as a key of
-/// an event's detail: shown keyed ([`adas_step::shown_call_digest`]).
-const CALL_DIGEST: &str = "call_digest";
+/// Names of hashes of a call's arguments, as fields of the contract and keys
+/// of an event's detail (the call's digest, the idempotency key made from
+/// it): shown keyed ([`adas_step::shown_call_digest`]), since beside masked
+/// arguments a plain hash could be recomputed from guesses.
+const CALL_HASHES: [&str; 2] = ["call_digest", "idempotency_key"];
 
 fn mask_message(message: &mut DynamicMessage, personal: &[String]) {
     let fields: Vec<_> = message.descriptor().fields().collect();
@@ -42,7 +44,7 @@ fn mask_message(message: &mut DynamicMessage, personal: &[String]) {
             continue;
         }
         let value = message.get_field_mut(&field);
-        if field.name() == CALL_DIGEST
+        if CALL_HASHES.contains(&field.name())
             && let Value::String(digest) = value
         {
             *digest = adas_step::shown_call_digest(digest);
@@ -65,7 +67,7 @@ fn mask_value(value: &mut Value, personal: &[String]) {
         Value::Map(map) => {
             for (key, item) in map.iter_mut() {
                 // An event's detail (a Struct) keeps the digest under its name.
-                if matches!(key, prost_reflect::MapKey::String(name) if name == CALL_DIGEST)
+                if matches!(key, prost_reflect::MapKey::String(name) if CALL_HASHES.contains(&name.as_str()))
                     && let Value::Message(inner) = item
                     && let Some(Value::String(digest)) = inner
                         .get_field_by_name("string_value")
@@ -91,7 +93,7 @@ mod tests {
     #[test]
     fn a_jobs_call_digests_are_shown_keyed_when_it_has_personal_values() {
         let detail: prost_types::Struct = serde_json::from_value::<serde_json::Value>(
-            serde_json::json!({"gate": {"call_digest": "d1", "verdict": "allow"}}),
+            serde_json::json!({"gate": {"call_digest": "d1", "verdict": "allow"}, "idempotency_key": "d1"}),
         )
         .map(|value| adas_runtime::convert::json_to_struct(&value))
         .unwrap();

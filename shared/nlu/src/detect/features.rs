@@ -363,7 +363,7 @@ pub(super) fn classify(classes: &Classes, text: &str) -> String {
 /// allowed values of the tools' inputs ("tire rotation"), by input name.
 #[derive(Default)]
 pub(super) struct Classes {
-    pub(super) patterns: Vec<(String, regex::Regex)>,
+    pub(super) patterns: Vec<(String, std::sync::Arc<regex::Regex>)>,
     pub(super) values: Vec<(String, String)>,
     /// The inputs with allowed values that only one intent's tools take.
     pub(super) owned: HashSet<String>,

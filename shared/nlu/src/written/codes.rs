@@ -26,7 +26,7 @@ fn codes(skill: &Skill, named: &[String]) -> Vec<String> {
         .filter(|value| is_code(value))
         .map(str::to_owned)
         .collect();
-    let patterns: Vec<Regex> = skill
+    let patterns: Vec<std::sync::Arc<Regex>> = skill
         .tools
         .iter()
         .flat_map(|tool| &tool.inputs)

@@ -158,16 +158,19 @@ fn decision_key(job_id: &str, call_digest: &str, occurrence: u32) -> String {
 
 /// The correlation id of an approval request: stable for one job, call and
 /// execution, so asking again for the same call is the same request, and a
-/// second execution of it is a new one.
+/// second execution of it is a new one. Keyed (the audit secret): it is shown
+/// beside arguments that may be masked, so it must not be a hash of them
+/// anyone could recompute.
 pub fn correlation_id(job_id: &str, call_digest: &str, occurrence: u32) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(job_id.as_bytes());
-    hasher.update([0u8]);
-    hasher.update(call_digest.as_bytes());
-    if occurrence > 0 {
-        hasher.update(occurrence.to_be_bytes());
-    }
-    format!("apr-{}", hex::encode(&hasher.finalize()[..12]))
+    let occurrence = occurrence.to_be_bytes();
+    let parts: &[&[u8]] = &[
+        b"approval\0",
+        job_id.as_bytes(),
+        b"\0",
+        call_digest.as_bytes(),
+        &occurrence,
+    ];
+    format!("apr-{}", hex::encode(&adas_dia::digest::keyed(parts)[..12]))
 }
 
 impl<'a> ApprovalBook<'a> {
