@@ -148,13 +148,9 @@ impl Slot {
                 })
                 .find_map(|token| crate::written::shape_of_example(&token));
             if let Some((prefix, separator, digits)) = shape {
-                self.pattern = regex::Regex::new(&format!(
-                    "^{}{}[0-9]{{{digits}}}$",
-                    regex::escape(&prefix),
-                    regex::escape(&separator)
-                ))
-                .ok()
-                .map(std::sync::Arc::new);
+                let (prefix, separator) = (regex::escape(&prefix), regex::escape(&separator));
+                let shape = format!("^{prefix}{separator}[0-9]{{{digits}}}$");
+                self.pattern = regex::Regex::new(&shape).ok().map(std::sync::Arc::new);
             }
         }
         self
