@@ -440,8 +440,13 @@ pub(super) async fn client_certificates_map_to_principals_over_mtls() {
             if let Some(identity) = identity {
                 tls = tls.identity(identity);
             }
+            // Bounded: a refused client certificate is refused after the
+            // client's TLS 1.3 handshake ends, and a call on that connection
+            // must end too, not wait for an answer that never comes.
             let channel = Channel::from_shared(url)
                 .unwrap()
+                .connect_timeout(Duration::from_secs(10))
+                .timeout(Duration::from_secs(30))
                 .tls_config(tls)
                 .unwrap()
                 .connect()
