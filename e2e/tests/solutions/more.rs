@@ -312,6 +312,20 @@ pub(super) async fn a_model_gets_no_grant_it_was_not_issued_and_sees_no_filtered
     }
 }
 
+/// The jobs of `slag` (all of them: a skill the test's triggers started).
+async fn started_by_triggers(channel: tonic::transport::Channel, slag: &str) -> Vec<pb::Job> {
+    pb::orchestrator_service_client::OrchestratorServiceClient::new(channel)
+        .list_jobs(pb::ListJobsRequest {
+            parent: format!("skills/{slag}"),
+            page_size: 1000,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .jobs
+}
+
 /// A skill that starts its own jobs, every second.
 pub(super) const TICKING: &str = r#"problem: {statement: "Check the ledger now and then"}
 intents:
@@ -356,16 +370,7 @@ pub(super) async fn a_schedule_runs_once_per_period_across_two_replicas() {
     // (a duration to observe, not a timing assertion).
     tokio::time::sleep(std::time::Duration::from_secs(14)).await;
     drop(second);
-    let jobs = pb::orchestrator_service_client::OrchestratorServiceClient::new(channel(&first))
-        .list_jobs(pb::ListJobsRequest {
-            parent: "skills/ledger-watch".into(),
-            page_size: 1000,
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .jobs;
+    let jobs = started_by_triggers(channel(&first), "ledger-watch").await;
     assert!(jobs.len() >= 2, "the trigger ran: {jobs:?}");
     assert!(
         jobs.iter().all(|job| job.goal == "check the ledger"),
@@ -475,16 +480,7 @@ pub(super) async fn a_schedule_every_second_starts_no_more_than_its_rate() {
         .unwrap();
     // A rescan and several one-second periods (a duration to observe).
     tokio::time::sleep(std::time::Duration::from_secs(10)).await;
-    let jobs = pb::orchestrator_service_client::OrchestratorServiceClient::new(channel)
-        .list_jobs(pb::ListJobsRequest {
-            parent: "skills/ledger-watch".into(),
-            page_size: 1000,
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .jobs;
+    let jobs = started_by_triggers(channel, "ledger-watch").await;
     assert!(!jobs.is_empty(), "the trigger ran");
     assert!(
         jobs.len() <= 2,
@@ -533,19 +529,10 @@ pub(super) async fn scheduled_side_effects_wait_for_their_approver_within_the_da
     }
     // A rescan and several one-second periods (a duration to observe).
     tokio::time::sleep(std::time::Duration::from_secs(10)).await;
-    let mut jobs = pb::orchestrator_service_client::OrchestratorServiceClient::new(channel);
+    let mut jobs = pb::orchestrator_service_client::OrchestratorServiceClient::new(channel.clone());
     let mut total = 0;
     for slag in ["refunds", "ledger-watch"] {
-        let listed = jobs
-            .list_jobs(pb::ListJobsRequest {
-                parent: format!("skills/{slag}"),
-                page_size: 1000,
-                ..Default::default()
-            })
-            .await
-            .unwrap()
-            .into_inner()
-            .jobs;
+        let listed = started_by_triggers(channel.clone(), slag).await;
         // Each skill at most its daily cap, though ten a minute are allowed.
         assert!(
             !listed.is_empty() && listed.len() <= 2,

@@ -10,7 +10,7 @@ use adas_jobs::JobError;
 use adas_jobs::dal::{DalAgent, DalError, Next};
 use adas_proto::pb;
 use adas_proto::pb::dal_agent_service_server::{DalAgentService, DalAgentServiceServer};
-use adas_runtime::convert::{json_to_struct, json_to_value, page_window, value_to_json};
+use adas_runtime::convert::{json_to_struct, json_to_value, page_size, value_to_json};
 use adas_runtime::{FieldViolation, status_with_details};
 use adas_skill::slag::{parse_job_name, parse_skill_name};
 use adas_state::{PageRequest, StateError};
@@ -346,8 +346,7 @@ impl DalAgentService for DalAgentServer {
         let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
         let slag = parse_skill_name(&request.parent).map_err(|reason| invalid("parent", reason))?;
-        let window = page_window(request.page_size, "", "")
-            .map_err(|reason| invalid("page_size", reason))?;
+        let size = page_size(request.page_size).map_err(|reason| invalid("page_size", reason))?;
         // The position in the skill's waiting index is sealed: it counts
         // every tenant's waiting jobs (adas_jobs page.rs).
         let caller = format!("{}/{}", principal.tenant, principal.name);
@@ -374,7 +373,7 @@ impl DalAgentService for DalAgentServer {
                 &slag,
                 PageRequest {
                     offset,
-                    limit: window.size,
+                    limit: size,
                 },
             )
             .await

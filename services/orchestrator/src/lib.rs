@@ -27,7 +27,7 @@ use adas_jobs::{
 };
 use adas_proto::pb;
 use adas_proto::pb::orchestrator_service_server::{OrchestratorService, OrchestratorServiceServer};
-use adas_runtime::convert::{page_window, struct_to_json};
+use adas_runtime::convert::{page_size, struct_to_json};
 use adas_runtime::{FieldViolation, status_with_details};
 use adas_skill::SkillError;
 use adas_skill::slag::{parse_job_name, parse_skill_name};

@@ -402,12 +402,11 @@ impl OrchestratorService for Orchestrator {
         let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
         let query = JobQuery::of(&request)?;
-        let window = page_window(request.page_size, "", "").map_err(|reason| {
-            OrchestratorError::InvalidField {
+        let size =
+            page_size(request.page_size).map_err(|reason| OrchestratorError::InvalidField {
                 field: "page_size",
                 reason,
-            }
-        })?;
+            })?;
         // Only what the caller may read (its tenant, and its own jobs unless
         // it oversees them all) and what the filters ask for.
         let keep = |record: &adas_jobs::JobRecord| {
@@ -437,7 +436,7 @@ impl OrchestratorService for Orchestrator {
             };
             let (stored, next) = self
                 .repo
-                .list_newest(&slags, query.since_ms, after.as_ref(), window.size, keep)
+                .list_newest(&slags, query.since_ms, after.as_ref(), size, keep)
                 .await
                 .map_err(OrchestratorError::from)?;
             let token = match next {
@@ -470,7 +469,7 @@ impl OrchestratorService for Orchestrator {
             };
             let (stored, next) = self
                 .repo
-                .list(&slag, query.status, (offset, window.size), keep)
+                .list(&slag, query.status, (offset, size), keep)
                 .await
                 .map_err(OrchestratorError::from)?;
             let token = match next {

@@ -92,18 +92,21 @@ pub struct PageWindow {
     pub size: usize,
 }
 
+/// The items a page holds for `page_size` (0: the default; at most the
+/// largest honoured), for lists that seal their own tokens.
+pub fn page_size(page_size: i32) -> Result<usize, String> {
+    match page_size {
+        ..0 => Err("page_size must not be negative".into()),
+        0 => Ok(DEFAULT_PAGE_SIZE),
+        size => Ok((size as usize).min(MAX_PAGE_SIZE)),
+    }
+}
+
 /// Decodes `page_size`/`page_token` of the list `scope` (its tenant and
 /// name, e.g. `acme skills`); a token this deployment did not issue for that
 /// list is refused.
 pub fn page_window(page_size: i32, page_token: &str, scope: &str) -> Result<PageWindow, String> {
-    if page_size < 0 {
-        return Err("page_size must not be negative".into());
-    }
-    let size = if page_size == 0 {
-        DEFAULT_PAGE_SIZE
-    } else {
-        (page_size as usize).min(MAX_PAGE_SIZE)
-    };
+    let size = self::page_size(page_size)?;
     let offset = if page_token.is_empty() {
         0
     } else {
