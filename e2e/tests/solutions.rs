@@ -432,3 +432,7 @@ mod identity;
 
 #[path = "solutions/words.rs"]
 mod words;
+
+/// The exports' scenarios through `adas solution test`.
+#[path = "solutions/scenarios.rs"]
+mod scenarios;

@@ -16,7 +16,7 @@ mod scenarios;
 mod skill;
 mod testing;
 
-use testing::{conversation_test, skill_test};
+use testing::{conversation_test, skill_test, solution_test};
 
 use std::process::ExitCode;
 
@@ -233,6 +233,26 @@ fn main() -> ExitCode {
             command: skill::SkillCommand::Test { skill, junit, .. },
         } => skill_test(&skill, junit.as_deref(), &client),
         Command::Skill { command } => skill::run(command, &client, cli.output),
+        Command::Solution {
+            command:
+                skill::SolutionCommand::Test {
+                    file,
+                    skills,
+                    connectors,
+                    mcp_allow,
+                    today,
+                    junit,
+                },
+        } => {
+            if let Some(today) = today {
+                adas_nlu::values::pin_today(today);
+            }
+            let servers = testing::Servers {
+                connectors,
+                mcp_allow,
+            };
+            solution_test(&file, &skills, servers, junit.as_deref())
+        }
         Command::Solution { command } => {
             skill::run(skill::SkillCommand::Solution(command), &client, cli.output)
         }

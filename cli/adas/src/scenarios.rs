@@ -3,12 +3,14 @@
 //! from `tools[].mock.examples` (no server of the skill's is needed or
 //! contacted); the calls its steps name must be made. The user's words are
 //! the first step's quoted text (`User says '…'`); a tool a step names is an
-//! expected call. Asks are answered from the examples' inputs, a confirmation
-//! with yes; a question about which intent was meant only by the scenario's
-//! own later words (a second `User says '…'`), else the scenario fails — the
-//! runner never picks an intent for the user. The skill's
-//! policy holds as written: a call that needs a grant another skill issues
-//! fails here, named.
+//! expected call. The runner never answers for the user: which intent was
+//! meant, or a value asked for, only by the scenario's own later words (a
+//! second `User says '…'`); a confirmation with yes only when a step says
+//! the agent confirms — what was confirmed is printed — else the scenario
+//! fails with the question. The skill's policy holds as written: a call
+//! that needs a grant another skill issues fails here, named — `adas
+//! solution test` runs such a skill's scenarios in its solution, after the
+//! words of the entry skill's scenario that hand the user over.
 
 use std::time::Duration;
 
@@ -31,6 +33,12 @@ pub struct Scenario {
     pub replies: Vec<String>,
     /// Tools its steps name, in order.
     pub expected: Vec<String>,
+    /// Whether a step says the agent confirms with the user (then a
+    /// confirmation is answered yes).
+    pub confirms: bool,
+    /// Whether its last step has the agent ask the user (then a question
+    /// the scenario's words do not answer is where it ends).
+    pub ends_asking: bool,
 }
 
 /// What a scenario did.
@@ -40,6 +48,10 @@ pub struct Outcome {
     pub scenario: Scenario,
     /// The tools called.
     pub called: Vec<String>,
+    /// Each call made, as `tool {arguments}`.
+    pub calls: Vec<String>,
+    /// What the runner said for the user: a yes, and to what.
+    pub said: Vec<String>,
     /// Why it failed (None: passed).
     pub failure: Option<String>,
 }
@@ -110,6 +122,14 @@ pub fn scenarios(document: &Json) -> Vec<Result<Scenario, String>> {
                 goal,
                 replies: all_user_words(&steps).into_iter().skip(1).collect(),
                 expected,
+                confirms: steps.iter().any(|step| {
+                    let step = step.to_ascii_lowercase();
+                    !step.starts_with("user") && step.contains("confirm")
+                }),
+                ends_asking: steps.last().is_some_and(|step| {
+                    let step = step.to_ascii_lowercase();
+                    !step.starts_with("user") && step.contains(" ask")
+                }),
             })
         })
         .collect()
@@ -173,109 +193,186 @@ pub fn on_mock_server(document: &Json, mock_url: &str) -> Json {
     document
 }
 
-/// A value for `field` of `tool` from the tool's mock examples.
-fn example_value(mocks: &[adas_demo_mcp::MockTool], tool: &str, field: &str) -> Option<Json> {
-    mocks
-        .iter()
-        .filter(|mock| tool.is_empty() || mock.name == tool)
-        .flat_map(|mock| mock.examples.iter())
-        .find_map(|(input, _)| input.get(field).cloned())
+/// Where a scenario's conversation runs.
+#[derive(Debug, Clone, Copy)]
+pub enum Within<'a> {
+    /// A job of this skill (its slag).
+    Skill(&'a str),
+    /// A conversation of a solution (its id) that should reach `slag`: its
+    /// first turns are `prelude`'s words — the scenario of the solution's
+    /// entry skill that hands the user over — so a skill that consumes grants
+    /// is reached as its users reach it, by what they say.
+    Solution {
+        /// The solution's id.
+        id: &'a str,
+        /// The skill the scenario belongs to.
+        slag: &'a str,
+        /// The entry scenario played first, if the skill is not the entry.
+        prelude: Option<&'a Scenario>,
+    },
 }
 
-fn to_value(value: &Json) -> prost_types::Value {
-    use prost_types::value::Kind;
-    prost_types::Value {
-        kind: Some(match value {
-            Json::Bool(flag) => Kind::BoolValue(*flag),
-            Json::Number(number) => Kind::NumberValue(number.as_f64().unwrap_or_default()),
-            Json::String(text) => Kind::StringValue(text.clone()),
-            other => Kind::StringValue(other.to_string()),
-        }),
-    }
+/// A conversation as [`converse`] left it.
+#[derive(Debug, Default)]
+struct Conversed {
+    /// The job as it ended (None: it did not start).
+    job: Option<pb::Job>,
+    /// Why it could not go on.
+    failure: Option<String>,
+    /// What was said for the user (a yes, and to what).
+    said: Vec<String>,
 }
 
-/// Runs one scenario as a job of `slag` on the suite at `client`.
-pub async fn run(
-    client: &Client,
-    slag: &str,
-    mocks: &[adas_demo_mcp::MockTool],
-    scenario: Scenario,
-) -> Outcome {
-    let outcome = |called: Vec<String>, failure: Option<String>| Outcome {
-        scenario: scenario.clone(),
-        called,
-        failure,
-    };
-    let mut clients = match jobs::connect(client).await {
-        Ok(clients) => clients,
-        Err(error) => return outcome(Vec::new(), Some(error.message)),
-    };
-    let started = clients
-        .orchestrator
-        .start_job(pb::StartJobRequest {
-            skill: format!("skills/{slag}"),
-            goal: scenario.goal.clone(),
-            ..Default::default()
-        })
-        .await;
-    let mut job = match started {
+/// Starts a job for the scenario's words and plays its user until it
+/// settles, never answering for them: which intent was meant and a missing
+/// value are answered only by the scenario's later words, a confirmation
+/// with yes only when its steps say the agent confirms (and what was
+/// confirmed is reported); any other question ends it.
+async fn converse(
+    clients: &mut jobs::Clients,
+    request: pb::StartJobRequest,
+    scenario: &Scenario,
+) -> Conversed {
+    let mut done = Conversed::default();
+    let mut job = match clients.orchestrator.start_job(request).await {
         Ok(job) => job.into_inner(),
-        Err(status) => return outcome(Vec::new(), Some(jobs::status_text(status).message)),
+        Err(status) => {
+            done.failure = Some(jobs::status_text(status).message);
+            return done;
+        }
     };
-    let mut failure = None;
     let mut replies = scenario.replies.iter();
     for _ in 0..12 {
-        job = match jobs::settle(&mut clients, &job.name, job.version).await {
+        job = match jobs::settle(clients, &job.name, job.version).await {
             Ok(job) => job,
             Err(error) => {
-                failure = Some(error.message);
+                done.failure = Some(error.message);
                 break;
             }
         };
         let Some(waiting) = job.waiting.clone() else {
             break;
         };
-        let answer: Option<(String, Json)> = match waiting.reason_code.as_str() {
-            // Which intent was meant is the user's to say: the scenario's
-            // next words, or it fails with the question it could not answer.
-            "INTENT_CLARIFICATION_REQUIRED" => waiting.fields.first().and_then(|field| {
-                replies
-                    .next()
-                    .map(|words| (field.name.clone(), Json::String(words.clone())))
-            }),
-            "ACTION_CONFIRMATION_REQUIRED" => waiting
-                .fields
-                .first()
-                .map(|field| (field.name.clone(), Json::String("yes".into()))),
-            "MISSING_REQUIRED_INPUT" => waiting.fields.first().and_then(|field| {
-                let tool = field.slot_path.split('[').next().unwrap_or_default();
-                example_value(mocks, tool, &field.name).map(|value| (field.name.clone(), value))
-            }),
+        let answer: Option<(String, String)> = match waiting.reason_code.as_str() {
+            // Which intent was meant, or a value, is the user's to say: the
+            // scenario's next words, or it fails with the question.
+            "INTENT_CLARIFICATION_REQUIRED" | "MISSING_REQUIRED_INPUT" => {
+                waiting.fields.first().and_then(|field| {
+                    replies
+                        .next()
+                        .map(|words| (field.name.clone(), words.clone()))
+                })
+            }
+            "ACTION_CONFIRMATION_REQUIRED" if scenario.confirms => {
+                done.said
+                    .push(format!("yes to \"{}\"", waiting.prompt_message));
+                waiting
+                    .fields
+                    .first()
+                    .map(|field| (field.name.clone(), "yes".to_owned()))
+            }
             _ => None,
         };
-        let Some((field, value)) = answer else {
-            failure = Some(format!("the job waits: {}", waiting.prompt_message));
+        let Some((field, words)) = answer else {
+            if scenario.ends_asking && replies.next().is_none() {
+                done.said.push(format!(
+                    "nothing: it ends asking \"{}\"",
+                    waiting.prompt_message
+                ));
+                break;
+            }
+            done.failure = Some(format!(
+                "the job asks, and the scenario's words do not answer: {}",
+                waiting.prompt_message
+            ));
             break;
         };
+        let value = Json::String(words);
         if let Err(status) = clients
             .dal
             .submit_input(pb::SubmitInputRequest {
                 job: job.name.clone(),
                 correlation_id: waiting.correlation_id.clone(),
-                fields: [(field, to_value(&value))].into(),
+                fields: [(field, adas_runtime::convert::json_to_value(&value))].into(),
                 ..Default::default()
             })
             .await
         {
-            failure = Some(jobs::status_text(status).message);
+            done.failure = Some(jobs::status_text(status).message);
             break;
         }
     }
-    let called: Vec<String> = job
-        .tool_calls
-        .iter()
-        .filter(|call| !call.is_error)
-        .map(|call| call.tool.clone())
+    done.job = Some(job);
+    done
+}
+
+/// Whether `scenario`, played as the first turns of a conversation of the
+/// solution `id`, ends holding grants — the user handed over, by words.
+pub async fn hands_over(client: &Client, id: &str, scenario: &Scenario) -> bool {
+    let Ok(mut clients) = jobs::connect(client).await else {
+        return false;
+    };
+    let request = pb::StartJobRequest {
+        solution: format!("solutions/{id}"),
+        goal: scenario.goal.clone(),
+        ..Default::default()
+    };
+    let done = converse(&mut clients, request, scenario).await;
+    done.failure.is_none() && done.job.is_some_and(|job| !job.grants.is_empty())
+}
+
+/// Runs one scenario on the suite at `client`, as `within` says.
+pub async fn run(client: &Client, within: Within<'_>, scenario: Scenario) -> Outcome {
+    let outcome = |failure: Option<String>| Outcome {
+        scenario: scenario.clone(),
+        called: Vec::new(),
+        calls: Vec::new(),
+        said: Vec::new(),
+        failure,
+    };
+    let mut clients = match jobs::connect(client).await {
+        Ok(clients) => clients,
+        Err(error) => return outcome(Some(error.message)),
+    };
+    let mut request = pb::StartJobRequest {
+        goal: scenario.goal.clone(),
+        ..Default::default()
+    };
+    match within {
+        Within::Skill(slag) => request.skill = format!("skills/{slag}"),
+        Within::Solution { id, prelude, .. } => {
+            request.solution = format!("solutions/{id}");
+            if let Some(prelude) = prelude {
+                let first = pb::StartJobRequest {
+                    solution: request.solution.clone(),
+                    goal: prelude.goal.clone(),
+                    ..Default::default()
+                };
+                let done = converse(&mut clients, first, prelude).await;
+                if let Some(why) = done.failure {
+                    let why = format!("before it, \"{}\": {why}", prelude.goal);
+                    return outcome(Some(why));
+                }
+                request.conversation = done.job.map(|job| job.conversation).unwrap_or_default();
+            }
+        }
+    }
+    let done = converse(&mut clients, request, &scenario).await;
+    let mut failure = done.failure;
+    let Some(job) = done.job else {
+        return outcome(failure);
+    };
+    let made = job.tool_calls.iter().filter(|call| !call.is_error);
+    let called: Vec<String> = made.clone().map(|call| call.tool.clone()).collect();
+    let calls: Vec<String> = made
+        .map(|call| {
+            let arguments = call
+                .arguments
+                .as_ref()
+                .map(adas_runtime::convert::struct_to_json)
+                .unwrap_or_default();
+            format!("{} {}", call.tool, Json::Object(arguments))
+        })
         .collect();
     let missing: Vec<&String> = scenario
         .expected
@@ -283,11 +380,19 @@ pub async fn run(
         .filter(|tool| !called.contains(tool))
         .collect();
     if failure.is_none() && !missing.is_empty() {
-        let why = job
+        let mut why = job
             .error
             .as_ref()
             .map(|error| format!(" ({})", error.message))
             .unwrap_or_default();
+        if let Within::Solution { slag, .. } = within
+            && job.slag != slag
+        {
+            why.push_str(&format!(
+                " (the conversation was on {}, not {slag})",
+                job.slag
+            ));
+        }
         failure = Some(format!(
             "not called: {}{why}",
             missing
@@ -297,7 +402,13 @@ pub async fn run(
                 .join(", ")
         ));
     }
-    outcome(called, failure)
+    Outcome {
+        scenario: scenario.clone(),
+        called,
+        calls,
+        said: done.said,
+        failure,
+    }
 }
 
 /// A JUnit report of the outcomes (one test case per scenario).

@@ -3,6 +3,194 @@
 
 use crate::*;
 
+use serde_json::Value as Json;
+
+/// The embedded suite a skill's scenarios run on: in memory, its skills'
+/// tools served from their examples by mock MCP servers of its own.
+struct Embedded {
+    client: client::Client,
+    stop: tokio::sync::watch::Sender<bool>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Embedded {
+    /// The suite, and a mock server per entry of `mocks` (their URLs, in order).
+    async fn start(
+        mut config: adas_runtime::ServerConfig,
+        mocks: &[Vec<adas_demo_mcp::MockTool>],
+    ) -> Result<(Self, Vec<String>), String> {
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let mut tasks = Vec::new();
+        let mut urls = Vec::new();
+        for tools in mocks {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .map_err(|error| error.to_string())?;
+            let address = listener.local_addr().map_err(|error| error.to_string())?;
+            urls.push(format!("http://{address}{}", adas_demo_mcp::MCP_PATH));
+            // Each mock server exactly, and nothing else of loopback.
+            config.mcp_allow.push(address.to_string());
+            let mut mock_stop = stopped.clone();
+            let serve =
+                adas_demo_mcp::DemoMcp::mocked(tools.clone()).serve_http(listener, async move {
+                    let _ = mock_stop.wait_for(|stopped| *stopped).await;
+                });
+            tasks.push(tokio::spawn(async move {
+                let _ = serve.await;
+            }));
+        }
+        if let Some(url) = urls.first() {
+            config.demo_mcp_url = url.clone();
+        }
+        let (ready, address) = tokio::sync::oneshot::channel();
+        let suite = tokio::spawn(serve_suite(config, None, None, stopped, Some(ready)));
+        tasks.push(tokio::spawn(async move {
+            let _ = suite.await;
+        }));
+        let address = address
+            .await
+            .map_err(|_| "the suite did not start".to_owned())?;
+        let client = client::Client::new(&format!("http://{address}"), None)?;
+        Ok((
+            Self {
+                client,
+                stop,
+                tasks,
+            },
+            urls,
+        ))
+    }
+
+    async fn registry(
+        &self,
+    ) -> Result<
+        adas_proto::pb::skill_registry_service_client::SkillRegistryServiceClient<
+            adas_runtime::auth::AuthChannel,
+        >,
+        String,
+    > {
+        let channel = self.client.channel().await.map_err(String::from)?;
+        Ok(adas_proto::pb::skill_registry_service_client::SkillRegistryServiceClient::new(channel))
+    }
+
+    /// Puts `document` as the skill `slag`: its tools on `mock_url`, else
+    /// on its own servers, as written.
+    async fn put_skill(
+        &self,
+        slag: &str,
+        document: &Json,
+        mock_url: Option<&String>,
+    ) -> Result<(), String> {
+        let runnable = match mock_url {
+            Some(url) => scenarios::on_mock_server(document, url),
+            None => document.clone(),
+        };
+        self.registry()
+            .await?
+            .put_skill(adas_proto::pb::PutSkillRequest {
+                name: format!("skills/{slag}"),
+                source: runnable.to_string(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|status| format!("{slag}: {}", status.message()))?;
+        Ok(())
+    }
+
+    async fn stop(self) {
+        let _ = self.stop.send(true);
+        for task in self.tasks {
+            let _ = task.await;
+        }
+    }
+}
+
+/// The embedded suite's configuration (in memory under `root`, quiet).
+fn embedded_config(root: &std::path::Path) -> adas_runtime::ServerConfig {
+    let mut config = adas_runtime::ServerConfig::local(root.to_path_buf());
+    config.log = "error".into();
+    config.templates_dir = templates_dir();
+    init_tracing(config.log_format, &config.log);
+    config
+}
+
+/// A skill document read from `path` (the slag its file name gives, and
+/// the document as JSON), or why not.
+fn skill_file(path: &std::path::Path) -> Result<(String, Json), String> {
+    let shown = path.display().to_string();
+    let source = std::fs::read_to_string(path).map_err(|error| format!("{shown}: {error}"))?;
+    let stem = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .and_then(|name| name.split('.').next())
+        .unwrap_or("skill")
+        .to_ascii_lowercase();
+    let document = adas_skill::load_detected(&source, Some(&shown))
+        .document
+        .map(|document| document.value)
+        .ok_or_else(|| format!("{shown} does not load: adas skill validate {shown}"))?;
+    Ok((stem, document))
+}
+
+/// Prints the outcomes as a PASS/FAIL table and its summary; the number failed.
+fn report(outcomes: &[scenarios::Outcome]) -> usize {
+    for outcome in outcomes {
+        let verdict = if outcome.failure.is_none() {
+            "PASS"
+        } else {
+            "FAIL"
+        };
+        output::out(&format!(
+            "{verdict}\t{}\t{}\tcalled: {}{}",
+            outcome.scenario.id,
+            outcome.scenario.title,
+            if outcome.called.is_empty() {
+                "nothing".to_owned()
+            } else {
+                outcome.called.join(", ")
+            },
+            outcome
+                .failure
+                .as_ref()
+                .map(|why| format!("\t{why}"))
+                .unwrap_or_default()
+        ));
+        // What was sent, and what the runner said for the user: the
+        // author sees whether a value came from the words or the examples.
+        for call in &outcome.calls {
+            output::out(&format!("\t  {call}"));
+        }
+        for said in &outcome.said {
+            output::out(&format!("\t  said for the user: {said}"));
+        }
+    }
+    let failed = outcomes.iter().filter(|o| o.failure.is_some()).count();
+    output::out(&format!(
+        "{} scenario(s): {} passed, {failed} failed",
+        outcomes.len(),
+        outcomes.len() - failed
+    ));
+    failed
+}
+
+/// Writes the JUnit report, then turns `failed` into the command's verdict.
+fn verdict(
+    junit: Option<&std::path::Path>,
+    name: &str,
+    outcomes: &[scenarios::Outcome],
+    took: std::time::Duration,
+    failed: usize,
+) -> Result<(), String> {
+    if let Some(junit) = junit {
+        std::fs::write(junit, scenarios::junit(name, outcomes, took))
+            .map_err(|error| format!("{}: {error}", junit.display()))?;
+    }
+    if failed > 0 {
+        return Err(format!("{failed} scenario(s) failed"));
+    }
+    Ok(())
+}
+
 /// `adas skill test`: the skill's scenarios on the embedded suite with its
 /// tools mocked from their examples (see `scenarios.rs`).
 pub(crate) fn skill_test(
@@ -11,27 +199,15 @@ pub(crate) fn skill_test(
     server: &client::Client,
 ) -> ExitCode {
     let memory_root = std::env::temp_dir().join(format!("adas-skill-test-{}", std::process::id()));
-    let mut config = adas_runtime::ServerConfig::local(memory_root.clone());
-    config.log = "error".into();
-    config.templates_dir = templates_dir();
-    init_tracing(config.log_format, &config.log);
+    let config = embedded_config(&memory_root);
     let target = target.to_owned();
     let server = server.clone();
     let junit = junit.map(std::path::Path::to_path_buf);
     let code = run_blocking(async move {
-        let fail = |why: String| why;
         // The document: a file, or the server's skill of that slag.
         let path = std::path::Path::new(&target);
-        let (slag, source) = if path.is_file() {
-            let source = std::fs::read_to_string(path)
-                .map_err(|error| fail(format!("{target}: {error}")))?;
-            let stem = path
-                .file_name()
-                .and_then(|name| name.to_str())
-                .and_then(|name| name.split('.').next())
-                .unwrap_or("skill")
-                .to_ascii_lowercase();
-            (stem, source)
+        let (slag, document) = if path.is_file() {
+            skill_file(path)?
         } else {
             use adas_proto::pb::skill_registry_service_client::SkillRegistryServiceClient;
             let channel = server.channel().await.map_err(String::from)?;
@@ -40,104 +216,198 @@ pub(crate) fn skill_test(
                     name: format!("skills/{target}"),
                 })
                 .await
-                .map_err(|status| fail(format!("{target}: {}", status.message())))?
+                .map_err(|status| format!("{target}: {}", status.message()))?
                 .into_inner();
-            (target.clone(), skill.source)
-        };
-        let loaded = adas_skill::load_detected(&source, Some(&target));
-        let Some(document) = loaded.document.map(|document| document.value) else {
-            return Err(fail(format!(
-                "{target} does not load: adas skill validate {target}"
-            )));
+            let document = adas_skill::load_detected(&skill.source, Some(&target))
+                .document
+                .map(|document| document.value)
+                .ok_or_else(|| format!("{target} does not load: adas skill validate {target}"))?;
+            (target.clone(), document)
         };
         let mocks = scenarios::mocks(&document);
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .map_err(|error| fail(error.to_string()))?;
-        let mock_url = format!(
-            "http://{}{}",
-            listener
-                .local_addr()
-                .map_err(|error| fail(error.to_string()))?,
-            adas_demo_mcp::MCP_PATH
-        );
-        let (stop, stopped) = tokio::sync::watch::channel(false);
-        let mut mock_stop = stopped.clone();
-        let mock = tokio::spawn(adas_demo_mcp::DemoMcp::mocked(mocks.clone()).serve_http(
-            listener,
-            async move {
-                let _ = mock_stop.wait_for(|stopped| *stopped).await;
-            },
-        ));
-        config.demo_mcp_url = mock_url.clone();
-        let (ready, address) = tokio::sync::oneshot::channel();
-        let suite = tokio::spawn(serve_suite(config, None, None, stopped, Some(ready)));
-        let address = address
-            .await
-            .map_err(|_| fail("the suite did not start".into()))?;
-        let client = client::Client::new(&format!("http://{address}"), None).map_err(fail)?;
+        let (suite, urls) = Embedded::start(config, std::slice::from_ref(&mocks)).await?;
         let outcome = async {
-            use adas_proto::pb::skill_registry_service_client::SkillRegistryServiceClient;
-            let runnable = scenarios::on_mock_server(&document, &mock_url);
-            SkillRegistryServiceClient::new(client.channel().await.map_err(String::from)?)
-                .put_skill(adas_proto::pb::PutSkillRequest {
-                    name: format!("skills/{slag}"),
-                    source: runnable.to_string(),
-                    ..Default::default()
-                })
-                .await
-                .map_err(|status| fail(format!("{target}: {}", status.message())))?;
+            suite.put_skill(&slag, &document, urls.first()).await?;
             let started = std::time::Instant::now();
             let mut outcomes = Vec::new();
             for scenario in scenarios::scenarios(&document) {
                 match scenario {
-                    Ok(scenario) => {
-                        outcomes.push(scenarios::run(&client, &slag, &mocks, scenario).await)
-                    }
+                    Ok(scenario) => outcomes.push(
+                        scenarios::run(&suite.client, scenarios::Within::Skill(&slag), scenario)
+                            .await,
+                    ),
                     Err(problem) => output::out(&format!("skipped\t{problem}")),
                 }
             }
-            for outcome in &outcomes {
-                let verdict = if outcome.failure.is_none() {
-                    "PASS"
-                } else {
-                    "FAIL"
-                };
+            let failed = report(&outcomes);
+            if outcomes.iter().any(|outcome| {
+                outcome
+                    .failure
+                    .as_ref()
+                    .is_some_and(|why| why.contains("needs the grant"))
+            }) {
                 output::out(&format!(
-                    "{verdict}\t{}\t{}\tcalled: {}{}",
-                    outcome.scenario.id,
-                    outcome.scenario.title,
-                    if outcome.called.is_empty() {
-                        "nothing".to_owned()
-                    } else {
-                        outcome.called.join(", ")
-                    },
-                    outcome
-                        .failure
-                        .as_ref()
-                        .map(|why| format!("\t{why}"))
-                        .unwrap_or_default()
+                    "note: {target}'s tools need grants another skill issues: run its scenarios in their solution, `adas solution test SOLUTION.json SKILL_FILE…`"
                 ));
             }
-            let failed = outcomes.iter().filter(|o| o.failure.is_some()).count();
-            output::out(&format!(
-                "{} scenario(s): {} passed, {failed} failed",
-                outcomes.len(),
-                outcomes.len() - failed
-            ));
-            if let Some(junit) = &junit {
-                std::fs::write(junit, scenarios::junit(&slag, &outcomes, started.elapsed()))
-                    .map_err(|error| fail(format!("{}: {error}", junit.display())))?;
-            }
-            if failed > 0 {
-                return Err(fail(format!("{failed} scenario(s) failed")));
-            }
-            Ok(())
+            verdict(junit.as_deref(), &slag, &outcomes, started.elapsed(), failed)
         }
         .await;
-        let _ = stop.send(true);
-        let _ = suite.await;
-        let _ = mock.await;
+        suite.stop().await;
+        outcome
+    });
+    let _ = std::fs::remove_dir_all(&memory_root);
+    code
+}
+
+/// Where `adas solution test` calls the skills' tools.
+pub(crate) struct Servers {
+    /// `ID=URL`: each skill's connection ID served from URL — the tools run
+    /// on real servers, nothing is mocked. Empty: mocked from examples.
+    pub connectors: Vec<String>,
+    /// Egress allowed to those servers (hosts, `host:port`, CIDRs).
+    pub mcp_allow: Vec<String>,
+}
+
+/// `adas solution test SOLUTION SKILL_FILE…`: every skill's scenarios as
+/// conversations of the solution on the embedded suite, its tools mocked
+/// from their examples or on the servers `servers` names; a skill that is
+/// not the solution's entry is reached after the entry's first scenario
+/// that hands the user over (by words).
+pub(crate) fn solution_test(
+    solution_file: &std::path::Path,
+    skill_files: &[std::path::PathBuf],
+    servers: Servers,
+    junit: Option<&std::path::Path>,
+) -> ExitCode {
+    let memory_root =
+        std::env::temp_dir().join(format!("adas-solution-test-{}", std::process::id()));
+    let mut config = embedded_config(&memory_root);
+    let live = !servers.connectors.is_empty();
+    config.connectors = servers.connectors;
+    config.mcp_allow = servers.mcp_allow;
+    let solution_file = solution_file.to_path_buf();
+    let skill_files = skill_files.to_vec();
+    let junit = junit.map(std::path::Path::to_path_buf);
+    let code = run_blocking(async move {
+        let shown = solution_file.display().to_string();
+        let source =
+            std::fs::read_to_string(&solution_file).map_err(|error| format!("{shown}: {error}"))?;
+        let loaded =
+            adas_skill::solution::load(&source, adas_skill::Format::detect(Some(&shown), &source));
+        for diagnostic in &loaded.diagnostics {
+            output::out(&diagnostic.render(&shown));
+        }
+        let failed = loaded.has_errors();
+        let solution = loaded
+            .solution
+            .filter(|_| !failed)
+            .ok_or_else(|| format!("{shown} does not load"))?;
+        let entry = solution
+            .entry("api")
+            .or_else(|| {
+                solution
+                    .routing
+                    .values()
+                    .next()
+                    .map(|route| route.default_skill.as_str())
+            })
+            .ok_or_else(|| {
+                format!("{shown}: no `routing` names the skill a conversation begins at")
+            })?
+            .to_owned();
+        // Each file is the solution's skill its `id` (else its file name) names.
+        let mut skills = Vec::new();
+        for file in &skill_files {
+            let (stem, document) = skill_file(file)?;
+            let slag = [document["id"].as_str().unwrap_or_default(), stem.as_str()]
+                .into_iter()
+                .find(|id| solution.skills.iter().any(|skill| skill.id == *id))
+                .ok_or_else(|| {
+                    format!(
+                        "{}: no skill of {shown} (it lists: {})",
+                        file.display(),
+                        solution
+                            .skills
+                            .iter()
+                            .map(|skill| skill.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })?
+                .to_owned();
+            skills.push((slag, document));
+        }
+        let mocks: Vec<Vec<adas_demo_mcp::MockTool>> = skills
+            .iter()
+            .filter(|_| !live)
+            .map(|(_, document)| scenarios::mocks(document))
+            .collect();
+        let (suite, urls) = Embedded::start(config, &mocks).await?;
+        let outcome = async {
+            for (at, (slag, document)) in skills.iter().enumerate() {
+                suite.put_skill(slag, document, urls.get(at)).await?;
+            }
+            suite
+                .registry()
+                .await?
+                .put_solution(adas_proto::pb::PutSolutionRequest {
+                    name: format!("solutions/{}", solution.id),
+                    source: source.clone(),
+                    etag: String::new(),
+                })
+                .await
+                .map_err(|status| format!("{shown}: {}", status.message()))?;
+            let started = std::time::Instant::now();
+            let entry_scenarios: Vec<scenarios::Scenario> = skills
+                .iter()
+                .filter(|(slag, _)| *slag == entry)
+                .flat_map(|(_, document)| scenarios::scenarios(document))
+                .filter_map(Result::ok)
+                .collect();
+            let mut outcomes = Vec::new();
+            for (slag, document) in &skills {
+                // The words that hand the user over: the entry's first
+                // scenario whose conversation ends holding grants.
+                let mut prelude = None;
+                if *slag != entry {
+                    for candidate in &entry_scenarios {
+                        if scenarios::hands_over(&suite.client, &solution.id, candidate)
+                            .await
+                        {
+                            prelude = Some(candidate);
+                            break;
+                        }
+                    }
+                    if let Some(prelude) = prelude {
+                        output::out(&format!("{slag}: reached after \"{}\"", prelude.goal));
+                    } else {
+                        output::out(&format!(
+                            "{slag}: no scenario of {entry} hands the user over; its scenarios run without"
+                        ));
+                    }
+                }
+                for scenario in scenarios::scenarios(document) {
+                    match scenario {
+                        Ok(scenario) => {
+                            let within = scenarios::Within::Solution {
+                                id: &solution.id,
+                                slag,
+                                prelude,
+                            };
+                            outcomes.push(
+                                scenarios::run(&suite.client, within, scenario).await,
+                            );
+                        }
+                        Err(problem) => output::out(&format!("skipped\t{slag}: {problem}")),
+                    }
+                }
+            }
+            let failed = report(&outcomes);
+            verdict(junit.as_deref(), &solution.id, &outcomes, started.elapsed(), failed)
+        }
+        .await;
+        suite.stop().await;
         outcome
     });
     let _ = std::fs::remove_dir_all(&memory_root);

@@ -290,7 +290,7 @@ impl Worker {
             ));
         }
         if side_effecting && let Some(why) = guard::certainty(skill, &record, call) {
-            let ask = guard::confirmation(skill, call, why);
+            let ask = guard::confirmation(skill, &record, call, why);
             self.repo.save(version, &mut record, ask).await?;
             return Ok(None);
         }

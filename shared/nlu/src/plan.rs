@@ -18,6 +18,7 @@ use adas_skill::model::Skill;
 use async_trait::async_trait;
 use serde_json::{Map, Value as Json};
 
+mod assumed;
 mod clauses;
 mod counted;
 mod lookups;
@@ -273,26 +274,7 @@ fn call(
                     // An optional input is never carried from an earlier
                     // turn: what the user left out this time stays out.
                     // …unless it names it ("same end date").
-                    let named = {
-                        let lower = message.to_lowercase();
-                        let words = input.name.replace('_', " ").to_lowercase();
-                        // "Same for JR-3112": the same change, every value
-                        // of it but the one named.
-                        let all_the_same = [
-                            "same for",
-                            "same again",
-                            "same thing",
-                            "do the same",
-                            "same as before",
-                        ]
-                        .iter()
-                        .any(|same| lower.contains(same));
-                        all_the_same
-                            || lower.contains(&words)
-                            || input.name.rsplit('_').next().is_some_and(|last| {
-                                lower.contains(&format!("same {}", last.to_lowercase()))
-                            })
-                    };
+                    let named = clauses::names_input(message, &input.name);
                     let remembered = || {
                         (input.required || named)
                             .then(|| memory.get(&input.name).cloned())
@@ -302,16 +284,41 @@ fn call(
                         .get(&input.name)
                         .cloned()
                         .or_else(|| said(false))
-                        .or_else(remembered)
+                        .or_else(remembered);
+                    let titled = value
+                        .is_none()
+                        .then(|| assumed::title(declared, input, message))
+                        .flatten();
+                    let value = value
+                        .or_else(|| titled.as_ref().map(|fact| fact.value.clone()))
                         // A word placed by its position never fills what
                         // may be left out ("my 2pm meeting" renames nothing).
                         .or_else(|| said(true).filter(|value| input.required || is_a_date(value)));
+                    facts.extend(titled);
                     if let Some(value) = value {
                         args.push(Arg {
                             name: input.name.clone(),
                             value: Node::from_json(&value),
                         });
                     }
+                }
+                let today = reading
+                    .vocabulary
+                    .today
+                    .unwrap_or_else(crate::values::today);
+                let mut assumed = assumed::assumed_end(inputs(), &args);
+                assumed.extend(assumed::assumed_day(
+                    skill,
+                    declared,
+                    (&args, message),
+                    today,
+                ));
+                for fact in assumed {
+                    args.push(Arg {
+                        name: fact.name.clone(),
+                        value: Node::from_json(&fact.value),
+                    });
+                    facts.push(fact);
                 }
             }
         }
@@ -322,11 +329,15 @@ fn call(
     }
 }
 
-/// Whether a value is a date or a month as the skill writes it
-/// (`2026-11`, `2026-11-30`): read from the message's words, never a word
-/// placed by its position.
+/// Whether a value is a date, a month or a time of a day as the skill
+/// writes it (`2026-11`, `2026-11-30`, `2026-11-30T16:00`): read from the
+/// message's words, never a word placed by its position.
 fn is_a_date(value: &Json) -> bool {
     value.as_str().is_some_and(|text| {
+        let text = match text.split_once('T') {
+            Some((day, time)) if time.parse::<jiff::civil::Time>().is_ok() => day,
+            _ => text,
+        };
         let parts: Vec<&str> = text.split('-').collect();
         matches!(parts.len(), 2 | 3)
             && parts[0].len() == 4

@@ -241,8 +241,16 @@ pub fn tool_label(skill: &OperationalSkill, tool: &str) -> String {
 }
 
 /// A call in plain words: what the tool does and with which values
-/// ("Process a customer refund — order id: ORD-9, amount: 20").
-pub fn describe_call(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> String {
+/// ("Process a customer refund — order id: ORD-9, amount: 20"); `notes`
+/// says what a value stands for ("event id: EV-21 (1:1 with Dave, …)") —
+/// an id picked from a lookup is shown by its item's words, since the id
+/// alone (or masked) tells the user nothing.
+pub fn describe_call(
+    skill: &OperationalSkill,
+    tool: &str,
+    args: &Map<String, Json>,
+    notes: &std::collections::BTreeMap<String, String>,
+) -> String {
     let what = tool_label(skill, tool);
     let values = args
         .iter()
@@ -251,7 +259,11 @@ pub fn describe_call(skill: &OperationalSkill, tool: &str, args: &Map<String, Js
                 Json::String(text) => text.clone(),
                 other => other.to_string(),
             };
-            format!("{}: {value}", name.replace('_', " "))
+            let note = notes
+                .get(name)
+                .map(|note| format!(" ({note})"))
+                .unwrap_or_default();
+            format!("{}: {value}{note}", name.replace('_', " "))
         })
         .collect::<Vec<_>>()
         .join(", ");

@@ -130,7 +130,7 @@ pub fn unknown_end(
         return None;
     }
     let tool = call.tool;
-    let described = certainty::describe_call(skill, tool, call.args);
+    let described = certainty::describe_call(skill, tool, call.args, &Default::default());
     let why = format!(
         "{described} was started at {} and its end is unknown (the worker running it \
          stopped); `{tool}` is not declared idempotent, so it is not run again — \
@@ -155,10 +155,17 @@ pub fn certainty(skill: &OperationalSkill, record: &JobRecord, call: Call<'_>) -
         .or_else(|| certainty::asked_first(skill, record, call.tool, call.digest))
 }
 
-/// Pauses the job on the user's yes to the exact call: one confirmation
-/// authorizes one execution (`certainty::confirmed`).
-pub fn confirmation(skill: &OperationalSkill, call: Call<'_>, why: String) -> Transition {
-    let described = certainty::describe_call(skill, call.tool, call.args);
+/// Pauses the job on the user's yes to the exact call, an id picked from
+/// a lookup shown by its item's words: one confirmation authorizes one
+/// execution (`certainty::confirmed`).
+pub fn confirmation(
+    skill: &OperationalSkill,
+    record: &JobRecord,
+    call: Call<'_>,
+    why: String,
+) -> Transition {
+    let notes = crate::picked::described(record, call.args);
+    let described = certainty::describe_call(skill, call.tool, call.args, &notes);
     let prompt = format!("{why}. Shall I go ahead? {described}. (yes/no)");
     let field = ask_field(
         "confirm",
@@ -211,7 +218,7 @@ pub fn gate(
         // The rule names the job's owner: her yes to this exact call, once,
         // is the approval (never another end user's).
         Verdict::OwnerConfirms => (!certainty::confirmed(record, call.digest))
-            .then(|| confirmation(skill, call, word.reason.clone())),
+            .then(|| confirmation(skill, record, call, word.reason.clone())),
         Verdict::RequireApproval => {
             let prompt = format!(
                 "Approval required from {}: {} ({tool})",

@@ -105,6 +105,19 @@ fn own_times(goal: &str) -> Vec<String> {
         .collect()
 }
 
+/// The names the request says (capitalized words past its first word, "I"
+/// aside): words that describe which item is meant.
+fn names(goal: &str) -> Vec<&str> {
+    goal.split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|word| !word.is_empty())
+        .skip(1)
+        .filter(|word| {
+            word.chars().next().is_some_and(char::is_uppercase)
+                && !["I", "I'm", "I'd", "I'll", "I've"].contains(word)
+        })
+        .collect()
+}
+
 fn label(item: &Map<String, Json>, name: &str) -> String {
     let said: Vec<String> = item
         .iter()
@@ -168,8 +181,12 @@ pub fn choose(record: &JobRecord, name: &str, goal: &str) -> Option<Choice> {
         .filter(|(score, _)| *score == best)
         .map(|(_, item)| *item)
         .collect();
+    // A lone item is taken as meant unless the request describes the item
+    // (a name, a time of its own) and it fits none of that: "cancel my
+    // meeting with Dave" never cancels the one standup the list found.
+    let describes = !times.is_empty() || !names(goal).is_empty();
     match leaders.as_slice() {
-        [one] if best > 0 || found.len() == 1 => one
+        [one] if best > 0 || (found.len() == 1 && !describes) => one
             .get(name)
             .cloned()
             .map(|id| Choice::One(id, (*one).clone())),
@@ -197,6 +214,42 @@ pub fn remember(record: &mut JobRecord, name: &str, value: &Json) {
             source: PICKED.into(),
         });
     }
+}
+
+/// The picked values among `args`, each by its item's words (the item of an
+/// earlier result that carries it): what a confirmation shows beside it.
+pub fn described(
+    record: &JobRecord,
+    args: &Map<String, Json>,
+) -> std::collections::BTreeMap<String, String> {
+    let mut notes = std::collections::BTreeMap::new();
+    for (name, value) in args {
+        let picked = record
+            .evidence
+            .iter()
+            .any(|item| item.name == *name && item.value == *value && item.source == PICKED);
+        if !picked {
+            continue;
+        }
+        let mut found = Vec::new();
+        for call in record.calls.iter().filter(|call| !call.is_error) {
+            items(&call.output, name, 0, &mut found);
+        }
+        if let Some(item) = found.iter().find(|item| item.get(name) == Some(value)) {
+            // Only what may be shown: a personal value is masked anyway.
+            let mut shown = (*item).clone();
+            shown.retain(|_, value| {
+                value
+                    .as_str()
+                    .is_none_or(|text| !record.personal.iter().any(|personal| personal == text))
+            });
+            let words = label(&shown, name);
+            if !words.is_empty() {
+                notes.insert(name.clone(), words);
+            }
+        }
+    }
+    notes
 }
 
 /// The inputs the program still asks for (`ASK` arguments), in order.
@@ -227,7 +280,7 @@ pub fn offer(waiting: &mut crate::record::Waiting, choices: &[(String, Vec<(Json
         let Some((_, offered)) = choices.iter().find(|(name, _)| *name == field.name) else {
             continue;
         };
-        if !field.options.is_empty() || offered.len() < 2 {
+        if !field.options.is_empty() || offered.is_empty() {
             continue;
         }
         field.options = offered
@@ -376,6 +429,18 @@ mod tests {
         match choose(&record, "lesson_id", "cancel my lesson") {
             Some(Choice::Several(offered)) => assert_eq!(offered.len(), 2),
             other => panic!("{other:?}"),
+        }
+        // A lone item is meant, unless the words describe another one.
+        let one = record_with(json!({"lessons": [lessons()["lessons"][0].clone()]}));
+        assert!(matches!(
+            choose(&one, "lesson_id", "cancel my lesson tomorrow"),
+            Some(Choice::One(..))
+        ));
+        for goal in ["cancel my lesson with Tom", "cancel my 3pm lesson"] {
+            match choose(&one, "lesson_id", goal) {
+                Some(Choice::Several(offered)) => assert_eq!(offered.len(), 1, "{goal}"),
+                other => panic!("{goal}: {other:?}"),
+            }
         }
         // Only ids are picked, and only from results that carry them.
         assert_eq!(choose(&record, "title", "cello"), None);

@@ -150,7 +150,18 @@ fn a_tool_echoing_its_input_proves_nothing() {
 fn calls_are_described_in_plain_words() {
     let skill = skill();
     assert_eq!(
-        describe_call(&skill, "reserve", &args(json!({"room": "5", "people": 3}))),
+        describe_call(
+            &skill,
+            "reserve",
+            &args(json!({"room": "5", "people": 3})),
+            &Default::default()
+        ),
         "Reserve a room — room: 5, people: 3"
+    );
+    // A value's note says what it stands for.
+    let notes = [("room".to_owned(), "the Blue Room, 2nd floor".to_owned())].into();
+    assert_eq!(
+        describe_call(&skill, "reserve", &args(json!({"room": "5"})), &notes),
+        "Reserve a room — room: 5 (the Blue Room, 2nd floor)"
     );
 }

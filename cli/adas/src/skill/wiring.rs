@@ -129,6 +129,32 @@ pub enum SolutionCommand {
         /// The solution id.
         id: String,
     },
+    /// Run every skill's `scenarios` as conversations of the solution on the
+    /// embedded suite, their tools answered from `tools[].mock.examples` (no
+    /// MCP server needed). A skill the conversation does not begin at is
+    /// reached by words: first the entry skill's first scenario that hands
+    /// the user over. Exits 1 on a failure.
+    Test {
+        /// The solution document (`*.solution.json` or YAML).
+        file: PathBuf,
+        /// Its skills' files (each matched by its `id`, else its file name).
+        #[arg(required = true)]
+        skills: Vec<PathBuf>,
+        /// Run the tools on real servers instead of mocks: the skills'
+        /// connection ID is served from URL (`ID=URL`; repeat).
+        #[arg(long = "connector")]
+        connectors: Vec<String>,
+        /// Egress allowed to those servers (loopback is refused unless
+        /// listed: `127.0.0.1`, `host:port`, a CIDR; repeat).
+        #[arg(long = "mcp-allow")]
+        mcp_allow: Vec<String>,
+        /// Relative dates ("tomorrow") count from this day (YYYY-MM-DD).
+        #[arg(long)]
+        today: Option<jiff::civil::Date>,
+        /// Also write a JUnit XML report here (for CI).
+        #[arg(long)]
+        junit: Option<PathBuf>,
+    },
 }
 
 pub(super) async fn solution(
@@ -145,6 +171,7 @@ pub(super) async fn solution(
         )
     };
     let one = match command {
+        SolutionCommand::Test { .. } => unreachable!("runs on its own"),
         SolutionCommand::Put { file, name, etag } => {
             let path = file.display().to_string();
             let source = std::fs::read_to_string(&file)

@@ -41,8 +41,10 @@ pub(super) fn time_of_day(
         *free.first()?
     };
     let (start, end, value) = times.remove(at);
+    let mut guessed = false;
     let value = if kind == "datetime" {
-        // The day the message names (its first date), at that time.
+        // The day the message names (its first date), at that time; a time
+        // with no day ("move it to 4pm") is today's — a guess.
         let day = crate::values::dates_on(message, today)
             .first()
             .map(|(_, _, iso)| iso.clone())
@@ -51,7 +53,11 @@ pub(super) fn time_of_day(
                     .split(|c: char| c.is_whitespace() || c == ',')
                     .find(|word| word.parse::<jiff::civil::Date>().is_ok())
                     .map(str::to_owned)
-            })?;
+            })
+            .unwrap_or_else(|| {
+                guessed = true;
+                today.to_string()
+            });
         format!("{day}T{value}")
     } else {
         value
@@ -63,7 +69,7 @@ pub(super) fn time_of_day(
         text: message[start..end].to_owned(),
         start,
         end,
-        guessed: false,
+        guessed,
     })
 }
 

@@ -102,3 +102,26 @@ pub(super) fn states_a_fact(part: &str) -> bool {
         && !lower.contains('?')
         && !crate::detect::asks_for_something(&lower)
 }
+
+/// Whether the message names `input` for the call ("same end date", "same
+/// for JR-3112": the same change, every value of it): an optional value of
+/// the last turn is carried only then.
+pub(super) fn names_input(message: &str, input: &str) -> bool {
+    let lower = message.to_lowercase();
+    let words = input.replace('_', " ").to_lowercase();
+    let all_the_same = [
+        "same for",
+        "same again",
+        "same thing",
+        "do the same",
+        "same as before",
+    ]
+    .iter()
+    .any(|same| lower.contains(same));
+    all_the_same
+        || lower.contains(&words)
+        || input
+            .rsplit('_')
+            .next()
+            .is_some_and(|last| lower.contains(&format!("same {}", last.to_lowercase())))
+}

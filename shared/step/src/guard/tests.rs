@@ -270,7 +270,7 @@ fn a_guessed_argument_needs_the_users_yes() {
     let record = job();
     // ORD-1 is nowhere in the job's evidence: a guess.
     let why = certainty(&skill, &record, call).expect("a guess needs a yes");
-    let transition = confirmation(&skill, call, why);
+    let transition = confirmation(&skill, &record, call, why);
     let mut paused = job();
     transition.apply(&mut paused);
     let waiting = paused.waiting.unwrap();
