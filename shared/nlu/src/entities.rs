@@ -641,7 +641,9 @@ pub fn extract_slots(
     // type scan for one slot cannot take the "3" of another's "3 people".
     let mut open: Vec<&Slot> = Vec::new();
     for slot in slots {
-        match named_value(slot, message, &all, &entities) {
+        match named_value(slot, message, &all, &entities)
+            .filter(|entity| !whole_of_a_part(&all, entity))
+        {
             Some(entity) => entities.push(entity),
             None => open.push(slot),
         }
@@ -740,24 +742,7 @@ pub fn extract_slots(
         })
         .collect();
     // "Not urgent": a word the message says no to is no value of it.
-    let negated: Vec<Entity> = all
-        .windows(2)
-        .filter(|pair| {
-            matches!(
-                pair[0].text.to_lowercase().as_str(),
-                "not" | "no" | "non" | "never" | "isn't" | "isnt" | "nothing"
-            )
-        })
-        .map(|pair| Entity {
-            name: String::new(),
-            kind: "negated".into(),
-            value: Json::Null,
-            text: pair[1].text.to_owned(),
-            start: pair[1].start,
-            end: pair[1].start + pair[1].text.len(),
-            guessed: true,
-        })
-        .collect();
+    let negated = negated::negated(&all);
     let (plain, typed): (Vec<&Slot>, Vec<&Slot>) = open.into_iter().partition(typed_first);
     for slot in typed.into_iter().chain(plain) {
         let numeric = matches!(
@@ -774,24 +759,31 @@ pub fn extract_slots(
             entities.push(entity);
             continue;
         }
-        if let Some(entity) = value_by_type(slot, &all, prefixes, &taken, vocabulary)
+        if let Some(mut entity) = value_by_type(slot, &all, prefixes, &taken, vocabulary)
             .or_else(|| by_description(slot, &all, &taken))
         {
+            entity.guessed |= described_otherwise(slot, &all, &taken, &entity.value);
             entities.push(entity);
         }
     }
     let mut found = entities.split_off(before);
     one_date_of_several(slots, (message, today), &all, &mut found);
+    // Of two values of one list named, the one "instead" follows.
+    prefer_instead(slots, &all, &mut found, &negated);
     // In the slots' order, as callers expect.
     found.sort_by_key(|entity| slots.iter().position(|slot| slot.name == entity.name));
     found
 }
 
 mod dates;
+mod negated;
 use dates::{one_date_of_several, time_of_day};
 
 mod aliases;
-use aliases::{aliases, by_description, direction_cues, domain_stems, glossed};
+use aliases::{
+    aliases, by_description, described_otherwise, direction_cues, domain_stems, glossed,
+    prefer_instead,
+};
 
 #[cfg(test)]
 mod tests;

@@ -449,3 +449,6 @@ mod answers;
 
 #[path = "generalization/glossary.rs"]
 mod glossary;
+
+#[path = "generalization/told.rs"]
+mod told;

@@ -147,6 +147,164 @@ pub(super) fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -
     Some(found(&slot.name, "enum", (*value).clone(), token, !own))
 }
 
+/// Whether the message describes another allowed value of `slot` than
+/// `value` by two words or more of that value's description ("cooked …
+/// corks pushed up" of `heat_damaged (cooked, pushed cork)`, beside the
+/// `corked` its "corks" names): the value its own word names is then
+/// contested — a guess, never acted on unasked.
+pub(super) fn described_otherwise(
+    slot: &Slot,
+    all: &[Token<'_>],
+    taken: &[Entity],
+    value: &Json,
+) -> bool {
+    let mut stems: Vec<(String, &Json)> = Vec::new();
+    for token in all.iter().filter(|token| !by_name::overlaps(token, taken)) {
+        let stem = crate::lexicon::stem(&token.text.to_lowercase());
+        if let Some((_, other, _)) = slot
+            .aliases
+            .iter()
+            .find(|(alias, other, own)| *alias == stem && !own && other != value)
+            && !stems.iter().any(|(known, _)| *known == stem)
+        {
+            stems.push((stem, other));
+        }
+    }
+    stems
+        .iter()
+        .any(|(_, other)| stems.iter().filter(|(_, theirs)| theirs == other).count() >= 2)
+}
+
+/// Another allowed value of `slot` than `value` that the message names by
+/// its own word, outside `taken` ("nobody is in Thursday *morning* — can it
+/// come Thursday *afternoon* instead?"): of two values named, the one
+/// "instead" follows is wanted; else which one is a guess.
+fn named_instead(
+    slot: &Slot,
+    all: &[Token<'_>],
+    taken: &[Entity],
+    entity: &Entity,
+) -> Option<(Entity, bool)> {
+    let value = &entity.value;
+    // The noun a value qualifies ("cross-country *skis*") names no rival.
+    let after_own = all
+        .iter()
+        .position(|token| token.start >= entity.end)
+        .map(|at| all[at].start);
+    // A part of the day may be read into a date ("Friday afternoon"): it
+    // still names its slot value.
+    let taken: Vec<Entity> = taken
+        .iter()
+        .filter(|entity| entity.kind != "date")
+        .cloned()
+        .collect();
+    let named: Vec<(usize, &Json)> = all
+        .iter()
+        .enumerate()
+        .filter(|(_, token)| !by_name::overlaps(token, &taken))
+        .filter(|(_, token)| Some(token.start) != after_own)
+        .filter_map(|(at, token)| {
+            let stem = crate::lexicon::stem(&token.text.to_lowercase());
+            // A word of a value of several words ("*order*" of `wrong
+            // order`) names no value alone.
+            slot.aliases
+                .iter()
+                .find(|(alias, other, own)| {
+                    *alias == stem
+                        && *own
+                        && other != value
+                        && other
+                            .as_str()
+                            .is_some_and(|name| crate::lexicon::stem(&name.to_lowercase()) == stem)
+                })
+                .map(|(_, other, _)| (at, other))
+        })
+        .collect();
+    let (at, other) = named.first()?;
+    if named.iter().any(|(_, theirs)| theirs != other) {
+        return None;
+    }
+    Some((
+        found(&slot.name, "enum", (*other).clone(), &all[*at], false),
+        instead_after(all, *at),
+    ))
+}
+
+/// Whether "instead" follows the token at `at` ("… the morning instead?").
+fn instead_after(all: &[Token<'_>], at: usize) -> bool {
+    all.get(at + 1).is_some_and(|next| {
+        next.text
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .eq_ignore_ascii_case("instead")
+    })
+}
+
+/// The word before the token at `at`, past "down", "up", "over", "back"
+/// and articles ("from Business *down* to Team", "from *the* morning").
+fn word_before(all: &[Token<'_>], at: usize) -> String {
+    let mut at = at;
+    while let Some(before) = at.checked_sub(1) {
+        let word = all[before].text.to_lowercase();
+        if !matches!(
+            word.as_str(),
+            "down" | "up" | "over" | "back" | "the" | "a" | "an" | "our" | "my"
+        ) {
+            return word;
+        }
+        at = before;
+    }
+    String::new()
+}
+
+/// Each value of a list in `found` read again beside the other values of
+/// its list the message names (outside `negated`): the one "instead"
+/// follows is taken, or the one a change goes *to* ("from Business down
+/// to Team"); the one it comes *from* is no rival; with none marked, which
+/// one is a guess. A slot that is itself a direction (`from_site`) is read
+/// by its direction already.
+pub(super) fn prefer_instead(
+    slots: &[Slot],
+    all: &[Token<'_>],
+    found: &mut [Entity],
+    negated: &[Entity],
+) {
+    for at in 0..found.len() {
+        let Some(slot) = slots.iter().find(|slot| slot.name == found[at].name) else {
+            continue;
+        };
+        if !direction_cues(&slot.name).is_empty() {
+            continue;
+        }
+        let own = all.iter().position(|token| token.start == found[at].start);
+        if own.is_some_and(|own| instead_after(all, own)) {
+            continue;
+        }
+        let others: Vec<Entity> = (found.iter().enumerate())
+            .filter(|(other, _)| *other != at)
+            .map(|(_, entity)| entity.clone())
+            .chain(negated.iter().cloned())
+            .collect();
+        let Some((other, instead)) = named_instead(slot, all, &others, &found[at]) else {
+            continue;
+        };
+        let before_other = all
+            .iter()
+            .position(|token| token.start == other.start)
+            .map(|other| word_before(all, other))
+            .unwrap_or_default();
+        let before_own = own.map(|own| word_before(all, own)).unwrap_or_default();
+        if before_other == "from" {
+            continue;
+        }
+        let to_other = matches!(before_other.as_str(), "to" | "into") && before_own == "from";
+        if instead || to_other {
+            found[at] = other;
+        } else {
+            found[at].guessed = true;
+        }
+    }
+}
+
 /// The words that point at a slot's value by its direction: `from_site`
 /// takes the site after "from", `to_site` (or `deliver_to`) the one after
 /// "to" — of two sites in one message, each its own.

@@ -183,6 +183,13 @@ pub(super) fn value_by_type(
                     .first()
                     .is_some_and(|(token, _)| token.text.starts_with(['$', '€', '£'])));
         if bare_number {
+            // "Of the 6 … we've opened 4, and 3 of those were corked": the
+            // part the message says something of is meant, not the whole.
+            if let Some((token, value)) =
+                matches.iter().find(|(token, _)| said_of_a_part(all, token))
+            {
+                return Some(found(&slot.name, &kind, value.clone(), token, false));
+            }
             // Of several numbers, the one its cue stands before ("the meter
             // shows 12500") is meant; otherwise the first is a guess.
             if let Some(cued) = one_of(slot, &kind, all, matches.clone()).filter(|one| !one.guessed)
@@ -228,6 +235,42 @@ pub(super) fn value_by_type(
     }
     remainder(all, taken, vocabulary)
         .map(|(token, text)| found(&slot.name, &kind, Json::String(text), &token, true))
+}
+
+/// Whether `token` counts a part of what was told and says how it stands:
+/// "3 of those were corked", "two of them arrived broken".
+fn said_of_a_part(all: &[Token<'_>], token: &Token<'_>) -> bool {
+    let Some(at) = all.iter().position(|other| other.start == token.start) else {
+        return false;
+    };
+    let word = |offset: usize| {
+        all.get(at + offset)
+            .map(|token| token.text.to_lowercase())
+            .unwrap_or_default()
+    };
+    word(1) == "of"
+        && matches!(word(2).as_str(), "those" | "them" | "these")
+        && matches!(
+            word(3).as_str(),
+            "were" | "was" | "are" | "is" | "got" | "arrived" | "came" | "turned" | "had"
+        )
+}
+
+/// Whether `entity` is a number told as the whole a part is taken from
+/// ("of the 6 bottles …, 3 of those were corked"): not the request's count.
+pub(super) fn whole_of_a_part(all: &[Token<'_>], entity: &Entity) -> bool {
+    let Some(at) = all.iter().position(|token| token.start == entity.start) else {
+        return false;
+    };
+    let before = |offset: usize| {
+        at.checked_sub(offset)
+            .and_then(|at| all.get(at))
+            .map(|token| token.text.to_lowercase())
+            .unwrap_or_default()
+    };
+    entity.value.is_number()
+        && ((before(2) == "of" && before(1) == "the") || (before(2) == "out" && before(1) == "of"))
+        && all.iter().any(|token| said_of_a_part(all, token))
 }
 
 /// How many tokens before a value its action's word may stand ("book

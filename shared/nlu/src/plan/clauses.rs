@@ -98,7 +98,19 @@ pub(super) fn states_a_fact(part: &str) -> bool {
                         | "sorry"
                 )
         });
-    opening.is_some_and(|word| TELLING.contains(&word))
+    // How something stands or will ("the kitchen's being refitted
+    // Thursday", "nobody will be in"): told, whoever it is about.
+    let describes = [
+        "'s being ",
+        " is being ",
+        " are being ",
+        " will be ",
+        " won't be ",
+        "nobody ",
+    ]
+    .iter()
+    .any(|told| format!(" {lower} ").contains(told));
+    (opening.is_some_and(|word| TELLING.contains(&word)) || describes)
         && !lower.contains('?')
         && !crate::detect::asks_for_something(&lower)
 }
