@@ -429,7 +429,13 @@ fn typed(kind: &str, spec: &EntitySpec, token: &Token<'_>, prefixes: &[String]) 
         "number" | "money" => {
             let money_marked = text.starts_with(['$', '€', '£']);
             if kind == "number" || money_marked || parse_amount(text).is_some() {
-                parse_amount(text).map(number_json)
+                // "five hours": a count in words is a number too.
+                parse_amount(text).map(number_json).or_else(|| {
+                    (kind == "number")
+                        .then(|| crate::values::number_word(text))
+                        .flatten()
+                        .map(Json::from)
+                })
             } else {
                 None
             }

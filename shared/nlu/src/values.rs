@@ -41,11 +41,11 @@ const NUMBERS: &[(&str, i64)] = &[
 ];
 
 /// Counts of several words as digits ("two hundred" → 200, "a dozen" → 12,
-/// "a pair of" → 2, "twenty-five" → 25), so every reader of the message sees
+/// "a pair of" → 2, "twenty-five" → 25, "three and a half" → 3.5), so every reader of the message sees
 /// the number the person meant.
 pub fn numbers_in_words(text: &str) -> std::borrow::Cow<'_, str> {
-    static PATTERNS: OnceLock<[Regex; 3]> = OnceLock::new();
-    let [scaled, tens, pair] = PATTERNS.get_or_init(|| {
+    static PATTERNS: OnceLock<[Regex; 4]> = OnceLock::new();
+    let [scaled, tens, pair, and_a_half] = PATTERNS.get_or_init(|| {
         let small = NUMBERS
             .iter()
             .map(|(name, _)| *name)
@@ -61,6 +61,8 @@ pub fn numbers_in_words(text: &str) -> std::borrow::Cow<'_, str> {
             )
             .expect("a valid pattern"),
             Regex::new(r"(?i)\b(?:a\s+)?(?:couple|pair)\s+of\b").expect("a valid pattern"),
+            Regex::new(&format!(r"(?i)\b(an?|one|{small}|\d{{1,3}})\s+and\s+a\s+half\b"))
+                .expect("a valid pattern"),
         ]
     });
     let count = |word: &str| -> Option<i64> {
@@ -77,7 +79,11 @@ pub fn numbers_in_words(text: &str) -> std::borrow::Cow<'_, str> {
             other => number_word(other).or_else(|| other.parse().ok()),
         }
     };
-    let text = scaled.replace_all(text, |found: &regex::Captures<'_>| {
+    // "three and a half" is 3.5, never the 3 before it.
+    let text = and_a_half.replace_all(text, |found: &regex::Captures<'_>| {
+        count(&found[1]).map_or_else(|| found[0].to_owned(), |n| format!("{n}.5"))
+    });
+    let text = match scaled.replace_all(&text, |found: &regex::Captures<'_>| {
         let scale = match found[2].to_lowercase().as_str() {
             "hundred" => 100,
             "thousand" | "grand" => 1000,
@@ -87,7 +93,10 @@ pub fn numbers_in_words(text: &str) -> std::borrow::Cow<'_, str> {
             return (scale / 2).to_string();
         }
         count(&found[1]).map_or_else(|| found[0].to_owned(), |n| (n * scale).to_string())
-    });
+    }) {
+        std::borrow::Cow::Borrowed(_) => text,
+        replaced => std::borrow::Cow::Owned(replaced.into_owned()),
+    };
     let text = match tens.replace_all(&text, |found: &regex::Captures<'_>| {
         match (count(&found[1]), count(&found[2])) {
             (Some(tens), Some(units)) => (tens + units).to_string(),

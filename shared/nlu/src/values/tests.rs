@@ -132,4 +132,7 @@ fn small_numbers_in_words() {
     assert_eq!(numbers_in_words("a pair of tickets"), "2 tickets");
     assert_eq!(numbers_in_words("a couple of days"), "2 days");
     assert_eq!(numbers_in_words("the other one"), "the other one");
+    assert_eq!(numbers_in_words("three and a half hours"), "3.5 hours");
+    assert_eq!(numbers_in_words("2 and a half days"), "2.5 days");
+    assert_eq!(numbers_in_words("a half day"), "a half day");
 }

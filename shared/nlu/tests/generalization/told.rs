@@ -258,3 +258,41 @@ fn a_booking_told_its_start_lasts_an_hour_today_and_is_called_as_asked() {
         );
     }
 }
+
+#[test]
+fn a_length_in_words_is_its_number() {
+    // A skill of its own: a number of hours, said in words.
+    let skill = load(
+        r#"
+problem: {statement: Staff book overtime}
+intents:
+  supported:
+    - id: book_overtime
+      description: Book overtime hours
+      examples: ["Book 3 hours of overtime for STF-1001 on Friday"]
+      entities:
+        - {name: staff_id, type: identifier, required: true}
+        - {name: hours, type: number, required: true}
+tools:
+  - name: book_overtime
+    inputs:
+      - {name: staff_id, type: string, required: true, pattern: "^STF-[0-9]{4}$"}
+      - {name: hours, type: number, required: true}
+policy:
+  workflows: [{name: Overtime, trigger: book_overtime, steps: [book_overtime]}]
+"#,
+        Format::Yaml,
+    )
+    .skill
+    .expect("the skill loads");
+    for (message, hours) in [
+        ("Book STF-1001 in for overtime on Friday, five hours", 5.0),
+        (
+            "Book overtime for STF-1001 on Friday evening, four and a half hours",
+            4.5,
+        ),
+    ] {
+        let found = value(&skill, message, "hours").map(|(value, _)| value.as_f64());
+        assert_eq!(found, Some(Some(hours)), "{message}");
+    }
+}
