@@ -88,6 +88,8 @@ impl Slot {
             allowed: input.allowed.clone(),
             pattern: input
                 .pattern
+                .clone()
+                .or_else(|| crate::written::lettered_pattern(input))
                 .as_deref()
                 .and_then(adas_skill::grammar::compiled_pattern),
             cues: direction_cues(&input.name),
@@ -619,7 +621,10 @@ pub fn slot_for(
         .iter()
         .flat_map(|tool| &tool.inputs)
         .find(|input| {
-            input.name == spec.name && (input.pattern.is_some() || input.format.is_some())
+            input.name == spec.name
+                && (input.pattern.is_some()
+                    || input.format.is_some()
+                    || crate::written::lettered_pattern(input).is_some())
         });
     if let Some(input) = input {
         let typed = Slot::of_input(input);

@@ -15,6 +15,8 @@ use regex::Regex;
 
 mod codes;
 pub use codes::{code_names, codes_beside_names};
+mod lettered;
+pub use lettered::{in_capitals, lettered_pattern};
 
 /// The shape of one kind of id the skill takes: `ITM-4471` is `ITM`, `-`,
 /// four digits.
@@ -501,6 +503,9 @@ fn takes_a_month(skill: &Skill) -> bool {
 /// The message as the skill writes its values (see the module doc).
 pub fn as_written<'a>(skill: &Skill, message: &'a str) -> Cow<'a, str> {
     let mut text = ids_as_shaped(&id_shapes(skill), message);
+    if let Cow::Owned(owned) = in_capitals(skill, &text) {
+        text = Cow::Owned(owned);
+    }
     let named = code_names(skill);
     if let Cow::Owned(owned) = codes_beside_names(&named, &text) {
         text = Cow::Owned(owned);
