@@ -54,10 +54,9 @@ pub fn in_capitals<'a>(skill: &Skill, text: &'a str) -> Cow<'a, str> {
         };
         if let Cow::Owned(owned) =
             code.replace_all(&text, |found: &regex::Captures<'_>| found[0].to_uppercase())
+            && owned != *text
         {
-            if owned != *text {
-                text = Cow::Owned(owned);
-            }
+            text = Cow::Owned(owned);
         }
     }
     text
