@@ -20,7 +20,8 @@
 //!
 //! A **wrong side-effecting call** is a call of a tool under `side_effects:`
 //! that the conversation did not expect with exactly those arguments, or a
-//! second execution of one it expected once.
+//! second execution of one it expected once — and any unexpected call whose
+//! tool name the job shows masked (`book_***`), which could be any tool.
 
 use crate::fail::Failure;
 use std::time::Duration;
@@ -333,7 +334,9 @@ impl Run<'_> {
         for call in &self.made {
             if let Some(at) = unused.iter().position(|expected| same_call(expected, call)) {
                 unused.remove(at);
-            } else if self.side_effects.contains(&call.0) {
+            } else if self.side_effects.contains(&call.0) || call.0.contains("***") {
+                // A name the job shows masked could be any tool: it counts
+                // as wrong until it can be read.
                 self.measures.wrong.push(call.clone());
             }
         }

@@ -17,6 +17,7 @@ mod codes;
 pub use codes::{code_names, codes_beside_names};
 mod lettered;
 pub use lettered::{in_capitals, lettered_pattern};
+mod weeks;
 
 /// The shape of one kind of id the skill takes: `ITM-4471` is `ITM`, `-`,
 /// four digits.
@@ -518,6 +519,11 @@ pub fn as_written<'a>(skill: &Skill, message: &'a str) -> Cow<'a, str> {
     }
     if takes_months_not_years(skill)
         && let Cow::Owned(owned) = years_as_months(&text)
+    {
+        text = Cow::Owned(owned);
+    }
+    if let Some(unit) = weeks::unit(skill)
+        && let Cow::Owned(owned) = weeks::weeks_as(&text, unit)
     {
         text = Cow::Owned(owned);
     }

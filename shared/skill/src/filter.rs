@@ -258,13 +258,43 @@ pub fn personal_values(skill: &Skill, tool: &str, result: &Value) -> Vec<String>
     }
     let mut values = Vec::new();
     collect_leaves(&shown, &mut values);
-    // A value the skill itself lists as allowed ("diesel" of `fuel_type`) is
-    // its vocabulary, not a person's data: masking it would blank every
-    // call and reply that uses the word.
+    // A value the skill itself lists as allowed ("diesel" of `fuel_type`),
+    // or a word of its own names ("stay" of `book_stay`, a booking's type),
+    // is its vocabulary, not a person's data: masking it would blank every
+    // call and reply that uses the word — tool names included.
+    let named = skill
+        .tools
+        .iter()
+        .flat_map(|tool| {
+            std::iter::once(tool.name.as_str())
+                .chain(tool.inputs.iter().map(|input| input.name.as_str()))
+        })
+        .chain(
+            skill
+                .intents
+                .iter()
+                .flat_map(|intents| &intents.supported)
+                .map(|intent| intent.id.as_str()),
+        )
+        // Every run of its words: "missed_pickup" of `report_missed_pickup`.
+        .flat_map(|name| {
+            let parts: Vec<&str> = name.split(['_', '.', '-']).collect();
+            let mut runs = Vec::new();
+            for start in 0..parts.len() {
+                for end in start + 1..=parts.len() {
+                    runs.push(parts[start..end].join("_"));
+                    runs.push(parts[start..end].join(" "));
+                }
+            }
+            runs
+        })
+        .filter(|word| word.chars().count() >= 3)
+        .map(|word| word.to_lowercase());
     let vocabulary: Vec<String> = skill
         .allowed_values()
         .filter_map(maskable)
         .map(|value| value.to_lowercase())
+        .chain(named)
         .collect();
     values.retain(|value| !vocabulary.contains(&value.to_lowercase()));
     values.sort();
@@ -399,5 +429,20 @@ mod personal {
             vec!["Priya Anand"]
         );
         assert!(personal_values(&skill, "order_fuel", &result).is_empty());
+        // A word of the skill's own names (a booking of type "stay" beside
+        // `book_stay`) is no person's data: it would blank the tool's name.
+        let kennel: Skill = serde_json::from_value(json!({
+            "tools": [
+                {"name": "get_booking", "security": {"classification": "pii_read"}},
+                {"name": "book_stay"}
+            ]
+        }))
+        .unwrap();
+        let booking =
+            json!({"type": "stay", "kind": "book_stay", "pet": "Biscuit", "owner": "Ana Ruiz"});
+        assert_eq!(
+            personal_values(&kennel, "get_booking", &booking),
+            vec!["Ana Ruiz", "Biscuit"]
+        );
     }
 }

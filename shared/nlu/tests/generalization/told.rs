@@ -296,3 +296,45 @@ policy:
         assert_eq!(found, Some(Some(hours)), "{message}");
     }
 }
+
+#[test]
+fn a_length_in_weeks_is_counted_in_the_skills_unit() {
+    // A guest house that books nights: "three weeks" is 21, never 3.
+    let skill = load(
+        r#"
+problem: {statement: Guests book rooms}
+intents:
+  supported:
+    - id: book_room
+      description: Book a room for some nights
+      examples: ["Book room type double for 3 nights from 2027-02-01 for GST-1001"]
+      entities:
+        - {name: guest_id, type: identifier, required: true}
+        - {name: nights, type: integer, required: true}
+tools:
+  - name: book_room
+    inputs:
+      - {name: guest_id, type: string, required: true, pattern: "^GST-[0-9]{4}$"}
+      - {name: nights, type: integer, required: true}
+policy:
+  workflows: [{name: Book, trigger: book_room, steps: [book_room]}]
+"#,
+        Format::Yaml,
+    )
+    .skill
+    .expect("the skill loads");
+    for (message, nights) in [
+        (
+            "Please book GST-1001 a room from the 2nd for three weeks",
+            21,
+        ),
+        ("GST-1001 would like a room for a fortnight from Monday", 14),
+        ("Book GST-1001 a three-week stay starting Friday", 21),
+    ] {
+        assert_eq!(
+            value(&skill, message, "nights").map(|(value, _)| value),
+            Some(Json::from(nights)),
+            "{message}"
+        );
+    }
+}
