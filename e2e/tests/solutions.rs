@@ -19,13 +19,17 @@ use support::Suite;
 
 const SOLUTION: &str = "solutions/scheduling-assistant";
 
-fn fixture(name: &str) -> String {
-    // The project's own copies of the Builder's exports (shared/skill/tests/fixtures).
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+/// The project's own copy of a Builder export (shared/skill/tests/fixtures).
+fn fixture_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("e2e/ is in the workspace")
         .join("shared/skill/tests/fixtures")
-        .join(name);
+        .join(name)
+}
+
+fn fixture(name: &str) -> String {
+    let path = fixture_path(name);
     std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
 

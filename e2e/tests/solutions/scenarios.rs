@@ -20,12 +20,8 @@ fn adas(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
-fn fixture_path(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/skill/tests/fixtures")
-        .join(name)
-        .display()
-        .to_string()
+fn fixture_file(name: &str) -> String {
+    fixture_path(name).display().to_string()
 }
 
 #[test]
@@ -37,9 +33,9 @@ fn the_exports_scenarios_pass_by_words_against_their_servers() {
     let (code, stdout, stderr) = adas(&[
         "solution",
         "test",
-        &fixture_path("scheduling-assistant.solution.json"),
-        &fixture_path("identity-gateway.draft.skill.json"),
-        &fixture_path("scheduling-agent.draft.skill.json"),
+        &fixture_file("scheduling-assistant.solution.json"),
+        &fixture_file("identity-gateway.draft.skill.json"),
+        &fixture_file("scheduling-agent.draft.skill.json"),
         "--connector",
         &format!("identity-mcp=http://{}/mcp", identity.addr()),
         "--connector",
@@ -105,9 +101,9 @@ fn mocks_that_hold_no_such_meeting_end_in_a_question_never_in_a_yes() {
     let (code, stdout, stderr) = adas(&[
         "solution",
         "test",
-        &fixture_path("scheduling-assistant.solution.json"),
-        &fixture_path("identity-gateway.draft.skill.json"),
-        &fixture_path("scheduling-agent.draft.skill.json"),
+        &fixture_file("scheduling-assistant.solution.json"),
+        &fixture_file("identity-gateway.draft.skill.json"),
+        &fixture_file("scheduling-agent.draft.skill.json"),
     ]);
     assert_eq!(code, Some(1), "{stdout}{stderr}");
     let cancel = stdout

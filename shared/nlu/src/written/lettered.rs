@@ -5,6 +5,7 @@
 //! vary.
 
 use std::borrow::Cow;
+use std::sync::OnceLock;
 
 use adas_skill::model::{Skill, ToolInput};
 use regex::Regex;
@@ -47,19 +48,24 @@ pub fn in_capitals<'a>(skill: &Skill, text: &'a str) -> Cow<'a, str> {
         .collect();
     shapes.sort_unstable();
     shapes.dedup();
-    let mut text = Cow::Borrowed(text);
-    for (letters, digits) in shapes {
-        let Ok(code) = Regex::new(&format!(r"\b[A-Za-z]{{{letters}}}[0-9]{{{digits}}}\b")) else {
-            continue;
-        };
-        if let Cow::Owned(owned) =
-            code.replace_all(&text, |found: &regex::Captures<'_>| found[0].to_uppercase())
-            && owned != *text
-        {
-            text = Cow::Owned(owned);
-        }
+    if shapes.is_empty() {
+        return Cow::Borrowed(text);
     }
-    text
+    // One pattern for every shape, compiled once: a message is never the
+    // occasion to build a regex.
+    static CODE: OnceLock<Regex> = OnceLock::new();
+    let code = CODE
+        .get_or_init(|| Regex::new(r"\b([A-Za-z]{2,6})([0-9]{2,6})\b").expect("a valid pattern"));
+    match code.replace_all(text, |found: &regex::Captures<'_>| {
+        if shapes.contains(&(found[1].len(), found[2].len())) {
+            found[0].to_uppercase()
+        } else {
+            found[0].to_owned()
+        }
+    }) {
+        Cow::Owned(owned) if owned != text => Cow::Owned(owned),
+        _ => Cow::Borrowed(text),
+    }
 }
 
 #[cfg(test)]
