@@ -585,13 +585,44 @@ pub fn extract(
     context: &Map<String, Json>,
     vocabulary: &Vocabulary,
 ) -> Vec<Entity> {
-    let slots: Vec<Slot> = intent
-        .entities
-        .iter()
-        .filter(|spec| !context.contains_key(&spec.name))
-        .map(|spec| slot_for(skill, spec, Some(intent)))
-        .collect();
+    let kept = crate::kept::kept(skill, intents_slots);
+    let slots: Vec<Slot> = match kept.get(&intent.id) {
+        // An intent of the skill: its slots as built once for the skill.
+        Some(slots)
+            if slots
+                .iter()
+                .map(|slot| &slot.name)
+                .eq(intent.entities.iter().map(|spec| &spec.name)) =>
+        {
+            slots
+                .iter()
+                .filter(|slot| !context.contains_key(&slot.name))
+                .cloned()
+                .collect()
+        }
+        _ => intent
+            .entities
+            .iter()
+            .filter(|spec| !context.contains_key(&spec.name))
+            .map(|spec| slot_for(skill, spec, Some(intent)))
+            .collect(),
+    };
     extract_slots(&slots, message, &example_prefixes(intent), &[], vocabulary)
+}
+
+/// The slots of each intent's entities, by intent id (the first of an id).
+fn intents_slots(skill: &adas_skill::model::Skill) -> std::collections::HashMap<String, Vec<Slot>> {
+    let mut slots = std::collections::HashMap::new();
+    for intent in skill.intents.iter().flat_map(|intents| &intents.supported) {
+        slots.entry(intent.id.clone()).or_insert_with(|| {
+            intent
+                .entities
+                .iter()
+                .map(|spec| slot_for(skill, spec, Some(intent)))
+                .collect()
+        });
+    }
+    slots
 }
 
 /// The slot of an entity: named like a tool input, it is read with that

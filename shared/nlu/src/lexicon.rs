@@ -127,6 +127,29 @@ const IRREGULAR: &[(&str, &str)] = &[
 /// The Snowball (Porter 2) stem of a lower-case word (an irregular verb form
 /// by its base form's).
 pub fn stem(word: &str) -> String {
+    // The same few hundred words (the skill's own, the message's) are stemmed
+    // again for every message, and stemming was most of detection's time: a
+    // memo per thread, no lock shared by the server's workers, emptied when
+    // full so that a flood of distinct words costs memory only up to a bound.
+    const MEMO_BOUND: usize = 1 << 16;
+    thread_local! {
+        static MEMO: std::cell::RefCell<HashMap<Box<str>, Box<str>>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
+    if let Some(found) = MEMO.with_borrow(|memo| memo.get(word).map(|stem| stem.to_string())) {
+        return found;
+    }
+    let stemmed = stem_uncached(word);
+    MEMO.with_borrow_mut(|memo| {
+        if memo.len() >= MEMO_BOUND {
+            memo.clear();
+        }
+        memo.insert(word.into(), stemmed.as_str().into());
+    });
+    stemmed
+}
+
+fn stem_uncached(word: &str) -> String {
     static STEMMER: OnceLock<rust_stemmers::Stemmer> = OnceLock::new();
     let word = IRREGULAR
         .iter()

@@ -7,6 +7,7 @@
 pub mod answered;
 pub mod detect;
 pub mod entities;
+mod kept;
 pub mod lexicon;
 pub mod model;
 pub mod plan;

@@ -634,57 +634,97 @@ pub const TIME_MARKERS: &[&str] = &["last", "next", "this", "past", "every", "pe
 
 /// Whether a word of a message is a word of a value: the same, an
 /// inflection ("brakes" for brake), a kind of it ("fridge" for appliance),
-/// or, for a long word, one edit away ("chnage" for change).
-fn same_word(said: &str, value: &str) -> bool {
+/// or, for a long word, one edit away ("chnage" for change). Each word comes
+/// with its stem.
+fn same_word((said, said_stem): (&str, &str), (value, value_stem): (&str, &str)) -> bool {
     said == value
         // "fifty" of `50_amp`.
         || value.parse::<i64>().ok().is_some_and(|number| number_word(said) == Some(number))
-        || crate::lexicon::stem(said) == crate::lexicon::stem(value)
+        || said_stem == value_stem
         // A kind of what the value names ("the fridge" for `appliance`).
-        || crate::lexicon::lexicon()
-            .is_kind_of(&crate::lexicon::stem(said), &crate::lexicon::stem(value))
+        || crate::lexicon::lexicon().is_kind_of(said_stem, value_stem)
         || (said.chars().count() >= 5
             && value.chars().count() >= 5
             && strsim::damerau_levenshtein(said, value) <= 1)
+}
+
+/// A text read once to find many values in it: lower case, its words'
+/// spans and their stems.
+#[derive(Debug)]
+pub struct Read {
+    lower: Option<String>,
+    words: Vec<(usize, usize)>,
+    stems: Vec<String>,
+}
+
+impl Read {
+    pub fn of(text: &str) -> Self {
+        let lower = text.to_lowercase();
+        // Offsets into the lower-case text must be the text's own.
+        if lower.len() != text.len() {
+            return Self {
+                lower: None,
+                words: Vec::new(),
+                stems: Vec::new(),
+            };
+        }
+        let words = word_spans(&lower);
+        let stems = words
+            .iter()
+            .map(|(start, end)| crate::lexicon::stem(&lower[*start..*end]))
+            .collect();
+        Self {
+            lower: Some(lower),
+            words,
+            stems,
+        }
+    }
+
+    /// Where the text writes `value` (see [`value_spans`]).
+    pub fn spans_of(&self, value: &str) -> Vec<(usize, usize)> {
+        let Some(lower) = &self.lower else {
+            return Vec::new();
+        };
+        // A code (`MAN`, `CWF`) is written as it is: no stem, sense or typo
+        // of a word ("order" is a kind of "man" in the lexicon) names it.
+        let code = value.chars().any(char::is_alphabetic) && !value.chars().any(char::is_lowercase);
+        let value = value.to_lowercase();
+        let wanted: Vec<(&str, String)> = word_spans(&value)
+            .into_iter()
+            .map(|(start, end)| {
+                let word = &value[start..end];
+                (word, crate::lexicon::stem(word))
+            })
+            .collect();
+        let words = &self.words;
+        if wanted.is_empty() || words.len() < wanted.len() {
+            return Vec::new();
+        }
+        (0..=words.len() - wanted.len())
+            .filter(|at| {
+                wanted.iter().enumerate().all(|(offset, (word, stem))| {
+                    let (start, end) = words[at + offset];
+                    let said = &lower[start..end];
+                    if code {
+                        said == *word
+                    } else {
+                        same_word((said, &self.stems[at + offset]), (word, stem))
+                    }
+                }) && !(*at > 0 && {
+                    let (start, end) = words[at - 1];
+                    TIME_MARKERS.contains(&&lower[start..end])
+                })
+            })
+            .map(|at| (words[at].0, words[at + wanted.len() - 1].1))
+            .collect()
+    }
 }
 
 /// Where `text` writes an allowed value of one or more words, as people
 /// write it ("my brakes checked" for `brake check`, "an oil chnage" for `oil
 /// change`): byte offsets of each occurrence, in order.
 pub fn value_spans(text: &str, value: &str) -> Vec<(usize, usize)> {
-    let lower = text.to_lowercase();
-    if lower.len() != text.len() {
-        return Vec::new();
-    }
-    // A code (`MAN`, `CWF`) is written as it is: no stem, sense or typo of
-    // a word ("order" is a kind of "man" in the lexicon) names it.
-    let code = value.chars().any(char::is_alphabetic) && !value.chars().any(char::is_lowercase);
-    let value = value.to_lowercase();
-    let wanted: Vec<&str> = word_spans(&value)
-        .into_iter()
-        .map(|(start, end)| &value[start..end])
-        .collect();
-    let words = word_spans(&lower);
-    if wanted.is_empty() || words.len() < wanted.len() {
-        return Vec::new();
-    }
-    (0..=words.len() - wanted.len())
-        .filter(|at| {
-            wanted.iter().enumerate().all(|(offset, word)| {
-                let (start, end) = words[at + offset];
-                let said = &lower[start..end];
-                if code {
-                    said == *word
-                } else {
-                    same_word(said, word)
-                }
-            }) && !(*at > 0 && {
-                let (start, end) = words[at - 1];
-                TIME_MARKERS.contains(&&lower[start..end])
-            })
-        })
-        .map(|at| (words[at].0, words[at + wanted.len() - 1].1))
-        .collect()
+    Read::of(text).spans_of(value)
 }
 
 #[cfg(test)]

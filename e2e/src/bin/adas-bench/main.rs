@@ -583,10 +583,7 @@ fn main() -> std::process::ExitCode {
             ModeArg::Separate => &["separate"],
             ModeArg::Both => &["embedded", "separate"],
         };
-        let detection = detection::measure(
-            include_str!("../../../../skill-templates/cs-tier-1.yaml"),
-            if args.quick { 20 } else { 200 },
-        );
+        let detection = detection::measure(if args.quick { 20 } else { 200 });
         let mut results = serde_json::Map::new();
         for mode in modes {
             results.insert(

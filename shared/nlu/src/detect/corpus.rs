@@ -52,36 +52,12 @@ pub(super) const WRAPPERS: &[&str] = &[
     "no",
 ];
 
-/// How many skills' corpora a process keeps built (a deployment serves a
-/// known set of skills; beyond it, the cache starts over).
-const KEPT: usize = 64;
-
 impl Corpus {
-    /// The corpus of `skill`, built once per skill content: building it
-    /// (stems, trigrams, the lexicon's senses of every example) costs far
-    /// more than scoring a message against it. Keyed by the SHA-256 of the
-    /// skill's whole serialized form, so two skills never share one, whatever
-    /// their ids.
+    /// The corpus of `skill`, built once per skill content (see
+    /// [`crate::kept`]): building it (stems, trigrams, the lexicon's senses
+    /// of every example) costs far more than scoring a message against it.
     pub(super) fn shared(skill: &Skill) -> std::sync::Arc<Self> {
-        use sha2::Digest;
-        type Kept = std::sync::Mutex<HashMap<Vec<u8>, std::sync::Arc<Corpus>>>;
-        static KEPT_CORPORA: std::sync::OnceLock<Kept> = std::sync::OnceLock::new();
-        let Ok(document) = serde_json::to_vec(skill) else {
-            return std::sync::Arc::new(Self::of(skill));
-        };
-        let key = sha2::Sha256::digest(&document).to_vec();
-        let kept = KEPT_CORPORA.get_or_init(Default::default);
-        if let Some(found) = kept.lock().ok().and_then(|kept| kept.get(&key).cloned()) {
-            return found;
-        }
-        let built = std::sync::Arc::new(Self::of(skill));
-        if let Ok(mut kept) = kept.lock() {
-            if kept.len() >= KEPT {
-                kept.clear();
-            }
-            kept.insert(key, built.clone());
-        }
-        built
+        crate::kept::kept(skill, Self::of)
     }
 
     pub(super) fn of(skill: &Skill) -> Self {

@@ -61,6 +61,7 @@ pub(super) fn with_values(
 /// Whether the message writes a value of one of the intent's lists of
 /// allowed values ("blowout" of `[haircut, color, blowout]`).
 pub(super) fn names_allowed_value(skill: &Skill, intent_id: &str, message: &str) -> bool {
+    let read = crate::values::Read::of(message);
     skill
         .intents
         .iter()
@@ -69,7 +70,7 @@ pub(super) fn names_allowed_value(skill: &Skill, intent_id: &str, message: &str)
         .flat_map(|intent| &intent.entities)
         .flat_map(|entity| &entity.allowed)
         .filter_map(Json::as_str)
-        .any(|value| !crate::values::value_spans(message, value).is_empty())
+        .any(|value| !read.spans_of(value).is_empty())
 }
 
 /// Whether the message says a word of an input only this intent's tools

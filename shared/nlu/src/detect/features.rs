@@ -311,8 +311,9 @@ pub(super) fn classify(classes: &Classes, text: &str) -> String {
     // "how much is a tire rotation?" meets the price's examples, not the
     // booking's that happen to name the same service.
     let mut spans: Vec<(usize, usize, &str)> = Vec::new();
+    let read = crate::values::Read::of(text);
     for (name, value) in &classes.values {
-        for (start, end) in crate::values::value_spans(text, value) {
+        for (start, end) in read.spans_of(value) {
             if !spans.iter().any(|(s, e, _)| start < *e && *s < end) {
                 spans.push((start, end, name));
             }

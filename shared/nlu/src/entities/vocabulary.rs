@@ -7,7 +7,7 @@
 /// "reserving" is "reserve".
 #[derive(Debug, Clone, Default)]
 pub struct Vocabulary {
-    stems: std::collections::HashSet<String>,
+    stems: std::sync::Arc<std::collections::HashSet<String>>,
     /// Today where the skill's users are (its `timezone`): what relative
     /// dates count from.
     pub today: Option<jiff::civil::Date>,
@@ -191,6 +191,14 @@ pub(super) fn plain_words(text: &str) -> impl Iterator<Item = &str> {
 impl Vocabulary {
     /// The vocabulary of a skill.
     pub fn of(skill: &adas_skill::model::Skill) -> Self {
+        let stems = crate::kept::kept(skill, Self::stems_of);
+        let today = Some(crate::values::today_in(skill.timezone.as_deref()));
+        Self { stems, today }
+    }
+
+    /// The stems of the skill's own words, built once per skill (today is
+    /// read afresh each time).
+    fn stems_of(skill: &adas_skill::model::Skill) -> std::collections::HashSet<String> {
         let mut texts: Vec<String> = Vec::new();
         let mut push = |text: &str| texts.push(text.replace(['_', '.', '-'], " "));
         if let Some(problem) = &skill.problem
@@ -233,8 +241,7 @@ impl Vocabulary {
             .flat_map(|text| plain_words(text).map(stem))
             .collect();
         stems.extend(FILLER.iter().map(|word| stem(word)));
-        let today = Some(crate::values::today_in(skill.timezone.as_deref()));
-        Self { stems, today }
+        stems
     }
 
     /// Whether a word belongs to the vocabulary.
