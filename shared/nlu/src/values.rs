@@ -635,17 +635,26 @@ pub const TIME_MARKERS: &[&str] = &["last", "next", "this", "past", "every", "pe
 /// Whether a word of a message is a word of a value: the same, an
 /// inflection ("brakes" for brake), a kind of it ("fridge" for appliance),
 /// or, for a long word, one edit away ("chnage" for change). Each word comes
-/// with its stem.
-fn same_word((said, said_stem): (&str, &str), (value, value_stem): (&str, &str)) -> bool {
+/// with its stem, the value's with the number it is, if one.
+fn same_word(
+    (said, said_stem): (&str, &str),
+    (value, value_stem, number): (&str, &str, Option<i64>),
+) -> bool {
+    let long = |word: &str| word.chars().count() >= 5;
     said == value
         // "fifty" of `50_amp`.
-        || value.parse::<i64>().ok().is_some_and(|number| number_word(said) == Some(number))
+        || number.is_some_and(|number| number_word(said) == Some(number))
         || said_stem == value_stem
         // A kind of what the value names ("the fridge" for `appliance`).
         || crate::lexicon::lexicon().is_kind_of(said_stem, value_stem)
-        || (said.chars().count() >= 5
-            && value.chars().count() >= 5
-            && strsim::damerau_levenshtein(said, value) <= 1)
+        || (long(said)
+            && long(value)
+            // One edit changes the length by one at most, and never both
+            // the first and the last letter of a word this long.
+            && said.len().abs_diff(value.len()) <= 4
+            && (said.as_bytes().first() == value.as_bytes().first()
+                || said.as_bytes().last() == value.as_bytes().last())
+            && strsim::osa_distance(said, value) <= 1)
 }
 
 /// A text read once to find many values in it: lower case, its words'
@@ -689,11 +698,11 @@ impl Read {
         // of a word ("order" is a kind of "man" in the lexicon) names it.
         let code = value.chars().any(char::is_alphabetic) && !value.chars().any(char::is_lowercase);
         let value = value.to_lowercase();
-        let wanted: Vec<(&str, String)> = word_spans(&value)
+        let wanted: Vec<(&str, String, Option<i64>)> = word_spans(&value)
             .into_iter()
             .map(|(start, end)| {
                 let word = &value[start..end];
-                (word, crate::lexicon::stem(word))
+                (word, crate::lexicon::stem(word), word.parse::<i64>().ok())
             })
             .collect();
         let words = &self.words;
@@ -702,18 +711,22 @@ impl Read {
         }
         (0..=words.len() - wanted.len())
             .filter(|at| {
-                wanted.iter().enumerate().all(|(offset, (word, stem))| {
-                    let (start, end) = words[at + offset];
-                    let said = &lower[start..end];
-                    if code {
-                        said == *word
-                    } else {
-                        same_word((said, &self.stems[at + offset]), (word, stem))
-                    }
-                }) && !(*at > 0 && {
-                    let (start, end) = words[at - 1];
-                    TIME_MARKERS.contains(&&lower[start..end])
-                })
+                wanted
+                    .iter()
+                    .enumerate()
+                    .all(|(offset, (word, stem, number))| {
+                        let (start, end) = words[at + offset];
+                        let said = &lower[start..end];
+                        if code {
+                            said == *word
+                        } else {
+                            same_word((said, &self.stems[at + offset]), (word, stem, *number))
+                        }
+                    })
+                    && !(*at > 0 && {
+                        let (start, end) = words[at - 1];
+                        TIME_MARKERS.contains(&&lower[start..end])
+                    })
             })
             .map(|at| (words[at].0, words[at + wanted.len() - 1].1))
             .collect()

@@ -452,3 +452,6 @@ mod glossary;
 
 #[path = "generalization/told.rs"]
 mod told;
+
+#[path = "generalization/lookups.rs"]
+mod lookups;

@@ -22,10 +22,20 @@ pub(super) fn aliases(allowed: &[Json], descriptions: &[String]) -> Vec<(String,
     // side effect).
     let mut found: Vec<(String, Json, bool)> = Vec::new();
     let mut add = |text: &str, value: &Json, named: bool| {
+        let mut previous: Option<String> = None;
         for word in plain_words(&text.replace(['_', '-'], " ")) {
             let word = word.to_lowercase();
             if word.len() >= 3 && !FILLER.contains(&word.as_str()) {
-                found.push((crate::lexicon::stem(&word), value.clone(), named));
+                let stem = crate::lexicon::stem(&word);
+                // Two words running in a description ("cherry picker") are
+                // kept as a phrase too: see `by_description`.
+                if let Some(before) = previous.take().filter(|_| !named) {
+                    found.push((format!("{before} {stem}"), value.clone(), false));
+                }
+                found.push((stem.clone(), value.clone(), named));
+                previous = Some(stem);
+            } else {
+                previous = None;
             }
         }
     };
@@ -130,20 +140,45 @@ pub(super) fn glossed(skill: &adas_skill::model::Skill, allowed: &[Json]) -> Vec
 /// An allowed value named by its description's words (see
 /// [`Slot::aliases`]): the one value the message's words name.
 pub(super) fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -> Option<Entity> {
-    let mut named: Vec<(&Token<'_>, &Json, bool)> = Vec::new();
-    for token in all.iter().filter(|token| !by_name::overlaps(token, taken)) {
+    let mut named: Vec<(usize, &Token<'_>, &Json, bool)> = Vec::new();
+    for (at, token) in all.iter().enumerate() {
+        if by_name::overlaps(token, taken) {
+            continue;
+        }
         let stem = crate::lexicon::stem(&token.text.to_lowercase());
         if let Some((_, value, own)) = slot.aliases.iter().find(|(alias, _, _)| *alias == stem) {
-            named.push((token, value, *own));
+            named.push((at, token, value, *own));
         }
     }
-    let (token, value, _) = named.first()?;
-    if named.iter().any(|(_, other, _)| other != value) {
+    let (_, token, value, _) = named.first()?;
+    if named.iter().any(|(_, _, other, _)| other != value) {
         return None;
     }
-    // Named by one of its own words ("the lease" of `end_of_lease`), else
+    // Named by one of its own words ("the lease" of `end_of_lease`), or by
+    // two words running that only its description says ("a cherry picker"
+    // of `boom_lift: … what crews call a cherry picker`): said. Else only
     // suggested by its description ("a cab" of `travel`): a guess.
-    let own = named.iter().any(|(_, _, own)| *own);
+    let phrase = named.windows(2).any(|pair| {
+        let said = format!(
+            "{} {}",
+            crate::lexicon::stem(&pair[0].1.text.to_lowercase()),
+            crate::lexicon::stem(&pair[1].1.text.to_lowercase())
+        );
+        // Not a name the message carries its code beside ("Fort Wayne
+        // (FTW)", as `written` marks it): the code is the value said there.
+        let coded = all.get(pair[1].0 + 1).is_some_and(|next| {
+            slot.allowed
+                .iter()
+                .any(|allowed| allowed.as_str() == Some(next.text))
+        });
+        pair[1].0 == pair[0].0 + 1
+            && !coded
+            && slot
+                .aliases
+                .iter()
+                .any(|(alias, named, _)| *alias == said && named == *value)
+    });
+    let own = phrase || named.iter().any(|(_, _, _, own)| *own);
     Some(found(&slot.name, "enum", (*value).clone(), token, !own))
 }
 

@@ -1,5 +1,6 @@
 //! Which lookups a request's plan makes: a workflow's lookup that would only
-//! ask is left out when the request feeds the actions after it.
+//! ask is left out when the request feeds the actions after it, or another
+//! lookup of the workflow.
 
 use adas_dia::Intent;
 use adas_skill::model::Skill;
@@ -21,8 +22,8 @@ pub(super) fn given(skill: &Skill, call: &Intent) -> bool {
 /// A workflow's calls without the lookups that would only ask: a read whose
 /// required inputs the request does not give, before actions whose every
 /// required input it does ("Tom (STF-2290) is leaving" needs no search by
-/// name for his staff number). A workflow the skill marks `required` keeps
-/// every step.
+/// name for his staff number), or beside another lookup it does. A workflow
+/// the skill marks `required` keeps every step.
 pub(super) fn without_needless_lookups(skill: &Skill, calls: Vec<Intent>) -> Vec<Intent> {
     let given = |call: &Intent| given(skill, call);
     let reads = |call: &Intent| {
@@ -36,8 +37,21 @@ pub(super) fn without_needless_lookups(skill: &Skill, calls: Vec<Intent>) -> Vec
     // could be needless for.
     let action =
         |call: &Intent| skill.tools.iter().any(|tool| tool.name == call.name) && !reads(call);
+    // A workflow of lookups alone answers with those the request feeds
+    // ("did my parking go through? STF-20417": the staff's requests, not a
+    // request by its reference, asked for first).
+    let tools: Vec<&Intent> = calls
+        .iter()
+        .filter(|call| !call.name.starts_with("sys."))
+        .collect();
+    let lookups_only = !tools.is_empty() && tools.iter().all(|call| reads(call));
+    let fed = |call: &Intent| given(call) && !call.args.is_empty();
+    let some_fed = lookups_only && tools.iter().any(|call| fed(call));
     let needless: Vec<bool> = (0..calls.len())
         .map(|at| {
+            if some_fed && reads(&calls[at]) && !given(&calls[at]) {
+                return true;
+            }
             let later: Vec<&Intent> = calls[at + 1..]
                 .iter()
                 .filter(|later| !later.name.starts_with("sys."))
