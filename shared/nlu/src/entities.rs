@@ -797,7 +797,7 @@ pub fn extract_slots(
         } else {
             taken.extend(negated.iter().cloned());
         }
-        if let Some(entity) = person_name(slot, message, &all, &taken) {
+        if let Some(entity) = person_name(slot, message, &all, (&taken, vocabulary)) {
             entities.push(entity);
             continue;
         }
@@ -812,6 +812,10 @@ pub fn extract_slots(
     one_date_of_several(slots, (message, today), &all, &mut found);
     // Of two values of one list named, the one "instead" follows.
     prefer_instead(slots, &all, &mut found, &negated);
+    // "24 students plus their teacher": the number said is not the whole.
+    for entity in &mut found {
+        entity.guessed |= added_to(&all, entity);
+    }
     // In the slots' order, as callers expect.
     found.sort_by_key(|entity| slots.iter().position(|slot| slot.name == entity.name));
     found

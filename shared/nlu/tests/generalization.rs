@@ -455,3 +455,6 @@ mod told;
 
 #[path = "generalization/lookups.rs"]
 mod lookups;
+
+#[path = "generalization/names.rs"]
+mod names;

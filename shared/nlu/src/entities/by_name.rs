@@ -20,19 +20,23 @@ pub(super) const PERSON_INPUTS: &[&str] = &[
 
 /// A person's name for an input that takes one ("allow Dana Cole to pick up
 /// CH-105"): the one run of two or three capitalized words inside a sentence
-/// (a sentence's first word is capitalized anyway, and is left out).
+/// (a sentence's first word is capitalized anyway, and is left out) — of
+/// several, the one run that is not all the skill's own words ("Rosa Delgado
+/// is coming to Harbor House": the skill names Harbor House).
 pub(super) fn person_name(
     slot: &Slot,
     message: &str,
     all: &[Token<'_>],
-    taken: &[Entity],
+    (taken, vocabulary): (&[Entity], &Vocabulary),
 ) -> Option<Entity> {
     let named = slot
         .name
         .to_lowercase()
         .split(['_', '-'])
         .any(|part| PERSON_INPUTS.contains(&part));
-    if !named || slot.pattern.is_some() || !slot.allowed.is_empty() {
+    // A count of visitors is no name, whatever its name says.
+    let text = matches!(effective_kind(&slot.spec()).as_str(), "string" | "text");
+    if !named || !text || slot.pattern.is_some() || !slot.allowed.is_empty() {
         return None;
     }
     let opens = |token: &Token<'_>| {
@@ -51,6 +55,13 @@ pub(super) fn person_name(
     let mut runs: Vec<Vec<&Token<'_>>> = Vec::new();
     let mut current: Vec<&Token<'_>> = Vec::new();
     for token in all {
+        // "Quayside Group, Tomasz Wojcik": a comma ends a name.
+        let apart = current.last().is_some_and(|last: &&Token<'_>| {
+            message[last.start + last.text.len()..token.start].contains([',', ';', '(', ')'])
+        });
+        if apart {
+            runs.push(std::mem::take(&mut current));
+        }
         if capitalized(token) && !opens(token) && token.text != "I" {
             current.push(token);
         } else if !current.is_empty() {
@@ -61,6 +72,12 @@ pub(super) fn person_name(
         runs.push(current);
     }
     runs.retain(|run| (2..=3).contains(&run.len()));
+    if runs.len() > 1 {
+        runs.retain(|run| {
+            !run.iter()
+                .all(|token| vocabulary.contains(&token.text.to_lowercase()))
+        });
+    }
     let [run] = runs.as_slice() else {
         return None;
     };
@@ -271,6 +288,21 @@ pub(super) fn whole_of_a_part(all: &[Token<'_>], entity: &Entity) -> bool {
     entity.value.is_number()
         && ((before(2) == "of" && before(1) == "the") || (before(2) == "out" && before(1) == "of"))
         && all.iter().any(|token| said_of_a_part(all, token))
+}
+
+/// Whether `entity` is a count something is added to ("24 students plus
+/// their teacher"): the total is the user's sum, not the number written —
+/// read as a guess, so it is confirmed before any side effect.
+pub(super) fn added_to(all: &[Token<'_>], entity: &Entity) -> bool {
+    let Some(at) = all.iter().position(|token| token.start == entity.start) else {
+        return false;
+    };
+    entity.value.is_number()
+        && all
+            .iter()
+            .skip(at + 1)
+            .take(3)
+            .any(|token| token.text.eq_ignore_ascii_case("plus"))
 }
 
 /// How many tokens before a value its action's word may stand ("book
