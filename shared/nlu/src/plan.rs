@@ -22,7 +22,7 @@ mod assumed;
 mod clauses;
 mod counted;
 mod lookups;
-use clauses::{original_clauses, states_a_fact};
+use clauses::{only_gives_a_value, original_clauses, states_a_fact};
 use lookups::{given, without_needless_lookups};
 
 use crate::detect::{Detection, detect, detect_as};
@@ -660,7 +660,7 @@ pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
     // what a message tells ("I just realised my dress is still with you"),
     // which only sets the scene for its request.
     let mut parts = original_clauses(message);
-    parts.retain(|part| !states_a_fact(part));
+    parts.retain(|part| !states_a_fact(part) && !only_gives_a_value(skill, part));
     if parts.len() > 1 && !corrects {
         let detections: Vec<Detection> = parts
             .iter()

@@ -143,6 +143,13 @@ fn month_number(name: &str) -> Option<i8> {
         .and_then(|index| i8::try_from(index + 1).ok())
 }
 
+/// Whether a word names a month or a day of the week ("May", "friday"):
+/// a date of its own, never a kind of anything else.
+pub fn is_date_word(word: &str) -> bool {
+    let lower = word.to_lowercase();
+    MONTH_NAMES.contains(&lower.as_str()) || WEEKDAYS.iter().any(|(day, _)| *day == lower)
+}
+
 /// The months' names in full.
 const MONTH_NAMES: &[&str] = &[
     "january",

@@ -92,6 +92,26 @@ fn cue_words(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// The word an input's description names its ids by: the one before
+/// "number", "no" or "id" ("Patient chart number, CHT-####": "chart").
+fn described_cues(description: &str) -> Vec<String> {
+    let words: Vec<String> = description
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words
+        .windows(2)
+        .filter(|pair| matches!(pair[1].as_str(), "number" | "no" | "id"))
+        .map(|pair| pair[0].clone())
+        .filter(|word| {
+            word.len() >= 3
+                && word.chars().all(|c| c.is_ascii_alphabetic())
+                && !ID_WORDS.contains(&word.as_str())
+        })
+        .collect()
+}
+
 /// The id shapes of a skill: its inputs' patterns, and the ids of its
 /// intents' examples, each with the words that name it.
 pub fn id_shapes(skill: &Skill) -> Vec<IdShape> {
@@ -117,10 +137,21 @@ pub fn id_shapes(skill: &Skill) -> Vec<IdShape> {
         }
     };
     for input in skill.tools.iter().flat_map(|tool| &tool.inputs) {
+        let mut cues = cue_words(&input.name);
+        for cue in input
+            .description
+            .as_deref()
+            .map(described_cues)
+            .unwrap_or_default()
+        {
+            if !cues.contains(&cue) {
+                cues.push(cue);
+            }
+        }
         if let Some((prefix, separator, digits)) =
             input.pattern.as_deref().and_then(shape_of_pattern)
         {
-            add(prefix, separator, digits, cue_words(&input.name));
+            add(prefix, separator, digits, cues);
         } else if let Some((prefix, separator, digits)) =
             input.description.as_deref().and_then(|description| {
                 // "Item number (e.g. ITM-4471)": the example says the shape.
@@ -129,7 +160,7 @@ pub fn id_shapes(skill: &Skill) -> Vec<IdShape> {
                     .find_map(shape_of_example)
             })
         {
-            add(prefix, separator, (digits, digits), cue_words(&input.name));
+            add(prefix, separator, (digits, digits), cues);
         }
     }
     for intent in skill.intents.iter().flat_map(|intents| &intents.supported) {

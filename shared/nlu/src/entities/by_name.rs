@@ -291,18 +291,31 @@ pub(super) fn whole_of_a_part(all: &[Token<'_>], entity: &Entity) -> bool {
 }
 
 /// Whether `entity` is a count something is added to ("24 students plus
-/// their teacher"): the total is the user's sum, not the number written —
-/// read as a guess, so it is confirmed before any side effect.
+/// their teacher", "three guests" beside the one booking): the total is the
+/// user's sum, not the number written — read as a guess, so it is confirmed
+/// before any side effect.
 pub(super) fn added_to(all: &[Token<'_>], entity: &Entity) -> bool {
     let Some(at) = all.iter().position(|token| token.start == entity.start) else {
         return false;
     };
+    // "I'm bringing three guests": the ones who come along, besides the
+    // one asking — whether the count holds them all is the user's to say.
+    const COMPANIONS: &[&str] = &["guest", "guests", "friend", "friends", "others"];
+    let companions = all.get(at + 1).is_some_and(|next| {
+        let next = next.text.to_lowercase();
+        COMPANIONS.contains(&next.as_str())
+            && !entity
+                .name
+                .to_lowercase()
+                .contains(next.trim_end_matches('s'))
+    });
     entity.value.is_number()
-        && all
-            .iter()
-            .skip(at + 1)
-            .take(3)
-            .any(|token| token.text.eq_ignore_ascii_case("plus"))
+        && (companions
+            || all
+                .iter()
+                .skip(at + 1)
+                .take(3)
+                .any(|token| token.text.eq_ignore_ascii_case("plus")))
 }
 
 /// How many tokens before a value its action's word may stand ("book

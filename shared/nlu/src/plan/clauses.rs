@@ -137,3 +137,33 @@ pub(super) fn names_input(message: &str, input: &str) -> bool {
             .next()
             .is_some_and(|last| lower.contains(&format!("same {}", last.to_lowercase())))
 }
+
+/// Whether a clause only gives a value, named by a word of what it is
+/// ("Member 6145.", "Staff no. 40219", "Account VSL-3180"): no request of
+/// its own, but a value of the message's request.
+pub(super) fn only_gives_a_value(skill: &adas_skill::model::Skill, part: &str) -> bool {
+    const FILLER: &[&str] = &[
+        "please", "thanks", "my", "is", "it's", "no", "number", "id", "#",
+    ];
+    let words: Vec<String> = part
+        .split_whitespace()
+        .map(|word| {
+            word.trim_matches(|c: char| !(c.is_alphanumeric() || c == '#'))
+                .to_lowercase()
+        })
+        .filter(|word| !word.is_empty() && !FILLER.contains(&word.as_str()))
+        .collect();
+    let valued = |word: &str| word.chars().any(|c| c.is_ascii_digit());
+    let input_word = |word: &str| {
+        skill
+            .tools
+            .iter()
+            .flat_map(|tool| &tool.inputs)
+            .any(|input| input.name.split('_').any(|name| name == word))
+    };
+    // A value alone is the request's again ("… of NW101 and NW202?").
+    words.iter().any(|word| valued(word))
+        && words.iter().any(|word| !valued(word))
+        && words.len() <= 3
+        && words.iter().all(|word| valued(word) || input_word(word))
+}

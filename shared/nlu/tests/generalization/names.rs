@@ -91,3 +91,126 @@ fn a_count_with_more_added_is_no_count_said() {
         count(summed)
     );
 }
+
+#[test]
+fn the_ones_who_come_along_are_not_the_whole_party() {
+    let reception = load(RECEPTION, Format::Yaml)
+        .skill
+        .expect("the reception skill loads");
+    let context = Map::new();
+    let message = "I'm bringing two guests to River House tomorrow, the lead is Ada Moreno";
+    let count = plan_input(&reception, &PlanInput::new(message, &context))
+        .facts
+        .into_iter()
+        .find(|fact| fact.name == "visitor_count");
+    assert!(
+        count.as_ref().is_none_or(|fact| fact.guessed),
+        "{message}: {count:?}"
+    );
+}
+
+const CLUB: &str = r#"
+id: club-shop
+name: Club Shop
+version: 1.0.0
+timezone: America/Phoenix
+mcp_server: "http://127.0.0.1:9/mcp"
+problem:
+  statement: Members put shop purchases on their account and rent lockers
+intents:
+  supported:
+    - id: charge_account
+      description: Member wants a shop purchase put on their account
+      examples:
+        - Put the $40 glove on my account, MBR-2211
+      entities:
+        - {name: member_id, type: identifier, required: true}
+        - {name: amount, type: number, required: true}
+    - id: rent_locker
+      description: Member wants a locker for a month or the season
+      examples:
+        - I'd like a locker for the season, MBR-2211
+      entities:
+        - {name: member_id, type: identifier, required: true}
+        - {name: term, type: enum, enum: [month, season], required: true}
+    - id: account
+      description: Member asks about their account and what they owe
+      examples:
+        - What do I owe? MBR-2211
+        - Show me my account, member 2211
+      entities:
+        - {name: member_id, type: identifier, required: true}
+tools:
+  - name: get_account
+    description: Look up a member's account
+    read_only: true
+    inputs:
+      - {name: member_id, type: string, required: true, pattern: "^MBR-[0-9]{4}$", description: "Member card number, MBR-####"}
+  - name: charge_account
+    description: Charge a purchase to a member's account
+    inputs:
+      - {name: member_id, type: string, required: true, pattern: "^MBR-[0-9]{4}$", description: "Member card number, MBR-####"}
+      - {name: amount, type: number, required: true}
+  - name: rent_locker
+    description: Rent a locker
+    inputs:
+      - {name: member_id, type: string, required: true, pattern: "^MBR-[0-9]{4}$", description: "Member card number, MBR-####"}
+      - {name: term, type: string, required: true, enum: [month, season], description: "month, or season (through the end of May)"}
+policy:
+  workflows:
+    - {name: Charge, trigger: charge_account, steps: [charge_account]}
+    - {name: Locker, trigger: rent_locker, steps: [rent_locker]}
+    - {name: Account, trigger: account, steps: [get_account]}
+"#;
+
+#[test]
+fn an_id_by_its_descriptions_word_and_no_value_from_a_date_or_a_count() {
+    let club = load(CLUB, Format::Yaml)
+        .skill
+        .expect("the club skill loads");
+    let context = Map::new();
+    let facts = |message: &str| plan_input(&club, &PlanInput::new(message, &context)).facts;
+    let value = |message: &str, name: &str| {
+        facts(message)
+            .into_iter()
+            .find(|fact| fact.name == name)
+            .map(|fact| fact.value)
+    };
+    // "card 4417": the description calls it a card number.
+    let carded = "I'd like a locker for the season please, card 4417";
+    assert_eq!(
+        value(carded, "member_id"),
+        Some(serde_json::json!("MBR-4417"))
+    );
+    // May is a month of the year, not the `month` term.
+    let may = "Could I have a locker through the end of May? MBR-4417";
+    assert_ne!(
+        value(may, "term"),
+        Some(serde_json::json!("month")),
+        "{may}"
+    );
+    // A count in words is no sum of money.
+    let counted = "Put the regrip of eleven of my clubs on my account, MBR-4417";
+    assert_ne!(
+        value(counted, "amount"),
+        Some(serde_json::json!(11)),
+        "{counted}"
+    );
+}
+
+#[test]
+fn a_sentence_that_only_gives_a_value_is_no_request_of_its_own() {
+    let club = load(CLUB, Format::Yaml)
+        .skill
+        .expect("the club skill loads");
+    let context = Map::new();
+    let message = "I'd like a locker for the season. Member 4417.";
+    let program = plan_input(&club, &PlanInput::new(message, &context))
+        .program
+        .map(|program| program.to_string());
+    assert_eq!(
+        program.as_deref(),
+        Some(r#"rent_locker(member_id="MBR-4417", term="season")"#),
+        "{message}"
+    );
+}
