@@ -487,6 +487,58 @@ fn intents_slots(skill: &adas_skill::model::Skill) -> std::collections::HashMap<
     slots
 }
 
+/// The slot of `tool`'s `input`, as built once for the skill (see
+/// [`crate::kept`]); an input of no declared tool is built afresh.
+pub fn input_slot(
+    skill: &adas_skill::model::Skill,
+    tool: &str,
+    input: &adas_skill::model::ToolInput,
+) -> Slot {
+    let kept = crate::kept::kept(skill, tools_inputs_slots);
+    match kept.get(&(tool.to_owned(), input.name.clone())) {
+        Some(slot) => slot.clone(),
+        None => build_input_slot(skill, tool, input),
+    }
+}
+
+/// The slots of each declared tool's inputs, by tool and input name (the
+/// first tool of a name).
+fn tools_inputs_slots(
+    skill: &adas_skill::model::Skill,
+) -> std::collections::HashMap<(String, String), Slot> {
+    let mut slots = std::collections::HashMap::new();
+    for tool in &skill.tools {
+        for input in &tool.inputs {
+            slots
+                .entry((tool.name.clone(), input.name.clone()))
+                .or_insert_with(|| build_input_slot(skill, &tool.name, input));
+        }
+    }
+    slots
+}
+
+fn build_input_slot(
+    skill: &adas_skill::model::Skill,
+    tool: &str,
+    input: &adas_skill::model::ToolInput,
+) -> Slot {
+    // A timestamp another tool's input of the same name says it is ("Start
+    // time in ISO 8601") is one here too.
+    let mut described: Vec<String> = input.description.iter().cloned().collect();
+    described.extend(
+        skill
+            .tools
+            .iter()
+            .flat_map(|tool| &tool.inputs)
+            .filter(|other| other.name == input.name)
+            .filter_map(|other| other.description.clone())
+            .filter(|text| text.to_lowercase().contains("iso 8601")),
+    );
+    Slot::of_input(input)
+        .cued_by(tool, &[])
+        .described(&described, skill)
+}
+
 /// The slot of an entity: named like a tool input, it is read with that
 /// input's pattern and format too (an `isbn` entity is an ISBN when the
 /// tool's `isbn` has a pattern), and what the input is ("kWh shown on the

@@ -227,24 +227,7 @@ fn call(
                         !known.contains_key(&input.name)
                             && !facts.iter().any(|fact| fact.name == input.name)
                     })
-                    .map(|input| {
-                        // A timestamp another tool's input of the same name
-                        // says it is ("Start time in ISO 8601") is one here too.
-                        let mut described: Vec<String> =
-                            input.description.iter().cloned().collect();
-                        described.extend(
-                            skill
-                                .tools
-                                .iter()
-                                .flat_map(|tool| &tool.inputs)
-                                .filter(|other| other.name == input.name)
-                                .filter_map(|other| other.description.clone())
-                                .filter(|text| text.to_lowercase().contains("iso 8601")),
-                        );
-                        Slot::of_input(input)
-                            .cued_by(tool, &[])
-                            .described(&described, skill)
-                    })
+                    .map(|input| crate::entities::input_slot(skill, tool, input))
                     .collect();
                 let found = extract_slots(
                     &missing,
