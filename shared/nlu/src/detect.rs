@@ -362,11 +362,21 @@ pub fn detect(skill: &Skill, message: &str, context: &Map<String, Json>) -> Dete
             detection.confident = false;
         }
     }
-    if detection.confident {
-        return detection;
-    }
-    let guess = detection.candidates.first().map(|(id, _)| id.as_str());
-    match refusal::never_allowed(skill, message, guess) {
+    // "Would you cancel this afternoon's run?" where a whole run is never
+    // cancelled here: refused, though a student's cancellation shares the
+    // verb. Not sure which intent: refused when a never-allowed tool
+    // explains the message better.
+    let refused = if detection.confident {
+        detection
+            .intent_id
+            .as_deref()
+            .filter(|intent_id| !only_reads(skill, intent_id))
+            .and_then(|intent_id| refusal::names_never_allowed(skill, message, intent_id))
+    } else {
+        let guess = detection.candidates.first().map(|(id, _)| id.as_str());
+        refusal::never_allowed(skill, message, guess)
+    };
+    match refused {
         Some(refused) => Detection {
             intent_id: None,
             confident: false,
@@ -501,6 +511,7 @@ pub fn by_the_rules(skill: &Skill, message: &str, context: &Map<String, Json>) -
     let wanted = asks_for_something(&message.to_lowercase()) && !is_question(message);
     let named = |intent_id: &str| {
         index_of(intent_id).is_none_or(|index| corpus.names_action(index, &said))
+            || evidence::asks_by_its_noun(skill, intent_id, message)
             || (wanted
                 && (names_allowed_value(skill, intent_id, message)
                     || names_own_input(skill, intent_id, &said)))

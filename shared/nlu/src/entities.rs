@@ -117,6 +117,15 @@ impl Slot {
         let mut meanings = descriptions.to_vec();
         meanings.extend(glossed(skill, &self.allowed));
         self.aliases = aliases(&self.allowed, &meanings);
+        // "with Dr. Okafor": a name the description gives one value, kept
+        // apart (`=okafor`) — said as surely as the value's own word, unless
+        // its code stands beside it (see `by_description`).
+        let names = proper_names(&meanings, &self.allowed);
+        self.aliases.extend(
+            names
+                .into_iter()
+                .map(|(stem, value)| (format!("={stem}"), value, false)),
+        );
         // A word of the whole domain ("patient") names no one value.
         if self.aliases.iter().any(|(_, _, own)| !own) {
             let domain = domain_stems(skill);
@@ -154,6 +163,32 @@ impl Slot {
                 let shape = format!("^{prefix}{separator}[0-9]{{{digits}}}$");
                 self.pattern = regex::Regex::new(&shape).ok().map(std::sync::Arc::new);
             }
+        }
+        // "Pay month as YYYY-MM": a month, written as the skill writes it
+        // (see `written::months_as_shaped`).
+        if self.pattern.is_none()
+            && self.allowed.is_empty()
+            && matches!(self.kind.as_deref(), None | Some("string") | Some("text"))
+            && descriptions.iter().any(|description| {
+                description.contains("YYYY-MM") && !description.contains("YYYY-MM-DD")
+            })
+        {
+            self.pattern = regex::Regex::new("^[0-9]{4}-[0-9]{2}$")
+                .ok()
+                .map(std::sync::Arc::new);
+        }
+        // "Nine-digit ABA routing number", "Account number, digits only":
+        // an id written in digits alone, and never a word's.
+        if self.pattern.is_none()
+            && matches!(
+                effective_kind(&self.spec()).as_str(),
+                "identifier" | "string"
+            )
+            && self.allowed.is_empty()
+            && let Some((least, most)) = crate::written::described_digits(descriptions)
+        {
+            let shape = format!("^[0-9]{{{least},{most}}}$");
+            self.pattern = regex::Regex::new(&shape).ok().map(std::sync::Arc::new);
         }
         self
     }
@@ -311,38 +346,6 @@ fn is_email(text: &str) -> bool {
         return false;
     };
     !local.is_empty() && domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
-}
-
-/// Chat shorthand as the words it stands for.
-pub(crate) const SHORTHAND: &[(&str, &str)] = &[
-    ("pls", "please"),
-    ("plz", "please"),
-    ("thx", "thanks"),
-    ("ty", "thanks"),
-    ("u", "you"),
-    ("ur", "your"),
-    ("r", "are"),
-    ("wat", "what"),
-    ("wats", "what's"),
-    ("hav", "have"),
-    ("dont", "don't"),
-    ("cant", "can't"),
-    ("wont", "won't"),
-    ("abt", "about"),
-    ("acct", "account"),
-    ("amt", "amount"),
-    ("msg", "message"),
-    ("tmrw", "tomorrow"),
-    ("tmr", "tomorrow"),
-    ("ppl", "people"),
-    ("wanna", "want"),
-    ("gonna", "going"),
-];
-
-/// Whether a lower-case word is chat shorthand ("pls", "thx").
-pub(crate) fn is_shorthand(word: &str) -> bool {
-    SHORTHAND.iter().any(|(short, _)| *short == word)
-        || matches!(word, "pls" | "plz" | "thx" | "ty" | "u" | "ur")
 }
 
 /// An amount as people write it (`$1.2k`, `10,000`): see [`adas_dia::parse_amount`].
@@ -604,6 +607,12 @@ pub fn extract_slots(
             None => open.push(slot),
         }
     }
+    // "a campaign called \"Gift Cards Last Minute\"": the quoted words are
+    // one value, whatever they say.
+    if let Some(entity) = quoted::quoted_value(&open, message, &entities) {
+        open.retain(|slot| slot.name != entity.name);
+        entities.push(entity);
+    }
     // Values matched by type or pattern before plain words placed by their
     // position, so a guess never takes the token a typed slot needs
     // ("restart it in staging": staging is the environment, not the service).
@@ -645,6 +654,20 @@ pub fn extract_slots(
                 Some(entity) => entities.push(entity),
                 None => undated.push(slot),
             },
+        }
+    }
+    // "at 9, sorry, make that 11am" where the correction was not read: a
+    // time of day left over beside one taken is a doubt, never a value.
+    let left_over = times.iter().any(|(start, end, _)| {
+        !entities
+            .iter()
+            .any(|entity| *start < entity.end && entity.start < *end)
+    });
+    if left_over {
+        for entity in &mut entities[before..] {
+            if matches!(entity.kind.as_str(), "time" | "datetime") {
+                entity.guessed = true;
+            }
         }
     }
     // An allowed value of several words ("flat tire") is found as a phrase.
@@ -737,6 +760,7 @@ pub fn extract_slots(
 
 mod dates;
 mod negated;
+mod quoted;
 mod typed;
 use dates::{one_date_of_several, time_of_day};
 use typed::typed;
@@ -744,7 +768,7 @@ use typed::typed;
 mod aliases;
 use aliases::{
     aliases, by_description, described_otherwise, direction_cues, domain_stems, glossed,
-    prefer_instead,
+    prefer_instead, proper_names,
 };
 
 #[cfg(test)]

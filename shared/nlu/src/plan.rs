@@ -661,7 +661,14 @@ pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
                         .any(|other| other.name == one.name && other.value != one.value)
                 })
         });
-        if distinct && detections.iter().all(|detection| detection.confident) {
+        // "breakfast pastries, fruit and coffee in the Atrium for 35": one
+        // request whose list ("X, Y and Z") was split, not two of one intent
+        // ("refill RX-1, RX-2 and RX-3" lists values of their own).
+        let one_list = detections
+            .windows(2)
+            .all(|pair| pair[0].intent_id == pair[1].intent_id)
+            && clauses::serial_list(message);
+        if distinct && !one_list && detections.iter().all(|detection| detection.confident) {
             return assemble_parts(skill, &parts, (context, memory), detections);
         }
         // Two actions, each on its own thing ("book my MATH1010 resit and
@@ -675,6 +682,10 @@ pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
                     word.chars().filter(char::is_ascii_digit).count() >= 2
                         && word.chars().any(char::is_alphabetic)
                 })
+                // "… please. CAND-40817": an id alone names no action.
+                && part
+                    .split_whitespace()
+                    .any(|word| word.chars().all(char::is_alphabetic))
             })
             .filter_map(|(_, detection)| detection.intent_id.as_deref())
             .filter(|intent| !crate::detect::only_reads(skill, intent))

@@ -135,7 +135,7 @@ fn patterns() -> &'static [Regex; 2] {
     })
 }
 
-fn month_number(name: &str) -> Option<i8> {
+pub(crate) fn month_number(name: &str) -> Option<i8> {
     let prefix: String = name.to_lowercase().chars().take(3).collect();
     MONTHS
         .iter()
@@ -395,7 +395,10 @@ fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, St
 /// "2:30 p.m.", "14:00", "noon", "midnight".
 pub fn times_in(text: &str) -> Vec<(usize, usize, String)> {
     let mut found = quarter_times(text);
-    for time in clock_times(text) {
+    for time in clock_times(text)
+        .into_iter()
+        .chain(hours::hours_after_at(text))
+    {
         if !found
             .iter()
             .any(|(start, end, _)| time.0 < *end && *start < time.1)
@@ -746,6 +749,8 @@ impl Read {
 pub fn value_spans(text: &str, value: &str) -> Vec<(usize, usize)> {
     Read::of(text).spans_of(value)
 }
+
+mod hours;
 
 #[cfg(test)]
 mod tests;

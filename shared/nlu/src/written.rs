@@ -17,7 +17,9 @@ mod codes;
 pub use codes::{code_names, codes_beside_names};
 mod lettered;
 pub use lettered::{in_capitals, lettered_pattern};
+mod digits;
 mod weeks;
+pub(crate) use digits::described_digits;
 
 /// The shape of one kind of id the skill takes: `ITM-4471` is `ITM`, `-`,
 /// four digits.
@@ -298,18 +300,27 @@ const TAKEN_BACK: &str = r"(?:(?:no|wait|hmm+|uh+|um+|er+|sorry|oops|typo|my\s+b
 /// A value: a number or amount (`$1,200.50`, `60`) or an id (`ITM-4471`).
 const VALUE: &str = r"[$€£]?\d[\d,]*(?:\.\d+)?[kK]?|[A-Z]{1,8}[-_]?\d{2,12}";
 
+/// A day: "Friday", "Saturday morning", "tomorrow", "the 9th", "Dec 10".
+const DAY: &str = r"(?:(?:this|next)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today)(?:\s+(?:morning|afternoon|evening))?|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?";
+
 /// `message` with a value it corrects dropped: "60, no wait, 16" and "not
 /// 60 — 16" say 16.
 pub fn corrected(message: &str) -> Cow<'_, str> {
-    static PATTERNS: OnceLock<[Regex; 2]> = OnceLock::new();
-    let [taken_back, not_but] = PATTERNS.get_or_init(|| {
+    static PATTERNS: OnceLock<[Regex; 3]> = OnceLock::new();
+    let [taken_back, not_but, day_taken_back] = PATTERNS.get_or_init(|| {
         [
             Regex::new(&format!(
-                r"(?i)(^|[^\w$€£])({VALUE})\s*[,;.]?\s*(?:-+|—|–)?\s*(?:{TAKEN_BACK})\s*[,;:.!]*\s*(?:-+|—|–)?\s*(?:it'?s\s+|to\s+)?({VALUE})\b"
+                r"(?i)(^|[^\w$€£])({VALUE})\s*[,;.]?\s*(?:-+|—|–)?\s*(?:{TAKEN_BACK})\s*[,;:.!]*\s*(?:-+|—|–)?\s*(?:it'?s\s+|to\s+)?((?:{VALUE})(?:\s*[ap]\.?m\b\.?)?)\b"
             ))
             .expect("a valid pattern"),
             Regex::new(&format!(
                 r"(?i)(^|[^\w$€£])not\s+({VALUE})\s*(?:[,;]|-+|—|–|,?\s*but)\s*(?:it'?s\s+)?({VALUE})\b"
+            ))
+            .expect("a valid pattern"),
+            // "Thursday — actually no, make it Friday", "the 9th, no
+            // wait, the 10th": the day said last.
+            Regex::new(&format!(
+                r"(?i)(^|\W)({DAY})\s*[,;.]?\s*(?:-+|—|–)?\s*(?:{TAKEN_BACK})\s*[,;:.!]*\s*(?:-+|—|–)?\s*(?:it'?s\s+|to\s+)?({DAY})\b"
             ))
             .expect("a valid pattern"),
         ]
@@ -330,6 +341,26 @@ pub fn corrected(message: &str) -> Cow<'_, str> {
     };
     let text = taken_back.replace_all(message, keep_last);
     let text = match not_but.replace_all(&text, keep_last) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(owned) => Cow::Owned(owned),
+    };
+    // "January 4th — no wait, make it the 11th": the 11th of January.
+    let later_day = |found: &regex::Captures<'_>| {
+        let month = found[2]
+            .split_whitespace()
+            .next()
+            .filter(|word| crate::values::month_number(word).is_some());
+        let day = found[3]
+            .trim_start_matches("the ")
+            .trim_start_matches("The ");
+        match month {
+            Some(month) if day.starts_with(|c: char| c.is_ascii_digit()) => {
+                format!("{}{month} {day}", &found[1])
+            }
+            _ => format!("{}{}", &found[1], &found[3]),
+        }
+    };
+    let text = match day_taken_back.replace_all(&text, later_day) {
         Cow::Borrowed(_) => text,
         Cow::Owned(owned) => Cow::Owned(owned),
     };
@@ -499,11 +530,13 @@ pub fn months_as_shaped<'a>(message: &'a str, today: jiff::civil::Date) -> Cow<'
             .trim_end()
             .to_lowercase();
         let before = before.strip_suffix(" of").unwrap_or(&before);
+        // "the end of February" is a day of it, read as a date.
+        let last_word = before.rsplit(' ').next().unwrap_or_default();
         let before = ["st", "nd", "rd", "th"]
             .iter()
             .find_map(|suffix| before.strip_suffix(suffix))
             .unwrap_or(before);
-        if before.ends_with(|c: char| c.is_ascii_digit()) {
+        if before.ends_with(|c: char| c.is_ascii_digit()) || last_word == "end" {
             return found[0].to_owned();
         }
         format!("{year:04}-{number:02}")
@@ -535,6 +568,9 @@ fn takes_a_month(skill: &Skill) -> bool {
 /// The message as the skill writes its values (see the module doc).
 pub fn as_written<'a>(skill: &Skill, message: &'a str) -> Cow<'a, str> {
     let mut text = ids_as_shaped(&id_shapes(skill), message);
+    if let Cow::Owned(owned) = digits::digits_joined(skill, &text) {
+        text = Cow::Owned(owned);
+    }
     if let Cow::Owned(owned) = in_capitals(skill, &text) {
         text = Cow::Owned(owned);
     }
@@ -605,167 +641,4 @@ fn years_as_months(text: &str) -> Cow<'_, str> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_length_in_years_is_said_in_the_months_the_skill_counts() {
-        for (text, meant) in [
-            (
-                "renew it for two years at $7,200 a year",
-                "renew it for 24 months at $7,200 a year",
-            ),
-            ("for 3 years", "for 36 months"),
-            ("extend it for a year", "extend it for 12 months"),
-        ] {
-            assert_eq!(years_as_months(text), meant, "{text}");
-        }
-        assert_eq!(years_as_months("$9,000 a year"), "$9,000 a year");
-    }
-
-    fn shapes() -> Vec<IdShape> {
-        vec![
-            IdShape {
-                prefix: "ITM".into(),
-                separator: "-".into(),
-                digits: (4, 4),
-                cues: vec!["item".into()],
-            },
-            IdShape {
-                prefix: "EMP".into(),
-                separator: "-".into(),
-                digits: (4, 4),
-                cues: vec!["staff".into(), "employee".into()],
-            },
-            IdShape {
-                prefix: "SKU".into(),
-                separator: "-".into(),
-                digits: (5, 5),
-                cues: Vec::new(),
-            },
-        ]
-    }
-
-    #[test]
-    fn patterns_give_shapes() {
-        assert_eq!(
-            shape_of_pattern("^ITM-[0-9]{4}$"),
-            Some(("ITM".into(), "-".into(), (4, 4)))
-        );
-        assert_eq!(
-            shape_of_pattern(r"^PO\d{3,6}$"),
-            Some(("PO".into(), String::new(), (3, 6)))
-        );
-        assert_eq!(shape_of_pattern(r"^[A-Z]{3}-\d{4}$"), None);
-        assert_eq!(
-            shape_of_example("WO-88"),
-            Some(("WO".into(), "-".into(), 2))
-        );
-        assert_eq!(shape_of_example("room12"), None);
-    }
-
-    #[test]
-    fn loose_ids_take_their_shape() {
-        let shapes = shapes();
-        for (said, meant) in [
-            (
-                "pull up the history for item 4471",
-                "pull up the history for item ITM-4471",
-            ),
-            ("itm4471 please", "ITM-4471 please"),
-            ("what about itm 4471?", "what about ITM-4471?"),
-            ("staff #3307 is off", "staff #EMP-3307 is off"),
-            ("sku 88120 in stock?", "SKU-88120 in stock?"),
-            ("employee 33 07", "employee EMP-3307"),
-        ] {
-            assert_eq!(ids_as_shaped(&shapes, said), meant, "{said}");
-        }
-        // Counts and other numbers stay as they are.
-        for said in [
-            "order 1000 items of ITM-4471",
-            "item 12 of the list",
-            "we have 4471 items",
-            "staff 3307 units",
-        ] {
-            let read = ids_as_shaped(&shapes, said);
-            assert!(
-                !read.contains("EMP-") || said.contains("EMP-"),
-                "{said} → {read}"
-            );
-            assert_eq!(
-                read.matches("ITM-").count(),
-                said.matches("ITM-").count(),
-                "{said} → {read}"
-            );
-        }
-    }
-
-    #[test]
-    fn codes_are_read_from_their_names() {
-        let names = vec![
-            ("boardroom".to_owned(), "RM-04".to_owned()),
-            ("north site".to_owned(), "SITE-N".to_owned()),
-        ];
-        assert_eq!(
-            codes_beside_names(&names, "lunch for 12 in the Boardroom please"),
-            "lunch for 12 in the Boardroom (RM-04) please"
-        );
-        assert_eq!(
-            codes_beside_names(&names, "move it to the north site"),
-            "move it to the north site (SITE-N)"
-        );
-        assert_eq!(
-            codes_beside_names(&names, "the boardrooms"),
-            "the boardrooms"
-        );
-        assert_eq!(
-            codes_beside_names(&names, "RM-04, the boardroom"),
-            "RM-04, the boardroom"
-        );
-    }
-
-    #[test]
-    fn a_month_named_is_the_latest_one() {
-        let today = jiff::civil::date(2026, 12, 1);
-        for (said, meant) in [
-            ("my payslip for October", "my payslip for 2026-10"),
-            ("invoice from last month", "invoice from 2026-11"),
-            ("and for March?", "and for 2026-03?"),
-            ("December 2025 please", "2025-12 please"),
-            ("this month's invoice", "2026-12's invoice"),
-        ] {
-            assert_eq!(months_as_shaped(said, today), meant, "{said}");
-        }
-        assert_eq!(months_as_shaped("on October 5th", today), "on October 5th");
-        assert_eq!(months_as_shaped("5 October", today), "5 October");
-        assert_eq!(
-            months_as_shaped("to the 25th of January", today),
-            "to the 25th of January"
-        );
-    }
-
-    #[test]
-    fn a_corrected_value_is_its_correction() {
-        for (said, meant) in [
-            ("send 60, no wait, 16 boxes", "send 16 boxes"),
-            ("refund $60 — sorry, $16", "refund $16"),
-            ("not 60 — 16 please", "16 please"),
-            ("book ITM-4471, I mean ITM-4472", "book ITM-4472"),
-            ("make it 20, actually 25", "make it 25"),
-            (
-                "advance of $900, hmm no, make it $700 please",
-                "advance of $700 please",
-            ),
-        ] {
-            assert_eq!(corrected(said), meant, "{said}");
-        }
-        // Two values that are not one corrected: both stay.
-        for said in [
-            "move 60 from ITM-4471",
-            "I was sorry 3 times",
-            "not 60 units",
-        ] {
-            assert_eq!(corrected(said), said);
-        }
-    }
-}
+mod tests;

@@ -458,3 +458,9 @@ mod lookups;
 
 #[path = "generalization/names.rs"]
 mod names;
+
+#[path = "generalization/figures.rs"]
+mod figures;
+
+#[path = "generalization/requests.rs"]
+mod requests;

@@ -42,12 +42,25 @@ pub(super) fn action_words(
                 .iter()
                 .flat_map(|input| features(&input.replace('_', " ")))
                 .collect();
+            // The verb its name opens with ("cancel" of `cancel_transport`)
+            // stays its action, whatever a read's description lists ("every
+            // … cancellation on file").
+            let verbs: HashSet<String> = std::iter::once(intent.id.as_str())
+                .chain(
+                    intent_tools(skill, &intent.id)
+                        .iter()
+                        .filter(|tool| !reads(tool))
+                        .map(|tool| tool.name.as_str()),
+                )
+                .filter_map(|name| name.split(['_', '.', '-']).find(|word| !word.is_empty()))
+                .flat_map(features)
+                .collect();
             let mut actions: HashSet<String> = stated
                 .iter()
                 .filter(|word| {
                     !inputs.contains(*word)
                         && !everyone.contains(word)
-                        && !read.contains(word)
+                        && (!read.contains(word) || verbs.contains(*word))
                         && !WRAPPERS.contains(&word.as_str())
                 })
                 .cloned()

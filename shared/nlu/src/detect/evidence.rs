@@ -240,3 +240,43 @@ impl Evidence {
             })
     }
 }
+
+/// A request said by its thing, not its verb ("Offer for CAND-4491: $142,500
+/// base …", "Daycare for Juniper on Thursday"): the message opens with the
+/// noun the intent's name puts after its verb, then "for"; and any other
+/// intent that noun names is one whose verb the message does not use.
+pub(super) fn asks_by_its_noun(skill: &Skill, intent_id: &str, message: &str) -> bool {
+    const OPENERS: &[&str] = &["hi", "hello", "hey", "morning", "please", "ok", "okay"];
+    if is_question(message) {
+        return false;
+    }
+    let words: Vec<String> = message
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .skip_while(|word| OPENERS.contains(&word.as_str()))
+        .take(2)
+        .collect();
+    let [first, second] = words.as_slice() else {
+        return false;
+    };
+    let parts = |id: &str| -> Vec<String> { id.split('_').map(lexicon::stem).collect() };
+    let noun = lexicon::stem(first);
+    let own = parts(intent_id);
+    if second != "for" || own.len() < 2 || !own[1..].contains(&noun) {
+        return false;
+    }
+    let said: HashSet<String> = message
+        .split(|c: char| !c.is_alphanumeric())
+        .map(|word| lexicon::stem(&word.to_lowercase()))
+        .collect();
+    skill
+        .intents
+        .iter()
+        .flat_map(|intents| &intents.supported)
+        .filter(|intent| intent.id != intent_id)
+        .all(|intent| {
+            let other = parts(&intent.id);
+            !other.contains(&noun) || (other.len() >= 2 && !said.contains(&other[0]))
+        })
+}

@@ -50,6 +50,28 @@ pub(super) fn never_allowed(
     message: &str,
     guess: Option<&str>,
 ) -> Option<OutOfDomain> {
+    refused(skill, message, guess, false)
+}
+
+/// The refusal even of a request the detector would act on: a never-allowed
+/// tool's verb is said with a word of what it acts on that the guessed
+/// intent never uses ("cancel this afternoon's run" for `cancel_route_run`)
+/// — the request is the forbidden act, whatever an allowed one shares with
+/// it.
+pub(super) fn names_never_allowed(
+    skill: &Skill,
+    message: &str,
+    guess: &str,
+) -> Option<OutOfDomain> {
+    refused(skill, message, Some(guess), true)
+}
+
+fn refused(
+    skill: &Skill,
+    message: &str,
+    guess: Option<&str>,
+    by_name: bool,
+) -> Option<OutOfDomain> {
     let policy = compile(skill);
     let guessed = guess
         .map(|intent_id| intent_stems(skill, intent_id))
@@ -64,6 +86,17 @@ pub(super) fn never_allowed(
             continue;
         }
         let mut own = stems(&tool.name.replace(['_', '.'], " "));
+        // Its verb and a word of what it acts on that the guessed intent
+        // never uses.
+        if by_name
+            && !(own.len() >= 2
+                && said.contains(&own[0])
+                && own[1..]
+                    .iter()
+                    .any(|stem| said.contains(stem) && !guessed.contains(stem)))
+        {
+            continue;
+        }
         own.extend(stems(tool.description.as_deref().unwrap_or_default()));
         own.sort();
         own.dedup();

@@ -158,19 +158,53 @@ pub(super) fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -
     // two words running that only its description says ("a cherry picker"
     // of `boom_lift: … what crews call a cherry picker`): said. Else only
     // suggested by its description ("a cab" of `travel`): a guess.
+    // Not a name the message carries its code beside ("Fort Wayne (FTW)",
+    // as `written` marks it): the code is the value said there.
+    let coded = |at: usize| {
+        all.get(at + 1).is_some_and(|next| {
+            slot.allowed
+                .iter()
+                .any(|allowed| allowed.as_str() == Some(next.text))
+        })
+    };
+    // "with Dr. Okafor": a name only its description gives — and no name
+    // the description gives another value is said too ("get Marcus to sign,
+    // he's covering for Priya").
+    let named_as = |token: &Token<'_>| {
+        let name = format!("={}", crate::lexicon::stem(&token.text.to_lowercase()));
+        slot.aliases
+            .iter()
+            .filter(move |(alias, _, _)| *alias == name)
+            .map(|(_, value, _)| value)
+    };
+    let others_named = all
+        .iter()
+        .filter(|token| !by_name::overlaps(token, taken))
+        .flat_map(named_as)
+        .any(|other| {
+            named
+                .first()
+                .is_some_and(|(_, _, value, _)| other != *value)
+        });
+    let proper = !others_named
+        && named.iter().any(|(at, token, value, _)| {
+            let name = format!("={}", crate::lexicon::stem(&token.text.to_lowercase()));
+            // "Fort Ellis (NTH)": the code beside the name is what is said.
+            let code_follows = coded(*at)
+                || (named.iter().any(|(other, _, _, _)| *other == at + 1) && coded(at + 1));
+            !code_follows
+                && slot
+                    .aliases
+                    .iter()
+                    .any(|(alias, of, _)| *alias == name && of == *value)
+        });
     let phrase = named.windows(2).any(|pair| {
         let said = format!(
             "{} {}",
             crate::lexicon::stem(&pair[0].1.text.to_lowercase()),
             crate::lexicon::stem(&pair[1].1.text.to_lowercase())
         );
-        // Not a name the message carries its code beside ("Fort Wayne
-        // (FTW)", as `written` marks it): the code is the value said there.
-        let coded = all.get(pair[1].0 + 1).is_some_and(|next| {
-            slot.allowed
-                .iter()
-                .any(|allowed| allowed.as_str() == Some(next.text))
-        });
+        let coded = coded(pair[1].0);
         pair[1].0 == pair[0].0 + 1
             && !coded
             && slot
@@ -178,7 +212,7 @@ pub(super) fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -
                 .iter()
                 .any(|(alias, named, _)| *alias == said && named == *value)
     });
-    let own = phrase || named.iter().any(|(_, _, _, own)| *own);
+    let own = phrase || proper || named.iter().any(|(_, _, _, own)| *own);
     Some(found(&slot.name, "enum", (*value).clone(), token, !own))
 }
 
@@ -353,4 +387,80 @@ pub(super) fn direction_cues(name: &str) -> Vec<String> {
     } else {
         Vec::new()
     }
+}
+
+/// The names a description gives its values ("DDS1 Dr. Amara Okafor",
+/// "PRO-01 (Dana, head pro)", "cfo = Priya Raman"), as `(stem, value)`: a
+/// capitalized word after a title, after another such name, or right after
+/// the value it names (opening a parenthesis, after "=" or ":", or a word
+/// no dictionary knows) — not a word that merely opens the value's
+/// description ("HALF Standard half-day session").
+pub(super) fn proper_names(descriptions: &[String], allowed: &[Json]) -> Vec<(String, Json)> {
+    const TITLES: &[&str] = &["dr", "mr", "mrs", "ms", "miss", "prof", "coach", "captain"];
+    let value_of = |word: &str| {
+        allowed.iter().find(|value| {
+            value
+                .as_str()
+                .is_some_and(|name| name.eq_ignore_ascii_case(word))
+        })
+    };
+    let mut names: Vec<(String, Json)> = Vec::new();
+    for description in descriptions {
+        // "general counsel = Dana Whitfield" names `general_counsel`.
+        let mut description = description.clone();
+        for name in allowed
+            .iter()
+            .filter_map(Json::as_str)
+            .filter(|name| name.contains('_'))
+        {
+            let spaced = regex::escape(&name.replace('_', " "));
+            if let Ok(written) = regex::Regex::new(&format!(r"(?i)\b{spaced}\b")) {
+                description = written.replace_all(&description, name).into_owned();
+            }
+        }
+        let mut current: Option<&Json> = None;
+        // What the word before was: a value's code, its "=" or ":", a
+        // title, or a name.
+        let (mut after_value, mut after_sign, mut after_title, mut after_name) =
+            (false, false, false, false);
+        for raw in description.split_whitespace() {
+            let word = raw.trim_matches(|c: char| !c.is_alphanumeric() && c != '_' && c != '-');
+            if let Some(value) = value_of(word) {
+                current = Some(value);
+                (after_value, after_sign, after_title, after_name) = (true, false, false, false);
+                continue;
+            }
+            if matches!(raw, "=" | ":" | "-" | "—" | "–") {
+                after_sign = after_value;
+                continue;
+            }
+            let lower = word.to_lowercase();
+            let stem = crate::lexicon::stem(&lower);
+            let capitalized = word.chars().count() >= 3
+                && word.chars().next().is_some_and(char::is_uppercase)
+                && word.chars().skip(1).all(|c| c.is_lowercase() || c == '\'');
+            let beside_value = after_value
+                && (after_sign || raw.starts_with('(') || !crate::lexicon::lexicon().knows(&stem));
+            let name = capitalized && (after_title || after_name || beside_value);
+            if let (true, Some(value)) = (name, current) {
+                names.push((stem, value.clone()));
+            }
+            let title = TITLES.contains(&lower.as_str());
+            after_name = name && !raw.ends_with(['.', ',', ';', ')']);
+            after_title = title;
+            (after_value, after_sign) = (false, false);
+        }
+    }
+    // A name two values share names neither.
+    let shared: Vec<String> = names
+        .iter()
+        .filter(|(stem, value)| {
+            names
+                .iter()
+                .any(|(other, theirs)| other == stem && theirs != value)
+        })
+        .map(|(stem, _)| stem.clone())
+        .collect();
+    names.retain(|(stem, _)| !shared.contains(stem));
+    names
 }

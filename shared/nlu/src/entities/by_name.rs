@@ -114,7 +114,8 @@ pub(super) fn typed_value(
     } else {
         prefixes
     };
-    let value = typed(kind, &slot.spec(), token, prefixes)?;
+    let value = typed(kind, &slot.spec(), token, prefixes)
+        .or_else(|| typed::digit_id(slot, kind, token.text))?;
     match (&slot.pattern, &value) {
         (Some(pattern), Json::String(text)) if !pattern.is_match(text) => None,
         _ => Some(value),
@@ -420,6 +421,51 @@ pub(super) fn one_of(
 
 /// The values just after or just before the slot's name ("room 5", "order
 /// ORD-1", "3 people"); a plain string only when it has a digit ("room B12").
+/// The number a word before a name gives it: "one copy", "a night", "the
+/// fifth floor", "3rd floor", "the ground floor".
+fn counted_before(word: &str, name: &str) -> Option<i64> {
+    const ORDINALS: &[&str] = &[
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "sixth",
+        "seventh",
+        "eighth",
+        "ninth",
+        "tenth",
+        "eleventh",
+        "twelfth",
+        "thirteenth",
+        "fourteenth",
+        "fifteenth",
+        "sixteenth",
+        "seventeenth",
+        "eighteenth",
+        "nineteenth",
+        "twentieth",
+    ];
+    let ordinal = || {
+        ORDINALS
+            .iter()
+            .position(|ordinal| *ordinal == word)
+            .map(|at| at as i64 + 1)
+            .or_else(|| {
+                ["st", "nd", "rd", "th"]
+                    .iter()
+                    .find_map(|suffix| word.strip_suffix(suffix))
+                    .and_then(|digits| digits.parse::<i64>().ok())
+            })
+    };
+    match word {
+        "one" | "a" | "an" | "single" => Some(1),
+        "ground" if name.starts_with("floor") => Some(0),
+        _ if name.starts_with("floor") || name.starts_with("level") => ordinal(),
+        _ => None,
+    }
+}
+
 pub(super) fn beside_name<'a>(
     spec: &EntitySpec,
     all: &[Token<'a>],
@@ -433,7 +479,18 @@ pub(super) fn beside_name<'a>(
         .or_else(|| name.strip_suffix("_number"))
         .unwrap_or(&name)
         .to_owned();
-    let names = [name.clone(), base, name.replace('_', " ")];
+    // "to_floor" is named "floor" ("the fifth floor"), as "new_date" is.
+    let bare = ["to_", "new_"]
+        .iter()
+        .find_map(|lead| base.strip_prefix(lead))
+        .unwrap_or(&base)
+        .to_owned();
+    let names = [name.clone(), base, name.replace('_', " "), bare];
+    let stems: Vec<String> = names
+        .iter()
+        .map(|name| crate::lexicon::stem(name))
+        .collect();
+    let counted = matches!(kind, "integer" | "number");
     let value_of = |token: &Token<'a>| -> Option<Json> {
         if kind == "string" {
             (plain_ok(token) && token.text.chars().any(|c| c.is_ascii_digit()))
@@ -442,21 +499,52 @@ pub(super) fn beside_name<'a>(
             typed_here(token)
         }
     };
+    // "sort code 404784": a name of two words, written as two.
+    let spaced: Vec<&str> = names[2].split(' ').collect();
+    let lowered: Vec<String> = all.iter().map(|token| token.text.to_lowercase()).collect();
     let mut found = Vec::new();
-    for (index, token) in all.iter().enumerate() {
-        let word = token.text.to_lowercase();
-        let word = word.trim_end_matches('s');
-        if !names.iter().any(|name| name.trim_end_matches('s') == word) {
+    for (index, lower) in lowered.iter().enumerate() {
+        let word = lower.trim_end_matches('s');
+        // "copies" is named "copy" too.
+        let one_word = names.iter().any(|name| name.trim_end_matches('s') == word)
+            || (lower.len() >= 4 && stems.contains(&crate::lexicon::stem(lower)));
+        let two_words = spaced.len() == 2
+            && *lower == spaced[0]
+            && lowered
+                .get(index + 1)
+                .is_some_and(|next| next.trim_end_matches('s') == spaced[1].trim_end_matches('s'));
+        if !one_word && !two_words {
             continue;
+        }
+        // "one copy", "a single night", "the fifth floor": a count or a
+        // place in order written as a word before the name.
+        if counted
+            && one_word
+            && index > 0
+            && let Some(value) = counted_before(&lowered[index - 1], lower)
+        {
+            found.push((all[index - 1].clone(), Json::from(value)));
+            continue;
+        }
+        // "account number 31926819", "member no. 20481": the name says
+        // where its value is, after it.
+        let mut after = index + if two_words { 2 } else { 1 };
+        let numbered = lowered
+            .get(after)
+            .is_some_and(|next| matches!(next.as_str(), "number" | "no" | "num" | "#"));
+        if numbered {
+            after += 1;
         }
         // Both sides: "turn off roaming on LN-1005" has a value before the
         // name and a word after it that looks like one.
-        if let Some(next) = all.get(index + 1)
+        if let Some(next) = all.get(after)
             && let Some(value) = value_of(next)
         {
             found.push((next.clone(), value));
         }
         if kind != "string"
+            && !numbered
+            && !two_words
             && index > 0
             && let Some(value) = typed_here(&all[index - 1])
         {

@@ -15,11 +15,14 @@ pub(super) fn negated(all: &[Token<'_>]) -> Vec<Entity> {
     let word = |at: usize| lower.get(at).map_or("", String::as_str);
     let mut covered: Vec<usize> = Vec::new();
     for at in 0..all.len() {
-        // "not urgent", "no rush": the next word.
+        // "not urgent", "no rush": the next word. "staff no. 40219" is a
+        // number's name, not a no.
+        let number_follows = word(at + 1).chars().any(|c| c.is_ascii_digit());
         if matches!(
             word(at),
             "not" | "no" | "non" | "never" | "isn't" | "isnt" | "nothing"
-        ) {
+        ) && !(word(at) == "no" && number_follows)
+        {
             covered.push(at + 1);
         }
         // "too big for X", "instead of X", "rather than X": a few words on.

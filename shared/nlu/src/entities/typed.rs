@@ -23,6 +23,15 @@ pub(super) fn typed(
         }
         // "$12" is money, not a count.
         "integer" if text.starts_with(['$', '€', '£']) => None,
+        // "25% extra time" for a percentage.
+        "integer" | "number"
+            if text.ends_with('%')
+                && ["percent", "pct"]
+                    .iter()
+                    .any(|word| spec.name.contains(word)) =>
+        {
+            parse_amount(text.trim_end_matches('%')).map(number_json)
+        }
         "integer" => parse_amount(text)
             .filter(|value| value.fract() == 0.0 && value.abs() < 9.0e15)
             .map(|value| value as i64)
@@ -152,4 +161,17 @@ fn allowed_value(allowed: &[Json], text: &str) -> Option<Json> {
         [one] => Some((*one).clone()),
         _ => None,
     }
+}
+
+/// An id of digits alone (`271070801`) for an identifier whose pattern says
+/// its values are digits: letters-and-digits is the shape of other ids.
+pub(super) fn digit_id(slot: &Slot, kind: &str, text: &str) -> Option<Json> {
+    (kind == "identifier"
+        && !text.is_empty()
+        && text.chars().all(|c| c.is_ascii_digit())
+        && slot
+            .pattern
+            .as_ref()
+            .is_some_and(|pattern| pattern.is_match(text)))
+    .then(|| Json::String(text.to_owned()))
 }

@@ -1,5 +1,6 @@
 //! The skill's vocabulary: the words its examples, entities and inputs use,
-//! so a typo is corrected toward them and a value is never one of them.
+//! so a typo is corrected toward them and a value is never one of them; and
+//! chat shorthand ("pls", "acct") as the words it stands for.
 
 /// The words a slot value never is: the skill's own vocabulary (intent ids,
 /// tool and input names, every description, the problem statement, the verb
@@ -248,4 +249,36 @@ impl Vocabulary {
     pub fn contains(&self, word: &str) -> bool {
         self.stems.contains(&stem(word))
     }
+}
+
+/// Chat shorthand as the words it stands for.
+pub(crate) const SHORTHAND: &[(&str, &str)] = &[
+    ("pls", "please"),
+    ("plz", "please"),
+    ("thx", "thanks"),
+    ("ty", "thanks"),
+    ("u", "you"),
+    ("ur", "your"),
+    ("r", "are"),
+    ("wat", "what"),
+    ("wats", "what's"),
+    ("hav", "have"),
+    ("dont", "don't"),
+    ("cant", "can't"),
+    ("wont", "won't"),
+    ("abt", "about"),
+    ("acct", "account"),
+    ("amt", "amount"),
+    ("msg", "message"),
+    ("tmrw", "tomorrow"),
+    ("tmr", "tomorrow"),
+    ("ppl", "people"),
+    ("wanna", "want"),
+    ("gonna", "going"),
+];
+
+/// Whether a lower-case word is chat shorthand ("pls", "thx").
+pub(crate) fn is_shorthand(word: &str) -> bool {
+    SHORTHAND.iter().any(|(short, _)| *short == word)
+        || matches!(word, "pls" | "plz" | "thx" | "ty" | "u" | "ur")
 }

@@ -167,3 +167,14 @@ pub(super) fn only_gives_a_value(skill: &adas_skill::model::Skill, part: &str) -
         && words.len() <= 3
         && words.iter().all(|word| valued(word) || input_word(word))
 }
+
+/// Whether the message joins a list of words by "and" after commas
+/// ("pastries, fruit and coffee"): the " and " ends a list, not a request.
+pub(super) fn serial_list(message: &str) -> bool {
+    static LIST: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    LIST.get_or_init(|| {
+        regex::Regex::new(r"(?i),\s*(?:[a-z'’-]+\s+){0,2}[a-z'’-]+\s+and\s+")
+            .expect("a valid pattern")
+    })
+    .is_match(message)
+}

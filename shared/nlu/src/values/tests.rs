@@ -136,3 +136,21 @@ fn small_numbers_in_words() {
     assert_eq!(numbers_in_words("2 and a half days"), "2.5 days");
     assert_eq!(numbers_in_words("a half day"), "a half day");
 }
+
+#[test]
+fn an_hour_alone_after_at_is_read_on_the_working_day() {
+    let hours = |text: &str| -> Vec<String> {
+        times_in(text)
+            .into_iter()
+            .map(|(_, _, time)| time)
+            .collect()
+    };
+    assert_eq!(hours("Book 2 tickets for the 19th at 11."), ["11:00"]);
+    assert_eq!(hours("Wednesday the 9th at 10 please"), ["10:00"]);
+    assert_eq!(hours("can it happen Friday at 3 instead?"), ["15:00"]);
+    // Breakfast or dinner, an evening, a house number, a head count.
+    assert!(hours("a table at 7 please").is_empty());
+    assert!(hours("dinner on Friday at 8").is_empty());
+    assert!(hours("deliver it at 5 Elm Street").is_empty());
+    assert!(hours("a room at 10 people max").is_empty());
+}

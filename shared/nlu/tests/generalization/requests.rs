@@ -1,0 +1,183 @@
+//! Requests as people write them, on a boat club's desk written here, in
+//! words from no conversation set: the verb an action's name opens with
+//! names it though a read lists such acts among what it shows; a request
+//! said by its thing ("Mooring for …"); a sentence that is only an id after
+//! the request; an hour alone after "at".
+
+use adas_nlu::{PlanInput, plan_input};
+use adas_skill::{Format, load};
+use serde_json::Map;
+
+const CLUB: &str = r#"
+id: boat-club
+name: Boat Club
+version: 1.0.0
+timezone: Europe/London
+mcp_server: "http://127.0.0.1:9/mcp"
+problem:
+  statement: Members of the Tidewater Boat Club book moorings on the visitors' pontoon
+intents:
+  thresholds: {accept: 0.85, clarify: 0.6, reject: 0.4}
+  supported:
+    - id: book_mooring
+      description: Member wants a visitor mooring reserved for their boat
+      examples:
+        - Reserve me a visitor berth on Saturday
+        - I'd like to bring the boat in on the 14th at 3pm
+      entities:
+        - {name: boat_id, type: identifier, required: true}
+        - {name: date, type: date, required: true}
+        - {name: time, type: string, required: true}
+        - {name: hookup, type: enum, enum: [water, shore_power, pump_out], required: false}
+    - id: cancel_mooring
+      description: Member no longer needs a mooring they reserved
+      examples:
+        - We won't be coming in after all
+        - Something came up, MR-20417 is off
+        - Cancel my reservation on Saturday
+      entities:
+        - {name: booking_id, type: identifier, required: true}
+    - id: boat_history
+      description: Member asks what is on file for their boat
+      examples:
+        - What have I got booked for BT-2231?
+        - Show me the record of MR-20417
+      entities:
+        - {name: boat_id, type: identifier, required: false}
+        - {name: booking_id, type: identifier, required: false}
+tools:
+  - name: book_mooring
+    description: Reserve a visitor mooring
+    inputs:
+      - {name: boat_id, type: string, required: true, description: "Boat number (e.g. BT-2231)"}
+      - {name: date, type: date, required: true}
+      - {name: time, type: string, required: true, description: "Arrival time, HH:MM"}
+      - {name: hookup, type: string, required: false, enum: [water, shore_power, pump_out]}
+  - name: cancel_mooring
+    description: Cancel a mooring reservation
+    inputs:
+      - {name: booking_id, type: string, required: true, description: "Reservation (e.g. MR-20417)"}
+  - name: get_boat_history
+    description: Every reservation, change and cancellation on file for a boat
+    read_only: true
+    inputs:
+      - {name: boat_id, type: string, required: false, description: "Boat number (e.g. BT-2231)"}
+      - {name: booking_id, type: string, required: false, description: "Reservation (e.g. MR-20417)"}
+  - name: cancel_pontoon_day
+    description: Harbour office only - clear every reservation on the pontoon for a day
+    inputs:
+      - {name: date, type: date, required: true}
+policy:
+  guardrails:
+    never:
+      - Never use cancel_pontoon_day
+  workflows:
+    - {name: Book, trigger: book_mooring, steps: [book_mooring]}
+    - {name: Cancel, trigger: cancel_mooring, steps: [cancel_mooring]}
+    - {name: History, trigger: boat_history, steps: [get_boat_history]}
+"#;
+
+fn program(message: &str) -> Option<String> {
+    let skill = load(CLUB, Format::Yaml)
+        .skill
+        .expect("the club skill loads");
+    adas_nlu::values::pin_today(jiff::civil::date(2026, 12, 1));
+    let context = Map::new();
+    let planned = plan_input(&skill, &PlanInput::new(message, &context));
+    planned
+        .detection
+        .confident
+        .then(|| planned.program.map(|program| program.to_string()))
+        .flatten()
+}
+
+#[test]
+fn the_verb_an_actions_name_opens_with_names_it() {
+    assert_eq!(
+        program("Please cancel MR-20418.").as_deref(),
+        Some(r#"cancel_mooring(booking_id="MR-20418")"#)
+    );
+}
+
+#[test]
+fn a_request_said_by_its_thing_and_an_id_alone_after_it_are_acted_on() {
+    for message in [
+        "Mooring for BT-2231 on Friday at 10 please.",
+        "Can you reserve a mooring on Friday at 10? BT-2231",
+    ] {
+        assert_eq!(
+            program(message).as_deref(),
+            Some(r#"book_mooring(boat_id="BT-2231", date="2026-12-04", time="10:00")"#),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn a_never_allowed_act_named_by_its_verb_and_object_is_refused() {
+    let skill = load(CLUB, Format::Yaml)
+        .skill
+        .expect("the club skill loads");
+    let context = Map::new();
+    let planned = plan_input(
+        &skill,
+        &PlanInput::new("Can you cancel the whole pontoon on Saturday?", &context),
+    );
+    assert!(planned.program.is_none(), "{:?}", planned.program);
+    let refusal = planned.detection.out_of_domain.expect("refused");
+    assert!(refusal.message.contains("can't do"), "{}", refusal.message);
+    // A mooring of one's own is still cancelled.
+    assert_eq!(
+        program("Please cancel MR-20418.").as_deref(),
+        Some(r#"cancel_mooring(booking_id="MR-20418")"#)
+    );
+}
+
+#[test]
+fn an_hour_taken_back_is_the_later_and_two_hours_unexplained_are_a_doubt() {
+    assert_eq!(
+        program("Book a mooring for BT-2231 on Friday at 9, sorry, make that 11am.").as_deref(),
+        Some(r#"book_mooring(boat_id="BT-2231", date="2026-12-04", time="11:00")"#)
+    );
+    let skill = load(CLUB, Format::Yaml)
+        .skill
+        .expect("the club skill loads");
+    let context = Map::new();
+    let planned = plan_input(
+        &skill,
+        &PlanInput::new(
+            "Book a mooring for BT-2231 on Friday at 9 or 11am",
+            &context,
+        ),
+    );
+    assert!(
+        planned
+            .facts
+            .iter()
+            .filter(|fact| fact.name == "time")
+            .all(|fact| fact.guessed),
+        "{:?}",
+        planned.facts
+    );
+}
+
+#[test]
+fn a_list_joined_by_and_is_one_request_not_two() {
+    let skill = load(CLUB, Format::Yaml)
+        .skill
+        .expect("the club skill loads");
+    adas_nlu::values::pin_today(jiff::civil::date(2026, 12, 1));
+    let context = Map::new();
+    let planned = plan_input(
+        &skill,
+        &PlanInput::new(
+            "We need a berth with water, shore power and pump out for BT-2231 on Friday at 10",
+            &context,
+        ),
+    );
+    let program = planned
+        .program
+        .map(|program| program.to_string())
+        .unwrap_or_default();
+    assert!(program.matches("book_mooring(").count() <= 1, "{program}");
+}
