@@ -625,11 +625,30 @@ pub fn extract_slots(
     let mut times = crate::values::times_in(message);
     // "my 2pm meeting", "the 10am call": a time that names an item (the
     // one to find), never a value to set.
-    times.retain(|(start, _, _)| {
+    // "move it to the 11am" is the 11am sailing as the value, though.
+    times.retain(|(start, end, _)| {
         let before = message[..*start].trim_end().to_lowercase();
-        !["my", "the", "our", "your", "his", "her", "their", "this"]
+        // "the 7am sailing", "the 2pm from Skellow": a departure named by
+        // its time is the time wanted.
+        let after = message[*end..].trim_start().to_lowercase();
+        let departs = [
+            "sailing",
+            "departure",
+            "crossing",
+            "ferry",
+            "boat",
+            "from ",
+            "one",
+        ]
+        .iter()
+        .any(|word| after.starts_with(word));
+        let names_an_item = ["my", "the", "our", "your", "his", "her", "their", "this"]
             .iter()
-            .any(|word| before == *word || before.ends_with(&format!(" {word}")))
+            .any(|word| before == *word || before.ends_with(&format!(" {word}")));
+        let destination = ["to the", "onto the", "for the", "on the"]
+            .iter()
+            .any(|words| before.ends_with(&format!(" {words}")));
+        !names_an_item || destination || (departs && !before.ends_with(" my") && before != "my")
     });
     for slot in open {
         let free = dates.iter().position(|(start, end, _)| {

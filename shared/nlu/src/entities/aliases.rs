@@ -142,11 +142,26 @@ pub(super) fn glossed(skill: &adas_skill::model::Skill, allowed: &[Json]) -> Vec
 pub(super) fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -> Option<Entity> {
     let mut named: Vec<(usize, &Token<'_>, &Json, bool)> = Vec::new();
     for (at, token) in all.iter().enumerate() {
-        if by_name::overlaps(token, taken) {
+        // "from Brennhaven to Tarvey": the port after "to" is no departure.
+        if by_name::overlaps(token, taken) || by_name::led_the_other_way(slot, all, token) {
             continue;
         }
         let stem = crate::lexicon::stem(&token.text.to_lowercase());
-        if let Some((_, value, own)) = slot.aliases.iter().find(|(alias, _, _)| *alias == stem) {
+        // A name the description gives a value names it even where the
+        // word is the whole domain's too ("Brennhaven", the company's port).
+        // Written as a name, capitalized.
+        let name = format!("={stem}");
+        let capitalized = token.text.starts_with(|c: char| c.is_uppercase());
+        if let Some((_, value, own)) = slot
+            .aliases
+            .iter()
+            .find(|(alias, _, _)| *alias == stem)
+            .or_else(|| {
+                slot.aliases
+                    .iter()
+                    .find(|(alias, _, _)| capitalized && *alias == name)
+            })
+        {
             named.push((at, token, value, *own));
         }
     }
@@ -179,7 +194,9 @@ pub(super) fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -
     };
     let others_named = all
         .iter()
-        .filter(|token| !by_name::overlaps(token, taken))
+        .filter(|token| {
+            !by_name::overlaps(token, taken) && !by_name::led_the_other_way(slot, all, token)
+        })
         .flat_map(named_as)
         .any(|other| {
             named
@@ -198,7 +215,7 @@ pub(super) fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -
                     .iter()
                     .any(|(alias, of, _)| *alias == name && of == *value)
         });
-    let phrase = named.windows(2).any(|pair| {
+    let phrase = named.windows(2).find(|pair| {
         let said = format!(
             "{} {}",
             crate::lexicon::stem(&pair[0].1.text.to_lowercase()),
@@ -212,8 +229,22 @@ pub(super) fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -
                 .iter()
                 .any(|(alias, named, _)| *alias == said && named == *value)
     });
-    let own = phrase || proper || named.iter().any(|(_, _, _, own)| *own);
-    Some(found(&slot.name, "enum", (*value).clone(), token, !own))
+    let own = phrase.is_some() || proper || named.iter().any(|(_, _, _, own)| *own);
+    // Where two running words said it ("at the Halvorsen Foods drive"),
+    // the value is those words, not the first lone word that suggests it.
+    let Some([(_, first, _, _), (_, second, _, _)]) = phrase else {
+        return Some(found(&slot.name, "enum", (*value).clone(), token, !own));
+    };
+    let end = second.start + second.text.len();
+    let mut entity = found(&slot.name, "enum", (*value).clone(), first, !own);
+    entity.text = all
+        .iter()
+        .filter(|token| token.start >= first.start && token.start < end)
+        .map(|token| token.text)
+        .collect::<Vec<_>>()
+        .join(" ");
+    entity.end = end;
+    Some(entity)
 }
 
 /// Whether the message describes another allowed value of `slot` than

@@ -50,7 +50,6 @@ pub(super) fn person_name(
         let mut chars = token.text.chars();
         chars.next().is_some_and(char::is_uppercase)
             && chars.all(|c| c.is_lowercase() || c == '\'' || c == '-')
-            && !overlaps(token, taken)
     };
     let mut runs: Vec<Vec<&Token<'_>>> = Vec::new();
     let mut current: Vec<&Token<'_>> = Vec::new();
@@ -71,7 +70,37 @@ pub(super) fn person_name(
     if !current.is_empty() {
         runs.push(current);
     }
-    runs.retain(|run| (2..=3).contains(&run.len()));
+    // "Lincoln High (MDR-2207) Key Club" where the skill reads "Lincoln
+    // High" as a place and writes its code beside it: a run a value was
+    // read from, or beside one, is part of a longer name — no name of its
+    // own.
+    let beside_a_value = |run: &[&Token<'_>]| {
+        let (first, last) = (run[0], run[run.len() - 1]);
+        let (start, end) = (first.start, last.start + last.text.len());
+        let value = |token: &Token<'_>| {
+            let code = token.text.chars().any(|c| c.is_ascii_digit())
+                && !token.text.chars().any(char::is_lowercase);
+            code || overlaps(token, taken)
+        };
+        // Only what a space or a bracket parts from it ("Rosa Delgado,
+        // STF-20417" is a name and an id).
+        let joined = |gap: &str| !gap.contains([',', ';', '.', ':', '!', '?']);
+        let before = all
+            .iter()
+            .rev()
+            .find(|token| token.start + token.text.len() <= start)
+            .filter(|token| joined(&message[token.start + token.text.len()..start]));
+        let after = all
+            .iter()
+            .find(|token| token.start >= end)
+            .filter(|token| joined(&message[end..token.start]));
+        before.is_some_and(value) || after.is_some_and(value)
+    };
+    runs.retain(|run| {
+        (2..=3).contains(&run.len())
+            && !run.iter().any(|token| overlaps(token, taken))
+            && !beside_a_value(run)
+    });
     if runs.len() > 1 {
         runs.retain(|run| {
             !run.iter()
@@ -327,6 +356,29 @@ pub(super) const CUE_REACH: usize = 3;
 /// action's word stands right before ("CL-102 is full, so book CL-101
 /// instead"); when that does not tell, the first — as a guess, so it never
 /// makes a side effect without the user's yes.
+/// Whether the direction word nearest before `token` ("to" of "to Tarvey")
+/// is the other direction's, for a slot of one direction (`from_port`).
+pub(super) fn led_the_other_way(slot: &Slot, all: &[Token<'_>], token: &Token<'_>) -> bool {
+    const FROM: &[&str] = &["from", "out"];
+    const TO: &[&str] = &["to", "into", "onto"];
+    let ours: &[&str] = if slot.cues.iter().any(|cue| cue == "from") {
+        FROM
+    } else if slot.cues.iter().any(|cue| cue == "to") {
+        TO
+    } else {
+        return false;
+    };
+    let Some(at) = all.iter().position(|other| other.start == token.start) else {
+        return false;
+    };
+    all[at.saturating_sub(CUE_REACH)..at]
+        .iter()
+        .rev()
+        .map(|word| word.text.to_lowercase())
+        .find(|word| FROM.contains(&word.as_str()) || TO.contains(&word.as_str()))
+        .is_some_and(|word| !ours.contains(&word.as_str()))
+}
+
 pub(super) fn one_of(
     slot: &Slot,
     kind: &str,
@@ -339,6 +391,9 @@ pub(super) fn one_of(
             distinct.push(candidate);
         }
     }
+    // "from Brennhaven to Tarvey (TRV)": a value the other direction's word
+    // stands before is the other end's, never this one's.
+    distinct.retain(|(token, _)| !led_the_other_way(slot, all, token));
     let (token, value) = match distinct.as_slice() {
         [] => return None,
         [one] => return Some(found(&slot.name, kind, one.1.clone(), &one.0, false)),

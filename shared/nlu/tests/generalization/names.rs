@@ -214,3 +214,61 @@ fn a_sentence_that_only_gives_a_value_is_no_request_of_its_own() {
         "{message}"
     );
 }
+
+const DRIVES: &str = r#"
+id: book-drives
+name: Book Drives
+version: 1.0.0
+mcp_server: "http://127.0.0.1:9/mcp"
+problem:
+  statement: Groups book tables at the town's second-hand book fairs
+intents:
+  supported:
+    - id: book_tables
+      description: A group wants tables held for it at a book fair
+      examples:
+        - Hold 4 tables at the spring fair for our reading circle
+        - Can you keep some tables for us at BKF-310?
+      entities:
+        - {name: fair_id, type: identifier, required: true}
+        - {name: group_name, type: string, required: true}
+        - {name: tables, type: integer, required: true}
+tools:
+  - name: hold_tables
+    description: Hold tables for a group at a fair
+    inputs:
+      - {name: fair_id, type: string, required: true, pattern: "^BKF-[0-9]{3}$", description: "Fair code: BKF-310 Brookside Library hall, BKF-322 Millgate Station concourse"}
+      - {name: group_name, type: string, required: true, description: "Name of the group"}
+      - {name: tables, type: integer, required: true}
+policy:
+  workflows:
+    - {name: Hold, trigger: book_tables, steps: [hold_tables]}
+"#;
+
+/// A run of capitals a place was read from, or that stands beside one, is
+/// part of a longer name ("Brookside Library Chess Club") — never a name of
+/// its own to act on.
+#[test]
+fn a_name_a_place_was_read_from_is_no_name_of_its_own() {
+    let drives = load(DRIVES, Format::Yaml)
+        .skill
+        .expect("the drives skill loads");
+    let context = Map::new();
+    for message in [
+        "We're the Brookside Library Chess Club. Could you hold 3 tables for us at the fair in our hall?",
+        "Please hold 5 tables at the Millgate Station fair for Millgate Poetry Society.",
+    ] {
+        let facts = plan_input(&drives, &PlanInput::new(message, &context)).facts;
+        let group = facts.iter().find(|fact| fact.name == "group_name");
+        assert!(
+            group.is_none_or(|fact| {
+                fact.guessed
+                    || fact
+                        .value
+                        .as_str()
+                        .is_some_and(|name| name.split(' ').count() > 2)
+            }),
+            "{message}: {facts:?}"
+        );
+    }
+}
