@@ -124,7 +124,7 @@ impl Slot {
         self.aliases.extend(
             names
                 .into_iter()
-                .map(|(stem, value)| (format!("={stem}"), value, false)),
+                .map(|(stem, value)| (name_alias(&stem), value, false)),
         );
         // A word of the whole domain ("patient") names no one value.
         if self.aliases.iter().any(|(_, _, own)| !own) {
@@ -787,7 +787,7 @@ use typed::typed;
 mod aliases;
 use aliases::{
     aliases, by_description, described_otherwise, direction_cues, domain_stems, glossed,
-    prefer_instead, proper_names,
+    name_alias, prefer_instead, proper_names,
 };
 
 #[cfg(test)]

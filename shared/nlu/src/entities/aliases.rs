@@ -150,7 +150,7 @@ pub(super) fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -
         // A name the description gives a value names it even where the
         // word is the whole domain's too ("Brennhaven", the company's port).
         // Written as a name, capitalized.
-        let name = format!("={stem}");
+        let name = name_alias(&stem);
         let capitalized = token.text.starts_with(|c: char| c.is_uppercase());
         if let Some((_, value, own)) = slot
             .aliases
@@ -186,7 +186,7 @@ pub(super) fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -
     // the description gives another value is said too ("get Marcus to sign,
     // he's covering for Priya").
     let named_as = |token: &Token<'_>| {
-        let name = format!("={}", crate::lexicon::stem(&token.text.to_lowercase()));
+        let name = name_alias(&crate::lexicon::stem(&token.text.to_lowercase()));
         slot.aliases
             .iter()
             .filter(move |(alias, _, _)| *alias == name)
@@ -205,7 +205,7 @@ pub(super) fn by_description(slot: &Slot, all: &[Token<'_>], taken: &[Entity]) -
         });
     let proper = !others_named
         && named.iter().any(|(at, token, value, _)| {
-            let name = format!("={}", crate::lexicon::stem(&token.text.to_lowercase()));
+            let name = name_alias(&crate::lexicon::stem(&token.text.to_lowercase()));
             // "Fort Ellis (NTH)": the code beside the name is what is said.
             let code_follows = coded(*at)
                 || (named.iter().any(|(other, _, _, _)| *other == at + 1) && coded(at + 1));
@@ -418,6 +418,13 @@ pub(super) fn direction_cues(name: &str) -> Vec<String> {
     } else {
         Vec::new()
     }
+}
+
+/// The alias a name the description gives a value is kept under
+/// (`=okafor`), apart from the words that only suggest the value: see
+/// [`proper_names`] and [`by_description`].
+pub(super) fn name_alias(stem: &str) -> String {
+    format!("={stem}")
 }
 
 /// The names a description gives its values ("DDS1 Dr. Amara Okafor",
