@@ -557,6 +557,33 @@ pub fn by_the_rules(skill: &Skill, message: &str, context: &Map<String, Json>) -
         }
         rivals.insert(0, action);
     }
+    // "I need to cancel my appointment for this Friday": an action named by
+    // its own word leads one that only a value ("Friday" for the new date) or
+    // an input's name ("reserve" of a reservation's id) points at.
+    let by_word = |intent_id: &str| {
+        !only_reads(skill, intent_id)
+            && index_of(intent_id).is_some_and(|index| corpus.names_own_action_word(index, &said))
+    };
+    let in_words = |intent_id: &str| {
+        by_word(intent_id)
+            || is_example(skill, intent_id, message)
+            || evidence::asks_by_its_noun(skill, intent_id, message)
+    };
+    if let Some((first, leading)) = candidates.first().cloned()
+        && !only_reads(skill, &first)
+        && !in_words(&first)
+        && requests_an_action(skill, &corpus, message)
+        && let Some(at) = rivals
+            .iter()
+            .position(|(intent_id, score)| by_word(intent_id) && *score + RAW_MARGIN >= leading)
+    {
+        let action = rivals.remove(at);
+        if let Some(from) = candidates.iter().position(|(id, _)| *id == action.0) {
+            let moved = candidates.remove(from);
+            candidates.insert(0, moved);
+        }
+        rivals.insert(0, action);
+    }
     let mut margin = match candidates.as_slice() {
         [(_, first), (_, second), ..] => first - second,
         [(_, first)] => *first,
@@ -687,15 +714,16 @@ pub fn by_the_rules(skill: &Skill, message: &str, context: &Map<String, Json>) -
                 // handled?"): it asks for what it needs — a question, never a
                 // side effect.
                 // Or a question about a value only this read takes ("Where
-                // are we at with PO-20431?"), no action named: the first
-                // guess of a question is answered, reading risks nothing.
+                // are we at with PO-20431?") or a request to see it ("pull
+                // up TOUR-5521"), no action named: the first guess of a
+                // question is answered, reading risks nothing.
                 detection.confident = (confidence - best_action >= margin_needed
                     && read_alone(&intent_id))
                     || (margin >= margin_needed
                         && is_question(message)
                         && index.is_some_and(|index| corpus.names_subject(index, &said))
                         && corpus.share_of(message) >= 1.0)
-                    || (asks_how_things_stand(message)
+                    || ((asks_how_things_stand(message) || asks_to_see(message))
                         && read_alone(&intent_id)
                         && confidence >= reject);
             }

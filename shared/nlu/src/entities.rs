@@ -146,8 +146,9 @@ impl Slot {
         {
             self.kind = Some("datetime".into());
         }
-        // "Employee number (e.g. WRK-4821)": the id's shape, when no
-        // pattern says it — a slot never takes another kind's id.
+        // "Employee number (e.g. WRK-4821)", "BDA- and five digits": the
+        // id's shape, when no pattern says it — a slot never takes another
+        // kind's id.
         if self.pattern.is_none() {
             let shape = descriptions
                 .iter()
@@ -157,7 +158,8 @@ impl Slot {
                         .map(str::to_owned)
                         .collect::<Vec<_>>()
                 })
-                .find_map(|token| crate::written::shape_of_example(&token));
+                .find_map(|token| crate::written::shape_of_example(&token))
+                .or_else(|| crate::written::described_prefixed(descriptions));
             if let Some((prefix, separator, digits)) = shape {
                 let (prefix, separator) = (regex::escape(&prefix), regex::escape(&separator));
                 let shape = format!("^{prefix}{separator}[0-9]{{{digits}}}$");
@@ -600,9 +602,9 @@ pub fn extract_slots(
     // type scan for one slot cannot take the "3" of another's "3 people".
     let mut open: Vec<&Slot> = Vec::new();
     for slot in slots {
-        match named_value(slot, message, &all, &entities)
-            .filter(|entity| !whole_of_a_part(&all, entity))
-        {
+        match named_value(slot, message, &all, &entities).filter(|entity| {
+            !whole_of_a_part(&all, entity) && !by_name::shaped_for_another(slots, slot, entity)
+        }) {
             Some(entity) => entities.push(entity),
             None => open.push(slot),
         }

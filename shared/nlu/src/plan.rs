@@ -19,6 +19,7 @@ use async_trait::async_trait;
 use serde_json::{Map, Value as Json};
 
 mod assumed;
+mod back;
 mod clauses;
 mod counted;
 mod lookups;
@@ -634,7 +635,10 @@ pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
     };
     let (message, context) = (input.message, input.context);
     let empty = Map::new();
-    let memory = input.memory.unwrap_or(&empty);
+    let back = input
+        .memory
+        .and_then(|memory| back::the_way_back(memory, message));
+    let memory = back.as_ref().or(input.memory).unwrap_or(&empty);
     if let Some(intent) = input.intent {
         let detection = detect_as(skill, intent, message, context);
         return assemble(skill, message, (context, memory), vec![detection]);
@@ -642,13 +646,17 @@ pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
     // Several requests, each understood on its own, are each planned — not
     // what a message tells ("I just realised my dress is still with you"),
     // which only sets the scene for its request.
-    let mut parts = original_clauses(message);
+    let mut parts: Vec<String> = clauses::ids_alone_carried(skill, original_clauses(message))
+        .iter()
+        .flat_map(|part| clauses::each_of_a_list(skill, part))
+        .collect();
     parts.retain(|part| !states_a_fact(part) && !only_gives_a_value(skill, part));
     if parts.len() > 1 && !corrects {
-        let detections: Vec<Detection> = parts
+        let detections = parts
             .iter()
             .map(|part| detect(skill, part, context))
             .collect();
+        let (parts, detections) = clauses::asking(parts, detections);
         // Two requests are two intents, or one intent twice with another
         // value for the same input ("refill RX-1 and RX-2"); "PK-1 arrived
         // broken and I want compensation" is one request.
@@ -668,31 +676,20 @@ pub fn plan_input(skill: &Skill, input: &PlanInput<'_>) -> Planned {
             .windows(2)
             .all(|pair| pair[0].intent_id == pair[1].intent_id)
             && clauses::serial_list(message);
-        if distinct && !one_list && detections.iter().all(|detection| detection.confident) {
+        if distinct
+            && !one_list
+            && detections.iter().any(|detection| detection.confident)
+            && parts
+                .iter()
+                .zip(&detections)
+                .all(|(part, detection)| clauses::acted_on_beside_others(skill, part, detection))
+        {
             return assemble_parts(skill, &parts, (context, memory), detections);
         }
         // Two actions, each on its own thing ("book my MATH1010 resit and
         // also enter me for COMP2320"), not each understood: read as one,
         // the message would act on one of them with the other's value.
-        let mut actions: Vec<&str> = parts
-            .iter()
-            .zip(&detections)
-            .filter(|(part, _)| {
-                part.split_whitespace().any(|word| {
-                    word.chars().filter(char::is_ascii_digit).count() >= 2
-                        && word.chars().any(char::is_alphabetic)
-                })
-                // "… please. CAND-40817": an id alone names no action.
-                && part
-                    .split_whitespace()
-                    .any(|word| word.chars().all(char::is_alphabetic))
-            })
-            .filter_map(|(_, detection)| detection.intent_id.as_deref())
-            .filter(|intent| !crate::detect::only_reads(skill, intent))
-            .collect();
-        actions.sort_unstable();
-        actions.dedup();
-        if distinct && actions.len() > 1 {
+        if distinct && clauses::actions_on_their_own_things(skill, &parts, &detections) > 1 {
             let mut planned = assemble(
                 skill,
                 message,

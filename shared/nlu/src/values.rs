@@ -11,128 +11,24 @@ const MONTHS: &[&str] = &[
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
 ];
 
-const NUMBERS: &[(&str, i64)] = &[
-    ("two", 2),
-    ("three", 3),
-    ("four", 4),
-    ("five", 5),
-    ("six", 6),
-    ("seven", 7),
-    ("eight", 8),
-    ("nine", 9),
-    ("ten", 10),
-    ("eleven", 11),
-    ("twelve", 12),
-    ("fifteen", 15),
-    ("thirteen", 13),
-    ("fourteen", 14),
-    ("sixteen", 16),
-    ("seventeen", 17),
-    ("eighteen", 18),
-    ("nineteen", 19),
-    ("twenty", 20),
-    ("thirty", 30),
-    ("forty", 40),
-    ("fifty", 50),
-    ("sixty", 60),
-    ("seventy", 70),
-    ("eighty", 80),
-    ("ninety", 90),
-];
-
-/// Counts of several words as digits ("two hundred" → 200, "a dozen" → 12,
-/// "a pair of" → 2, "twenty-five" → 25, "three and a half" → 3.5), so every reader of the message sees
-/// the number the person meant.
-pub fn numbers_in_words(text: &str) -> std::borrow::Cow<'_, str> {
-    static PATTERNS: OnceLock<[Regex; 4]> = OnceLock::new();
-    let [scaled, tens, pair, and_a_half] = PATTERNS.get_or_init(|| {
-        let small = NUMBERS
-            .iter()
-            .map(|(name, _)| *name)
-            .collect::<Vec<_>>()
-            .join("|");
-        [
-            Regex::new(&format!(
-                r"(?i)\b(half\s+an?|an?|one|{small}|\d{{1,3}})[\s-]+(hundred|thousand|grand|dozen)\b"
-            ))
-            .expect("a valid pattern"),
-            Regex::new(
-                r"(?i)\b(twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[\s-]+(one|two|three|four|five|six|seven|eight|nine)\b",
-            )
-            .expect("a valid pattern"),
-            Regex::new(r"(?i)\b(?:a\s+)?(?:couple|pair)\s+of\b").expect("a valid pattern"),
-            Regex::new(&format!(r"(?i)\b(an?|one|{small}|\d{{1,3}})\s+and\s+a\s+half\b"))
-                .expect("a valid pattern"),
-        ]
-    });
-    let count = |word: &str| -> Option<i64> {
-        match word.to_lowercase().as_str() {
-            "a" | "an" | "one" => Some(1),
-            "two" => Some(2),
-            "three" => Some(3),
-            "four" => Some(4),
-            "five" => Some(5),
-            "six" => Some(6),
-            "seven" => Some(7),
-            "eight" => Some(8),
-            "nine" => Some(9),
-            other => number_word(other).or_else(|| other.parse().ok()),
-        }
-    };
-    // "three and a half" is 3.5, never the 3 before it.
-    let text = and_a_half.replace_all(text, |found: &regex::Captures<'_>| {
-        count(&found[1]).map_or_else(|| found[0].to_owned(), |n| format!("{n}.5"))
-    });
-    let text = match scaled.replace_all(&text, |found: &regex::Captures<'_>| {
-        let scale = match found[2].to_lowercase().as_str() {
-            "hundred" => 100,
-            "thousand" | "grand" => 1000,
-            _ => 12,
-        };
-        if found[1].to_lowercase().starts_with("half") {
-            return (scale / 2).to_string();
-        }
-        count(&found[1]).map_or_else(|| found[0].to_owned(), |n| (n * scale).to_string())
-    }) {
-        std::borrow::Cow::Borrowed(_) => text,
-        replaced => std::borrow::Cow::Owned(replaced.into_owned()),
-    };
-    let text = match tens.replace_all(&text, |found: &regex::Captures<'_>| {
-        match (count(&found[1]), count(&found[2])) {
-            (Some(tens), Some(units)) => (tens + units).to_string(),
-            _ => found[0].to_owned(),
-        }
-    }) {
-        std::borrow::Cow::Borrowed(_) => text,
-        replaced => std::borrow::Cow::Owned(replaced.into_owned()),
-    };
-    match pair.replace_all(&text, "2") {
-        std::borrow::Cow::Borrowed(_) => text,
-        replaced => std::borrow::Cow::Owned(replaced.into_owned()),
-    }
-}
-
-/// A whole number written as a word ("three"); "one" is left out, as it is
-/// more often a pronoun ("the other one") than a count.
-pub fn number_word(word: &str) -> Option<i64> {
-    let word = word.to_lowercase();
-    NUMBERS
-        .iter()
-        .find(|(name, _)| *name == word)
-        .map(|(_, value)| *value)
-}
-
 fn patterns() -> &'static [Regex; 2] {
     static PATTERNS: OnceLock<[Regex; 2]> = OnceLock::new();
     PATTERNS.get_or_init(|| {
         let month = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?";
-        let day = r"(\d{1,2})(?:st|nd|rd|th)?";
+        // "the fourth of January", "January tenth": a day in words too.
+        let words = ORDINALS.iter().rev().copied().collect::<Vec<_>>().join("|");
+        let day = format!(r"(\d{{1,2}}(?:st|nd|rd|th)?|(?:twenty|thirty)[\s-](?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)|{words})");
         let year = r"(?:,?\s+(\d{4}))?";
         [
             Regex::new(&format!(r"(?i)\b{day}\s+(?:of\s+)?{month}{year}\b")).expect("a valid pattern"),
             Regex::new(&format!(r"(?i)\b{month}\s+{day}{year}\b")).expect("a valid pattern"),
         ]
     })
+}
+
+/// A day of the month as written: "9", "9th", "ninth".
+fn day_number(text: &str) -> Option<i64> {
+    text.parse::<i64>().ok().or_else(|| ordinal_word(text))
 }
 
 pub(crate) fn month_number(name: &str) -> Option<i8> {
@@ -551,7 +447,8 @@ fn dates_from(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, String
             };
             let Some(day) = captures
                 .get(day)
-                .and_then(|d| d.as_str().parse::<i8>().ok())
+                .and_then(|d| day_number(d.as_str()))
+                .and_then(|d| i8::try_from(d).ok())
             else {
                 continue;
             };
@@ -751,6 +648,9 @@ pub fn value_spans(text: &str, value: &str) -> Vec<(usize, usize)> {
 }
 
 mod hours;
+mod numbers;
+use numbers::ORDINALS;
+pub use numbers::{number_word, numbers_in_words, ordinal_word};
 
 #[cfg(test)]
 mod tests;

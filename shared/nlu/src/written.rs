@@ -19,7 +19,7 @@ mod lettered;
 pub use lettered::{in_capitals, lettered_pattern};
 mod digits;
 mod weeks;
-pub(crate) use digits::described_digits;
+pub(crate) use digits::{described_digits, described_prefixed};
 
 /// The shape of one kind of id the skill takes: `ITM-4471` is `ITM`, `-`,
 /// four digits.
@@ -210,11 +210,33 @@ pub fn id_shapes(skill: &Skill) -> Vec<IdShape> {
 /// units").
 fn counts_something(next: &str) -> bool {
     let next = next.to_lowercase();
+    // A plural, not a word that merely ends in "s" ("member 5620 this
+    // Friday", "unless", "always").
     next.len() > 3
         && next.ends_with('s')
+        && !next.ends_with("ss")
         && !matches!(
             next.as_str(),
-            "status" | "does" | "is" | "was" | "has" | "thanks" | "plus" | "please"
+            "status"
+                | "does"
+                | "is"
+                | "was"
+                | "has"
+                | "thanks"
+                | "plus"
+                | "please"
+                | "this"
+                | "thus"
+                | "always"
+                | "perhaps"
+                | "towards"
+                | "afterwards"
+                | "besides"
+                | "sometimes"
+                | "whereas"
+                | "yours"
+                | "ours"
+                | "theirs"
         )
 }
 
@@ -297,8 +319,9 @@ pub fn ids_as_shaped<'a>(shapes: &[IdShape], message: &'a str) -> Cow<'a, str> {
 /// Words that take back what came just before ("60, no wait, 16").
 const TAKEN_BACK: &str = r"(?:(?:no|wait|hmm+|uh+|um+|er+|sorry|oops|typo|my\s+bad|actually|rather|correction|i\s+mean|i\s+meant|make\s+(?:it|that)|scratch\s+that|let'?s\s+say)[\s,;:.!—–-]*)+";
 
-/// A value: a number or amount (`$1,200.50`, `60`) or an id (`ITM-4471`).
-const VALUE: &str = r"[$€£]?\d[\d,]*(?:\.\d+)?[kK]?|[A-Z]{1,8}[-_]?\d{2,12}";
+/// A value: a number or amount (`$1,200.50`, `60`, "four") or an id
+/// (`ITM-4471`).
+const VALUE: &str = r"[$€£]?\d[\d,]*(?:\.\d+)?[kK]?|[A-Z]{1,8}[-_]?\d{2,12}|(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty)\b";
 
 /// A day: "Friday", "Saturday morning", "tomorrow", "the 9th", "Dec 10".
 const DAY: &str = r"(?:(?:this|next)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|today)(?:\s+(?:morning|afternoon|evening))?|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?";
@@ -310,7 +333,7 @@ pub fn corrected(message: &str) -> Cow<'_, str> {
     let [taken_back, not_but, day_taken_back] = PATTERNS.get_or_init(|| {
         [
             Regex::new(&format!(
-                r"(?i)(^|[^\w$€£])({VALUE})\s*[,;.]?\s*(?:-+|—|–)?\s*(?:{TAKEN_BACK})\s*[,;:.!]*\s*(?:-+|—|–)?\s*(?:it'?s\s+|to\s+)?((?:{VALUE})(?:\s*[ap]\.?m\b\.?)?)\b"
+                r"(?i)(^|[^\w$€£])({VALUE})(\s+[a-z]+\b)?\s*[,;.]?\s*(?:-+|—|–)?\s*(?:{TAKEN_BACK})\s*[,;:.!]*\s*(?:-+|—|–)?\s*(?:it'?s\s+|to\s+)?((?:{VALUE})(?:\s*[ap]\.?m\b\.?)?)\b"
             ))
             .expect("a valid pattern"),
             Regex::new(&format!(
@@ -329,6 +352,7 @@ pub fn corrected(message: &str) -> Cow<'_, str> {
         let numeric = |v: &str| {
             v.trim_start_matches(['$', '€', '£'])
                 .starts_with(|c: char| c.is_ascii_digit())
+                || crate::values::number_word(v).is_some()
         };
         numeric(a) == numeric(b)
     };
@@ -339,7 +363,38 @@ pub fn corrected(message: &str) -> Cow<'_, str> {
             found[0].to_owned()
         }
     };
-    let text = taken_back.replace_all(message, keep_last);
+    // "four nights — no wait, three": the thing counted stays, after the
+    // value said last.
+    let text = taken_back.replace_all(message, |found: &regex::Captures<'_>| {
+        let unit = found.get(3).map_or("", |unit| unit.as_str());
+        // "60 no wait, 16": the word after the value opens the taking back.
+        let opens_taking_back = [
+            "no",
+            "wait",
+            "sorry",
+            "oops",
+            "typo",
+            "actually",
+            "rather",
+            "correction",
+            "my",
+            "i",
+            "make",
+            "scratch",
+            "let",
+            "hmm",
+            "uh",
+            "um",
+            "er",
+        ]
+        .contains(&unit.trim().to_lowercase().as_str());
+        let unit = if opens_taking_back { "" } else { unit };
+        if same_kind(&found[2], &found[4]) {
+            format!("{}{}{unit}", &found[1], &found[4])
+        } else {
+            found[0].to_owned()
+        }
+    });
     let text = match not_but.replace_all(&text, keep_last) {
         Cow::Borrowed(_) => text,
         Cow::Owned(owned) => Cow::Owned(owned),

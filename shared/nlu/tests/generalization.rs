@@ -464,3 +464,6 @@ mod figures;
 
 #[path = "generalization/requests.rs"]
 mod requests;
+
+#[path = "generalization/lanes.rs"]
+mod lanes;

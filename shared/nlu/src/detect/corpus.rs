@@ -355,6 +355,16 @@ impl Corpus {
         self.names_action_by(index, said, |word| !word.starts_with('<'))
     }
 
+    /// Whether the intent at `index` has action words and the message says
+    /// one of them as a word ("cancel"), not only by a kind of value.
+    pub(super) fn names_own_action_word(&self, index: usize, said: &HashSet<String>) -> bool {
+        self.actions.get(index).is_some_and(|words| {
+            words
+                .iter()
+                .any(|word| !word.starts_with('<') && said.contains(word))
+        })
+    }
+
     /// Whether the message names the action of the intent at `index` by a
     /// word that is not also an action word of the one at `leader`.
     pub(super) fn names_apart(&self, index: usize, leader: usize, said: &HashSet<String>) -> bool {

@@ -96,6 +96,20 @@ pub(super) fn asks_how_things_stand(message: &str) -> bool {
     )
 }
 
+/// Whether the message asks to be shown something ("can you pull up
+/// TOUR-5521?", "look up TKT-30422", "show me CTR-4432"): a request to read,
+/// whatever an action that takes the same id shares with its words.
+pub(super) fn asks_to_see(message: &str) -> bool {
+    static SEE: OnceLock<regex::Regex> = OnceLock::new();
+    SEE.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)\b(?:pull up|look up|bring up|show me|let me see|look at|check on|look into|details (?:of|on|for))\b",
+        )
+        .expect("a valid pattern")
+    })
+    .is_match(message)
+}
+
 /// Whether the message says when (a date or a time of day) and the intent's
 /// tools take one: "put a budget sync in for 2027-07-02, 10:00 to 10:45"
 /// is the booking's business, whatever words it uses.

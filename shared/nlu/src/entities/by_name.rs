@@ -479,40 +479,7 @@ pub(super) fn one_of(
 /// The number a word before a name gives it: "one copy", "a night", "the
 /// fifth floor", "3rd floor", "the ground floor".
 fn counted_before(word: &str, name: &str) -> Option<i64> {
-    const ORDINALS: &[&str] = &[
-        "first",
-        "second",
-        "third",
-        "fourth",
-        "fifth",
-        "sixth",
-        "seventh",
-        "eighth",
-        "ninth",
-        "tenth",
-        "eleventh",
-        "twelfth",
-        "thirteenth",
-        "fourteenth",
-        "fifteenth",
-        "sixteenth",
-        "seventeenth",
-        "eighteenth",
-        "nineteenth",
-        "twentieth",
-    ];
-    let ordinal = || {
-        ORDINALS
-            .iter()
-            .position(|ordinal| *ordinal == word)
-            .map(|at| at as i64 + 1)
-            .or_else(|| {
-                ["st", "nd", "rd", "th"]
-                    .iter()
-                    .find_map(|suffix| word.strip_suffix(suffix))
-                    .and_then(|digits| digits.parse::<i64>().ok())
-            })
-    };
+    let ordinal = || crate::values::ordinal_word(word);
     match word {
         "one" | "a" | "an" | "single" => Some(1),
         "ground" if name.starts_with("floor") => Some(0),
@@ -683,4 +650,21 @@ pub(super) fn string_by_name<'a>(spec: &EntitySpec, all: &[Token<'a>]) -> Option
         .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
         && !SKIP.contains(&before.text.to_lowercase().as_str());
     usable.then(|| before.clone())
+}
+
+/// Whether a free text's value is an id in the shape of another slot's
+/// pattern ("make SBS-4627 Ethan's regular stop (SID-339021)"): that slot's,
+/// never the free text's.
+pub(super) fn shaped_for_another(slots: &[Slot], slot: &Slot, entity: &Entity) -> bool {
+    slot.pattern.is_none()
+        && effective_kind(&slot.spec()) == "string"
+        && entity.value.as_str().is_some_and(|value| {
+            slots.iter().any(|other| {
+                other.name != slot.name
+                    && other
+                        .pattern
+                        .as_ref()
+                        .is_some_and(|shape| shape.is_match(value))
+            })
+        })
 }

@@ -178,3 +178,162 @@ pub(super) fn serial_list(message: &str) -> bool {
     })
     .is_match(message)
 }
+
+/// "cancel TBK-21388 and TBK-21389", "pause ADC-1068 & ADC-1043": the part
+/// once for each id of a list written in one shape, each asking the same;
+/// any other part as it is.
+pub(super) fn each_of_a_list(skill: &adas_skill::model::Skill, part: &str) -> Vec<String> {
+    static ID: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let id = ID.get_or_init(|| {
+        regex::Regex::new(r"\b[A-Za-z]{1,8}[-_]?\d{2,12}\b").expect("a valid pattern")
+    });
+    let ids: Vec<regex::Match<'_>> = id.find_iter(part).collect();
+    let shape = |found: &regex::Match<'_>| {
+        crate::written::shape_of_example(found.as_str())
+            .filter(|(prefix, _, _)| !taken_twice(skill, prefix))
+    };
+    let joins = |gap: &str| matches!(gap.trim(), "," | "and" | ", and" | "&" | "and also");
+    let mut run: Vec<&regex::Match<'_>> = Vec::new();
+    for found in &ids {
+        let continues = run.last().is_some_and(|last| {
+            shape(last).is_some()
+                && shape(last) == shape(found)
+                && joins(&part[last.end()..found.start()])
+        });
+        if continues {
+            run.push(found);
+        } else if run.len() >= 2 {
+            break;
+        } else {
+            run = vec![found];
+        }
+    }
+    match (run.first(), run.last()) {
+        (Some(first), Some(last)) if run.len() >= 2 => run
+            .iter()
+            .map(|found| {
+                format!(
+                    "{}{}{}",
+                    &part[..first.start()],
+                    found.as_str(),
+                    &part[last.end()..]
+                )
+            })
+            .collect(),
+        _ => vec![part.to_owned()],
+    }
+}
+
+/// Whether a part of a message of several is acted on beside the others:
+/// understood, or a read it gives a value for and asks for ("…, and also
+/// tell me what we still owe on CTR-4391": reading risks nothing) — never
+/// a part that tells ("I joined in March 2025 (member M-2050)").
+pub(super) fn acted_on_beside_others(
+    skill: &adas_skill::model::Skill,
+    part: &str,
+    detection: &crate::detect::Detection,
+) -> bool {
+    const SHOW: &[&str] = &[
+        "tell", "show", "pull", "check", "look", "find", "give", "let", "send",
+    ];
+    let lower = part.to_lowercase();
+    let opening = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .find(|word| !word.is_empty() && !matches!(*word, "and" | "also" | "please" | "then"));
+    let asks = part.contains('?')
+        || crate::detect::asks_for_something(&lower)
+        || opening.is_some_and(|word| SHOW.contains(&word));
+    detection.confident
+        || (asks
+            && detection.out_of_domain.is_none()
+            && detection
+                .intent_id
+                .as_deref()
+                .is_some_and(|intent| crate::detect::only_reads(skill, intent))
+            && detection.entities.iter().any(|entity| !entity.guessed))
+}
+
+/// The parts that ask, with their detections: a part understood as nothing,
+/// giving no value, neither asking nor questioning ("The Atlanta workshop is
+/// off.") only tells why.
+pub(super) fn asking(
+    parts: Vec<String>,
+    detections: Vec<crate::detect::Detection>,
+) -> (Vec<String>, Vec<crate::detect::Detection>) {
+    parts
+        .into_iter()
+        .zip(detections)
+        .filter(|(part, detection)| {
+            detection.confident
+                || !detection.entities.is_empty()
+                || part.contains('?')
+                || crate::detect::asks_for_something(&part.to_lowercase())
+        })
+        .unzip()
+}
+
+/// How many different actions the parts ask for, each on its own thing (a
+/// part that names an id and says more than the id).
+pub(super) fn actions_on_their_own_things(
+    skill: &adas_skill::model::Skill,
+    parts: &[String],
+    detections: &[crate::detect::Detection],
+) -> usize {
+    let mut actions: Vec<&str> = parts
+        .iter()
+        .zip(detections)
+        .filter(|(part, _)| {
+            part.split_whitespace().any(|word| {
+                word.chars().filter(char::is_ascii_digit).count() >= 2
+                    && word.chars().any(char::is_alphabetic)
+            })
+            // "… please. CAND-40817": an id alone names no action.
+            && part
+                .split_whitespace()
+                .any(|word| word.chars().all(char::is_alphabetic))
+        })
+        .filter_map(|(_, detection)| detection.intent_id.as_deref())
+        .filter(|intent| !crate::detect::only_reads(skill, intent))
+        .collect();
+    actions.sort_unstable();
+    actions.dedup();
+    actions.len()
+}
+
+/// "Pause ADC-1068 and ADC-1043", split at "and": a part that is an id alone,
+/// in the shape of an id of the part before, asks what that part asks.
+pub(super) fn ids_alone_carried(
+    skill: &adas_skill::model::Skill,
+    parts: Vec<String>,
+) -> Vec<String> {
+    let mut carried: Vec<String> = Vec::with_capacity(parts.len());
+    for part in parts {
+        let alone = part.trim().trim_matches(['.', ',', '?', '!']);
+        let shape = crate::written::shape_of_example(alone)
+            .filter(|(prefix, _, _)| !taken_twice(skill, prefix));
+        let before = carried.last().and_then(|before| {
+            before
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                .find(|word| shape.is_some() && crate::written::shape_of_example(word) == shape)
+                .map(|id| before.replacen(id, alone, 1))
+        });
+        carried.push(before.unwrap_or(part));
+    }
+    carried
+}
+
+/// Whether a tool takes two ids of one prefix ("merge TK-1 and TK-2"): a
+/// list of them is then one call's values, not one call each.
+fn taken_twice(skill: &adas_skill::model::Skill, prefix: &str) -> bool {
+    skill.tools.iter().any(|tool| {
+        tool.inputs
+            .iter()
+            .filter(|input| {
+                let pattern = input.pattern.as_deref().unwrap_or_default();
+                let description = input.description.as_deref().unwrap_or_default();
+                pattern.contains(prefix) || description.contains(prefix)
+            })
+            .count()
+            >= 2
+    })
+}

@@ -49,6 +49,35 @@ pub(crate) fn described_digits(descriptions: &[String]) -> Option<(usize, usize)
     None
 }
 
+/// An id's shape as its description spells it: `"BDA-" and five digits`,
+/// "MBR- followed by 4 digits" → `(BDA, -, 5)` — a prefix and a count, not
+/// digits alone.
+pub(crate) fn described_prefixed(descriptions: &[String]) -> Option<(String, String, usize)> {
+    static PREFIXED: OnceLock<Regex> = OnceLock::new();
+    let prefixed = PREFIXED.get_or_init(|| {
+        Regex::new(
+            r#"(?i)\b([A-Z]{1,8})([-_]?)["'”’]?\s*(?:,\s*)?(?:and|followed by|then|plus|with)\s+(?:exactly\s+)?([a-z]+|\d{1,2})[\s-]+digits?\b"#,
+        )
+        .expect("a valid pattern")
+    });
+    descriptions.iter().find_map(|description| {
+        prefixed.captures_iter(description).find_map(|found| {
+            let prefix = &found[1];
+            // "Member number and four digits" is no prefix: a prefix is
+            // written in capitals.
+            if prefix != prefix.to_uppercase() {
+                return None;
+            }
+            let count = found[3]
+                .parse::<i64>()
+                .ok()
+                .or_else(|| crate::values::number_word(&found[3].to_lowercase()))
+                .filter(|count| (2..=12).contains(count))?;
+            Some((prefix.to_owned(), found[2].to_owned(), count as usize))
+        })
+    })
+}
+
 /// `^[0-9]{9}$` / `^\d{6,17}$` / `^[0-9]+$` → how many digits.
 fn digits_of_pattern(pattern: &str) -> Option<(usize, usize)> {
     static DIGITS: OnceLock<Regex> = OnceLock::new();

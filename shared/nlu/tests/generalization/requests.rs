@@ -256,3 +256,35 @@ fn from_and_to_each_take_their_own_end() {
         planned.facts
     );
 }
+
+/// "The same again coming back": the earlier trip's ends swapped, its other
+/// values carried.
+#[test]
+fn the_way_back_swaps_the_ends_of_the_trip_before() {
+    let skill = load(RIVER, Format::Yaml)
+        .skill
+        .expect("the river skill loads");
+    adas_nlu::values::pin_today(jiff::civil::date(2026, 12, 1));
+    let context = Map::new();
+    let memory = serde_json::json!({
+        "from_pier": "QSP", "to_pier": "MLW", "date": "2026-12-04", "departure_time": "08:00"
+    });
+    let memory = memory.as_object().cloned().unwrap_or_default();
+    let planned = plan_input(
+        &skill,
+        &PlanInput {
+            previous_intent: Some("book_seat"),
+            memory: Some(&memory),
+            ..PlanInput::new("Same again for the way back on the 17:30 please", &context)
+        },
+    );
+    assert_eq!(
+        planned
+            .program
+            .map(|program| program.to_string())
+            .as_deref(),
+        Some(
+            r#"book_seat(from_pier="MLW", to_pier="QSP", date="2026-12-04", departure_time="17:30")"#
+        )
+    );
+}
