@@ -390,7 +390,20 @@ fn clock_times(text: &str) -> Vec<(usize, usize, String)> {
                     number("m_day").unwrap_or(0),
                 )
             } else if let Some(hour) = number("h24") {
-                (hour, number("m24").unwrap_or(0))
+                // "Thursday at 4:30": an hour of one digit, one to five, is
+                // the working day's afternoon, as "at 4" is — never 04:30
+                // unless the morning is said ("04:30" is written so).
+                let lower = text.to_lowercase();
+                let one_digit = captures.name("h24").is_some_and(|h| h.as_str().len() == 1);
+                let afternoon = one_digit
+                    && (1..=5).contains(&hour)
+                    && !["morning", "night", "a.m", "am "]
+                        .iter()
+                        .any(|word| lower.contains(word));
+                (
+                    hour + if afternoon { 12 } else { 0 },
+                    number("m24").unwrap_or(0),
+                )
             } else if captures.name("noon").is_some() {
                 (12, 0)
             } else {

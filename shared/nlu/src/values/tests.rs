@@ -63,6 +63,13 @@ fn times_of_day_as_people_write_them() {
         ("from a quarter past 6 pm", "18:15"),
         ("quarter after two", "14:15"),
         ("at 1:30 in the afternoon", "13:30"),
+        // One to five o'clock of one digit is the working day's afternoon,
+        // written "04:30" or in the morning it is not.
+        ("swing by Thursday at 4:30", "16:30"),
+        ("the 2:15 boat", "14:15"),
+        ("collected at 4:30 this morning", "04:30"),
+        ("at 04:30", "04:30"),
+        ("at 9:45", "09:45"),
     ] {
         let found = times_in(text);
         assert_eq!(found.len(), 1, "{text}: {found:?}");
