@@ -343,13 +343,6 @@ fn effective_kind(spec: &EntitySpec) -> String {
     }
 }
 
-fn is_email(text: &str) -> bool {
-    let Some((local, domain)) = text.split_once('@') else {
-        return false;
-    };
-    !local.is_empty() && domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
-}
-
 /// An amount as people write it (`$1.2k`, `10,000`): see [`adas_dia::parse_amount`].
 pub use adas_dia::parse_amount;
 
@@ -401,17 +394,6 @@ pub fn prefixes_of(examples: &[String]) -> Vec<String> {
         })
         .filter(|prefix| !prefix.is_empty())
         .collect()
-}
-
-fn is_iso_date(text: &str) -> bool {
-    let parts: Vec<&str> = text.split('-').collect();
-    parts.len() == 3
-        && parts[0].len() == 4
-        && parts[1].len() == 2
-        && parts[2].len() == 2
-        && parts
-            .iter()
-            .all(|part| part.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// "my order id is X" / "order_id = X" / "order_id: X": the token after the name.
@@ -539,6 +521,11 @@ fn build_input_slot(
             .filter_map(|other| other.description.clone())
             .filter(|text| text.to_lowercase().contains("iso 8601")),
     );
+    described.extend(aliases::same_list_described(
+        skill,
+        &input.name,
+        &input.allowed,
+    ));
     Slot::of_input(input)
         .cued_by(tool, &[])
         .described(&described, skill)
@@ -560,6 +547,11 @@ pub fn slot_for(
         .filter(|input| input.name == spec.name)
         .filter_map(|input| input.description.clone())
         .chain(spec.description.clone())
+        .chain(aliases::same_list_described(
+            skill,
+            &spec.name,
+            &spec.allowed,
+        ))
         .collect();
     let mut slot = Slot::of_entity(spec);
     if let Some(intent) = intent {
@@ -784,7 +776,8 @@ mod negated;
 mod quoted;
 mod typed;
 use dates::{one_date_of_several, time_of_day};
-use typed::typed;
+pub(crate) use typed::by_kind_only;
+use typed::{is_email, little_word, typed};
 
 mod aliases;
 use aliases::{

@@ -237,7 +237,10 @@ fn call(
                     facts,
                     &reading.vocabulary,
                 );
-                facts.extend(found);
+                facts.extend(found.into_iter().map(|mut fact| {
+                    fact.guessed |= crate::entities::by_kind_only(&fact);
+                    fact
+                }));
                 let one: Vec<Entity> = inputs()
                     .filter(|input| {
                         !known.contains_key(&input.name)
@@ -721,6 +724,15 @@ fn assemble_parts(
     known: (&Map<String, Json>, &Map<String, Json>),
     detections: Vec<Detection>,
 ) -> Planned {
+    // A value read only by the lexicon's sense of a word is a guess for
+    // the call (the detector weighed it as the value it names).
+    let mut detections = detections;
+    for fact in detections
+        .iter_mut()
+        .flat_map(|detection| &mut detection.entities)
+    {
+        fact.guessed |= crate::entities::by_kind_only(fact);
+    }
     let first = detections[0].clone();
     if first.intent_id.is_none() || (detections.len() == 1 && !first.confident) {
         let facts = first.entities.clone();

@@ -467,3 +467,6 @@ mod requests;
 
 #[path = "generalization/lanes.rs"]
 mod lanes;
+
+#[path = "generalization/tandem.rs"]
+mod tandem;

@@ -502,3 +502,23 @@ pub(super) fn proper_names(descriptions: &[String], allowed: &[Json]) -> Vec<(St
     names.retain(|(stem, _)| !shared.contains(stem));
     names
 }
+
+/// The descriptions of the inputs named otherwise that take the same list of
+/// values ("Language to translate into (same codes as source_language)"):
+/// they name the values of this one too.
+pub(super) fn same_list_described(
+    skill: &adas_skill::model::Skill,
+    name: &str,
+    allowed: &[Json],
+) -> Vec<String> {
+    if allowed.is_empty() {
+        return Vec::new();
+    }
+    skill
+        .tools
+        .iter()
+        .flat_map(|tool| &tool.inputs)
+        .filter(|other| other.name != name && other.allowed == allowed)
+        .filter_map(|other| other.description.clone())
+        .collect()
+}

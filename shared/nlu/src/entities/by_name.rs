@@ -51,17 +51,30 @@ pub(super) fn person_name(
         chars.next().is_some_and(char::is_uppercase)
             && chars.all(|c| c.is_lowercase() || c == '\'' || c == '-')
     };
+    // "Priya Natarajan, priya.n@outlook.com": a sentence may open with a
+    // name — a word no dictionary knows, before another capitalized one.
+    let opens_with_a_name = |at: usize| {
+        let token = &all[at];
+        capitalized(token)
+            && !crate::lexicon::lexicon().knows(&crate::lexicon::stem(&token.text.to_lowercase()))
+            && all
+                .get(at + 1)
+                .is_some_and(|next| capitalized(next) && !opens(next))
+    };
     let mut runs: Vec<Vec<&Token<'_>>> = Vec::new();
     let mut current: Vec<&Token<'_>> = Vec::new();
-    for token in all {
+    for (at, token) in all.iter().enumerate() {
         // "Quayside Group, Tomasz Wojcik": a comma ends a name.
         let apart = current.last().is_some_and(|last: &&Token<'_>| {
-            message[last.start + last.text.len()..token.start].contains([',', ';', '(', ')'])
+            message[last.start + last.text.len()..token.start]
+                .contains([',', ';', '(', ')', '.', '!', '?', ':'])
         });
         if apart {
             runs.push(std::mem::take(&mut current));
         }
-        if capitalized(token) && !opens(token) && token.text != "I" {
+        // "I", "I'm": no name.
+        let me = token.text == "I" || token.text.starts_with("I'");
+        if capitalized(token) && (!opens(token) || opens_with_a_name(at)) && !me {
             current.push(token);
         } else if !current.is_empty() {
             runs.push(std::mem::take(&mut current));
@@ -80,7 +93,9 @@ pub(super) fn person_name(
         let value = |token: &Token<'_>| {
             let code = token.text.chars().any(|c| c.is_ascii_digit())
                 && !token.text.chars().any(char::is_lowercase);
-            code || overlaps(token, taken)
+            // "Rachel Kim (rachel.kim88@gmail.com)": an email beside a
+            // name is that person's.
+            (code || overlaps(token, taken)) && !token.text.contains('@')
         };
         // Only what a space or a bracket parts from it ("Rosa Delgado,
         // STF-20417" is a name and an id).
@@ -261,7 +276,7 @@ pub(super) fn value_by_type(
     if !slot.allowed.is_empty() {
         let matches: Vec<(Token<'_>, Json)> = all
             .iter()
-            .filter(|token| !overlaps(token, taken) && !timed(token))
+            .filter(|token| !overlaps(token, taken) && !timed(token) && !little_word(token.text))
             .filter_map(|token| {
                 let value = slot.allowed.iter().find(|value| {
                     value

@@ -80,6 +80,9 @@ pub(super) fn typed(
 /// The allowed value a word names: itself (any case), its inflection
 /// ("brake" for `brakes`), or the one value it is a typo of ("univesity").
 fn allowed_value(allowed: &[Json], text: &str) -> Option<Json> {
+    if little_word(text) {
+        return None;
+    }
     let text = text.to_lowercase();
     // `tire_change` is written "tire change".
     let values: Vec<(&Json, String)> = allowed
@@ -174,4 +177,54 @@ pub(super) fn digit_id(slot: &Slot, kind: &str, text: &str) -> Option<Json> {
             .as_ref()
             .is_some_and(|pattern| pattern.is_match(text)))
     .then(|| Json::String(text.to_owned()))
+}
+
+pub(super) fn is_email(text: &str) -> bool {
+    let Some((local, domain)) = text.split_once('@') else {
+        return false;
+    };
+    !local.is_empty() && domain.contains('.') && !domain.starts_with('.') && !domain.ends_with('.')
+}
+
+fn is_iso_date(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('-').collect();
+    parts.len() == 3
+        && parts[0].len() == 4
+        && parts[1].len() == 2
+        && parts[2].len() == 2
+        && parts
+            .iter()
+            .all(|part| part.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Whether a word as written is a little word of English that a code may
+/// also be (`it` for Italian): such a code is named only in capitals — "bill
+/// it to …" is no language.
+pub(super) fn little_word(text: &str) -> bool {
+    // Not "on", "in", "up" or "no": the values of their own meaning
+    // (roaming on, clocked in, yes or no).
+    const LITTLE_WORDS: &[&str] = &[
+        "it", "at", "to", "is", "as", "be", "we", "me", "us", "or", "an", "so", "do", "am", "he",
+        "if", "of", "my", "by",
+    ];
+    LITTLE_WORDS.contains(&text.to_lowercase().as_str()) && text != text.to_uppercase()
+}
+
+/// Whether an allowed value was read only as what the word is a kind of
+/// ("condo" for `house`): the lexicon's sense of the word, not the person's
+/// — a guess for the call, confirmed before any side effect (the detector
+/// still weighs it as the value it names).
+pub(crate) fn by_kind_only(entity: &Entity) -> bool {
+    let Some(value) = entity.value.as_str() else {
+        return false;
+    };
+    let (value, text) = (
+        value.to_lowercase().replace('_', " "),
+        entity.text.to_lowercase(),
+    );
+    let (value_stem, text_stem) = (crate::lexicon::stem(&value), crate::lexicon::stem(&text));
+    value != text
+        && value_stem != text_stem
+        && !value.contains(' ')
+        && crate::lexicon::lexicon().is_kind_of(&text_stem, &value_stem)
 }

@@ -105,7 +105,16 @@ pub fn numbers_in_words(text: &str) -> std::borrow::Cow<'_, str> {
         std::borrow::Cow::Borrowed(_) => text,
         replaced => std::borrow::Cow::Owned(replaced.into_owned()),
     };
-    match party_in_digits(&text, count) {
+    let text = match party_in_digits(&text, count) {
+        std::borrow::Cow::Borrowed(_) => text,
+        replaced => std::borrow::Cow::Owned(replaced.into_owned()),
+    };
+    // "a 950-word brochure", "a 40-foot boat": the count of the thing
+    // joined to it.
+    static JOINED: OnceLock<Regex> = OnceLock::new();
+    let joined = JOINED
+        .get_or_init(|| Regex::new(r"\b(\d[\d,.]*[kK]?)-([a-z]{3,})\b").expect("a valid pattern"));
+    match joined.replace_all(&text, "$1 $2") {
         std::borrow::Cow::Borrowed(_) => text,
         replaced => std::borrow::Cow::Owned(replaced.into_owned()),
     }

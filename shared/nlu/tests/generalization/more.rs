@@ -406,6 +406,25 @@ pub(super) fn a_kind_of_an_allowed_value_is_that_value() {
         "{:?}",
         planned.facts
     );
+    // The lexicon's sense of the word, not the person's: a guess, so a side
+    // effect on it is confirmed first.
+    assert!(
+        issue.is_some_and(|fact| fact.guessed),
+        "{:?}",
+        planned.facts
+    );
+    // …wherever the job reads it from.
+    let read: Vec<_> = planned
+        .detection
+        .entities
+        .iter()
+        .filter(|entity| entity.name == "issue")
+        .collect();
+    assert!(
+        !read.is_empty() && read.iter().all(|entity| entity.guessed),
+        "{:?}",
+        planned.detection.entities
+    );
 }
 
 #[test]
