@@ -367,27 +367,18 @@ pub fn corrected(message: &str) -> Cow<'_, str> {
     // value said last.
     let text = taken_back.replace_all(message, |found: &regex::Captures<'_>| {
         let unit = found.get(3).map_or("", |unit| unit.as_str());
-        // "60 no wait, 16": the word after the value opens the taking back.
-        let opens_taking_back = [
-            "no",
-            "wait",
-            "sorry",
-            "oops",
-            "typo",
-            "actually",
-            "rather",
-            "correction",
-            "my",
-            "i",
-            "make",
-            "scratch",
-            "let",
-            "hmm",
-            "uh",
-            "um",
-            "er",
-        ]
-        .contains(&unit.trim().to_lowercase().as_str());
+        // "60 no wait, 16": the word after the value opens the taking back
+        // (the words of taking back cover it whole, as they never do
+        // "nights" or "errors").
+        static OPENS: OnceLock<Regex> = OnceLock::new();
+        let opens = OPENS.get_or_init(|| {
+            Regex::new(&format!(r"(?i)^\s*(?:{TAKEN_BACK})")).expect("a valid pattern")
+        });
+        let opens_taking_back = found.get(3).is_some_and(|unit| {
+            opens
+                .find(&message[unit.start()..])
+                .is_some_and(|back| back.end() >= unit.len())
+        });
         let unit = if opens_taking_back { "" } else { unit };
         if same_kind(&found[2], &found[4]) {
             format!("{}{}{unit}", &found[1], &found[4])
