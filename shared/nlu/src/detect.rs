@@ -37,7 +37,7 @@ mod story;
 
 mod features;
 
-use std::collections::{HashMap, HashSet};
+use crate::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use adas_skill::model::Skill;

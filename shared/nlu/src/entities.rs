@@ -460,8 +460,8 @@ pub fn extract(
 }
 
 /// The slots of each intent's entities, by intent id (the first of an id).
-fn intents_slots(skill: &adas_skill::model::Skill) -> std::collections::HashMap<String, Vec<Slot>> {
-    let mut slots = std::collections::HashMap::new();
+fn intents_slots(skill: &adas_skill::model::Skill) -> crate::HashMap<String, Vec<Slot>> {
+    let mut slots = crate::HashMap::default();
     for intent in skill.intents.iter().flat_map(|intents| &intents.supported) {
         slots.entry(intent.id.clone()).or_insert_with(|| {
             intent
@@ -490,10 +490,8 @@ pub fn input_slot(
 
 /// The slots of each declared tool's inputs, by tool and input name (the
 /// first tool of a name).
-fn tools_inputs_slots(
-    skill: &adas_skill::model::Skill,
-) -> std::collections::HashMap<(String, String), Slot> {
-    let mut slots = std::collections::HashMap::new();
+fn tools_inputs_slots(skill: &adas_skill::model::Skill) -> crate::HashMap<(String, String), Slot> {
+    let mut slots = crate::HashMap::default();
     for tool in &skill.tools {
         for input in &tool.inputs {
             slots

@@ -8,8 +8,8 @@
 //! costs a serialization, so each thread also remembers the last skills it
 //! saw with their fingerprints, compared by content (never by address).
 
+use crate::HashMap;
 use std::any::{Any, TypeId};
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use adas_skill::model::Skill;

@@ -7,7 +7,7 @@
 //! instead (a larger distillation, a domain's own synonyms). Words are kept as
 //! Snowball stems, as the detector compares them.
 
-use std::collections::{HashMap, HashSet};
+use crate::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 /// The lexicon shipped with the binary.
@@ -134,7 +134,7 @@ pub fn stem(word: &str) -> String {
     const MEMO_BOUND: usize = 1 << 16;
     thread_local! {
         static MEMO: std::cell::RefCell<HashMap<Box<str>, Box<str>>> =
-            std::cell::RefCell::new(HashMap::new());
+            std::cell::RefCell::new(HashMap::default());
     }
     if let Some(found) = MEMO.with_borrow(|memo| memo.get(word).map(|stem| stem.to_string())) {
         return found;

@@ -14,6 +14,14 @@ pub mod plan;
 pub mod values;
 pub mod written;
 
+/// Maps and sets keyed by words. Detection hashes hundreds of thousands of
+/// words for a long message; SipHash was a fifth of its time. foldhash is
+/// seeded per process, and a message's length is bounded at the edge, so a
+/// crafted message cannot make these maps much slower.
+pub(crate) type HashMap<K, V> = foldhash::HashMap<K, V>;
+/// See [`HashMap`].
+pub(crate) type HashSet<T> = foldhash::HashSet<T>;
+
 pub use detect::{
     DEFAULT_MARGIN, Detection, OutOfDomain, detect, detect_as, is_confident, raw_thresholds, score,
     thresholds,

@@ -23,6 +23,7 @@ mod back;
 mod clauses;
 mod counted;
 mod lookups;
+mod said;
 use clauses::{only_gives_a_value, original_clauses, states_a_fact};
 use lookups::{given, without_needless_lookups};
 
@@ -199,19 +200,12 @@ fn call(
     tool: &str,
     (known, memory): (&Map<String, Json>, &Map<String, Json>),
     message: &str,
-    intent_description: &str,
+    said: &str,
     facts: &mut Vec<Entity>,
 ) -> Intent {
     let mut args = Vec::new();
     match tool {
-        "sys.emitUserMessage" => {
-            let text = if intent_description.is_empty() {
-                "Done.".to_owned()
-            } else {
-                format!("Done: {intent_description}")
-            };
-            args.push(text_arg("text", text));
-        }
+        "sys.emitUserMessage" => args.push(text_arg("text", said.to_owned())),
         "sys.escalate" => args.push(text_arg("reason", message.to_owned())),
         _ => {
             if let Some(declared) = skill.tools.iter().find(|declared| declared.name == tool) {
@@ -348,9 +342,6 @@ fn part(
         .iter()
         .flat_map(|intents| intents.supported.iter())
         .find(|intent| intent.id == intent_id);
-    let description = intent
-        .and_then(|intent| intent.description.clone())
-        .unwrap_or_default();
     let maps_to = intent.and_then(|intent| intent.maps_to_workflow.clone());
     let mut known = context.clone();
     let mut facts: Vec<Entity> = detection.entities.clone();
@@ -376,6 +367,8 @@ fn part(
                 .find(|workflow| maps_to.is_some() && workflow.id == maps_to)
         });
     if let Some(workflow) = workflow {
+        let acted = workflow.steps.iter().any(|step| !step.starts_with("sys."));
+        let said = said::message(skill, intent, acted);
         // A `sys.askUser` step is the user's yes to the next side effect,
         // asked by the gate with the exact call (adas-step's certainty).
         let calls: Vec<Intent> = workflow
@@ -389,7 +382,7 @@ fn part(
                     step,
                     (&known, memory),
                     message,
-                    &description,
+                    &said,
                     &mut facts,
                 )
             })
@@ -416,7 +409,7 @@ fn part(
                         &tool.name,
                         (&known, memory),
                         message,
-                        &description,
+                        &said,
                         &mut facts.clone(),
                     )
                 })
@@ -466,7 +459,7 @@ fn part(
         tool,
         (&known, memory),
         message,
-        &description,
+        &said::message(skill, intent, false),
         &mut facts,
     )];
     Part {

@@ -584,6 +584,11 @@ pub struct Read {
     lower: Option<String>,
     words: Vec<(usize, usize)>,
     stems: Vec<String>,
+    /// Per word, which of the text's distinct words it is; and each distinct
+    /// word's first place. A long story repeats its words: a value is
+    /// compared with each distinct word once, not with every place.
+    ids: Vec<usize>,
+    distinct: Vec<usize>,
 }
 
 impl Read {
@@ -595,17 +600,31 @@ impl Read {
                 lower: None,
                 words: Vec::new(),
                 stems: Vec::new(),
+                ids: Vec::new(),
+                distinct: Vec::new(),
             };
         }
         let words = word_spans(&lower);
-        let stems = words
+        let mut seen: crate::HashMap<&str, usize> = crate::HashMap::default();
+        let mut distinct = Vec::new();
+        let mut stems = Vec::with_capacity(words.len());
+        let ids = words
             .iter()
-            .map(|(start, end)| crate::lexicon::stem(&lower[*start..*end]))
+            .enumerate()
+            .map(|(at, (start, end))| {
+                stems.push(crate::lexicon::stem(&lower[*start..*end]));
+                *seen.entry(&lower[*start..*end]).or_insert_with(|| {
+                    distinct.push(at);
+                    distinct.len() - 1
+                })
+            })
             .collect();
         Self {
-            lower: Some(lower),
             words,
             stems,
+            ids,
+            distinct,
+            lower: Some(lower),
         }
     }
 
@@ -629,20 +648,29 @@ impl Read {
         if wanted.is_empty() || words.len() < wanted.len() {
             return Vec::new();
         }
-        (0..=words.len() - wanted.len())
-            .filter(|at| {
-                wanted
+        // Whether each distinct word of the text is each word of the value.
+        let same: Vec<Vec<bool>> = wanted
+            .iter()
+            .map(|(word, stem, number)| {
+                self.distinct
                     .iter()
-                    .enumerate()
-                    .all(|(offset, (word, stem, number))| {
-                        let (start, end) = words[at + offset];
+                    .map(|&at| {
+                        let (start, end) = words[at];
                         let said = &lower[start..end];
                         if code {
                             said == *word
                         } else {
-                            same_word((said, &self.stems[at + offset]), (word, stem, *number))
+                            same_word((said, &self.stems[at]), (word, stem, *number))
                         }
                     })
+                    .collect()
+            })
+            .collect();
+        (0..=words.len() - wanted.len())
+            .filter(|at| {
+                same.iter()
+                    .enumerate()
+                    .all(|(offset, same)| same[self.ids[at + offset]])
                     && !(*at > 0 && {
                         let (start, end) = words[at - 1];
                         TIME_MARKERS.contains(&&lower[start..end])

@@ -413,6 +413,6 @@ tools:
     let planned = adas_nlu::plan(&skill, "good morning", &Map::new(), None);
     assert_eq!(
         planned.program.unwrap().to_string(),
-        r#"sys.emitUserMessage(text="Done: say hello")"#
+        r#"sys.emitUserMessage(text="I can help you look up a customer by email.")"#
     );
 }

@@ -71,7 +71,9 @@ pub fn draft(
         .filter(|(tool, _)| tool == "sys.emitUserMessage")
         .filter_map(|(_, output)| output.get("text").and_then(Json::as_str))
         .collect();
-    let reply = if labelled.is_empty() && !spoken.is_empty() {
+    // The intent's own reply, when its author wrote one, wins over the
+    // planned message's generic words.
+    let reply = if labelled.is_empty() && !spoken.is_empty() && template.is_none() {
         spoken.join("\n")
     } else {
         crate::reply::compose(template.as_deref(), &labelled, &results)
@@ -200,4 +202,39 @@ pub fn end(
         None,
         vec![finalized, Event::Completed(Completion::Answered(verdict))],
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DetectedIntent;
+
+    fn greeted(reply: &str) -> String {
+        let source = format!(
+            "problem: {{statement: Desk}}\nintents: {{supported: [{{id: greet, examples: [hello], reply: '{reply}'}}]}}\ntools: []\n"
+        );
+        let skill = OperationalSkill::from_source("desk", &source).expect("the skill loads");
+        let mut record = JobRecord::queued("j1".into(), &skill, "hello".into(), ("t", "o"));
+        record.intent = Some(DetectedIntent {
+            intent_id: "greet".into(),
+            confidence: 1.0,
+            out_of_domain: false,
+            margin: 1.0,
+            confident: true,
+        });
+        record.context.insert("name".into(), json!("Ada"));
+        let spoken = vec![(
+            MESSAGE.to_owned(),
+            json!({"delivered": true, "text": "I can help with: orders."}),
+        )];
+        draft(&skill, &record, spoken).ask.reply
+    }
+
+    #[test]
+    fn a_reply_only_plan_says_the_authors_reply_rendered() {
+        // The planned message cannot render fields; the author's reply can.
+        assert_eq!(greeted("Hello {{name}}!"), "Hello Ada!");
+        // Never the message's delivery receipt.
+        assert!(!greeted("Hi {{name}}").contains("delivered"));
+    }
 }

@@ -36,7 +36,7 @@ pub(super) fn action_words(
         .zip(stated)
         .map(|(intent, stated)| {
             if only_reads(skill, &intent.id) {
-                return HashSet::new();
+                return HashSet::default();
             }
             let inputs: HashSet<String> = intent_inputs(skill, &intent.id)
                 .iter()

@@ -8,10 +8,10 @@ use super::*;
 pub(super) struct Corpus {
     pub(super) idf: HashMap<String, f64>,
     pub(super) default_idf: f64,
-    /// (intent index, an example's vector).
-    pub(super) examples: Vec<(usize, Vector)>,
-    /// Each intent's distinct features as one vector.
-    pub(super) whole: Vec<Vector>,
+    /// (intent index, (an example's vector, its length)).
+    pub(super) examples: Vec<(usize, (Vector, f64))>,
+    /// Each intent's distinct features as one vector, with its length.
+    pub(super) whole: Vec<(Vector, f64)>,
     /// The skill's words (for typo correction) and their stems (for synonyms).
     pub(super) words: HashSet<String>,
     pub(super) stems: HashSet<String>,
@@ -144,7 +144,11 @@ impl Corpus {
             .collect();
         let examples = documents
             .iter()
-            .map(|(index, doc)| (*index, vectorize(doc, &idf, default_idf)))
+            .map(|(index, doc)| {
+                let vector = vectorize(doc, &idf, default_idf);
+                let length = norm(&vector);
+                (*index, (vector, length))
+            })
             .collect();
         // What the author says each intent is — its name, its description,
         // its tools' names and descriptions — as opposed to the nouns its
@@ -174,7 +178,7 @@ impl Corpus {
             })
             .collect();
         // The stated words no other intent uses anywhere, by their intent.
-        let mut own: HashMap<String, usize> = HashMap::new();
+        let mut own: HashMap<String, usize> = HashMap::default();
         for (index, words) in stated.iter().enumerate() {
             for word in words {
                 let elsewhere = (0..whole.len())
@@ -209,7 +213,9 @@ impl Corpus {
             .map(|mut doc| {
                 doc.sort();
                 doc.dedup();
-                vectorize(&doc, &idf, default_idf)
+                let vector = vectorize(&doc, &idf, default_idf);
+                let length = norm(&vector);
+                (vector, length)
             })
             .collect();
         Self {
@@ -248,16 +254,18 @@ impl Corpus {
             return vec![0.0; self.whole.len()];
         }
         let query = vectorize(&features, &self.idf, self.default_idf);
+        let query = (&query, norm(&query));
         let mut best_example = vec![0.0f64; self.whole.len()];
         for (index, example) in &self.examples {
             // "I need a refill" is not "I don't need the refill anymore":
             // an example of the other polarity counts half.
-            let polarity = if query.contains_key(NOT) == example.contains_key(NOT) {
+            let polarity = if query.0.contains_key(NOT) == example.0.contains_key(NOT) {
                 1.0
             } else {
                 0.5
             };
-            best_example[*index] = best_example[*index].max(polarity * cosine(&query, example));
+            best_example[*index] =
+                best_example[*index].max(polarity * cosine_normed(query, (&example.0, example.1)));
         }
         // A word only one intent uses tells it apart, as far as the message
         // is in the skill's words ("is the coffee free?" is half coffee).
@@ -276,7 +284,7 @@ impl Corpus {
             .zip(&best_example)
             .zip(&own)
             .map(|((doc, example), own)| {
-                let score = (example + cosine(&query, doc)) / 2.0;
+                let score = (example + cosine_normed(query, (&doc.0, doc.1))) / 2.0;
                 (score + if score > 0.0 { *own } else { 0.0 }).clamp(0.0, 1.0)
             })
             .collect()

@@ -266,7 +266,7 @@ pub(super) fn vectorize(
     idf: &HashMap<String, f64>,
     default_idf: f64,
 ) -> Vector {
-    let mut counts: HashMap<&str, f64> = HashMap::new();
+    let mut counts: HashMap<&str, f64> = HashMap::default();
     for feature in features {
         *counts.entry(feature.as_str()).or_default() += 1.0;
     }
@@ -288,18 +288,24 @@ pub(super) fn vectorize(
         .collect()
 }
 
-pub(super) fn cosine(a: &Vector, b: &Vector) -> f64 {
-    let dot: f64 = a
-        .iter()
-        .filter_map(|(feature, x)| b.get(feature).map(|y| x * y))
-        .sum();
-    let norm = |v: &Vector| v.values().map(|x| x * x).sum::<f64>().sqrt();
-    let (na, nb) = (norm(a), norm(b));
+/// A vector's length, kept beside the vector where it is compared often.
+pub(super) fn norm(vector: &Vector) -> f64 {
+    vector.values().map(|x| x * x).sum::<f64>().sqrt()
+}
+
+/// The cosine of two vectors whose lengths are known: the shorter one is
+/// walked and the longer probed, so a 400-word message against a skill's
+/// many short examples costs the examples' words, not the message's.
+pub(super) fn cosine_normed((a, na): (&Vector, f64), (b, nb): (&Vector, f64)) -> f64 {
     if na == 0.0 || nb == 0.0 {
-        0.0
-    } else {
-        dot / (na * nb)
+        return 0.0;
     }
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let dot: f64 = short
+        .iter()
+        .filter_map(|(feature, x)| long.get(feature).map(|y| x * y))
+        .sum();
+    dot / (na * nb)
 }
 
 /// `text` with each token a tool input's pattern matches written as that
@@ -419,7 +425,7 @@ impl Classes {
 
 /// In how many documents each feature occurs.
 pub(super) fn document_frequency_of(documents: &[(usize, Vec<String>)]) -> HashMap<String, f64> {
-    let mut frequency: HashMap<String, f64> = HashMap::new();
+    let mut frequency: HashMap<String, f64> = HashMap::default();
     for (_, doc) in documents {
         for feature in doc.iter().collect::<HashSet<_>>() {
             *frequency.entry(feature.clone()).or_default() += 1.0;

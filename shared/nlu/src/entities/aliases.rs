@@ -83,7 +83,7 @@ pub(super) fn aliases(allowed: &[Json], descriptions: &[String]) -> Vec<(String,
 
 /// The stems of the words a skill says of its whole domain: its own, its
 /// intents' and its tools' descriptions ("patient", "ward", "bed").
-pub(super) fn domain_stems(skill: &adas_skill::model::Skill) -> std::collections::HashSet<String> {
+pub(super) fn domain_stems(skill: &adas_skill::model::Skill) -> crate::HashSet<String> {
     let intents = skill.intents.iter().flat_map(|intents| &intents.supported);
     skill
         .description

@@ -1,7 +1,7 @@
 //! Dates and times of a message placed in their slots: a time of day for a
 //! `time` slot, and which of several dates written is the one meant.
 
-use std::collections::HashSet;
+use crate::HashSet;
 
 use serde_json::Value as Json;
 

@@ -8,7 +8,7 @@
 /// "reserving" is "reserve".
 #[derive(Debug, Clone, Default)]
 pub struct Vocabulary {
-    stems: std::sync::Arc<std::collections::HashSet<String>>,
+    stems: std::sync::Arc<crate::HashSet<String>>,
     /// Today where the skill's users are (its `timezone`): what relative
     /// dates count from.
     pub today: Option<jiff::civil::Date>,
@@ -199,7 +199,7 @@ impl Vocabulary {
 
     /// The stems of the skill's own words, built once per skill (today is
     /// read afresh each time).
-    fn stems_of(skill: &adas_skill::model::Skill) -> std::collections::HashSet<String> {
+    fn stems_of(skill: &adas_skill::model::Skill) -> crate::HashSet<String> {
         let mut texts: Vec<String> = Vec::new();
         let mut push = |text: &str| texts.push(text.replace(['_', '.', '-'], " "));
         if let Some(problem) = &skill.problem
@@ -237,7 +237,7 @@ impl Vocabulary {
                 }
             }
         }
-        let mut stems: std::collections::HashSet<String> = texts
+        let mut stems: crate::HashSet<String> = texts
             .iter()
             .flat_map(|text| plain_words(text).map(stem))
             .collect();
