@@ -1,5 +1,5 @@
 # One image with every ADAS binary (the five services, `adas`, the demo MCP
-# server) and the skill templates. Multi-stage: the toolchain stays in the
+# server), the skill templates built in. Multi-stage: the toolchain stays in the
 # builder; the runtime runs as an unprivileged user.
 #   docker build -t adas:latest .
 FROM rust:1-bookworm AS build
@@ -19,9 +19,9 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /var/lib/adas --create-home adas
 COPY --from=build /out/ /opt/adas/
-COPY skill-templates/ /opt/adas/skill-templates/
+# The shipped templates are built into the binaries (`--templates-dir`
+# replaces them with a mounted directory).
 ENV PATH=/opt/adas:$PATH \
-    ADAS_TEMPLATES_DIR=/opt/adas/skill-templates \
     ADAS_MEMORY_ROOT=/var/lib/adas/memory
 USER 10001
 WORKDIR /var/lib/adas

@@ -117,7 +117,8 @@ class Kubernetes(unittest.TestCase):
         config = self.by_kind["ConfigMap"]["adas-config"]["data"]
         self.assertEqual(config["ADAS_DURABILITY"], "strict")
         self.assertEqual(config["ADAS_ORCHESTRATOR_ADDR"], "http://adas-orchestrator:50053")
-        self.assertEqual(config["ADAS_TEMPLATES_DIR"], "/opt/adas/skill-templates")
+        # The templates are built into the binaries: no directory to mount.
+        self.assertNotIn("ADAS_TEMPLATES_DIR", config)
         self.assertEqual(config["ADAS_DEMO_MCP_URL"], "http://adas-demo-mcp:50060/mcp")
 
     def test_every_pod_keys_its_audit_digests_with_the_one_secret(self):
@@ -262,9 +263,9 @@ class Image(unittest.TestCase):
         self.assertIn("COPY --from=build /out/ /opt/adas/", runtime)
         user = re.search(r"(?m)^USER (\S+)", runtime).group(1)
         self.assertTrue(user.isdigit() and int(user) != 0, f"numeric non-root user, not {user}")
-        templates = re.search(r"(?m)^COPY (skill-templates)/ (\S+?)/?$", runtime)
-        self.assertTrue((ROOT / templates.group(1)).is_dir())
-        self.assertIn(f"ADAS_TEMPLATES_DIR={templates.group(2)}", runtime)
+        # The shipped templates are built into the binaries, not copied.
+        self.assertNotIn("skill-templates", runtime)
+        self.assertNotIn("ADAS_TEMPLATES_DIR", runtime)
         ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
         self.assertTrue({"target", ".git"} <= set(ignored), "the build context leaves out builds and history")
 

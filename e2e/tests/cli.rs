@@ -100,6 +100,15 @@ fn suite(label: &str) -> ((SpawnedService, CheckedStore), String) {
     ((service, store), server)
 }
 
+/// `adas --server SERVER ARGS…`: its exit code, stdout and stderr.
+fn at(server: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let mut all = vec!["--server", server];
+    all.extend_from_slice(args);
+    let output = adas(&all);
+    let (stdout, stderr) = text(&output);
+    (output.status.code(), stdout, stderr)
+}
+
 fn text(output: &Output) -> (String, String) {
     (
         String::from_utf8_lossy(&output.stdout).into_owned(),

@@ -150,7 +150,7 @@ enum Command {
         /// Where to keep skills and archived jobs (a fresh temp dir when absent).
         #[arg(long)]
         memory_root: Option<std::path::PathBuf>,
-        /// Templates directory (default: ./skill-templates, else the repository's).
+        /// Templates directory (default: the templates built into the binary).
         #[arg(long, env = "ADAS_TEMPLATES_DIR")]
         templates_dir: Option<std::path::PathBuf>,
     },
@@ -512,7 +512,7 @@ fn demo(
         .unwrap_or_else(|| std::env::temp_dir().join(format!("adas-demo-{}", std::process::id())));
     let mut config = adas_runtime::ServerConfig::local(memory_root);
     config.log = "warn".into();
-    config.templates_dir = templates.unwrap_or_else(templates_dir);
+    config.templates_dir = templates;
     init_tracing(config.log_format, &config.log);
     run_blocking(async move {
         let (stop, stopped) = tokio::sync::watch::channel(false);
@@ -543,14 +543,4 @@ fn demo(
         let _ = suite.await;
         outcome.map_err(|failure| RuntimeError::Startup(failure.message))
     })
-}
-
-/// `./skill-templates` when run from the repository, else the one beside the binary's crate.
-fn templates_dir() -> std::path::PathBuf {
-    let local = std::path::PathBuf::from(adas_runtime::DEFAULT_TEMPLATES_DIR);
-    if local.exists() {
-        local
-    } else {
-        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../skill-templates")
-    }
 }

@@ -53,9 +53,23 @@ pub fn colour() -> bool {
 pub fn status_colour(text: &str) -> String {
     let code = match text.to_ascii_lowercase().as_str() {
         "completed" | "success" | "available" => "32",
-        "paused" | "queued" | "running" | "user_action_required" | "approval_required" => "33",
-        "failed" | "cancelled" | "unavailable" | "policy_denied" | "tool_failed"
-        | "internal_error" => "31",
+        "paused"
+        | "queued"
+        | "running"
+        | "user_action_required"
+        | "approval_required"
+        | "needs approval"
+        | "not accepted" => "33",
+        "failed"
+        | "cancelled"
+        | "unavailable"
+        | "policy_denied"
+        | "tool_failed"
+        | "internal_error"
+        | "never allowed"
+        | "undeclared"
+        | "not served"
+        | "held: needs an approver" => "31",
         _ => return text.to_owned(),
     };
     paint(text, code)

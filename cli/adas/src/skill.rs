@@ -446,16 +446,11 @@ fn tool_row(tool: &pb::ToolSpec) -> Vec<String> {
         .iter()
         .map(|input| format!("{}{}", input.name, if input.required { "*" } else { "" }))
         .collect();
-    let state = if tool.available {
-        "available"
-    } else {
-        "unavailable"
-    };
     vec![
         tool.name.clone(),
         source,
         inputs.join(", "),
-        crate::output::status_colour(state),
+        crate::output::status_colour(standing(tool)),
     ]
 }
 
@@ -488,6 +483,9 @@ fn tool_line(tool: &pb::ToolSpec) -> String {
         Ok(adas_proto::pb::ToolAvailability::NeverAllowed) => {
             format!("\tNEVER ALLOWED: {}", tool.unavailable_reason)
         }
+        Ok(adas_proto::pb::ToolAvailability::Held) => {
+            format!("\tHELD: {}", tool.unavailable_reason)
+        }
         _ => format!("\tUNAVAILABLE: {}", tool.unavailable_reason),
     };
     format!(
@@ -495,6 +493,23 @@ fn tool_line(tool: &pb::ToolSpec) -> String {
         tool.name,
         inputs.join(", ")
     )
+}
+
+/// What a job may do with the tool, in the console's words: a tool that
+/// needs approval, is never allowed, undeclared or held is said so, never
+/// flattened to available or unavailable.
+fn standing(tool: &pb::ToolSpec) -> &'static str {
+    use pb::ToolAvailability as A;
+    match A::try_from(tool.availability) {
+        Ok(A::NeedsApproval) => "needs approval",
+        Ok(A::NeverAllowed) => "never allowed",
+        Ok(A::Undeclared) => "undeclared",
+        Ok(A::Held) => "held: needs an approver",
+        Ok(A::Unaccepted) => "not accepted",
+        Ok(A::NotServed) => "not served",
+        _ if tool.available => "available",
+        _ => "unavailable",
+    }
 }
 
 fn print_skill(skill: &pb::Skill) {

@@ -109,7 +109,6 @@ impl Embedded {
 fn embedded_config(root: &std::path::Path) -> adas_runtime::ServerConfig {
     let mut config = adas_runtime::ServerConfig::local(root.to_path_buf());
     config.log = "error".into();
-    config.templates_dir = templates_dir();
     init_tracing(config.log_format, &config.log);
     config
 }

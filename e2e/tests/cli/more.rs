@@ -87,9 +87,13 @@ pub(super) fn chat_asks_which_intent_was_meant_and_remembers_the_conversation() 
 #[test]
 pub(super) fn demo_runs_the_refund_conversation_on_the_embedded_suite() {
     let root = scratch_dir("cli-demo");
+    // From an empty directory, no templates dir given: the binary carries
+    // its templates (as after `cargo install`).
+    let elsewhere = scratch_dir("cli-demo-cwd");
     let output = Command::new(workspace_binary("adas"))
         .args(["demo", "--memory-root", root.to_str().unwrap()])
-        .env("ADAS_TEMPLATES_DIR", repo("skill-templates"))
+        .current_dir(&elsewhere)
+        .env_remove("ADAS_TEMPLATES_DIR")
         .output()
         .expect("run adas demo");
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -134,13 +138,7 @@ pub(super) fn demo_runs_the_refund_conversation_on_the_embedded_suite() {
 #[test]
 pub(super) fn connectors_solutions_and_triggers_from_the_cli() {
     let (_suite, server) = suite("cli-clauses");
-    let run = |args: &[&str]| {
-        let mut all = vec!["--server", server.as_str()];
-        all.extend_from_slice(args);
-        let output = adas(&all);
-        let (stdout, stderr) = text(&output);
-        (output.status.code(), stdout, stderr)
-    };
+    let run = |args: &[&str]| at(&server, args);
     // The metadata address is refused by the egress policy's decision alone.
     let (code, _, stderr) = run(&[
         "connector",
@@ -395,4 +393,91 @@ approve
     let (stdout, stderr) = text(&output);
     assert_eq!(output.status.code(), Some(2), "{stdout}{stderr}");
     assert!(stderr.contains("bad.conv:4: `? maybe`"), "{stderr}");
+}
+
+/// The Skill Builder's exports run unchanged: each validates with no error
+/// and is put as written; `mcp://…` and an unlisted `connection_id` are the
+/// tenant's connections, an approval that names nobody holds its tool — and
+/// `skill tools` says each tool's standing in the console's words.
+#[test]
+pub(super) fn every_builder_export_puts_unchanged_and_shows_its_standings() {
+    let (_suite, server) = suite("cli-exports");
+    let run = |args: &[&str]| at(&server, args);
+    let dir = scratch_dir("cli-exports-files");
+    let minimal = dir.join("test-skill.minimal-valid.skill.json");
+    std::fs::write(
+        &minimal,
+        r#"{"id": "test-skill", "problem": {"statement": "Look things up"},
+ "intents": {"supported": [{"id": "lookup", "examples": ["look up item 7"]}]},
+ "tools": [{"name": "item.lookup", "inputs": [{"name": "id", "type": "string", "required": true}],
+            "source": {"type": "mcp_bridge", "connection_id": "items-mcp", "mcp_tool": "lookup"}}]}"#,
+    )
+    .unwrap();
+    let exports = [
+        (
+            repo("shared/skill/tests/fixtures/software-developer.template.skill.yaml"),
+            "software-developer",
+        ),
+        (
+            repo("shared/skill/tests/fixtures/identity-gateway.draft.skill.json"),
+            "identity-gateway",
+        ),
+        (
+            repo("shared/skill/tests/fixtures/scheduling-agent.draft.skill.json"),
+            "scheduling-agent",
+        ),
+        (
+            repo("shared/skill/tests/fixtures/order-support.example.skill.json"),
+            "order-support",
+        ),
+        (minimal.to_str().unwrap().to_owned(), "test-skill"),
+    ];
+    for (file, name) in &exports {
+        let local = adas(&["skill", "validate", file]);
+        let (stdout, stderr) = text(&local);
+        assert_eq!(local.status.code(), Some(0), "{file}: {stdout}{stderr}");
+        assert!(!stdout.contains(": error: "), "{file}: {stdout}");
+        let (code, stdout, stderr) = run(&["skill", "put", file, "--name", name]);
+        assert_eq!(code, Some(0), "{file}: {stdout}{stderr}");
+    }
+    let (code, stdout, stderr) = run(&["-o", "table", "skill", "tools", "software-developer"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let standing = |tool: &str| {
+        stdout
+            .lines()
+            .find(|line| line.starts_with(&format!("{tool} ")))
+            .unwrap_or_else(|| panic!("{tool}: {stdout}"))
+            .to_owned()
+    };
+    assert!(
+        standing("git_branch").contains("held: needs an approver"),
+        "{stdout}"
+    );
+    // Its connection is mapped to no server here: nothing of it is callable.
+    assert!(standing("read_file").contains("not served"), "{stdout}");
+    assert!(
+        stdout
+            .lines()
+            .filter(|line| !line.starts_with("sys."))
+            .all(|line| !line.ends_with(" available")),
+        "{stdout}"
+    );
+    // The text form says where the hold comes from and how to lift it.
+    let (_, stdout, _) = run(&["skill", "tools", "software-developer"]);
+    let held = stdout
+        .lines()
+        .find(|line| line.starts_with("git_branch\t"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        held.contains("HELD: ") && held.contains("approver: <role>"),
+        "{held}"
+    );
+    let mapped = stdout
+        .lines()
+        .find(|line| line.starts_with("read_file\t"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        mapped.contains("adas connector put sw-developer-tools"),
+        "{mapped}"
+    );
 }

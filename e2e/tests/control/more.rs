@@ -95,7 +95,7 @@ pub(super) async fn the_cli_and_the_server_give_one_verdict_on_a_skill() {
         std::fs::read_to_string(adas_testkit::templates_dir().join("cs-tier-1.yaml")).unwrap();
     let source = template.replace(
         "mcp_server: \"${ADAS_DEMO_MCP_URL}\"",
-        "mcp_server: \"mcp://127.0.0.1:3100/tools\"",
+        "mcp_server: \"ftp://127.0.0.1:3100/tools\"",
     );
     assert_ne!(source, template);
     let file = scratch_dir("ctl-one-verdict-file").join("cs.yaml");
@@ -125,8 +125,7 @@ pub(super) async fn the_cli_and_the_server_give_one_verdict_on_a_skill() {
     assert_eq!(server_side.len(), 1, "{server_side:?}");
     let message = &server_side[0].message;
     assert!(
-        message.contains("`mcp://` is not a transport")
-            && message.contains("http://127.0.0.1:3100/tools"),
+        message.contains("names no transport") && message.contains("http://host:port/path"),
         "{message}"
     );
     assert!(

@@ -107,6 +107,7 @@ pub fn tool(tool: &adas_tools::ToolSpec) -> pb::ToolSpec {
             adas_tools::Availability::Undeclared => pb::ToolAvailability::Undeclared,
             adas_tools::Availability::NeverAllowed => pb::ToolAvailability::NeverAllowed,
             adas_tools::Availability::NeedsApproval => pb::ToolAvailability::NeedsApproval,
+            adas_tools::Availability::Held => pb::ToolAvailability::Held,
         } as i32,
     }
 }

@@ -31,6 +31,7 @@
 mod shared;
 pub mod solutions;
 mod templates;
+pub use templates::EMBEDDED;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -161,7 +162,9 @@ pub struct Catalog {
     tenant: String,
     /// The deployment's skill store, when its processes share one.
     shared: Option<Shared>,
-    templates_dir: PathBuf,
+    /// Where templates are read: a directory, or (`None`) the ones built
+    /// into the binary.
+    templates_dir: Option<PathBuf>,
     /// `${NAME}` values substituted into every document that enters.
     vars: Vars,
     /// The egress rule every document's `mcp_server` must pass.
@@ -190,40 +193,25 @@ impl Catalog {
     /// checked: see [`Catalog::open`]).
     pub fn new(memory_root: impl Into<PathBuf>, templates_dir: impl Into<PathBuf>) -> Self {
         Self {
+            templates_dir: Some(templates_dir.into()),
+            ..Self::embedded(memory_root)
+        }
+    }
+
+    /// A catalog over `memory_root`, bootstrapping from the templates built
+    /// into the binary (`skill-templates/` when it was built): `adas up`
+    /// runs from any directory.
+    pub fn embedded(memory_root: impl Into<PathBuf>) -> Self {
+        Self {
             root: memory_root.into(),
             tenant: DEFAULT_TENANT.to_owned(),
             shared: None,
-            templates_dir: templates_dir.into(),
+            templates_dir: None,
             vars: Vars::default(),
             mcp_check: None,
             cache: Mutex::new(HashMap::new()),
             tenants: Mutex::new(HashMap::new()),
             versions: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// A catalog for a service: like [`Catalog::new`], but a templates dir that
-    /// does not exist or holds no template is an error, so a misconfigured
-    /// service fails at start instead of refusing every skill later.
-    pub fn open(
-        memory_root: impl Into<PathBuf>,
-        templates_dir: impl Into<PathBuf>,
-    ) -> Result<Self, SkillError> {
-        let catalog = Self::new(memory_root, templates_dir);
-        let problem = match std::fs::metadata(&catalog.templates_dir) {
-            Err(error) => Some(format!("cannot be read ({error})")),
-            Ok(metadata) if !metadata.is_dir() => Some("is not a directory".to_owned()),
-            Ok(_) if catalog.template_slags()?.is_empty() => {
-                Some("holds no template (`<slag>.yaml`)".to_owned())
-            }
-            Ok(_) => None,
-        };
-        match problem {
-            Some(reason) => Err(SkillError::Templates {
-                path: catalog.templates_dir.display().to_string(),
-                reason: format!("{reason}; set --templates-dir / ADAS_TEMPLATES_DIR"),
-            }),
-            None => Ok(catalog),
         }
     }
 

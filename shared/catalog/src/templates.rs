@@ -3,7 +3,56 @@
 
 use super::*;
 
+/// The shipped templates, built into the binary (sorted by slag; a test
+/// keeps the list equal to `skill-templates/`).
+pub const EMBEDDED: &[(&str, &str)] = &[
+    (
+        "cs-tier-1",
+        include_str!("../../../skill-templates/cs-tier-1.yaml"),
+    ),
+    (
+        "devops-tier-1",
+        include_str!("../../../skill-templates/devops-tier-1.yaml"),
+    ),
+    (
+        "identity-verification",
+        include_str!("../../../skill-templates/identity-verification.yaml"),
+    ),
+    (
+        "sw-dev-agent",
+        include_str!("../../../skill-templates/sw-dev-agent.yaml"),
+    ),
+];
+
 impl Catalog {
+    /// A catalog for a service: the built-in templates, or a templates dir
+    /// that must exist and hold a template — so a misconfigured service
+    /// fails at start instead of refusing every skill later.
+    pub fn open(
+        memory_root: impl Into<PathBuf>,
+        templates_dir: Option<&std::path::Path>,
+    ) -> Result<Self, SkillError> {
+        let Some(dir) = templates_dir else {
+            return Ok(Self::embedded(memory_root));
+        };
+        let catalog = Self::new(memory_root, dir);
+        let problem = match std::fs::metadata(dir) {
+            Err(error) => Some(format!("cannot be read ({error})")),
+            Ok(metadata) if !metadata.is_dir() => Some("is not a directory".to_owned()),
+            Ok(_) if catalog.template_slags()?.is_empty() => {
+                Some("holds no template (`<slag>.yaml`)".to_owned())
+            }
+            Ok(_) => None,
+        };
+        match problem {
+            Some(reason) => Err(SkillError::Templates {
+                path: dir.display().to_string(),
+                reason: format!("{reason}; set --templates-dir / ADAS_TEMPLATES_DIR"),
+            }),
+            None => Ok(catalog),
+        }
+    }
+
     /// Creates `<root>/<slag>/` from a template: `template` if given, else the
     /// template named like the slag, else — for the default slag only — the
     /// minimal skill. An existing operational skill is returned unchanged.
@@ -27,14 +76,13 @@ impl Catalog {
                 template_slag.chars().take(80).collect(),
             ));
         }
-        let template_file = self.templates_dir.join(format!("{template_slag}.yaml"));
-        let (source, template_name) = match std::fs::read_to_string(&template_file) {
-            Ok(source) => (source, Some(template_slag.to_owned())),
-            Err(_) if template.is_some() => {
+        let (source, template_name) = match self.template_source(template_slag) {
+            Some(source) => (source, Some(template_slag.to_owned())),
+            None if template.is_some() => {
                 return Err(SkillError::UnknownTemplate(template_slag.to_owned()));
             }
-            Err(_) if slag == DEFAULT_SLAG => (MINIMAL_SKILL.to_owned(), None),
-            Err(_) => {
+            None if slag == DEFAULT_SLAG => (MINIMAL_SKILL.to_owned(), None),
+            None => {
                 return Err(SkillError::UnknownSkill {
                     slag: slag.to_owned(),
                     known: self.list()?,
@@ -80,12 +128,30 @@ impl Catalog {
             .map(|text| text.trim().to_owned())
     }
 
-    /// Slugs of the templates directory's `<slag>.yaml` files, sorted.
+    /// A template's text: the directory's `<slag>.yaml`, or the built-in one.
+    fn template_source(&self, slag: &str) -> Option<String> {
+        match &self.templates_dir {
+            Some(dir) => std::fs::read_to_string(dir.join(format!("{slag}.yaml"))).ok(),
+            None => EMBEDDED
+                .iter()
+                .find(|(name, _)| *name == slag)
+                .map(|(_, source)| (*source).to_owned()),
+        }
+    }
+
+    /// Slugs of the templates (the directory's `<slag>.yaml` files, or the
+    /// built-in ones), sorted.
     pub(super) fn template_slags(&self) -> Result<Vec<String>, SkillError> {
-        let entries = match std::fs::read_dir(&self.templates_dir) {
+        let Some(dir) = &self.templates_dir else {
+            return Ok(EMBEDDED
+                .iter()
+                .map(|(name, _)| (*name).to_owned())
+                .collect());
+        };
+        let entries = match std::fs::read_dir(dir) {
             Ok(entries) => entries,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(source) => return Err(SkillError::io(&self.templates_dir, source)),
+            Err(source) => return Err(SkillError::io(dir, source)),
         };
         let mut slags: Vec<String> = entries
             .filter_map(Result::ok)
@@ -103,9 +169,7 @@ impl Catalog {
     pub fn templates(&self) -> Result<Vec<TemplateInfo>, SkillError> {
         let mut templates = Vec::new();
         for slag in self.template_slags()? {
-            let Ok(source) =
-                std::fs::read_to_string(self.templates_dir.join(format!("{slag}.yaml")))
-            else {
+            let Some(source) = self.template_source(&slag) else {
                 continue;
             };
             let skill = self.load(&source, Format::Yaml).skill.unwrap_or_default();

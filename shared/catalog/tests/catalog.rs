@@ -390,14 +390,53 @@ fn delete_removes_the_skill_and_checks_the_etag() {
 fn a_service_refuses_a_missing_or_empty_templates_dir() {
     let root = scratch("open");
     let missing = root.join("nope");
-    let error = Catalog::open(&root, &missing).unwrap_err().to_string();
+    let error = Catalog::open(&root, Some(&missing))
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains("nope") && error.contains("cannot be read"),
         "{error}"
     );
     let empty = scratch("open-empty");
     write(&empty.join("README.md"), "not a template");
-    let error = Catalog::open(&root, &empty).unwrap_err().to_string();
+    let error = Catalog::open(&root, Some(&empty)).unwrap_err().to_string();
     assert!(error.contains("holds no template"), "{error}");
-    assert!(Catalog::open(&root, templates()).is_ok());
+    assert!(Catalog::open(&root, Some(&templates())).is_ok());
+}
+
+#[test]
+fn the_binary_carries_the_shipped_templates() {
+    // Every `skill-templates/<slag>.yaml`, byte for byte: a template added
+    // to the directory and not to the binary fails here.
+    let mut shipped: Vec<(String, String)> = std::fs::read_dir(templates())
+        .unwrap()
+        .filter_map(|entry| {
+            let path = entry.unwrap().path();
+            let slag = path
+                .file_name()?
+                .to_str()?
+                .strip_suffix(".yaml")?
+                .to_owned();
+            Some((slag, std::fs::read_to_string(&path).unwrap()))
+        })
+        .collect();
+    shipped.sort();
+    let embedded: Vec<(String, String)> = adas_catalog::EMBEDDED
+        .iter()
+        .map(|(slag, source)| ((*slag).to_owned(), (*source).to_owned()))
+        .collect();
+    assert_eq!(embedded, shipped);
+    // With no templates dir, a service bootstraps from them, whatever the
+    // directory it runs in.
+    let catalog = Catalog::open(scratch("embedded"), None)
+        .unwrap()
+        .with_var("ADAS_DEMO_MCP_URL", DEMO_URL);
+    assert_eq!(catalog.get("cs-tier-1").unwrap().slag, "cs-tier-1");
+    let listed: Vec<String> = catalog
+        .templates()
+        .unwrap()
+        .into_iter()
+        .map(|template| template.slag)
+        .collect();
+    assert_eq!(listed.len(), shipped.len());
 }

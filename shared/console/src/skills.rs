@@ -197,6 +197,7 @@ fn availability(tool: &pb::ToolSpec) -> &'static str {
         Ok(pb::ToolAvailability::NeedsApproval) => "needs approval",
         Ok(pb::ToolAvailability::Unaccepted) => "not accepted",
         Ok(pb::ToolAvailability::NotServed) => "not served",
+        Ok(pb::ToolAvailability::Held) => "held: needs an approver",
         _ if tool.available => "available",
         _ => "unavailable",
     }

@@ -131,6 +131,7 @@ pub fn tool_request(skill: &adas_skill::OperationalSkill, tenant: &str) -> adas_
                     .collect(),
                 never: standing == adas_skill::compile::Standing::Never,
                 approval: standing == adas_skill::compile::Standing::NeedsApproval,
+                held: skill.compiled.held_why(&tool.name).map(str::to_owned),
             }
         })
         .collect();

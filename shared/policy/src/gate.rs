@@ -147,6 +147,17 @@ pub const OWNER_CONFIRMS: &str = "user";
 
 /// Checks one fully resolved call against the skill's policy (no approvals looked up).
 pub fn check(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> Decision {
+    // A tool whose approval names nobody is never called, whatever the
+    // call: nobody may be assumed to approve it.
+    if let Some(why) = skill.compiled.held_why(tool) {
+        return Decision::new(
+            Verdict::Deny,
+            RuleKind::Approval,
+            format!("`{tool}` is unavailable: {why}"),
+            "approval: no approver named",
+            &call_digest(tool, args),
+        );
+    }
     let decision = check_rules(skill, tool, args);
     if decision.verdict == Verdict::RequireApproval && decision.approver.trim().is_empty() {
         // Validation refuses such a skill; a stored one still never lets

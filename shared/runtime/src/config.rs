@@ -14,9 +14,6 @@ pub const DEFAULT_MEMORY_ROOT: &str = "./memory";
 /// Default URL of the demo MCP server (`adas up` starts it there).
 pub const DEFAULT_DEMO_MCP_URL: &str = "http://127.0.0.1:50060/mcp";
 
-/// Default templates directory.
-pub const DEFAULT_TEMPLATES_DIR: &str = "./skill-templates";
-
 /// Default ports, one per service, and the all-in-one `adas up` port.
 pub mod ports {
     /// `adas up`: all five services on one port.
@@ -69,9 +66,10 @@ pub struct ServerArgs {
     /// Tenant data root on disk: `<root>/<slag>/{skill.yaml,jobs,logs}`.
     #[arg(long, env = "ADAS_MEMORY_ROOT", default_value = DEFAULT_MEMORY_ROOT)]
     pub memory_root: PathBuf,
-    /// Directory of skill templates (`<slag>.yaml`) used to bootstrap new slags.
-    #[arg(long, env = "ADAS_TEMPLATES_DIR", default_value = DEFAULT_TEMPLATES_DIR)]
-    pub templates_dir: PathBuf,
+    /// Directory of skill templates (`<slag>.yaml`) used to bootstrap new
+    /// slags, instead of the templates built into the binary.
+    #[arg(long, env = "ADAS_TEMPLATES_DIR")]
+    pub templates_dir: Option<PathBuf>,
     /// How long the core tool list stays fresh in the cache, in milliseconds.
     #[arg(long, env = "ADAS_CORE_TOOLS_TTL_MS", default_value_t = 300_000)]
     pub core_tools_ttl_ms: u64,
@@ -391,8 +389,8 @@ pub struct ServerConfig {
     pub redis_url: Option<String>,
     /// Tenant data root on disk.
     pub memory_root: PathBuf,
-    /// Skill templates directory.
-    pub templates_dir: PathBuf,
+    /// Skill templates directory; `None`: the templates built into the binary.
+    pub templates_dir: Option<PathBuf>,
     /// Freshness of the cached core tools.
     pub core_tools_ttl: Duration,
     /// Freshness of a cached MCP tool list.
@@ -482,7 +480,7 @@ impl ServerConfig {
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),
             redis_url: None,
             memory_root,
-            templates_dir: PathBuf::from(DEFAULT_TEMPLATES_DIR),
+            templates_dir: None,
             core_tools_ttl: Duration::from_millis(300_000),
             mcp_tools_ttl: Duration::from_millis(60_000),
             demo_mcp_url: DEFAULT_DEMO_MCP_URL.into(),

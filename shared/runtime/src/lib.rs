@@ -21,8 +21,8 @@ mod work;
 pub use auth::{Principal, principal};
 pub use compression::reply;
 pub use config::{
-    DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT, DEFAULT_TEMPLATES_DIR, Durability, LogFormat,
-    PeerAddrs, PeerArgs, ServerArgs, ServerConfig, StepEngine, TriggerLimits, ports,
+    DEFAULT_DEMO_MCP_URL, DEFAULT_MEMORY_ROOT, Durability, LogFormat, PeerAddrs, PeerArgs,
+    ServerArgs, ServerConfig, StepEngine, TriggerLimits, ports,
 };
 pub use entry::{ServiceCli, run_blocking, run_on, serve_until_shutdown, service_main};
 pub use error::{ERROR_DOMAIN, FieldViolation, RuntimeError, status_with_details};

@@ -20,6 +20,8 @@ use serde::{Deserialize, Serialize};
 use crate::condition::{CompareOp, Condition};
 use crate::model::{Skill, Tool};
 
+pub mod approvers;
+
 /// At most this many text guardrails are kept for prompts (spec 004 §4.2).
 pub const MAX_TEXT_GUARDRAILS: usize = 10;
 
@@ -285,6 +287,9 @@ pub struct CompiledPolicy {
     pub allowed_tools: Vec<String>,
     /// `policy.tools.blocked`.
     pub blocked_tools: Vec<String>,
+    /// Tools held for want of an approver, with why (see [`approvers`]).
+    #[serde(default)]
+    pub held: Vec<(String, String)>,
 }
 
 /// What a skill's policy says of a tool before any argument is known: what
@@ -299,6 +304,9 @@ pub enum Standing {
     /// Never called: blocked, outside `policy.tools.allowed`, `allowed: never`
     /// or a "never use" guardrail.
     Never,
+    /// Never called until the skill names who approves it: it asks for
+    /// approval and names nobody ([`CompiledPolicy::held_why`] says where).
+    Held,
 }
 
 /// `*` matches everything, `prefix*` a prefix, anything else exactly.
@@ -310,6 +318,14 @@ pub fn matches_pattern(pattern: &str, tool: &str) -> bool {
 }
 
 impl CompiledPolicy {
+    /// Why `tool` is held for want of an approver, with the fix.
+    pub fn held_why(&self, tool: &str) -> Option<&str> {
+        self.held
+            .iter()
+            .find(|(held, _)| held == tool)
+            .map(|(_, why)| why.as_str())
+    }
+
     /// The tool's [`Standing`] under this policy.
     pub fn standing(&self, tool: &str) -> Standing {
         let permission = self.tool_permissions.iter().find(|p| p.tool == tool);
@@ -322,6 +338,9 @@ impl CompiledPolicy {
             );
         if never {
             return Standing::Never;
+        }
+        if self.held_why(tool).is_some() {
+            return Standing::Held;
         }
         let approval = permission.is_some_and(|p| {
             matches!(p.requires_approval.as_str(), "always" | "conditional")
@@ -366,8 +385,8 @@ pub fn compile(skill: &Skill) -> CompiledPolicy {
         .iter()
         .flat_map(|rule| {
             let tool = resolve_tool_name(&skill.tools, &rule.tool_id);
-            // No approver: none is assumed (validation refuses the rule; the
-            // gate denies a call that would need one).
+            // No approver: none is assumed (the tool is held: see
+            // `approvers`; the gate denies every call of it).
             let approver = rule.approver.clone().unwrap_or_default().trim().to_owned();
             let default_action = rule
                 .action
@@ -419,6 +438,10 @@ pub fn compile(skill: &Skill) -> CompiledPolicy {
             .as_ref()
             .map(|tools| tools.blocked.clone())
             .unwrap_or_default(),
+        held: approvers::held(skill)
+            .into_iter()
+            .map(|held| (held.tool, held.why))
+            .collect(),
     }
 }
 

@@ -6,6 +6,7 @@
 //! templates. No gRPC here: SkillRegistryService converts at its edge.
 
 pub mod access;
+mod builder;
 pub mod compile;
 pub mod condition;
 pub mod deviation;

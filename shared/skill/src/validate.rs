@@ -113,7 +113,7 @@ pub fn load(source: &str, format: Format) -> Loaded {
             engine: None,
         };
     }
-    let skill: Skill = match serde_path_to_error::deserialize(&document.value) {
+    let mut skill: Skill = match serde_path_to_error::deserialize(&document.value) {
         Ok(skill) => skill,
         Err(error) => {
             let path = normalize_serde_path(&error.path().to_string());
@@ -137,6 +137,9 @@ pub fn load(source: &str, format: Format) -> Loaded {
         positions: &positions,
         diagnostics: Vec::new(),
     };
+    for (path, message) in crate::builder::take_as_written(&mut skill) {
+        checker.warning(&path, codes::UNKNOWN_CONNECTION, message);
+    }
     checker.required(&document.value);
     checker.check(&skill);
     unused_fields(&document.value, &positions, &mut checker.diagnostics);

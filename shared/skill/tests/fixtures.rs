@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use adas_skill::compile::Standing;
 use adas_skill::diagnostics::codes;
 use adas_skill::{Format, Severity, load, load_detected};
 
@@ -118,44 +119,8 @@ fn order_support_example_loads_with_thresholds_and_rv2() {
 }
 
 #[test]
-fn software_developer_template_loads_with_builder_conditions() {
+fn software_developer_template_loads_unchanged_with_its_tools_held_or_on_a_connection() {
     let (source, name) = fixture("software-developer.template.skill.yaml");
-    // `git_branch` requires approval on a delete, and no rule names who
-    // approves: refused at its line:col (nobody is assumed).
-    let refused = load_detected(&source, Some(&name));
-    let errors: Vec<(&str, u32, u32, &str)> = refused
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| (d.path.as_str(), d.line, d.column, d.code))
-        .collect();
-    // Its server is `mcp://…`, which is no transport: one diagnostic, naming the fix.
-    assert_eq!(
-        errors,
-        [
-            ("mcp_server", 23, 13, codes::INVALID_VALUE),
-            (
-                "tools[11].policy.conditions[1].action",
-                1116,
-                19,
-                codes::APPROVER_REQUIRED
-            )
-        ]
-    );
-    assert!(
-        refused.diagnostics[0]
-            .message
-            .contains("write `http://localhost:3100/sw-developer-tools`"),
-        "{}",
-        refused.diagnostics[0].message
-    );
-    // The fixes the diagnostics name: the HTTP transport, the user's own confirmation.
-    let source = source
-        .replace("mcp://localhost", "http://localhost")
-        .replace(
-            "  approvals:\n",
-            "  approvals:\n    - tool_id: git_branch\n      approver: user\n",
-        );
     let loaded = load_detected(&source, Some(&name));
     assert!(
         !loaded.has_errors(),
@@ -166,7 +131,50 @@ fn software_developer_template_loads_with_builder_conditions() {
             .filter(|d| d.is_error())
             .collect::<Vec<_>>()
     );
-    let compiled = loaded.compiled.unwrap();
+    let warned = |path: &str| {
+        loaded
+            .diagnostics
+            .iter()
+            .find(|d| d.path == path)
+            .unwrap_or_else(|| panic!("no warning at {path}: {:?}", loaded.diagnostics))
+    };
+    // `mcp://localhost:3100/sw-developer-tools` is a connection the tenant
+    // maps, never a host guessed from the Builder's own machine.
+    let server = warned("mcp_server");
+    assert_eq!(
+        (server.line, server.column, server.code, server.severity),
+        (23, 13, codes::UNKNOWN_CONNECTION, Severity::Warning)
+    );
+    assert!(
+        server
+            .message
+            .contains("adas connector put sw-developer-tools --url"),
+        "{}",
+        server.message
+    );
+    let skill = loaded.skill.as_ref().unwrap();
+    assert_eq!(skill.mcp_server, None);
+    assert_eq!(skill.connectors, ["sw-developer-tools"]);
+    assert!(skill.tools.iter().all(|tool| {
+        adas_skill::access::route(skill, &tool.name)
+            == Some(("sw-developer-tools".to_owned(), tool.name.clone()))
+    }));
+    // `git_branch` asks approval on a delete and names nobody: held at the
+    // clause's line:col, with the fix — fail closed, the skill loaded.
+    let held = warned("tools[11].policy.conditions[1].action");
+    assert_eq!(
+        (held.line, held.column, held.code, held.severity),
+        (1116, 19, codes::APPROVER_REQUIRED, Severity::Warning)
+    );
+    assert!(
+        held.message.contains("`approver: <role>`"),
+        "{}",
+        held.message
+    );
+    let compiled = loaded.compiled.as_ref().unwrap();
+    assert_eq!(compiled.standing("git_branch"), Standing::Held);
+    assert!(compiled.held_why("git_branch").is_some());
+    assert_eq!(compiled.held.len(), 1, "{:?}", compiled.held);
     // approvals name tools by builder id; they resolve to tool names.
     let delete = compiled
         .approvals
@@ -177,6 +185,7 @@ fn software_developer_template_loads_with_builder_conditions() {
         (delete.when.as_str(), delete.approver.as_str()),
         ("always", "user")
     );
+    assert_eq!(compiled.standing("delete_file"), Standing::NeedsApproval);
     let engine = loaded.engine.unwrap();
     assert_eq!(
         (
@@ -185,6 +194,47 @@ fn software_developer_template_loads_with_builder_conditions() {
             engine.on_max_iterations.as_str()
         ),
         (25, 3, "ask_user")
+    );
+    // The fix the warning names releases the tool.
+    let mended = source.replace(
+        "  approvals:\n",
+        "  approvals:\n    - tool_id: git_branch\n      approver: user\n",
+    );
+    let mended = load_detected(&mended, Some(&name)).compiled.unwrap();
+    assert_eq!(mended.standing("git_branch"), Standing::NeedsApproval);
+}
+
+#[test]
+fn a_source_on_a_connection_the_skill_does_not_list_is_the_tenants() {
+    // The Builder's minimal valid shape: a tool routed through a connection
+    // its `connectors` do not name.
+    let source = r#"{
+  "id": "test-skill",
+  "name": "Test skill",
+  "problem": {"statement": "Look things up"},
+  "intents": {"supported": [{"id": "lookup", "examples": ["look up item 7"]}]},
+  "tools": [
+    {"name": "item.lookup",
+     "source": {"type": "mcp_bridge", "connection_id": "items-mcp", "mcp_tool": "lookup"},
+     "inputs": [{"name": "id", "type": "string", "required": true}]}
+  ]
+}"#;
+    let loaded = load_detected(source, Some("test-skill.minimal-valid.skill.json"));
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    let warning = loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.path == "tools[0].source.connection_id")
+        .expect("a warning at the source");
+    assert_eq!(
+        (warning.code, warning.severity, warning.line),
+        (codes::UNKNOWN_CONNECTION, Severity::Warning, 8)
+    );
+    let skill = loaded.skill.unwrap();
+    assert_eq!(skill.connectors, ["items-mcp"]);
+    assert_eq!(
+        adas_skill::access::route(&skill, "item.lookup"),
+        Some(("items-mcp".to_owned(), "lookup".to_owned()))
     );
 }
 
@@ -264,21 +314,29 @@ engine: turbo
         (5, "intents.supported[1].id", codes::DUPLICATE_INTENT),
         (10, "tools[0].inputs[0].type", codes::INVALID_VALUE),
         (12, "tools[0].policy.allowed", codes::INVALID_VALUE),
-        (
-            13,
-            "tools[0].policy.requires_approval",
-            codes::APPROVER_REQUIRED,
-        ),
         (14, "tools[0].policy.condition", codes::INVALID_CONDITION),
         (15, "tools[1].name", codes::DUPLICATE_TOOL),
         (19, "policy.workflows[0].steps[1]", codes::UNKNOWN_TOOL),
-        (21, "policy.approvals[0].approver", codes::APPROVER_REQUIRED),
         (21, "policy.approvals[0].tool_id", codes::UNKNOWN_TOOL),
         (22, "policy.approvals[0].when", codes::INVALID_CONDITION),
         (25, "resources[0].type", codes::INVALID_VALUE),
         (26, "engine", codes::INVALID_VALUE),
     ];
     assert_eq!(found, expected);
+    // An approval that names nobody holds its tool: a warning, not a refusal.
+    let held: Vec<(u32, &str)> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == codes::APPROVER_REQUIRED)
+        .map(|d| (d.line, d.path.as_str()))
+        .collect();
+    assert_eq!(
+        held,
+        [
+            (13, "tools[0].policy.requires_approval"),
+            (21, "policy.approvals[0].approver")
+        ]
+    );
     assert!(
         loaded.compiled.is_none(),
         "a skill with errors is not compiled"
@@ -427,11 +485,6 @@ access_policy:
         .map(|d| (d.path.clone(), d.code, d.line))
         .collect();
     for (path, code, line) in [
-        (
-            "tools[0].source.connection_id",
-            codes::UNKNOWN_CONNECTION,
-            7,
-        ),
         ("grant_mappings[0].tool", codes::UNKNOWN_TOOL, 9),
         (
             "grant_mappings[0].grants[0].value_from",

@@ -123,6 +123,8 @@ pub struct DeclaredTool {
     pub never: bool,
     /// Each call waits for an approver (always or on a condition).
     pub approval: bool,
+    /// Never called until the skill names an approver: why, with the fix.
+    pub held: Option<String>,
 }
 
 /// A declared tool that is a server's tool on an operator's connection

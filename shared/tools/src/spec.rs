@@ -56,6 +56,8 @@ pub enum Availability {
     NeverAllowed,
     /// Callable, each call waiting for an approver.
     NeedsApproval,
+    /// Never called until the skill names who approves it.
+    Held,
 }
 
 impl Availability {
@@ -68,6 +70,7 @@ impl Availability {
             Self::Undeclared => "undeclared",
             Self::NeverAllowed => "never allowed",
             Self::NeedsApproval => "needs approval",
+            Self::Held => "held: needs an approver",
         }
     }
 }

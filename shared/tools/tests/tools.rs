@@ -317,6 +317,7 @@ async fn merge_rules() {
         inputs,
         never: false,
         approval: false,
+        held: None,
     };
     let request = ToolRequest {
         mcp_server: Some(server.uri.clone()),

@@ -507,7 +507,7 @@ pub fn open_catalog(
             .check_static(uri)
             .map_err(|denied| denied.to_string())
     }));
-    adas_catalog::Catalog::open(&config.memory_root, &config.templates_dir)
+    adas_catalog::Catalog::open(&config.memory_root, config.templates_dir.as_deref())
         .map(|catalog| {
             let catalog = catalog
                 .with_var("ADAS_DEMO_MCP_URL", &config.demo_mcp_url)

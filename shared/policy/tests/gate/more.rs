@@ -432,3 +432,21 @@ pub(super) async fn who_took_part_is_judged_when_the_approval_is_decided() {
         "{refused}"
     );
 }
+
+#[test]
+pub(super) fn a_tool_whose_approval_names_nobody_is_never_called() {
+    // As the Builder exports it: approval on a delete, no approver named.
+    let skill = custom(
+        "name: custom\ntools:\n  - name: git_branch\n    inputs: [{name: action, type: string}]\n    policy:\n      allowed: always\n      conditions:\n        - when: \"action == 'delete'\"\n          action: require_approval\n",
+    );
+    for action in ["delete", "list"] {
+        let decision = check(&skill, "git_branch", &args(json!({"action": action})));
+        assert_eq!(decision.verdict, Verdict::Deny, "{action}: {decision:?}");
+        assert_eq!(decision.rule_kind, RuleKind::Approval);
+        assert!(
+            decision.reason.contains("is unavailable") && decision.reason.contains("approver:"),
+            "{}",
+            decision.reason
+        );
+    }
+}

@@ -132,123 +132,32 @@ impl Checker<'_> {
         }
     }
 
-    /// Four eyes need a second pair: every approval requirement names an
-    /// approver role that is not one of the platform's own. `user` is the one
-    /// platform role a rule may name: it means the job's owner confirms the
-    /// exact call (a confirmation, never another user's approval).
+    /// Four eyes need a second pair: an approver role is never one of the
+    /// platform's own (an error). `user` is the one platform role a rule may
+    /// name: the job's owner confirms the exact call. A rule that names no
+    /// approver holds its tool (a warning naming the fix: see
+    /// [`crate::compile::approvers`]).
     pub(super) fn approvers(&mut self, skill: &Skill) {
         let rules = skill
             .policy
             .as_ref()
             .map(|policy| policy.approvals.as_slice())
             .unwrap_or_default();
-        let mut approved_tools = HashSet::new();
         for (index, rule) in rules.iter().enumerate() {
-            let path = format!("policy.approvals[{index}]");
-            let only_denies = rule.action.as_deref() == Some("deny")
-                || (!rule.conditions.is_empty()
-                    && rule.when.is_none()
-                    && rule.conditions.iter().all(|condition| {
-                        condition.action.as_deref().or(rule.action.as_deref()) == Some("deny")
-                    }));
-            match rule.approver.as_deref().map(str::trim) {
-                None | Some("") if !only_denies => self.error(
-                    &format!("{path}.approver"),
-                    codes::APPROVER_REQUIRED,
-                    format!(
-                        "the approval rule for `{}` names no approver role; add `approver: <role>` (e.g. supervisor), or `approver: user` for the user's own confirmation",
-                        rule.tool_id
-                    ),
-                ),
-                Some(role) if PLATFORM_ROLES.contains(&role.to_ascii_lowercase().as_str()) => {
-                    self.error(
-                        &format!("{path}.approver"),
-                        codes::APPROVER_REQUIRED,
-                        format!(
-                            "`{role}` is a platform role, not an approver role: name the role that approves (e.g. supervisor)"
-                        ),
-                    )
-                }
-                _ => {}
-            }
-            approved_tools.insert(crate::compile::resolve_tool_name(
-                &skill.tools,
-                &rule.tool_id,
-            ));
-        }
-        let missing = |what: &str, tool: &str| {
-            format!(
-                "{what}, but no policy.approvals rule for `{tool}` names who approves; add one with `approver: <role>`, or `approver: user` for the user's own confirmation"
-            )
-        };
-        for (index, tool) in skill.tools.iter().enumerate() {
-            let Some(policy) = &tool.policy else { continue };
-            if approved_tools.contains(&tool.name) {
-                continue;
-            }
-            let path = format!("tools[{index}].policy");
-            let level = crate::compile::approval_level(policy);
-            if level == "always" || (level == "conditional" && policy.condition.is_some()) {
-                self.error(
-                    &format!("{path}.requires_approval"),
-                    codes::APPROVER_REQUIRED,
-                    missing(&format!("`{}` requires approval", tool.name), &tool.name),
-                );
-            }
-            for (condition_index, condition) in policy.conditions.iter().enumerate() {
-                if condition.action.as_deref() == Some("require_approval") {
-                    self.error(
-                        &format!("{path}.conditions[{condition_index}].action"),
-                        codes::APPROVER_REQUIRED,
-                        missing(
-                            &format!("`{}` requires approval when {}", tool.name, condition.when),
-                            &tool.name,
-                        ),
-                    );
-                }
-            }
-        }
-        let Some(guardrails) = skill
-            .policy
-            .as_ref()
-            .and_then(|policy| policy.guardrails.as_ref())
-        else {
-            return;
-        };
-        let (never, always) = guardrails.split_with_paths();
-        for (path, rule) in never.iter().chain(always.iter()) {
-            let tools: Vec<&str> = match compile_guardrail(rule) {
-                Some(crate::compile::CompiledGuardrail::RequiresApproval { tool, .. }) => skill
-                    .tools
-                    .iter()
-                    .filter(|declared| declared.name == tool)
-                    .map(|declared| declared.name.as_str())
-                    .collect(),
-                Some(crate::compile::CompiledGuardrail::Threshold {
-                    field,
-                    requires_approval: true,
-                    ..
-                }) => skill
-                    .tools
-                    .iter()
-                    .filter(|declared| declared.inputs.iter().any(|input| input.name == field))
-                    .map(|declared| declared.name.as_str())
-                    .collect(),
-                _ => continue,
-            };
-            if let Some(tool) = tools
-                .into_iter()
-                .find(|tool| !approved_tools.contains(*tool))
+            if let Some(role) = rule.approver.as_deref().map(str::trim)
+                && PLATFORM_ROLES.contains(&role.to_ascii_lowercase().as_str())
             {
                 self.error(
-                    path,
+                    &format!("policy.approvals[{index}].approver"),
                     codes::APPROVER_REQUIRED,
-                    missing(
-                        &format!("guardrail `{rule}` requires approval of `{tool}`"),
-                        tool,
+                    format!(
+                        "`{role}` is a platform role, not an approver role: name the role that approves (e.g. supervisor)"
                     ),
                 );
             }
+        }
+        for held in crate::compile::approvers::held(skill) {
+            self.warning(&held.path, codes::APPROVER_REQUIRED, held.why);
         }
     }
 }

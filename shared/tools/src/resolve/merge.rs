@@ -70,6 +70,9 @@ pub(super) fn mark_undeclared(request: &ToolRequest, resolved: &mut ResolvedTool
                 Availability::NeverAllowed,
                 format!("`{}` is never allowed by the skill's policy", tool.name),
             ),
+            Some(DeclaredTool {
+                held: Some(why), ..
+            }) => (Availability::Held, why.clone()),
             // Callable, but each call waits for an approver: said so, never
             // shown as plainly available.
             Some(declared) if declared.approval && tool.available => {

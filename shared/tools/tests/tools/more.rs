@@ -436,6 +436,7 @@ pub(super) async fn connections_route_declared_tools_to_their_servers_per_tenant
             inputs: vec![],
             never: false,
             approval: false,
+            held: None,
         }],
         tenant: "acme".into(),
         ..ToolRequest::default()
