@@ -137,20 +137,9 @@ async fn a_skill_calls_only_the_tools_it_declares() {
         .find(|tool| tool.name == "restart_service")
         .unwrap();
     assert!(restart.available, "its own tool stays available");
-    let cs = suite
-        .registry("alice")
-        .await
-        .resolve_tools(pb::ResolveToolsRequest {
-            skill: "skills/cs-tier-1".into(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    let delete = cs
-        .tools
-        .iter()
-        .find(|tool| tool.name == "delete_customer_record")
-        .unwrap();
+    let delete = suite
+        .resolved_tool("alice", "cs-tier-1", "delete_customer_record")
+        .await;
     assert_eq!(
         (delete.available, delete.availability),
         (false, pb::ToolAvailability::NeverAllowed as i32)
@@ -551,7 +540,7 @@ async fn numeric_rules_fail_closed_on_values_that_are_not_numbers() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_approval_rule_names_a_real_approver_or_the_skill_is_refused() {
+async fn an_approval_rule_names_a_real_approver_or_its_tool_is_held() {
     let suite = Suite::start("ctl-approvers");
     let mut registry = suite.registry("root").await;
     let current = registry
@@ -561,11 +550,8 @@ async fn an_approval_rule_names_a_real_approver_or_the_skill_is_refused() {
         .await
         .unwrap()
         .into_inner();
-    for (approver, line) in [
-        ("      approver: supervisor\n", ""),
-        ("      approver: operator\n", "      approver: operator\n"),
-        ("      approver: admin\n", "      approver: admin\n"),
-    ] {
+    // A platform role as approver would let every holder approve: refused.
+    for line in ["      approver: operator\n", "      approver: admin\n"] {
         let source = current.source.replace("      approver: supervisor\n", line);
         let status = registry
             .put_skill(pb::PutSkillRequest {
@@ -576,14 +562,13 @@ async fn an_approval_rule_names_a_real_approver_or_the_skill_is_refused() {
             })
             .await
             .unwrap_err();
-        assert_eq!(status.code(), Code::InvalidArgument, "{approver}");
+        assert_eq!(status.code(), Code::InvalidArgument, "{line}");
         assert!(
             status.message().contains("approver") && status.message().contains(":"),
             "{}",
             status.message()
         );
     }
-    // The skill in service is the one it was.
     let after = registry
         .get_skill(pb::GetSkillRequest {
             name: "skills/cs-tier-1".into(),
@@ -591,7 +576,50 @@ async fn an_approval_rule_names_a_real_approver_or_the_skill_is_refused() {
         .await
         .unwrap()
         .into_inner();
-    assert_eq!(after.etag, current.etag);
+    assert_eq!(
+        after.etag, current.etag,
+        "the skill in service is unchanged"
+    );
+    // No approver named (as a Builder export may): stored, the tool held —
+    // a warning at the rule's line:col, never a call of it, whatever the
+    // amount (nobody is assumed to approve).
+    let stored = registry
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/cs-tier-1".into(),
+            source: current.source.replace("      approver: supervisor\n", ""),
+            etag: current.etag.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(
+        stored
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "approver_required" && d.line > 0 && d.message.contains("held")),
+        "{:?}",
+        stored.diagnostics
+    );
+    let refund = suite
+        .resolved_tool("root", "cs-tier-1", "process_refund")
+        .await;
+    assert_eq!(refund.availability, pb::ToolAvailability::Held as i32);
+    assert!(!refund.available);
+    for amount in [40, 900] {
+        let job = suite
+            .job(
+                "alice",
+                &format!(r#"process_refund(order_id="ORD-1", amount={amount})"#),
+            )
+            .await;
+        assert_ne!(
+            job.status,
+            pb::JobStatus::Completed as i32,
+            "{amount}: {job:?}"
+        );
+    }
+    assert!(suite.executed("process_refund").is_empty());
 }
 
 /// Runs `adas up` in dev mode with `args` and returns its exit code and stderr;

@@ -4,6 +4,7 @@
 //! Exit codes: the one table of `fail.rs` (1 a document with errors, 2 usage,
 //! 3 not found, 5 an unreachable server, …).
 
+mod check;
 mod wiring;
 
 use std::path::{Path, PathBuf};
@@ -42,6 +43,10 @@ pub enum SkillCommand {
         /// Print errors only.
         #[arg(long)]
         quiet: bool,
+        /// List each of the Builder's bookkeeping fields (`created_at`, …)
+        /// instead of one line for all.
+        #[arg(long)]
+        verbose: bool,
         /// Value of `${ADAS_DEMO_MCP_URL}` (the variables a server expands).
         #[arg(long, env = "ADAS_DEMO_MCP_URL", default_value = DEFAULT_DEMO_MCP_URL)]
         demo_mcp_url: String,
@@ -56,6 +61,9 @@ pub enum SkillCommand {
         /// Refuse the write unless the stored skill still has this etag.
         #[arg(long)]
         etag: Option<String>,
+        /// List each of the Builder's bookkeeping fields the server keeps.
+        #[arg(long)]
+        verbose: bool,
     },
     /// Delete a skill from the server (DeleteSkill); its archived jobs stay.
     Delete {
@@ -126,8 +134,15 @@ pub fn run(command: SkillCommand, client: &Client, output: Format) -> ExitCode {
         SkillCommand::Validate {
             files,
             quiet,
+            verbose,
             demo_mcp_url,
-        } => return validate(&files, quiet, &demo_mcp_url),
+        } => return check::validate(&files, (quiet, verbose), &demo_mcp_url),
+        SkillCommand::Solution(SolutionCommand::Validate {
+            file,
+            skills,
+            verbose,
+            demo_mcp_url,
+        }) => return check::validate_solution(&file, &skills, verbose, &demo_mcp_url),
         remote => remote,
     };
     let runtime = match tokio::runtime::Builder::new_current_thread()
@@ -159,7 +174,12 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
         }
         SkillCommand::Connector(command) => connector(command, &mut registry, output).await,
         SkillCommand::Solution(command) => solution(command, &mut registry, output).await,
-        SkillCommand::Put { file, name, etag } => {
+        SkillCommand::Put {
+            file,
+            name,
+            etag,
+            verbose,
+        } => {
             let shown = file.display().to_string();
             let source = std::fs::read_to_string(&file)
                 .map_err(|error| Failure::usage(format!("{shown}: cannot read: {error}")))?;
@@ -187,15 +207,11 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
                         print_value(&json(&skill, "adas.v1.Skill")?, output);
                         return Ok(());
                     }
-                    for warning in &skill.diagnostics {
-                        out(&render(
-                            &shown,
-                            warning.line,
-                            warning.column,
-                            "warning",
-                            &warning.message,
-                        ));
-                    }
+                    check::print_diagnostics(
+                        &shown,
+                        skill.diagnostics.iter().map(check::Shown::from),
+                        verbose,
+                    );
                     out(&format!("{} stored (etag {})", skill.name, skill.etag));
                     Ok(())
                 }
@@ -429,10 +445,6 @@ fn slag_of_file(file: &Path) -> Result<String, Failure> {
         })
 }
 
-fn render(file: &str, line: i32, column: i32, severity: &str, message: &str) -> String {
-    format!("{file}:{line}:{column}: {severity}: {message}")
-}
-
 /// `process_refund  mcp http://…/mcp  order_id: string*, amount: number*`.
 /// A tool as a table row: name, source, inputs, state.
 fn tool_row(tool: &pb::ToolSpec) -> Vec<String> {
@@ -536,42 +548,9 @@ fn print_skill(skill: &pb::Skill) {
         }
     }
     let file = format!("skills/{}/skill.yaml", skill.slag);
-    for warning in &skill.diagnostics {
-        out(&render(
-            &file,
-            warning.line,
-            warning.column,
-            "warning",
-            &warning.message,
-        ));
-    }
-}
-
-fn validate(files: &[PathBuf], quiet: bool, demo_mcp_url: &str) -> ExitCode {
-    // Only the variables are used: the same expansion a server applies.
-    let catalog = Catalog::new(DEFAULT_MEMORY_ROOT, "").with_var("ADAS_DEMO_MCP_URL", demo_mcp_url);
-    let mut any_errors = false;
-    for file in files {
-        let shown = file.display().to_string();
-        let source = match std::fs::read_to_string(file) {
-            Ok(source) => source,
-            Err(error) => {
-                eprintln!("{shown}: cannot read: {error}");
-                return ExitCode::from(EXIT_USAGE);
-            }
-        };
-        let loaded = catalog.load(&source, DocumentFormat::detect(Some(&shown), &source));
-        for diagnostic in loaded.diagnostics.iter().filter(|d| !quiet || d.is_error()) {
-            out(&diagnostic.render(&shown));
-        }
-        let errors = loaded.diagnostics.iter().filter(|d| d.is_error()).count();
-        let warnings = loaded.diagnostics.len() - errors;
-        eprintln!("{shown}: {errors} error(s), {warnings} warning(s)");
-        any_errors |= errors > 0;
-    }
-    if any_errors {
-        ExitCode::from(EXIT_ERRORS)
-    } else {
-        ExitCode::SUCCESS
-    }
+    check::print_diagnostics(
+        &file,
+        skill.diagnostics.iter().map(check::Shown::from),
+        false,
+    );
 }

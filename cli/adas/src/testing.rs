@@ -319,9 +319,8 @@ pub(crate) fn solution_test(
         let mut skills = Vec::new();
         for file in &skill_files {
             let (stem, document) = skill_file(file)?;
-            let slag = [document["id"].as_str().unwrap_or_default(), stem.as_str()]
-                .into_iter()
-                .find(|id| solution.skills.iter().any(|skill| skill.id == *id))
+            let slag = solution
+                .member(document["id"].as_str().unwrap_or_default(), &stem)
                 .ok_or_else(|| {
                     format!(
                         "{}: no skill of {shown} (it lists: {})",

@@ -169,10 +169,12 @@ pub(super) fn connectors_solutions_and_triggers_from_the_cli() {
     let export = repo("shared/skill/tests/fixtures/scheduling-agent.draft.skill.json");
     let (code, stdout, stderr) = run(&["skill", "put", &export, "--name", "scheduling-agent"]);
     assert_eq!(code, Some(0), "{stderr}");
-    let line = stdout
-        .lines()
-        .find(|line| line.contains("connection `gcal-mcp` is mapped to no MCP server"))
-        .unwrap_or_else(|| panic!("{stdout}"));
+    // The one warning to act on comes first, not after the kept fields.
+    let line = stdout.lines().next().unwrap_or_default();
+    assert!(
+        line.contains("connection `gcal-mcp` is mapped to no MCP server"),
+        "{stdout}"
+    );
     assert!(
         line.starts_with(&format!("{export}:")) && line.contains(": warning: "),
         "{line}"
@@ -479,5 +481,89 @@ pub(super) fn every_builder_export_puts_unchanged_and_shows_its_standings() {
     assert!(
         mapped.contains("adas connector put sw-developer-tools"),
         "{mapped}"
+    );
+}
+
+/// What a person reads first is what to fix: the Builder's bookkeeping is one
+/// line (each with `--verbose`), a solution given as a skill says what it is,
+/// and `adas solution validate` checks a solution and its skills' files
+/// offline — the contracts its consumer must keep at their line:col.
+#[test]
+pub(super) fn diagnostics_read_in_order_and_solutions_validate_offline() {
+    let agent = repo("shared/skill/tests/fixtures/scheduling-agent.draft.skill.json");
+    let gateway = repo("shared/skill/tests/fixtures/identity-gateway.draft.skill.json");
+    let solution = repo("shared/skill/tests/fixtures/scheduling-assistant.solution.json");
+    let output = adas(&["skill", "validate", &agent]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines
+            .last()
+            .is_some_and(|line| line.contains("Builder bookkeeping field(s) kept")
+                && line.contains("created_at")),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("is the Builder's own bookkeeping"),
+        "{stdout}"
+    );
+    // Clauses kept but not used are each still named.
+    assert!(stdout.contains("`engine.autonomy` is kept"), "{stdout}");
+    let verbose = adas(&["skill", "validate", "--verbose", &agent]);
+    let (stdout, _) = text(&verbose);
+    assert!(
+        stdout.contains("`created_at` is the Builder's own bookkeeping"),
+        "{stdout}"
+    );
+
+    let output = adas(&["skill", "validate", &solution]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stdout.contains("adas solution validate"), "{stdout}");
+
+    let output = adas(&["solution", "validate", &solution, &gateway, &agent]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stderr.contains(&format!("{solution}: 0 error(s)")),
+        "{stderr}"
+    );
+
+    // The worker without the grant its contract requires: refused offline,
+    // at the contract's line:col.
+    let dir = scratch_dir("cli-solution-validate");
+    let weakened = dir.join("scheduling-agent.json");
+    std::fs::write(
+        &weakened,
+        std::fs::read_to_string(&agent)
+            .unwrap()
+            .replace("\"requires_grants\"", "\"requires_nothing\""),
+    )
+    .unwrap();
+    let output = adas(&[
+        "solution",
+        "validate",
+        &solution,
+        weakened.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    let broken = stdout
+        .lines()
+        .find(|line| line.contains("without requiring the grant `sched.user_id`"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        broken.starts_with(&format!("{solution}:")) && broken.contains(": error: "),
+        "{broken}"
+    );
+    // A file that is none of the solution's skills is said so.
+    let stranger = repo("shared/skill/tests/fixtures/order-support.example.skill.json");
+    let output = adas(&["solution", "validate", &solution, &stranger]);
+    let (stdout, _) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("is none of the solution's `skills`"),
+        "{stdout}"
     );
 }

@@ -149,6 +149,24 @@ impl Suite {
         SkillRegistryServiceClient::new(self.channel(Some(who)).await)
     }
 
+    /// `tool` of skill `slag` as ResolveTools lists it to `who`.
+    pub async fn resolved_tool(&self, who: &str, slag: &str, tool: &str) -> pb::ToolSpec {
+        let resolved = self
+            .registry(who)
+            .await
+            .resolve_tools(pb::ResolveToolsRequest {
+                skill: format!("skills/{slag}"),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        resolved
+            .tools
+            .into_iter()
+            .find(|listed| listed.name == tool)
+            .unwrap_or_else(|| panic!("{slag} lists no {tool}"))
+    }
+
     /// Replaces skill `slag` (as root, with its current etag) by what `edit`
     /// makes of its source.
     pub async fn edit_skill(&self, slag: &str, edit: impl FnOnce(&str) -> String) {

@@ -150,6 +150,15 @@ impl SkillRegistryService for SkillRegistry {
         answer
             .diagnostics
             .extend(self.unmapped_connections(&tenant, &skill).await?);
+        // An unmapped connection is a fix to make: read before what is kept.
+        answer.diagnostics.sort_by_key(|d| {
+            (
+                d.severity,
+                adas_skill::diagnostics::reading_rank(&d.code),
+                d.line,
+                d.column,
+            )
+        });
         Ok(adas_runtime::reply(answer))
     }
 
@@ -509,19 +518,18 @@ impl SkillRegistryService for SkillRegistry {
             // Each contract is a promise the consumer's own access policy
             // keeps: checked now against the skills that exist (and again
             // when a job starts on the solution).
-            for (index, contract) in solution.security_contracts.iter().enumerate() {
-                let Ok(skill) = self.skill(&tenant, &contract.consumer).await else {
-                    continue;
-                };
-                for broken in solution.broken_contracts(&contract.consumer, &skill.skill) {
-                    let path = format!("security_contracts[{index}]");
-                    loaded.diagnostics.push(adas_skill::Diagnostic::error(
-                        &path,
-                        at(&path),
-                        adas_skill::diagnostics::codes::INVALID_VALUE,
-                        broken,
-                    ));
+            let mut consumers = std::collections::HashMap::new();
+            for contract in &solution.security_contracts {
+                if let Ok(skill) = self.skill(&tenant, &contract.consumer).await {
+                    consumers.insert(contract.consumer.clone(), skill);
                 }
+            }
+            if let Some(positions) = &positions {
+                loaded
+                    .diagnostics
+                    .extend(solution.contract_diagnostics(positions, |slag| {
+                        consumers.get(slag).map(|skill| &skill.skill)
+                    }));
             }
         }
         if loaded.has_errors() {

@@ -58,6 +58,9 @@ pub mod codes {
     pub const UNSAFE_NAME: &str = "unsafe_name";
     /// A field the runtime keeps but does not use.
     pub const UNUSED_FIELD: &str = "unused_field";
+    /// The Skill Builder's own bookkeeping (`created_at`, `*_resolved`,
+    /// `mock_status`, …): kept, never a clause of the skill.
+    pub const BUILDER_FIELD: &str = "builder_field";
     /// A workflow trigger naming no intent.
     pub const UNKNOWN_INTENT: &str = "unknown_intent";
     /// A `${NAME}` the catalog has no value for, or an unterminated `${`.
@@ -135,6 +138,15 @@ impl Diagnostic {
         self.severity == Severity::Error
     }
 
+    /// Where a reader finds it (see [`reading_order`]).
+    pub fn reading_order(&self) -> (u8, u8, u32, u32) {
+        let severity = match self.severity {
+            Severity::Error => 0,
+            Severity::Warning => 1,
+        };
+        (severity, reading_rank(self.code), self.line, self.column)
+    }
+
     /// `file:line:col: severity: message`.
     pub fn render(&self, file: &str) -> String {
         let location = if self.path.is_empty() {
@@ -146,5 +158,17 @@ impl Diagnostic {
             "{file}:{}:{}: {}: {}{location}",
             self.line, self.column, self.severity, self.message
         )
+    }
+}
+
+/// How far down a reader should find a diagnostic of `code`, after its
+/// severity: what asks for a fix first, then clauses kept but not used, then
+/// the Builder's own bookkeeping — so the one warning a person must act on
+/// is never the last of twenty.
+pub fn reading_rank(code: &str) -> u8 {
+    match code {
+        codes::UNUSED_FIELD => 1,
+        codes::BUILDER_FIELD => 2,
+        _ => 0,
     }
 }

@@ -124,6 +124,17 @@ impl LoadedSolution {
     }
 }
 
+/// Whether a document is a solution — several `skills` with the handoffs,
+/// grants, routing or contracts between them — rather than one skill.
+pub fn is_solution(value: &serde_json::Value) -> bool {
+    value.get("skills").is_some_and(serde_json::Value::is_array)
+        && ["handoffs", "grants", "routing", "security_contracts"]
+            .iter()
+            .any(|key| value.get(key).is_some())
+        && value.get("tools").is_none()
+        && value.get("intents").is_none()
+}
+
 /// Loads and validates a solution document (JSON or YAML).
 pub fn load(source: &str, format: Format) -> LoadedSolution {
     let document = match document::parse(source, format) {
@@ -311,6 +322,45 @@ impl Solution {
         self.handoffs
             .iter()
             .filter(move |handoff| handoff.from == skill)
+    }
+
+    /// Which of the solution's skills a document is: the one its `id`
+    /// names, else the one its file's name does (a Builder export's id
+    /// may be `skill_scheduling-agent` for the member `scheduling-agent`).
+    pub fn member<'a>(&'a self, id: &str, file_slag: &str) -> Option<&'a str> {
+        [id, file_slag].into_iter().find_map(|candidate| {
+            self.skills
+                .iter()
+                .find(|skill| !candidate.is_empty() && skill.id == candidate)
+                .map(|skill| skill.id.as_str())
+        })
+    }
+
+    /// An error at each security contract its consumer breaks, at the
+    /// contract's line:col — the one check `PutSolution` makes with the
+    /// stored skills and `adas solution validate` with the files given.
+    /// `skill` finds a consumer by its slag; one not found is not checked.
+    pub fn contract_diagnostics<'a>(
+        &self,
+        positions: &document::Positions,
+        skill: impl Fn(&str) -> Option<&'a Skill>,
+    ) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for (index, contract) in self.security_contracts.iter().enumerate() {
+            let Some(consumer) = skill(&contract.consumer) else {
+                continue;
+            };
+            let path = format!("security_contracts[{index}]");
+            for broken in self.broken_contracts(&contract.consumer, consumer) {
+                out.push(Diagnostic::error(
+                    &path,
+                    positions.find(&path),
+                    codes::INVALID_VALUE,
+                    broken,
+                ));
+            }
+        }
+        out
     }
 
     /// The contracts `skill`'s access policy breaks: each names a tool and

@@ -77,6 +77,14 @@ impl Loaded {
         }
     }
 
+    /// A parsed document that is no skill, for one reason.
+    fn refused_as(document: Document, diagnostic: Diagnostic) -> Self {
+        Self {
+            document: Some(document),
+            ..Self::refused(vec![diagnostic])
+        }
+    }
+
     /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
@@ -88,13 +96,7 @@ pub fn load(source: &str, format: Format) -> Loaded {
     let document = match document::parse(source, format) {
         Ok(document) => document,
         Err(diagnostic) => {
-            return Loaded {
-                document: None,
-                skill: None,
-                diagnostics: vec![*diagnostic],
-                compiled: None,
-                engine: None,
-            };
+            return Loaded::refused(vec![*diagnostic]);
         }
     };
     let positions = document.positions.clone();
@@ -105,13 +107,17 @@ pub fn load(source: &str, format: Format) -> Loaded {
             codes::INVALID_TYPE,
             "a skill is a mapping of fields",
         );
-        return Loaded {
-            document: Some(document),
-            skill: None,
-            diagnostics: vec![diagnostic],
-            compiled: None,
-            engine: None,
-        };
+        return Loaded::refused_as(document, diagnostic);
+    }
+    if crate::solution::is_solution(&document.value) {
+        // Read as a skill it would be three missing fields: say what it is.
+        let diagnostic = Diagnostic::error(
+            "",
+            positions.find(""),
+            codes::INVALID_VALUE,
+            "this document is a solution (its skills, the grants and handoffs between them), not a skill: check it with `adas solution validate FILE [SKILL FILES…]`, store it with `adas solution put FILE`",
+        );
+        return Loaded::refused_as(document, diagnostic);
     }
     let mut skill: Skill = match serde_path_to_error::deserialize(&document.value) {
         Ok(skill) => skill,
@@ -123,13 +129,7 @@ pub fn load(source: &str, format: Format) -> Loaded {
                 codes::INVALID_TYPE,
                 format!("`{path}`: {}", error.inner()),
             );
-            return Loaded {
-                document: Some(document),
-                skill: None,
-                diagnostics: vec![diagnostic],
-                compiled: None,
-                engine: None,
-            };
+            return Loaded::refused_as(document, diagnostic);
         }
     };
 
@@ -145,12 +145,7 @@ pub fn load(source: &str, format: Format) -> Loaded {
     unused_fields(&document.value, &positions, &mut checker.diagnostics);
 
     let mut diagnostics = checker.diagnostics;
-    diagnostics.sort_by(|a, b| {
-        a.severity
-            .cmp(&b.severity)
-            .then(a.line.cmp(&b.line))
-            .then(a.column.cmp(&b.column))
-    });
+    diagnostics.sort_by_key(Diagnostic::reading_order);
     let has_errors = diagnostics.iter().any(Diagnostic::is_error);
     let (compiled, engine) = if has_errors {
         (None, None)

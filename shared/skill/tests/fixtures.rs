@@ -65,10 +65,26 @@ fn identity_gateway_json_draft_loads_with_warnings() {
         .filter(|d| d.code == codes::UNUSED_FIELD)
         .map(|d| d.path.as_str())
         .collect();
+    let bookkeeping: Vec<&str> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == codes::BUILDER_FIELD)
+        .map(|d| d.path.as_str())
+        .collect();
     assert!(
-        unused.contains(&"conversation"),
-        "the Builder's bookkeeping is reported as unused: {unused:?}"
+        bookkeeping.contains(&"conversation") && bookkeeping.contains(&"created_at"),
+        "the Builder's bookkeeping is told apart: {bookkeeping:?}"
     );
+    // Clauses kept but not used are still each named: never silently kept.
+    assert!(unused.contains(&"engine.autonomy"), "{unused:?}");
+    // What a person must act on first, the clauses kept next, the Builder's
+    // bookkeeping last.
+    let ranks: Vec<u8> = loaded
+        .diagnostics
+        .iter()
+        .map(|d| adas_skill::diagnostics::reading_rank(d.code))
+        .collect();
+    assert!(ranks.is_sorted(), "{:?}", loaded.diagnostics);
     // The control clauses are enforced, so never reported as kept.
     for field in [
         "grant_mappings",
@@ -534,5 +550,20 @@ fn the_scheduling_solution_loads_and_its_worker_keeps_its_contract() {
     assert_eq!(
         solution.broken_contracts("scheduling-agent", &loose).len(),
         5
+    );
+}
+
+#[test]
+fn a_solution_read_as_a_skill_says_what_it_is() {
+    let (source, name) = fixture("scheduling-assistant.solution.json");
+    let loaded = load_detected(&source, Some(&name));
+    // One error that names the command for it, not three missing fields.
+    assert_eq!(loaded.diagnostics.len(), 1, "{:?}", loaded.diagnostics);
+    assert!(
+        loaded.diagnostics[0]
+            .message
+            .contains("`adas solution validate FILE"),
+        "{}",
+        loaded.diagnostics[0].message
     );
 }

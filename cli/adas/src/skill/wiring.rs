@@ -106,6 +106,22 @@ pub(super) async fn connector(
 /// `adas solution`: skills of your tenant working as one agent.
 #[derive(Debug, Subcommand)]
 pub enum SolutionCommand {
+    /// Check a solution offline: its structure, grants and handoffs, and —
+    /// for the skills whose files are given — each skill, that it is one of
+    /// the solution's, and the security contracts it must keep. Exits 1 on
+    /// an error.
+    Validate {
+        /// The solution document (`*.solution.json` or YAML).
+        file: PathBuf,
+        /// Its skills' files (each matched by its `id`, else its file name).
+        skills: Vec<PathBuf>,
+        /// List each of the Builder's bookkeeping fields.
+        #[arg(long)]
+        verbose: bool,
+        /// Value of `${ADAS_DEMO_MCP_URL}` (the variables a server expands).
+        #[arg(long, env = "ADAS_DEMO_MCP_URL", default_value = DEFAULT_DEMO_MCP_URL)]
+        demo_mcp_url: String,
+    },
     /// Validate and store a solution document (PutSolution, admin).
     Put {
         /// The document (`*.solution.json` or YAML).
@@ -171,7 +187,9 @@ pub(super) async fn solution(
         )
     };
     let one = match command {
-        SolutionCommand::Test { .. } => unreachable!("runs on its own"),
+        SolutionCommand::Test { .. } | SolutionCommand::Validate { .. } => {
+            unreachable!("runs on its own")
+        }
         SolutionCommand::Put { file, name, etag } => {
             let path = file.display().to_string();
             let source = std::fs::read_to_string(&file)

@@ -197,13 +197,47 @@ pub(super) fn unused_fields(
         } else {
             String::new()
         };
+        let (code, what) = if is_bookkeeping(&pattern) {
+            (codes::BUILDER_FIELD, "the Builder's own bookkeeping")
+        } else {
+            (codes::UNUSED_FIELD, "kept but not used by the runtime")
+        };
         diagnostics.push(Diagnostic::warning(
             &first_path,
             positions.find(&first_path),
-            codes::UNUSED_FIELD,
-            format!("`{pattern}` is kept but not used by the runtime{times}"),
+            code,
+            format!("`{pattern}` is {what}{times}"),
         ));
     }
+}
+
+/// The Skill Builder's records about its own work — when, which phase, what
+/// it resolved, its mocks' and ids' states, its chat — never a clause of the
+/// skill, so never something a reader must weigh.
+fn is_bookkeeping(pattern: &str) -> bool {
+    const TOP: &[&str] = &[
+        "phase",
+        "solution_id",
+        "original_skill_id",
+        "created_at",
+        "updated_at",
+        "conversation",
+        "validation",
+        "lastExportedAt",
+        "lastExportType",
+        "bootstrap_tools",
+        "linked_skills",
+    ];
+    let last = pattern
+        .rsplit('.')
+        .next()
+        .unwrap_or(pattern)
+        .trim_end_matches("[*]");
+    TOP.contains(&pattern)
+        || last.starts_with('_')
+        || last.ends_with("_resolved")
+        || last.ends_with("_status")
+        || matches!(last, "created_at" | "updated_at")
 }
 
 pub(super) fn walk(
