@@ -72,6 +72,15 @@ impl Failure {
         }
     }
 
+    /// Exit 6: the thing is not in a state for this (decided here, as the
+    /// server would have: FAILED_PRECONDITION).
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Self {
+            exit: Exit::Conflict,
+            message: message.into(),
+        }
+    }
+
     /// Exit 2.
     pub fn usage(message: impl Into<String>) -> Self {
         Self {

@@ -86,6 +86,9 @@ pub enum JobCommand {
         /// Oldest first (one skill only).
         #[arg(long, requires = "slag")]
         oldest_first: bool,
+        /// Go on where an earlier listing stopped (the token it printed).
+        #[arg(long)]
+        page_token: Option<String>,
     },
     /// Stream a job's events until it ends.
     Watch {
@@ -186,6 +189,14 @@ fn finish(result: Result<(), Failure>) -> ExitCode {
     }
 }
 
+/// A job asked for what it does not wait for: not in a state for this
+/// (exit 6, as `cancel` of an ended job), with how to see its state.
+fn not_waiting(job: &str, what: &str) -> Failure {
+    Failure::conflict(format!(
+        "{job} is not waiting for {what}: `adas job get {job}` shows its state"
+    ))
+}
+
 /// A refused call as a failure with its exit code.
 pub(crate) fn status_text(status: tonic::Status) -> Failure {
     Failure::from_status(&status)
@@ -276,6 +287,25 @@ fn print_job(job: &pb::Job) {
         for field in &waiting.fields {
             out(&format!("  field: {} ({})", field.name, field.r#type));
         }
+        if let Some(approval) = &waiting.approval {
+            // The exact call a decision applies to, and who decides.
+            let arguments = approval
+                .arguments
+                .as_ref()
+                .map(adas_runtime::convert::struct_to_json)
+                .unwrap_or_default();
+            out(&format!(
+                "  call: {}({}) — approver: {}, when {}",
+                approval.tool,
+                arguments
+                    .iter()
+                    .map(|(key, value)| format!("{key}={value}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                approval.approver,
+                approval.condition
+            ));
+        }
     }
     if let Some(result) = &job.result {
         out(&format!("reply: {}", result.reply));
@@ -345,10 +375,11 @@ pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
                 since,
                 limit,
                 oldest_first,
+                page_token,
             } => {
                 let mut orchestrator = connect(client).await?.orchestrator;
                 let mut listed = Vec::new();
-                let mut page_token = String::new();
+                let mut page_token = page_token.unwrap_or_default();
                 let limit = if limit == 0 { usize::MAX } else { limit };
                 while listed.len() < limit {
                     let page = orchestrator
@@ -374,13 +405,15 @@ pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
                         .map_err(status_text)?
                         .into_inner();
                     listed.extend(page.jobs);
-                    if page.next_page_token.is_empty() {
+                    // Each page asks for no more than is left: the token
+                    // goes on right after the last job shown.
+                    page_token = page.next_page_token;
+                    if page_token.is_empty() {
                         break;
                     }
-                    page_token = page.next_page_token;
                 }
                 listed.truncate(limit);
-                print_jobs(&listed, output)?;
+                print_jobs(&listed, &page_token, output)?;
             }
             JobCommand::Watch { name } => {
                 let mut stream = connect(client)
@@ -420,7 +453,7 @@ pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
                 let correlation_id = current_ask(&mut clients, &name)
                     .await?
                     .map(|waiting| waiting.correlation_id)
-                    .ok_or("the job is not waiting for input")?;
+                    .ok_or_else(|| not_waiting(&name, "input"))?;
                 let fields = fields
                     .into_iter()
                     .map(|(key, value)| {
@@ -454,8 +487,9 @@ pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
                 let mut clients = connect(client).await?;
                 let correlation_id = current_ask(&mut clients, &name)
                     .await?
+                    .filter(|waiting| waiting.approval.is_some())
                     .map(|waiting| waiting.correlation_id)
-                    .ok_or("the job is not waiting for an approval")?;
+                    .ok_or_else(|| not_waiting(&name, "an approval"))?;
                 let decision = if reject {
                     pb::ApprovalDecision::Reject
                 } else {

@@ -152,7 +152,37 @@ fn against_a_suite_a_bare_address_works_and_not_found_is_3() {
         .collect();
     assert_eq!(names, [second.as_str(), first.as_str()], "{stdout}");
     let output = adas(&["job", "list", "--limit", "1", "--server", &bare]);
-    assert_eq!(text(&output).0.lines().count(), 1);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(stdout.lines().count(), 1);
+    // It says when there is more, and how to go on from there.
+    let token = stderr
+        .split("--page-token ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{stderr}"))
+        .trim()
+        .to_owned();
+    let output = adas(&[
+        "job",
+        "list",
+        "--limit",
+        "1",
+        "--page-token",
+        &token,
+        "--server",
+        &bare,
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert!(stdout.starts_with(first.as_str()), "{stdout}");
+    assert!(!stderr.contains("--page-token"), "the last page: {stderr}");
+    let output = adas(&[
+        "job", "list", "--limit", "1", "-o", "json", "--server", &bare,
+    ]);
+    let listed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(listed["jobs"].as_array().map(Vec::len), Some(1), "{listed}");
+    assert!(listed["nextPageToken"].is_string(), "{listed}");
+    // An unknown skill is not found, not an empty list.
+    let output = adas(&["job", "list", "no-such-skill", "--server", &bare]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output).1);
     let output = adas(&["job", "list", "--since", "1h", "--server", &bare]);
     assert_eq!(text(&output).0.lines().count(), 2);
     let output = adas(&[
@@ -208,6 +238,54 @@ fn against_a_suite_a_bare_address_works_and_not_found_is_3() {
     assert!(
         job["iterationBudget"].is_number(),
         "int32 stays a number: {job}"
+    );
+
+    // `job get` shows the exact call an approval is for, and who decides.
+    let output = adas(&[
+        "job",
+        "start",
+        "cs-tier-1",
+        "refund $700 for order ORD-1",
+        "--server",
+        &bare,
+    ]);
+    let refund = text(&output).0.trim().to_owned();
+    let mut shown = String::new();
+    for _ in 0..500 {
+        shown = text(&adas(&["job", "get", &refund, "--server", &bare])).0;
+        if shown.contains("call: ") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(
+        shown.contains("call: process_refund(") && shown.contains("approver: supervisor"),
+        "{shown}"
+    );
+
+    // Not in a state for this is 6, whether the server or the CLI sees it:
+    // a job that waits for input is approved; an ended job is answered or
+    // approved (a second cancel is the first's retry: done).
+    let output = adas(&["job", "approve", &first, "--server", &bare]);
+    assert_eq!(output.status.code(), Some(6), "{}", text(&output).1);
+    let output = adas(&["job", "cancel", &first, "--server", &bare]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output).1);
+    for args in [
+        vec!["job", "answer", first.as_str(), "order_id=ORD-1"],
+        vec!["job", "approve", first.as_str()],
+    ] {
+        let mut args = args.clone();
+        args.extend(["--server", &bare]);
+        let output = adas(&args);
+        let (_, stderr) = text(&output);
+        assert_eq!(output.status.code(), Some(6), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    }
+    let output = adas(&["job", "answer", &first, "order_id=ORD-1", "--server", &bare]);
+    assert!(
+        text(&output).1.contains("`adas job get"),
+        "the fix: {}",
+        text(&output).1
     );
 }
 

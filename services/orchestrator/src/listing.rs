@@ -104,6 +104,38 @@ impl Orchestrator {
             .into_iter()
             .collect()
     }
+
+    /// NOT_FOUND for a list of `slag`'s jobs that found none when `tenant`
+    /// has no such skill and no template of that name — an empty list of a
+    /// typo would read as "no jobs". A deleted skill's kept jobs still list.
+    pub(crate) async fn unknown_skill(
+        &self,
+        tenant: &str,
+        slag: &str,
+    ) -> Option<adas_skill::SkillError> {
+        let catalog = self.catalog.clone();
+        let (tenant, slag) = (tenant.to_owned(), slag.to_owned());
+        tokio::task::spawn_blocking(move || {
+            let catalog = catalog.for_tenant(&tenant).ok()?;
+            let known = catalog.list().unwrap_or_default();
+            let templates: Vec<String> = catalog
+                .templates()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|template| template.slag)
+                .collect();
+            (!known.contains(&slag) && !templates.contains(&slag)).then_some(
+                adas_skill::SkillError::UnknownSkill {
+                    slag,
+                    known,
+                    templates,
+                },
+            )
+        })
+        .await
+        .ok()
+        .flatten()
+    }
 }
 
 /// The slags of `tenant`'s skills, or of every tenant's (`None`).

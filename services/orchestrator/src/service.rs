@@ -482,6 +482,13 @@ impl OrchestratorService for Orchestrator {
             };
             (stored, token)
         };
+        if stored.is_empty()
+            && request.page_token.is_empty()
+            && let Some(slag) = &query.slag
+            && let Some(unknown) = self.unknown_skill(&principal.tenant, slag).await
+        {
+            return Err(OrchestratorError::from(unknown).into());
+        }
         Ok(adas_runtime::reply(pb::ListJobsResponse {
             jobs: stored.iter().map(adas_wire::job).collect(),
             next_page_token,

@@ -48,11 +48,7 @@ pub fn draft(
         results.insert(tool.clone(), output.clone());
     }
     // The answer is what the tools returned, not the contract's field names.
-    let labelled: Vec<(String, Json)> = outputs
-        .iter()
-        .filter(|(tool, _)| !tool.starts_with("sys."))
-        .map(|(tool, output)| (certainty::tool_label(skill, tool), output.clone()))
-        .collect();
+    let labelled = answer_first(skill, &outputs);
     let intent_id = record
         .intent
         .as_ref()
@@ -87,6 +83,32 @@ pub fn draft(
         },
         outputs,
     }
+}
+
+/// The calls' outputs as the reply tells them: what the request did first;
+/// a workflow's reads before it (the order's status before its refund) after
+/// it, as context — nobody asked for them.
+fn answer_first(skill: &OperationalSkill, outputs: &[(String, Json)]) -> Vec<(String, Json)> {
+    let told: Vec<(&String, &Json)> = outputs
+        .iter()
+        .filter(|(tool, _)| !tool.starts_with("sys."))
+        .map(|(tool, output)| (tool, output))
+        .collect();
+    let acted = |tool: &str| certainty::side_effecting(skill, tool, None);
+    let context =
+        told.iter().any(|(tool, _)| acted(tool)) && told.iter().any(|(tool, _)| !acted(tool));
+    let (done, read): (Vec<_>, Vec<_>) = told
+        .into_iter()
+        .partition(|(tool, _)| acted(tool) || !context);
+    done.into_iter()
+        .map(|(tool, output)| (certainty::tool_label(skill, tool), output.clone()))
+        .chain(read.into_iter().map(|(tool, output)| {
+            (
+                format!("(for context) {}", certainty::tool_label(skill, tool)),
+                output.clone(),
+            )
+        }))
+        .collect()
 }
 
 /// Why the draft failed, for a replan — `None` when it passed or the
@@ -228,6 +250,34 @@ mod tests {
             json!({"delivered": true, "text": "I can help with: orders."}),
         )];
         draft(&skill, &record, spoken).ask.reply
+    }
+
+    #[test]
+    fn what_was_asked_is_told_first_and_the_reads_before_it_as_context() {
+        let source = "problem: {statement: Desk}\nintents: {supported: [{id: refund, examples: [refund]}]}\ntools:\n  - {name: check_order_status, description: Look up an order, read_only: true}\n  - {name: process_refund, description: Refund an order}\n";
+        let skill = OperationalSkill::from_source("desk", source).expect("the skill loads");
+        let record = JobRecord::queued("j1".into(), &skill, "refund".into(), ("t", "o"));
+        let outputs = vec![
+            (
+                "check_order_status".to_owned(),
+                json!({"status": "delivered"}),
+            ),
+            (
+                "process_refund".to_owned(),
+                json!({"refund_id": "RF-1", "amount": 700.0}),
+            ),
+        ];
+        let reply = draft(&skill, &record, outputs).ask.reply;
+        let lines: Vec<&str> = reply.lines().collect();
+        assert!(lines[0].starts_with("Refund an order"), "{reply}");
+        assert!(
+            lines[0].contains("700") && !lines[0].contains("700.0"),
+            "{reply}"
+        );
+        assert!(
+            lines[1].starts_with("(for context) Look up an order"),
+            "{reply}"
+        );
     }
 
     #[test]

@@ -221,8 +221,9 @@ pub fn gate(
             .then(|| confirmation(skill, record, call, word.reason.clone())),
         Verdict::RequireApproval => {
             let prompt = format!(
-                "Approval required from {}: {} ({tool})",
-                word.approver, word.reason
+                "Approval required from {} for {tool}: {}",
+                word.approver,
+                why_approval(&word.reason)
             );
             let stamp = now();
             let waiting = Waiting {
@@ -262,6 +263,16 @@ pub fn unaccepted(tool: &str, reason: String) -> Transition {
         reason.clone(),
         Event::denied(tool, "tool definition not accepted", reason),
     )
+}
+
+/// The gate's reason without the words the prompt already says
+/// ("approval required: amount > 500" → "amount > 500"): said once.
+fn why_approval(reason: &str) -> &str {
+    let lower = reason.to_ascii_lowercase();
+    ["approval required: ", "approval required "]
+        .iter()
+        .find(|prefix| lower.starts_with(*prefix))
+        .map_or(reason, |prefix| &reason[prefix.len()..])
 }
 
 #[cfg(test)]

@@ -49,7 +49,19 @@ fn render(value: &Json) -> String {
             .map(|(key, value)| format!("{}: {}", key.replace('_', " "), render(value)))
             .collect::<Vec<_>>()
             .join("; "),
+        Json::Number(number) => figure(number),
         other => other.to_string(),
+    }
+}
+
+/// A number as people write it: `700`, not `700.0` (a whole float is shown
+/// whole; any other number as JSON writes it).
+fn figure(number: &serde_json::Number) -> String {
+    match number.as_f64() {
+        Some(value) if number.is_f64() && value.fract() == 0.0 && value.abs() < 1e15 => {
+            format!("{value:.0}")
+        }
+        _ => number.to_string(),
     }
 }
 
@@ -239,4 +251,17 @@ pub fn polish(persona: &str, reply: &str, results: &Map<String, Json>, waited: b
         lines.push(format!("- {label}: {}", render(value)));
     }
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_read_as_written() {
+        assert_eq!(render(&serde_json::json!(700.0)), "700");
+        assert_eq!(render(&serde_json::json!(49.99)), "49.99");
+        assert_eq!(render(&serde_json::json!(3)), "3");
+        assert_eq!(render(&serde_json::json!({"amount": 700.0})), "amount: 700");
+    }
 }

@@ -91,9 +91,9 @@ pub fn since(text: &str) -> Result<prost_types::Timestamp, String> {
     })
 }
 
-/// Prints `jobs`: a line each, a table, or an array of the proto3 JSON
-/// mapping of each.
-pub fn print_jobs(jobs: &[pb::Job], output: Format) -> Result<(), Failure> {
+/// Prints `jobs`: a line each or a table (and, on stderr, how to go on when
+/// more remain), or the proto3 JSON mapping of a ListJobsResponse.
+pub fn print_jobs(jobs: &[pb::Job], next_page_token: &str, output: Format) -> Result<(), Failure> {
     match output {
         Format::Table => {
             let rows: Vec<Vec<String>> = jobs.iter().map(job_row).collect();
@@ -113,12 +113,21 @@ pub fn print_jobs(jobs: &[pb::Job], output: Format) -> Result<(), Failure> {
             }
         }
         Format::Json | Format::Yaml => {
-            let values = jobs
-                .iter()
-                .map(|job| to_json(job, "adas.v1.Job"))
-                .collect::<Result<Vec<_>, _>>()?;
-            print_value(&serde_json::Value::Array(values), output);
+            // ListJobsResponse as proto3 JSON: the jobs, and the token when
+            // more remain.
+            let listed = pb::ListJobsResponse {
+                jobs: jobs.to_vec(),
+                next_page_token: next_page_token.to_owned(),
+            };
+            print_value(&to_json(&listed, "adas.v1.ListJobsResponse")?, output);
+            return Ok(());
         }
+    }
+    if !next_page_token.is_empty() {
+        eprintln!(
+            "{} shown; more remain: the same command with --page-token {next_page_token}",
+            jobs.len()
+        );
     }
     Ok(())
 }

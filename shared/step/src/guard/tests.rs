@@ -299,3 +299,19 @@ fn an_unaccepted_definition_fails_the_job() {
         json!({"tool": "refund", "rule": "tool definition not accepted"})
     );
 }
+
+#[test]
+fn an_approval_prompt_says_it_once() {
+    assert_eq!(
+        super::why_approval("approval required: amount > 500"),
+        "amount > 500"
+    );
+    assert_eq!(
+        super::why_approval("Approval required when action == 'delete'"),
+        "when action == 'delete'"
+    );
+    assert_eq!(
+        super::why_approval("Refunds over $500"),
+        "Refunds over $500"
+    );
+}
