@@ -509,7 +509,7 @@ pub(super) fn diagnostics_read_in_order_and_solutions_validate_offline() {
         "{stdout}"
     );
     // Clauses kept but not used are each still named.
-    assert!(stdout.contains("`engine.autonomy` is kept"), "{stdout}");
+    assert!(stdout.contains("`engine.hlr` is kept"), "{stdout}");
     let verbose = adas(&["skill", "validate", "--verbose", &agent]);
     let (stdout, _) = text(&verbose);
     assert!(

@@ -375,3 +375,54 @@ pub(super) async fn the_owners_confirmation_pays_for_one_execution() {
     assert_eq!(done.status, pb::JobStatus::Completed as i32, "{done:?}");
     assert_eq!(suite.executed("process_refund").len(), 2);
 }
+
+/// `engine.rv2.iteration_timeout_ms` is a limit on each call of the skill's
+/// jobs: a tool server slower than it fails the job, said plainly, instead
+/// of holding it for the deployment's whole call timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_skills_own_call_limit_holds() {
+    let listen = format!("127.0.0.1:{}", adas_testkit::free_port());
+    let scratch = scratch_dir("ctl-call-limit");
+    let mut slow = demo_server(
+        &listen,
+        &scratch.join("slow-executions.jsonl"),
+        &["--delay-ms", "60000"],
+    );
+    let suite = Suite::start_with("ctl-call-limit", &["--mcp-allow", &listen]);
+    let template =
+        std::fs::read_to_string(adas_testkit::templates_dir().join("cs-tier-1.yaml")).unwrap();
+    let source = template
+        .replace("${ADAS_DEMO_MCP_URL}", &format!("http://{listen}/mcp"))
+        .replace(
+            "\nengine:\n",
+            "\nengine:\n  rv2: {iteration_timeout_ms: 300}\n",
+        );
+    assert!(source.contains("iteration_timeout_ms: 300"));
+    suite
+        .registry("root")
+        .await
+        .put_skill(pb::PutSkillRequest {
+            name: "skills/limited".into(),
+            source,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let job = suite
+        .jobs("alice")
+        .await
+        .start_job(pb::StartJobRequest {
+            skill: "skills/limited".into(),
+            program: r#"check_order_status(order_id="ORD-1")"#.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let done = suite.settle("alice", &job.name).await;
+    assert_eq!(done.status, pb::JobStatus::Failed as i32, "{done:?}");
+    let error = done.error.map(|error| error.message).unwrap_or_default();
+    assert!(error.contains("within 300 ms"), "{error}");
+    slow.kill().unwrap();
+    slow.wait().unwrap();
+}

@@ -70,11 +70,23 @@ impl Worker {
                         traceparent: Some(&traceparent),
                     };
                     let share = step_out(tenant).await;
-                    let called = tracing::Instrument::instrument(
+                    let calling = tracing::Instrument::instrument(
                         self.mcp.call_tool(&uri, remote, args, meta),
                         call_span,
-                    )
-                    .await;
+                    );
+                    // The skill's own limit on one call (engine.rv2.iteration_timeout_ms),
+                    // within the deployment's.
+                    let called = match skill.engine.call_timeout_ms {
+                        Some(limit) => {
+                            tokio::time::timeout(std::time::Duration::from_millis(limit), calling)
+                                .await
+                                .unwrap_or(Err(McpError::Timeout {
+                                    uri: uri.clone(),
+                                    after_ms: limit,
+                                }))
+                        }
+                        None => calling.await,
+                    };
                     if share.is_some() {
                         drop(share);
                         step_in().await;

@@ -335,13 +335,23 @@ pub fn out_of_domain(skill: &Skill) -> OutOfDomain {
         .as_ref()
         .and_then(|intents| intents.out_of_domain.clone())
         .unwrap_or_default();
+    let mut message = out_of_domain
+        .message
+        .unwrap_or_else(|| "Sorry, I can't help with that.".into())
+        .trim()
+        .to_owned();
+    let elsewhere: Vec<&str> = out_of_domain
+        .suggest_domains
+        .iter()
+        .map(|domain| domain.trim())
+        .filter(|domain| !domain.is_empty())
+        .collect();
+    if !elsewhere.is_empty() {
+        message = format!("{message} You could try: {}.", elsewhere.join(", "));
+    }
     OutOfDomain {
         action: out_of_domain.action.unwrap_or_else(|| "redirect".into()),
-        message: out_of_domain
-            .message
-            .unwrap_or_else(|| "Sorry, I can't help with that.".into())
-            .trim()
-            .to_owned(),
+        message,
     }
 }
 

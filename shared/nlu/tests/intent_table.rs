@@ -416,3 +416,23 @@ tools:
         r#"sys.emitUserMessage(text="I can help you look up a customer by email.")"#
     );
 }
+
+#[test]
+fn the_out_of_domain_answer_names_where_else_to_turn() {
+    let source = "\
+name: x
+intents:
+  supported:
+    - {id: track, examples: [where is my order]}
+  out_of_domain:
+    action: redirect
+    message: I can only help with orders.
+    suggest_domains: [returns desk, billing team]
+tools: []
+";
+    let skill = load(source, Format::Yaml).skill.unwrap();
+    assert_eq!(
+        adas_nlu::detect::out_of_domain(&skill).message,
+        "I can only help with orders. You could try: returns desk, billing team."
+    );
+}

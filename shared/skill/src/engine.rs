@@ -39,6 +39,14 @@ pub struct EngineConfig {
     pub wait_timeout_ms: Option<u64>,
     /// Invalid answers to one ask before the job escalates.
     pub max_invalid_answers: u32,
+    /// Every side effect waits for its user's yes (`engine.autonomy.level:
+    /// supervised`).
+    #[serde(default)]
+    pub confirm_side_effects: bool,
+    /// How long one tool call may take (`engine.rv2.iteration_timeout_ms`);
+    /// `None`: the deployment's limit alone.
+    #[serde(default)]
+    pub call_timeout_ms: Option<u64>,
 }
 
 impl EngineConfig {
@@ -58,6 +66,8 @@ impl EngineConfig {
             identical_call_threshold: 3,
             wait_timeout_ms: None,
             max_invalid_answers: 3,
+            confirm_side_effects: false,
+            call_timeout_ms: None,
         };
         match name {
             "careful" => Self {
@@ -136,6 +146,12 @@ impl EngineConfig {
                 .max_invalid_answers
                 .unwrap_or(base.max_invalid_answers)
                 .max(1),
+            confirm_side_effects: settings
+                .autonomy
+                .as_ref()
+                .and_then(|autonomy| autonomy.level.as_deref())
+                .is_some_and(|level| level.eq_ignore_ascii_case("supervised")),
+            call_timeout_ms: rv2.iteration_timeout_ms.filter(|ms| *ms > 0),
         }
     }
 }

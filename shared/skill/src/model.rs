@@ -207,6 +207,9 @@ pub struct OutOfDomain {
     pub action: Option<String>,
     /// Message to the user.
     pub message: Option<String>,
+    /// Where else the user may turn (desks, teams, skills), named in the
+    /// out-of-domain answer.
+    pub suggest_domains: Vec<String>,
 }
 
 /// A tool.
@@ -519,6 +522,8 @@ pub struct EngineSettings {
     pub wait_timeout_ms: Option<u64>,
     /// Invalid answers to one ask before the job escalates (default 3).
     pub max_invalid_answers: Option<u32>,
+    /// How far the agent acts before its user confirms (Builder form).
+    pub autonomy: Option<AutonomySettings>,
 }
 
 /// `engine.finalization_gate`.
@@ -549,6 +554,19 @@ pub struct Rv2Settings {
     pub max_iterations: Option<u32>,
     /// What happens when the budget runs out.
     pub on_max_iterations: Option<String>,
+    /// How long one tool call of the job may take (ms).
+    pub iteration_timeout_ms: Option<u64>,
+    /// Whether calls may run at once (ADAS runs them one after another).
+    pub allow_parallel_tools: Option<bool>,
+}
+
+/// `engine.autonomy`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AutonomySettings {
+    /// `autonomous` (act within the policy) | `supervised` (the user says
+    /// yes to every side effect first).
+    pub level: Option<String>,
 }
 
 /// `engine.internal_error`.

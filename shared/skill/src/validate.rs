@@ -46,6 +46,10 @@ const CONDITION_ACTIONS: &[&str] = &["deny", "require_approval", "allow", "warn"
 const ON_MAX_ITERATIONS: &[&str] = &["fail", "ask_user", "escalate"];
 /// `engine.loop` values.
 const LOOP_MODES: &[&str] = &["plan", "rv2"];
+
+/// `engine.autonomy.level`: act within the policy, or confirm every side
+/// effect with the user first.
+const AUTONOMY_LEVELS: &[&str] = &["autonomous", "supervised"];
 /// `required_inputs[].input_type` values.
 const INPUT_TYPES: &[&str] = &["text", "choice"];
 
@@ -549,6 +553,40 @@ impl Checker<'_> {
         }
     }
 
+    /// The Builder's engine clauses, each kept with its meaning or refused:
+    /// `autonomy.level`, `rv2.iteration_timeout_ms` (a limit on each call)
+    /// and `rv2.allow_parallel_tools` (a permission: ADAS runs a job's calls
+    /// one after another, which `true` allows too — said, not refused).
+    fn builder_engine(&mut self, settings: &crate::model::EngineSettings) {
+        if let Some(level) = settings
+            .autonomy
+            .as_ref()
+            .and_then(|autonomy| autonomy.level.as_deref())
+        {
+            self.one_of(
+                "engine.autonomy.level",
+                level,
+                AUTONOMY_LEVELS,
+                "autonomy level",
+            );
+        }
+        let Some(rv2) = &settings.rv2 else { return };
+        if rv2.allow_parallel_tools == Some(true) {
+            self.warning(
+                "engine.rv2.allow_parallel_tools",
+                codes::INVALID_VALUE,
+                "ADAS runs a job's calls one after another, each gated on what the last returned: parallel calls are allowed here, never made",
+            );
+        }
+        if rv2.iteration_timeout_ms == Some(0) {
+            self.error(
+                "engine.rv2.iteration_timeout_ms",
+                codes::INVALID_VALUE,
+                "a call cannot be given 0 ms: a positive limit, or leave it out",
+            );
+        }
+    }
+
     fn engine(&mut self, skill: &Skill) {
         match &skill.engine {
             None => {}
@@ -586,6 +624,7 @@ impl Checker<'_> {
                 if let Some(mode) = &settings.loop_mode {
                     self.one_of("engine.loop", mode, LOOP_MODES, "loop");
                 }
+                self.builder_engine(settings);
                 if settings.max_iterations == Some(0) {
                     self.error(
                         "engine.max_iterations",

@@ -76,7 +76,20 @@ fn identity_gateway_json_draft_loads_with_warnings() {
         "the Builder's bookkeeping is told apart: {bookkeeping:?}"
     );
     // Clauses kept but not used are still each named: never silently kept.
-    assert!(unused.contains(&"engine.autonomy"), "{unused:?}");
+    assert!(unused.contains(&"engine.hlr"), "{unused:?}");
+    // The engine clauses it sets are enforced now, not kept.
+    for enforced in [
+        "engine.autonomy",
+        "engine.rv2.iteration_timeout_ms",
+        "engine.rv2.allow_parallel_tools",
+    ] {
+        assert!(!unused.contains(&enforced), "{enforced}: {unused:?}");
+    }
+    let engine = loaded.engine.as_ref().unwrap();
+    assert_eq!(
+        (engine.call_timeout_ms, engine.confirm_side_effects),
+        (Some(30_000), false)
+    );
     // What a person must act on first, the clauses kept next, the Builder's
     // bookkeeping last.
     let ranks: Vec<u8> = loaded
@@ -565,5 +578,44 @@ fn a_solution_read_as_a_skill_says_what_it_is() {
             .contains("`adas solution validate FILE"),
         "{}",
         loaded.diagnostics[0].message
+    );
+}
+
+#[test]
+fn engine_clauses_that_cannot_be_kept_are_refused_at_their_line() {
+    // `allow_parallel_tools: true` allows what is never done: a warning.
+    let source = "problem: {statement: s}\nintents: {supported: [{id: a, examples: [a]}]}\ntools: []\nengine:\n  autonomy: {level: reckless}\n  rv2:\n    allow_parallel_tools: true\n    iteration_timeout_ms: 0\n";
+    let loaded = load(source, Format::Yaml);
+    let errors: Vec<(&str, u32)> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.path.as_str(), d.line))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            ("engine.autonomy.level", 5),
+            ("engine.rv2.iteration_timeout_ms", 8)
+        ]
+    );
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .any(|d| !d.is_error() && d.path == "engine.rv2.allow_parallel_tools" && d.line == 7)
+    );
+    let supervised = load(
+        &source
+            .replace("reckless", "supervised")
+            .replace("true", "false")
+            .replace(": 0", ": 250"),
+        Format::Yaml,
+    );
+    assert!(!supervised.has_errors(), "{:?}", supervised.diagnostics);
+    let engine = supervised.engine.unwrap();
+    assert_eq!(
+        (engine.confirm_side_effects, engine.call_timeout_ms),
+        (true, Some(250))
     );
 }

@@ -147,12 +147,17 @@ pub fn unknown_end(
 
 /// Why a side-effecting call needs the user's yes before it runs: an
 /// argument resting on a guess, an unconfident intent, a tool a model
-/// added to the workflow, or a workflow that asks the user first
-/// (`sys.askUser`). `None`: it may run.
+/// added to the workflow, a workflow that asks the user first
+/// (`sys.askUser`), or a supervised skill (`engine.autonomy.level`).
+/// `None`: it may run.
 pub fn certainty(skill: &OperationalSkill, record: &JobRecord, call: Call<'_>) -> Option<String> {
     certainty::confirmation_needed(record, call.args, call.digest)
         .or_else(|| certainty::unplanned(record, call.tool, call.digest))
         .or_else(|| certainty::asked_first(skill, record, call.tool, call.digest))
+        .or_else(|| {
+            (skill.engine.confirm_side_effects && !certainty::confirmed(record, call.digest))
+                .then(|| "This desk confirms every change with you first".to_owned())
+        })
 }
 
 /// Pauses the job on the user's yes to the exact call, an id picked from

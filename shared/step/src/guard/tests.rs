@@ -315,3 +315,35 @@ fn an_approval_prompt_says_it_once() {
         "Refunds over $500"
     );
 }
+
+#[test]
+fn a_supervised_skill_asks_before_every_side_effect() {
+    let skill = skill("  autonomy: {level: supervised}\n");
+    assert!(skill.engine.confirm_side_effects);
+    let args = args();
+    let call = Call {
+        tool: "refund",
+        args: &args,
+        digest: "d1",
+    };
+    // Every value in evidence: no guess, yet the desk asks first.
+    let mut record = job();
+    record.evidence.push(crate::Evidence {
+        name: "order_id".into(),
+        value: json!("ORD-1"),
+        source: "message".into(),
+    });
+    assert!(certainty(&skill, &record, call).is_some());
+    // Its user's yes to this exact call lets it run, once.
+    record.confirmed_calls.push("d1".into());
+    assert_eq!(certainty(&skill, &record, call), None);
+    // An autonomous one acts within its policy.
+    let autonomous = self::skill("  autonomy: {level: autonomous}\n");
+    let mut record = job();
+    record.evidence.push(crate::Evidence {
+        name: "order_id".into(),
+        value: json!("ORD-1"),
+        source: "message".into(),
+    });
+    assert_eq!(certainty(&autonomous, &record, call), None);
+}
