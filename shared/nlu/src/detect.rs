@@ -21,6 +21,7 @@ mod asks;
 pub mod calibration;
 
 mod refusal;
+pub use refusal::out_of_domain;
 
 mod tools;
 
@@ -326,33 +327,6 @@ pub fn is_confident(
         && confidence >= accept
         && margin >= margin_needed
         && enough_words(skill, intent_id, message)
-}
-
-/// The skill's out-of-domain answer.
-pub fn out_of_domain(skill: &Skill) -> OutOfDomain {
-    let out_of_domain = skill
-        .intents
-        .as_ref()
-        .and_then(|intents| intents.out_of_domain.clone())
-        .unwrap_or_default();
-    let mut message = out_of_domain
-        .message
-        .unwrap_or_else(|| "Sorry, I can't help with that.".into())
-        .trim()
-        .to_owned();
-    let elsewhere: Vec<&str> = out_of_domain
-        .suggest_domains
-        .iter()
-        .map(|domain| domain.trim())
-        .filter(|domain| !domain.is_empty())
-        .collect();
-    if !elsewhere.is_empty() {
-        message = format!("{message} You could try: {}.", elsewhere.join(", "));
-    }
-    OutOfDomain {
-        action: out_of_domain.action.unwrap_or_else(|| "redirect".into()),
-        message,
-    }
 }
 
 /// Detects the intent and entities of a message for a skill.

@@ -40,6 +40,33 @@ fn intent_stems(skill: &Skill, intent_id: &str) -> Vec<String> {
         .collect()
 }
 
+/// The skill's out-of-domain answer.
+pub fn out_of_domain(skill: &Skill) -> OutOfDomain {
+    let out_of_domain = skill
+        .intents
+        .as_ref()
+        .and_then(|intents| intents.out_of_domain.clone())
+        .unwrap_or_default();
+    let mut message = out_of_domain
+        .message
+        .unwrap_or_else(|| "Sorry, I can't help with that.".into())
+        .trim()
+        .to_owned();
+    let elsewhere: Vec<&str> = out_of_domain
+        .suggest_domains
+        .iter()
+        .map(|domain| domain.trim())
+        .filter(|domain| !domain.is_empty())
+        .collect();
+    if !elsewhere.is_empty() {
+        message = format!("{message} You could try: {}.", elsewhere.join(", "));
+    }
+    OutOfDomain {
+        action: out_of_domain.action.unwrap_or_else(|| "redirect".into()),
+        message,
+    }
+}
+
 /// The refusal when `message` asks for a tool the skill never calls: two or
 /// more of its words are that tool's (name or description), more than any
 /// other never-allowed tool's, and one of them is no word of the intent the

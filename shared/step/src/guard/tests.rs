@@ -27,6 +27,17 @@ fn skill(extra: &str) -> OperationalSkill {
         .expect("the test skill loads")
 }
 
+/// A job whose user said the order's id (no argument rests on a guess).
+fn job_with_the_order_said() -> JobRecord {
+    let mut record = job();
+    record.evidence.push(crate::Evidence {
+        name: "order_id".into(),
+        value: json!("ORD-1"),
+        source: "message".into(),
+    });
+    record
+}
+
 fn job() -> JobRecord {
     let mut record = JobRecord::queued(
         "j1".into(),
@@ -278,12 +289,7 @@ fn a_guessed_argument_needs_the_users_yes() {
     assert_eq!(waiting.requested_fields, ["confirm"]);
     assert!(waiting.prompt_message.ends_with("(yes/no)"));
     // With the value in evidence, it runs.
-    let mut record = job();
-    record.evidence.push(crate::Evidence {
-        name: "order_id".into(),
-        value: json!("ORD-1"),
-        source: "message".into(),
-    });
+    let record = job_with_the_order_said();
     assert_eq!(certainty(&skill, &record, call), None);
 }
 
@@ -327,23 +333,13 @@ fn a_supervised_skill_asks_before_every_side_effect() {
         digest: "d1",
     };
     // Every value in evidence: no guess, yet the desk asks first.
-    let mut record = job();
-    record.evidence.push(crate::Evidence {
-        name: "order_id".into(),
-        value: json!("ORD-1"),
-        source: "message".into(),
-    });
+    let mut record = job_with_the_order_said();
     assert!(certainty(&skill, &record, call).is_some());
     // Its user's yes to this exact call lets it run, once.
     record.confirmed_calls.push("d1".into());
     assert_eq!(certainty(&skill, &record, call), None);
     // An autonomous one acts within its policy.
     let autonomous = self::skill("  autonomy: {level: autonomous}\n");
-    let mut record = job();
-    record.evidence.push(crate::Evidence {
-        name: "order_id".into(),
-        value: json!("ORD-1"),
-        source: "message".into(),
-    });
+    let record = job_with_the_order_said();
     assert_eq!(certainty(&autonomous, &record, call), None);
 }
