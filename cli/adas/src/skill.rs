@@ -4,6 +4,7 @@
 //! Exit codes: the one table of `fail.rs` (1 a document with errors, 2 usage,
 //! 3 not found, 5 an unreachable server, …).
 
+mod author;
 mod check;
 mod wiring;
 
@@ -51,6 +52,17 @@ pub enum SkillCommand {
         #[arg(long, env = "ADAS_DEMO_MCP_URL", default_value = DEFAULT_DEMO_MCP_URL)]
         demo_mcp_url: String,
     },
+    /// Write a commented starter skill, `NAME.yaml` (tools with mocks,
+    /// scenarios): it validates and passes `adas skill test` as written.
+    Init {
+        /// The skill's name (its slag).
+        name: String,
+        /// Where to write it.
+        #[arg(long, default_value = ".")]
+        dir: PathBuf,
+    },
+    /// Print the JSON Schema of a skill document (for editor completion).
+    Schema,
     /// Validate and store a skill on the server (PutSkill).
     Put {
         /// The skill document (YAML or JSON).
@@ -137,6 +149,8 @@ pub fn run(command: SkillCommand, client: &Client, output: Format) -> ExitCode {
             verbose,
             demo_mcp_url,
         } => return check::validate(&files, (quiet, verbose), &demo_mcp_url),
+        SkillCommand::Init { name, dir } => return author::init(&name, &dir),
+        SkillCommand::Schema => return author::schema(),
         SkillCommand::Solution(SolutionCommand::Validate {
             file,
             skills,
@@ -169,7 +183,10 @@ async fn registry(client: &Client) -> Result<SkillRegistryServiceClient<Channel>
 async fn remote(command: SkillCommand, client: &Client, output: Format) -> Result<(), Failure> {
     let mut registry = registry(client).await?;
     match command {
-        SkillCommand::Validate { .. } | SkillCommand::Test { .. } => {
+        SkillCommand::Validate { .. }
+        | SkillCommand::Test { .. }
+        | SkillCommand::Init { .. }
+        | SkillCommand::Schema => {
             unreachable!("runs on its own")
         }
         SkillCommand::Connector(command) => connector(command, &mut registry, output).await,

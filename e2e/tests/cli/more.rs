@@ -567,3 +567,40 @@ pub(super) fn diagnostics_read_in_order_and_solutions_validate_offline() {
         "{stdout}"
     );
 }
+
+/// `adas skill init` writes a starter that teaches: commented, with mocks and
+/// scenarios, valid with no warning, passing its own tests; never over a
+/// file. `adas skill schema` is the format's JSON Schema for editors.
+#[test]
+pub(super) fn a_starter_skill_validates_and_passes_its_own_scenarios() {
+    let dir = scratch_dir("cli-init");
+    let dir_arg = dir.to_str().unwrap();
+    let output = adas(&["skill", "init", "ticket-desk", "--dir", dir_arg]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    let file = dir.join("ticket-desk.yaml");
+    assert_eq!(stdout.trim(), file.display().to_string());
+    let again = adas(&["skill", "init", "ticket-desk", "--dir", dir_arg]);
+    assert_eq!(again.status.code(), Some(6), "never over a file");
+    let file = file.to_str().unwrap();
+    let output = adas(&["skill", "validate", file]);
+    let (_, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("0 error(s), 0 warning(s)"), "{stderr}");
+    let output = adas(&["skill", "test", file]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("2 scenario(s): 2 passed"), "{stdout}");
+    let output = adas(&["skill", "schema"]);
+    let schema: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(schema["$schema"].is_string(), "{schema}");
+    assert!(schema["properties"]["tools"].is_object(), "{schema}");
+    // A shipped template carries mocks and scenarios to learn from.
+    let template = repo("skill-templates/cs-tier-1.yaml");
+    let output = adas(&["skill", "test", &template]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    // A name that is no slag is refused before anything is written.
+    let output = adas(&["skill", "init", "Bad Name", "--dir", dir_arg]);
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -32,3 +32,19 @@ pub use error::SkillError;
 pub use operational::{OperationalSkill, etag_of};
 pub use validate::{Loaded, load, load_detected};
 pub use vars::Vars;
+
+/// The JSON Schema (draft 2020-12) of a skill document, for editors'
+/// completion and checks (`adas skill schema`). It says the shape only:
+/// what a field means and whether the runtime accepts its value is
+/// [`validate::load`]'s, with line:col.
+pub fn json_schema() -> serde_json::Value {
+    let mut schema =
+        serde_json::to_value(schemars::schema_for!(model::Skill)).expect("a schema is JSON");
+    if let Some(object) = schema.as_object_mut() {
+        object.insert("title".into(), "ADAS skill (DAL)".into());
+        // A document may carry fields the runtime keeps but does not use
+        // (each a warning), so unknown fields are not refused here either.
+        object.remove("additionalProperties");
+    }
+    schema
+}

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// A skill document.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Skill {
     /// Builder id, e.g. `skill_identity-gateway`.
@@ -82,7 +82,7 @@ impl Skill {
 }
 
 /// `problem`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Problem {
     /// The problem statement.
@@ -94,7 +94,7 @@ pub struct Problem {
 }
 
 /// `role`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Role {
     /// Role name.
@@ -107,7 +107,7 @@ pub struct Role {
 
 /// `role.communication_style`: the voice of replies (`tone: friendly`,
 /// `verbosity: concise`), added to the persona the polisher writes in.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct CommunicationStyle {
     /// Tone (`friendly`, `formal`, `technical`, …).
@@ -137,7 +137,7 @@ impl Role {
 }
 
 /// `intents`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Intents {
     /// Supported intents.
@@ -149,7 +149,7 @@ pub struct Intents {
 }
 
 /// One supported intent.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Intent {
     /// Intent id.
@@ -168,7 +168,7 @@ pub struct Intent {
 }
 
 /// An entity of an intent.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Entity {
     /// Entity name (matches tool input names).
@@ -186,7 +186,7 @@ pub struct Entity {
 }
 
 /// `intents.thresholds`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Thresholds {
     /// Accept at or above.
@@ -200,7 +200,7 @@ pub struct Thresholds {
 }
 
 /// `intents.out_of_domain`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct OutOfDomain {
     /// Action, e.g. `redirect`.
@@ -213,7 +213,7 @@ pub struct OutOfDomain {
 }
 
 /// A tool.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Tool {
     /// Builder id (approvals may name a tool by it).
@@ -247,7 +247,7 @@ pub struct Tool {
 }
 
 /// An input of a tool.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ToolInput {
     /// Argument name.
@@ -271,7 +271,7 @@ pub struct ToolInput {
 }
 
 /// A tool's output.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ToolOutput {
     /// Type name.
@@ -282,7 +282,7 @@ pub struct ToolOutput {
 }
 
 /// `tools[].policy`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ToolPolicy {
     /// `always` | `conditional` | `never`.
@@ -296,7 +296,7 @@ pub struct ToolPolicy {
 }
 
 /// One `{when, action, message}` rule.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct PolicyCondition {
     /// Condition text.
@@ -308,7 +308,7 @@ pub struct PolicyCondition {
 }
 
 /// `tools[].security`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Security {
     /// e.g. `pii_read`.
@@ -320,7 +320,7 @@ pub struct Security {
 }
 
 /// `policy`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Policy {
     /// Guardrails.
@@ -336,7 +336,7 @@ pub struct Policy {
 }
 
 /// `policy.escalation`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Escalation {
     /// `false` turns it off.
@@ -357,7 +357,7 @@ impl Escalation {
 }
 
 /// Guardrails, in either builder shape: `{never: [..], always: [..]}` or a list of `{type, rule}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum Guardrails {
     /// `{never: [...], always: [...]}`.
@@ -374,7 +374,7 @@ pub enum Guardrails {
 }
 
 /// One `{type, rule}` guardrail.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct GuardrailRule {
     /// `never` or `always`.
@@ -428,7 +428,7 @@ impl Guardrails {
 }
 
 /// A workflow.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Workflow {
     /// Builder id (`maps_to_workflow` refers to it).
@@ -446,7 +446,7 @@ pub struct Workflow {
 }
 
 /// An approval rule.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ApprovalRule {
     /// Tool name or builder tool id.
@@ -465,7 +465,7 @@ pub struct ApprovalRule {
 }
 
 /// `policy.tools`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ToolFilter {
     /// Allowed tool patterns (`*` for all).
@@ -475,7 +475,7 @@ pub struct ToolFilter {
 }
 
 /// `output_contract`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct OutputContract {
     /// Fields the final answer must carry.
@@ -483,7 +483,7 @@ pub struct OutputContract {
 }
 
 /// `engine`: a preset name or an object that replaces the preset.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum EngineSpec {
     /// `standard` | `careful` | `fast` | `autonomous`.
@@ -493,7 +493,7 @@ pub enum EngineSpec {
 }
 
 /// Explicit engine settings.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct EngineSettings {
     /// Model name (one of the operator's configured models).
@@ -527,7 +527,7 @@ pub struct EngineSettings {
 }
 
 /// `engine.finalization_gate`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct FinalizationGateSettings {
     /// Whether the gate runs.
@@ -537,7 +537,7 @@ pub struct FinalizationGateSettings {
 }
 
 /// `engine.loop_detection`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct LoopDetectionSettings {
     /// Whether identical calls are detected.
@@ -547,7 +547,7 @@ pub struct LoopDetectionSettings {
 }
 
 /// `engine.rv2`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Rv2Settings {
     /// Iteration budget.
@@ -561,7 +561,7 @@ pub struct Rv2Settings {
 }
 
 /// `engine.autonomy`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct AutonomySettings {
     /// `autonomous` (act within the policy) | `supervised` (the user says
@@ -570,7 +570,7 @@ pub struct AutonomySettings {
 }
 
 /// `engine.internal_error`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct InternalErrorSettings {
     /// Loop detection settings.
@@ -578,7 +578,7 @@ pub struct InternalErrorSettings {
 }
 
 /// A resource declaration.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ResourceDeclaration {
     /// Name a job binds.
@@ -593,7 +593,7 @@ pub struct ResourceDeclaration {
 }
 
 /// A prompt hint for an input the platform asks for.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct RequiredInput {
     /// Field path, e.g. `order_id` or `identity.email_or_phone`.
@@ -607,7 +607,7 @@ pub struct RequiredInput {
 }
 
 /// `grant_mappings[]`: a tool's successful result issues grants.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct GrantMapping {
     /// The skill's tool whose result issues them.
@@ -620,7 +620,7 @@ pub struct GrantMapping {
 }
 
 /// One grant a mapping issues.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct GrantRule {
     /// Grant key, e.g. `sched.user_id`.
@@ -634,7 +634,7 @@ pub struct GrantRule {
 }
 
 /// `access_policy`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct AccessPolicy {
     /// Rules, each for a set of tools.
@@ -642,7 +642,7 @@ pub struct AccessPolicy {
 }
 
 /// One `access_policy.rules[]` entry.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct AccessRule {
     /// Tool names; `*` is every tool the skill declares.
@@ -658,7 +658,7 @@ pub struct AccessRule {
 }
 
 /// `response_filters[]`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ResponseFilter {
     /// Builder id.
@@ -670,7 +670,7 @@ pub struct ResponseFilter {
 }
 
 /// `tools[].source`: which server tool a declared tool is.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct ToolSourceRef {
     /// `mcp_bridge` (the only kind the runtime routes).

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 pub const MIN_PERIOD_MS: u64 = 1_000;
 
 /// A `triggers[]` entry.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Trigger {
     /// Its id (unique in the skill).

@@ -619,3 +619,41 @@ fn engine_clauses_that_cannot_be_kept_are_refused_at_their_line() {
         (true, Some(250))
     );
 }
+
+#[test]
+fn the_schema_accepts_every_template_and_export_and_refuses_a_wrong_shape() {
+    let schema = adas_skill::json_schema();
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let mut documents: Vec<(String, String)> =
+        std::fs::read_dir(workspace().join("skill-templates"))
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|ext| ext == "yaml"))
+            .map(|path| {
+                (
+                    path.display().to_string(),
+                    std::fs::read_to_string(&path).unwrap(),
+                )
+            })
+            .collect();
+    for name in [
+        "identity-gateway.draft.skill.json",
+        "scheduling-agent.draft.skill.json",
+        "order-support.example.skill.json",
+        "software-developer.template.skill.yaml",
+    ] {
+        let (source, name) = fixture(name);
+        documents.push((name, source));
+    }
+    for (name, source) in documents {
+        let loaded = load_detected(&source, Some(&name));
+        let value = loaded.document.expect("parses").value;
+        let errors: Vec<String> = validator
+            .iter_errors(&value)
+            .map(|error| format!("{}: {error}", error.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:?}");
+    }
+    let wrong = serde_json::json!({"tools": [{"name": "a", "inputs": "not-a-list"}]});
+    assert!(!validator.is_valid(&wrong));
+}

@@ -222,8 +222,13 @@ pub fn gate(
         )),
         // The rule names the job's owner: her yes to this exact call, once,
         // is the approval (never another end user's).
-        Verdict::OwnerConfirms => (!certainty::confirmed(record, call.digest))
-            .then(|| confirmation(skill, record, call, word.reason.clone())),
+        Verdict::OwnerConfirms => (!certainty::confirmed(record, call.digest)).then(|| {
+            let why = match why_approval(&word.reason) {
+                "always" => "This needs your yes".to_owned(),
+                when => format!("This needs your yes ({when})"),
+            };
+            confirmation(skill, record, call, why)
+        }),
         Verdict::RequireApproval => {
             let prompt = format!(
                 "Approval required from {} for {tool}: {}",
