@@ -39,6 +39,122 @@ pub struct Scenario {
     /// Whether its last step has the agent ask the user (then a question
     /// the scenario's words do not answer is where it ends).
     pub ends_asking: bool,
+    /// What its author asserts beyond the calls its steps name (`expect`).
+    pub expect: Expect,
+}
+
+/// A scenario's `expect`: how the job ends (`status`), calls made with
+/// exactly these arguments (`calls: [{tool, arguments}]`), and words its
+/// reply holds (`reply_contains`, any case).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Expect {
+    /// `completed`, `failed`, `paused`, `cancelled`.
+    pub status: Option<String>,
+    /// Each call the job must have made, with its arguments.
+    pub calls: Vec<(String, Map<String, Json>)>,
+    /// Words the final reply must hold.
+    pub reply_contains: Vec<String>,
+}
+
+impl Expect {
+    fn of(scenario: &Json) -> Self {
+        let expect = &scenario["expect"];
+        let texts = |value: &Json| match value {
+            Json::String(one) => vec![one.clone()],
+            other => other
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|item| item.as_str().map(str::to_owned))
+                .collect(),
+        };
+        Self {
+            status: expect["status"].as_str().map(str::to_ascii_lowercase),
+            calls: expect["calls"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|call| {
+                    let tool = call["tool"].as_str()?.to_owned();
+                    let arguments = call["arguments"].as_object().cloned().unwrap_or_default();
+                    Some((tool, arguments))
+                })
+                .collect(),
+            reply_contains: texts(&expect["reply_contains"]),
+        }
+    }
+
+    /// What `job` does not do of it, one clause each.
+    fn unmet(&self, job: &pb::Job, made: &[(String, Map<String, Json>)]) -> Vec<String> {
+        let mut unmet = Vec::new();
+        let status = pb::JobStatus::try_from(job.status)
+            .map(|status| {
+                status
+                    .as_str_name()
+                    .trim_start_matches("JOB_STATUS_")
+                    .to_ascii_lowercase()
+            })
+            .unwrap_or_default();
+        if let Some(wanted) = self.status.as_ref().filter(|wanted| **wanted != status) {
+            unmet.push(format!("ended {status}, not {wanted}"));
+        }
+        for (tool, arguments) in &self.calls {
+            if !made
+                .iter()
+                .any(|(called, with)| called == tool && same_arguments(with, arguments))
+            {
+                unmet.push(format!(
+                    "no call {tool} {}",
+                    Json::Object(arguments.clone())
+                ));
+            }
+        }
+        let reply = job
+            .result
+            .as_ref()
+            .map(|result| result.reply.to_lowercase())
+            .unwrap_or_default();
+        for words in &self.reply_contains {
+            if !reply.contains(&words.to_lowercase()) {
+                unmet.push(format!("the reply does not say \"{words}\""));
+            }
+        }
+        unmet
+    }
+}
+
+/// Arguments as made equal to those expected: the same fields, numbers
+/// equal as numbers (`40` is `40.0`).
+fn same_arguments(made: &Map<String, Json>, expected: &Map<String, Json>) -> bool {
+    fn same(a: &Json, b: &Json) -> bool {
+        match (a, b) {
+            (Json::Number(a), Json::Number(b)) => a.as_f64() == b.as_f64(),
+            _ => a == b,
+        }
+    }
+    made.len() == expected.len()
+        && expected
+            .iter()
+            .all(|(name, value)| made.get(name).is_some_and(|given| same(given, value)))
+}
+
+/// A note for each call no mock example of its tool matches (the first
+/// example answered it): what the author's examples do not cover.
+pub fn unmatched(
+    mocks: &[adas_demo_mcp::MockTool],
+    made: &[(String, Map<String, Json>)],
+) -> Vec<String> {
+    made.iter()
+        .filter_map(|(tool, arguments)| {
+            let mock = mocks.iter().find(|mock| mock.name == *tool)?;
+            (!mock.examples.is_empty() && !mock.matches(arguments)).then(|| {
+                format!(
+                    "no mock example of {tool} matches {}: its first example answered",
+                    Json::Object(arguments.clone())
+                )
+            })
+        })
+        .collect()
 }
 
 /// What a scenario did.
@@ -52,6 +168,11 @@ pub struct Outcome {
     pub calls: Vec<String>,
     /// What the runner said for the user: a yes, and to what.
     pub said: Vec<String>,
+    /// Each call made: the tool and its arguments.
+    pub made: Vec<(String, Map<String, Json>)>,
+    /// What the author should know that is no failure (a call its mocks'
+    /// examples do not cover).
+    pub notes: Vec<String>,
     /// Why it failed (None: passed).
     pub failure: Option<String>,
 }
@@ -130,6 +251,7 @@ pub fn scenarios(document: &Json) -> Vec<Result<Scenario, String>> {
                     let step = step.to_ascii_lowercase();
                     !step.starts_with("user") && step.contains(" ask")
                 }),
+                expect: Expect::of(scenario),
             })
         })
         .collect()
@@ -328,6 +450,8 @@ pub async fn run(client: &Client, within: Within<'_>, scenario: Scenario) -> Out
         called: Vec::new(),
         calls: Vec::new(),
         said: Vec::new(),
+        made: Vec::new(),
+        notes: Vec::new(),
         failure,
     };
     let mut clients = match jobs::connect(client).await {
@@ -362,17 +486,23 @@ pub async fn run(client: &Client, within: Within<'_>, scenario: Scenario) -> Out
     let Some(job) = done.job else {
         return outcome(failure);
     };
-    let made = job.tool_calls.iter().filter(|call| !call.is_error);
-    let called: Vec<String> = made.clone().map(|call| call.tool.clone()).collect();
-    let calls: Vec<String> = made
+    let made: Vec<(String, Map<String, Json>)> = job
+        .tool_calls
+        .iter()
+        .filter(|call| !call.is_error)
         .map(|call| {
             let arguments = call
                 .arguments
                 .as_ref()
                 .map(adas_runtime::convert::struct_to_json)
                 .unwrap_or_default();
-            format!("{} {}", call.tool, Json::Object(arguments))
+            (call.tool.clone(), arguments)
         })
+        .collect();
+    let called: Vec<String> = made.iter().map(|(tool, _)| tool.clone()).collect();
+    let calls: Vec<String> = made
+        .iter()
+        .map(|(tool, arguments)| format!("{tool} {}", Json::Object(arguments.clone())))
         .collect();
     let missing: Vec<&String> = scenario
         .expected
@@ -402,11 +532,17 @@ pub async fn run(client: &Client, within: Within<'_>, scenario: Scenario) -> Out
                 .join(", ")
         ));
     }
+    let unmet = scenario.expect.unmet(&job, &made);
+    if failure.is_none() && !unmet.is_empty() {
+        failure = Some(format!("expected: {}", unmet.join("; ")));
+    }
     Outcome {
         scenario: scenario.clone(),
         called,
         calls,
         said: done.said,
+        made,
+        notes: Vec::new(),
         failure,
     }
 }
@@ -486,5 +622,25 @@ mod tests {
         assert_eq!(found[1].clone().unwrap().replies, vec!["the tax one"]);
         assert!(cancel.replies.is_empty());
         assert!(found[2].is_err());
+    }
+
+    #[test]
+    fn arguments_are_the_same_as_numbers_and_fields_alike() {
+        let made = serde_json::json!({"order_id": "ORD-1", "amount": 40.0});
+        let expected = serde_json::json!({"order_id": "ORD-1", "amount": 40});
+        let (made, expected) = (made.as_object().unwrap(), expected.as_object().unwrap());
+        assert!(same_arguments(made, expected));
+        let other = serde_json::json!({"order_id": "ORD-1", "amount": 41});
+        assert!(!same_arguments(made, other.as_object().unwrap()));
+        let fewer = serde_json::json!({"order_id": "ORD-1"});
+        assert!(!same_arguments(made, fewer.as_object().unwrap()));
+        let expect = Expect::of(&serde_json::json!({"expect": {
+            "status": "Completed",
+            "calls": [{"tool": "refund", "arguments": {"amount": 40}}],
+            "reply_contains": "refunded"
+        }}));
+        assert_eq!(expect.status.as_deref(), Some("completed"));
+        assert_eq!(expect.calls.len(), 1);
+        assert_eq!(expect.reply_contains, ["refunded"]);
     }
 }

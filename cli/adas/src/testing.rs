@@ -162,6 +162,9 @@ fn report(outcomes: &[scenarios::Outcome]) -> usize {
         for said in &outcome.said {
             output::out(&format!("\t  said for the user: {said}"));
         }
+        for note in &outcome.notes {
+            output::out(&format!("\t  note: {note}"));
+        }
     }
     let failed = outcomes.iter().filter(|o| o.failure.is_some()).count();
     output::out(&format!(
@@ -237,6 +240,9 @@ pub(crate) fn skill_test(
                     ),
                     Err(problem) => output::out(&format!("skipped\t{problem}")),
                 }
+            }
+            for outcome in &mut outcomes {
+                outcome.notes = scenarios::unmatched(&mocks, &outcome.made);
             }
             let failed = report(&outcomes);
             if outcomes.iter().any(|outcome| {
@@ -400,6 +406,10 @@ pub(crate) fn solution_test(
                         Err(problem) => output::out(&format!("skipped\t{slag}: {problem}")),
                     }
                 }
+            }
+            let every_mock: Vec<adas_demo_mcp::MockTool> = mocks.iter().flatten().cloned().collect();
+            for outcome in &mut outcomes {
+                outcome.notes = scenarios::unmatched(&every_mock, &outcome.made);
             }
             let failed = report(&outcomes);
             verdict(junit.as_deref(), &solution.id, &outcomes, started.elapsed(), failed)

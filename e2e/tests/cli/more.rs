@@ -595,6 +595,33 @@ pub(super) fn a_starter_skill_validates_and_passes_its_own_scenarios() {
     let schema: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(schema["$schema"].is_string(), "{schema}");
     assert!(schema["properties"]["tools"].is_object(), "{schema}");
+    // An expectation the job does not meet fails the scenario, said; a call
+    // no mock example covers is reported.
+    let strict = dir.join("strict-desk.yaml");
+    std::fs::write(
+        &strict,
+        std::fs::read_to_string(file)
+            .unwrap()
+            .replace("reply_contains: [closed]", "reply_contains: [refunded]")
+            .replace(
+                "What's the status of ticket TCK-1001?'",
+                "What's the status of ticket TCK-2040?'",
+            ),
+    )
+    .unwrap();
+    let output = adas(&["skill", "test", strict.to_str().unwrap()]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("expected: the reply does not say \"refunded\""),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "note: no mock example of lookup_ticket matches {\"ticket_id\":\"TCK-2040\"}"
+        ),
+        "{stdout}"
+    );
     // A shipped template carries mocks and scenarios to learn from.
     let template = repo("skill-templates/cs-tier-1.yaml");
     let output = adas(&["skill", "test", &template]);

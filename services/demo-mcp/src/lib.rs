@@ -137,21 +137,33 @@ pub struct MockTool {
 }
 
 impl MockTool {
+    /// Whether an example's input matches a call with `arguments` (every
+    /// field it gives, equal); else the first example answers.
+    pub fn matches(&self, arguments: &serde_json::Map<String, serde_json::Value>) -> bool {
+        self.examples
+            .iter()
+            .any(|(input, _)| Self::example_matches(input, arguments))
+    }
+
+    fn example_matches(
+        input: &serde_json::Value,
+        arguments: &serde_json::Map<String, serde_json::Value>,
+    ) -> bool {
+        input.as_object().is_some_and(|input| {
+            input
+                .iter()
+                .all(|(name, value)| arguments.get(name) == Some(value))
+        })
+    }
+
     /// The answer to a call with `arguments`.
     fn answer(
         &self,
         arguments: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<serde_json::Value, String> {
-        let matches = |input: &serde_json::Value| {
-            input.as_object().is_some_and(|input| {
-                input
-                    .iter()
-                    .all(|(name, value)| arguments.get(name) == Some(value))
-            })
-        };
         self.examples
             .iter()
-            .find(|(input, _)| matches(input))
+            .find(|(input, _)| Self::example_matches(input, arguments))
             .or_else(|| self.examples.first())
             .map(|(_, output)| output.clone())
             .ok_or_else(|| format!("`{}` has no mock example", self.name))
