@@ -118,12 +118,8 @@ impl Orchestrator {
         tokio::task::spawn_blocking(move || {
             let catalog = catalog.for_tenant(&tenant).ok()?;
             let known = catalog.list().unwrap_or_default();
-            let templates: Vec<String> = catalog
-                .templates()
-                .unwrap_or_default()
-                .into_iter()
-                .map(|template| template.slag)
-                .collect();
+            // Names only: no template is parsed for this.
+            let templates = catalog.template_slags().unwrap_or_default();
             (!known.contains(&slag) && !templates.contains(&slag)).then_some(
                 adas_skill::SkillError::UnknownSkill {
                     slag,

@@ -141,7 +141,7 @@ impl Catalog {
 
     /// Slugs of the templates (the directory's `<slag>.yaml` files, or the
     /// built-in ones), sorted.
-    pub(super) fn template_slags(&self) -> Result<Vec<String>, SkillError> {
+    pub fn template_slags(&self) -> Result<Vec<String>, SkillError> {
         let Some(dir) = &self.templates_dir else {
             return Ok(EMBEDDED
                 .iter()

@@ -368,7 +368,11 @@ fn part(
         });
     if let Some(workflow) = workflow {
         let acted = workflow.steps.iter().any(|step| !step.starts_with("sys."));
-        let said = said::message(skill, intent, acted);
+        let speaks = workflow
+            .steps
+            .iter()
+            .any(|step| step == "sys.emitUserMessage");
+        let said = said::spoken(skill, intent, acted, speaks);
         // A `sys.askUser` step is the user's yes to the next side effect,
         // asked by the gate with the exact call (adas-step's certainty).
         let calls: Vec<Intent> = workflow
@@ -453,13 +457,14 @@ fn part(
         .map(|tool| tool.name.as_str())
         .or(best.map(|(tool, _)| tool.name.as_str()))
         .unwrap_or("sys.emitUserMessage");
+    let said = said::spoken(skill, intent, false, tool == "sys.emitUserMessage");
     let calls = vec![call(
         skill,
         reading,
         tool,
         (&known, memory),
         message,
-        &said::message(skill, intent, false),
+        &said,
         &mut facts,
     )];
     Part {

@@ -5,6 +5,16 @@
 
 use adas_skill::model::{Intent, Skill};
 
+/// [`message`] when the plan `speaks` (a `sys.emitUserMessage` step), else
+/// nothing: the words are made only for a plan that says them.
+pub(super) fn spoken(skill: &Skill, intent: Option<&Intent>, acted: bool, speaks: bool) -> String {
+    if speaks {
+        message(skill, intent, acted)
+    } else {
+        String::new()
+    }
+}
+
 /// The message of a plan whose calls do the intent (`acted`), else of a plan
 /// that only speaks.
 pub(super) fn message(skill: &Skill, intent: Option<&Intent>, acted: bool) -> String {
