@@ -109,6 +109,26 @@ fn at(server: &str, args: &[&str]) -> (Option<i32>, String, String) {
     (output.status.code(), stdout, stderr)
 }
 
+/// A key of tenant `default` created in the auth file `file` for `name`
+/// with `role`.
+fn key_in(file: &str, name: &str, role: &str) -> String {
+    let output = adas(&[
+        "auth",
+        "key",
+        "create",
+        "--auth-file",
+        file,
+        "--name",
+        name,
+        "--tenant",
+        "default",
+        "--role",
+        role,
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output).1);
+    text(&output).0.trim().to_owned()
+}
+
 fn text(output: &Output) -> (String, String) {
     (
         String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -421,3 +441,6 @@ mod more;
 
 #[path = "cli/guide.rs"]
 mod guide;
+
+#[path = "cli/exits.rs"]
+mod exits;

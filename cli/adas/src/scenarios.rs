@@ -44,14 +44,17 @@ pub struct Scenario {
 }
 
 /// A scenario's `expect`: how the job ends (`status`), calls made with
-/// exactly these arguments (`calls: [{tool, arguments}]`), and words its
-/// reply holds (`reply_contains`, any case).
+/// exactly these arguments (`calls: [{tool, arguments}]`; `calls: []`: none
+/// at all), and words its reply holds (`reply_contains`, any case).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Expect {
-    /// `completed`, `failed`, `paused`, `cancelled`.
+    /// `completed`, `failed`, `paused`, `cancelled`, or `escalated` (handed
+    /// to a person, who has not replied yet).
     pub status: Option<String>,
     /// Each call the job must have made, with its arguments.
     pub calls: Vec<(String, Map<String, Json>)>,
+    /// `calls: []`: the job must make no call.
+    pub no_calls: bool,
     /// Words the final reply must hold.
     pub reply_contains: Vec<String>,
 }
@@ -80,8 +83,14 @@ impl Expect {
                     Some((tool, arguments))
                 })
                 .collect(),
+            no_calls: expect["calls"].as_array().is_some_and(Vec::is_empty),
             reply_contains: texts(&expect["reply_contains"]),
         }
+    }
+
+    /// Whether the scenario ends with the job handed to a person.
+    fn escalated(&self) -> bool {
+        self.status.as_deref() == Some("escalated")
     }
 
     /// What `job` does not do of it, one clause each.
@@ -95,8 +104,21 @@ impl Expect {
                     .to_ascii_lowercase()
             })
             .unwrap_or_default();
+        let handed = job
+            .waiting
+            .as_ref()
+            .is_some_and(|waiting| waiting.reason_code == "HUMAN_TAKEOVER_REQUIRED");
+        let status = if handed {
+            "escalated".to_owned()
+        } else {
+            status
+        };
         if let Some(wanted) = self.status.as_ref().filter(|wanted| **wanted != status) {
             unmet.push(format!("ended {status}, not {wanted}"));
+        }
+        if self.no_calls && !made.is_empty() {
+            let tools: Vec<&str> = made.iter().map(|(tool, _)| tool.as_str()).collect();
+            unmet.push(format!("no call, but it called {}", tools.join(", ")));
         }
         for (tool, arguments) in &self.calls {
             if !made
@@ -393,6 +415,8 @@ async fn converse(
                     .first()
                     .map(|field| (field.name.clone(), "yes".to_owned()))
             }
+            // Handed to a person: the user's words do not answer it.
+            "HUMAN_TAKEOVER_REQUIRED" if scenario.expect.escalated() => break,
             _ => None,
         };
         let Some((field, words)) = answer else {
@@ -642,5 +666,25 @@ mod tests {
         assert_eq!(expect.status.as_deref(), Some("completed"));
         assert_eq!(expect.calls.len(), 1);
         assert_eq!(expect.reply_contains, ["refunded"]);
+        assert!(!expect.no_calls && !expect.escalated());
+        let handed =
+            Expect::of(&serde_json::json!({"expect": {"status": "escalated", "calls": []}}));
+        assert!(handed.no_calls && handed.escalated());
+        // A job waiting for a person ends "escalated"; any call breaks `calls: []`.
+        let job = pb::Job {
+            status: pb::JobStatus::Paused as i32,
+            waiting: Some(pb::Waiting {
+                reason_code: "HUMAN_TAKEOVER_REQUIRED".into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        assert!(handed.unmet(&job, &[]).is_empty());
+        let called = [("refund".to_owned(), Map::new())];
+        assert_eq!(
+            handed.unmet(&job, &called),
+            ["no call, but it called refund"]
+        );
+        assert_eq!(expect.unmet(&job, &[])[0], "ended escalated, not completed");
     }
 }

@@ -294,23 +294,7 @@ fn keys_are_listed_rotated_and_revoked() {
     let root = scratch_dir("cli-keys");
     let auth_file = root.join("auth.json");
     let file = auth_file.to_str().unwrap();
-    let create = |name: &str, role: &str| {
-        let output = adas(&[
-            "auth",
-            "key",
-            "create",
-            "--auth-file",
-            file,
-            "--name",
-            name,
-            "--tenant",
-            "default",
-            "--role",
-            role,
-        ]);
-        assert_eq!(output.status.code(), Some(0), "{}", text(&output).1);
-        text(&output).0.trim().to_owned()
-    };
+    let create = |name: &str, role: &str| key_in(file, name, role);
     let ann = create("ann", "user");
     let ops = create("ops", "admin");
 

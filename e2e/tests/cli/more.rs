@@ -482,6 +482,44 @@ pub(super) fn every_builder_export_puts_unchanged_and_shows_its_standings() {
         mapped.contains("adas connector put sw-developer-tools"),
         "{mapped}"
     );
+    // Its escalation conditions are sentences: a request that says one is
+    // handed to its queue before anything is done.
+    let (code, job, stderr) = run(&[
+        "job",
+        "start",
+        "software-developer",
+        "I found a security vulnerability in the login handler, can you patch it?",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let job = job.trim().to_owned();
+    let mut shown = serde_json::Value::Null;
+    for _ in 0..500 {
+        let (_, stdout, _) = run(&["job", "get", &job, "-o", "json"]);
+        shown = serde_json::from_str(&stdout).unwrap_or_default();
+        if shown["waiting"].is_object()
+            || shown["status"] != "JOB_STATUS_RUNNING" && shown["status"] != "JOB_STATUS_QUEUED"
+        {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(
+        shown["waiting"]["reasonCode"], "HUMAN_TAKEOVER_REQUIRED",
+        "{shown}"
+    );
+    let prompt = shown["waiting"]["promptMessage"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        prompt.contains("Security vulnerability detected")
+            && prompt.contains("senior-developer-queue"),
+        "{prompt}"
+    );
+    assert_eq!(
+        shown["toolCalls"],
+        serde_json::Value::Null,
+        "nothing was called: {shown}"
+    );
 }
 
 /// What a person reads first is what to fix: the Builder's bookkeeping is one
@@ -590,7 +628,7 @@ pub(super) fn a_starter_skill_validates_and_passes_its_own_scenarios() {
     let output = adas(&["skill", "test", file]);
     let (stdout, stderr) = text(&output);
     assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
-    assert!(stdout.contains("2 scenario(s): 2 passed"), "{stdout}");
+    assert!(stdout.contains("3 scenario(s): 3 passed"), "{stdout}");
     let output = adas(&["skill", "schema"]);
     let schema: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert!(schema["$schema"].is_string(), "{schema}");
@@ -603,6 +641,8 @@ pub(super) fn a_starter_skill_validates_and_passes_its_own_scenarios() {
         std::fs::read_to_string(file)
             .unwrap()
             .replace("reply_contains: [closed]", "reply_contains: [refunded]")
+            // No escalation: the threat is just words, and the close goes on.
+            .replace("Legal action threatened", "Invoice dispute raised")
             .replace(
                 "What's the status of ticket TCK-1001?'",
                 "What's the status of ticket TCK-2040?'",
@@ -616,6 +656,7 @@ pub(super) fn a_starter_skill_validates_and_passes_its_own_scenarios() {
         stdout.contains("expected: the reply does not say \"refunded\""),
         "{stdout}"
     );
+    assert!(stdout.contains("FAIL\tlegal"), "{stdout}");
     assert!(
         stdout.contains(
             "note: no mock example of lookup_ticket matches {\"ticket_id\":\"TCK-2040\"}"

@@ -460,3 +460,60 @@ pub(super) fn demo_server(
     );
     child
 }
+
+/// A value the skill takes from the user's words only (`extract_from:
+/// message`) is never the caller's to set: a StartJob whose `context` sets
+/// it is refused on that field, nothing stored or called; said by the user,
+/// it is taken.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn the_callers_context_never_sets_what_the_user_must_say() {
+    let suite = Suite::start("ctl-said-only");
+    suite
+        .edit_skill("cs-tier-1", |source| {
+            source.replacen(
+                "        - name: order_id\n          type: identifier\n",
+                "        - name: order_id\n          type: identifier\n          extract_from: message\n",
+                1,
+            )
+        })
+        .await;
+    let mut jobs = suite.jobs("alice").await;
+    let status = jobs
+        .start_job(pb::StartJobRequest {
+            skill: "skills/cs-tier-1".into(),
+            goal: "Where is my order?".into(),
+            context: Some(arguments(serde_json::json!({"order_id": "ORD-12345"}))),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    let details = String::from_utf8_lossy(status.details());
+    assert!(
+        status.message().contains("user's words") && details.contains("context.order_id"),
+        "{status:?}"
+    );
+    let listed = jobs
+        .list_jobs(pb::ListJobsRequest {
+            parent: "skills/cs-tier-1".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(listed.jobs.is_empty(), "nothing stored: {listed:?}");
+    assert!(suite.executed("check_order_status").is_empty());
+    // Said by the user, it is taken.
+    let job = jobs
+        .start_job(pb::StartJobRequest {
+            skill: "skills/cs-tier-1".into(),
+            goal: "Where is my order ORD-12345?".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let done = suite.settle("alice", &job.name).await;
+    assert_eq!(done.status, pb::JobStatus::Completed as i32, "{done:?}");
+    assert_eq!(suite.executed("check_order_status").len(), 1);
+}

@@ -52,6 +52,9 @@ pub enum OrchestratorError {
     /// Resource bindings do not fit the skill.
     #[error("{0}")]
     Resources(String, Vec<FieldViolation>),
+    /// Fields of the request the skill does not let the caller set.
+    #[error("{0}")]
+    InvalidFields(String, Vec<FieldViolation>),
     /// The skill could not be loaded.
     #[error(transparent)]
     Skill(#[from] SkillError),
@@ -94,6 +97,9 @@ impl From<OrchestratorError> for Status {
                 message,
                 &violations,
             ),
+            OrchestratorError::InvalidFields(_, violations) => {
+                status_with_details(Code::InvalidArgument, "INVALID_FIELD", message, &violations)
+            }
             OrchestratorError::Skill(error) => adas_wire::skill_status(&error, "skill"),
             OrchestratorError::Job(JobError::NotFound { .. }) => {
                 status_with_details(Code::NotFound, "JOB_NOT_FOUND", message, &[])

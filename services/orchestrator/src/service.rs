@@ -19,6 +19,36 @@ const UNSTORED_START_WINDOW_MS: u64 = 5 * 60 * 1000;
 /// Largest `program` StartJob takes: a plan is a handful of calls.
 pub const MAX_PROGRAM_BYTES: usize = 64 * 1024;
 
+/// The caller's `context` sets nothing the skill reads from the user's
+/// words only (`extract_from: message`): refused, field by field, before
+/// anything is stored.
+fn said_only(
+    skill: &adas_skill::model::Skill,
+    context: &serde_json::Map<String, serde_json::Value>,
+) -> Result<(), OrchestratorError> {
+    let refused: Vec<FieldViolation> = context
+        .keys()
+        .filter(|name| skill.said_only(name))
+        .map(|name| {
+            FieldViolation::new(
+                format!("context.{name}"),
+                format!(
+                    "the skill reads `{name}` from the user's words only (`extract_from: \
+                     message`): the caller's context may not set it; let the user say it, \
+                     or set `extract_from: any`"
+                ),
+            )
+        })
+        .collect();
+    if refused.is_empty() {
+        return Ok(());
+    }
+    Err(OrchestratorError::InvalidFields(
+        "context sets a value the skill takes from the user's words only".into(),
+        refused,
+    ))
+}
+
 /// A client's DIA program, parsed (None when the request has none).
 pub(crate) fn parse_program(source: &str) -> Result<Option<adas_dia::Program>, OrchestratorError> {
     if source.trim().is_empty() {
@@ -123,6 +153,12 @@ impl OrchestratorService for Orchestrator {
                 .into());
             }
         }
+        let context = request
+            .context
+            .as_ref()
+            .map(struct_to_json)
+            .unwrap_or_default();
+        said_only(&skill.skill, &context)?;
         let given: BTreeMap<String, String> = request.resources.clone().into_iter().collect();
         let bound =
             adas_skill::resources::bind(&skill.skill.resources, &given).map_err(|problems| {
@@ -220,11 +256,6 @@ impl OrchestratorService for Orchestrator {
                 }
             }
         }
-        let context = request
-            .context
-            .as_ref()
-            .map(struct_to_json)
-            .unwrap_or_default();
         let mut evidence: Vec<Evidence> = context
             .iter()
             .map(|(name, value)| Evidence {

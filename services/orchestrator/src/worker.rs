@@ -257,7 +257,9 @@ impl Worker {
             args: &args,
             digest: &digest,
         };
-        let stop = guard::budget(skill, &record).or_else(|| guard::repeated(skill, &record, call));
+        let stop = guard::budget(skill, &record)
+            .or_else(|| guard::repeated(skill, &record, call))
+            .or_else(|| guard::escalation(skill, call));
         if let Some(stop) = stop {
             self.repo.save(version, &mut record, stop).await?;
             return Ok(None);

@@ -41,6 +41,7 @@ pub fn answer_value(
             required: true,
             allowed: input.map(|input| input.allowed.clone()).unwrap_or_default(),
             description: None,
+            extract_from: None,
         });
     let mut slot = slot_for(skill, &spec, intent);
     if names_a_date(field) && matches!(slot.kind.as_deref(), None | Some("string") | Some("text")) {

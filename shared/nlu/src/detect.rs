@@ -21,7 +21,7 @@ mod asks;
 pub mod calibration;
 
 mod refusal;
-pub use refusal::out_of_domain;
+pub use refusal::{out_of_domain, says};
 
 mod tools;
 

@@ -228,6 +228,7 @@ impl Slot {
             required: true,
             allowed: self.allowed.clone(),
             description: None,
+            extract_from: None,
         }
     }
 }
@@ -592,7 +593,7 @@ pub fn extract_slots(
     // type scan for one slot cannot take the "3" of another's "3 people".
     let mut open: Vec<&Slot> = Vec::new();
     for slot in slots {
-        match named_value(slot, message, &all, &entities).filter(|entity| {
+        match named_value((slot, slots), message, &all, &entities).filter(|entity| {
             !whole_of_a_part(&all, entity) && !by_name::shaped_for_another(slots, slot, entity)
         }) {
             Some(entity) => entities.push(entity),

@@ -23,8 +23,8 @@ pub(crate) type HashMap<K, V> = foldhash::HashMap<K, V>;
 pub(crate) type HashSet<T> = foldhash::HashSet<T>;
 
 pub use detect::{
-    DEFAULT_MARGIN, Detection, OutOfDomain, detect, detect_as, is_confident, raw_thresholds, score,
-    thresholds,
+    DEFAULT_MARGIN, Detection, OutOfDomain, detect, detect_as, is_confident, raw_thresholds, says,
+    score, thresholds,
 };
 pub use entities::{Entity, Slot, Vocabulary};
 pub use model::ModelPlanner;

@@ -21,6 +21,7 @@ use crate::condition::{CompareOp, Condition};
 use crate::model::{Skill, Tool};
 
 pub mod approvers;
+pub mod escalation;
 
 /// At most this many text guardrails are kept for prompts (spec 004 §4.2).
 pub const MAX_TEXT_GUARDRAILS: usize = 10;
@@ -290,6 +291,9 @@ pub struct CompiledPolicy {
     /// Tools held for want of an approver, with why (see [`approvers`]).
     #[serde(default)]
     pub held: Vec<(String, String)>,
+    /// When the job is handed to a human (see [`escalation`]).
+    #[serde(default)]
+    pub escalations: escalation::Escalations,
 }
 
 /// What a skill's policy says of a tool before any argument is known: what
@@ -442,6 +446,7 @@ pub fn compile(skill: &Skill) -> CompiledPolicy {
             .into_iter()
             .map(|held| (held.tool, held.why))
             .collect(),
+        escalations: escalation::escalations(skill),
     }
 }
 

@@ -79,6 +79,16 @@ impl Skill {
                     .flat_map(|entity| &entity.allowed),
             )
     }
+
+    /// Whether the user's words alone may give `name` (an entity of some
+    /// intent with `extract_from: message`).
+    pub fn said_only(&self, name: &str) -> bool {
+        self.intents
+            .iter()
+            .flat_map(|intents| &intents.supported)
+            .flat_map(|intent| &intent.entities)
+            .any(|entity| entity.name == name && entity.said_only())
+    }
 }
 
 /// `problem`.
@@ -183,7 +193,23 @@ pub struct Entity {
     pub allowed: Vec<Value>,
     /// What the value is; its words point at the value (as a tool input's do).
     pub description: Option<String>,
+    /// Where the value may come from: `message` — the user's words (the
+    /// messages of the conversation and the answers to its questions), never
+    /// the caller's `context`; `any` (the default) — the caller's context too.
+    pub extract_from: Option<String>,
 }
+
+impl Entity {
+    /// `extract_from: message`: the value is the user's to say.
+    pub fn said_only(&self) -> bool {
+        self.extract_from
+            .as_deref()
+            .is_some_and(|source| source.trim().eq_ignore_ascii_case("message"))
+    }
+}
+
+/// The values of `extract_from`.
+pub const EXTRACT_FROM: &[&str] = &["message", "any"];
 
 /// `intents.thresholds`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -341,7 +367,9 @@ pub struct Policy {
 pub struct Escalation {
     /// `false` turns it off.
     pub enabled: Option<bool>,
-    /// When to escalate, in words (for people and models; not evaluated).
+    /// When to escalate: a condition in the gate's grammar holds on a call's
+    /// arguments, a sentence holds when the user's message says it (see
+    /// `compile::Escalations`).
     pub conditions: Vec<Value>,
     /// The solution skill an escalated conversation's next turn runs on.
     pub target: Option<String>,

@@ -379,6 +379,14 @@ impl Checker<'_> {
                 if let Some(kind) = &entity.kind {
                     self.one_of(&format!("{entity_path}.type"), kind, VALUE_TYPES, "type");
                 }
+                if let Some(source) = &entity.extract_from {
+                    self.one_of(
+                        &format!("{entity_path}.extract_from"),
+                        source.trim(),
+                        crate::model::EXTRACT_FROM,
+                        "extract_from",
+                    );
+                }
             }
         }
         if let Some(thresholds) = &intents.thresholds {

@@ -82,6 +82,8 @@ fn identity_gateway_json_draft_loads_with_warnings() {
         "engine.autonomy",
         "engine.rv2.iteration_timeout_ms",
         "engine.rv2.allow_parallel_tools",
+        "policy.escalation.conditions",
+        "intents.supported[0].entities[0].extract_from",
     ] {
         assert!(!unused.contains(&enforced), "{enforced}: {unused:?}");
     }
@@ -586,12 +588,7 @@ fn engine_clauses_that_cannot_be_kept_are_refused_at_their_line() {
     // `allow_parallel_tools: true` allows what is never done: a warning.
     let source = "problem: {statement: s}\nintents: {supported: [{id: a, examples: [a]}]}\ntools: []\nengine:\n  autonomy: {level: reckless}\n  rv2:\n    allow_parallel_tools: true\n    iteration_timeout_ms: 0\n";
     let loaded = load(source, Format::Yaml);
-    let errors: Vec<(&str, u32)> = loaded
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| (d.path.as_str(), d.line))
-        .collect();
+    let errors = errors_at(&loaded);
     assert_eq!(
         errors,
         [
@@ -656,4 +653,31 @@ fn the_schema_accepts_every_template_and_export_and_refuses_a_wrong_shape() {
     }
     let wrong = serde_json::json!({"tools": [{"name": "a", "inputs": "not-a-list"}]});
     assert!(!validator.is_valid(&wrong));
+}
+
+#[test]
+fn escalation_conditions_and_entity_sources_are_refused_at_their_line_when_unreadable() {
+    let source = "problem: {statement: s}\nintents:\n  supported:\n    - id: a\n      examples: [a]\n      entities:\n        - {name: order_id, extract_from: memory}\ntools: []\npolicy:\n  escalation:\n    conditions:\n      - amount >> 5000\n      - {when: amount > 5}\n      - Chargeback filed with the bank\n";
+    let loaded = load(source, Format::Yaml);
+    let errors = errors_at(&loaded);
+    assert_eq!(
+        errors,
+        [
+            ("intents.supported[0].entities[0].extract_from", 7),
+            ("policy.escalation.conditions[0]", 12),
+            ("policy.escalation.conditions[1]", 13),
+        ],
+        "{:?}",
+        loaded.diagnostics
+    );
+}
+
+/// Each error's path and line.
+fn errors_at(loaded: &adas_skill::Loaded) -> Vec<(&str, u32)> {
+    loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.path.as_str(), d.line))
+        .collect()
 }

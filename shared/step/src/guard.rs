@@ -145,6 +145,54 @@ pub fn unknown_end(
     Some(takeover(&why, None, vec![paused]))
 }
 
+/// The skill's escalation conditions on a call (`policy.escalation`): `Some`
+/// (the job is handed to a human, the call not made) when one in the gate's
+/// grammar holds on its arguments.
+pub fn escalation(skill: &OperationalSkill, call: Call<'_>) -> Option<Transition> {
+    let escalations = &skill.compiled.escalations;
+    let condition = escalations.on_call(call.args)?;
+    let tool = call.tool;
+    let why = format!("`{tool}` meets the skill's escalation condition `{condition}`");
+    Some(escalated(
+        escalations,
+        &why,
+        json!({"condition": condition, "tool": tool, "arguments": call.args}),
+    ))
+}
+
+/// The skill's escalation conditions written as sentences: `Some` (the job
+/// is handed to a human before anything is done) when the user's request
+/// says one (`adas_nlu::says`).
+pub fn escalation_said(skill: &OperationalSkill, record: &JobRecord) -> Option<Transition> {
+    let escalations = &skill.compiled.escalations;
+    let sentence = escalations
+        .said
+        .iter()
+        .find(|sentence| adas_nlu::says(&record.goal, sentence))?;
+    let why = format!("the request says \"{sentence}\", which this skill hands to a person");
+    Some(escalated(escalations, &why, json!({"condition": sentence})))
+}
+
+fn escalated(
+    escalations: &adas_skill::compile::escalation::Escalations,
+    why: &str,
+    mut detail: Json,
+) -> Transition {
+    let why = match &escalations.target {
+        Some(target) => format!("{why} ({target})"),
+        None => why.to_owned(),
+    };
+    if let (Some(target), Some(detail)) = (&escalations.target, detail.as_object_mut()) {
+        detail.insert("target".into(), json!(target));
+    }
+    let paused = Event::paused(
+        PauseReason::HumanTakeoverRequired,
+        "an escalation condition holds; handed to a human",
+        detail,
+    );
+    takeover(&why, None, vec![paused])
+}
+
 /// Why a side-effecting call needs the user's yes before it runs: an
 /// argument resting on a guess, an unconfident intent, a tool a model
 /// added to the workflow, a workflow that asks the user first

@@ -51,6 +51,11 @@ pub fn first(skill: &OperationalSkill, record: &mut JobRecord, planned: Planned)
         margin: detection.margin,
         confident: detection.confident,
     });
+    // What the skill hands to a person is handed over before anything is
+    // done, even a request the detector finds out of its domain.
+    if let Some(stop) = crate::guard::escalation_said(skill, record) {
+        return Planning::Stop(stop);
+    }
     if let Some(out_of_domain) = detection.out_of_domain {
         // Out of domain is an answer, not an error.
         let reply = JobResult {

@@ -1,6 +1,9 @@
 //! A request for what the skill never does ("could you bump my salary to
 //! 90k?" where the policy says "Never use update_salary") is refused in
 //! plain words that name it — not offered a menu of what the skill does.
+//!
+//! And a request that says what the skill hands to a human (an escalation
+//! condition written as a sentence) is read here too: [`says`].
 
 use adas_skill::compile::{Standing, compile};
 use adas_skill::model::Skill;
@@ -38,6 +41,24 @@ fn intent_stems(skill: &Skill, intent_id: &str) -> Vec<String> {
         })
         .flat_map(|text| stems(&text))
         .collect()
+}
+
+/// Whether `message` says `sentence` (an escalation condition in words,
+/// "Security vulnerability detected"): it carries two thirds of the
+/// sentence's content words, and at least two of them (the one, when the
+/// sentence has one) — "I found a security vulnerability in login" says
+/// it; "check the security settings" does not.
+pub fn says(message: &str, sentence: &str) -> bool {
+    let mut wanted = stems(sentence);
+    wanted.sort();
+    wanted.dedup();
+    if wanted.is_empty() {
+        return false;
+    }
+    let said = stems(message);
+    let shared = wanted.iter().filter(|stem| said.contains(stem)).count();
+    let needed = (wanted.len() * 2).div_ceil(3).max(wanted.len().min(2));
+    shared >= needed
 }
 
 /// The skill's out-of-domain answer.
@@ -146,4 +167,54 @@ fn refused(
         action: "reject".into(),
         message: format!("Sorry, that is something I can't do here ({what})."),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::says;
+
+    #[test]
+    fn a_request_says_a_sentence_with_most_of_its_words() {
+        let said = [
+            (
+                "I found a security vulnerability in the login handler",
+                "Security vulnerability detected",
+            ),
+            (
+                "we're about to make a breaking change to the public API",
+                "Breaking change to public API",
+            ),
+            (
+                "there is a performance regression since Monday",
+                "Performance regression detected",
+            ),
+            (
+                "the test failure can't be resolved",
+                "Test failure cannot be resolved",
+            ),
+            ("fraud", "Fraud"),
+        ];
+        for (message, sentence) in said {
+            assert!(says(message, sentence), "{message} / {sentence}");
+        }
+        let unsaid = [
+            (
+                "check the security settings",
+                "Security vulnerability detected",
+            ),
+            (
+                "create a branch for the API change",
+                "Breaking change to public API",
+            ),
+            ("run the tests", "Test failure cannot be resolved"),
+            (
+                "I have a merge conflict",
+                "Merge conflict requires human judgment",
+            ),
+            ("anything", ""),
+        ];
+        for (message, sentence) in unsaid {
+            assert!(!says(message, sentence), "{message} / {sentence}");
+        }
+    }
 }

@@ -181,7 +181,7 @@ pub(super) fn plain_value(slot: &Slot, token: &Token<'_>) -> bool {
 /// "name is X", "name=X", "name: X", or a value beside the name ("room 5",
 /// "order ORD-1", "3 people"): evidence.
 pub(super) fn named_value(
-    slot: &Slot,
+    (slot, slots): (&Slot, &[Slot]),
     message: &str,
     all: &[Token<'_>],
     taken: &[Entity],
@@ -203,7 +203,9 @@ pub(super) fn named_value(
     let plain_ok = |token: &Token<'_>| plain_value(slot, token);
     let beside: Vec<(Token<'_>, Json)> = beside_name(&spec, all, &kind, &typed_here, &plain_ok)
         .into_iter()
-        .filter(|(token, _)| !overlaps(token, taken))
+        // "reserve BK-200 card M-7": the id before the name is the book's
+        // (its shape says so), the one after it the card's.
+        .filter(|(token, _)| !overlaps(token, taken) && !fits_another(slots, slot, token.text))
         .collect();
     // "card 9077 is fine, freeze card 4421": two values beside the name.
     one_of(slot, &kind, all, beside)
@@ -671,15 +673,25 @@ pub(super) fn string_by_name<'a>(spec: &EntitySpec, all: &[Token<'a>]) -> Option
 /// pattern ("make SBS-4627 Ethan's regular stop (SID-339021)"): that slot's,
 /// never the free text's.
 pub(super) fn shaped_for_another(slots: &[Slot], slot: &Slot, entity: &Entity) -> bool {
+    entity
+        .value
+        .as_str()
+        .is_some_and(|value| fits_another(slots, slot, value))
+}
+
+/// Whether `value` has the shape of another slot's pattern while `slot`
+/// (free text or an id of no shape) has none.
+fn fits_another(slots: &[Slot], slot: &Slot, value: &str) -> bool {
     slot.pattern.is_none()
-        && effective_kind(&slot.spec()) == "string"
-        && entity.value.as_str().is_some_and(|value| {
-            slots.iter().any(|other| {
-                other.name != slot.name
-                    && other
-                        .pattern
-                        .as_ref()
-                        .is_some_and(|shape| shape.is_match(value))
-            })
+        && matches!(
+            effective_kind(&slot.spec()).as_str(),
+            "string" | "identifier"
+        )
+        && slots.iter().any(|other| {
+            other.name != slot.name
+                && other
+                    .pattern
+                    .as_ref()
+                    .is_some_and(|shape| shape.is_match(value))
         })
 }

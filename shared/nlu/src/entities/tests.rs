@@ -8,6 +8,7 @@ fn spec(name: &str, kind: &str) -> EntitySpec {
         required: true,
         allowed: Vec::new(),
         description: None,
+        extract_from: None,
     }
 }
 
@@ -147,6 +148,7 @@ fn identifiers_enums_and_explicit_forms() {
             required: true,
             allowed: vec![json!("staging"), json!("production")],
             description: None,
+            extract_from: None,
         }],
         &[],
     );
@@ -163,6 +165,7 @@ fn identifiers_enums_and_explicit_forms() {
             required: true,
             allowed: vec![json!("CWF"), json!("MAN")],
             description: None,
+            extract_from: None,
         }],
         &[],
     );

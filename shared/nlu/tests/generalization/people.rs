@@ -492,3 +492,39 @@ policy:
     // "Same for …" is the same change: every value of it but the one named.
     assert!(follow("Same for murex.").contains("2027-03-31"));
 }
+
+#[test]
+pub(super) fn a_value_after_its_inputs_name_is_that_input() {
+    let skill = load(
+        r#"
+id: holds
+mcp_server: "http://127.0.0.1:9/mcp"
+problem: {statement: Library holds}
+intents:
+  supported:
+    - id: reserve_book
+      description: Put a hold on a book
+      examples: [Reserve BK-12 for me, Put a hold on BK-3 with my card]
+tools:
+  - name: reserve_book
+    description: Reserve a book for a library card
+    inputs:
+      - {name: book_id, type: string, required: true, pattern: "^BK-[0-9]+$"}
+      - {name: card_id, type: string, required: true, description: The library card}
+policy:
+  workflows:
+    - {name: Hold, trigger: reserve_book, steps: [reserve_book]}
+"#,
+        Format::Yaml,
+    )
+    .skill
+    .expect("loads");
+    let context = Map::new();
+    let planned = plan_input(&skill, &PlanInput::new("reserve BK-200 card M-7", &context));
+    let program = planned
+        .program
+        .map(|program| program.to_string())
+        .unwrap_or_default();
+    assert!(program.contains("card_id=\"M-7\""), "{program}");
+    assert!(program.contains("book_id=\"BK-200\""), "{program}");
+}

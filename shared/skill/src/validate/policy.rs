@@ -130,6 +130,27 @@ impl Checker<'_> {
                 );
             }
         }
+        if let Some(escalation) = &policy.escalation {
+            self.escalation_conditions(&escalation.conditions);
+        }
+    }
+
+    /// Each escalation condition is a sentence or parses in the gate's
+    /// grammar (see `compile::escalation`).
+    fn escalation_conditions(&mut self, conditions: &[Value]) {
+        for (index, condition) in conditions.iter().enumerate() {
+            let path = format!("policy.escalation.conditions[{index}]");
+            match condition.as_str() {
+                Some(text) if crate::compile::escalation::is_sentence(text) => {}
+                Some(text) => self.condition(&path, text),
+                None => self.error(
+                    &path,
+                    codes::INVALID_VALUE,
+                    "an escalation condition is a sentence (\"Security vulnerability \
+                     detected\") or a condition (`amount > 5000`)",
+                ),
+            }
+        }
     }
 
     /// Four eyes need a second pair: an approver role is never one of the

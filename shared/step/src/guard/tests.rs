@@ -343,3 +343,62 @@ fn a_supervised_skill_asks_before_every_side_effect() {
     let record = job_with_the_order_said();
     assert_eq!(certainty(&autonomous, &record, call), None);
 }
+
+const ESCALATION: &str = "\
+policy:
+  escalation:
+    enabled: true
+    conditions: [\"amount > 5000\", \"Chargeback dispute filed\"]
+    target: refunds-desk
+";
+
+#[test]
+fn an_escalation_condition_hands_the_call_to_a_person() {
+    let escalating = skill(ESCALATION);
+    let calm = skill("");
+    let big = json!({"order_id": "ORD-1", "amount": 9000});
+    let big = big.as_object().cloned().unwrap();
+    let call = |args| Call {
+        tool: "refund",
+        args,
+        digest: "d1",
+    };
+    let handed = Some((
+        JobStatus::Paused,
+        OutcomeClass::Escalated,
+        Some(PauseReason::HumanTakeoverRequired),
+    ));
+    assert_eq!(outcome(escalation(&escalating, call(&big))), handed);
+    let small = args();
+    assert_eq!(outcome(escalation(&escalating, call(&small))), None);
+    assert_eq!(outcome(escalation(&calm, call(&big))), None);
+    let Some(stop) = escalation(&escalating, call(&big)) else {
+        panic!("escalates")
+    };
+    let mut record = job();
+    stop.apply(&mut record);
+    let prompt = record.waiting.map(|waiting| waiting.prompt_message);
+    let prompt = prompt.unwrap_or_default();
+    assert!(
+        prompt.contains("amount > 5000") && prompt.contains("refunds-desk"),
+        "{prompt}"
+    );
+}
+
+#[test]
+fn a_request_that_says_an_escalation_sentence_goes_to_a_person() {
+    let escalating = skill(ESCALATION);
+    let mut record = job();
+    record.goal = "I filed a chargeback dispute with my bank about ORD-1".into();
+    assert_eq!(
+        outcome(escalation_said(&escalating, &record)),
+        Some((
+            JobStatus::Paused,
+            OutcomeClass::Escalated,
+            Some(PauseReason::HumanTakeoverRequired),
+        ))
+    );
+    assert_eq!(outcome(escalation_said(&skill(""), &record)), None);
+    record.goal = "refund ORD-1 please".into();
+    assert_eq!(outcome(escalation_said(&escalating, &record)), None);
+}
