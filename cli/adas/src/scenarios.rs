@@ -41,6 +41,8 @@ pub struct Scenario {
     pub ends_asking: bool,
     /// What its author asserts beyond the calls its steps name (`expect`).
     pub expect: Expect,
+    /// Its `expected_outcome`: words for the reader, shown, never asserted.
+    pub in_words: Option<String>,
 }
 
 /// A scenario's `expect`: how the job ends (`status`), calls made with
@@ -274,6 +276,10 @@ pub fn scenarios(document: &Json) -> Vec<Result<Scenario, String>> {
                     !step.starts_with("user") && step.contains(" ask")
                 }),
                 expect: Expect::of(scenario),
+                in_words: scenario["expected_outcome"]
+                    .as_str()
+                    .map(|words| words.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .filter(|words| !words.is_empty()),
             })
         })
         .collect()
@@ -626,7 +632,7 @@ mod tests {
                     "User says 'Cancel my meeting with Dave tomorrow'",
                     "Agent finds the meeting via calendar.event.list",
                     "Agent calls calendar.event.delete"
-                ]},
+                ], "expected_outcome": "The meeting is gone,\n  Dave is told."},
                 {"id": "quoted", "steps": [
                     "User says 'I'd like a consultation'",
                     "Agent asks which kind",
@@ -645,6 +651,11 @@ mod tests {
         assert_eq!(found[1].clone().unwrap().goal, "I'd like a consultation");
         assert_eq!(found[1].clone().unwrap().replies, vec!["the tax one"]);
         assert!(cancel.replies.is_empty());
+        assert_eq!(
+            cancel.in_words.as_deref(),
+            Some("The meeting is gone, Dave is told.")
+        );
+        assert_eq!(found[1].clone().unwrap().in_words, None);
         assert!(found[2].is_err());
     }
 

@@ -165,6 +165,9 @@ fn report(outcomes: &[scenarios::Outcome]) -> usize {
         for note in &outcome.notes {
             output::out(&format!("\t  note: {note}"));
         }
+        if let Some(words) = &outcome.scenario.in_words {
+            output::out(&format!("\t  expected, in words (not asserted): {words}"));
+        }
     }
     let failed = outcomes.iter().filter(|o| o.failure.is_some()).count();
     output::out(&format!(

@@ -77,6 +77,17 @@ fn identity_gateway_json_draft_loads_with_warnings() {
     );
     // Clauses kept but not used are still each named: never silently kept.
     assert!(unused.contains(&"engine.hlr"), "{unused:?}");
+    // A scenario's outcome in words is shown, not asserted: said, with what asserts.
+    assert!(
+        loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.path.ends_with("expected_outcome")
+                && d.message.contains("not asserted")
+                && d.message.contains("`expect`")),
+        "{:?}",
+        loaded.diagnostics
+    );
     // The engine clauses it sets are enforced now, not kept.
     for enforced in [
         "engine.autonomy",

@@ -1,6 +1,6 @@
 //! The guards a call of the plan passes before it runs, in the order the
-//! worker asks them: the iteration budget, loop detection, a call whose end is
-//! unknown, certainty (the user's yes to a side effect resting on a guess),
+//! worker asks them: the iteration budget, loop detection, the skill's
+//! escalation conditions, a call whose end is unknown, certainty (the user's yes to a side effect resting on a guess),
 //! the gate's verdict and the tool's accepted definition. Each is a pure
 //! function of the job, the skill and what the worker learned; `Some`
 //! transition stops the call there (a pause or the end of the job).
