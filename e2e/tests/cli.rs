@@ -444,3 +444,6 @@ mod guide;
 
 #[path = "cli/exits.rs"]
 mod exits;
+
+#[path = "cli/anywhere.rs"]
+mod anywhere;
