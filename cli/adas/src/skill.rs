@@ -329,6 +329,7 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
         SkillCommand::List => {
             let mut skills = Vec::new();
             let mut rows = Vec::new();
+            let mut listed = 0;
             let mut page_token = String::new();
             loop {
                 let page = registry
@@ -339,6 +340,7 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
                     .await
                     .map_err(|status| Failure::from_status(&status))?
                     .into_inner();
+                listed += page.skills.len();
                 for skill in &page.skills {
                     match output {
                         Format::Text => out(&format!("{}\t{}", skill.slag, skill.display_name)),
@@ -361,6 +363,21 @@ async fn remote(command: SkillCommand, client: &Client, output: Format) -> Resul
                     print_value(&serde_json::Value::Array(skills), output)
                 }
                 Format::Text => {}
+            }
+            if listed == 0 && !output.is_data() {
+                // A fresh suite has no skill yet: say what one becomes.
+                let templates = registry
+                    .list_templates(pb::ListTemplatesRequest::default())
+                    .await
+                    .map(|listed| listed.into_inner().templates)
+                    .unwrap_or_default();
+                let slags: Vec<&str> = templates.iter().map(|t| t.slag.as_str()).collect();
+                if !slags.is_empty() {
+                    eprintln!(
+                        "no skill stored yet; templates: {} (the first job or `adas skill get NAME` makes one; `adas skill put FILE` stores your own)",
+                        slags.join(", ")
+                    );
+                }
             }
             Ok(())
         }

@@ -29,6 +29,14 @@ pub(super) fn adas_up_and_skill_test_work_from_an_empty_directory() {
         let (stdout, stderr) = text(&output);
         (output.status.code(), stdout, stderr)
     };
+    // Nothing stored yet: the list says what there is to start from.
+    let (code, listed, stderr) = in_empty(&["--server", &server, "skill", "list"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(listed.is_empty(), "{listed}");
+    assert!(
+        stderr.contains("no skill stored yet; templates: ") && stderr.contains("cs-tier-1"),
+        "{stderr}"
+    );
     let (code, job, stderr) = in_empty(&[
         "--server",
         &server,
