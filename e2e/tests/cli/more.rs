@@ -668,6 +668,44 @@ pub(super) fn a_starter_skill_validates_and_passes_its_own_scenarios() {
     let output = adas(&["skill", "test", &template]);
     let (stdout, stderr) = text(&output);
     assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    // An escalation condition on a call's arguments, by words: the refund
+    // goes to a person after the order's lookup, and is never made.
+    let large = dir.join("large-refunds.yaml");
+    let source = std::fs::read_to_string(&template).unwrap();
+    let large_refund = "  - id: large-refund
+    title: A refund too large for an approver
+    steps:
+      - User says 'I want a refund of $9000 for order ORD-12345'
+      - Agent checks the order with check_order_status
+      - Agent hands it to a person
+    expect:
+      status: escalated
+      calls:
+        - tool: check_order_status
+          arguments: {order_id: ORD-12345}
+";
+    let source = source
+        .replace(
+            "      - Chargeback filed with the bank\n",
+            "      - Chargeback filed with the bank\n      - amount > 5000\n",
+        )
+        .replace(
+            "      calls: []\n",
+            &format!("      calls: []\n{large_refund}"),
+        );
+    assert!(source.contains("amount > 5000") && source.contains("id: large-refund"));
+    std::fs::write(&large, source).unwrap();
+    let output = adas(&["skill", "test", large.to_str().unwrap()]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    let row = stdout
+        .lines()
+        .find(|line| line.starts_with("PASS\tlarge-refund"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        row.ends_with("called: check_order_status"),
+        "never made: {row}"
+    );
     // A name that is no slag is refused before anything is written.
     let output = adas(&["skill", "init", "Bad Name", "--dir", dir_arg]);
     assert_eq!(output.status.code(), Some(2));
