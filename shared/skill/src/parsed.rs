@@ -1,6 +1,6 @@
 //! The expressions of an operational skill, parsed once when it loads: the
-//! JSONPaths of its grant mappings and the conditions of its approvals and
-//! tool policies. A call reads them here; nothing a tool returns or a caller
+//! JSONPaths of its grant mappings and the conditions of its approvals,
+//! tool policies and escalations. A call reads them here; nothing a tool returns or a caller
 //! sends is ever parsed as one of these grammars. JSONPath is RFC 9535
 //! (`serde_json_path`), never a hand parser: a builder condition
 //! `$.status == "active"` is the filter `$[?@.status == "active"]` over the
@@ -115,7 +115,8 @@ impl Parsed {
                     .as_deref()
                     .into_iter()
                     .chain(permission.rules.iter().map(|rule| rule.when.as_str()))
-            }));
+            }))
+            .chain(compiled.escalations.on_call.iter().map(String::as_str));
         for text in texts {
             if !conditions.contains_key(text)
                 && let Ok(condition) = Condition::parse(text)

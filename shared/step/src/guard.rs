@@ -1,7 +1,8 @@
 //! The guards a call of the plan passes before it runs, in the order the
 //! worker asks them: the iteration budget, loop detection, the skill's
-//! escalation conditions, a call whose end is unknown, certainty (the user's yes to a side effect resting on a guess),
-//! the gate's verdict and the tool's accepted definition. Each is a pure
+//! escalation conditions, a call whose end is unknown, certainty (the
+//! user's yes to a side effect resting on a guess), the gate's verdict and
+//! the tool's accepted definition. Each is a pure
 //! function of the job, the skill and what the worker learned; `Some`
 //! transition stops the call there (a pause or the end of the job).
 
@@ -150,7 +151,7 @@ pub fn unknown_end(
 /// grammar holds on its arguments.
 pub fn escalation(skill: &OperationalSkill, call: Call<'_>) -> Option<Transition> {
     let escalations = &skill.compiled.escalations;
-    let condition = escalations.on_call(call.args)?;
+    let condition = escalations.on_call(&skill.parsed, call.args)?;
     let tool = call.tool;
     let why = format!("`{tool}` meets the skill's escalation condition `{condition}`");
     Some(escalated(

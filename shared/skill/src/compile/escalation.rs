@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::condition::Condition;
 use crate::model::Skill;
+use crate::parsed::Parsed;
 
 /// A skill's escalation conditions, split by how they are judged.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -24,13 +25,16 @@ pub struct Escalations {
 
 impl Escalations {
     /// The condition in the gate's grammar that holds on a call's
-    /// arguments, if any. One that no longer parses holds: fail closed.
-    pub fn on_call(&self, arguments: &serde_json::Map<String, Value>) -> Option<&str> {
+    /// arguments, if any, judged by the skill's conditions parsed at load
+    /// ([`Parsed::holds`]: one that does not parse holds, fail closed).
+    pub fn on_call(
+        &self,
+        parsed: &Parsed,
+        arguments: &serde_json::Map<String, Value>,
+    ) -> Option<&str> {
         self.on_call
             .iter()
-            .find(|text| {
-                Condition::parse(text).map_or(true, |condition| condition.holds(arguments))
-            })
+            .find(|text| parsed.holds(text, arguments))
             .map(String::as_str)
     }
 }
@@ -104,16 +108,25 @@ mod tests {
             ]
         );
         assert_eq!(escalations.target.as_deref(), Some("seniors"));
+        let skill = skill(json!(["amount > 5000"]));
+        let parsed = Parsed::of(&skill, &crate::compile::compile(&skill));
+        let escalations = &crate::compile::compile(&skill).escalations;
         let args = |value: Value| value.as_object().cloned().unwrap_or_default();
         assert_eq!(
-            escalations.on_call(&args(json!({"amount": 9000}))),
+            escalations.on_call(&parsed, &args(json!({"amount": 9000}))),
             Some("amount > 5000")
         );
-        assert_eq!(escalations.on_call(&args(json!({"amount": 10}))), None);
-        assert_eq!(escalations.on_call(&args(json!({"order": "A-1"}))), None);
+        assert_eq!(
+            escalations.on_call(&parsed, &args(json!({"amount": 10}))),
+            None
+        );
+        assert_eq!(
+            escalations.on_call(&parsed, &args(json!({"order": "A-1"}))),
+            None
+        );
         // A value of the wrong type holds: conditions fail closed.
         assert_eq!(
-            escalations.on_call(&args(json!({"amount": "$9000"}))),
+            escalations.on_call(&parsed, &args(json!({"amount": "$9000"}))),
             Some("amount > 5000")
         );
     }
