@@ -172,6 +172,10 @@ fn text<'a>(data: &'a Json, field: &str) -> &'a str {
 /// The broken promises in `logs` and `executions` (empty: none). Jobs whose
 /// log key ends with one of `own_policy` ran under a policy the test wrote
 /// itself: the shipped templates' approval rules are not theirs.
+#[expect(
+    clippy::too_many_lines,
+    reason = "still to split (issue 62); the layout test counts these and the count only falls"
+)]
 pub fn violations(logs: &EventLogs, executions: &[Json], own_policy: &[String]) -> Vec<String> {
     let mut problems = Vec::new();
     let mut started: HashMap<String, (String, Map<String, Json>)> = HashMap::new();

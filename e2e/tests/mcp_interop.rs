@@ -3,6 +3,11 @@
 //! calls its tools, and ResolveTools on the real registry binary lists exactly
 //! them (beside the core tools) with their schemas.
 
+#![allow(
+    clippy::too_many_lines,
+    reason = "a test reads as one story; the length cap is for the product's code"
+)]
+
 use std::path::PathBuf;
 
 use adas_proto::pb;

@@ -6,6 +6,11 @@
 //! a program or in an answer, an inactive user, an expired grant, another
 //! principal continuing the conversation, a worker started directly.
 
+#![allow(
+    clippy::too_many_lines,
+    reason = "a test reads as one story; the length cap is for the product's code"
+)]
+
 mod support;
 
 use std::collections::HashMap;

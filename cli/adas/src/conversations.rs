@@ -364,6 +364,10 @@ impl Run<'_> {
         Ok(())
     }
 
+    #[expect(
+        clippy::too_many_lines,
+        reason = "still to split (issue 62); the layout test counts these and the count only falls"
+    )]
     async fn step(&mut self, step: &Step) -> Result<(), Failure> {
         match step {
             Step::Say(text) => {

@@ -330,6 +330,10 @@ async fn current_ask(clients: &mut Clients, name: &str) -> Result<Option<pb::Wai
 }
 
 /// Runs a job subcommand against the suite at `server`.
+#[expect(
+    clippy::too_many_lines,
+    reason = "still to split (issue 62); the layout test counts these and the count only falls"
+)]
 pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
     finish(runtime().block_on(async move {
         match command {

@@ -180,6 +180,10 @@ async fn registry(client: &Client) -> Result<SkillRegistryServiceClient<Channel>
         .accept_compressed(tonic::codec::CompressionEncoding::Gzip))
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "still to split (issue 62); the layout test counts these and the count only falls"
+)]
 async fn remote(command: SkillCommand, client: &Client, output: Format) -> Result<(), Failure> {
     let mut registry = registry(client).await?;
     match command {

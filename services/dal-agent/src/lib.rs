@@ -1,13 +1,13 @@
 //! adas-dal-agent: DalAgentService — missing-input detection, the waiting
 //! contract, deduplicated asks and validated resume (spec 000). The logic is
-//! `adas_jobs::dal::DalAgent`; this crate maps it to the wire.
+//! `adas_engine::dal::DalAgent`; this crate maps it to the wire.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use adas_catalog::Catalog;
+use adas_engine::dal::{DalAgent, DalError, Next};
 use adas_jobs::JobError;
-use adas_jobs::dal::{DalAgent, DalError, Next};
 use adas_proto::pb;
 use adas_proto::pb::dal_agent_service_server::{DalAgentService, DalAgentServiceServer};
 use adas_runtime::convert::{json_to_struct, json_to_value, page_size, value_to_json};
@@ -124,7 +124,7 @@ pub fn build(
     let repo = adas_jobs::JobRepo::new(store, config.memory_root.clone());
     Ok(DalAgentServer::new(
         DalAgent::new(repo, catalog.clone(), tools)
-            .with_queries(llm.map(adas_step::query::QueryModel::new)),
+            .with_queries(llm.map(adas_engine::query::QueryModel::new)),
         catalog,
     ))
 }

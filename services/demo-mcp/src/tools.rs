@@ -167,6 +167,10 @@ fn text<'a>(args: &'a Map<String, Json>, name: &str) -> Result<&'a str, String> 
 }
 
 /// Runs a demo tool; `Err` is a tool error result.
+#[expect(
+    clippy::too_many_lines,
+    reason = "still to split (issue 62); the layout test counts these and the count only falls"
+)]
 pub fn call(tool: &str, args: &Map<String, Json>) -> Result<Json, String> {
     match tool {
         "check_order_status" => {

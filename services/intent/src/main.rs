@@ -15,7 +15,7 @@ fn main() -> std::process::ExitCode {
             let intent = adas_intent::Intent::new(
                 catalog,
                 jobs,
-                adas_nlu::planner(adas_wire::models(&config)?),
+                adas_engine::planner(adas_wire::models(&config)?),
             );
             adas_runtime::serve_until_shutdown(
                 &config,

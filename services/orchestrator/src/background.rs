@@ -33,7 +33,7 @@ pub fn spawn_workers(
     )?);
     let engine: Arc<dyn engine::Engine> = match config.step_engine {
         adas_runtime::StepEngine::Local => Arc::new(engine::Local::new(
-            adas_jobs::dal::DalAgent::new(repo.clone(), catalog.clone(), tools.clone()),
+            adas_engine::dal::DalAgent::new(repo.clone(), catalog.clone(), tools.clone()),
             adas_wire::models(config)?,
         )),
         adas_runtime::StepEngine::Remote => {
@@ -66,7 +66,7 @@ pub fn spawn_workers(
                     _ = stop.wait_for(|stopped| *stopped) => return,
                     () = tokio::time::sleep(EXPIRY_SWEEP_INTERVAL) => {}
                 }
-                let expired = adas_jobs::dal::sweep_expired(&repo, &catalog).await;
+                let expired = adas_engine::dal::sweep_expired(&repo, &catalog).await;
                 if expired > 0 {
                     tracing::info!(expired, "ended jobs whose ask expired");
                 }

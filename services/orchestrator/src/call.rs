@@ -251,6 +251,10 @@ impl Worker {
     /// the start is a compare-and-set, the tool runs, its result goes into
     /// the plan and the call log; the job as it stands after, or `None`
     /// when the call failed it.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "still to split (issue 62); the layout test counts these and the count only falls"
+    )]
     pub(crate) async fn perform_call(
         &self,
         skill: &Arc<OperationalSkill>,

@@ -3,7 +3,7 @@
 //! terms (`adas_step::effect`, `adas_step::guard::GateWord`).
 //!
 //! [`Local`] runs them in the worker's own process over the shared crates the
-//! services serve (`adas_nlu`, `adas_policy`, `adas_jobs::dal`), on the copy
+//! services serve (`adas_nlu`, `adas_policy`, `adas_engine::dal`), on the copy
 //! of the job the worker holds: a step costs no network hop, no reload and
 //! no conversion. [`Remote`] calls IntentService, DalAgentService and
 //! GateService instead (`--step-engine remote`), for a deployment that wants
@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use adas_jobs::dal::{DalAgent, DalError};
+use adas_engine::dal::{DalAgent, DalError};
 use adas_jobs::{JobError, JobRecord, StoredJob};
 use adas_nlu::Planner;
 use adas_policy::llm::{FinalizationJudge, Polisher};
@@ -30,7 +30,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::error::WorkError;
 
-pub use adas_jobs::dal::Next;
+pub use adas_engine::dal::Next;
 
 /// The engines behind a step.
 #[tonic::async_trait]
@@ -119,9 +119,9 @@ impl Local {
     pub fn new(dal: DalAgent, llm: Option<adas_llm::Llm>) -> Self {
         let (judge, polisher) = adas_policy::llm::judge_and_polisher(llm.clone());
         Self {
-            planner: adas_nlu::planner(llm.clone()),
+            planner: adas_engine::planner(llm.clone()),
             store: dal.repo().store().clone(),
-            dal: dal.with_queries(llm.map(adas_step::query::QueryModel::new)),
+            dal: dal.with_queries(llm.map(adas_engine::query::QueryModel::new)),
             judge,
             polisher,
         }

@@ -33,6 +33,10 @@ pub(crate) struct Turn {
 
 impl Orchestrator {
     /// Routes a StartJob on `request.solution`.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "still to split (issue 62); the layout test counts these and the count only falls"
+    )]
     pub(crate) async fn solution_turn(
         &self,
         principal: &adas_runtime::Principal,

@@ -160,6 +160,10 @@ pub async fn job(mut clients: Clients, Path((slag, job_id)): Path<(String, Strin
     render_job(&mut clients, &slag, &job_id, &Refusal::default()).await
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "still to split (issue 62); the layout test counts these and the count only falls"
+)]
 async fn render_job(
     clients: &mut Clients,
     slag: &str,

@@ -371,6 +371,10 @@ impl<'a> Resolver<'a> {
         })
     }
 
+    #[expect(
+        clippy::too_many_lines,
+        reason = "still to split (issue 62); the layout test counts these and the count only falls"
+    )]
     fn node<'f>(
         &'f self,
         node: &'f mut Node,

@@ -278,6 +278,10 @@ impl Artifacts {
 /// Runs the spec and returns the final state. Artifacts are written whatever the
 /// end; only an artifact directory that cannot be created is reported on `out`
 /// alone (there is nowhere to write).
+#[expect(
+    clippy::too_many_lines,
+    reason = "still to split (issue 62); the layout test counts these and the count only falls"
+)]
 pub async fn run(options: &RunOptions, out: &mut dyn Write) -> FinalState {
     let mut terminal = Terminal { out };
     let started_at = unix_ms();

@@ -15,13 +15,10 @@ mod across;
 mod archive;
 pub mod codec;
 pub use across::Cursor;
-pub mod dal;
-mod expiry;
 pub mod focus;
 pub mod memory;
 mod observe;
 mod page;
-mod schema;
 
 use adas_state::{PageRequest, StateError, StateStore, WaitingChange};
 pub use adas_step::{

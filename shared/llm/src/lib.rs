@@ -14,14 +14,12 @@
 pub mod anthropic;
 pub mod chat;
 pub mod config;
-mod decider;
 pub mod openai;
-pub mod prompt;
 mod transport;
 
-pub use chat::{Message, Request, Response, Role, Stop, ToolCall, ToolDef, Usage};
+pub use adas_prompt::{Decider, Usage, prompt};
+pub use chat::{Message, Request, Response, Role, Stop, ToolCall, ToolDef};
 pub use config::{LlmConfig, LlmSettings, ModelConfig, Provider};
-pub use decider::Decider;
 pub use transport::{Llm, Session};
 
 /// Why a model call gave no usable answer. Every one of them means: fall back

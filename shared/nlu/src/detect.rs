@@ -403,6 +403,10 @@ fn unused_number_in_request(message: &str, entities: &[crate::Entity]) -> bool {
 
 /// The detection the rules reach on raw scores, before the documented
 /// scale and the skill's own thresholds (what [`calibration`] is fitted on).
+#[expect(
+    clippy::too_many_lines,
+    reason = "still to split (issue 62); the layout test counts these and the count only falls"
+)]
 pub fn by_the_rules(skill: &Skill, message: &str, context: &Map<String, Json>) -> Detection {
     let corpus = Corpus::shared(skill);
     let evidence = Evidence::of(skill, message);

@@ -1,15 +1,15 @@
 //! adas-nlu: what the user wants — intent and typed entity detection over a
 //! skill's examples, out-of-domain handling — and the plan (a DIA program) that
 //! follows from it. Deterministic and offline by default; [`Planner`] is the
-//! seam where a model plugs in ([`model::ModelPlanner`], under the same
-//! confidence and evidence rules).
+//! seam where a model plugs in (`adas-engine`'s model planner, under the same
+//! confidence and evidence rules). No model client, no store: what a model
+//! cost is `adas-prompt`'s plain data.
 
 pub mod answered;
 pub mod detect;
 pub mod entities;
 mod kept;
 pub mod lexicon;
-pub mod model;
 pub mod plan;
 pub mod values;
 pub mod written;
@@ -27,20 +27,9 @@ pub use detect::{
     score, thresholds,
 };
 pub use entities::{Entity, Slot, Vocabulary};
-pub use model::ModelPlanner;
 pub use plan::{
     DETERMINISTIC, PlanInput, Planned, Planner, Step, WorkflowPlanner, plan, plan_input,
 };
-
-/// The planner the configuration asks for: a model's when models are
-/// configured (falling back to the deterministic one call by call), else the
-/// deterministic one.
-pub fn planner(llm: Option<adas_llm::Llm>) -> std::sync::Arc<dyn Planner> {
-    match llm {
-        Some(llm) => std::sync::Arc::new(ModelPlanner::new(llm)),
-        None => std::sync::Arc::new(WorkflowPlanner),
-    }
-}
 
 /// `planner`'s answer for `input`, its program checked as the text anyone
 /// will run: whatever produced it, a plan must be valid DIA before it runs.

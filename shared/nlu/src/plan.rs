@@ -13,7 +13,7 @@
 //! intent was meant (`Planned::program` is `None`, `detection.confident` false).
 
 use adas_dia::{Arg, Intent, Literal, Node, Program};
-use adas_llm::Usage;
+use adas_prompt::Usage;
 use adas_skill::model::Skill;
 use async_trait::async_trait;
 use serde_json::{Map, Value as Json};
@@ -129,7 +129,7 @@ impl<'a> PlanInput<'a> {
 }
 
 /// Turns a message into a plan; the seam where a model plugs in
-/// (`crate::model::ModelPlanner`).
+/// (`adas_engine::model::ModelPlanner`).
 #[async_trait]
 pub trait Planner: Send + Sync {
     /// Plans for `input` (see [`PlanInput`]).
@@ -329,6 +329,10 @@ fn is_a_date(value: &Json) -> bool {
 }
 
 /// The calls for one detected request.
+#[expect(
+    clippy::too_many_lines,
+    reason = "still to split (issue 62); the layout test counts these and the count only falls"
+)]
 fn part(
     skill: &Skill,
     reading: &Reading,

@@ -145,6 +145,10 @@ fn nearest(
 /// one after today; "this Tuesday" on a Tuesday is today), "this morning"
 /// (today, its part of the day left to read), "the 9th" (the
 /// next one: this month's, else next month's), "in 3 days", "in two weeks".
+#[expect(
+    clippy::too_many_lines,
+    reason = "still to split (issue 62); the layout test counts these and the count only falls"
+)]
 fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, String)> {
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {

@@ -211,6 +211,10 @@ pub fn access<G: adas_skill::access::HeldGrant>(
     ))
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "still to split (issue 62); the layout test counts these and the count only falls"
+)]
 fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> Decision {
     let digest = call_digest(tool, args);
     let policy = &skill.compiled;

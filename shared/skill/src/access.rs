@@ -360,6 +360,10 @@ const EFFECTS: &[&str] = &["allow", "constrain", "deny"];
 
 /// Reports every problem of the skill's access clauses: `report(path, code,
 /// message)` for each error (validation gives them line:col).
+#[expect(
+    clippy::too_many_lines,
+    reason = "still to split (issue 62); the layout test counts these and the count only falls"
+)]
 pub fn validate(skill: &Skill, report: &mut dyn FnMut(&str, &'static str, String)) {
     use crate::diagnostics::codes;
     let declared = |name: &str| skill.tools.iter().any(|tool| tool.name == name);

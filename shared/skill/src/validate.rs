@@ -410,6 +410,10 @@ impl Checker<'_> {
     }
 
     /// Checks tools; returns the names and builder ids a step or approval may use.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "still to split (issue 62); the layout test counts these and the count only falls"
+    )]
     fn tools(&mut self, skill: &Skill) -> HashSet<String> {
         let mut names: HashMap<String, usize> = HashMap::new();
         let mut ids: HashMap<String, usize> = HashMap::new();

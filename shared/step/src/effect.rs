@@ -5,8 +5,8 @@
 
 use serde_json::{Map, Value as Json};
 
-pub use adas_llm::Decider;
 pub use adas_nlu::Planned;
+pub use adas_prompt::Decider;
 
 /// What the planner is asked for the job (its goal, context, memory and
 /// calls come from the record).

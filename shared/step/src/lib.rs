@@ -16,7 +16,6 @@ pub mod guard;
 mod pause;
 pub mod picked;
 pub mod plan;
-pub mod query;
 pub mod record;
 pub mod reply;
 pub mod time;

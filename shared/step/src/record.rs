@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use adas_dia::Plan;
 /// What a job's model calls cost (the record keeps it).
-pub use adas_llm::Usage;
+pub use adas_prompt::Usage;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
@@ -378,9 +378,9 @@ pub fn personal_values(record: &JobRecord) -> Vec<String> {
     values
 }
 
-/// `text` with every personal value masked ([`adas_llm::prompt::mask`]).
+/// `text` with every personal value masked ([`adas_prompt::prompt::mask`]).
 pub fn mask_personal(values: &[String], text: &str) -> String {
-    adas_llm::prompt::mask(values, text)
+    adas_prompt::prompt::mask(values, text)
 }
 
 /// The principal the job runs for, as its access rules read it.

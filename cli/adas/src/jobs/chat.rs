@@ -113,6 +113,10 @@ pub(super) fn target(slag: &str, goal: String, conversation: String) -> pb::Star
 /// A conversation: each goal starts a job; the job's asks and approvals are
 /// prompted for until it ends. With a script, it ends with the script and fails
 /// if the last job did not complete.
+#[expect(
+    clippy::too_many_lines,
+    reason = "still to split (issue 62); the layout test counts these and the count only falls"
+)]
 pub async fn chat(
     client: &Client,
     slag: &str,

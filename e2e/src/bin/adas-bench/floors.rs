@@ -10,6 +10,10 @@ pub(super) struct Floors {
     pub(super) redis_pid: u32,
 }
 
+#[expect(
+    clippy::too_many_lines,
+    reason = "still to split (issue 62); the layout test counts these and the count only falls"
+)]
 pub(super) async fn measure_floors(
     floors: &mut Floors,
     suite: &Suite,

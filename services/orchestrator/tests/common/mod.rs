@@ -115,7 +115,7 @@ pub fn worker(
     ));
     let engine = HookedGate::new(
         Local::new(
-            adas_jobs::dal::DalAgent::new(repo.clone(), catalog.clone(), tools.clone()),
+            adas_engine::dal::DalAgent::new(repo.clone(), catalog.clone(), tools.clone()),
             None,
         ),
         after_check,

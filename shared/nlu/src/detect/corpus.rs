@@ -60,6 +60,10 @@ impl Corpus {
         crate::kept::kept(skill, Self::of)
     }
 
+    #[expect(
+        clippy::too_many_lines,
+        reason = "still to split (issue 62); the layout test counts these and the count only falls"
+    )]
     pub(super) fn of(skill: &Skill) -> Self {
         let intents = skill.intents.clone().unwrap_or_default();
         let classes = Classes::of(skill);

@@ -4,6 +4,10 @@
 use super::*;
 
 impl Checker<'_> {
+    #[expect(
+        clippy::too_many_lines,
+        reason = "still to split (issue 62); the layout test counts these and the count only falls"
+    )]
     pub(super) fn policy(
         &mut self,
         skill: &Skill,

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use adas_catalog::Catalog;
 use adas_step::{Event, Failure, PauseReason, Transition};
 
-use crate::{JobRepo, JobStatus, OutcomeClass, StoredJob};
+use adas_jobs::{JobRepo, JobStatus, OutcomeClass, StoredJob};
 
 /// Ends jobs whose ask is older than their skill's `engine.wait_timeout_ms` with
 /// outcome EXPIRED. Works from the waiting index in the store, so a sweep after a

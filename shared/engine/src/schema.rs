@@ -5,7 +5,7 @@ use adas_dia::InteractionKind;
 use adas_skill::OperationalSkill;
 use serde_json::{Map, Value as Json, json};
 
-use crate::Waiting;
+use adas_jobs::Waiting;
 
 /// A tool's full input schema: the server's (nested objects, formats,
 /// patterns, bounds as served), with what the skill declares for each input

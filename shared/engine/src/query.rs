@@ -18,7 +18,7 @@ use async_trait::async_trait;
 use serde_json::{Map, Value as Json, json};
 use tokio::sync::Mutex;
 
-use crate::JobRecord;
+use adas_step::JobRecord;
 
 /// Longest source text shown to the model, in characters.
 const MAX_SOURCE_CHARS: usize = 8000;
@@ -86,7 +86,7 @@ impl<'a> ModelQuerySource<'a> {
     pub fn new(llm: &'a Llm, skill: Arc<OperationalSkill>, record: &JobRecord) -> Option<Self> {
         let session = llm
             .session(skill.engine.model.as_deref(), record.llm.tokens())?
-            .masking(&crate::personal_values(record));
+            .masking(&adas_step::personal_values(record));
         Some(Self {
             session: Mutex::new(session),
             sources: sources_of(&skill, record),
@@ -240,7 +240,7 @@ impl QuerySource for ModelQuerySource<'_> {
             .and_then(Json::as_str)
             .unwrap_or("")
             .to_owned();
-        adas_nlu::model::check_program(&self.skill.skill, &program).map_err(QueryError)?;
+        crate::model::check_program(&self.skill.skill, &program).map_err(QueryError)?;
         Ok(program)
     }
 }

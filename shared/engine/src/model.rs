@@ -28,9 +28,9 @@ use adas_skill::model::Skill;
 use async_trait::async_trait;
 use serde_json::{Map, Value as Json, json};
 
-use crate::detect::{Detection, detect_as, is_confident, out_of_domain};
-use crate::entities::{Entity, Vocabulary};
-use crate::plan::{DETERMINISTIC, PlanInput, Planned, Planner, plan_input};
+use adas_nlu::detect::{Detection, detect_as, is_confident, out_of_domain};
+use adas_nlu::entities::{Entity, Vocabulary};
+use adas_nlu::plan::{DETERMINISTIC, PlanInput, Planned, Planner, plan_input};
 
 /// The model planner; without a usable answer it plans deterministically.
 #[derive(Debug, Clone)]
@@ -578,7 +578,7 @@ impl ModelPlanner {
         // The intent stays what the job was planned for.
         let detection = match input.intent {
             Some(intent) => detect_as(skill, intent, input.message, input.context),
-            None => crate::detect::detect(skill, input.message, input.context),
+            None => adas_nlu::detect::detect(skill, input.message, input.context),
         };
         let request = sequencer_request(skill, input, &detection, temperature);
         let outcome = self.program(skill, session, request).await;
@@ -608,7 +608,7 @@ fn fallback(
 ) -> Planned {
     let mut planned = if input.next_only {
         Planned::finished(
-            crate::detect::detect(skill, input.message, input.context),
+            adas_nlu::detect::detect(skill, input.message, input.context),
             DETERMINISTIC,
         )
     } else {

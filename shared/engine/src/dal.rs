@@ -22,11 +22,11 @@ use adas_skill::OperationalSkill;
 use adas_tools::ToolResolver;
 use serde_json::{Map, Value as Json, json};
 
+use crate::query::QueryModel;
 use adas_step::ask::{Decided, build_waiting, decide, fill_answers, plain_recovery, takeover};
-use adas_step::query::QueryModel;
 use adas_step::{Event, PauseReason, Resumption, Transition};
 
-use crate::{AuditEntry, JobError, JobRecord, JobRepo, JobStatus, StoredJob, Waiting, now};
+use adas_jobs::{AuditEntry, JobError, JobRecord, JobRepo, JobStatus, StoredJob, Waiting, now};
 
 /// What the job does next.
 #[derive(Debug, Clone, PartialEq)]
@@ -263,6 +263,10 @@ impl DalAgent {
     /// changed the plan is held on the record (`unwritten`) to ride with the
     /// caller's next write (the call's start): the caller must write the job
     /// before acting on the step.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "still to split (issue 62); the layout test counts these and the count only falls"
+    )]
     pub async fn resolve_held(
         &self,
         skill: &Arc<OperationalSkill>,
@@ -516,6 +520,10 @@ impl DalAgent {
             })
     }
 
+    #[expect(
+        clippy::too_many_lines,
+        reason = "still to split (issue 62); the layout test counts these and the count only falls"
+    )]
     pub async fn submit(
         &self,
         StoredJob {
@@ -610,7 +618,7 @@ impl DalAgent {
                 if violations.is_empty() {
                     let specs = self
                         .tools
-                        .resolve(&crate::tool_request(&skill, &record.tenant))
+                        .resolve(&adas_jobs::tool_request(&skill, &record.tenant))
                         .await
                         .unwrap_or_default();
                     violations.extend(answer_misfits(&skill, &specs.tools, plan, &waiting));
@@ -673,7 +681,7 @@ impl DalAgent {
                 (value, _) => value.clone(),
             };
             record.context.insert(name.clone(), value.clone());
-            record.evidence.push(crate::Evidence {
+            record.evidence.push(adas_jobs::Evidence {
                 name: name.clone(),
                 value,
                 source: "answer".into(),
