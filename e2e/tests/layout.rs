@@ -315,7 +315,9 @@ fn long_functions_are_named_and_only_fewer() {
         for file in files {
             let text = std::fs::read_to_string(&file).expect("a source file");
             for (number, line) in text.lines().enumerate() {
-                if line.contains("expect(clippy::too_many_lines") {
+                // `#[expect(clippy::too_many_lines, …)]`, however formatted
+                // (the product's sources allow it nowhere else).
+                if line.contains("clippy::too_many_lines") {
                     named.push(format!("{}:{}", relative(&file), number + 1));
                 }
             }

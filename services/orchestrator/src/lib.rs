@@ -4,6 +4,7 @@
 //! workers that advance jobs (see [`worker`]).
 
 mod access;
+mod admission;
 mod background;
 mod call;
 mod claim;

@@ -12,42 +12,8 @@ pub const REQUEST_ID_TTL: Duration = Duration::from_secs(24 * 3600);
 /// Longest goal accepted, in bytes.
 pub const MAX_GOAL_BYTES: usize = 32 * 1024;
 
-/// How long after a StartJob remembered its request id a retry may still
-/// store the job that attempt never stored (longer than any request lives).
-const UNSTORED_START_WINDOW_MS: u64 = 5 * 60 * 1000;
-
 /// Largest `program` StartJob takes: a plan is a handful of calls.
 pub const MAX_PROGRAM_BYTES: usize = 64 * 1024;
-
-/// The caller's `context` sets nothing the skill reads from the user's
-/// words only (`extract_from: message`): refused, field by field, before
-/// anything is stored.
-fn said_only(
-    skill: &adas_skill::model::Skill,
-    context: &serde_json::Map<String, serde_json::Value>,
-) -> Result<(), OrchestratorError> {
-    let refused: Vec<FieldViolation> = context
-        .keys()
-        .filter(|name| skill.said_only(name))
-        .map(|name| {
-            FieldViolation::new(
-                format!("context.{name}"),
-                format!(
-                    "the skill reads `{name}` from the user's words only (`extract_from: \
-                     message`): the caller's context may not set it; let the user say it, \
-                     or set `extract_from: any`"
-                ),
-            )
-        })
-        .collect();
-    if refused.is_empty() {
-        return Ok(());
-    }
-    Err(OrchestratorError::InvalidFields(
-        "context sets a value the skill takes from the user's words only".into(),
-        refused,
-    ))
-}
 
 /// A client's DIA program, parsed (None when the request has none).
 pub(crate) fn parse_program(source: &str) -> Result<Option<adas_dia::Program>, OrchestratorError> {
@@ -71,6 +37,158 @@ pub(crate) fn parse_program(source: &str) -> Result<Option<adas_dia::Program>, O
         });
     }
     Ok(Some(program))
+}
+
+/// What a StartJob's `request_id` says of it.
+enum Replay {
+    /// The id's first request stored this job: it is the answer.
+    Started(Box<StoredJob>),
+    /// A new job (under this id).
+    New(String),
+}
+
+impl Orchestrator {
+    /// A `request_id` seen before returns the job its first request started
+    /// (scoped by who asks: another principal's id is not a way to its job);
+    /// a new one is remembered with the new job's id.
+    async fn replay(
+        &self,
+        principal: &adas_runtime::Principal,
+        slag: &str,
+        request: &pb::StartJobRequest,
+        given: &BTreeMap<String, String>,
+    ) -> Result<Replay, OrchestratorError> {
+        let job_id = new_job_id();
+        if request.request_id.is_empty() {
+            return Ok(Replay::New(job_id));
+        }
+        let key = format!("start-job:{}:{}", principal.name, request.request_id);
+        let fingerprint = adas_jobs::request_fingerprint(&json!({
+            "skill": slag,
+            "solution": request.solution,
+            "goal": request.goal,
+            "program": request.program,
+            "context": request.context.as_ref().map(struct_to_json),
+            "resources": given,
+        }));
+        let entry = admission::remembered_entry(&job_id, &fingerprint, adas_state::now_ms());
+        let Some(remembered) = self
+            .repo
+            .store()
+            .remember(slag, &key, &entry, REQUEST_ID_TTL)
+            .await?
+        else {
+            return Ok(Replay::New(job_id));
+        };
+        let (existing, remembered_ms) = admission::replayed(&remembered, &fingerprint)?;
+        match self.repo.load(slag, existing).await {
+            Ok(stored) => Ok(Replay::Started(Box::new(stored))),
+            // The first attempt remembered its id and died before storing
+            // the job (a crash, a store that went away): this attempt makes
+            // that job, under that id.
+            Err(JobError::NotFound { .. })
+                if admission::may_store_unstored(remembered_ms, adas_state::now_ms()) =>
+            {
+                Ok(Replay::New(existing.to_owned()))
+            }
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// The conversation a new job continues (`None`: it starts one) and what
+    /// it carries from there; on a solution, its turn says both.
+    async fn carry(
+        &self,
+        principal: &adas_runtime::Principal,
+        skill: &adas_skill::OperationalSkill,
+        conversation: &str,
+        turn: Option<&mut solution::Turn>,
+        evidence: &mut Vec<Evidence>,
+    ) -> Result<(Option<String>, admission::Carried), OrchestratorError> {
+        let (previous, grants) = match turn {
+            Some(turn) => (turn.previous.take(), Some(std::mem::take(&mut turn.grants))),
+            None => (
+                self.continue_conversation(principal, &skill.slag, conversation)
+                    .await?,
+                None,
+            ),
+        };
+        let Some((id, previous)) = previous else {
+            return Ok((
+                None,
+                admission::Carried {
+                    grants: grants.unwrap_or_default(),
+                    ..admission::Carried::default()
+                },
+            ));
+        };
+        let mut carried = admission::carried(
+            &skill.skill,
+            (&principal.name, &id),
+            previous,
+            grants.is_none(),
+            evidence,
+        );
+        if let Some(grants) = grants {
+            carried.grants = grants;
+        }
+        Ok((Some(id), carried))
+    }
+
+    /// Holds the active-job slots of a new job of `principal`'s (the suite's
+    /// own calls and dev mode are not limited: `None`).
+    async fn slots(
+        &self,
+        principal: &adas_runtime::Principal,
+        job: (&str, &str),
+    ) -> Result<Option<admission::Slots>, Status> {
+        if principal.acts_for_every_tenant() {
+            return Ok(None);
+        }
+        let owner = (principal.tenant.as_str(), principal.name.as_str());
+        match admission::Slots::claim(&self.repo, owner, job, self.limits).await? {
+            Ok(slots) => Ok(Some(slots)),
+            Err(scope) => Err(adas_runtime::quota::exhausted(
+                &format!("active jobs of this {scope}"),
+                scope,
+                Duration::from_secs(1),
+            )),
+        }
+    }
+
+    /// Stores a new job, created and queued in one write; a retry of the same
+    /// request that stored it first finds it.
+    async fn create(&self, record: &JobRecord) -> Result<StoredJob, OrchestratorError> {
+        match self.repo.create(record, true).await {
+            Ok(stored) => Ok(stored),
+            Err(JobError::Store(StateError::AlreadyExists { .. })) => {
+                Ok(self.repo.load(&record.slag, &record.job_id).await?)
+            }
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// A conversation's first job names it, so its next turn is found
+    /// without a write (see `continue_conversation`).
+    async fn name_turn(
+        &self,
+        principal: &adas_runtime::Principal,
+        turn: Option<&solution::Turn>,
+        conversation: &str,
+        (slag, job_id): (&str, &str),
+    ) -> Result<(), OrchestratorError> {
+        if let Some(turn) = turn {
+            self.set_solution_turn(&principal.tenant, &turn.id, conversation, (slag, job_id))
+                .await
+        } else if conversation != job_id {
+            Ok(self
+                .repo
+                .set_conversation_turn(&principal.tenant, slag, conversation, job_id)
+                .await?)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 type EventStream = Pin<Box<dyn Stream<Item = Result<pb::JobEvent, Status>> + Send>>;
@@ -99,23 +217,7 @@ impl OrchestratorService for Orchestrator {
             })?,
         };
         let program = parse_program(&request.program)?;
-        if request.goal.trim().is_empty() && program.is_none() {
-            return Err(OrchestratorError::InvalidField {
-                field: "goal",
-                reason: "a goal (or a DIA `program`) is required".into(),
-            }
-            .into());
-        }
-        if request.goal.len() > MAX_GOAL_BYTES {
-            return Err(OrchestratorError::InvalidField {
-                field: "goal",
-                reason: format!(
-                    "{} bytes; the limit is {MAX_GOAL_BYTES}",
-                    request.goal.len()
-                ),
-            }
-            .into());
-        }
+        admission::goal(&request.goal, program.is_some())?;
         let skill = self
             .catalog
             .for_tenant(&principal.tenant)
@@ -123,219 +225,33 @@ impl OrchestratorService for Orchestrator {
             .get_async(&slag)
             .await
             .map_err(OrchestratorError::from)?;
-        // A skill calls only the tools it declares: a program naming another
-        // (one its server offers, say) is refused before anything is stored.
-        if let Some(program) = &program {
-            let undeclared: Vec<String> = program
-                .tool_names()
-                .into_iter()
-                .filter(|tool| {
-                    !adas_policy::gate::is_platform_tool(tool)
-                        && !skill
-                            .skill
-                            .tools
-                            .iter()
-                            .any(|declared| declared.name == *tool)
-                })
-                .collect();
-            if !undeclared.is_empty() {
-                return Err(OrchestratorError::InvalidField {
-                    field: "program",
-                    reason: format!(
-                        "skill `{slag}` does not declare {}: a skill calls only the tools it declares",
-                        undeclared
-                            .iter()
-                            .map(|tool| format!("`{tool}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                }
-                .into());
-            }
-        }
+        admission::declared_tools(&skill, program.as_ref())?;
         let context = request
             .context
             .as_ref()
             .map(struct_to_json)
             .unwrap_or_default();
-        said_only(&skill.skill, &context)?;
+        admission::said_only(&skill.skill, &context)?;
         let given: BTreeMap<String, String> = request.resources.clone().into_iter().collect();
-        let bound =
-            adas_skill::resources::bind(&skill.skill.resources, &given).map_err(|problems| {
-                let violations: Vec<FieldViolation> = problems
-                    .iter()
-                    .map(|problem| {
-                        FieldViolation::new(
-                            format!("resources.{}", problem.name),
-                            problem.message.clone(),
-                        )
-                    })
-                    .collect();
-                OrchestratorError::Resources(
-                    problems
-                        .iter()
-                        .map(|problem| problem.message.clone())
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                    violations,
-                )
-            })?;
-        // Well-formed is not enough: only what the operator allows this tenant.
-        let refused: Vec<FieldViolation> = bound
-            .credentials
-            .iter()
-            .filter(|name| {
-                bound
-                    .values
-                    .get(*name)
-                    .is_some_and(|reference| !self.secrets.allows(&principal.tenant, reference))
-            })
-            .map(|name| {
-                FieldViolation::new(
-                    format!("resources.{name}"),
-                    "this secret reference is not one the operator allows this tenant (--secret-allow); value not shown",
-                )
-            })
-            .collect();
-        if !refused.is_empty() {
-            return Err(OrchestratorError::Resources(
-                "a credential resource names a secret this tenant may not use".into(),
-                refused,
+        let bound = admission::resources(&skill.skill, &given, |reference| {
+            self.secrets.allows(&principal.tenant, reference)
+        })?;
+        let job_id = match self.replay(&principal, &slag, &request, &given).await? {
+            Replay::Started(stored) => return Ok(adas_runtime::reply(adas_wire::job(&stored))),
+            Replay::New(job_id) => job_id,
+        };
+        let mut evidence = admission::client_evidence(&context);
+        let (conversation, carried) = self
+            .carry(
+                &principal,
+                &skill,
+                &request.conversation,
+                turn.as_mut(),
+                &mut evidence,
             )
-            .into());
-        }
-        let mut job_id = new_job_id();
-        if !request.request_id.is_empty() {
-            // Scoped by who asks: another principal's id is not a way to its job.
-            let key = format!("start-job:{}:{}", principal.name, request.request_id);
-            let fingerprint = adas_jobs::request_fingerprint(&json!({
-                "skill": slag,
-                "solution": request.solution,
-                "goal": request.goal,
-                "program": request.program,
-                "context": request.context.as_ref().map(struct_to_json),
-                "resources": given,
-            }));
-            if let Some(existing) = self
-                .repo
-                .store()
-                .remember(
-                    &slag,
-                    &key,
-                    &format!("{job_id} {fingerprint} {}", adas_state::now_ms()),
-                    REQUEST_ID_TTL,
-                )
-                .await
-                .map_err(OrchestratorError::from)?
-            {
-                let mut parts = existing.splitn(3, ' ');
-                let (existing, first) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-                let remembered_ms: u64 = parts.next().and_then(|ms| ms.parse().ok()).unwrap_or(0);
-                if first != fingerprint {
-                    return Err(OrchestratorError::InvalidField {
-                        field: "request_id",
-                        reason: "was already used for a different request".into(),
-                    }
-                    .into());
-                }
-                // A repeated request returns the first job.
-                match self.repo.load(&slag, existing).await {
-                    Ok(stored) => return Ok(adas_runtime::reply(adas_wire::job(&stored))),
-                    // The first attempt remembered its id and died before
-                    // storing the job (a crash, a store that went away): this
-                    // attempt makes that job, under that id. Only while such
-                    // an attempt could be in flight — a job that ended and
-                    // was deleted long ago is never made again.
-                    Err(JobError::NotFound { .. })
-                        if adas_state::now_ms().saturating_sub(remembered_ms)
-                            < UNSTORED_START_WINDOW_MS =>
-                    {
-                        job_id = existing.to_owned();
-                    }
-                    Err(error) => return Err(OrchestratorError::from(error).into()),
-                }
-            }
-        }
-        let mut evidence: Vec<Evidence> = context
-            .iter()
-            .map(|(name, value)| Evidence {
-                name: name.clone(),
-                value: value.clone(),
-                source: "client".into(),
-            })
-            .collect();
-        let mut grants = Vec::new();
-        let (mut memory, mut previous_intent) = (serde_json::Map::new(), String::new());
-        let mut personal: Vec<String> = Vec::new();
-        let continued = match turn.as_mut() {
-            Some(turn) => {
-                grants = std::mem::take(&mut turn.grants);
-                Ok(turn.previous.take())
-            }
-            None => {
-                self.continue_conversation(&principal, &slag, &request.conversation)
-                    .await
-            }
-        };
-        let conversation = match continued {
-            Ok(Some((id, mut previous))) => {
-                // Grants stay with the principal they were issued to: a
-                // conversation continued by another holds none of them.
-                if turn.is_none() {
-                    grants = std::mem::take(&mut previous.grants)
-                        .into_iter()
-                        .filter(|grant| {
-                            grant.principal == principal.name && grant.conversation == id
-                        })
-                        .collect();
-                }
-                // The earlier turns' values are the conversation's memory,
-                // never this turn's context: what the message names wins.
-                let inputs: std::collections::HashSet<&str> = skill
-                    .skill
-                    .tools
-                    .iter()
-                    .flat_map(|tool| &tool.inputs)
-                    .map(|input| input.name.as_str())
-                    .collect();
-                let (remembered, from_calls) =
-                    adas_jobs::memory::remember(&previous, &inputs, &skill.skill.tools);
-                memory = remembered;
-                // What was personal in the conversation stays masked in it.
-                personal = previous.personal.clone();
-                previous_intent = adas_jobs::memory::previous_intent(&previous);
-                for mut item in previous.evidence.into_iter().chain(from_calls) {
-                    if !evidence.iter().any(|known| {
-                        known.name == item.name && adas_jobs::same_value(&known.value, &item.value)
-                    }) {
-                        item.source = "conversation".into();
-                        evidence.push(item);
-                    }
-                }
-                id
-            }
-            Ok(None) => job_id.clone(),
-            Err(error) => return Err(error.into()),
-        };
-        // Active-job quotas: the suite's own calls and dev mode are not limited.
-        let holds_quota = !principal.acts_for_every_tenant();
-        if holds_quota
-            && let Err(scope) = self
-                .repo
-                .claim_job_slots(
-                    (&principal.tenant, &principal.name),
-                    (&slag, &job_id),
-                    self.limits,
-                )
-                .await
-                .map_err(OrchestratorError::from)?
-        {
-            return Err(adas_runtime::quota::exhausted(
-                &format!("active jobs of this {scope}"),
-                scope,
-                Duration::from_secs(1),
-            ));
-        }
+            .await?;
+        let conversation = conversation.unwrap_or_else(|| job_id.clone());
+        let slots = self.slots(&principal, (&slag, &job_id)).await?;
         let client_program = program.is_some();
         let record = JobRecord {
             context,
@@ -344,28 +260,22 @@ impl OrchestratorService for Orchestrator {
             // in it is still resolved (ASK pauses) and gated like a plan's.
             plan: program.map(adas_dia::Plan::new),
             // A client's program is its own decision: no intent was guessed.
-            intent: client_program.then(|| adas_jobs::DetectedIntent {
-                intent_id: String::new(),
-                confidence: 1.0,
-                out_of_domain: false,
-                margin: 1.0,
-                confident: true,
-            }),
+            intent: client_program.then(adas_jobs::DetectedIntent::chosen),
             request_id: request.request_id,
-            holds_quota,
+            holds_quota: slots.is_some(),
             conversation: conversation.clone(),
             evidence,
-            memory,
-            previous_intent,
+            memory: carried.memory,
+            previous_intent: carried.previous_intent,
             trace_parent: adas_runtime::telemetry::current_traceparent(),
-            grants,
+            grants: carried.grants,
             solution: turn
                 .as_ref()
                 .map(|turn| turn.id.clone())
                 .unwrap_or_default(),
             handoff: turn.as_mut().and_then(|turn| turn.handoff.take()),
+            personal: carried.personal,
             // Who started it, as authenticated: what `${principal.*}` reads.
-            personal,
             owner_roles: principal.roles.clone(),
             owner_claims: principal.claims.clone(),
             ..JobRecord::queued(
@@ -375,39 +285,12 @@ impl OrchestratorService for Orchestrator {
                 (&principal.tenant, &principal.name),
             )
         };
-        // Created and queued in one write.
-        let stored = match self.repo.create(&record, true).await {
-            Ok(stored) => stored,
-            // A retry of the same request stored it first: that job it is.
-            Err(JobError::Store(adas_state::StateError::AlreadyExists { .. })) => {
-                if holds_quota {
-                    let _ = self.repo.release_job_slots(&record).await;
-                }
-                let stored = self
-                    .repo
-                    .load(&slag, &record.job_id)
-                    .await
-                    .map_err(OrchestratorError::from)?;
-                return Ok(adas_runtime::reply(adas_wire::job(&stored)));
-            }
-            Err(error) => {
-                if holds_quota {
-                    let _ = self.repo.release_job_slots(&record).await;
-                }
-                return Err(OrchestratorError::from(error).into());
-            }
-        };
-        // A conversation's first job names it: its turn is found without a
-        // write (see `continue_conversation`).
-        if let Some(turn) = &turn {
-            self.set_solution_turn(&principal.tenant, &turn.id, &conversation, (&slag, &job_id))
-                .await?;
-        } else if conversation != job_id {
-            self.repo
-                .set_conversation_turn(&principal.tenant, &slag, &conversation, &job_id)
-                .await
-                .map_err(OrchestratorError::from)?;
+        let stored = self.create(&record).await?;
+        if let Some(slots) = slots {
+            slots.keep();
         }
+        self.name_turn(&principal, turn.as_ref(), &conversation, (&slag, &job_id))
+            .await?;
         Ok(adas_runtime::reply(adas_wire::job(&stored)))
     }
 

@@ -293,8 +293,22 @@ impl JobRepo {
 
     /// Gives back a job's slots (it ended, or was never created).
     pub async fn release_job_slots(&self, record: &JobRecord) -> Result<(), JobError> {
-        let member = format!("{}/{}", record.slag, record.job_id);
-        for set in job_slot_sets(&record.tenant, &record.owner) {
+        self.release_slots(
+            (&record.tenant, &record.owner),
+            (&record.slag, &record.job_id),
+        )
+        .await
+    }
+
+    /// Gives back the slots of `slag/job_id` in `owner`'s sets (tenant,
+    /// principal), the job's record at hand or not.
+    pub async fn release_slots(
+        &self,
+        (tenant, owner): (&str, &str),
+        (slag, job_id): (&str, &str),
+    ) -> Result<(), JobError> {
+        let member = format!("{slag}/{job_id}");
+        for set in job_slot_sets(tenant, owner) {
             self.store.release_slot(&set, &member).await?;
         }
         Ok(())

@@ -232,6 +232,20 @@ pub struct DetectedIntent {
     pub confident: bool,
 }
 
+impl DetectedIntent {
+    /// No intent guessed: the caller chose what runs (a client's own
+    /// program).
+    pub fn chosen() -> Self {
+        Self {
+            intent_id: String::new(),
+            confidence: 1.0,
+            out_of_domain: false,
+            margin: 1.0,
+            confident: true,
+        }
+    }
+}
+
 /// Where a value known to a job came from. A side-effecting call runs without
 /// asking only when each of its arguments is one of these (or a previous tool's
 /// output) and the intent was confident.
