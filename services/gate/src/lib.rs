@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use adas_catalog::Catalog;
-use adas_jobs::{Event, JobError, Transition};
+use adas_jobs::JobError;
 use adas_policy::gate::{ApprovalBook, ApprovalChoice, ApprovalError, ApprovalRecord, Approver};
 use adas_policy::llm::{FinalizationJudge, Polisher};
 use adas_proto::pb;
@@ -17,7 +17,6 @@ use adas_runtime::{FieldViolation, status_with_details};
 use adas_skill::slag::{parse_job_name, parse_skill_name};
 use adas_skill::{OperationalSkill, SkillError};
 use adas_state::{StateError, StateStore};
-use adas_step::{Failure, Resumption};
 use tonic::{Code, Request, Response, Status};
 
 /// Errors of GateService.
@@ -142,7 +141,6 @@ impl Gate {
 
     /// Resumes (approve) or fails (reject) the job paused on this approval.
     async fn apply_decision(&self, slag: &str, record: &ApprovalRecord) -> Result<(), GateError> {
-        use adas_jobs::{AuditEntry, JobStatus, OutcomeClass};
         for _ in 0..5 {
             let mut stored = match self.jobs.load(slag, &record.request.job_id).await {
                 Ok(stored) => stored,
@@ -150,39 +148,21 @@ impl Gate {
                 Err(JobError::NotFound { .. }) => return Ok(()),
                 Err(error) => return Err(GateError::Internal(error.to_string())),
             };
+            let decision = adas_step::machine::Decision {
+                correlation_id: record.request.correlation_id.clone(),
+                approved: record.decision == ApprovalChoice::Approve,
+                approver: record.decided_by.clone(),
+                role: record.request.approver.clone(),
+                tool: record.request.tool.clone(),
+                call_digest: record.request.call_digest.clone(),
+                comment: record.comment.clone(),
+            };
             let job = &mut stored.record;
-            let waiting_here = job.status == JobStatus::Paused
-                && job
-                    .waiting
-                    .as_ref()
-                    .is_some_and(|waiting| waiting.correlation_id == record.request.correlation_id);
-            if !waiting_here {
-                return Ok(());
-            }
-            job.audit.push(AuditEntry {
-                who: record.decided_by.clone(),
-                at: adas_jobs::now(),
-                action: if record.decision == ApprovalChoice::Approve { "approve".into() } else { "reject".into() },
-                detail: serde_json::json!({"correlation_id": record.request.correlation_id, "call_digest": record.request.call_digest, "tool": record.request.tool, "comment": record.comment}),
-            });
-            let transition = if record.decision == ApprovalChoice::Approve {
-                Transition::resume(Event::Resumed(Resumption::Approved {
-                    approver: record.decided_by.clone(),
-                    role: record.request.approver.clone(),
-                    tool: record.request.tool.clone(),
-                    call_digest: record.request.call_digest.clone(),
-                }))
-            } else {
-                Transition::fail(
-                    OutcomeClass::PolicyDenied,
-                    format!(
-                        "`{}` rejected by {}: {}",
-                        record.request.tool, record.decided_by, record.comment
-                    ),
-                    Event::Failed(Failure::Rejected {
-                        approver: record.decided_by.clone(),
-                    }),
-                )
+            let input = adas_step::machine::Input::ApprovalDecided(&decision);
+            let transition = match adas_step::machine::apply(job, input) {
+                Ok(adas_step::machine::Applied::Write(transition)) => *transition,
+                // No longer waiting on this approval: nothing to resume.
+                Ok(adas_step::machine::Applied::Unchanged) | Err(_) => return Ok(()),
             };
             match self.jobs.save(stored.version, job, transition).await {
                 Ok(_) => return Ok(()),

@@ -23,8 +23,7 @@ use std::time::Duration;
 
 use adas_catalog::Catalog;
 use adas_jobs::{
-    AuditEntry, Event, Evidence, JobError, JobRecord, JobRepo, JobStatus, PauseReason, StoredJob,
-    Transition, new_job_id, now,
+    Evidence, JobError, JobRecord, JobRepo, JobStatus, PauseReason, StoredJob, new_job_id,
 };
 use adas_proto::pb;
 use adas_proto::pb::orchestrator_service_server::{OrchestratorService, OrchestratorServiceServer};
@@ -33,7 +32,6 @@ use adas_runtime::{FieldViolation, status_with_details};
 use adas_skill::SkillError;
 use adas_skill::slag::{parse_job_name, parse_skill_name};
 use adas_state::StateError;
-use adas_step::Cancellation;
 use listing::JobQuery;
 use serde_json::json;
 use tokio_stream::Stream;

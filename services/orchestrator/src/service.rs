@@ -528,39 +528,26 @@ impl OrchestratorService for Orchestrator {
                 .await
                 .map_err(OrchestratorError::from)?;
             adas_wire::check_job_access(&principal, &record)?;
-            if record.status.is_terminal() {
-                if record.status == JobStatus::Cancelled {
+            let input = adas_step::machine::Input::CancelRequested {
+                by: &principal.name,
+                reason: &request.reason,
+            };
+            let cancelled = match adas_step::machine::apply(&record, input) {
+                Ok(adas_step::machine::Applied::Write(cancelled)) => *cancelled,
+                // Cancelled already: the job as it stands is the answer.
+                Ok(adas_step::machine::Applied::Unchanged) => {
                     return Ok(adas_runtime::reply(adas_wire::job(&StoredJob {
                         record,
                         version,
                     })));
                 }
-                return Err(OrchestratorError::Precondition(format!(
-                    "job {job_id} has already ended ({:?})",
-                    record.status
-                ))
-                .into());
-            }
-            record.audit.push(AuditEntry {
-                who: principal.name.clone(),
-                at: now(),
-                action: "cancel".into(),
-                detail: json!({"reason": request.reason}),
-            });
-            match self
-                .repo
-                .save(
-                    version,
-                    &mut record,
-                    Transition::cancel(
-                        None,
-                        Event::Cancelled(Cancellation::ByClient {
-                            reason: request.reason.clone(),
-                        }),
-                    ),
-                )
-                .await
-            {
+                Err(refused) => {
+                    return Err(
+                        OrchestratorError::Precondition(format!("job {job_id} {refused}")).into(),
+                    );
+                }
+            };
+            match self.repo.save(version, &mut record, cancelled).await {
                 Ok(version) => {
                     return Ok(adas_runtime::reply(adas_wire::job(&StoredJob {
                         record,

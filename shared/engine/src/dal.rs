@@ -23,7 +23,7 @@ use adas_tools::ToolResolver;
 use serde_json::{Map, Value as Json, json};
 
 use crate::query::QueryModel;
-use adas_step::ask::{Decided, build_waiting, decide, fill_answers, plain_recovery, takeover};
+use adas_step::ask::{Decided, build_waiting, decide, fill_answers, plain_recovery};
 use adas_step::{Event, PauseReason, Resumption, Transition};
 
 use adas_jobs::{AuditEntry, JobError, JobRecord, JobRepo, JobStatus, StoredJob, Waiting, now};
@@ -537,20 +537,9 @@ impl DalAgent {
     ) -> Result<StoredJob, DalError> {
         let job_id = record.job_id.clone();
         let job_id = job_id.as_str();
-        let Some(mut waiting) = record
-            .waiting
-            .clone()
-            .filter(|_| record.status == JobStatus::Paused)
-        else {
-            return Err(DalError::Precondition(format!(
-                "job {job_id} is not waiting for input"
-            )));
-        };
-        if waiting.reason_code == PauseReason::ApprovalRequired {
-            return Err(DalError::Precondition(format!(
-                "job {job_id} waits for an approver: use GateService.DecideApproval"
-            )));
-        }
+        let waiting = adas_step::machine::awaiting_answer(&record)
+            .map_err(|refused| DalError::Precondition(format!("job {job_id} {refused}")))?
+            .clone();
         if correlation_id != waiting.correlation_id {
             return Err(DalError::StaleCorrelation {
                 given: correlation_id.to_owned(),
@@ -639,30 +628,32 @@ impl DalAgent {
                 .map(|field| field.prompt.as_str())
                 .filter(|prompt| !prompt.is_empty())
                 .collect();
-            if !question.is_empty() && waiting.fields.len() == question.len() {
-                let refusals: Vec<&str> = violations.iter().map(|(_, why)| why.as_str()).collect();
-                waiting.prompt_message = format!("{} {}", refusals.join(" "), question.join(" "));
-            }
-            waiting.invalid_answer_count += 1;
-            let human_answering = waiting.reason_code == PauseReason::HumanTakeoverRequired;
-            let escalated = !human_answering && waiting.invalid_answer_count >= limit;
-            let transition = if escalated {
-                let paused = Event::paused(
-                    PauseReason::HumanTakeoverRequired,
-                    "too many invalid answers; handed to a human",
-                    json!({"violations": violations.len()}),
-                );
-                takeover(
-                    &format!("{limit} invalid answers to the same question"),
-                    None,
-                    vec![paused],
-                )
-            } else {
-                record.waiting = Some(waiting);
-                Transition::note(vec![Event::AnswerRefused {
-                    violations: violations.len(),
-                }])
+            let prompt =
+                (!question.is_empty() && waiting.fields.len() == question.len()).then(|| {
+                    let refusals: Vec<&str> =
+                        violations.iter().map(|(_, why)| why.as_str()).collect();
+                    format!("{} {}", refusals.join(" "), question.join(" "))
+                });
+            let input = adas_step::machine::Input::AnswerRefused {
+                violations: violations.len(),
+                limit,
+                prompt,
             };
+            let transition = match adas_step::machine::apply(&record, input) {
+                Ok(adas_step::machine::Applied::Write(transition)) => *transition,
+                Ok(adas_step::machine::Applied::Unchanged) => {
+                    return Err(DalError::InvalidAnswers {
+                        violations,
+                        escalated: false,
+                    });
+                }
+                Err(refused) => {
+                    return Err(DalError::Precondition(format!("job {job_id} {refused}")));
+                }
+            };
+            let escalated = waiting.reason_code != PauseReason::HumanTakeoverRequired
+                && matches!(&transition.change, adas_step::Change::Pause { waiting, .. }
+                    if waiting.reason_code == PauseReason::HumanTakeoverRequired);
             self.repo.save(version, &mut record, transition).await?;
             return Err(DalError::InvalidAnswers {
                 violations,

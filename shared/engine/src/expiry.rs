@@ -4,9 +4,7 @@
 use std::sync::Arc;
 
 use adas_catalog::Catalog;
-use adas_step::{Event, Failure, PauseReason, Transition};
-
-use adas_jobs::{JobRepo, JobStatus, OutcomeClass, StoredJob};
+use adas_jobs::{JobRepo, StoredJob};
 
 /// Ends jobs whose ask is older than their skill's `engine.wait_timeout_ms` with
 /// outcome EXPIRED. Works from the waiting index in the store, so a sweep after a
@@ -54,23 +52,20 @@ async fn sweep_slag(repo: &JobRepo, tenant: &str, slag: &str, timeout: u64) -> u
             continue;
         };
         // Slags are shared names: another tenant's job is judged by its own skill.
-        // An escalated job waits for a human, not for the user's timeout.
-        let takeover = record
-            .waiting
-            .as_ref()
-            .is_some_and(|waiting| waiting.reason_code == PauseReason::HumanTakeoverRequired);
-        if record.status != JobStatus::Paused || record.tenant != tenant || takeover {
+        if record.tenant != tenant {
             continue;
         }
-        let expired_ask = Transition::fail(
-            OutcomeClass::Expired,
-            format!("no answer within {timeout} ms"),
-            Event::Failed(Failure::AskExpired {
-                wait_timeout_ms: timeout,
-            }),
-        );
+        // An escalated job waits for a human, not for the user's timeout.
+        let input = adas_step::machine::Input::AskExpired {
+            timeout_ms: timeout,
+        };
+        let Ok(adas_step::machine::Applied::Write(expired_ask)) =
+            adas_step::machine::apply(&record, input)
+        else {
+            continue;
+        };
         // A conflict means someone answered just now: the answer wins.
-        if repo.save(version, &mut record, expired_ask).await.is_ok() {
+        if repo.save(version, &mut record, *expired_ask).await.is_ok() {
             expired += 1;
         }
     }

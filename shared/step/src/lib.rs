@@ -13,6 +13,7 @@ pub mod effect;
 pub mod event;
 pub mod finish;
 pub mod guard;
+pub mod machine;
 mod pause;
 pub mod picked;
 pub mod plan;

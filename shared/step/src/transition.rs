@@ -3,7 +3,7 @@
 //! ready queue. Every status change of a job is one of these constructors,
 //! applied by the one write (`JobRepo::save` in adas-jobs).
 
-use crate::{Event, JobRecord, JobResult, JobStatus, OutcomeClass, Waiting};
+use crate::{AuditEntry, Event, JobRecord, JobResult, JobStatus, OutcomeClass, Waiting};
 
 /// How a transition changes the job's lifecycle.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +45,9 @@ pub struct Transition {
     pub events: Vec<Event>,
     /// Whether the job goes back to the queue's resumed lane.
     pub requeue: bool,
+    /// Who made the change from outside the worker, and why (an answer, a
+    /// decision, a cancel): appended to the job's audit trail.
+    pub audit: Vec<AuditEntry>,
 }
 
 impl Transition {
@@ -54,6 +57,7 @@ impl Transition {
             change: Change::Keep,
             events,
             requeue: false,
+            audit: Vec::new(),
         }
     }
 
@@ -63,6 +67,7 @@ impl Transition {
             change: Change::Run,
             events,
             requeue: false,
+            audit: Vec::new(),
         }
     }
 
@@ -75,7 +80,21 @@ impl Transition {
             },
             events: vec![event],
             requeue: false,
+            audit: Vec::new(),
         }
+    }
+
+    /// The job, paused, keeps waiting on `waiting` as it now stands (an
+    /// answer refused: the count of refusals and the prompt changed).
+    pub fn keep_waiting(waiting: Waiting, event: Event) -> Self {
+        Self::pause(waiting, event)
+    }
+
+    /// The same change, with `entry` in the job's audit trail.
+    #[must_use]
+    pub fn audited(mut self, entry: AuditEntry) -> Self {
+        self.audit.push(entry);
+        self
     }
 
     /// The job is handed to a human on `waiting` because of `why`.
@@ -87,6 +106,7 @@ impl Transition {
             },
             events,
             requeue: false,
+            audit: Vec::new(),
         }
     }
 
@@ -96,6 +116,7 @@ impl Transition {
             change: Change::Resume,
             events: vec![event],
             requeue: true,
+            audit: Vec::new(),
         }
     }
 
@@ -142,12 +163,14 @@ impl Transition {
             },
             events,
             requeue: false,
+            audit: Vec::new(),
         }
     }
 
     /// Applies the lifecycle change to `record`: the waiting object is kept
     /// exactly while the job is paused (spec 000).
     pub fn apply(&self, record: &mut JobRecord) {
+        record.audit.extend(self.audit.iter().cloned());
         match &self.change {
             Change::Keep => {}
             Change::Run => {

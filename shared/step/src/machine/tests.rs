@@ -1,0 +1,341 @@
+//! The lifecycle's table: every state a job can be in, every input from
+//! outside the worker, and what each does — checked row by row without a
+//! store, against ARCHITECTURE.md's copy, and for coverage: every write the
+//! machine can make is some row's.
+
+use std::collections::BTreeSet;
+
+use serde_json::Map;
+
+use super::*;
+use crate::Waiting;
+
+/// Where a job stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Queued,
+    Running,
+    AskingUser,
+    AskingApprover,
+    WithOperator,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+const STATES: [State; 8] = [
+    State::Queued,
+    State::Running,
+    State::AskingUser,
+    State::AskingApprover,
+    State::WithOperator,
+    State::Completed,
+    State::Failed,
+    State::Cancelled,
+];
+
+/// What comes in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum In {
+    Approve,
+    Reject,
+    DecideAnotherAsk,
+    Cancel,
+    Expire,
+    RefuseAnswer,
+    RefuseLastAnswer,
+}
+
+const INPUTS: [In; 7] = [
+    In::Approve,
+    In::Reject,
+    In::DecideAnotherAsk,
+    In::Cancel,
+    In::Expire,
+    In::RefuseAnswer,
+    In::RefuseLastAnswer,
+];
+
+/// The table, as ARCHITECTURE.md shows it.
+const TABLE: &[(State, In, &str)] = &[
+    (
+        State::AskingApprover,
+        In::Approve,
+        "resume: queued (resumed)",
+    ),
+    (
+        State::AskingApprover,
+        In::Reject,
+        "end: failed POLICY_DENIED (failed)",
+    ),
+    (State::AskingApprover, In::DecideAnotherAsk, "unchanged"),
+    (State::AskingUser, In::Approve, "unchanged"),
+    (
+        State::Running,
+        In::Cancel,
+        "end: cancelled CANCELLED (cancelled)",
+    ),
+    (
+        State::AskingUser,
+        In::Cancel,
+        "end: cancelled CANCELLED (cancelled)",
+    ),
+    (State::Cancelled, In::Cancel, "unchanged"),
+    (State::Completed, In::Cancel, "refused: ended"),
+    (
+        State::AskingUser,
+        In::Expire,
+        "end: failed EXPIRED (failed)",
+    ),
+    (
+        State::AskingApprover,
+        In::Expire,
+        "end: failed EXPIRED (failed)",
+    ),
+    (State::WithOperator, In::Expire, "unchanged"),
+    (State::Running, In::Expire, "unchanged"),
+    (
+        State::AskingUser,
+        In::RefuseAnswer,
+        "pause: paused MISSING_REQUIRED_INPUT (answer_refused)",
+    ),
+    (
+        State::AskingUser,
+        In::RefuseLastAnswer,
+        "pause: paused HUMAN_TAKEOVER_REQUIRED (paused)",
+    ),
+    (
+        State::WithOperator,
+        In::RefuseLastAnswer,
+        "pause: paused HUMAN_TAKEOVER_REQUIRED (answer_refused)",
+    ),
+    (
+        State::AskingApprover,
+        In::RefuseAnswer,
+        "refused: an approver decides",
+    ),
+    (State::Running, In::RefuseAnswer, "refused: not waiting"),
+    (State::Failed, In::RefuseAnswer, "refused: ended"),
+];
+
+fn waiting(reason: PauseReason) -> Waiting {
+    Waiting {
+        reason_code: reason,
+        requested_fields: vec!["amount".into()],
+        prompt_message: "How much?".into(),
+        correlation_id: "ask-1".into(),
+        created_at: crate::time::now(),
+        last_prompt_at: crate::time::now(),
+        fields: Vec::new(),
+        prompt_count: 1,
+        invalid_answer_count: 0,
+        approval: None,
+    }
+}
+
+fn job(state: State) -> JobRecord {
+    let skill = adas_skill::OperationalSkill::from_source(
+        "desk",
+        "problem: {statement: Refunds}\nintents:\n  supported:\n    - id: refund\n      examples: [refund my order]\ntools: []\n",
+    )
+    .expect("the test skill loads");
+    let mut record = JobRecord::queued("j1".into(), &skill, "refund".into(), ("acme", "ana"));
+    let (status, reason) = match state {
+        State::Queued => (JobStatus::Queued, None),
+        State::Running => (JobStatus::Running, None),
+        State::AskingUser => (JobStatus::Paused, Some(PauseReason::MissingRequiredInput)),
+        State::AskingApprover => (JobStatus::Paused, Some(PauseReason::ApprovalRequired)),
+        State::WithOperator => (JobStatus::Paused, Some(PauseReason::HumanTakeoverRequired)),
+        State::Completed => (JobStatus::Completed, None),
+        State::Failed => (JobStatus::Failed, None),
+        State::Cancelled => (JobStatus::Cancelled, None),
+    };
+    record.status = status;
+    record.waiting = reason.map(waiting);
+    record
+}
+
+fn decision(approved: bool, correlation_id: &str) -> Decision {
+    Decision {
+        correlation_id: correlation_id.into(),
+        approved,
+        approver: "sam".into(),
+        role: "supervisor".into(),
+        tool: "process_refund".into(),
+        call_digest: "d1".into(),
+        comment: "ok".into(),
+    }
+}
+
+fn run(state: State, input: In) -> Result<Applied, Refused> {
+    let record = job(state);
+    let (approve, reject, other) = (
+        decision(true, "ask-1"),
+        decision(false, "ask-1"),
+        decision(true, "ask-0"),
+    );
+    let input = match input {
+        In::Approve => Input::ApprovalDecided(&approve),
+        In::Reject => Input::ApprovalDecided(&reject),
+        In::DecideAnotherAsk => Input::ApprovalDecided(&other),
+        In::Cancel => Input::CancelRequested {
+            by: "ana",
+            reason: "no longer needed",
+        },
+        In::Expire => Input::AskExpired { timeout_ms: 60_000 },
+        In::RefuseAnswer => Input::AnswerRefused {
+            violations: 1,
+            limit: 3,
+            prompt: None,
+        },
+        In::RefuseLastAnswer => Input::AnswerRefused {
+            violations: 1,
+            limit: 1,
+            prompt: None,
+        },
+    };
+    apply(&record, input)
+}
+
+/// An input's effect in a few words: the change, where it leaves the job
+/// and the events it writes.
+fn shape(applied: &Result<Applied, Refused>) -> String {
+    let transition = match applied {
+        Ok(Applied::Unchanged) => return "unchanged".into(),
+        Err(Refused::Ended(_)) => return "refused: ended".into(),
+        Err(Refused::NotWaiting) => return "refused: not waiting".into(),
+        Err(Refused::ApproverDecides) => return "refused: an approver decides".into(),
+        Ok(Applied::Write(transition)) => transition,
+    };
+    let mut record = job(State::Running);
+    transition.apply(&mut record);
+    let change = match &transition.change {
+        crate::Change::Keep => "keep".to_owned(),
+        crate::Change::Run => "run".to_owned(),
+        crate::Change::Pause { waiting, .. } => format!("pause: paused {}", waiting.reason_code),
+        crate::Change::Resume => "resume: queued".to_owned(),
+        crate::Change::End {
+            status, outcome, ..
+        } => format!(
+            "end: {} {}",
+            status.tag(),
+            serde_json::to_value(outcome)
+                .ok()
+                .and_then(|name| name.as_str().map(str::to_owned))
+                .unwrap_or_default()
+        ),
+    };
+    let events: Vec<String> = transition
+        .events
+        .iter()
+        .map(|event| event.kind().upper_name().to_ascii_lowercase())
+        .collect();
+    format!("{change} ({})", events.join(", "))
+}
+
+#[test]
+fn the_table() {
+    for (state, input, expected) in TABLE {
+        assert_eq!(
+            shape(&run(*state, *input)),
+            *expected,
+            "{state:?} + {input:?}"
+        );
+    }
+}
+
+/// Every write the machine makes, over every state and input, is a row of
+/// the table: no transition goes untested.
+#[test]
+fn every_transition_is_reached_by_a_row() {
+    let tabled: BTreeSet<&str> = TABLE.iter().map(|(_, _, then)| *then).collect();
+    let mut missing = BTreeSet::new();
+    for state in STATES {
+        for input in INPUTS {
+            let then = shape(&run(state, input));
+            if !tabled.contains(then.as_str()) {
+                missing.insert(format!("{state:?} + {input:?} → {then}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not in the table: {missing:#?}");
+}
+
+/// ARCHITECTURE.md's table is the one above.
+#[test]
+fn the_architecture_shows_the_table() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../ARCHITECTURE.md"
+    ))
+    .expect("ARCHITECTURE.md");
+    let rows: String = TABLE
+        .iter()
+        .map(|(state, input, then)| format!("| {state:?} | {input:?} | {then} |\n"))
+        .collect();
+    assert!(
+        text.contains(&rows),
+        "ARCHITECTURE.md's lifecycle table should read:\n{rows}"
+    );
+}
+
+#[test]
+fn a_decision_an_answer_and_a_cancel_are_audited_with_who_and_why() {
+    let Ok(Applied::Write(approved)) = run(State::AskingApprover, In::Approve) else {
+        panic!("an approval resumes the job");
+    };
+    let mut record = job(State::AskingApprover);
+    approved.apply(&mut record);
+    let entry = record.audit.last().expect("an audit entry");
+    assert_eq!(
+        (entry.who.as_str(), entry.action.as_str()),
+        ("sam", "approve")
+    );
+    assert_eq!(entry.detail["comment"], "ok");
+    let Ok(Applied::Write(cancelled)) = run(State::Running, In::Cancel) else {
+        panic!("a cancel ends the job");
+    };
+    let mut record = job(State::Running);
+    cancelled.apply(&mut record);
+    let entry = record.audit.last().expect("an audit entry");
+    assert_eq!(
+        (entry.who.as_str(), entry.action.as_str()),
+        ("ana", "cancel")
+    );
+    assert_eq!(entry.detail["reason"], "no longer needed");
+}
+
+#[test]
+fn a_refused_answer_counts_and_says_what_was_wrong() {
+    let mut record = job(State::AskingUser);
+    let applied = apply(
+        &record,
+        Input::AnswerRefused {
+            violations: 1,
+            limit: 3,
+            prompt: Some("That is not an amount. How much?".into()),
+        },
+    );
+    let Ok(Applied::Write(transition)) = applied else {
+        panic!("a refused answer is written");
+    };
+    transition.apply(&mut record);
+    let waiting = record.waiting.expect("still waiting");
+    assert_eq!(waiting.invalid_answer_count, 1);
+    assert_eq!(waiting.prompt_message, "That is not an amount. How much?");
+    assert_eq!(record.status, JobStatus::Paused);
+    let _ = Map::<String, serde_json::Value>::new();
+}
+
+#[test]
+fn every_reason_says_who_answers_it() {
+    for reason in PauseReason::ALL {
+        let answerer = reason.answerer();
+        assert_eq!(reason.expires(), answerer != Answerer::Operator, "{reason}");
+    }
+    assert_eq!(PauseReason::ApprovalRequired.answerer(), Answerer::Approver);
+    assert_eq!(
+        PauseReason::HumanTakeoverRequired.answerer(),
+        Answerer::Operator
+    );
+}
