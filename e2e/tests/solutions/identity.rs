@@ -127,6 +127,75 @@ pub(super) async fn a_personal_result_is_never_shown() {
     assert!(format!("{gateway:?}").contains("Alice"), "{gateway:?}");
 }
 
+/// A watcher that read the job before its tool ran (nothing personal yet)
+/// still sees the personal result masked: the job is read again after the
+/// event that adds it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_live_watcher_sees_a_personal_result_masked() {
+    // An accept threshold no detection reaches: the job asks which intent
+    // it is first, so the watcher is open before the tool runs.
+    let scheduling = Scheduling::start("solution-personal-live", |gateway| {
+        caller_only(gateway);
+        gateway["intents"]["thresholds"]["accept"] = serde_json::json!(0.999);
+    })
+    .await;
+    let job = scheduling
+        .turn("alice", "", "Hi, I'm alice@company.com, let me sign in", "")
+        .await;
+    let waiting = job
+        .waiting
+        .clone()
+        .filter(|waiting| waiting.reason_code == "INTENT_CLARIFICATION_REQUIRED")
+        .expect("asked which intent it was, before any tool ran");
+    let mut jobs = scheduling.suite.jobs("alice").await;
+    let mut stream = jobs
+        .watch_job(pb::WatchJobRequest {
+            name: job.name.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    // The stream is open (its first batch came) before the answer.
+    let first = stream.message().await.unwrap().expect("an event");
+    let mut dal = scheduling.suite.dal("alice").await;
+    dal.submit_input(pb::SubmitInputRequest {
+        job: job.name.clone(),
+        correlation_id: waiting.correlation_id,
+        fields: HashMap::from([(
+            "intent".to_owned(),
+            prost_types::Value {
+                kind: Some(prost_types::value::Kind::StringValue(
+                    "identify_self".into(),
+                )),
+            },
+        )]),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let mut events = vec![first];
+    while let Ok(Ok(Some(event))) =
+        tokio::time::timeout(std::time::Duration::from_secs(10), stream.message()).await
+    {
+        let ended = event.r#type == pb::JobEventType::Completed as i32;
+        events.push(event);
+        if ended {
+            break;
+        }
+    }
+    let shown = format!("{events:?}");
+    assert!(
+        events
+            .iter()
+            .any(|event| event.r#type == pb::JobEventType::ToolFinished as i32),
+        "the tool's result was watched live: {shown}"
+    );
+    for secret in ["078-05-1120", "u-alice", "team_member"] {
+        assert!(!shown.contains(secret), "{secret} in {shown}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 pub(super) async fn a_worker_that_would_break_the_contract_is_refused_when_put() {
     let scheduling = Scheduling::start("solution-contract-put", |_| {}).await;

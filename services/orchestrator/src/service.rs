@@ -422,6 +422,10 @@ impl OrchestratorService for Orchestrator {
             .await
             .map_err(OrchestratorError::from)?;
         adas_wire::check_job_access(&principal, &stored.record)?;
+        // The owner and those who see every job keep their access for the
+        // job's life; an approver's lasts while the approval does.
+        let lasting_access = principal.sees_all_jobs() || principal.name == stored.record.owner;
+        let mut personal = adas_step::personal_values(&stored.record);
         let repo = self.repo.clone();
         let mut after = (!request.after_event_id.is_empty()).then_some(request.after_event_id);
         let (sender, receiver) = tokio::sync::mpsc::channel(64);
@@ -473,24 +477,31 @@ impl OrchestratorService for Orchestrator {
                 if events.is_empty() {
                     continue;
                 }
-                // Access is checked again for every batch: an approver whose
-                // part ended (the approval decided) stops receiving the job.
-                // The same read gives the values shown masked.
-                let personal = match repo.load(&slag, &job_id).await {
-                    Ok(stored) => match adas_wire::check_job_access(&principal, &stored.record) {
-                        Ok(()) => adas_step::personal_values(&stored.record),
-                        Err(status) => {
-                            let _ = sender.send(Err(status)).await;
+                // An approver's access is checked again for every batch: one
+                // whose part ended (the approval decided) stops receiving the
+                // job. The values shown masked only grow, with the events
+                // that add them: the job is read again after one of those
+                // (the read is at least as new as the event).
+                let reread =
+                    !lasting_access || events.iter().any(|(_, event)| event.kind.adds_personal());
+                if reread {
+                    match repo.load(&slag, &job_id).await {
+                        Ok(stored) => match adas_wire::check_job_access(&principal, &stored.record)
+                        {
+                            Ok(()) => personal = adas_step::personal_values(&stored.record),
+                            Err(status) => {
+                                let _ = sender.send(Err(status)).await;
+                                return;
+                            }
+                        },
+                        Err(error) => {
+                            let _ = sender
+                                .send(Err(Status::from(OrchestratorError::from(error))))
+                                .await;
                             return;
                         }
-                    },
-                    Err(error) => {
-                        let _ = sender
-                            .send(Err(Status::from(OrchestratorError::from(error))))
-                            .await;
-                        return;
                     }
-                };
+                }
                 for (id, event) in &events {
                     if sender
                         .send(Ok(adas_wire::event((&slag, &job_id), id, event, &personal)))

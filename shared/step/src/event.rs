@@ -82,6 +82,34 @@ impl EventKind {
         Self::WorkflowDeviated,
     ];
 
+    /// Whether an event of this kind is written with values the job holds
+    /// as personal from then on (a tool's result, a grant a classified tool
+    /// issued): a reader that masks them reads the job again after one.
+    /// Exhaustive: a new kind says whether it does.
+    pub fn adds_personal(self) -> bool {
+        match self {
+            Self::ToolFinished | Self::GrantIssued => true,
+            Self::Created
+            | Self::Running
+            | Self::Reclaimed
+            | Self::Planned
+            | Self::Resolved
+            | Self::Paused
+            | Self::Resumed
+            | Self::AnswerRefused
+            | Self::ToolStarted
+            | Self::ToolDenied
+            | Self::Finalized
+            | Self::Completed
+            | Self::Failed
+            | Self::Cancelled
+            | Self::GrantExpired
+            | Self::GrantDenied
+            | Self::Handoff
+            | Self::WorkflowDeviated => false,
+        }
+    }
+
     /// The kind's name in SCREAMING_SNAKE_CASE: the suffix of its value in
     /// every protobuf enum that lists kinds (`EVENT_KIND_<NAME>`,
     /// `JOB_EVENT_TYPE_<NAME>`), so each mapping is one lookup by name.
