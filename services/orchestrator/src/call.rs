@@ -6,20 +6,16 @@
 use std::sync::Arc;
 
 use adas_jobs::focus::FocusError;
-use adas_jobs::{CallRecord, Event, JobError, JobRecord, OutcomeClass, Transition, now};
+use adas_jobs::{JobError, JobRecord, Transition};
 use adas_skill::OperationalSkill;
-use adas_step::Failure;
+use adas_step::work::{Call, INLINE_OUTPUT_MAX_BYTES, Input};
 use adas_tools::McpError;
 use serde_json::{Map, Value as Json, json};
 use tracing::warn;
 
 use crate::claim::{step_in, step_out};
 use crate::error::WorkError;
-use crate::worker::{Allowed, Stepped, Worker};
-
-/// A tool output larger than this (as JSON) is kept in the focus cache and the
-/// job record, its event and its archive hold a reference instead of a copy.
-pub const FOCUS_INLINE_MAX_BYTES: usize = 8 * 1024;
+use crate::worker::Worker;
 
 /// How many characters of a referenced output the reference shows.
 const FOCUS_PREVIEW_CHARS: usize = 200;
@@ -115,7 +111,7 @@ impl Worker {
     /// A cache that cannot take it leaves the output inline: never lost.
     pub(crate) async fn keep_large(&self, slag: &str, output: &Json) -> Json {
         let text = output.to_string();
-        if text.len() <= FOCUS_INLINE_MAX_BYTES {
+        if text.len() <= INLINE_OUTPUT_MAX_BYTES {
             return output.clone();
         }
         match self.focus.put(slag, text.as_bytes()).await {
@@ -247,168 +243,42 @@ impl Worker {
         }
     }
 
-    /// Starts, runs and records one call the guards and the gate allowed:
-    /// the start is a compare-and-set, the tool runs, its result goes into
-    /// the plan and the call log; the job as it stands after, or `None`
-    /// when the call failed it.
-    #[expect(
-        clippy::too_many_lines,
-        reason = "still to split (issue 62); the layout test counts these and the count only falls"
-    )]
-    pub(crate) async fn perform_call(
+    /// Makes one call the checks allowed. Its start (`start`, the step's
+    /// write) is a compare-and-set: a call with side effects starts only if
+    /// nobody wrote the job since this worker read it (a cancel stops it). A
+    /// read-only call changes nothing, so it need not wait for its start to
+    /// be written: the write is sent first and runs beside the call (one
+    /// round trip less a call); if the write fails — a cancel came first —
+    /// the call's output is dropped with the step.
+    pub(crate) async fn call_tool(
         &self,
         skill: &Arc<OperationalSkill>,
-        mut record: JobRecord,
-        version: u64,
-        allowed: Allowed<'_>,
-    ) -> Result<Stepped, WorkError> {
-        let Allowed {
-            tool,
-            args,
-            digest,
-            key,
-            spec,
-            side_effecting,
-            word,
-            path,
-        } = allowed;
-        // A compare-and-set, not a bare append: a call with side effects
-        // starts only if nobody wrote the job since this worker read it (a
-        // cancel stops it). The record says it started, so a takeover knows
-        // its end is unknown.
+        (record, version): (&mut JobRecord, &mut u64),
+        start: Transition,
+        call: Box<Call>,
+        spec: Option<adas_tools::ToolSpec>,
+    ) -> Result<Input, WorkError> {
         let (tenant, job_id) = (record.tenant.clone(), record.job_id.clone());
-        record.started_call = Some(adas_jobs::StartedCall {
-            key: key.clone(),
-            tool: tool.to_owned(),
-            started_at: now(),
-        });
-        let started = Event::ToolStarted {
-            tool: tool.to_owned(),
-            arguments: args.clone(),
-            idempotency_key: key.clone(),
-            grants: crate::access::relied_on(skill, &record, tool),
-            gate: json!({
-                "verdict": "allow",
-                "rule_kind": word.rule_kind,
-                "call_digest": word.call_digest,
-                "approver": word.approver,
-            }),
-            server: spec.as_ref().and_then(|spec| match &spec.source {
-                adas_tools::ToolSource::Mcp { uri } => Some(uri.clone()),
-                adas_tools::ToolSource::Core => None,
-            }),
-        };
-        let start = self
-            .repo
-            .save(version, &mut record, Transition::run(vec![started]));
-        let run = self.run_call(
+        let written = self.repo.save(*version, record, start);
+        let running = self.run_call(
             skill,
-            (tool, spec.as_ref()),
-            &args,
-            (&key, &tenant, &job_id),
+            (&call.tool, spec.as_ref()),
+            &call.args,
+            (&call.key, &tenant, &job_id),
         );
-        let (version, outcome) = if side_effecting {
-            let version = start.await?;
-            (version, run.await)
+        let outcome = if call.side_effecting {
+            *version = written.await?;
+            running.await
         } else {
-            // A read-only call changes nothing, so it need not wait for its
-            // start to be written: the write is sent first and runs beside the
-            // call (one round trip less a call). If the write fails — a cancel
-            // came first — the call's output is dropped with the step.
-            let (version, outcome) = tokio::join!(start, run);
-            (version?, outcome)
+            let (written, outcome) = tokio::join!(written, running);
+            *version = written?;
+            outcome
         };
         if outcome.is_err() {
-            metrics::counter!("adas_tool_call_errors_total", "tool" => adas_jobs::metric_tool_label(tool))
+            metrics::counter!("adas_tool_call_errors_total", "tool" => adas_jobs::metric_tool_label(&call.tool))
                 .increment(1);
         }
-        // The result issues grants before anything else sees it; then the
-        // skill's response filters apply, so the plan, the record, events,
-        // the reply and every prompt hold only what may be shown.
-        // An error's text is filtered too: a server may put the field a
-        // filter removes into its error, and the text reaches the record,
-        // the events and the recovery question.
-        let outcome = match outcome {
-            Ok(mut value) => {
-                crate::access::issue(skill, &mut record, tool, &value);
-                adas_skill::access::filter_result(&skill.skill, &mut value);
-                // A value the job itself sent — this call or an earlier one
-                // (the id the user typed, echoed back; the date of the order
-                // just booked, listed again) — reveals nothing: it is not
-                // masked from them.
-                let carried: Vec<String> = args
-                    .values()
-                    .chain(record.calls.iter().flat_map(|call| call.arguments.values()))
-                    .filter_map(|arg| arg.as_str().map(str::to_owned))
-                    .collect();
-                for personal in adas_skill::access::personal_values(&skill.skill, tool, &value) {
-                    if !record.personal.contains(&personal) && !carried.contains(&personal) {
-                        record.personal.push(personal);
-                    }
-                }
-                Ok(value)
-            }
-            Err(adas_dia::ToolError::Recoverable(text)) => Err(adas_dia::ToolError::Recoverable(
-                adas_skill::access::filter_text(&skill.skill, &text),
-            )),
-            Err(adas_dia::ToolError::Unrecoverable(text)) => {
-                Err(adas_dia::ToolError::Unrecoverable(
-                    adas_skill::access::filter_text(&skill.skill, &text),
-                ))
-            }
-        };
-        let plan = record
-            .plan
-            .as_mut()
-            .ok_or_else(|| WorkError::Plan("the job has no plan".into()))?;
-        adas_dia::complete_call(&mut plan.program, path, &outcome)
-            .map_err(|error| WorkError::Plan(error.to_string()))?;
-        record.iteration += 1;
-        let (output, is_error) = match &outcome {
-            Ok(value) => (self.keep_large(&record.slag, value).await, false),
-            Err(error) => (Json::String(error.to_string()), true),
-        };
-        record.calls.push(CallRecord {
-            tool: tool.to_owned(),
-            arguments: args,
-            call_digest: digest,
-            output: output.clone(),
-            is_error,
-            iteration: record.iteration,
-            finished_at: now(),
-        });
-        record.started_call = None;
-        if let Err(adas_dia::ToolError::Unrecoverable(error)) = &outcome {
-            let failed = Transition::fail(
-                OutcomeClass::ToolFailed,
-                error.clone(),
-                Event::Failed(Failure::ToolFailed {
-                    tool: tool.to_owned(),
-                    error: error.clone(),
-                }),
-            );
-            self.repo.save(version, &mut record, failed).await?;
-            return Ok(None);
-        }
-        let finished = Event::ToolFinished {
-            tool: tool.to_owned(),
-            is_error,
-            output,
-        };
-        if self.engine.in_process() {
-            // Held: the result rides with the job's next write — the next
-            // call's start, a pause or the end — decided in this process
-            // without I/O. A crash before it leaves the call's end unknown,
-            // as a crash during the call does; a failed step writes it first
-            // (`keep_held`).
-            record.hold(finished);
-            return Ok(Some((record, version)));
-        }
-        let version = self
-            .repo
-            .save(version, &mut record, Transition::run(vec![finished]))
-            .await?;
-        Ok(Some((record, version)))
+        Ok(Input::Ended(call, outcome))
     }
 }
 

@@ -87,7 +87,7 @@ impl Worker {
         // budget's worth of them in flight.
         let calls = Arc::new(adas_runtime::quota::TenantShares::new(budget));
         let worker = Arc::new(self);
-        if worker.engine.in_process() {
+        if worker.engine.plans_here() {
             // Plans are made here: the lexicon is loaded before the first job
             // is claimed, never on a job's task while its claim ages.
             // On a thread of its own, not the runtime's blocking pool: the

@@ -13,7 +13,7 @@
 use std::sync::Arc;
 
 use adas_engine::dal::{DalAgent, DalError};
-use adas_jobs::{JobError, JobRecord, StoredJob};
+use adas_jobs::{JobError, JobRecord, StoredJob, Transition};
 use adas_nlu::Planner;
 use adas_policy::llm::{FinalizationJudge, Polisher};
 use adas_proto::pb;
@@ -35,9 +35,9 @@ pub use adas_engine::dal::Next;
 /// The engines behind a step.
 #[tonic::async_trait]
 pub trait Engine: Send + Sync + std::fmt::Debug {
-    /// Whether steps run on the worker's own copy of the job (events held on
-    /// it ride with the next write); a remote engine reads the stored job.
-    fn in_process(&self) -> bool {
+    /// Whether plans are made in this process (the lexicon is loaded before
+    /// the first job is claimed).
+    fn plans_here(&self) -> bool {
         false
     }
     /// A plan (or the next step of one) for the job.
@@ -130,7 +130,7 @@ impl Local {
 
 #[tonic::async_trait]
 impl Engine for Local {
-    fn in_process(&self) -> bool {
+    fn plans_here(&self) -> bool {
         true
     }
 
@@ -310,8 +310,14 @@ impl Engine for Remote {
     async fn resolve_next(
         &self,
         _skill: &Arc<OperationalSkill>,
-        job: StoredJob,
+        mut job: StoredJob,
     ) -> Result<(Next, StoredJob), WorkError> {
+        // DalAgent reads the stored job: what the worker holds is written
+        // first (the pickup, a deterministic plan, a call's end).
+        job.version = self
+            .repo
+            .flush(job.version, &mut job.record, Transition::run(Vec::new()))
+            .await?;
         let resolved = self
             .dal
             .clone()

@@ -3,7 +3,6 @@
 //! GetJob, ListJobs, WatchJob (resumable event stream), CancelJob — and the
 //! workers that advance jobs (see [`worker`]).
 
-mod access;
 mod admission;
 mod background;
 mod call;

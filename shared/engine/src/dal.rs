@@ -15,8 +15,8 @@ use crate::schema::{answer_misfits, misfits};
 
 use adas_catalog::Catalog;
 use adas_dia::{
-    InputSpec, InteractionKind, NoQuerySource, Outcome, Resolver, Schemas, SlotPath, ValueKind,
-    asks_of_call, insert_missing_asks, next_call,
+    InputSpec, InteractionKind, NoQuerySource, Outcome, Resolver, Schemas, ValueKind, asks_of_call,
+    insert_missing_asks, next_call,
 };
 use adas_skill::OperationalSkill;
 use adas_tools::ToolResolver;
@@ -26,27 +26,9 @@ use crate::query::QueryModel;
 use adas_step::ask::{Decided, build_waiting, decide, fill_answers, plain_recovery};
 use adas_step::{Event, PauseReason, Resumption, Transition};
 
-use adas_jobs::{AuditEntry, JobError, JobRecord, JobRepo, JobStatus, StoredJob, Waiting, now};
+use adas_jobs::{AuditEntry, JobError, JobRecord, JobRepo, JobStatus, StoredJob, now};
 
-/// What the job does next.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Next {
-    /// Run this call (gate it first).
-    Call {
-        /// Tool.
-        tool: String,
-        /// Concrete arguments.
-        args: Map<String, Json>,
-        /// Where the call is in the plan.
-        path: SlotPath,
-    },
-    /// The job paused.
-    Waiting(Box<Waiting>),
-    /// Every call ran; the last value.
-    Done(Option<Json>),
-    /// The plan was aborted by the user.
-    Aborted(String),
-}
+pub use adas_step::work::Next;
 
 /// Errors of the DAL-Agent.
 #[derive(Debug, thiserror::Error)]

@@ -21,6 +21,7 @@ mod observe;
 mod page;
 
 use adas_state::{PageRequest, StateError, StateStore, WaitingChange};
+use adas_step::Change;
 pub use adas_step::{
     AuditEntry, CallRecord, DetectedIntent, Event, EventKind, Evidence, Grant, HandoffNote,
     JobRecord, JobResult, JobStatus, OutcomeClass, PauseReason, PendingApproval, StartedCall,
@@ -505,6 +506,36 @@ impl JobRepo {
             self.archive_later(record).await;
         }
         Ok(version)
+    }
+
+    /// Saves a step of the worker's machine: a transition to be held (events
+    /// only, no lifecycle change a reader must see) rides on the record with
+    /// the next write; any other is written now, with what is held. A write
+    /// that changes nothing and carries nothing is not made. The version
+    /// after.
+    pub async fn apply(
+        &self,
+        expected: u64,
+        record: &mut JobRecord,
+        transition: Option<Transition>,
+        write: adas_step::work::Write,
+    ) -> Result<u64, JobError> {
+        let Some(transition) = transition else {
+            return Ok(expected);
+        };
+        let quiet = matches!(transition.change, Change::Keep | Change::Run)
+            && !transition.requeue
+            && transition.audit.is_empty();
+        if quiet && write == adas_step::work::Write::Hold {
+            for event in transition.events {
+                record.hold(event);
+            }
+            return Ok(expected);
+        }
+        if quiet && transition.events.is_empty() {
+            return self.flush(expected, record, transition).await;
+        }
+        self.save(expected, record, transition).await
     }
 
     /// Writes the events held on the record, if any, with `transition`

@@ -6,6 +6,7 @@
 //! asks these functions what follows, performs the one effect they name and
 //! saves the transition; tests of a decision need no store.
 
+pub mod access;
 pub mod answers;
 pub mod ask;
 pub mod certainty;
@@ -21,6 +22,7 @@ pub mod record;
 pub mod reply;
 pub mod time;
 mod transition;
+pub mod work;
 
 pub use event::{
     Cancellation, Completion, Event, EventKind, Failure, GrantDenial, PlanStage, Planned,

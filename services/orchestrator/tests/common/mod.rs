@@ -47,7 +47,7 @@ impl HookedGate {
 
 #[tonic::async_trait]
 impl Engine for HookedGate {
-    fn in_process(&self) -> bool {
+    fn plans_here(&self) -> bool {
         true
     }
     async fn plan(

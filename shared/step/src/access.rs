@@ -4,10 +4,11 @@
 //! from its result. The gate checks the same policy again on the call as it
 //! will be made (`adas_policy::gate::access`).
 
-use adas_jobs::{Event, Evidence, Grant, JobRecord, OutcomeClass, Transition};
 use adas_skill::OperationalSkill;
 use adas_skill::access::{self, Verdict};
-use adas_step::GrantDenial;
+
+use crate::record::Grant;
+use crate::{Event, Evidence, GrantDenial, JobRecord, OutcomeClass, Transition};
 use serde_json::{Map, Value as Json, json};
 
 /// A call refused by the access policy or its workflow: the job fails.
@@ -24,16 +25,18 @@ pub fn fill(
     tool: &str,
     args: &mut Map<String, Json>,
 ) -> Option<Transition> {
-    let held = adas_step::held(record, adas_state::now_ms());
+    let held = crate::held(record, crate::now_ms());
     match access::apply(&skill.skill, tool, &held, args) {
         Verdict::Allow => {
             for (argument, key) in access::injected(&skill.skill, tool) {
                 let Some(value) = args.get(&argument).cloned() else {
                     continue;
                 };
-                if !record.evidence.iter().any(|known| {
-                    known.name == argument && adas_jobs::same_value(&known.value, &value)
-                }) {
+                if !record
+                    .evidence
+                    .iter()
+                    .any(|known| known.name == argument && crate::same_value(&known.value, &value))
+                {
                     record.evidence.push(Evidence {
                         name: argument,
                         value,
@@ -71,7 +74,7 @@ pub fn fill(
 pub fn issue(skill: &OperationalSkill, record: &mut JobRecord, tool: &str, result: &Json) {
     let (issued, refused) = access::issue(&skill.parsed, tool, result);
     let classified = access::is_personal(&skill.skill, tool);
-    let now = adas_state::now_ms();
+    let now = crate::now_ms();
     for grant in issued {
         let grant = Grant {
             key: grant.key,
@@ -91,7 +94,7 @@ pub fn issue(skill: &OperationalSkill, record: &mut JobRecord, tool: &str, resul
             issuer_tool: tool.to_owned(),
             issuer_skill: grant.skill.clone(),
             expires_ms: grant.expires_ms,
-            value_sha256: adas_jobs::grant_digest(&grant.value),
+            value_sha256: crate::grant_digest(&grant.value),
         });
         record.grants.push(grant);
     }
@@ -120,13 +123,13 @@ pub fn relied_on(skill: &OperationalSkill, record: &JobRecord, tool: &str) -> Js
             .into_iter()
             .map(|(_, key)| key),
     );
-    let now = adas_state::now_ms();
+    let now = crate::now_ms();
     let mut relied = Map::new();
-    for grant in adas_jobs::live_grants(record, now) {
+    for grant in crate::live_grants(record, now) {
         if keys.contains(&grant.key) {
             relied.insert(
                 grant.key.clone(),
-                json!({"issuer_job": grant.job, "value_sha256": adas_jobs::grant_digest(&grant.value)}),
+                json!({"issuer_job": grant.job, "value_sha256": crate::grant_digest(&grant.value)}),
             );
         }
     }
