@@ -395,7 +395,7 @@ pub async fn serve_suite(
         });
         demo = Some((stop_demo, server));
     }
-    let store = adas_wire::open_store(&config).await?;
+    let store = adas_boot::open_store(&config).await?;
     let listener = bind(config.listen).await?;
     // With `--step-engine remote` the embedded workers reach the services
     // through this very server (by default they decide steps in-process).
@@ -429,12 +429,12 @@ pub async fn serve_suite(
         config.peer_key = internal_key;
     }
     // One model client for the services that use models in this process.
-    let llm = adas_wire::models(&config)?;
+    let llm = adas_boot::models(&config)?;
     // One catalog for the services that read skills in this process.
-    let catalog = adas_wire::open_catalog(&config, &store)?;
+    let catalog = adas_boot::open_catalog(&config, &store)?;
     let repo = adas_jobs::JobRepo::new(store.clone(), config.memory_root.clone());
     // One MCP connector: one kept session per server for the whole process.
-    let mcp = adas_wire::mcp_connector(&config)?;
+    let mcp = adas_boot::mcp_connector(&config)?;
     let workers = adas_orchestrator::spawn_workers(
         &config,
         repo.clone(),

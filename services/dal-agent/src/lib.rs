@@ -116,7 +116,7 @@ pub fn build(
     mcp: adas_tools::RmcpConnector,
     llm: Option<adas_llm::Llm>,
 ) -> Result<DalAgentServer, adas_runtime::RuntimeError> {
-    let tools = Arc::new(adas_wire::tool_resolver(
+    let tools = Arc::new(adas_boot::tool_resolver(
         config,
         store.clone(),
         Arc::new(mcp),
@@ -135,7 +135,7 @@ impl DalAgentService for DalAgentServer {
         &self,
         request: Request<pb::ResolveNextRequest>,
     ) -> Result<Response<pb::ResolveNextResponse>, Status> {
-        adas_wire::require_service(&adas_runtime::principal(&request)?)?;
+        adas_runtime::principal(&request)?.require_service()?;
         let tenant = adas_runtime::auth::tenant(&request)?;
         let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
@@ -205,7 +205,7 @@ impl DalAgentService for DalAgentServer {
             .load(&slag, &job_id)
             .await
             .map_err(job_status)?;
-        adas_wire::check_job_access(&principal, &current.record)?;
+        principal.check_job(&current.record)?;
         // An escalated job is a human's now: the user cannot answer it away.
         if current.record.waiting.as_ref().is_some_and(|waiting| {
             waiting.reason_code == adas_jobs::PauseReason::HumanTakeoverRequired
@@ -327,7 +327,7 @@ impl DalAgentService for DalAgentServer {
             .load(&slag, &job_id)
             .await
             .map_err(|error| status(DalError::Job(error)))?;
-        adas_wire::check_job_access(&principal, &stored.record)?;
+        principal.check_job(&stored.record)?;
         match stored.record.waiting {
             Some(waiting) => Ok(adas_runtime::reply(adas_wire::waiting(&waiting))),
             None => Err(status_with_details(
@@ -388,7 +388,7 @@ impl DalAgentService for DalAgentServer {
             .map_err(job_status)?
             .into_iter()
             .flatten()
-            .filter(|stored| adas_wire::check_job_access(&principal, &stored.record).is_ok())
+            .filter(|stored| principal.check_job(&stored.record).is_ok())
             .map(|stored| adas_wire::job(&stored))
             .collect();
         let next_page_token = match page.next_offset {

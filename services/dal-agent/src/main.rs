@@ -8,14 +8,14 @@ fn main() -> std::process::ExitCode {
         "ADAS DalAgentService: missing inputs, waiting, resume",
         ports::DAL_AGENT,
         |config, _peers| async move {
-            let store = adas_wire::open_store(&config).await?;
-            let catalog = adas_wire::open_catalog(&config, &store)?;
+            let store = adas_boot::open_store(&config).await?;
+            let catalog = adas_boot::open_catalog(&config, &store)?;
             let server = adas_dal_agent::build(
                 &config,
                 store,
                 catalog,
-                adas_wire::mcp_connector(&config)?,
-                adas_wire::models(&config)?,
+                adas_boot::mcp_connector(&config)?,
+                adas_boot::models(&config)?,
             )?;
             adas_runtime::serve_until_shutdown(
                 &config,

@@ -262,7 +262,7 @@ impl GateService for Gate {
         let job = if request.job.is_empty() {
             None
         } else {
-            adas_wire::require_service(&principal)?;
+            principal.require_service()?;
             let (job_slag, job_id) =
                 parse_job_name(&request.job).map_err(|reason| GateError::InvalidField {
                     field: "job",
@@ -288,7 +288,7 @@ impl GateService for Gate {
                     ),
                     other => GateError::Internal(other.to_string()).into(),
                 })?;
-            adas_wire::check_job_tenant(&tenant, principal.dev, &stored.record)?;
+            adas_runtime::auth::check_job_tenant(&tenant, principal.dev, &stored.record)?;
             Some(stored.record)
         };
         let version = job
@@ -357,7 +357,11 @@ impl GateService for Gate {
         // took part too (four eyes).
         let (owner, took_part, personal) = match self.jobs.load(&slag, &job_id).await {
             Ok(stored) => {
-                adas_wire::check_job_tenant(&principal.tenant, principal.dev, &stored.record)?;
+                adas_runtime::auth::check_job_tenant(
+                    &principal.tenant,
+                    principal.dev,
+                    &stored.record,
+                )?;
                 let took_part = stored
                     .record
                     .waiting
@@ -425,7 +429,9 @@ impl GateService for Gate {
         // The configured judge (a model's, when one is) only for the suite's
         // own step of a job, within the job's budget; the mechanical checks
         // for anyone else: no principal spends the operator's model by asking.
-        let budget = adas_wire::model_budget(&self.jobs, &principal, &tenant, &request.job).await?;
+        let budget =
+            adas_engine::budget::model_budget(&self.jobs, &principal, &tenant, &request.job)
+                .await?;
         let judge: Arc<dyn FinalizationJudge> = match budget {
             Some(_) => self.judge.clone(),
             None => Arc::new(adas_policy::llm::MechanicalJudge),
@@ -448,7 +454,9 @@ impl GateService for Gate {
         let version = adas_runtime::auth::skill_version(&request);
         let request = request.into_inner();
         // As for Finalize: a model only for the suite's own step of a job.
-        let budget = adas_wire::model_budget(&self.jobs, &principal, &tenant, &request.job).await?;
+        let budget =
+            adas_engine::budget::model_budget(&self.jobs, &principal, &tenant, &request.job)
+                .await?;
         let polisher: Arc<dyn Polisher> = match budget {
             Some(_) => self.polisher.clone(),
             None => Arc::new(adas_policy::llm::TemplatePolisher),

@@ -8,12 +8,12 @@ fn main() -> std::process::ExitCode {
         "ADAS GateService: pre-tool gate, approvals, finalization, polishing",
         ports::GATE,
         |config, _peers| async move {
-            let store = adas_wire::open_store(&config).await?;
-            let catalog = adas_wire::open_catalog(&config, &store)?;
+            let store = adas_boot::open_store(&config).await?;
+            let catalog = adas_boot::open_catalog(&config, &store)?;
             let gate = adas_gate::Gate::with_llm(
                 catalog,
                 adas_jobs::JobRepo::new(store, config.memory_root.clone()),
-                adas_wire::models(&config)?,
+                adas_boot::models(&config)?,
             );
             adas_runtime::serve_until_shutdown(
                 &config,

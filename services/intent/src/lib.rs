@@ -164,7 +164,9 @@ impl IntentService for Intent {
         check_message(&request.message)?;
         // The configured planner (a model's, when one is) only for the
         // suite's own step of a job, within the job's budget.
-        let budget = adas_wire::model_budget(&self.jobs, &principal, &tenant, &request.job).await?;
+        let budget =
+            adas_engine::budget::model_budget(&self.jobs, &principal, &tenant, &request.job)
+                .await?;
         let planner = match budget {
             Some(_) => &self.planner,
             None => &self.deterministic,

@@ -9,13 +9,13 @@ fn main() -> std::process::ExitCode {
         ports::INTENT,
         |config, _peers| async move {
             // Only skills are read from the store (on Redis they live there).
-            let store = adas_wire::open_store(&config).await?;
-            let catalog = adas_wire::open_catalog(&config, &store)?;
+            let store = adas_boot::open_store(&config).await?;
+            let catalog = adas_boot::open_catalog(&config, &store)?;
             let jobs = adas_jobs::JobRepo::new(store, config.memory_root.clone());
             let intent = adas_intent::Intent::new(
                 catalog,
                 jobs,
-                adas_engine::planner(adas_wire::models(&config)?),
+                adas_engine::planner(adas_boot::models(&config)?),
             );
             adas_runtime::serve_until_shutdown(
                 &config,

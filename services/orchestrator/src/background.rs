@@ -26,7 +26,7 @@ pub fn spawn_workers(
     let mcp: Arc<dyn adas_tools::McpConnector> = Arc::new(mcp);
     // The same tool cache as the registry's: a call runs only on a tool whose
     // definition is the accepted one.
-    let tools = Arc::new(adas_wire::tool_resolver(
+    let tools = Arc::new(adas_boot::tool_resolver(
         config,
         repo.store().clone(),
         mcp.clone(),
@@ -34,7 +34,7 @@ pub fn spawn_workers(
     let engine: Arc<dyn engine::Engine> = match config.step_engine {
         adas_runtime::StepEngine::Local => Arc::new(engine::Local::new(
             adas_engine::dal::DalAgent::new(repo.clone(), catalog.clone(), tools.clone()),
-            adas_wire::models(config)?,
+            adas_boot::models(config)?,
         )),
         adas_runtime::StepEngine::Remote => {
             let max = config.max_message_bytes;

@@ -186,7 +186,7 @@ impl Orchestrator {
             return Err(not_found());
         }
         // Another principal's conversation does not exist for this caller.
-        if adas_wire::check_job_access(principal, &previous).is_err() {
+        if principal.check_job(&previous).is_err() {
             return Err(not_found());
         }
         if !previous.status.is_terminal() {

@@ -8,11 +8,11 @@ fn main() -> std::process::ExitCode {
         "ADAS OrchestratorService: job lifecycle, queue, workers",
         ports::ORCHESTRATOR,
         |config, peers| async move {
-            let store = adas_wire::open_store(&config).await?;
-            let catalog = adas_wire::open_catalog(&config, &store)?;
+            let store = adas_boot::open_store(&config).await?;
+            let catalog = adas_boot::open_catalog(&config, &store)?;
             let repo = adas_jobs::JobRepo::new(store, config.memory_root.clone());
             let (stop, stopped) = tokio::sync::watch::channel(false);
-            let mcp = adas_wire::mcp_connector(&config)?;
+            let mcp = adas_boot::mcp_connector(&config)?;
             let workers = adas_orchestrator::spawn_workers(
                 &config,
                 repo.clone(),

@@ -305,7 +305,7 @@ impl OrchestratorService for Orchestrator {
             .load(&slag, &job_id)
             .await
             .map_err(OrchestratorError::from)?;
-        adas_wire::check_job_access(&principal, &stored.record)?;
+        principal.check_job(&stored.record)?;
         Ok(adas_runtime::reply(adas_wire::job(&stored)))
     }
 
@@ -324,7 +324,7 @@ impl OrchestratorService for Orchestrator {
         // Only what the caller may read (its tenant, and its own jobs unless
         // it oversees them all) and what the filters ask for.
         let keep = |record: &adas_jobs::JobRecord| {
-            adas_wire::check_job_access(&principal, record).is_ok() && query.keeps(record)
+            principal.check_job(record).is_ok() && query.keeps(record)
         };
         let (stored, next_page_token) = if query.newest_first {
             let slags = match &query.slag {
@@ -421,7 +421,7 @@ impl OrchestratorService for Orchestrator {
             .load(&slag, &job_id)
             .await
             .map_err(OrchestratorError::from)?;
-        adas_wire::check_job_access(&principal, &stored.record)?;
+        principal.check_job(&stored.record)?;
         // The owner and those who see every job keep their access for the
         // job's life; an approver's lasts while the approval does.
         let lasting_access = principal.sees_all_jobs() || principal.name == stored.record.owner;
@@ -486,8 +486,7 @@ impl OrchestratorService for Orchestrator {
                     !lasting_access || events.iter().any(|(_, event)| event.kind.adds_personal());
                 if reread {
                     match repo.load(&slag, &job_id).await {
-                        Ok(stored) => match adas_wire::check_job_access(&principal, &stored.record)
-                        {
+                        Ok(stored) => match principal.check_job(&stored.record) {
                             Ok(()) => personal = adas_step::personal_values(&stored.record),
                             Err(status) => {
                                 let _ = sender.send(Err(status)).await;
@@ -538,7 +537,7 @@ impl OrchestratorService for Orchestrator {
                 .load(&slag, &job_id)
                 .await
                 .map_err(OrchestratorError::from)?;
-            adas_wire::check_job_access(&principal, &record)?;
+            principal.check_job(&record)?;
             let input = adas_step::machine::Input::CancelRequested {
                 by: &principal.name,
                 reason: &request.reason,

@@ -297,7 +297,7 @@ impl Orchestrator {
             Err(JobError::NotFound { .. }) => return Err(not_found()),
             Err(error) => return Err(error.into()),
         };
-        if adas_wire::check_job_access(principal, &previous).is_err()
+        if principal.check_job(&previous).is_err()
             || previous.solution != id
             || previous.conversation != cid
         {

@@ -275,7 +275,7 @@ impl SkillRegistry {
     }
 }
 
-/// A registry as configured: `catalog` (see `adas_wire::open_catalog`) and a tool
+/// A registry as configured: `catalog` (see `adas_boot::open_catalog`) and a tool
 /// resolver over `store` with the configured TTLs.
 pub fn build(
     config: &adas_runtime::ServerConfig,
@@ -284,7 +284,7 @@ pub fn build(
     mcp: adas_tools::RmcpConnector,
 ) -> Result<SkillRegistry, adas_runtime::RuntimeError> {
     let docs: Arc<dyn adas_state::DocStore> = store.clone();
-    let tools = adas_wire::tool_resolver(config, store, Arc::new(mcp))?;
+    let tools = adas_boot::tool_resolver(config, store, Arc::new(mcp))?;
     Ok(SkillRegistry::new(catalog, Arc::new(tools), docs))
 }
 

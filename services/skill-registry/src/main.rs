@@ -8,13 +8,13 @@ fn main() -> std::process::ExitCode {
         "ADAS SkillRegistryService: skills, templates, resources, tools",
         ports::SKILL_REGISTRY,
         |config, _peers| async move {
-            let store = adas_wire::open_store(&config).await?;
-            let catalog = adas_wire::open_catalog(&config, &store)?;
+            let store = adas_boot::open_store(&config).await?;
+            let catalog = adas_boot::open_catalog(&config, &store)?;
             let registry = adas_skill_registry::build(
                 &config,
                 store,
                 catalog,
-                adas_wire::mcp_connector(&config)?,
+                adas_boot::mcp_connector(&config)?,
             )?;
             adas_runtime::serve_until_shutdown(
                 &config,

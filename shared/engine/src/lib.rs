@@ -2,10 +2,12 @@
 //! and the DalAgent service — the model planner ([`model`]), the model that
 //! answers a plan's `QUERY_*` questions ([`query`]) and the DAL-Agent's
 //! driver ([`dal`]: it loads a job and its skill, finds the next call, asks
-//! for what is missing, takes answers and sweeps expired asks). What follows
+//! for what is missing, takes answers and sweeps expired asks), and what a
+//! model may spend on a service's request for a job ([`budget`]). What follows
 //! from each result is decided in `adas-step`, which holds no I/O; what is
 //! stored goes through `adas-jobs`.
 
+pub mod budget;
 pub mod dal;
 mod expiry;
 pub mod model;

@@ -71,6 +71,63 @@ pub struct Principal {
 }
 
 impl Principal {
+    /// Whether this principal may see and act on `record`, as a status:
+    /// another tenant's job does not exist for it (NOT_FOUND, the same answer
+    /// as a job that does not exist); a job of its tenant it neither started
+    /// nor oversees is PERMISSION_DENIED. An approver sees the job whose
+    /// decision it holds the role for.
+    pub fn check_job(&self, record: &adas_step::JobRecord) -> Result<(), Status> {
+        check_job_tenant(&self.tenant, self.dev, record)?;
+        let approver = record
+            .waiting
+            .as_ref()
+            .and_then(|waiting| waiting.approval.as_ref())
+            .is_some_and(|approval| self.has_role(&approval.approver));
+        if self.sees_all_jobs() || self.name == record.owner || approver {
+            Ok(())
+        } else {
+            Err(permission_denied(format!(
+                "job {} belongs to another principal",
+                record.job_id
+            )))
+        }
+    }
+
+    /// Refuses callers that are not one of the suite's own processes
+    /// (internal RPCs: the worker's calls that move jobs forward). An admin
+    /// is not one: an administrator of skills has no business moving another
+    /// job's plan.
+    pub fn require_service(&self) -> Result<(), Status> {
+        if self.is_service() {
+            Ok(())
+        } else {
+            Err(permission_denied(
+                "this RPC is internal to the suite (role `service`)",
+            ))
+        }
+    }
+}
+
+/// Another tenant's job does not exist for a caller acting in `tenant` (the
+/// principal's own, or the one a `service` caller names): NOT_FOUND, the same
+/// answer as a job that does not exist.
+pub fn check_job_tenant(
+    tenant: &str,
+    dev: bool,
+    record: &adas_step::JobRecord,
+) -> Result<(), Status> {
+    if dev || tenant == record.tenant {
+        return Ok(());
+    }
+    Err(crate::status_with_details(
+        tonic::Code::NotFound,
+        "JOB_NOT_FOUND",
+        format!("job {} not found", record.job_id),
+        &[],
+    ))
+}
+
+impl Principal {
     /// The principal of dev mode.
     pub fn dev() -> Self {
         Self {

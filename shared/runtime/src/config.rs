@@ -463,7 +463,7 @@ pub struct ServerConfig {
     pub console_hosts: Vec<String>,
     /// `TENANT=PATTERN` entries: the secret references a tenant's jobs may bind.
     pub secret_allow: Vec<String>,
-    /// `ID=URL` entries: the deployment's connectors (see `adas_wire::tool_resolver`).
+    /// `ID=URL` entries: the deployment's connectors (see `adas_boot::tool_resolver`).
     pub connectors: Vec<String>,
     /// Bound of each slag's focus cache, in bytes.
     pub focus_cache_max_bytes: u64,

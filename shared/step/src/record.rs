@@ -392,6 +392,16 @@ pub fn personal_values(record: &JobRecord) -> Vec<String> {
     values
 }
 
+/// What a job brings to a model call: the tokens it already spent (its
+/// budget is the operator's) and the values no prompt may carry.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Spend {
+    /// Model tokens the job already spent.
+    pub tokens: u64,
+    /// The job's personal values ([`personal_values`]).
+    pub personal: Vec<String>,
+}
+
 /// `text` with every personal value masked ([`adas_prompt::prompt::mask`]).
 pub fn mask_personal(values: &[String], text: &str) -> String {
     adas_prompt::prompt::mask(values, text)

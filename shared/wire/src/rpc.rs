@@ -90,7 +90,7 @@ pub async fn plan(
     planner: &dyn Planner,
     skill: &OperationalSkill,
     request: &pb::PlanRequest,
-    spend: &crate::Spend,
+    spend: &adas_step::Spend,
 ) -> Result<pb::PlanResponse, adas_dia::ParseError> {
     let context = request
         .context
@@ -272,7 +272,7 @@ pub async fn finalize(
     judge: &dyn FinalizationJudge,
     skill: &OperationalSkill,
     request: pb::FinalizeRequest,
-    spend: &crate::Spend,
+    spend: &adas_step::Spend,
 ) -> pb::FinalizationResult {
     let draft = Draft {
         reply: request.draft_reply,
@@ -358,7 +358,7 @@ pub async fn polish_reply(
     polisher: &dyn Polisher,
     skill: &OperationalSkill,
     request: pb::PolishReplyRequest,
-    spend: &crate::Spend,
+    spend: &adas_step::Spend,
 ) -> pb::PolishReplyResponse {
     let results = request
         .results
