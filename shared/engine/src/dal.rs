@@ -405,7 +405,10 @@ impl DalAgent {
                             let paused = Event::paused(
                                 waiting.reason_code,
                                 waiting.prompt_message.clone(),
-                                json!({"requested_fields": waiting.requested_fields, "correlation_id": waiting.correlation_id}),
+                                adas_step::PauseDetail::Asked {
+                                    requested_fields: waiting.requested_fields.clone(),
+                                    correlation_id: waiting.correlation_id.clone(),
+                                },
                             );
                             let version = self
                                 .repo

@@ -708,7 +708,14 @@ mod tests {
                 None,
             );
             ask.created_at = rfc3339(index as u64);
-            let paused = Event::paused(ask.reason_code, "How much?", serde_json::json!({}));
+            let paused = Event::paused(
+                ask.reason_code,
+                "How much?",
+                adas_step::PauseDetail::Asked {
+                    requested_fields: ask.requested_fields.clone(),
+                    correlation_id: ask.correlation_id.clone(),
+                },
+            );
             repo.save(1, &mut job, Transition::pause(ask, paused))
                 .await
                 .unwrap();

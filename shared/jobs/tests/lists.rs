@@ -32,7 +32,14 @@ async fn pause(repo: &JobRepo, job: &mut JobRecord, index: usize) {
         "last_prompt_at": "2026-01-01T00:00:00.000Z"
     }))
     .expect("a waiting object");
-    let paused = adas_jobs::Event::paused(waiting.reason_code, "How much?", json!({}));
+    let paused = adas_jobs::Event::paused(
+        waiting.reason_code,
+        "How much?",
+        adas_step::PauseDetail::Asked {
+            requested_fields: waiting.requested_fields.clone(),
+            correlation_id: waiting.correlation_id.clone(),
+        },
+    );
     repo.save(1, job, adas_jobs::Transition::pause(waiting, paused))
         .await
         .unwrap();

@@ -158,9 +158,9 @@ pub enum Event {
         /// The event's summary (the question, mostly).
         #[serde(skip)]
         message: String,
-        /// More about it.
+        /// More about it, by reason.
         #[serde(flatten)]
-        detail: Map<String, Json>,
+        detail: PauseDetail,
     },
     /// The job goes on after an answer or a decision.
     Resumed(Resumption),
@@ -419,6 +419,80 @@ pub enum Cancellation {
     Declined,
 }
 
+/// What a `paused` event says beyond its reason, typed by why the job waits
+/// (stored flat beside `reason_code`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum PauseDetail {
+    /// The DAL-Agent asks for what a call misses (or how to go on after a
+    /// tool failed, or for the user's review).
+    Asked {
+        /// The fields asked.
+        requested_fields: Vec<String>,
+        /// The ask's id.
+        correlation_id: String,
+    },
+    /// No intent matched confidently: which one was meant?
+    Clarify {
+        /// The best intent's confidence.
+        confidence: f64,
+        /// Its lead over the next.
+        margin: f64,
+    },
+    /// A side effect rests on a guess: the user's yes to the exact call.
+    Confirm {
+        /// The call's tool.
+        tool: String,
+        /// Why it needs the yes.
+        why: String,
+    },
+    /// An approver of the role decides on the call.
+    Approval {
+        /// The role.
+        approver: String,
+    },
+    /// Handed to a human: the iteration budget is spent.
+    BudgetSpent {
+        /// The budget.
+        budget: u32,
+    },
+    /// Handed to a human: a call's end is unknown and it may not run again.
+    UnknownEnd {
+        /// The call's tool.
+        tool: String,
+        /// Its arguments.
+        arguments: Map<String, Json>,
+        /// The key it was sent with.
+        idempotency_key: String,
+        /// When it started.
+        started_at: String,
+    },
+    /// Handed to a human: one of the skill's escalation conditions holds.
+    Escalation {
+        /// The condition.
+        condition: String,
+        /// The call it held on (none: the request said it).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tool: Option<String>,
+        /// That call's arguments.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        arguments: Option<Map<String, Json>>,
+        /// Where the skill hands it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        target: Option<String>,
+    },
+    /// Handed to a human: the reply did not pass finalization.
+    Finalization {
+        /// The judge's verdict.
+        finalization: Json,
+    },
+    /// Handed to a human: too many invalid answers in a row.
+    InvalidAnswers {
+        /// Fields that did not fit in the last.
+        violations: usize,
+    },
+}
+
 /// Why a grant was not issued or did not let a call through.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -553,14 +627,11 @@ impl Event {
     }
 
     /// A pause for `reason` asking `message`, with `detail` for the audit.
-    pub fn paused(reason: PauseReason, message: impl Into<String>, detail: Json) -> Self {
+    pub fn paused(reason: PauseReason, message: impl Into<String>, detail: PauseDetail) -> Self {
         Self::Paused {
             reason_code: reason,
             message: message.into(),
-            detail: match detail {
-                Json::Object(detail) => detail,
-                _ => Map::new(),
-            },
+            detail,
         }
     }
 
@@ -581,6 +652,69 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    /// Each reason's detail is stored flat beside `reason_code`, in the
+    /// shape the audit and every client read (keys in this order).
+    #[test]
+    fn a_pause_detail_is_stored_in_its_reasons_shape() {
+        let args = json!({"amount": 900}).as_object().cloned().unwrap();
+        let cases = [
+            (
+                PauseReason::MissingRequiredInput,
+                PauseDetail::Asked {
+                    requested_fields: vec!["amount".into()],
+                    correlation_id: "c1".into(),
+                },
+                json!({"reason_code": "MISSING_REQUIRED_INPUT", "requested_fields": ["amount"], "correlation_id": "c1"}),
+            ),
+            (
+                PauseReason::IntentClarificationRequired,
+                PauseDetail::Clarify {
+                    confidence: 0.5,
+                    margin: 0.1,
+                },
+                json!({"reason_code": "INTENT_CLARIFICATION_REQUIRED", "confidence": 0.5, "margin": 0.1}),
+            ),
+            (
+                PauseReason::ActionConfirmationRequired,
+                PauseDetail::Confirm {
+                    tool: "refund".into(),
+                    why: "a guess".into(),
+                },
+                json!({"reason_code": "ACTION_CONFIRMATION_REQUIRED", "tool": "refund", "why": "a guess"}),
+            ),
+            (
+                PauseReason::HumanTakeoverRequired,
+                PauseDetail::Escalation {
+                    condition: "amount > 500".into(),
+                    tool: Some("refund".into()),
+                    arguments: Some(args.clone()),
+                    target: Some("supervisors".into()),
+                },
+                json!({"reason_code": "HUMAN_TAKEOVER_REQUIRED", "condition": "amount > 500", "tool": "refund", "arguments": args, "target": "supervisors"}),
+            ),
+            (
+                PauseReason::HumanTakeoverRequired,
+                PauseDetail::Escalation {
+                    condition: "Legal action threatened".into(),
+                    tool: None,
+                    arguments: None,
+                    target: None,
+                },
+                json!({"reason_code": "HUMAN_TAKEOVER_REQUIRED", "condition": "Legal action threatened"}),
+            ),
+            (
+                PauseReason::HumanTakeoverRequired,
+                PauseDetail::InvalidAnswers { violations: 2 },
+                json!({"reason_code": "HUMAN_TAKEOVER_REQUIRED", "violations": 2}),
+            ),
+        ];
+        for (reason, detail, stored) in cases {
+            let event = Event::paused(reason, "asked", detail);
+            assert_eq!(event.detail(), stored);
+            assert_eq!(event.detail().to_string(), stored.to_string(), "key order");
+        }
+    }
 
     #[test]
     fn details_keep_the_shapes_clients_read() {
@@ -604,7 +738,9 @@ mod tests {
                 Event::paused(
                     PauseReason::ApprovalRequired,
                     "Approval required",
-                    json!({"approver": "supervisor"}),
+                    PauseDetail::Approval {
+                        approver: "supervisor".into(),
+                    },
                 ),
                 EventKind::Paused,
                 "Approval required",

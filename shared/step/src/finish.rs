@@ -211,7 +211,7 @@ pub fn end(
         let paused = Event::paused(
             PauseReason::HumanTakeoverRequired,
             "handed to a human: the reply did not pass finalization",
-            json!({"finalization": finalization}),
+            crate::PauseDetail::Finalization { finalization },
         );
         return takeover(
             "the finalization gate did not pass the reply",

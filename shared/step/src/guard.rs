@@ -7,12 +7,12 @@
 //! transition stops the call there (a pause or the end of the job).
 
 use adas_skill::OperationalSkill;
-use serde_json::{Map, Value as Json, json};
+use serde_json::{Map, Value as Json};
 
 use crate::ask::{ask_field, single_ask, takeover};
 use crate::{
-    Event, Failure, JobRecord, OutcomeClass, PauseReason, PendingApproval, Transition, Waiting,
-    certainty, now,
+    Event, Failure, JobRecord, OutcomeClass, PauseDetail, PauseReason, PendingApproval, Transition,
+    Waiting, certainty, now,
 };
 
 /// One call of the plan, as the guards see it.
@@ -73,7 +73,7 @@ pub fn budget(skill: &OperationalSkill, record: &JobRecord) -> Option<Transition
         let paused = Event::paused(
             PauseReason::HumanTakeoverRequired,
             "iteration budget exhausted; handed to a human",
-            json!({"budget": budget}),
+            PauseDetail::BudgetSpent { budget },
         );
         takeover(&why, None, vec![paused])
     } else {
@@ -141,7 +141,12 @@ pub fn unknown_end(
     let paused = Event::paused(
         PauseReason::HumanTakeoverRequired,
         "a call's end is unknown; handed to a human",
-        json!({"tool": tool, "arguments": call.args, "idempotency_key": key, "started_at": started.started_at}),
+        PauseDetail::UnknownEnd {
+            tool: tool.to_owned(),
+            arguments: call.args.clone(),
+            idempotency_key: key.to_owned(),
+            started_at: started.started_at.clone(),
+        },
     );
     Some(takeover(&why, None, vec![paused]))
 }
@@ -157,7 +162,8 @@ pub fn escalation(skill: &OperationalSkill, call: Call<'_>) -> Option<Transition
     Some(escalated(
         escalations,
         &why,
-        json!({"condition": condition, "tool": tool, "arguments": call.args}),
+        condition,
+        Some((tool, call.args)),
     ))
 }
 
@@ -171,25 +177,28 @@ pub fn escalation_said(skill: &OperationalSkill, record: &JobRecord) -> Option<T
         .iter()
         .find(|sentence| adas_nlu::says(&record.goal, sentence))?;
     let why = format!("the request says \"{sentence}\", which this skill hands to a person");
-    Some(escalated(escalations, &why, json!({"condition": sentence})))
+    Some(escalated(escalations, &why, sentence, None))
 }
 
 fn escalated(
     escalations: &adas_skill::compile::escalation::Escalations,
     why: &str,
-    mut detail: Json,
+    condition: &str,
+    call: Option<(&str, &Map<String, Json>)>,
 ) -> Transition {
     let why = match &escalations.target {
         Some(target) => format!("{why} ({target})"),
         None => why.to_owned(),
     };
-    if let (Some(target), Some(detail)) = (&escalations.target, detail.as_object_mut()) {
-        detail.insert("target".into(), json!(target));
-    }
     let paused = Event::paused(
         PauseReason::HumanTakeoverRequired,
         "an escalation condition holds; handed to a human",
-        detail,
+        PauseDetail::Escalation {
+            condition: condition.to_owned(),
+            tool: call.map(|(tool, _)| tool.to_owned()),
+            arguments: call.map(|(_, args)| args.clone()),
+            target: escalations.target.clone(),
+        },
     );
     takeover(&why, None, vec![paused])
 }
@@ -247,7 +256,10 @@ pub fn confirmation(
     let paused = Event::paused(
         PauseReason::ActionConfirmationRequired,
         prompt,
-        json!({"tool": call.tool, "why": why}),
+        PauseDetail::Confirm {
+            tool: call.tool.to_owned(),
+            why: why.clone(),
+        },
     );
     Transition::pause(waiting, paused)
 }
@@ -307,7 +319,9 @@ pub fn gate(
             let paused = Event::paused(
                 PauseReason::ApprovalRequired,
                 prompt,
-                json!({"approver": word.approver}),
+                PauseDetail::Approval {
+                    approver: word.approver.clone(),
+                },
             );
             Some(Transition::pause(waiting, paused))
         }

@@ -25,8 +25,8 @@ mod transition;
 pub mod work;
 
 pub use event::{
-    Cancellation, Completion, Event, EventKind, Failure, GrantDenial, PlanStage, Planned,
-    Resumption,
+    Cancellation, Completion, Event, EventKind, Failure, GrantDenial, PauseDetail, PlanStage,
+    Planned, Resumption,
 };
 pub use pause::PauseReason;
 pub use record::*;

@@ -264,7 +264,7 @@ fn refused_answer(
         let paused = Event::paused(
             PauseReason::HumanTakeoverRequired,
             "too many invalid answers; handed to a human",
-            json!({"violations": violations}),
+            crate::PauseDetail::InvalidAnswers { violations },
         );
         return Ok(Applied::Write(Box::new(crate::ask::takeover(
             &format!("{limit} invalid answers to the same question"),

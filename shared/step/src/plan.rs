@@ -4,7 +4,6 @@
 
 use adas_dia::Program;
 use adas_skill::OperationalSkill;
-use serde_json::json;
 
 use crate::ask::{ask_field, single_ask};
 use crate::effect::{Decider, Planned};
@@ -229,7 +228,7 @@ pub fn clarify(
     let paused = Event::paused(
         PauseReason::IntentClarificationRequired,
         prompt,
-        json!({"confidence": confidence, "margin": margin}),
+        crate::PauseDetail::Clarify { confidence, margin },
     );
     Transition::pause(waiting, paused)
 }
