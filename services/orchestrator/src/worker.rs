@@ -237,10 +237,7 @@ impl Worker {
                     tracing::info!(job_id = %record.job_id, tool = %call.tool, key = %call.key, "an idempotent call whose end is unknown runs again");
                 }
                 let hint = found.as_ref().and_then(|found| found.read_only_hint);
-                let server = found.as_ref().and_then(|found| match &found.source {
-                    adas_tools::ToolSource::Mcp { uri } => Some(uri.clone()),
-                    adas_tools::ToolSource::Core => None,
-                });
+                let server = found.as_ref().and_then(server_of);
                 *spec = found;
                 Input::Vetted {
                     call,
@@ -257,8 +254,10 @@ impl Worker {
                     .await?;
                 Input::GateSaid(call, word)
             }
-            Effect::Recheck(call) => {
+            Effect::Recheck(mut call) => {
                 let (refused, now) = self.recheck(skill, record, &call.tool, spec.take()).await;
+                // The call goes where the definition as it stands now says.
+                call.server = now.as_ref().and_then(server_of);
                 *spec = now;
                 Input::Rechecked(call, refused)
             }
@@ -294,5 +293,13 @@ impl Worker {
                 ));
             }
         })
+    }
+}
+
+/// The server a tool's definition places it on (`None`: a core tool).
+fn server_of(spec: &adas_tools::ToolSpec) -> Option<String> {
+    match &spec.source {
+        adas_tools::ToolSource::Mcp { uri } => Some(uri.clone()),
+        adas_tools::ToolSource::Core => None,
     }
 }
