@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value as Json};
 
-use crate::PauseReason;
+use crate::{PauseDetail, PauseReason};
 
 /// The stored name of an event: every variant of [`Event`] has one, so the
 /// wire mappings are exhaustive and a new kind never reaches clients as
@@ -417,80 +417,6 @@ pub enum Cancellation {
     },
     /// The user said no to the call.
     Declined,
-}
-
-/// What a `paused` event says beyond its reason, typed by why the job waits
-/// (stored flat beside `reason_code`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum PauseDetail {
-    /// The DAL-Agent asks for what a call misses (or how to go on after a
-    /// tool failed, or for the user's review).
-    Asked {
-        /// The fields asked.
-        requested_fields: Vec<String>,
-        /// The ask's id.
-        correlation_id: String,
-    },
-    /// No intent matched confidently: which one was meant?
-    Clarify {
-        /// The best intent's confidence.
-        confidence: f64,
-        /// Its lead over the next.
-        margin: f64,
-    },
-    /// A side effect rests on a guess: the user's yes to the exact call.
-    Confirm {
-        /// The call's tool.
-        tool: String,
-        /// Why it needs the yes.
-        why: String,
-    },
-    /// An approver of the role decides on the call.
-    Approval {
-        /// The role.
-        approver: String,
-    },
-    /// Handed to a human: the iteration budget is spent.
-    BudgetSpent {
-        /// The budget.
-        budget: u32,
-    },
-    /// Handed to a human: a call's end is unknown and it may not run again.
-    UnknownEnd {
-        /// The call's tool.
-        tool: String,
-        /// Its arguments.
-        arguments: Map<String, Json>,
-        /// The key it was sent with.
-        idempotency_key: String,
-        /// When it started.
-        started_at: String,
-    },
-    /// Handed to a human: one of the skill's escalation conditions holds.
-    Escalation {
-        /// The condition.
-        condition: String,
-        /// The call it held on (none: the request said it).
-        #[serde(skip_serializing_if = "Option::is_none")]
-        tool: Option<String>,
-        /// That call's arguments.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        arguments: Option<Map<String, Json>>,
-        /// Where the skill hands it.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        target: Option<String>,
-    },
-    /// Handed to a human: the reply did not pass finalization.
-    Finalization {
-        /// The judge's verdict.
-        finalization: Json,
-    },
-    /// Handed to a human: too many invalid answers in a row.
-    InvalidAnswers {
-        /// Fields that did not fit in the last.
-        violations: usize,
-    },
 }
 
 /// Why a grant was not issued or did not let a call through.

@@ -25,10 +25,10 @@ mod transition;
 pub mod work;
 
 pub use event::{
-    Cancellation, Completion, Event, EventKind, Failure, GrantDenial, PauseDetail, PlanStage,
-    Planned, Resumption,
+    Cancellation, Completion, Event, EventKind, Failure, GrantDenial, PlanStage, Planned,
+    Resumption,
 };
-pub use pause::PauseReason;
+pub use pause::{PauseDetail, PauseReason};
 pub use record::*;
 pub use time::{now, now_ms, parse_rfc3339_ms, rfc3339};
 pub use transition::{Change, Transition};
