@@ -32,3 +32,13 @@ pub use pause::{PauseDetail, PauseReason};
 pub use record::*;
 pub use time::{now, now_ms, parse_rfc3339_ms, rfc3339};
 pub use transition::{Change, Transition};
+
+/// ARCHITECTURE.md, whose tables the machines' tests hold to the code's.
+#[cfg(test)]
+pub(crate) fn architecture() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../ARCHITECTURE.md"
+    ))
+    .expect("ARCHITECTURE.md")
+}

@@ -264,11 +264,7 @@ fn every_transition_is_reached_by_a_row() {
 /// ARCHITECTURE.md's table is the one above.
 #[test]
 fn the_architecture_shows_the_table() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../ARCHITECTURE.md"
-    ))
-    .expect("ARCHITECTURE.md");
+    let text = crate::architecture();
     let rows: String = TABLE
         .iter()
         .map(|(state, input, then)| format!("| {state:?} | {input:?} | {then} |\n"))

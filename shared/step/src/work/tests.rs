@@ -59,6 +59,21 @@ fn job() -> JobRecord {
     record
 }
 
+/// The same job before it was planned.
+fn unplanned() -> JobRecord {
+    let mut record = job();
+    record.plan = None;
+    record
+}
+
+/// The deterministic planner's first answer to `goal`.
+fn planned(goal: &str) -> Input {
+    let skill = skill("");
+    let context = serde_json::Map::new();
+    let planned = adas_nlu::plan_input(&skill.skill, &adas_nlu::PlanInput::new(goal, &context));
+    Input::Planned(Box::new(planned), PlanAsk::default())
+}
+
 fn call(tool: &str, side_effecting: bool) -> Box<Call> {
     let args = json!({"order_id": "ORD-1"}).as_object().cloned().unwrap();
     Box::new(Call {
@@ -124,20 +139,11 @@ type Row = (&'static str, &'static str, fn() -> JobRecord, fn() -> Input);
 
 const TABLE: &[(Row, &str)] = &[
     (
-        (
-            "a new job is picked up",
-            "",
-            || {
-                let mut record = job();
-                record.plan = None;
-                record
-            },
-            || Input::Picked {
-                worker: "w1".into(),
-                reclaimed: false,
-                first_turn: true,
-            },
-        ),
+        ("a new job is picked up", "", unplanned, || Input::Picked {
+            worker: "w1".into(),
+            reclaimed: false,
+            first_turn: true,
+        }),
         "hold running (running) → plan",
     ),
     (
@@ -149,45 +155,15 @@ const TABLE: &[(Row, &str)] = &[
         "hold running (running) → resolve next",
     ),
     (
-        (
-            "a plan made here",
-            "",
-            || {
-                let mut record = job();
-                record.plan = None;
-                record
-            },
-            || {
-                let skill = skill("");
-                let context = serde_json::Map::new();
-                let planned = adas_nlu::plan_input(
-                    &skill.skill,
-                    &adas_nlu::PlanInput::new("refund my order ORD-1", &context),
-                );
-                Input::Planned(Box::new(planned), PlanAsk::default())
-            },
-        ),
+        ("a plan made here", "", unplanned, || {
+            planned("refund my order ORD-1")
+        }),
         "hold running (planned) → resolve next",
     ),
     (
-        (
-            "a request out of the skill's domain",
-            "",
-            || {
-                let mut record = job();
-                record.plan = None;
-                record
-            },
-            || {
-                let skill = skill("");
-                let context = serde_json::Map::new();
-                let planned = adas_nlu::plan_input(
-                    &skill.skill,
-                    &adas_nlu::PlanInput::new("what is the weather on Mars tomorrow", &context),
-                );
-                Input::Planned(Box::new(planned), PlanAsk::default())
-            },
-        ),
+        ("a request out of the skill's domain", "", unplanned, || {
+            planned("what is the weather on Mars tomorrow")
+        }),
         "write completed (completed)",
     ),
     (
@@ -538,11 +514,7 @@ fn every_input_and_every_effect_is_reached_by_a_row() {
 /// ARCHITECTURE.md's table of the worker's steps is the one above.
 #[test]
 fn the_architecture_shows_the_table() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../ARCHITECTURE.md"
-    ))
-    .expect("ARCHITECTURE.md");
+    let text = crate::architecture();
     let rows: String = TABLE
         .iter()
         .map(|row| {
