@@ -481,9 +481,9 @@ impl OrchestratorService for Orchestrator {
                 // whose part ended (the approval decided) stops receiving the
                 // job. The values shown masked only grow, with the events
                 // that add them: the job is read again after one of those
-                // (the read is at least as new as the event).
-                let reread =
-                    !lasting_access || events.iter().any(|(_, event)| event.kind.adds_personal());
+                // (the read is at least as new as the event), not after a
+                // tool's result that added none.
+                let reread = !lasting_access || events.iter().any(|(_, event)| event.adds_personal);
                 if reread {
                     match repo.load(&slag, &job_id).await {
                         Ok(stored) => match principal.check_job(&stored.record) {
@@ -542,7 +542,7 @@ impl OrchestratorService for Orchestrator {
                 by: &principal.name,
                 reason: &request.reason,
             };
-            let cancelled = match adas_step::machine::apply(&record, input) {
+            let cancelled = match adas_step::machine::apply(&mut record, input) {
                 Ok(adas_step::machine::Applied::Write(cancelled)) => *cancelled,
                 // Cancelled already: the job as it stands is the answer.
                 Ok(adas_step::machine::Applied::Unchanged) => {

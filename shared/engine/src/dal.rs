@@ -20,13 +20,13 @@ use adas_dia::{
 };
 use adas_skill::OperationalSkill;
 use adas_tools::ToolResolver;
-use serde_json::{Map, Value as Json, json};
+use serde_json::{Map, Value as Json};
 
 use crate::query::QueryModel;
 use adas_step::ask::{Decided, build_waiting, decide, fill_answers, plain_recovery};
-use adas_step::{Event, PauseReason, Resumption, Transition};
+use adas_step::{Event, PauseReason, Transition};
 
-use adas_jobs::{AuditEntry, JobError, JobRecord, JobRepo, JobStatus, StoredJob, now};
+use adas_jobs::{JobError, JobRecord, JobRepo, JobStatus, StoredJob};
 
 pub use adas_step::work::Next;
 
@@ -447,46 +447,90 @@ impl DalAgent {
         Ok(version)
     }
 
-    /// Applies the answer to an engine-made ask (clarification, confirmation,
-    /// takeover).
-    #[allow(clippy::too_many_arguments)]
-    async fn apply(
+    /// Refuses an answer that does not fit (`violations`, by field): says
+    /// what is wrong in the person's terms and asks again, or hands the job
+    /// to a human after the skill's `limit` of such answers in a row. The
+    /// refusal, for the caller to return.
+    async fn refuse(
         &self,
         mut record: JobRecord,
         version: u64,
-        skill: &OperationalSkill,
-        decided: Decided,
-        correlation_id: &str,
-        fields: &Map<String, Json>,
-        submitted_by: &str,
-    ) -> Result<StoredJob, DalError> {
-        let who = if submitted_by.is_empty() {
-            "user".to_owned()
-        } else {
-            submitted_by.to_owned()
+        mut violations: Vec<(String, String)>,
+        limit: u32,
+    ) -> DalError {
+        let Ok(waiting) = adas_step::machine::awaiting_answer(&record).cloned() else {
+            return DalError::InvalidAnswers {
+                violations,
+                escalated: false,
+            };
         };
-        let confirmed_digest = match &decided {
-            Decided::Confirmed(digest) => Some(digest.clone()),
-            _ => None,
-        };
-        let (action, transition) = adas_step::ask::on_answer(&mut record, skill, decided, &who);
-        let mut detail = json!({"correlation_id": correlation_id, "fields": fields});
-        if let Some(digest) = confirmed_digest {
-            // Who confirmed which call: that principal may not also approve it.
-            detail["call_digest"] = json!(digest);
+        for (name, problem) in &mut violations {
+            if let Some(field) = waiting.fields.iter().find(|field| &field.name == name) {
+                *problem = adas_step::answers::in_plain_words(field, problem);
+            }
         }
-        record.audit.push(AuditEntry {
-            who,
-            at: now(),
-            action: action.into(),
-            detail,
+        let question: Vec<&str> = waiting
+            .fields
+            .iter()
+            .map(|field| field.prompt.as_str())
+            .filter(|prompt| !prompt.is_empty())
+            .collect();
+        let prompt = (!question.is_empty() && waiting.fields.len() == question.len()).then(|| {
+            let refusals: Vec<&str> = violations.iter().map(|(_, why)| why.as_str()).collect();
+            format!("{} {}", refusals.join(" "), question.join(" "))
         });
+        let input = adas_step::machine::Input::AnswerRefused {
+            violations: violations.len(),
+            limit,
+            prompt,
+        };
+        let transition = match adas_step::machine::apply(&mut record, input) {
+            Ok(adas_step::machine::Applied::Write(transition)) => *transition,
+            Ok(adas_step::machine::Applied::Unchanged) => {
+                return DalError::InvalidAnswers {
+                    violations,
+                    escalated: false,
+                };
+            }
+            Err(refused) => {
+                return DalError::Precondition(format!("job {} {refused}", record.job_id));
+            }
+        };
+        let escalated = waiting.reason_code != PauseReason::HumanTakeoverRequired
+            && matches!(&transition.change, adas_step::Change::Pause { waiting, .. }
+                if waiting.reason_code == PauseReason::HumanTakeoverRequired);
+        if let Err(error) = self.repo.save(version, &mut record, transition).await {
+            return error.into();
+        }
+        DalError::InvalidAnswers {
+            violations,
+            escalated,
+        }
+    }
+
+    /// Applies `input` (an answer taken) to the job as read, and saves it.
+    async fn answered(
+        &self,
+        mut record: JobRecord,
+        version: u64,
+        input: adas_step::machine::Input<'_>,
+    ) -> Result<StoredJob, DalError> {
+        let transition = match adas_step::machine::apply(&mut record, input) {
+            Ok(adas_step::machine::Applied::Write(transition)) => *transition,
+            Ok(adas_step::machine::Applied::Unchanged) => {
+                return Ok(StoredJob { record, version });
+            }
+            Err(refused) => {
+                return Err(DalError::Precondition(format!(
+                    "job {} {refused}",
+                    record.job_id
+                )));
+            }
+        };
         let version = self.repo.save(version, &mut record, transition).await?;
         Ok(StoredJob { record, version })
     }
 
-    /// Validates the answers to the current ask, fills the slots, clears `waiting`
-    /// and re-queues the job. All-or-nothing.
     /// Whether `record` took the answer of request `request_id` to the ask
     /// `correlation_id` with exactly `fields`: a duplicate that lost the race
     /// to its twin then answers with the job as it is, like a later retry.
@@ -505,16 +549,13 @@ impl DalAgent {
             })
     }
 
-    #[expect(
-        clippy::too_many_lines,
-        reason = "still to split (issue 62); the layout test counts these and the count only falls"
-    )]
+    /// Validates the answers to the current ask against the skill and the
+    /// tools' schemas, then has the lifecycle take them (the plan filled, the
+    /// job re-queued) or refuse them — all or nothing. `record` is the job as
+    /// read for the access check: the write compare-and-sets on it.
     pub async fn submit(
         &self,
-        StoredJob {
-            mut record,
-            version,
-        }: StoredJob,
+        StoredJob { record, version }: StoredJob,
         correlation_id: &str,
         fields: &Map<String, Json>,
         submitted_by: &str,
@@ -553,6 +594,12 @@ impl DalAgent {
             &waiting,
             fields,
         );
+        let answer = adas_step::machine::Answer {
+            correlation_id,
+            fields,
+            by: submitted_by,
+            request_id,
+        };
         let mut decided = decide(&waiting, fields);
         if waiting.reason_code == PauseReason::IntentClarificationRequired
             && matches!(decided, Some(Err(_)))
@@ -569,17 +616,12 @@ impl DalAgent {
         }
         match decided {
             Some(Ok(decided)) if violations.is_empty() => {
-                return self
-                    .apply(
-                        record,
-                        version,
-                        &skill,
-                        decided,
-                        correlation_id,
-                        fields,
-                        submitted_by,
-                    )
-                    .await;
+                let input = adas_step::machine::Input::AskAnswered {
+                    skill: &skill,
+                    decided,
+                    answer: &answer,
+                };
+                return self.answered(record, version, input).await;
             }
             Some(Ok(_)) => {}
             Some(Err(problem)) => violations.push((waiting.fields[0].name.clone(), problem)),
@@ -600,90 +642,13 @@ impl DalAgent {
             }
         }
         if !violations.is_empty() {
-            // Said to the person in their terms: what is wrong, what would
-            // do, and the question again.
-            for (name, problem) in &mut violations {
-                if let Some(field) = waiting.fields.iter().find(|field| &field.name == name) {
-                    *problem = adas_step::answers::in_plain_words(field, problem);
-                }
-            }
-            let question: Vec<&str> = waiting
-                .fields
-                .iter()
-                .map(|field| field.prompt.as_str())
-                .filter(|prompt| !prompt.is_empty())
-                .collect();
-            let prompt =
-                (!question.is_empty() && waiting.fields.len() == question.len()).then(|| {
-                    let refusals: Vec<&str> =
-                        violations.iter().map(|(_, why)| why.as_str()).collect();
-                    format!("{} {}", refusals.join(" "), question.join(" "))
-                });
-            let input = adas_step::machine::Input::AnswerRefused {
-                violations: violations.len(),
-                limit,
-                prompt,
-            };
-            let transition = match adas_step::machine::apply(&record, input) {
-                Ok(adas_step::machine::Applied::Write(transition)) => *transition,
-                Ok(adas_step::machine::Applied::Unchanged) => {
-                    return Err(DalError::InvalidAnswers {
-                        violations,
-                        escalated: false,
-                    });
-                }
-                Err(refused) => {
-                    return Err(DalError::Precondition(format!("job {job_id} {refused}")));
-                }
-            };
-            let escalated = waiting.reason_code != PauseReason::HumanTakeoverRequired
-                && matches!(&transition.change, adas_step::Change::Pause { waiting, .. }
-                    if waiting.reason_code == PauseReason::HumanTakeoverRequired);
-            self.repo.save(version, &mut record, transition).await?;
-            return Err(DalError::InvalidAnswers {
-                violations,
-                escalated,
-            });
+            return Err(self.refuse(record, version, violations, limit).await);
         }
-        for (name, value) in &read {
-            // "2" at a choice is the second option: that is what was said.
-            let value = match (
-                value,
-                waiting.fields.iter().find(|field| &field.name == name),
-            ) {
-                (Json::String(text), Some(field)) => {
-                    Json::String(adas_step::answers::normalized(field, text))
-                }
-                (value, _) => value.clone(),
-            };
-            record.context.insert(name.clone(), value.clone());
-            record.evidence.push(adas_jobs::Evidence {
-                name: name.clone(),
-                value,
-                source: "answer".into(),
-            });
-        }
-        record.plan = plan;
-        record.audit.push(AuditEntry {
-            who: if submitted_by.is_empty() {
-                "user".into()
-            } else {
-                submitted_by.to_owned()
-            },
-            at: now(),
-            action: "answer".into(),
-            // The request id rides in the same write as the answer, so a
-            // concurrent duplicate can tell it was taken (`answered_by`).
-            detail: json!({"correlation_id": correlation_id, "fields": fields, "request_id": request_id}),
-        });
-        let resumed = Event::Resumed(Resumption::AnswersAccepted {
-            correlation_id: correlation_id.to_owned(),
-            by: submitted_by.to_owned(),
-        });
-        let version = self
-            .repo
-            .save(version, &mut record, Transition::resume(resumed))
-            .await?;
-        Ok(StoredJob { record, version })
+        let input = adas_step::machine::Input::AnswersAccepted {
+            answer: &answer,
+            read: &read,
+            plan,
+        };
+        self.answered(record, version, input).await
     }
 }

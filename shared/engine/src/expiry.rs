@@ -60,7 +60,7 @@ async fn sweep_slag(repo: &JobRepo, tenant: &str, slag: &str, timeout: u64) -> u
             timeout_ms: timeout,
         };
         let Ok(adas_step::machine::Applied::Write(expired_ask)) =
-            adas_step::machine::apply(&record, input)
+            adas_step::machine::apply(&mut record, input)
         else {
             continue;
         };

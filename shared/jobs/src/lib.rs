@@ -64,6 +64,11 @@ pub struct JobEvent {
     pub time: String,
     /// Job version after it.
     pub job_version: u64,
+    /// Whether the job holds values as personal after it that it did not
+    /// before ([`Event::adds_personal`]); a stored event that does not say is
+    /// taken to when its kind may ([`EventKind::adds_personal`]).
+    #[serde(skip)]
+    pub adds_personal: bool,
 }
 
 /// A stored job and its version.
@@ -661,6 +666,7 @@ fn job_event(record: &JobRecord, version: u64, event: &Event) -> JobEvent {
         data: event.detail(),
         time: now(),
         job_version: version,
+        adds_personal: event.adds_personal(),
     }
 }
 

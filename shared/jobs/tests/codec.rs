@@ -200,25 +200,59 @@ fn every_part_of_a_record_round_trips() {
 #[test]
 fn events_round_trip_for_every_kind() {
     for (index, kind) in EventKind::ALL.into_iter().enumerate() {
-        let event = JobEvent {
-            kind,
-            status: JobStatus::Running,
-            outcome_class: (index % 2 == 0).then_some(OutcomeClass::ToolFailed),
-            message: format!("event {index}"),
-            data: if index % 3 == 0 {
-                Json::Null
-            } else {
-                json!({"tool": "t", "n": index})
-            },
-            time: rfc3339(T0 + index as u64),
-            job_version: index as u64 + 1,
-        };
-        let stored = encode_event(&event);
-        assert_eq!(decode_event(&stored).unwrap(), event);
-        assert!(
-            stored.len() * 2 <= serde_json::to_vec(&event).unwrap().len(),
-            "{kind:?}"
-        );
+        for adds_personal in [false, true]
+            .into_iter()
+            .filter(|adds| !adds || kind.adds_personal())
+        {
+            let event = JobEvent {
+                adds_personal,
+                ..event_of(kind, index)
+            };
+            let stored = encode_event(&event);
+            assert_eq!(decode_event(&stored).unwrap(), event);
+            assert!(
+                stored.len() * 2 <= serde_json::to_vec(&event).unwrap().len(),
+                "{kind:?}"
+            );
+        }
+    }
+}
+
+/// An event stored before events said whether they add personal values is
+/// taken to add them when its kind may: a watcher reads the job again.
+#[test]
+fn an_event_that_does_not_say_whether_it_adds_personal_values_is_taken_to() {
+    use prost::Message;
+    for (index, kind) in EventKind::ALL.into_iter().enumerate() {
+        let mut stored =
+            adas_proto::storage::JobEvent::decode(encode_event(&event_of(kind, index)).as_slice())
+                .unwrap();
+        stored.adds_personal = None;
+        let read = decode_event(&stored.encode_to_vec()).unwrap();
+        assert_eq!(read.adds_personal, kind.adds_personal(), "{kind:?}");
+    }
+    let tool_result = JobEvent {
+        kind: EventKind::ToolFinished,
+        ..event_of(EventKind::ToolFinished, 0)
+    };
+    let legacy_json = serde_json::to_vec(&tool_result).unwrap();
+    assert!(decode_event(&legacy_json).unwrap().adds_personal);
+}
+
+fn event_of(kind: EventKind, index: usize) -> JobEvent {
+    JobEvent {
+        kind,
+        status: JobStatus::Running,
+        outcome_class: index.is_multiple_of(2).then_some(OutcomeClass::ToolFailed),
+        message: format!("event {index}"),
+        data: if index.is_multiple_of(3) {
+            Json::Null
+        } else {
+            json!({"tool": "t", "n": index})
+        },
+        time: rfc3339(T0 + index as u64),
+        job_version: index as u64 + 1,
+        adds_personal: false,
     }
 }
 
@@ -235,6 +269,7 @@ fn records_and_events_written_as_json_before_still_read() {
         data: json!({"fields": ["amount"]}),
         time: rfc3339(T0),
         job_version: 4,
+        adds_personal: false,
     };
     assert_eq!(
         decode_event(&serde_json::to_vec(&event).unwrap()).unwrap(),

@@ -95,6 +95,7 @@ pub fn issue(skill: &OperationalSkill, record: &mut JobRecord, tool: &str, resul
             issuer_skill: grant.skill.clone(),
             expires_ms: grant.expires_ms,
             value_sha256: crate::grant_digest(&grant.value),
+            classified,
         });
         record.grants.push(grant);
     }

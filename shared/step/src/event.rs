@@ -82,10 +82,12 @@ impl EventKind {
         Self::WorkflowDeviated,
     ];
 
-    /// Whether an event of this kind is written with values the job holds
-    /// as personal from then on (a tool's result, a grant a classified tool
-    /// issued): a reader that masks them reads the job again after one.
-    /// Exhaustive: a new kind says whether it does.
+    /// Whether an event of this kind may be written with values the job
+    /// holds as personal from then on (a tool's result, a grant a classified
+    /// tool issued); the event itself says whether it did
+    /// ([`Event::adds_personal`]), and a stored event that does not say
+    /// (written before it did) is taken to. Exhaustive: a new kind says
+    /// whether it may.
     pub fn adds_personal(self) -> bool {
         match self {
             Self::ToolFinished | Self::GrantIssued => true,
@@ -197,6 +199,10 @@ pub enum Event {
         is_error: bool,
         /// What it returned (or a focus reference, or the error text).
         output: Json,
+        /// Whether its result made the job hold values as personal that it
+        /// did not before (stored beside the detail, not in it).
+        #[serde(skip)]
+        adds_personal: bool,
     },
     /// A call was refused before it ran.
     ToolDenied {
@@ -244,6 +250,10 @@ pub enum Event {
         expires_ms: u64,
         /// SHA-256 of the value's JSON text.
         value_sha256: String,
+        /// Whether the value is personal (its tool's output is classified):
+        /// the job masks it from then on.
+        #[serde(skip)]
+        classified: bool,
     },
     /// A grant expired and was dropped.
     GrantExpired {
@@ -478,6 +488,17 @@ impl Event {
             Self::GrantExpired { .. } => EventKind::GrantExpired,
             Self::GrantDenied(_) => EventKind::GrantDenied,
             Self::WorkflowDeviated { .. } => EventKind::WorkflowDeviated,
+        }
+    }
+
+    /// Whether the job holds values as personal after this event that it did
+    /// not before (a reader that masks them reads the job again); only kinds
+    /// that [`EventKind::adds_personal`] may.
+    pub fn adds_personal(&self) -> bool {
+        match self {
+            Self::ToolFinished { adds_personal, .. } => *adds_personal,
+            Self::GrantIssued { classified, .. } => *classified,
+            _ => false,
         }
     }
 

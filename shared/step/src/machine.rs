@@ -4,11 +4,14 @@
 //! one write it makes ([`Applied::Write`]), that nothing is to be written
 //! ([`Applied::Unchanged`]), or why the input is refused ([`Refused`]);
 //! the caller saves the write with a compare-and-set and, on a conflict,
-//! applies the input again to the job as it then stands. The table in
-//! ARCHITECTURE.md ("The lifecycle's inputs") is the one
+//! applies the input again to the job as it then stands. An answer taken
+//! also changes the record itself (the values it gave, the plan they fill),
+//! so `apply` takes the caller's copy mutably, as the worker's does. The
+//! table in ARCHITECTURE.md ("The lifecycle's inputs") is the one
 //! `tests::the_table` holds.
 
-use serde_json::{Value as Json, json};
+use adas_skill::OperationalSkill;
+use serde_json::{Map, Value as Json, json};
 
 use crate::record::{AuditEntry, JobRecord, JobStatus, OutcomeClass};
 use crate::{Cancellation, Event, Failure, PauseReason, Resumption, Transition};
@@ -71,8 +74,29 @@ pub struct Decision {
     pub comment: String,
 }
 
-/// What happens to a job from outside the worker.
+/// An answer to a job's ask, as it came: who gave it, to which ask, in
+/// which words (the audit keeps them).
 #[derive(Debug, Clone, PartialEq)]
+pub struct Answer<'a> {
+    /// The ask it answers.
+    pub correlation_id: &'a str,
+    /// The fields as given.
+    pub fields: &'a Map<String, Json>,
+    /// Who answered (empty: the user, unnamed).
+    pub by: &'a str,
+    /// The client's request id (empty: none), kept so a twin request can
+    /// tell the answer was taken.
+    pub request_id: &'a str,
+}
+
+impl Answer<'_> {
+    fn who(&self) -> &str {
+        if self.by.is_empty() { "user" } else { self.by }
+    }
+}
+
+/// What happens to a job from outside the worker.
+#[derive(Debug, Clone)]
 pub enum Input<'a> {
     /// An approver decided on the call the job waits for.
     ApprovalDecided(&'a Decision),
@@ -100,6 +124,26 @@ pub enum Input<'a> {
         /// the ask's own stays).
         prompt: Option<String>,
     },
+    /// An answer to the job's ask for tool inputs that fits: its values, as
+    /// the skill reads them, stand as evidence and fill the plan.
+    AnswersAccepted {
+        /// The answer.
+        answer: &'a Answer<'a>,
+        /// Its values as the skill reads them ("it's tbk 22107").
+        read: &'a Map<String, Json>,
+        /// The plan with the values filled in.
+        plan: Option<adas_dia::Plan>,
+    },
+    /// The answer to an ask the engine made itself (which intent was meant,
+    /// yes or no to a call, a human's reply), read as `decided`.
+    AskAnswered {
+        /// The job's skill (its out-of-domain words).
+        skill: &'a OperationalSkill,
+        /// What the answer says.
+        decided: crate::ask::Decided,
+        /// The answer.
+        answer: &'a Answer<'a>,
+    },
 }
 
 /// The write an input makes.
@@ -125,10 +169,15 @@ pub enum Refused {
     /// The job waits for an approver's decision, not for an answer.
     #[error("waits for an approver: use GateService.DecideApproval")]
     ApproverDecides,
+    /// The answer is to an ask the job no longer waits on.
+    #[error("waits on another ask (correlation id `{0}`)")]
+    AnotherAsk(String),
 }
 
 /// Applies `input` to `record` as stored: the one write it makes, or why not.
-pub fn apply(record: &JobRecord, input: Input<'_>) -> Result<Applied, Refused> {
+/// An answer taken changes `record` too (see the module's doc); nothing
+/// else does.
+pub fn apply(record: &mut JobRecord, input: Input<'_>) -> Result<Applied, Refused> {
     match input {
         Input::ApprovalDecided(decision) => Ok(decided(record, decision)),
         Input::CancelRequested { by, reason } => cancel(record, by, reason),
@@ -138,6 +187,12 @@ pub fn apply(record: &JobRecord, input: Input<'_>) -> Result<Applied, Refused> {
             limit,
             prompt,
         } => refused_answer(record, violations, limit, prompt),
+        Input::AnswersAccepted { answer, read, plan } => accepted(record, answer, read, plan),
+        Input::AskAnswered {
+            skill,
+            decided,
+            answer,
+        } => ask_answered(record, skill, decided, answer),
     }
 }
 
@@ -245,6 +300,79 @@ pub fn awaiting_answer(record: &JobRecord) -> Result<&crate::Waiting, Refused> {
         Answerer::Approver => Err(Refused::ApproverDecides),
         Answerer::User | Answerer::Operator => Ok(asked),
     }
+}
+
+/// The ask `answer` answers, if the job waits on it for an answer.
+fn answering<'r>(
+    record: &'r JobRecord,
+    answer: &Answer<'_>,
+) -> Result<&'r crate::Waiting, Refused> {
+    let asked = awaiting_answer(record)?;
+    if asked.correlation_id == answer.correlation_id {
+        Ok(asked)
+    } else {
+        Err(Refused::AnotherAsk(asked.correlation_id.clone()))
+    }
+}
+
+fn accepted(
+    record: &mut JobRecord,
+    answer: &Answer<'_>,
+    read: &Map<String, Json>,
+    plan: Option<adas_dia::Plan>,
+) -> Result<Applied, Refused> {
+    let asked = answering(record, answer)?.clone();
+    for (name, value) in read {
+        // "2" at a choice is the second option: that is what was said.
+        let value = match (value, asked.fields.iter().find(|field| &field.name == name)) {
+            (Json::String(text), Some(field)) => {
+                Json::String(crate::answers::normalized(field, text))
+            }
+            (value, _) => value.clone(),
+        };
+        record.context.insert(name.clone(), value.clone());
+        record.evidence.push(crate::Evidence {
+            name: name.clone(),
+            value,
+            source: "answer".into(),
+        });
+    }
+    record.plan = plan;
+    let resumed = Event::Resumed(Resumption::AnswersAccepted {
+        correlation_id: answer.correlation_id.to_owned(),
+        by: answer.by.to_owned(),
+    });
+    // The request id rides in the same write as the answer, so a concurrent
+    // duplicate can tell it was taken.
+    let entry = audit(
+        answer.who(),
+        "answer",
+        json!({"correlation_id": answer.correlation_id, "fields": answer.fields, "request_id": answer.request_id}),
+    );
+    Ok(Applied::Write(Box::new(
+        Transition::resume(resumed).audited(entry),
+    )))
+}
+
+fn ask_answered(
+    record: &mut JobRecord,
+    skill: &OperationalSkill,
+    decided: crate::ask::Decided,
+    answer: &Answer<'_>,
+) -> Result<Applied, Refused> {
+    answering(record, answer)?;
+    let confirmed = match &decided {
+        crate::ask::Decided::Confirmed(digest) => Some(digest.clone()),
+        _ => None,
+    };
+    let (action, transition) = crate::ask::on_answer(record, skill, decided, answer.who());
+    let mut detail = json!({"correlation_id": answer.correlation_id, "fields": answer.fields});
+    if let Some(digest) = confirmed {
+        // Who confirmed which call: that principal may not also approve it.
+        detail["call_digest"] = json!(digest);
+    }
+    let entry = audit(answer.who(), action, detail);
+    Ok(Applied::Write(Box::new(transition.audited(entry))))
 }
 
 fn refused_answer(

@@ -267,7 +267,9 @@ pub fn apply(skill: &OperationalSkill, record: &mut JobRecord, input: Input) -> 
             run(skill, record, *call)
         }
         Input::Ended(call, outcome) => ended(skill, record, *call, outcome),
-        Input::Kept(call, output) => recorded(record, *call, output, None),
+        // The values its result made personal are not carried through the
+        // keeping: a reader reads the job again, as for an older event.
+        Input::Kept(call, output) => recorded(record, *call, Ok(output), true),
         Input::OutputsRead(outputs) => Step::then(Effect::Judge(Box::new(finish::draft(
             skill, record, outputs,
         )))),
@@ -480,6 +482,7 @@ fn ended(
     call: Call,
     outcome: Result<Json, ToolError>,
 ) -> Step {
+    let held_before = record.personal.len();
     let outcome = match outcome {
         Ok(mut value) => {
             access::issue(skill, record, &call.tool, &value);
@@ -513,21 +516,13 @@ fn ended(
         return Step::stop(plan_failure(&error.to_string()));
     }
     record.iteration += 1;
+    let adds_personal = record.personal.len() > held_before;
     match outcome {
         Ok(value) if value.to_string().len() > INLINE_OUTPUT_MAX_BYTES => {
             Step::then(Effect::Keep(Box::new(call), value))
         }
-        Ok(value) => recorded(record, call, value, None),
-        Err(error) => {
-            let unrecoverable = matches!(error, ToolError::Unrecoverable(_));
-            let text = error.to_string();
-            recorded(
-                record,
-                call,
-                Json::String(text.clone()),
-                Some((text, unrecoverable)),
-            )
-        }
+        Ok(value) => recorded(record, call, Ok(value), adds_personal),
+        Err(error) => recorded(record, call, Err(error), adds_personal),
     }
 }
 
@@ -540,14 +535,22 @@ fn plan_failure(why: &str) -> Transition {
     )
 }
 
-/// The call in the job's log (`error`: its text, and whether it ends the
-/// job); its end rides with the next write.
+/// The call in the job's log (an unrecoverable error ends the job); its end
+/// rides with the next write.
 fn recorded(
     record: &mut JobRecord,
     call: Call,
-    output: Json,
-    error: Option<(String, bool)>,
+    outcome: Result<Json, ToolError>,
+    adds_personal: bool,
 ) -> Step {
+    let (output, error) = match outcome {
+        Ok(output) => (output, None),
+        Err(error) => {
+            let unrecoverable = matches!(error, ToolError::Unrecoverable(_));
+            let text = error.to_string();
+            (Json::String(text.clone()), Some((text, unrecoverable)))
+        }
+    };
     record.calls.push(CallRecord {
         tool: call.tool.clone(),
         arguments: call.args,
@@ -575,6 +578,7 @@ fn recorded(
             tool: call.tool,
             is_error: error.is_some(),
             output,
+            adds_personal,
         },
         Effect::ResolveNext,
     )

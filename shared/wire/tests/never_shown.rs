@@ -95,11 +95,13 @@ fn served(skill: &OperationalSkill, output: &Json, error: &str) -> String {
             tool: "lookup".into(),
             is_error: false,
             output: kept.clone(),
+            adds_personal: true,
         },
         adas_step::Event::ToolFinished {
             tool: "lookup".into(),
             is_error: true,
             output: Json::String(error.clone()),
+            adds_personal: false,
         },
     ];
     let watched: Vec<_> = events
@@ -113,6 +115,7 @@ fn served(skill: &OperationalSkill, output: &Json, error: &str) -> String {
                 data: event.detail(),
                 time: String::new(),
                 job_version: 2,
+                adds_personal: event.adds_personal(),
             };
             adas_wire::event(("crm", "j-1"), "1-0", &logged, &record.personal)
         })

@@ -331,6 +331,8 @@ pub fn encode_event(event: &JobEvent) -> Vec<u8> {
         data_json: json_bytes(&event.data),
         time_ms: ms(&event.time),
         job_version: event.job_version,
+        // Said only by the kinds that may add: absent, a reader takes the kind's word.
+        adds_personal: event.kind.adds_personal().then_some(event.adds_personal),
     }
     .encode_to_vec()
 }
@@ -338,11 +340,15 @@ pub fn encode_event(event: &JobEvent) -> Vec<u8> {
 /// A job event from its stored bytes (protobuf, or an earlier version's JSON).
 pub fn decode_event(data: &[u8]) -> Result<JobEvent, JobError> {
     if data.first() == Some(&b'{') {
-        return serde_json::from_slice(data).map_err(|error| corrupt(&error));
+        let mut event: JobEvent = serde_json::from_slice(data).map_err(|error| corrupt(&error))?;
+        event.adds_personal = event.kind.adds_personal();
+        return Ok(event);
     }
     let event = pb::JobEvent::decode(data).map_err(|error| corrupt(&error))?;
+    let kind = kind_from(event.kind)?;
     Ok(JobEvent {
-        kind: kind_from(event.kind)?,
+        kind,
+        adds_personal: event.adds_personal.unwrap_or(kind.adds_personal()),
         status: status_from(event.status)?,
         outcome_class: outcome_from(event.outcome_class)?,
         message: event.message,

@@ -44,9 +44,12 @@ enum In {
     Expire,
     RefuseAnswer,
     RefuseLastAnswer,
+    Answer,
+    AnswerAnotherAsk,
+    Decline,
 }
 
-const INPUTS: [In; 7] = [
+const INPUTS: [In; 10] = [
     In::Approve,
     In::Reject,
     In::DecideAnotherAsk,
@@ -54,6 +57,9 @@ const INPUTS: [In; 7] = [
     In::Expire,
     In::RefuseAnswer,
     In::RefuseLastAnswer,
+    In::Answer,
+    In::AnswerAnotherAsk,
+    In::Decline,
 ];
 
 /// The table, as ARCHITECTURE.md shows it.
@@ -116,6 +122,23 @@ const TABLE: &[(State, In, &str)] = &[
     ),
     (State::Running, In::RefuseAnswer, "refused: not waiting"),
     (State::Failed, In::RefuseAnswer, "refused: ended"),
+    (State::AskingUser, In::Answer, "resume: queued (resumed)"),
+    (State::WithOperator, In::Answer, "resume: queued (resumed)"),
+    (
+        State::AskingApprover,
+        In::Answer,
+        "refused: an approver decides",
+    ),
+    (
+        State::AskingUser,
+        In::AnswerAnotherAsk,
+        "refused: another ask",
+    ),
+    (
+        State::AskingUser,
+        In::Decline,
+        "end: cancelled CANCELLED (cancelled)",
+    ),
 ];
 
 fn waiting(reason: PauseReason) -> Waiting {
@@ -133,13 +156,16 @@ fn waiting(reason: PauseReason) -> Waiting {
     }
 }
 
-fn job(state: State) -> JobRecord {
-    let skill = adas_skill::OperationalSkill::from_source(
+fn skill() -> adas_skill::OperationalSkill {
+    adas_skill::OperationalSkill::from_source(
         "desk",
         "problem: {statement: Refunds}\nintents:\n  supported:\n    - id: refund\n      examples: [refund my order]\ntools: []\n",
     )
-    .expect("the test skill loads");
-    let mut record = JobRecord::queued("j1".into(), &skill, "refund".into(), ("acme", "ana"));
+    .expect("the test skill loads")
+}
+
+fn job(state: State) -> JobRecord {
+    let mut record = JobRecord::queued("j1".into(), &skill(), "refund".into(), ("acme", "ana"));
     let (status, reason) = match state {
         State::Queued => (JobStatus::Queued, None),
         State::Running => (JobStatus::Running, None),
@@ -168,7 +194,18 @@ fn decision(approved: bool, correlation_id: &str) -> Decision {
 }
 
 fn run(state: State, input: In) -> Result<Applied, Refused> {
-    let record = job(state);
+    let mut record = job(state);
+    let fields: Map<String, serde_json::Value> = [("amount".to_owned(), serde_json::json!(25))]
+        .into_iter()
+        .collect();
+    let answer = |correlation_id| Answer {
+        correlation_id,
+        fields: &fields,
+        by: "ana",
+        request_id: "",
+    };
+    let (this_ask, another_ask) = (answer("ask-1"), answer("ask-0"));
+    let skill = skill();
     let (approve, reject, other) = (
         decision(true, "ask-1"),
         decision(false, "ask-1"),
@@ -193,8 +230,23 @@ fn run(state: State, input: In) -> Result<Applied, Refused> {
             limit: 1,
             prompt: None,
         },
+        In::Answer => Input::AnswersAccepted {
+            answer: &this_ask,
+            read: &fields,
+            plan: None,
+        },
+        In::AnswerAnotherAsk => Input::AnswersAccepted {
+            answer: &another_ask,
+            read: &fields,
+            plan: None,
+        },
+        In::Decline => Input::AskAnswered {
+            skill: &skill,
+            decided: crate::ask::Decided::Declined,
+            answer: &this_ask,
+        },
     };
-    apply(&record, input)
+    apply(&mut record, input)
 }
 
 /// An input's effect in a few words: the change, where it leaves the job
@@ -205,6 +257,7 @@ fn shape(applied: &Result<Applied, Refused>) -> String {
         Err(Refused::Ended(_)) => return "refused: ended".into(),
         Err(Refused::NotWaiting) => return "refused: not waiting".into(),
         Err(Refused::ApproverDecides) => return "refused: an approver decides".into(),
+        Err(Refused::AnotherAsk(_)) => return "refused: another ask".into(),
         Ok(Applied::Write(transition)) => transition,
     };
     let mut record = job(State::Running);
@@ -305,7 +358,7 @@ fn a_decision_an_answer_and_a_cancel_are_audited_with_who_and_why() {
 fn a_refused_answer_counts_and_says_what_was_wrong() {
     let mut record = job(State::AskingUser);
     let applied = apply(
-        &record,
+        &mut record,
         Input::AnswerRefused {
             violations: 1,
             limit: 3,
@@ -320,7 +373,49 @@ fn a_refused_answer_counts_and_says_what_was_wrong() {
     assert_eq!(waiting.invalid_answer_count, 1);
     assert_eq!(waiting.prompt_message, "That is not an amount. How much?");
     assert_eq!(record.status, JobStatus::Paused);
-    let _ = Map::<String, serde_json::Value>::new();
+}
+
+/// An answer taken stands as evidence, in the words it was read as, fills
+/// the plan and is audited with the request that gave it.
+#[test]
+fn an_answer_taken_is_evidence_and_audited_with_its_request() {
+    let mut record = job(State::AskingUser);
+    let fields: Map<String, serde_json::Value> =
+        [("amount".to_owned(), serde_json::json!("25 euros"))]
+            .into_iter()
+            .collect();
+    let read: Map<String, serde_json::Value> = [("amount".to_owned(), serde_json::json!(25))]
+        .into_iter()
+        .collect();
+    let answer = Answer {
+        correlation_id: "ask-1",
+        fields: &fields,
+        by: "",
+        request_id: "r-7",
+    };
+    let input = Input::AnswersAccepted {
+        answer: &answer,
+        read: &read,
+        plan: None,
+    };
+    let Ok(Applied::Write(transition)) = apply(&mut record, input) else {
+        panic!("a fitting answer is taken");
+    };
+    assert_eq!(record.context["amount"], 25);
+    let evidence = record.evidence.last().expect("evidence");
+    assert_eq!(
+        (evidence.name.as_str(), evidence.source.as_str()),
+        ("amount", "answer")
+    );
+    transition.apply(&mut record);
+    assert_eq!(record.status, JobStatus::Queued);
+    let entry = record.audit.last().expect("an audit entry");
+    assert_eq!(
+        (entry.who.as_str(), entry.action.as_str()),
+        ("user", "answer")
+    );
+    assert_eq!(entry.detail["request_id"], "r-7");
+    assert_eq!(entry.detail["fields"]["amount"], "25 euros");
 }
 
 #[test]

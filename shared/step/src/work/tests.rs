@@ -552,3 +552,47 @@ fn a_result_is_recorded_with_the_call_that_made_it() {
         held
     }));
 }
+
+/// A result says whether it made the job hold new personal values, so a
+/// watcher reads the job again only after one that did.
+#[test]
+fn a_result_says_whether_it_added_personal_values() {
+    let source = SKILL.replace(
+        "    read_only: true\n",
+        "    read_only: true\n    security: {classification: pii_customer}\n",
+    );
+    let personal = OperationalSkill::from_source("refunds", &source).expect("the skill loads");
+    let finished = |skill: &OperationalSkill, record: &mut JobRecord, result: Json| {
+        let step = apply(
+            skill,
+            record,
+            Input::Ended(call("lookup", false), Ok(result)),
+        );
+        let events = step.transition.expect("a held event").events;
+        match events.as_slice() {
+            [Event::ToolFinished { adds_personal, .. }] => *adds_personal,
+            other => panic!("expected the call's end, got {other:?}"),
+        }
+    };
+    let mut record = job();
+    assert!(finished(
+        &personal,
+        &mut record,
+        json!({"email": "ana@example.com"})
+    ));
+    assert_eq!(record.personal, ["ana@example.com"]);
+    // A value the job holds already adds nothing.
+    let mut again = job();
+    again.personal = vec!["ana@example.com".into()];
+    assert!(!finished(
+        &personal,
+        &mut again,
+        json!({"email": "ana@example.com"})
+    ));
+    // A tool the skill does not classify adds nothing.
+    assert!(!finished(
+        &skill(""),
+        &mut job(),
+        json!({"email": "bo@example.com"})
+    ));
+}
