@@ -646,7 +646,7 @@ class WaitTimeoutAndRepromptLimit(unittest.TestCase):
 class ManyWatchers(unittest.TestCase):
     def test_four_hundred_watchers_hold_one_redis_connection(self):
         # Each WatchJob used to hold a blocking Redis connection of its own
-        # (500 watchers, 508 Redis clients); now one blocking read per process
+        # (500 watchers, 508 Redis clients); now one subscription per process
         # carries every watcher, however many there are.
         suite = adas_client.Suite()
         c = Client(suite)

@@ -1,6 +1,7 @@
-//! A watcher's events are read once, by its process' reader: waiting again
-//! after each batch (as WatchJob does) costs no wake and no read of its own.
-//! Alone in its binary: it counts the process' round trips.
+//! A watcher's events reach it through its process' subscription: an event
+//! costs its append and nothing more, and waiting again after each batch
+//! (as WatchJob does) costs no read of its own. Alone in its binary: it
+//! counts the process' round trips.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,11 +10,11 @@ use adas_state::{EventLog, RedisStore};
 use adas_testkit::RedisServer;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn each_event_costs_its_append_and_one_shared_read() {
+async fn each_event_costs_its_append_only() {
     let redis = RedisServer::start();
     let store = Arc::new(RedisStore::connect(&redis.url(), "watch").await.unwrap());
     let first = store.append_event("w", "j1", b"e0").await.unwrap();
-    // The first wait registers the stream (a wake and a read, one trip).
+    // The first wait registers the job (the subscription and a read).
     let got = store
         .wait_events("w", "j1", None, 10, Duration::from_secs(10))
         .await
@@ -43,12 +44,11 @@ async fn each_event_costs_its_append_and_one_shared_read() {
         after = got[0].id.clone();
     }
     let trips = adas_state::redis_round_trips() - before;
-    // Per event: its XADD and the reader's XREAD that returns it (plus the
-    // reader's read in flight at either end). Each wait used to add its own
-    // wake and XRANGE, and the reader a read to take the stream up again:
-    // 103 trips for these 20 events.
+    // Per event: its append, which publishes it; Redis pushes it to the
+    // reader. A blocking reader cost one more read per event (2 × 20 + 3),
+    // and before it each wait its own wake and read (103 for these 20).
     assert!(
-        trips <= 2 * EVENTS + 3,
+        trips <= EVENTS + 1,
         "{trips} round trips for {EVENTS} watched events"
     );
     // A late watcher from the start still gets everything (read from Redis).

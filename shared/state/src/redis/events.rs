@@ -1,5 +1,5 @@
-//! Job events: each job's log and its partition's feed (`EventLog`),
-//! read by WatchJob's fan-out.
+//! Job events: each job's log and its partition's feed channel
+//! (`EventLog`), which WatchJob's fan-out subscribes to.
 
 use super::*;
 
@@ -46,15 +46,11 @@ impl EventLog for RedisStore {
         let cursor = EventCursor::parse(after)?;
         let limit = limit.max(1);
         let deadline = tokio::time::Instant::now() + block;
-        // On a cluster a reader's feeds must share a slot: one per partition.
-        let group = if self.is_cluster() {
-            partition_of(slag)
-        } else {
-            0
-        };
+        // One subscription carries every partition's channel, on a cluster
+        // too (what a node publishes reaches every node's subscribers).
         let watch = self
             .watchers
-            .watch(group, || self.group_feeds(group), feed_job(slag, job_id));
+            .watch(0, || self.feeds(), feed_job(slag, job_id));
         let after = match cursor {
             EventCursor::After(after) => Some(after),
             EventCursor::Legacy(..) => None,
@@ -76,7 +72,7 @@ impl EventLog for RedisStore {
                     }
                     events
                 }
-                // The reader is finding where the feeds end; it wakes us.
+                // The reader is subscribing; it wakes us.
                 Source::Wait => Vec::new(),
             };
             if !events.is_empty() {
@@ -158,16 +154,11 @@ impl RedisStore {
         }
     }
 
-    /// The feeds one watch reader blocks on: every partition's on a single
-    /// Redis, the group's own on a cluster (a read must stay in one slot).
-    pub(super) fn group_feeds(&self, group: u16) -> Vec<String> {
-        if self.is_cluster() {
-            vec![self.keys.feed(group)]
-        } else {
-            (0..PARTITIONS)
-                .map(|partition| self.keys.feed(partition))
-                .collect()
-        }
+    /// The feed channels the watch reader subscribes to: every partition's.
+    pub(super) fn feeds(&self) -> Vec<String> {
+        (0..PARTITIONS)
+            .map(|partition| self.keys.feed(partition))
+            .collect()
     }
 
     /// The records of `job_ids` (checked keys), in one round trip: a pipeline

@@ -57,8 +57,8 @@ pub struct RedisStore {
     /// Blocking reads (XREADGROUP BLOCK) would stall every request multiplexed
     /// behind them, so each consumer blocks on a connection of its own.
     blocking: Mutex<HashMap<String, Conn>>,
-    /// Event watchers (WatchJob) of this process: one blocking read per
-    /// group carries them all, so watchers neither poll nor hold connections.
+    /// Event watchers (WatchJob) of this process: one subscription carries
+    /// them all, so watchers neither poll nor hold connections.
     watchers: WatchHub,
     /// The partition a cluster claim blocks on next.
     next_block: AtomicUsize,
@@ -189,8 +189,13 @@ impl RedisStore {
                 Conn::Cluster(client.get_async_connection_with_config(config).await?)
             }
         };
+        // The watch reader subscribes on one node (any of a cluster's seeds).
+        let nodes = seeds(url)
+            .into_iter()
+            .map(Client::open)
+            .collect::<redis::RedisResult<Vec<_>>>()?;
         let store = Self {
-            watchers: WatchHub::new(backend.clone()),
+            watchers: WatchHub::new(nodes),
             backend,
             connection,
             keys,
@@ -247,6 +252,12 @@ impl RedisStore {
                     Err(error) => return Err(error.into()),
                 }
             }
+            // Events are published now; the capped feed stream an earlier
+            // version kept (up to ~2,048 events' bytes per partition) goes.
+            let () = redis::cmd("DEL")
+                .arg(self.keys.feed(partition))
+                .query_async(&mut self.connection.clone())
+                .await?;
         }
         Ok(())
     }

@@ -3,15 +3,11 @@
 
 use super::*;
 
-/// Entries a partition's feed keeps (about: trimmed by whole nodes). A watch
-/// reader further behind than this sees a gap in the counts and has its
-/// watchers read the logs themselves.
-pub(super) const FEED_LENGTH: usize = 2048;
-
 /// `script`, after the Lua functions job scripts share: `append_event`, to
-/// append an event to the job's log and to its partition's feed (capped at
-/// about [`FEED_LENGTH`] entries), counting the feed's entries and returning
-/// the event's id (its position in the log); and `load_job` / `store_job`.
+/// append an event to the job's log and publish it on its partition's feed
+/// channel with the partition's running count (a subscriber that sees the
+/// count skip knows it missed one: `watch.rs`), returning the event's id
+/// (its position in the log); and `load_job` / `store_job`.
 ///
 /// A job's key is a string: a header line `<version> <status> <created_ms>
 /// <waiting 0|1|p>` (what the scripts keep indexes by), then the record — or,
@@ -27,7 +23,7 @@ pub(super) fn job_script(script: &str) -> Script {
 local function append_event(log, feed, count, job, data)
   local id = redis.call('RPUSH', log, data)
   local n = redis.call('INCR', count)
-  redis.call('XADD', feed, 'MAXLEN', '~', {FEED_LENGTH}, '*', 'j', job, 'n', id, 'c', n, 'd', data)
+  redis.call('PUBLISH', feed, n .. ' ' .. id .. ' ' .. job .. '\n' .. data)
   return id
 end
 local function load_job(key, with_data)

@@ -1,41 +1,36 @@
 //! WatchJob fan-out. A job's events live in its log (a list); every script
-//! that appends one also appends it to the partition's feed, a capped stream.
-//! One reader per group (all partitions of a single Redis, or one cluster
-//! partition, whose keys share a slot) blocks in a single `XREAD` over the
-//! group's feeds — a fixed set of keys, however many jobs are watched — and
-//! hands the entries of watched jobs to their watchers. A process holds one
-//! blocking Redis connection per group however many clients watch, and an
-//! event costs one read however many of them watch its job.
+//! that appends one also publishes it on its partition's feed channel
+//! (`PUBLISH`, with the partition's running count). One reader per process
+//! subscribes to every partition's channel — a fixed set, however many jobs
+//! are watched — and hands the events of watched jobs to their watchers. A
+//! process holds one subscribed Redis connection however many clients
+//! watch; an event costs no round trip at all, however many of them watch
+//! its job (Redis pushes it), where a blocking read cost one per batch.
 //!
-//! The reader sees only what is appended after it started reading, so a
-//! watcher reads the job's log itself once, after registering: from then on
-//! every newer event reaches it through the reader ([`Watch::synced`] records
-//! that the two meet). A watched job stays registered for [`LINGER`] after its
-//! last watcher leaves: WatchJob waits again right after each batch it sends,
-//! and that wait then needs no read of its own.
+//! The reader sees only what is published after it subscribed, so a watcher
+//! reads the job's log itself once, after registering: from then on every
+//! newer event reaches it through the reader ([`Watch::synced`] records that
+//! the two meet). A watched job stays registered for [`LINGER`] after its
+//! last watcher leaves: WatchJob waits again right after each batch it
+//! sends, and that wait then needs no read of its own.
 //!
-//! Whatever could leave a hole — the reader starting, failing, or falling
-//! further behind than the feed keeps (its entries carry consecutive counts)
-//! — starts a new epoch: every watcher reads its log itself again.
+//! Pub/sub drops nothing on a live connection, and Redis closes a
+//! subscriber that falls further behind than its output buffer allows.
+//! Whatever could leave a hole — the reader subscribing, its connection
+//! closing, a count that skips — starts a new epoch: every watcher reads its
+//! log itself again.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use redis::Value;
+use futures_util::StreamExt as _;
+use redis::Client;
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
-use super::conn::{Backend, Conn, count_round_trip};
+use super::conn::count_round_trip;
 use crate::StoredEvent;
-
-/// How long one reader's `XREAD` blocks; it only bounds how long a dead
-/// connection goes unseen (registrations need no wake: the feeds are fixed).
-const READ_BLOCK: Duration = Duration::from_secs(5);
-
-/// Entries read per feed and round; a feed that grew more is read on in the
-/// next round, from where this one stopped.
-const READ_COUNT: usize = 512;
 
 /// Entries and bytes kept per job for its watchers (whichever bound comes
 /// first); older ones are read from Redis.
@@ -51,13 +46,16 @@ const RETRY_MAX: Duration = Duration::from_secs(2);
 
 /// The watchers of one process, by group.
 pub(crate) struct WatchHub {
-    backend: Backend,
+    /// The nodes a reader may subscribe on, tried in turn (a cluster
+    /// delivers what any node publishes to every node's subscribers).
+    nodes: Arc<[Client]>,
     groups: Mutex<HashMap<u16, Arc<Group>>>,
     readers: Mutex<Vec<JoinHandle<()>>>,
 }
 
 /// The jobs one reader carries.
 struct Group {
+    /// The channels it subscribes to.
     feeds: Vec<String>,
     state: Mutex<GroupState>,
     /// Signalled on every registration, so an idle reader starts reading.
@@ -75,7 +73,7 @@ struct GroupState {
 /// What the reader can promise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
-    /// Finding where the feeds end: watchers wait, it wakes them when done.
+    /// Subscribing: watchers wait, it wakes them when done.
     Positioning,
     /// Reading every entry since it positioned, in this epoch.
     Reading(u64),
@@ -212,16 +210,16 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl WatchHub {
-    pub(crate) fn new(backend: Backend) -> Self {
+    pub(crate) fn new(nodes: Vec<Client>) -> Self {
         Self {
-            backend,
+            nodes: nodes.into(),
             groups: Mutex::new(HashMap::new()),
             readers: Mutex::new(Vec::new()),
         }
     }
 
     /// Registers a watcher of `job` (`<slag>:<job_id>`) in `group`, whose
-    /// reader blocks on `feeds()`.
+    /// reader subscribes to `feeds()`.
     pub(crate) fn watch(
         &self,
         group: u16,
@@ -242,7 +240,7 @@ impl WatchHub {
                         }),
                         registered: Notify::new(),
                     });
-                    let reader = tokio::spawn(read_loop(group.clone(), self.backend.clone()));
+                    let reader = tokio::spawn(read_loop(group.clone(), self.nodes.clone()));
                     lock(&self.readers).push(reader);
                     group
                 })
@@ -289,55 +287,28 @@ impl Drop for WatchHub {
     }
 }
 
-/// Where the reader is in one feed.
-struct Cursor {
-    /// The last entry id read.
-    last_id: String,
-    /// The count of that entry (`None`: the feed was empty).
-    count: Option<u64>,
-}
-
-/// One group's reader: blocks on the group's feeds and hands what it read to
-/// the watchers of the jobs that grew. Runs until the hub is dropped.
-async fn read_loop(group: Arc<Group>, backend: Backend) {
-    let mut connection: Option<Conn> = None;
-    // `None`: not positioned.
-    let mut cursors: Option<Vec<Cursor>> = None;
+/// One group's reader: subscribes to the group's feeds while any job is
+/// watched and hands what is published to the watchers of the jobs that
+/// grew. Runs until the hub is dropped.
+async fn read_loop(group: Arc<Group>, nodes: Arc<[Client]>) {
     let mut retry = RETRY_FIRST;
-    let mut swept = Instant::now();
+    let mut node = 0;
     loop {
-        let idle = {
-            let mut state = lock(&group.state);
-            // Forgetting jobs nobody watches reads the clock per job: a few
-            // times a linger, not on every read (one per batch of events).
-            if swept.elapsed() >= LINGER / 4 {
-                swept = Instant::now();
-                state.jobs.retain(|_, watched| {
-                    watched
-                        .idle_since
-                        .is_none_or(|since| since.elapsed() < LINGER)
-                });
-            }
-            if state.jobs.is_empty() {
-                // Not reading while idle: find the feeds' ends again after.
-                state.phase = Phase::Positioning;
-                cursors = None;
-            }
-            state.jobs.is_empty()
-        };
-        if idle {
+        if sweep(&group) {
             group.registered.notified().await;
             continue;
         }
-        match read_once(&group, &backend, connection.take(), &mut cursors).await {
-            Ok(conn) => {
-                connection = Some(conn);
-                retry = RETRY_FIRST;
-            }
+        let Some(client) = nodes.get(node % nodes.len().max(1)) else {
+            fail_all(&group);
+            return;
+        };
+        match listen(&group, client).await {
+            // Nobody watches any more: unsubscribed.
+            Ok(()) => retry = RETRY_FIRST,
             Err(error) => {
-                tracing::warn!(%error, "watch reader cannot read; reconnecting");
-                cursors = None;
+                tracing::warn!(%error, "watch reader cannot listen; subscribing again");
                 fail_all(&group);
+                node += 1;
                 tokio::time::sleep(retry).await;
                 retry = (retry * 2).min(RETRY_MAX);
             }
@@ -345,107 +316,77 @@ async fn read_loop(group: Arc<Group>, backend: Backend) {
     }
 }
 
-/// One round of the reader on `connection` (a new one when `None`): finds
-/// where the feeds end when `cursors` is `None`, else reads them on. Returns
-/// the connection, to be used again.
-async fn read_once(
-    group: &Group,
-    backend: &Backend,
-    connection: Option<Conn>,
-    cursors: &mut Option<Vec<Cursor>>,
-) -> crate::Result<Conn> {
-    let mut conn = match connection {
-        Some(conn) => conn,
-        None => backend.dedicated_connection().await?,
-    };
-    match cursors {
-        None => {
-            *cursors = Some(position(&group.feeds, &mut conn).await?);
-            start_epoch(group);
-        }
-        Some(found) => {
-            if read_feeds(group, &mut conn, found).await? {
-                tracing::warn!("watch reader fell behind its feeds; watchers read again");
-                start_epoch(group);
-            }
-        }
-    }
-    Ok(conn)
-}
-
-/// The last entry of each feed, in one round trip.
-async fn position(feeds: &[String], conn: &mut Conn) -> redis::RedisResult<Vec<Cursor>> {
-    let mut pipe = redis::pipe();
-    for feed in feeds {
-        pipe.cmd("XREVRANGE")
-            .arg(feed)
-            .arg("+")
-            .arg("-")
-            .arg("COUNT")
-            .arg(1);
-    }
-    count_round_trip();
-    let replies: Vec<Value> = pipe.query_async(conn).await?;
-    Ok(replies
-        .into_iter()
-        .map(|reply| {
-            let last = entries(reply).pop();
-            Cursor {
-                last_id: last
-                    .as_ref()
-                    .map_or_else(|| "0-0".to_owned(), |e| e.id.clone()),
-                count: last.and_then(|entry| entry.count),
-            }
-        })
-        .collect())
-}
-
-/// Reads the feeds on from `cursors` (blocking while nothing is new) and hands
-/// the entries of watched jobs to them. True when entries went missing (the
-/// counts skip): what was kept cannot be trusted.
-async fn read_feeds(
-    group: &Group,
-    conn: &mut Conn,
-    cursors: &mut [Cursor],
-) -> redis::RedisResult<bool> {
-    let mut command = redis::cmd("XREAD");
-    command
-        .arg("COUNT")
-        .arg(READ_COUNT)
-        .arg("BLOCK")
-        .arg(READ_BLOCK.as_millis() as u64)
-        .arg("STREAMS")
-        .arg(&group.feeds);
-    for cursor in cursors.iter() {
-        command.arg(&cursor.last_id);
-    }
-    count_round_trip();
-    let reply: Value = command.query_async(conn).await?;
-    let mut gap = false;
+/// Forgets the jobs nobody has watched for a linger; true (and the group
+/// back to subscribing) when no job is left.
+fn sweep(group: &Group) -> bool {
     let mut state = lock(&group.state);
-    for (key, feed_entries) in streams(reply) {
-        let Some(index) = group.feeds.iter().position(|feed| *feed == key) else {
-            continue;
-        };
-        let cursor = &mut cursors[index];
-        for entry in feed_entries {
-            if let (Some(previous), Some(count)) = (cursor.count, entry.count)
-                && count != previous + 1
-            {
-                gap = true;
+    state.jobs.retain(|_, watched| {
+        watched
+            .idle_since
+            .is_none_or(|since| since.elapsed() < LINGER)
+    });
+    if state.jobs.is_empty() {
+        state.phase = Phase::Positioning;
+    }
+    state.jobs.is_empty()
+}
+
+/// Subscribes on `client` and hands each published event to its watchers,
+/// until no job is watched (`Ok`) or the connection fails.
+async fn listen(group: &Group, client: &Client) -> redis::RedisResult<()> {
+    let mut pubsub = client.get_async_pubsub().await?;
+    count_round_trip();
+    pubsub.subscribe(&group.feeds).await?;
+    // Subscribed: every event published from now on comes here.
+    start_epoch(group);
+    let mut counts: Vec<Option<u64>> = vec![None; group.feeds.len()];
+    let mut messages = pubsub.on_message();
+    // Forgetting jobs nobody watches reads the clock per job: a few times a
+    // linger, not on every event.
+    let mut sweeps = tokio::time::interval(LINGER / 4);
+    sweeps.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            message = messages.next() => {
+                let Some(message) = message else {
+                    return Err(redis::RedisError::from((
+                        redis::ErrorKind::Io,
+                        "the subscription's connection closed",
+                    )));
+                };
+                if take(group, &mut counts, message.get_channel_name(), message.get_payload_bytes()) {
+                    tracing::warn!("watch reader missed events; watchers read again");
+                    start_epoch(group);
+                }
             }
-            cursor.count = entry.count.or(cursor.count);
-            cursor.last_id = entry.id;
-            let (Some(job), Some(id), Some(data)) = (entry.job, entry.event_id, entry.data) else {
-                continue;
-            };
-            if let Some(watched) = state.jobs.get_mut(&job) {
-                watched.keep(id, data);
-                watched.grew.notify_waiters();
+            _ = sweeps.tick() => {
+                if sweep(group) {
+                    return Ok(());
+                }
             }
         }
     }
-    Ok(gap)
+}
+
+/// Hands one published event to the watchers of its job. True when the
+/// channel's count skipped (an event was published that never came here):
+/// what was kept cannot be trusted.
+fn take(group: &Group, counts: &mut [Option<u64>], channel: &str, payload: &[u8]) -> bool {
+    let Some(index) = group.feeds.iter().position(|feed| feed == channel) else {
+        return false;
+    };
+    let Some(entry) = FeedEntry::parse(payload) else {
+        tracing::warn!(channel, "a feed message that is not an event; ignored");
+        return false;
+    };
+    let gap = counts[index].is_some_and(|previous| entry.count > previous + 1);
+    counts[index] = Some(counts[index].map_or(entry.count, |previous| previous.max(entry.count)));
+    let mut state = lock(&group.state);
+    if let Some(watched) = state.jobs.get_mut(entry.job) {
+        watched.keep(entry.id, entry.data.to_vec());
+        watched.grew.notify_waiters();
+    }
+    gap
 }
 
 impl Watched {
@@ -518,90 +459,43 @@ fn fail_all(group: &Group) {
     }
 }
 
-/// A feed entry, as far as it parsed. Read from the raw reply, not through
-/// redis-rs' `StreamReadReply`, which builds a map per entry: the reader
-/// parses every entry of its feeds, watched or not.
-struct FeedEntry {
-    id: String,
-    job: Option<String>,
-    event_id: Option<u64>,
-    count: Option<u64>,
-    data: Option<Vec<u8>>,
+/// A feed message, as the job scripts publish it: `<count> <id> <job>`, a
+/// newline, then the event's bytes.
+struct FeedEntry<'a> {
+    /// The channel's running count.
+    count: u64,
+    /// The event's position in its job's log.
+    id: u64,
+    /// `<slag>:<job_id>`.
+    job: &'a str,
+    data: &'a [u8],
 }
 
-/// The `(key, entries)` of an `XREAD` reply (nil: nothing new).
-fn streams(reply: Value) -> Vec<(String, Vec<FeedEntry>)> {
-    let pairs: Vec<Value> = match reply {
-        // RESP3 answers a map.
-        Value::Map(pairs) => pairs
-            .into_iter()
-            .flat_map(|(key, entries)| [key, entries])
-            .collect(),
-        Value::Array(streams) => streams
-            .into_iter()
-            .flat_map(|stream| match stream {
-                Value::Array(pair) => pair,
-                _ => Vec::new(),
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    let mut pairs = pairs.into_iter();
-    let mut streams = Vec::new();
-    while let (Some(key), Some(entries_value)) = (pairs.next(), pairs.next()) {
-        if let Some(key) = text(key) {
-            streams.push((key, entries(entries_value)));
+impl<'a> FeedEntry<'a> {
+    fn parse(payload: &'a [u8]) -> Option<Self> {
+        let newline = payload.iter().position(|&byte| byte == b'\n')?;
+        let header = std::str::from_utf8(&payload[..newline]).ok()?;
+        let mut words = header.splitn(3, ' ');
+        Some(Self {
+            count: words.next()?.parse().ok()?,
+            id: words.next()?.parse().ok()?,
+            job: words.next()?,
+            data: &payload[newline + 1..],
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FeedEntry;
+
+    #[test]
+    fn a_feed_message_parses_and_a_foreign_one_does_not() {
+        let entry = FeedEntry::parse(b"41 7 crm:j1\n\x00\nbinary").expect("an event");
+        assert_eq!((entry.count, entry.id, entry.job), (41, 7, "crm:j1"));
+        assert_eq!(entry.data, b"\x00\nbinary");
+        for foreign in [&b""[..], b"no newline", b"x 7 crm:j1\n", b"41\n", b"41 7\n"] {
+            assert!(FeedEntry::parse(foreign).is_none(), "{foreign:?}");
         }
     }
-    streams
-}
-
-/// The entries of an `XRANGE`-shaped reply: `[[id, [field, value, …]], …]`.
-fn entries(reply: Value) -> Vec<FeedEntry> {
-    let Value::Array(items) = reply else {
-        return Vec::new();
-    };
-    items
-        .into_iter()
-        .filter_map(|item| {
-            let Value::Array(item) = item else {
-                return None;
-            };
-            let mut item = item.into_iter();
-            let id = text(item.next()?)?;
-            let Some(Value::Array(fields)) = item.next() else {
-                return None;
-            };
-            let mut entry = FeedEntry {
-                id,
-                job: None,
-                event_id: None,
-                count: None,
-                data: None,
-            };
-            let mut fields = fields.into_iter();
-            while let (Some(field), Some(value)) = (fields.next(), fields.next()) {
-                match bytes(field).as_deref() {
-                    Some(b"j") => entry.job = text(value),
-                    Some(b"n") => entry.event_id = text(value).and_then(|n| n.parse().ok()),
-                    Some(b"c") => entry.count = text(value).and_then(|n| n.parse().ok()),
-                    Some(b"d") => entry.data = bytes(value),
-                    _ => {}
-                }
-            }
-            Some(entry)
-        })
-        .collect()
-}
-
-fn bytes(value: Value) -> Option<Vec<u8>> {
-    match value {
-        Value::BulkString(bytes) => Some(bytes),
-        Value::SimpleString(text) => Some(text.into_bytes()),
-        _ => None,
-    }
-}
-
-fn text(value: Value) -> Option<String> {
-    bytes(value).and_then(|bytes| String::from_utf8(bytes).ok())
 }
