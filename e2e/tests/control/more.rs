@@ -211,6 +211,128 @@ pub(super) async fn a_tightened_policy_holds_jobs_already_running() {
     assert!(suite.executed("check_order_status").is_empty());
 }
 
+/// The replica that runs a job holds the skill's version it read; another
+/// replica tightens the skill. The job's next calls meet the new policy all
+/// the same: the call's start finds the skill's mark moved, and the gate
+/// speaks again on the skill read now — a side effect the new policy holds
+/// for approval is not made, and a read it forbids never reaches its server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_policy_tightened_on_another_replica_holds_this_ones_calls() {
+    let suite = Suite::start_logged(
+        "ctl-tightened-elsewhere",
+        &["--rate-per-principal", "1000"],
+        &[("ADAS_LOG", "warn,adas_orchestrator=info")],
+        true,
+    );
+    let refund = suite
+        .job(
+            "alice",
+            r#"process_refund(order_id="ORD-1", amount=ASK("How much?"))"#,
+        )
+        .await;
+    let lookup = suite
+        .job(
+            "alice",
+            r#"check_order_status(order_id=ASK("Which order?"))"#,
+        )
+        .await;
+    // A registry of its own on the same store: the suite's process does not
+    // see its writes, only the skill's mark moving.
+    let other = adas_testkit::SpawnedService::spawn(
+        &workspace_binary("adas-skill-registry"),
+        &[
+            "--memory-root",
+            suite.root.join("other").to_str().unwrap(),
+            "--templates-dir",
+            &adas_testkit::templates_arg(),
+            "--auth-file",
+            suite.root.join("auth.json").to_str().unwrap(),
+            "--redis-url",
+            &suite.store.redis_url(),
+            "--durability",
+            "relaxed",
+            "--mcp-allow",
+            "127.0.0.1",
+        ],
+        &[],
+    );
+    let channel = tonic::transport::Channel::from_shared(other.endpoint())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let credentials =
+        adas_runtime::auth::Credentials::new(Some(suite.keys["root"].as_str())).unwrap();
+    let mut registry = pb::skill_registry_service_client::SkillRegistryServiceClient::new(
+        adas_runtime::auth::AuthChannel::new(channel, credentials),
+    );
+    let mut edit = async |edit: &dyn Fn(&str) -> String| {
+        let current = registry
+            .get_skill(pb::GetSkillRequest {
+                name: "skills/cs-tier-1".into(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let source = edit(&current.source);
+        assert_ne!(source, current.source);
+        registry
+            .put_skill(pb::PutSkillRequest {
+                name: "skills/cs-tier-1".into(),
+                source,
+                etag: current.etag.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+    };
+    let mut dal = suite.dal("alice").await;
+    let mut answer = async |job: &pb::Job, field: &str, value: prost_types::Value| {
+        dal.submit_input(pb::SubmitInputRequest {
+            job: job.name.clone(),
+            correlation_id: job.waiting.as_ref().unwrap().correlation_id.clone(),
+            fields: HashMap::from([(field.to_owned(), value)]),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        suite.settle("alice", &job.name).await
+    };
+    let gated_again = |tool: &str| {
+        let log = suite.log();
+        log.lines()
+            .filter(|line| {
+                line.contains("the skill's policy changed since the gate spoke")
+                    && line.contains(&format!("\"tool\":\"{tool}\""))
+            })
+            .count()
+    };
+    // No more status lookups: the read this process would start on the
+    // version it holds never reaches the server.
+    edit(&|source: &str| source.replacen("allowed: always", "allowed: never", 1)).await;
+    let text = prost_types::Value {
+        kind: Some(prost_types::value::Kind::StringValue("ORD-1".into())),
+    };
+    let denied = answer(&lookup, "order_id", text).await;
+    assert_eq!(denied.status, pb::JobStatus::Failed as i32, "{denied:?}");
+    assert_eq!(denied.outcome_class, pb::OutcomeClass::PolicyDenied as i32);
+    assert!(suite.executed("check_order_status").is_empty());
+    assert_eq!(gated_again("check_order_status"), 1, "{}", suite.log());
+    // Approval above 50 now: 80 was below the held version's 500.
+    edit(&|source: &str| source.replace("when: \"amount > 500\"", "when: \"amount > 50\"")).await;
+    let held = answer(&refund, "amount", number(80.0)).await;
+    assert_eq!(
+        held.waiting.map(|waiting| waiting.reason_code).as_deref(),
+        Some("APPROVAL_REQUIRED"),
+        "{:?}",
+        held.error
+    );
+    assert!(suite.executed("process_refund").is_empty());
+    // Whether the gate spoke on the version held or on one the answer's
+    // own read brought, it spoke on the new policy.
+    assert!(gated_again("process_refund") <= 1, "{}", suite.log());
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 pub(super) async fn list_pages_say_nothing_of_other_tenants() {
     let suite = Suite::start("ctl-pages");

@@ -244,12 +244,13 @@ impl Worker {
     }
 
     /// Makes one call the checks allowed. Its start (`start`, the step's
-    /// write) is a compare-and-set: a call with side effects starts only if
-    /// nobody wrote the job since this worker read it (a cancel stops it). A
-    /// read-only call changes nothing, so it need not wait for its start to
-    /// be written: the write is sent first and runs beside the call (one
-    /// round trip less a call); if the write fails — a cancel came first —
-    /// the call's output is dropped with the step.
+    /// write) is a compare-and-set: a call starts only if nobody wrote the
+    /// job since this worker read it (a cancel stops it) and the skill's
+    /// policy is still the version the gate spoke on. A read-only call on a
+    /// policy the gate read for it changes nothing, so it need not wait for
+    /// its start to be written: the write is sent first and runs beside the
+    /// call (one round trip less a call); if the write fails — a cancel came
+    /// first — the call's output is dropped with the step.
     pub(crate) async fn call_tool(
         &self,
         skill: &Arc<OperationalSkill>,
@@ -259,14 +260,20 @@ impl Worker {
         spec: Option<adas_tools::ToolSpec>,
     ) -> Result<Input, WorkError> {
         let (tenant, job_id) = (record.tenant.clone(), record.job_id.clone());
-        let written = self.repo.save(*version, record, start);
+        // The start holds only on the policy the gate's word stands on.
+        let policy = call.word.as_ref().and_then(|word| word.policy.clone());
+        let written = self.repo.save_on(*version, record, start, policy.as_ref());
         let running = self.run_call(
             skill,
             (&call.tool, spec.as_ref()),
             &call.args,
             (&call.key, &tenant, &job_id),
         );
-        let outcome = if call.side_effecting {
+        // A read beside its start only on a policy read for it: on a version
+        // held here, the start checks first that it is still current (a
+        // read a tightened policy denies never reaches its server).
+        let beside = !call.side_effecting && policy.as_ref().is_none_or(|policy| policy.read);
+        let outcome = if !beside {
             *version = written.await?;
             running.await
         } else {

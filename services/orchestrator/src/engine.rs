@@ -54,13 +54,15 @@ pub trait Engine: Send + Sync + std::fmt::Debug {
         skill: &Arc<OperationalSkill>,
         job: StoredJob,
     ) -> Result<(Next, StoredJob), WorkError>;
-    /// The pre-tool gate on `tool(args)` for the job.
+    /// The pre-tool gate on `tool(args)` for the job; `fresh`: on the
+    /// skill's current policy as read now, not as a version held here (the
+    /// call's start found that version no longer current).
     async fn check_tool_call(
         &self,
         skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        tool: &str,
-        args: &Map<String, Json>,
+        (tool, args): (&str, &Map<String, Json>),
+        fresh: bool,
     ) -> Result<GateWord, WorkError>;
     /// The finalization gate on a draft reply.
     async fn finalize(
@@ -189,10 +191,14 @@ impl Engine for Local {
         &self,
         skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        tool: &str,
-        args: &Map<String, Json>,
+        (tool, args): (&str, &Map<String, Json>),
+        fresh: bool,
     ) -> Result<GateWord, WorkError> {
-        let newer = self.dal.newer_skill(record).await.map_err(work_error)?;
+        let (newer, policy) = self
+            .dal
+            .newer_for_gate(record, fresh)
+            .await
+            .map_err(work_error)?;
         let decision = adas_policy::gate::check_for_job(
             self.store.as_ref(),
             (skill, newer.as_deref()),
@@ -201,7 +207,10 @@ impl Engine for Local {
             args,
         )
         .await?;
-        Ok(adas_wire::rpc::gate_word(decision))
+        Ok(GateWord {
+            policy,
+            ..adas_wire::rpc::gate_word(decision)
+        })
     }
 
     async fn finalize(
@@ -371,12 +380,14 @@ impl Engine for Remote {
         Ok((next, job))
     }
 
+    /// GateService reads the skill's current policy for every call: the
+    /// word stands on no version held here.
     async fn check_tool_call(
         &self,
         _skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        tool: &str,
-        args: &Map<String, Json>,
+        (tool, args): (&str, &Map<String, Json>),
+        _fresh: bool,
     ) -> Result<GateWord, WorkError> {
         let decision = self
             .gate

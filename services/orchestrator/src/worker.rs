@@ -61,6 +61,25 @@ fn is_conflict(error: &WorkError) -> bool {
     )
 }
 
+/// A call's start refused: the skill's policy changed since the gate spoke
+/// on the version this process held.
+fn policy_changed(error: &WorkError) -> bool {
+    matches!(
+        error,
+        WorkError::Job(JobError::Store(StateError::PolicyChanged { .. }))
+    )
+}
+
+/// The job as it stood when the gate was asked about a call, with the call
+/// and the tool's definition then: a start refused for a changed policy is
+/// gated again from here (nothing is written between the gate and the start).
+struct Gated {
+    record: JobRecord,
+    version: u64,
+    call: Box<work::Call>,
+    spec: Option<adas_tools::ToolSpec>,
+}
+
 impl Worker {
     /// A platform failure (not a version conflict: someone else wrote first) fails
     /// the job as INTERNAL_ERROR rather than leaving it running forever.
@@ -131,6 +150,7 @@ impl Worker {
         };
         // The tool's definition, from its vetting to its call.
         let mut spec = None;
+        let mut gated = None;
         loop {
             let Step {
                 transition,
@@ -148,14 +168,22 @@ impl Worker {
                 Some(Effect::Run(call)) => {
                     let start =
                         transition.unwrap_or_else(|| adas_jobs::Transition::run(Vec::new()));
-                    self.call_tool(
-                        &skill,
-                        (&mut record, &mut version),
-                        start,
-                        call,
-                        spec.take(),
-                    )
-                    .await
+                    let called = self
+                        .call_tool(
+                            &skill,
+                            (&mut record, &mut version),
+                            start,
+                            call,
+                            spec.take(),
+                        )
+                        .await;
+                    match (called, gated.take()) {
+                        (Err(error), Some(before)) if policy_changed(&error) => {
+                            self.gate_again(&skill, (&mut record, &mut version), &mut spec, before)
+                                .await
+                        }
+                        (called, _) => called,
+                    }
                 }
                 Some(Effect::ResolveNext) => {
                     version = self
@@ -181,6 +209,14 @@ impl Worker {
                         .repo
                         .apply(version, &mut record, transition, write)
                         .await?;
+                    if let Effect::Gate(call) = &effect {
+                        gated = Some(Gated {
+                            record: record.clone(),
+                            version,
+                            call: call.clone(),
+                            spec: spec.clone(),
+                        });
+                    }
                     self.perform(&skill, &mut record, &mut spec, effect).await
                 }
             };
@@ -192,6 +228,27 @@ impl Worker {
                 }
             };
         }
+    }
+
+    /// A call's start found the skill's policy changed since the gate spoke
+    /// on the version this process held: back to the job as it stood at the
+    /// gate, and the gate again, on the policy as read now (a start on a
+    /// policy read now is not refused: this happens once a call at most).
+    async fn gate_again(
+        &self,
+        skill: &Arc<OperationalSkill>,
+        (record, version): (&mut JobRecord, &mut u64),
+        spec: &mut Option<adas_tools::ToolSpec>,
+        before: Gated,
+    ) -> Result<Input, WorkError> {
+        tracing::info!(job_id = %record.job_id, tool = %before.call.tool, "the skill's policy changed since the gate spoke: gated again");
+        metrics::counter!("adas_gate_policy_rereads_total").increment(1);
+        (*record, *version, *spec) = (before.record, before.version, before.spec);
+        let word = self
+            .engine
+            .check_tool_call(skill, record, (&before.call.tool, &before.call.args), true)
+            .await?;
+        Ok(Input::GateSaid(before.call, word))
     }
 
     /// Writes a call's end the record holds when a step fails after it (a
@@ -250,7 +307,7 @@ impl Worker {
             Effect::Gate(call) => {
                 let word = self
                     .engine
-                    .check_tool_call(skill, record, &call.tool, &call.args)
+                    .check_tool_call(skill, record, (&call.tool, &call.args), false)
                     .await?;
                 Input::GateSaid(call, word)
             }

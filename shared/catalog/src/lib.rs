@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use adas_state::{DocExpect, DocRead, DocStore};
+use adas_state::{DocExpect, DocRead, DocStore, PolicyMark, PolicySeen, StateStore};
 use tracing::{info, warn};
 
 use adas_skill::SkillError;
@@ -226,8 +226,18 @@ impl Catalog {
     /// memory root (which becomes a local export). Calls run on `runtime`; the
     /// catalog's operations must then run off its async threads (they do:
     /// `get_async`, `get_version_async`, the services' blocking tasks).
-    pub fn with_store(mut self, docs: Arc<dyn DocStore>, runtime: tokio::runtime::Handle) -> Self {
-        self.shared = Some(Shared { docs, runtime });
+    /// A skill's writer marks its policy in its jobs' slot around the write
+    /// (`adas_state::PolicyCheck`), so a gate may take the version it holds.
+    pub fn with_store(
+        mut self,
+        store: Arc<dyn StateStore>,
+        runtime: tokio::runtime::Handle,
+    ) -> Self {
+        self.shared = Some(Shared {
+            docs: store.clone(),
+            marks: store,
+            runtime,
+        });
         self
     }
 
@@ -560,6 +570,27 @@ impl Catalog {
         }
         let (catalog, owned) = (self.clone(), slag.to_owned());
         blocking(&file, move || catalog.get(&owned)).await
+    }
+
+    /// The skill in service for `slag` as a pre-tool gate takes it, and how
+    /// it knows it is current. With the store: the version this process
+    /// holds, without a read ([`PolicySeen::Held`]: the call's start is
+    /// written only if the skill's mark still names it), unless `fresh` or
+    /// none is held, then one read ([`PolicySeen::Read`]). Without a store
+    /// the files are read as [`Self::get_async`] does, and nothing is marked
+    /// (`None`).
+    pub async fn current_for_gate(
+        self: &Arc<Self>,
+        slag: &str,
+        fresh: bool,
+    ) -> Result<(Arc<OperationalSkill>, Option<PolicySeen>), SkillError> {
+        if self.shared.is_none() {
+            return Ok((self.get_async(slag).await?, None));
+        }
+        if !fresh && let Some(held) = self.cached(slag) {
+            return Ok((held, Some(PolicySeen::Held)));
+        }
+        Ok((self.get_async(slag).await?, Some(PolicySeen::Read)))
     }
 
     fn read(&self, slag: &str, file: &Path) -> Result<Arc<OperationalSkill>, SkillError> {

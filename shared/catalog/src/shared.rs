@@ -10,6 +10,8 @@ use super::*;
 #[derive(Clone)]
 pub(super) struct Shared {
     pub(super) docs: Arc<dyn DocStore>,
+    /// Where a skill's policy mark is kept (the slot of its jobs).
+    pub(super) marks: Arc<dyn StateStore>,
     pub(super) runtime: tokio::runtime::Handle,
 }
 
@@ -157,6 +159,12 @@ impl Catalog {
             template: skill.template.clone(),
         }
         .encode();
+        // A skill that exists may be held by a gate: no held version is
+        // current from here until the new one is marked (a writer that does
+        // not get that far leaves every gate reading the skill).
+        if expect != DocExpect::Absent {
+            self.mark(shared, &skill.slag, PolicyMark::Changing)?;
+        }
         let written = shared.run(shared.docs.doc_put(
             &skills_scope(&self.tenant),
             &skill.slag,
@@ -165,6 +173,7 @@ impl Catalog {
             expect,
         ))?;
         if written {
+            self.mark(shared, &skill.slag, PolicyMark::Current(&skill.etag))?;
             shared.run(shared.docs.doc_put(
                 &versions_scope(&self.tenant),
                 &format!("{}@{}", skill.slag, skill.etag),
@@ -181,6 +190,10 @@ impl Catalog {
             ))?;
         }
         Ok(written)
+    }
+
+    fn mark(&self, shared: &Shared, slag: &str, mark: PolicyMark<'_>) -> Result<(), SkillError> {
+        shared.run(shared.marks.mark_policy(&self.tenant, slag, mark))
     }
 
     pub(super) fn put_shared(
@@ -228,13 +241,19 @@ impl Catalog {
             });
         };
         let expected = expected_etag.filter(|etag| !etag.is_empty());
-        if expected.is_some_and(|expected| expected != current)
-            || !shared.run(shared.docs.doc_delete(
-                &skills_scope(&self.tenant),
-                slag,
-                DocExpect::Etag(&current),
-            ))?
-        {
+        if expected.is_some_and(|expected| expected != current) {
+            return Err(SkillError::EtagMismatch {
+                slag: slag.to_owned(),
+            });
+        }
+        // A deleted skill stays marked changing: a job of it reads what
+        // replaces it, or fails, on its next call.
+        self.mark(shared, slag, PolicyMark::Changing)?;
+        if !shared.run(shared.docs.doc_delete(
+            &skills_scope(&self.tenant),
+            slag,
+            DocExpect::Etag(&current),
+        ))? {
             return Err(SkillError::EtagMismatch {
                 slag: slag.to_owned(),
             });

@@ -24,6 +24,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::query::QueryModel;
 use adas_step::ask::{Decided, build_waiting, decide, fill_answers, plain_recovery};
+use adas_step::guard::PolicyBasis;
 use adas_step::{Event, PauseReason, Transition};
 
 use adas_jobs::{JobError, JobRecord, JobRepo, JobStatus, StoredJob};
@@ -105,12 +106,31 @@ impl DalAgent {
         &self,
         record: &JobRecord,
     ) -> Result<Option<Arc<OperationalSkill>>, DalError> {
-        let current = self
+        Ok(self.newer_for_gate(record, true).await?.0)
+    }
+
+    /// [`Self::newer_skill`] as the pre-tool gate in this process takes it,
+    /// and the version its word stands on: the one this process holds
+    /// unless `fresh` (`adas_catalog::Catalog::current_for_gate`); the
+    /// call's start checks that it is still current.
+    pub async fn newer_for_gate(
+        &self,
+        record: &JobRecord,
+        fresh: bool,
+    ) -> Result<(Option<Arc<OperationalSkill>>, Option<PolicyBasis>), DalError> {
+        let (current, seen) = self
             .catalog
             .for_tenant(&record.tenant)?
-            .get_async(&record.slag)
+            .current_for_gate(&record.slag, fresh)
             .await?;
-        Ok((current.etag != record.skill_etag).then_some(current))
+        let basis = seen.map(|seen| PolicyBasis {
+            etag: current.etag.clone(),
+            read: seen == adas_state::PolicySeen::Read,
+        });
+        Ok((
+            (current.etag != record.skill_etag).then_some(current),
+            basis,
+        ))
     }
 
     async fn skill(&self, record: &JobRecord) -> Result<Arc<OperationalSkill>, DalError> {

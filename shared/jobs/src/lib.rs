@@ -453,6 +453,19 @@ impl JobRepo {
         record: &mut JobRecord,
         transition: Transition,
     ) -> Result<u64, JobError> {
+        self.save_on(expected, record, transition, None).await
+    }
+
+    /// [`Self::save`], only while the skill's policy is still the version
+    /// `policy` names (a call's start after the gate): else
+    /// `StateError::PolicyChanged`, and nothing is written.
+    pub async fn save_on(
+        &self,
+        expected: u64,
+        record: &mut JobRecord,
+        transition: Transition,
+        policy: Option<&adas_step::guard::PolicyBasis>,
+    ) -> Result<u64, JobError> {
         let before = observe::Before::of(record);
         transition.apply(record);
         record.updated_at = now();
@@ -478,6 +491,15 @@ impl JobRepo {
         let encoded: Vec<Vec<u8>> = stored.iter().map(codec::encode_event).collect();
         let events: Vec<&[u8]> = encoded.iter().map(Vec::as_slice).collect();
         let write = adas_state::JobWrite {
+            policy: policy.map(|basis| adas_state::PolicyCheck {
+                tenant: &record.tenant,
+                etag: &basis.etag,
+                seen: if basis.read {
+                    adas_state::PolicySeen::Read
+                } else {
+                    adas_state::PolicySeen::Held
+                },
+            }),
             expected,
             data: Some(&data),
             status: record.status.tag(),

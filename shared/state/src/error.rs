@@ -13,6 +13,13 @@ pub enum StateError {
         /// The version actually stored.
         actual: u64,
     },
+    /// A write relied on a version of the skill's policy that is no longer
+    /// marked current ([`crate::PolicyCheck`]); nothing was written.
+    #[error("the policy of skill {slag} changed since the decision the write relies on")]
+    PolicyChanged {
+        /// The skill.
+        slag: String,
+    },
     /// The record does not exist.
     #[error("{what} not found")]
     NotFound {
@@ -57,6 +64,7 @@ impl StateError {
                     || matches!(error.retry_method(), redis::RetryMethod::WaitAndRetry)
             }
             Self::VersionConflict { .. }
+            | Self::PolicyChanged { .. }
             | Self::NotFound { .. }
             | Self::AlreadyExists { .. }
             | Self::InvalidKey { .. }

@@ -101,6 +101,13 @@ impl KeyLayout {
         format!("{}:waiting", self.slag_prefix(slag))
     }
 
+    /// The policy mark of `tenant`'s skill `slag`, in the slot of the
+    /// skill's jobs (`PolicyCheck`): the tenant is the job's, not the
+    /// store's.
+    pub fn policy(&self, slag: &str, tenant: &str) -> String {
+        format!("{}:policy:{tenant}", self.slag_prefix(slag))
+    }
+
     /// List of a job's events, oldest first: an event's id is its position
     /// (from 1).
     pub fn events(&self, slag: &str, job_id: &str) -> String {

@@ -223,6 +223,46 @@ pub struct JobWrite<'a> {
     pub events: &'a [&'a [u8]],
     /// Queue the job in this lane.
     pub enqueue: Option<Lane>,
+    /// The policy the write's decision was made under (a call's start after
+    /// the gate): checked against the skill's policy mark in the same step.
+    pub policy: Option<PolicyCheck<'a>>,
+}
+
+/// Which version of a skill's policy a job write relies on. Each tenant's
+/// skill has a mark in its jobs' hash slot ([`JobStore::mark_policy`]),
+/// set by whoever changes the skill, so a write can check it without
+/// reading the skill: a gate that decided on the version this process held
+/// costs no read, and a change it missed refuses the write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PolicyCheck<'a> {
+    /// The job's tenant (the mark is per tenant and slag).
+    pub tenant: &'a str,
+    /// The skill's etag the decision took for current.
+    pub etag: &'a str,
+    /// How that etag was known.
+    pub seen: PolicySeen,
+}
+
+/// How a decision knew the skill's current version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PolicySeen {
+    /// Held by this process since an earlier read: the write holds only if
+    /// the mark names this version ([`StateError::PolicyChanged`] if not).
+    Held,
+    /// Read from the store for this decision: the write holds whatever the
+    /// mark says (the read is as fresh as a check in the write could be),
+    /// and names this version on a mark that is not there yet.
+    Read,
+}
+
+/// A mark of a skill's policy ([`JobStore::mark_policy`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PolicyMark<'a> {
+    /// The skill is being changed (or was, by a writer that did not finish):
+    /// no version held by a process is taken for current.
+    Changing,
+    /// The skill's current version.
+    Current(&'a str),
 }
 
 /// Queue counters.
@@ -270,6 +310,10 @@ pub trait JobStore: Send + Sync {
     /// Redis): a transition's write, its events and its wake-up never part. A
     /// stale write fails with [`StateError::VersionConflict`] and changes nothing.
     async fn write_job(&self, slag: &str, job_id: &str, write: JobWrite<'_>) -> Result<Version>;
+    /// Sets the policy mark of `tenant`'s skill `slag` (see [`PolicyCheck`]):
+    /// a skill's writer marks it [`PolicyMark::Changing`] before it writes
+    /// the skill and [`PolicyMark::Current`] after.
+    async fn mark_policy(&self, tenant: &str, slag: &str, mark: PolicyMark<'_>) -> Result<()>;
     /// Deletes a job with its events and index entries; false if it did not exist.
     async fn delete_job(&self, slag: &str, job_id: &str) -> Result<bool>;
     /// Ids of a slag's jobs in `status` created before `before_ms`, oldest

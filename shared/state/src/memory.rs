@@ -16,9 +16,9 @@ use crate::keys::{
 use crate::{
     ApprovalStore, ArtifactBounds, ArtifactStore, CacheEntry, Delivery, DocExpect, DocRead,
     DocStore, EventCursor, EventLog, IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page,
-    PageRequest, QueueItem, QueueStats, ReadyQueue, Receipt, Result, Slots, StateError,
-    StoredEvent, TtlCache, Version, VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex,
-    now_ms,
+    PageRequest, PolicyMark, PolicySeen, QueueItem, QueueStats, ReadyQueue, Receipt, Result, Slots,
+    StateError, StoredEvent, TtlCache, Version, VersionedRecord, WaitingChange, WaitingEntry,
+    WaitingIndex, now_ms,
 };
 
 /// Expired cache and idempotency entries are swept every this many writes, so
@@ -52,6 +52,8 @@ struct Inner {
     approvals: HashMap<(String, String), (String, Instant)>,
     cache: HashMap<String, MemoryCacheEntry>,
     slots: HashMap<String, BTreeSet<String>>,
+    /// Skills' policy marks by (tenant, slag): `None` while one changes.
+    policy_marks: HashMap<(String, String), Option<String>>,
     /// Documents by (scope, name): etag and body.
     docs: BTreeMap<(String, String), (String, Vec<u8>)>,
     artifacts: HashMap<String, Artifacts>,
@@ -252,18 +254,38 @@ impl JobStore for MemoryStore {
         let key = job_key(slag, job_id)?;
         validate_slag_key(write.status)?;
         let mut inner = self.lock();
+        let Some(stored) = inner.jobs.get(&key).map(|record| record.version) else {
+            return Err(StateError::NotFound {
+                what: format!("job {slag}/{job_id}"),
+            });
+        };
+        if stored != write.expected {
+            return Err(StateError::VersionConflict {
+                what: format!("job {slag}/{job_id}"),
+                expected: write.expected,
+                actual: stored,
+            });
+        }
+        if let Some(check) = write.policy {
+            let mark = (check.tenant.to_owned(), slag.to_owned());
+            match (check.seen, inner.policy_marks.get(&mark)) {
+                (PolicySeen::Held, Some(Some(current))) if current == check.etag => {}
+                (PolicySeen::Held, _) => {
+                    return Err(StateError::PolicyChanged {
+                        slag: slag.to_owned(),
+                    });
+                }
+                (PolicySeen::Read, Some(_)) => {}
+                (PolicySeen::Read, None) => {
+                    inner.policy_marks.insert(mark, Some(check.etag.to_owned()));
+                }
+            }
+        }
         let Some(record) = inner.jobs.get_mut(&key) else {
             return Err(StateError::NotFound {
                 what: format!("job {slag}/{job_id}"),
             });
         };
-        if record.version != write.expected {
-            return Err(StateError::VersionConflict {
-                what: format!("job {slag}/{job_id}"),
-                expected: write.expected,
-                actual: record.version,
-            });
-        }
         record.version += 1;
         if let Some(data) = write.data {
             record.data = data.to_vec();
@@ -308,6 +330,19 @@ impl JobStore for MemoryStore {
             self.queue_signal.notify_waiters();
         }
         Ok(version)
+    }
+
+    async fn mark_policy(&self, tenant: &str, slag: &str, mark: PolicyMark<'_>) -> Result<()> {
+        validate_slag_key(slag)?;
+        validate_slag_key(tenant)?;
+        let mark = match mark {
+            PolicyMark::Changing => None,
+            PolicyMark::Current(etag) => Some(etag.to_owned()),
+        };
+        self.lock()
+            .policy_marks
+            .insert((tenant.to_owned(), slag.to_owned()), mark);
+        Ok(())
     }
 
     async fn delete_job(&self, slag: &str, job_id: &str) -> Result<bool> {

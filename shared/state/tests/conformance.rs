@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use adas_state::{
     ArtifactBounds, DocExpect, DocRead, EventLog, JobStore, JobWrite, KeyLayout, Lane, MemoryStore,
-    NewJob, PageRequest, QueueItem, RedisStore, StateError, StateStore, Version, WaitingChange,
-    WaitingEntry, WaitingIndex,
+    NewJob, PageRequest, PolicyCheck, PolicyMark, PolicySeen, QueueItem, RedisStore, StateError,
+    StateStore, Version, WaitingChange, WaitingEntry, WaitingIndex,
 };
 use adas_testkit::{RedisCluster, RedisServer};
 
@@ -128,6 +128,7 @@ async fn update(
 ) -> adas_state::Result<Version> {
     let events: Vec<&[u8]> = event.into_iter().collect();
     let write = JobWrite {
+        policy: None,
         expected,
         data: Some(data),
         status: "queued",
@@ -181,6 +182,11 @@ macro_rules! conformance {
             #[tokio::test]
             async fn stale_write_fails_and_changes_nothing() {
                 cases::stale_write_fails_and_changes_nothing(&*super::$backend().await.store).await;
+            }
+
+            #[tokio::test]
+            async fn a_write_relies_on_the_policy_mark() {
+                cases::a_write_relies_on_the_policy_mark(&*super::$backend().await.store).await;
             }
 
             #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -59,6 +59,20 @@ pub struct GateWord {
     pub correlation_id: String,
     /// The rule's kind, by its wire name (for the audit).
     pub rule_kind: String,
+    /// The skill version the gate took for current, when the store can
+    /// tell whether it still is (`None`: nothing to check; a gate across
+    /// the network read it itself): the call starts only if it still is.
+    pub policy: Option<PolicyBasis>,
+}
+
+/// The version of a skill's policy a gate's word stands on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PolicyBasis {
+    /// The skill's etag taken for current.
+    pub etag: String,
+    /// Read from the store for this word (else held by the process since an
+    /// earlier read, and checked when the call's start is written).
+    pub read: bool,
 }
 
 /// The iteration budget: `Some` when it is used up — the job fails, or is

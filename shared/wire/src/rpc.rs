@@ -238,6 +238,7 @@ pub fn gate_word(decision: Decision) -> GateWord {
         call_digest: decision.call_digest,
         condition: decision.condition,
         correlation_id: decision.correlation_id,
+        policy: None,
     }
 }
 
@@ -264,6 +265,7 @@ pub fn gate_word_of(decision: pb::GateDecision) -> GateWord {
         call_digest: decision.call_digest,
         condition: decision.condition,
         correlation_id: decision.correlation_id,
+        policy: None,
     }
 }
 

@@ -46,6 +46,7 @@ pub(super) async fn measure_floors(
                 "bench-floor",
                 "floor",
                 JobWrite {
+                    policy: None,
                     expected: floors.cas_version,
                     data: Some(b"{}"),
                     status: "running",

@@ -527,6 +527,7 @@ pub(super) async fn list_pages(
                 if status == "paused" {
                     // A paused job waits: it is listed from the waiting index.
                     let wait = JobWrite {
+                        policy: None,
                         expected: 1,
                         data: None,
                         status,

@@ -69,12 +69,12 @@ impl Engine for HookedGate {
         &self,
         skill: &Arc<OperationalSkill>,
         record: &JobRecord,
-        tool: &str,
-        args: &Map<String, Json>,
+        (tool, args): (&str, &Map<String, Json>),
+        fresh: bool,
     ) -> Result<GateWord, WorkError> {
         let decision = self
             .inner
-            .check_tool_call(skill, record, tool, args)
+            .check_tool_call(skill, record, (tool, args), fresh)
             .await?;
         let n = self.checks.fetch_add(1, Ordering::SeqCst);
         (self.after_check)(n, tool).await?;

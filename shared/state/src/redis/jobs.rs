@@ -172,6 +172,13 @@ impl JobStore for RedisStore {
         // A parked job's log goes back into its list with the write: from this
         // process' read of it when it has one, else from the key the script
         // sends back (one more round trip).
+        let policy_key = match write.policy {
+            Some(check) => {
+                validate_slag_key(check.tenant)?;
+                Some(self.keys.policy(slag, check.tenant))
+            }
+            None => None,
+        };
         let mut restore = self.parked.take(&key, write.expected);
         let mut unparked = None;
         for _ in 0..2 {
@@ -184,6 +191,7 @@ impl JobStore for RedisStore {
                 .key(self.keys.status_index(slag, write.status))
                 .key(self.keys.feed(partition_of(slag)))
                 .key(self.keys.feed_count(partition_of(slag)))
+                .key(policy_key.as_deref().unwrap_or(&key))
                 .arg(write.expected)
                 .arg(u8::from(data.is_some()))
                 .arg(data.unwrap_or_default())
@@ -195,7 +203,13 @@ impl JobStore for RedisStore {
                 .arg(write.status)
                 .arg(self.keys.status_index(slag, ""))
                 .arg(write.expected + 1)
-                .arg(write.events.len());
+                .arg(write.events.len())
+                .arg(match write.policy.map(|check| check.seen) {
+                    None => "",
+                    Some(PolicySeen::Held) => "held",
+                    Some(PolicySeen::Read) => "read",
+                })
+                .arg(write.policy.map_or("", |check| check.etag));
             for event in write.events {
                 invocation.arg(*event);
             }
@@ -229,6 +243,11 @@ impl JobStore for RedisStore {
                         actual: version,
                     });
                 }
+                -3 => {
+                    return Err(StateError::PolicyChanged {
+                        slag: slag.to_owned(),
+                    });
+                }
                 -2 => {
                     let raw: Vec<u8> = parse_reply(fields.next().unwrap_or(Value::Nil))?;
                     let job = job_from_key(raw)?;
@@ -245,6 +264,22 @@ impl JobStore for RedisStore {
         Err(StateError::UnexpectedReply(format!(
             "job {slag}/{job_id} stayed parked after its log was sent back"
         )))
+    }
+
+    async fn mark_policy(&self, tenant: &str, slag: &str, mark: PolicyMark<'_>) -> Result<()> {
+        validate_slag_key(slag)?;
+        validate_slag_key(tenant)?;
+        let value = match mark {
+            // No etag looks like this: a check against it never holds.
+            PolicyMark::Changing => "~",
+            PolicyMark::Current(etag) => etag,
+        };
+        let () = redis::cmd("SET")
+            .arg(self.keys.policy(slag, tenant))
+            .arg(value)
+            .query_async(&mut self.conn())
+            .await?;
+        Ok(())
     }
 
     async fn delete_job(&self, slag: &str, job_id: &str) -> Result<bool> {

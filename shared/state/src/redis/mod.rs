@@ -35,8 +35,9 @@ use crate::park;
 use crate::{
     ApprovalStore, ArtifactBounds, ArtifactStore, CacheEntry, Delivery, DocExpect, DocRead,
     DocStore, EventCursor, EventLog, IdempotencyStore, JobStore, JobWrite, Lane, NewJob, Page,
-    PageRequest, QueueItem, QueueStats, ReadyQueue, Receipt, Result, Slots, StateError,
-    StoredEvent, TtlCache, Version, VersionedRecord, WaitingChange, WaitingEntry, WaitingIndex,
+    PageRequest, PolicyMark, PolicySeen, QueueItem, QueueStats, ReadyQueue, Receipt, Result, Slots,
+    StateError, StoredEvent, TtlCache, Version, VersionedRecord, WaitingChange, WaitingEntry,
+    WaitingIndex,
 };
 use watch::{Source, WatchHub};
 

@@ -78,14 +78,17 @@ return 1
 ";
 
 /// KEYS: job, waiting index, log, queue lane, new status index, feed, feed
-/// count. ARGV: expected version, has data (0|1), data, waiting op
+/// count, the skill's policy mark (the job's key when the write checks
+/// none). ARGV: expected version, has data (0|1), data, waiting op
 /// (keep|set|clear), since_ms, job_id, slag, enqueue (0|1), status, status
-/// index prefix, next version, event count, events…, restored count (-1:
-/// none), the parked job's events….
+/// index prefix, next version, event count, policy check (''|held|read),
+/// the policy's etag, events…, restored count (-1: none), the parked job's
+/// events….
 /// Returns {1, new version} — with the job's whole log when it waits after
 /// the write (to be parked) — | {0, stored version} | {-1, 0} (not found) |
 /// {-2, stored version, its key} (parked, and the write brought no record or
-/// no log to restore: the caller unpacks the key and writes again).
+/// no log to restore: the caller unpacks the key and writes again) | {-3,
+/// stored version} (a `held` policy the mark does not name: `PolicyCheck`).
 /// A parked job's log is restored first, so its events keep their ids.
 /// A waiting job is in the waiting index and in no status index (one entry
 /// per paused job, not two; a version before this one kept it in both, so
@@ -98,7 +101,15 @@ pub(super) const WRITE_JOB: &str = r"
 local stored, status, created, waiting, data = load_job(KEYS[1], ARGV[2] ~= '1')
 if not stored then return {-1, 0} end
 if stored ~= ARGV[1] then return {0, stored} end
-local restore_at = 13 + tonumber(ARGV[12])
+if ARGV[13] ~= '' then
+  local mark = redis.call('GET', KEYS[8])
+  if ARGV[13] == 'held' then
+    if mark ~= ARGV[14] then return {-3, stored} end
+  elseif not mark then
+    redis.call('SET', KEYS[8], ARGV[14])
+  end
+end
+local restore_at = 15 + tonumber(ARGV[12])
 if waiting == 'p' then
   local restored = tonumber(ARGV[restore_at])
   if restored < 0 or ARGV[2] ~= '1' then return {-2, stored, redis.call('GET', KEYS[1])} end
@@ -122,7 +133,7 @@ if status ~= ARGV[9] or indexed ~= (waiting == '0') then
 end
 store_job(KEYS[1], version, status, created, waiting, data)
 local job = ARGV[7] .. ':' .. ARGV[6]
-for i = 1, tonumber(ARGV[12]) do append_event(KEYS[3], KEYS[6], KEYS[7], job, ARGV[12 + i]) end
+for i = 1, tonumber(ARGV[12]) do append_event(KEYS[3], KEYS[6], KEYS[7], job, ARGV[14 + i]) end
 if ARGV[8] == '1' then
   redis.call('XADD', KEYS[4], '*', 'slag', ARGV[7], 'job', ARGV[6], 'v', version, 'd', data)
 end

@@ -83,6 +83,100 @@ pub async fn stale_write_fails_and_changes_nothing(store: &dyn StateStore) {
     assert_eq!(store.count_waiting("cs").await.unwrap(), 0);
 }
 
+/// A write that relies on the skill's policy as a process held it holds only
+/// while the skill's mark names that version; one that relies on a read
+/// holds whatever the mark says and names its version on a missing mark.
+pub async fn a_write_relies_on_the_policy_mark(store: &dyn StateStore) {
+    let write = |expected, tenant, etag, seen| JobWrite {
+        policy: Some(PolicyCheck { tenant, etag, seen }),
+        expected,
+        data: None,
+        status: "running",
+        waiting: WaitingChange::Keep,
+        events: &[],
+        enqueue: None,
+    };
+    let changed = |written: adas_state::Result<Version>| matches!(written, Err(StateError::PolicyChanged { slag }) if slag == "cs");
+    create(store, "cs", "j1", b"{}", 1, None).await.unwrap();
+    // No mark yet: a held version is not taken for current.
+    assert!(changed(
+        store
+            .write_job("cs", "j1", write(1, "acme", "e1", PolicySeen::Held))
+            .await
+    ));
+    // A read names its version on a missing mark, which a held one then meets.
+    let version = store
+        .write_job("cs", "j1", write(1, "acme", "e1", PolicySeen::Read))
+        .await
+        .unwrap();
+    let version = store
+        .write_job("cs", "j1", write(version, "acme", "e1", PolicySeen::Held))
+        .await
+        .unwrap();
+    // Marks are per tenant: another tenant's skill of that slag has none.
+    assert!(changed(
+        store
+            .write_job("cs", "j1", write(version, "other", "e1", PolicySeen::Held))
+            .await
+    ));
+    // A writer of the skill marks it changing, then current.
+    store
+        .mark_policy("acme", "cs", PolicyMark::Changing)
+        .await
+        .unwrap();
+    assert!(changed(
+        store
+            .write_job("cs", "j1", write(version, "acme", "e1", PolicySeen::Held))
+            .await
+    ));
+    // A read is as fresh as the check: it holds on a changing mark and leaves it.
+    let version = store
+        .write_job("cs", "j1", write(version, "acme", "e1", PolicySeen::Read))
+        .await
+        .unwrap();
+    assert!(changed(
+        store
+            .write_job("cs", "j1", write(version, "acme", "e1", PolicySeen::Held))
+            .await
+    ));
+    store
+        .mark_policy("acme", "cs", PolicyMark::Current("e2"))
+        .await
+        .unwrap();
+    assert!(changed(
+        store
+            .write_job("cs", "j1", write(version, "acme", "e1", PolicySeen::Held))
+            .await
+    ));
+    // A read never moves a mark that is there.
+    let version = store
+        .write_job("cs", "j1", write(version, "acme", "e1", PolicySeen::Read))
+        .await
+        .unwrap();
+    let version = store
+        .write_job("cs", "j1", write(version, "acme", "e2", PolicySeen::Held))
+        .await
+        .unwrap();
+    // A refused write changed nothing: the version moved only with the five
+    // that held.
+    assert_eq!(version, 6);
+    let record = store.get_job("cs", "j1").await.unwrap().unwrap();
+    assert_eq!(record.version, 6);
+    // A version conflict is told before the policy.
+    assert!(matches!(
+        store
+            .write_job("cs", "j1", write(1, "acme", "e1", PolicySeen::Held))
+            .await,
+        Err(StateError::VersionConflict { .. })
+    ));
+    assert!(matches!(
+        store
+            .mark_policy("acme", "bad key", PolicyMark::Changing)
+            .await,
+        Err(StateError::InvalidKey { .. })
+    ));
+}
+
 pub async fn concurrent_writers_exactly_one_wins(store: Arc<dyn StateStore>) {
     const WRITERS: usize = 8;
     for round in 0..25 {
@@ -407,6 +501,7 @@ pub async fn jobs_of_many_slags_are_claimed_once(store: &dyn StateStore) {
     }
     // One resumed job: it comes first.
     let write = JobWrite {
+        policy: None,
         expected: 1,
         data: None,
         status: "queued",
@@ -540,6 +635,7 @@ pub async fn a_transition_writes_its_events_and_wake_up_in_one_step(store: &dyn 
                 "cs",
                 "b1",
                 JobWrite {
+                    policy: None,
                     expected: 7,
                     data: Some(b"stale"),
                     status: "running",
@@ -564,6 +660,7 @@ pub async fn a_transition_writes_its_events_and_wake_up_in_one_step(store: &dyn 
             "cs",
             "b1",
             JobWrite {
+                policy: None,
                 expected: 1,
                 data: Some(b"v2"),
                 status: "queued",
@@ -610,6 +707,7 @@ pub async fn lists_by_status_read_an_index(store: &dyn StateStore) {
             .unwrap();
     }
     let write = |status: &'static str, expected: Version| JobWrite {
+        policy: None,
         expected,
         data: None,
         status,

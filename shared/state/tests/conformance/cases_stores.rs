@@ -26,6 +26,7 @@ pub async fn resumed_jobs_are_claimed_before_new_ones(store: &dyn StateStore) {
             "cs",
             "r1",
             JobWrite {
+                policy: None,
                 expected: 1,
                 data: None,
                 status: "queued",

@@ -323,6 +323,7 @@ pub(super) async fn a_job_key_is_a_string_and_a_job_stored_as_a_hash_still_works
     };
     store.create_job("old", "long", job).await.unwrap();
     let write = JobWrite {
+        policy: None,
         expected: 1,
         data: None,
         status: &long,
@@ -380,6 +381,7 @@ pub(super) async fn a_job_key_is_a_string_and_a_job_stored_as_a_hash_still_works
     );
 
     let stale = JobWrite {
+        policy: None,
         expected: 2,
         data: Some(b"lost"),
         status: "running",
@@ -392,6 +394,7 @@ pub(super) async fn a_job_key_is_a_string_and_a_job_stored_as_a_hash_still_works
         Err(StateError::VersionConflict { actual: 3, .. })
     ));
     let resumed = JobWrite {
+        policy: None,
         expected: 3,
         data: Some(b"rec2"),
         status: "running",
@@ -426,6 +429,7 @@ pub(super) async fn a_job_key_is_a_string_and_a_job_stored_as_a_hash_still_works
 
     // A write that only moves the version keeps the record.
     let mark = JobWrite {
+        policy: None,
         expected: 4,
         data: None,
         status: "running",
@@ -526,6 +530,7 @@ pub(super) async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unpark
         .await
         .unwrap();
     let running = JobWrite {
+        policy: None,
         expected: 1,
         data: Some(b"running"),
         status: "running",
@@ -535,6 +540,7 @@ pub(super) async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unpark
     };
     store.write_job("pk", "j", running).await.unwrap();
     let pause = JobWrite {
+        policy: None,
         expected: 2,
         data: Some(&record),
         status: "paused",
@@ -610,6 +616,7 @@ pub(super) async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unpark
     // and restores the log first.
     let other = RedisStore::connect(&url, "t1").await.unwrap();
     let answered = JobWrite {
+        policy: None,
         expected: 3,
         data: Some(b"answered"),
         status: "queued",
@@ -629,6 +636,7 @@ pub(super) async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unpark
 
     // Parked again; the process that reads it writes it with one script call.
     let pause = JobWrite {
+        policy: None,
         expected: 4,
         data: Some(&record),
         status: "paused",
@@ -646,6 +654,7 @@ pub(super) async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unpark
         .unwrap();
     // A write that moves only the version (a mark) keeps the record.
     let mark = JobWrite {
+        policy: None,
         expected: 5,
         data: None,
         status: "paused",
@@ -681,6 +690,7 @@ pub(super) async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unpark
 
     // Parked once more and answered by the process that read it: one script call.
     let pause = JobWrite {
+        policy: None,
         expected: 6,
         data: Some(&record),
         status: "paused",
@@ -696,6 +706,7 @@ pub(super) async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unpark
         .await
         .unwrap();
     let answered = JobWrite {
+        policy: None,
         expected: 7,
         data: Some(b"answered"),
         status: "queued",
@@ -715,6 +726,7 @@ pub(super) async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unpark
 
     // A parked job is deleted whole.
     let pause = JobWrite {
+        policy: None,
         expected: 8,
         data: Some(&record),
         status: "paused",

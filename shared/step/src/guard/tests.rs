@@ -77,6 +77,7 @@ fn made(record: &mut JobRecord, digest: &str, times: usize) {
 
 fn word(verdict: Verdict) -> GateWord {
     GateWord {
+        policy: None,
         verdict,
         rule: "refund over 500".into(),
         reason: "large refunds need a supervisor".into(),

@@ -99,6 +99,7 @@ fn first_call_path() -> SlotPath {
 
 fn word(verdict: Verdict) -> GateWord {
     GateWord {
+        policy: None,
         verdict,
         rule: String::new(),
         reason: "the gate said so".into(),
