@@ -55,10 +55,12 @@ pub fn spawn_workers(
         }
     };
     // One sweeper per process ends asks older than their skill's wait
-    // timeout and, less often, deletes finished jobs past the retention.
+    // timeout, packs jobs that have waited long and, less often, deletes
+    // finished jobs past the retention.
     let sweeper = {
         let (repo, catalog, mut stop) = (repo.clone(), catalog.clone(), stop.clone());
         let retention = config.job_retention;
+        let mut parks = Parks::new(config.park_after);
         tokio::spawn(async move {
             let mut retained_at = tokio::time::Instant::now();
             loop {
@@ -70,6 +72,7 @@ pub fn spawn_workers(
                 if expired > 0 {
                     tracing::info!(expired, "ended jobs whose ask expired");
                 }
+                parks.sweep(repo.store().as_ref()).await;
                 if let Some(retention) = retention
                     && retained_at.elapsed() >= retention_sweep_interval(retention)
                 {
@@ -114,6 +117,52 @@ pub fn spawn_workers(
         let _ = stop.wait_for(|stopped| *stopped).await;
     }));
     Ok(vec![sweeper, scheduler, pool])
+}
+
+/// Jobs of a partition packed per park sweep (the rest go next time).
+const PARK_BATCH: usize = 200;
+
+/// Park sweeps between two that read every partition (jobs other
+/// processes paused, or this one before a restart).
+const PARK_EVERY_PARTITION: u32 = 20;
+
+/// The park sweep's pace: about every half of `park_after` (between 1 s and
+/// 30 s), every partition on the first and every
+/// [`PARK_EVERY_PARTITION`]th, else those this process paused jobs in.
+struct Parks {
+    after: Duration,
+    every: Duration,
+    next: tokio::time::Instant,
+    sweeps: u32,
+}
+
+impl Parks {
+    fn new(after: Duration) -> Self {
+        Self {
+            after,
+            every: (after / 2).clamp(Duration::from_secs(1), Duration::from_secs(30)),
+            next: tokio::time::Instant::now(),
+            sweeps: 0,
+        }
+    }
+
+    async fn sweep(&mut self, store: &dyn adas_state::StateStore) {
+        if tokio::time::Instant::now() < self.next {
+            return;
+        }
+        self.next = tokio::time::Instant::now() + self.every;
+        let every_partition = self.sweeps.is_multiple_of(PARK_EVERY_PARTITION);
+        self.sweeps = self.sweeps.wrapping_add(1);
+        let before_ms = adas_state::now_ms().saturating_sub(self.after.as_millis() as u64);
+        match store
+            .park_waiting(before_ms, PARK_BATCH, every_partition)
+            .await
+        {
+            Ok(0) => {}
+            Ok(parked) => tracing::debug!(parked, "packed jobs that have waited long"),
+            Err(error) => tracing::warn!(%error, "could not pack waiting jobs"),
+        }
+    }
 }
 
 /// How often finished jobs past `retention` are looked for: half the

@@ -178,6 +178,12 @@ pub struct ServerArgs {
     /// archives with them; 0 keeps them forever. Default 30 days.
     #[arg(long, env = "ADAS_JOB_RETENTION_MS", default_value_t = 30 * 24 * 3_600_000)]
     pub job_retention_ms: u64,
+    /// A paused job that has waited this long (ms) is packed into one key —
+    /// its record and its events, compressed — by the next park sweep (about
+    /// every half of it, between 1 s and 30 s); one answered sooner is never
+    /// packed. Redis only.
+    #[arg(long, env = "ADAS_PARK_AFTER_MS", default_value_t = 10_000)]
+    pub park_after_ms: u64,
     /// The key prefix of this deployment's data in Redis (`adas:<prefix>:…`).
     /// Not a tenant: tenants come from the callers' principals.
     #[arg(long, env = "ADAS_REDIS_PREFIX", default_value = "default")]
@@ -357,6 +363,7 @@ impl ServerArgs {
             visibility_timeout: Duration::from_millis(self.visibility_timeout_ms),
             job_retention: (self.job_retention_ms > 0)
                 .then(|| Duration::from_millis(self.job_retention_ms)),
+            park_after: Duration::from_millis(self.park_after_ms),
             redis_prefix: self.redis_prefix,
             log_format: self.log_format,
             log: self.log,
@@ -433,6 +440,8 @@ pub struct ServerConfig {
     pub visibility_timeout: Duration,
     /// Delete finished jobs created longer ago than this; `None` keeps them.
     pub job_retention: Option<Duration>,
+    /// Pack a paused job once it has waited this long.
+    pub park_after: Duration,
     /// Key prefix in Redis.
     pub redis_prefix: String,
     /// Log output format.
@@ -502,6 +511,7 @@ impl ServerConfig {
             step_engine: StepEngine::Local,
             visibility_timeout: Duration::from_secs(60),
             job_retention: Some(Duration::from_secs(30 * 24 * 3600)),
+            park_after: Duration::from_secs(10),
             redis_prefix: "default".into(),
             log_format: LogFormat::Pretty,
             log: "info".into(),

@@ -174,9 +174,16 @@ impl KeyLayout {
         }
     }
 
-    /// A partition's event feed: a capped stream of every event appended to
-    /// its jobs' logs (fields `j` `<slag>:<job_id>`, `n` the event's id, `c` the
-    /// feed's count, `d` the event), which WatchJob readers block on.
+    /// A partition's jobs that wait unparked, scored by when they started
+    /// waiting (ms), members `<slag>:<job_id>`: what the park sweep reads.
+    pub fn unparked(&self, partition: u16) -> String {
+        format!("{}:unparked", self.tagged(partition))
+    }
+
+    /// A partition's event feed: the pub/sub channel every event appended to
+    /// its jobs' logs is published on (`<count> <id> <slag>:<job_id>`, a
+    /// newline, the event), which WatchJob readers subscribe to; also the
+    /// name of the capped stream versions before it kept (deleted at connect).
     pub fn feed(&self, partition: u16) -> String {
         format!("{}:feed", self.tagged(partition))
     }

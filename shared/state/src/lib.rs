@@ -310,6 +310,21 @@ pub trait JobStore: Send + Sync {
     /// Redis): a transition's write, its events and its wake-up never part. A
     /// stale write fails with [`StateError::VersionConflict`] and changes nothing.
     async fn write_job(&self, slag: &str, job_id: &str, write: JobWrite<'_>) -> Result<Version>;
+    /// Packs jobs that have waited since before `before_ms` into one key
+    /// each — their record and their events — at most `limit` a partition
+    /// per call (the rest next time); how many. A job answered sooner is
+    /// never packed. The partitions read are those this process paused jobs
+    /// in, or all of them with `every_partition` (jobs other processes
+    /// paused). A store that does not pack jobs packs none.
+    async fn park_waiting(
+        &self,
+        before_ms: u64,
+        limit: usize,
+        every_partition: bool,
+    ) -> Result<usize> {
+        let _ = (before_ms, limit, every_partition);
+        Ok(0)
+    }
     /// Sets the policy mark of `tenant`'s skill `slag` (see [`PolicyCheck`]):
     /// a skill's writer marks it [`PolicyMark::Changing`] before it writes
     /// the skill and [`PolicyMark::Current`] after.

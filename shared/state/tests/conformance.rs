@@ -185,6 +185,12 @@ macro_rules! conformance {
             }
 
             #[tokio::test]
+            async fn a_packed_job_reads_the_same() {
+                let packs = stringify!($backend) != "memory";
+                cases::a_packed_job_reads_the_same(&*super::$backend().await.store, packs).await;
+            }
+
+            #[tokio::test]
             async fn a_write_relies_on_the_policy_mark() {
                 cases::a_write_relies_on_the_policy_mark(&*super::$backend().await.store).await;
             }

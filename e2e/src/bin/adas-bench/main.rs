@@ -220,6 +220,9 @@ fn start_suite(mode: &'static str, redis: &RedisServer, root: &Path) -> Started 
             templates.clone(),
             "--metrics-listen".into(),
             metrics.into(),
+            // (f) waits for its paused jobs to be packed: soon, not in 10 s.
+            "--park-after-ms".into(),
+            "1000".into(),
         ]
     };
     let env = [("ADAS_LOG", "error")];

@@ -59,20 +59,24 @@ pub(super) async fn one_job_via(
             pb::JobEventType::try_from(event.r#type).unwrap_or(pb::JobEventType::Unspecified);
         match kind {
             pb::JobEventType::Paused if answered.is_none() => {
-                let paused = orchestrator
-                    .get_job(pb::GetJobRequest {
-                        name: job.name.clone(),
+                // The ask's id rides on the event: a watcher answers without
+                // reading the job.
+                let correlation_id = event
+                    .data
+                    .as_ref()
+                    .and_then(|data| data.fields.get("correlation_id"))
+                    .and_then(|value| match &value.kind {
+                        Some(prost_types::value::Kind::StringValue(id)) => Some(id.clone()),
+                        _ => None,
                     })
-                    .await?
-                    .into_inner();
-                let waiting = paused.waiting.ok_or("a paused job without waiting")?;
+                    .ok_or("a paused event without the ask's correlation_id")?;
                 if !think.is_zero() {
                     tokio::time::sleep(think).await;
                 }
                 let sent = Instant::now();
                 dal.submit_input(pb::SubmitInputRequest {
                     job: job.name.clone(),
-                    correlation_id: waiting.correlation_id,
+                    correlation_id,
                     fields: [("amount".to_owned(), number(25.0))].into(),
                     request_id: String::new(),
                 })
@@ -468,6 +472,21 @@ pub(super) async fn paused_jobs(
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+    }
+    // …and every one packed by the suite's park sweep (the suite packs a job
+    // that waited 1 s here: `--park-after-ms`).
+    let unparked = adas_state::KeyLayout::new("default")?.unparked(adas_state::partition_of(
+        adas_e2e::SKILL.trim_start_matches("skills/"),
+    ));
+    loop {
+        let reply = redis.raw_command(&format!("ZCARD {unparked}"));
+        if reply.trim().trim_start_matches(':') == "0" {
+            break;
+        }
+        if Instant::now() > deadline {
+            return Err(format!("paused jobs were never packed: {reply}").into());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
     figures.record(
         "(f) redis bytes/paused job",

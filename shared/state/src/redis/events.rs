@@ -107,32 +107,70 @@ pub(super) fn feed_job(slag: &str, job_id: &str) -> String {
 }
 
 impl RedisStore {
-    /// Parks a job that waits after a write at `version` (see [`park`]): its
-    /// record and `log` packed into its key, the list deleted — if nothing
-    /// changed since. A failure leaves it as it was, unparked and whole.
-    pub(super) async fn park(
+    /// Parks the jobs of `partition` that have waited unparked since before
+    /// `before_ms`, at most `limit` (see [`park`]): their records and logs
+    /// read in one script, packed here, written back in one more (a job
+    /// written since is left as it is). How many it parked, and whether
+    /// `limit` were listed (more may wait).
+    pub(super) async fn park_partition(
         &self,
-        slag: &str,
-        job_id: &str,
-        version: Version,
-        record: &[u8],
-        log: Vec<Vec<u8>>,
-    ) {
-        let packed = park::pack(record, &log);
-        let parked: Result<i64> = self
-            .scripts
-            .park_job
-            .key(self.keys.job(slag, job_id))
-            .key(self.keys.events(slag, job_id))
-            .arg(version)
-            .arg(log.len())
-            .arg(packed)
-            .invoke_async(&mut self.conn())
-            .await
-            .map_err(StateError::from);
-        if let Err(error) = parked {
-            tracing::warn!(%slag, %job_id, %error, "could not park a waiting job; it stays unparked");
+        partition: u16,
+        before_ms: u64,
+        limit: usize,
+    ) -> Result<(usize, bool)> {
+        let index = self.keys.unparked(partition);
+        let members: Vec<String> = redis::cmd("ZRANGEBYSCORE")
+            .arg(&index)
+            .arg("-inf")
+            .arg(before_ms)
+            .arg("LIMIT")
+            .arg(0)
+            .arg(limit)
+            .query_async(&mut self.conn())
+            .await?;
+        let full = members.len() >= limit;
+        // Members are written by the job scripts from checked names.
+        let jobs: Vec<(&str, &str, &str)> = members
+            .iter()
+            .filter_map(|member| {
+                let (slag, job_id) = member.split_once(':')?;
+                Some((member.as_str(), slag, job_id))
+            })
+            .collect();
+        if jobs.is_empty() {
+            return Ok((0, full));
         }
+        let mut read = self.scripts.park_read.key(&index);
+        for (member, slag, job_id) in &jobs {
+            read.key(self.keys.job(slag, job_id))
+                .key(self.keys.events(slag, job_id))
+                .arg(*member);
+        }
+        let replies: Vec<Vec<Value>> = read.invoke_async(&mut self.conn()).await?;
+        let mut park = self.scripts.park_jobs.key(&index);
+        let mut packed = 0;
+        for ((member, slag, job_id), reply) in jobs.iter().zip(replies) {
+            let mut fields = reply.into_iter();
+            let (Some(version), Some(record), Some(log)) =
+                (fields.next(), fields.next(), fields.next())
+            else {
+                continue;
+            };
+            let version: Version = parse_reply(version)?;
+            let (record, log): (Vec<u8>, Vec<Vec<u8>>) = (parse_reply(record)?, parse_reply(log)?);
+            park.key(self.keys.job(slag, job_id))
+                .key(self.keys.events(slag, job_id))
+                .arg(*member)
+                .arg(version)
+                .arg(log.len())
+                .arg(park::pack(&record, &log));
+            packed += 1;
+        }
+        if packed == 0 {
+            return Ok((0, full));
+        }
+        let parked: usize = park.invoke_async(&mut self.conn()).await?;
+        Ok((parked, full))
     }
 
     /// A parked job's events; `None` for a job that is not parked (or gone).

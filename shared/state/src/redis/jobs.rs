@@ -192,6 +192,7 @@ impl JobStore for RedisStore {
                 .key(self.keys.feed(partition_of(slag)))
                 .key(self.keys.feed_count(partition_of(slag)))
                 .key(policy_key.as_deref().unwrap_or(&key))
+                .key(self.keys.unparked(partition_of(slag)))
                 .arg(write.expected)
                 .arg(u8::from(data.is_some()))
                 .arg(data.unwrap_or_default())
@@ -230,9 +231,8 @@ impl JobStore for RedisStore {
             let version: u64 = parse_reply(fields.next().unwrap_or(Value::Nil))?;
             match status {
                 1 => {
-                    if let (Some(record), Some(log)) = (data, fields.next()) {
-                        self.park(slag, job_id, version, record, parse_reply(log)?)
-                            .await;
+                    if let WaitingChange::Set { since_ms } = write.waiting {
+                        self.to_park.paused(partition_of(slag), since_ms);
                     }
                     return Ok(version);
                 }
@@ -266,6 +266,23 @@ impl JobStore for RedisStore {
         )))
     }
 
+    async fn park_waiting(
+        &self,
+        before_ms: u64,
+        limit: usize,
+        every_partition: bool,
+    ) -> Result<usize> {
+        let mut parked = 0;
+        for partition in self.to_park.due(before_ms, every_partition) {
+            let (count, full) = self.park_partition(partition, before_ms, limit).await?;
+            parked += count;
+            if !full {
+                self.to_park.swept(partition, before_ms);
+            }
+        }
+        Ok(parked)
+    }
+
     async fn mark_policy(&self, tenant: &str, slag: &str, mark: PolicyMark<'_>) -> Result<()> {
         validate_slag_key(slag)?;
         validate_slag_key(tenant)?;
@@ -292,8 +309,10 @@ impl JobStore for RedisStore {
             .key(self.keys.jobs_index(slag))
             .key(self.keys.waiting_index(slag))
             .key(self.keys.legacy_events(slag, job_id))
+            .key(self.keys.unparked(partition_of(slag)))
             .arg(job_id)
             .arg(self.keys.status_index(slag, ""))
+            .arg(feed_job(slag, job_id))
             .invoke_async(&mut self.conn())
             .await?;
         Ok(existed == 1)

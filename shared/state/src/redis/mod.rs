@@ -65,6 +65,54 @@ pub struct RedisStore {
     next_block: AtomicUsize,
     /// Logs of parked jobs this process read, for the write that unparks them.
     parked: ParkedLogs,
+    /// Partitions this process paused jobs in, for the park sweep.
+    to_park: ToPark,
+}
+
+/// The partitions this process paused jobs in and has not swept since, with
+/// the earliest and the latest pause (ms), so the park sweep reads only
+/// where a job may wait unparked past its cutoff (and every partition when
+/// asked: jobs other processes paused).
+#[derive(Default)]
+struct ToPark(std::sync::Mutex<std::collections::BTreeMap<u16, (u64, u64)>>);
+
+impl ToPark {
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::BTreeMap<u16, (u64, u64)>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn paused(&self, partition: u16, since_ms: u64) {
+        let mut partitions = self.lock();
+        let (earliest, latest) = partitions.entry(partition).or_insert((since_ms, since_ms));
+        *earliest = (*earliest).min(since_ms);
+        *latest = (*latest).max(since_ms);
+    }
+
+    /// The partitions to read for jobs that waited since before `before_ms`.
+    fn due(&self, before_ms: u64, every_partition: bool) -> Vec<u16> {
+        if every_partition {
+            return (0..PARTITIONS).collect();
+        }
+        self.lock()
+            .iter()
+            .filter(|(_, (earliest, _))| *earliest <= before_ms)
+            .map(|(partition, _)| *partition)
+            .collect()
+    }
+
+    /// Everything `partition` held up to `before_ms` is parked.
+    fn swept(&self, partition: u16, before_ms: u64) {
+        let mut partitions = self.lock();
+        match partitions.get_mut(&partition) {
+            Some((_, latest)) if *latest <= before_ms => {
+                partitions.remove(&partition);
+            }
+            Some((earliest, _)) => *earliest = before_ms + 1,
+            None => {}
+        }
+    }
 }
 
 /// Logs of parked jobs this process read (`get_job`), by job key and
@@ -110,7 +158,8 @@ struct Scripts {
     append_event: Script,
     create_job: Script,
     write_job: Script,
-    park_job: Script,
+    park_read: Script,
+    park_jobs: Script,
     delete_job: Script,
     remember: Script,
     count: Script,
@@ -204,7 +253,8 @@ impl RedisStore {
                 append_event: job_script(APPEND_EVENT),
                 create_job: job_script(CREATE_JOB),
                 write_job: job_script(WRITE_JOB),
-                park_job: job_script(PARK_JOB),
+                park_read: job_script(PARK_READ),
+                park_jobs: job_script(PARK_JOBS),
                 delete_job: job_script(DELETE_JOB),
                 remember: Script::new(REMEMBER),
                 count: Script::new(COUNT),
@@ -221,6 +271,7 @@ impl RedisStore {
             blocking: Mutex::new(HashMap::new()),
             next_block: AtomicUsize::new(0),
             parked: ParkedLogs::default(),
+            to_park: ToPark::default(),
         };
         store.ensure_group().await?;
         Ok(store)

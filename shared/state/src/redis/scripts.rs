@@ -79,17 +79,18 @@ return 1
 
 /// KEYS: job, waiting index, log, queue lane, new status index, feed, feed
 /// count, the skill's policy mark (the job's key when the write checks
-/// none). ARGV: expected version, has data (0|1), data, waiting op
+/// none), the partition's unparked index. ARGV: expected version, has data (0|1), data, waiting op
 /// (keep|set|clear), since_ms, job_id, slag, enqueue (0|1), status, status
 /// index prefix, next version, event count, policy check (''|held|read),
 /// the policy's etag, events…, restored count (-1: none), the parked job's
 /// events….
-/// Returns {1, new version} — with the job's whole log when it waits after
-/// the write (to be parked) — | {0, stored version} | {-1, 0} (not found) |
+/// Returns {1, new version} | {0, stored version} | {-1, 0} (not found) |
 /// {-2, stored version, its key} (parked, and the write brought no record or
 /// no log to restore: the caller unpacks the key and writes again) | {-3,
 /// stored version} (a `held` policy the mark does not name: `PolicyCheck`).
-/// A parked job's log is restored first, so its events keep their ids.
+/// A parked job's log is restored first, so its events keep their ids. A
+/// job that waits unparked is in its partition's unparked index, scored by
+/// when it started waiting, for the sweep that parks it (`PARK_READ`).
 /// A waiting job is in the waiting index and in no status index (one entry
 /// per paused job, not two; a version before this one kept it in both, so
 /// leaving the waiting index also removes it from its status's). The waiting
@@ -109,6 +110,7 @@ if ARGV[13] ~= '' then
     redis.call('SET', KEYS[8], ARGV[14])
   end
 end
+local was_unparked = waiting == '1'
 local restore_at = 15 + tonumber(ARGV[12])
 if waiting == 'p' then
   local restored = tonumber(ARGV[restore_at])
@@ -134,30 +136,67 @@ end
 store_job(KEYS[1], version, status, created, waiting, data)
 local job = ARGV[7] .. ':' .. ARGV[6]
 for i = 1, tonumber(ARGV[12]) do append_event(KEYS[3], KEYS[6], KEYS[7], job, ARGV[14 + i]) end
+if waiting == '1' then
+  if not was_unparked then
+    redis.call('ZADD', KEYS[9], redis.call('ZSCORE', KEYS[2], ARGV[6]) or ARGV[5], job)
+  end
+elseif was_unparked then
+  redis.call('ZREM', KEYS[9], job)
+end
 if ARGV[8] == '1' then
   redis.call('XADD', KEYS[4], '*', 'slag', ARGV[7], 'job', ARGV[6], 'v', version, 'd', data)
 end
-if waiting == '1' and ARGV[4] == 'set' then return {1, version, redis.call('LRANGE', KEYS[3], 0, -1)} end
 return {1, version}
 ";
 
-/// KEYS: job, log. ARGV: version, events in the log, the packed job. Parks
-/// the job if it still is at that version, waiting, with that many events;
-/// returns 1 if it did.
-pub(super) const PARK_JOB: &str = r"
-local stored, status, created, waiting = load_job(KEYS[1], false)
-if stored ~= ARGV[1] or waiting ~= '1' then return 0 end
-if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[2]) then return 0 end
-store_job(KEYS[1], stored, status, created, 'p', ARGV[3])
-redis.call('DEL', KEYS[2])
-return 1
+/// KEYS: the partition's unparked index, then each job's key and log.
+/// ARGV: each job's member of the index (`<slag>:<job_id>`). For each job
+/// that waits unparked: {version, record, its log}; for one that does not
+/// (answered, parked or gone since it was listed): {} — and it leaves the
+/// index.
+pub(super) const PARK_READ: &str = r"
+local found = {}
+for i = 1, #ARGV do
+  local key, log = KEYS[2 * i], KEYS[2 * i + 1]
+  local stored, status, created, waiting, data = load_job(key, true)
+  if stored and waiting == '1' then
+    found[i] = {stored, data, redis.call('LRANGE', log, 0, -1)}
+  else
+    redis.call('ZREM', KEYS[1], ARGV[i])
+    found[i] = {}
+  end
+end
+return found
 ";
 
-/// KEYS: job, log, jobs index, waiting index, legacy event stream. ARGV:
-/// job_id, status index prefix.
+/// KEYS: the partition's unparked index, then each job's key and log. ARGV:
+/// for each job its member of the index, the version read, the events read,
+/// the packed job. Parks each job still at that version, waiting unparked,
+/// with that many events (its key holds the packed job, its log is
+/// deleted, it leaves the index); returns how many it parked.
+pub(super) const PARK_JOBS: &str = r"
+local parked = 0
+for i = 1, #ARGV / 4 do
+  local key, log, at = KEYS[2 * i], KEYS[2 * i + 1], 4 * (i - 1)
+  local stored, status, created, waiting = load_job(key, false)
+  if stored == ARGV[at + 2] and waiting == '1'
+      and redis.call('LLEN', log) == tonumber(ARGV[at + 3]) then
+    store_job(key, stored, status, created, 'p', ARGV[at + 4])
+    redis.call('DEL', log)
+    redis.call('ZREM', KEYS[1], ARGV[at + 1])
+    parked = parked + 1
+  end
+end
+return parked
+";
+
+/// KEYS: job, log, jobs index, waiting index, legacy event stream, the
+/// partition's unparked index. ARGV: job_id, status index prefix, the job's
+/// member of the unparked index.
 pub(super) const DELETE_JOB: &str = r"
 local stored, status = load_job(KEYS[1], false)
 if stored and status ~= '' then redis.call('ZREM', ARGV[2] .. status, ARGV[1]) end
+redis.call('ZREM', KEYS[6], ARGV[3])
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[5])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('ZREM', KEYS[4], ARGV[1])

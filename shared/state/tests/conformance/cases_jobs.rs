@@ -83,6 +83,63 @@ pub async fn stale_write_fails_and_changes_nothing(store: &dyn StateStore) {
     assert_eq!(store.count_waiting("cs").await.unwrap(), 0);
 }
 
+/// A job that waited is packed by the park sweep (on a store that packs)
+/// and reads the same after: its record, its events with their ids, its
+/// place in the waiting index; its next write takes it out whole.
+pub async fn a_packed_job_reads_the_same(store: &dyn StateStore, packs: bool) {
+    create(store, "pk", "j", b"queued", 10, Some(b"created"))
+        .await
+        .unwrap();
+    let pause = JobWrite {
+        policy: None,
+        expected: 1,
+        data: Some(b"paused, asking for the order"),
+        status: "paused",
+        waiting: WaitingChange::Set { since_ms: 20 },
+        events: &[b"asked"],
+        enqueue: None,
+    };
+    store.write_job("pk", "j", pause).await.unwrap();
+    let read = async || {
+        let job = store.get_job("pk", "j").await.unwrap().unwrap();
+        let events: Vec<(String, Vec<u8>)> = store
+            .read_events("pk", "j", None, 10)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|event| (event.id, event.data))
+            .collect();
+        let waiting = store.list_waiting("pk", page(0, 10)).await.unwrap().items;
+        (job.version, job.data, events, waiting.len())
+    };
+    let before = read().await;
+    // Not yet waited past the cutoff: nothing packed.
+    assert_eq!(store.park_waiting(19, 100, true).await.unwrap(), 0);
+    assert_eq!(
+        store.park_waiting(20, 100, true).await.unwrap(),
+        usize::from(packs)
+    );
+    assert_eq!(read().await, before);
+    let answered = JobWrite {
+        policy: None,
+        expected: 2,
+        data: Some(b"answered"),
+        status: "queued",
+        waiting: WaitingChange::Clear,
+        events: &[b"resumed"],
+        enqueue: None,
+    };
+    store.write_job("pk", "j", answered).await.unwrap();
+    let (_, data, events, waiting) = read().await;
+    assert_eq!(data, b"answered");
+    assert_eq!(waiting, 0);
+    assert_eq!(
+        events.iter().map(|(id, _)| id.as_str()).collect::<Vec<_>>(),
+        ["1", "2", "3"]
+    );
+    assert_eq!(store.park_waiting(u64::MAX, 100, true).await.unwrap(), 0);
+}
+
 /// A write that relies on the skill's policy as a process held it holds only
 /// while the skill's mark names that version; one that relies on a read
 /// holds whatever the mark says and names its version on a missing mark.

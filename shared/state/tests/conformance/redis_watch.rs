@@ -549,6 +549,36 @@ pub(super) async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unpark
         enqueue: None,
     };
     assert_eq!(store.write_job("pk", "j", pause).await.unwrap(), 3);
+    // Not packed by the pause: only once it has waited past the sweep's
+    // cutoff, by the sweep, which reads the partitions this process paused
+    // jobs in.
+    let unparked = keys.unparked(adas_state::partition_of("pk"));
+    let listed = async |conn: &mut ::redis::aio::MultiplexedConnection| {
+        let members: Vec<String> = ::redis::cmd("ZRANGE")
+            .arg(&unparked)
+            .arg(0)
+            .arg(-1)
+            .query_async(conn)
+            .await
+            .unwrap();
+        members
+    };
+    assert_eq!(listed(&mut conn).await, ["pk:j"]);
+    assert_eq!(store.park_waiting(1499, 100, false).await.unwrap(), 0);
+    let exists: u64 = ::redis::cmd("EXISTS")
+        .arg(&log)
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(
+        exists, 1,
+        "a job that has not waited past the cutoff is not packed"
+    );
+    assert_eq!(store.park_waiting(1500, 100, false).await.unwrap(), 1);
+    assert!(listed(&mut conn).await.is_empty());
+    // Swept: that partition is not read again until this process pauses a
+    // job in it.
+    assert_eq!(store.park_waiting(u64::MAX, 100, false).await.unwrap(), 0);
 
     // One key, no list, smaller than what it holds.
     let exists: u64 = ::redis::cmd("EXISTS")
@@ -645,6 +675,7 @@ pub(super) async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unpark
         enqueue: None,
     };
     store.write_job("pk", "j", pause).await.unwrap();
+    assert_eq!(store.park_waiting(2500, 100, false).await.unwrap(), 1);
     all.push(b"asks again".to_vec());
     assert_eq!(store.get_job("pk", "j").await.unwrap().unwrap().version, 5);
     let _: () = ::redis::cmd("CONFIG")
@@ -699,6 +730,8 @@ pub(super) async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unpark
         enqueue: None,
     };
     store.write_job("pk", "j", pause).await.unwrap();
+    // Another process' sweep of every partition parks it as well.
+    assert_eq!(other.park_waiting(3500, 100, true).await.unwrap(), 1);
     assert_eq!(store.get_job("pk", "j").await.unwrap().unwrap().version, 7);
     let _: () = ::redis::cmd("CONFIG")
         .arg("RESETSTAT")
@@ -735,8 +768,47 @@ pub(super) async fn a_waiting_job_is_parked_in_one_key_and_its_next_write_unpark
         enqueue: None,
     };
     store.write_job("pk", "j", pause).await.unwrap();
+    assert_eq!(store.park_waiting(4500, 100, false).await.unwrap(), 1);
     assert!(store.delete_job("pk", "j").await.unwrap());
     assert!(store.get_job("pk", "j").await.unwrap().is_none());
     assert!(events_after(None).await.is_empty());
     assert!(waiting().await == 0);
+
+    // A job answered before the sweep is never packed, and leaves the index
+    // with its answer; a deleted one leaves it too.
+    for (job_id, since_ms) in [("answered", 5000), ("deleted", 5001)] {
+        create(&store, "pk", job_id, b"queued", 5000, None)
+            .await
+            .unwrap();
+        let pause = JobWrite {
+            policy: None,
+            expected: 1,
+            data: Some(&record),
+            status: "paused",
+            waiting: WaitingChange::Set { since_ms },
+            events: &[b"asks"],
+            enqueue: None,
+        };
+        store.write_job("pk", job_id, pause).await.unwrap();
+    }
+    assert_eq!(listed(&mut conn).await, ["pk:answered", "pk:deleted"]);
+    let answered = JobWrite {
+        policy: None,
+        expected: 2,
+        data: Some(b"answered"),
+        status: "queued",
+        waiting: WaitingChange::Clear,
+        events: &[b"resumed"],
+        enqueue: None,
+    };
+    store.write_job("pk", "answered", answered).await.unwrap();
+    assert!(store.delete_job("pk", "deleted").await.unwrap());
+    assert!(listed(&mut conn).await.is_empty());
+    assert_eq!(store.park_waiting(u64::MAX, 100, true).await.unwrap(), 0);
+    let log_left: u64 = ::redis::cmd("EXISTS")
+        .arg(keys.events("pk", "answered"))
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(log_left, 1);
 }
