@@ -48,9 +48,7 @@ impl EventLog for RedisStore {
         let deadline = tokio::time::Instant::now() + block;
         // One subscription carries every partition's channel, on a cluster
         // too (what a node publishes reaches every node's subscribers).
-        let watch = self
-            .watchers
-            .watch(0, || self.feeds(), feed_job(slag, job_id));
+        let watch = self.watchers.watch(|| self.feeds(), feed_job(slag, job_id));
         let after = match cursor {
             EventCursor::After(after) => Some(after),
             EventCursor::Legacy(..) => None,

@@ -44,16 +44,16 @@ const LINGER: Duration = Duration::from_secs(1);
 const RETRY_FIRST: Duration = Duration::from_millis(50);
 const RETRY_MAX: Duration = Duration::from_secs(2);
 
-/// The watchers of one process, by group.
+/// The watchers of one process.
 pub(crate) struct WatchHub {
-    /// The nodes a reader may subscribe on, tried in turn (a cluster
+    /// The nodes the reader may subscribe on, tried in turn (a cluster
     /// delivers what any node publishes to every node's subscribers).
     nodes: Arc<[Client]>,
-    groups: Mutex<HashMap<u16, Arc<Group>>>,
-    readers: Mutex<Vec<JoinHandle<()>>>,
+    /// The watched jobs and their reader, from the first watch on.
+    reader: Mutex<Option<(Arc<Group>, JoinHandle<()>)>>,
 }
 
-/// The jobs one reader carries.
+/// The jobs the reader carries.
 struct Group {
     /// The channels it subscribes to.
     feeds: Vec<String>,
@@ -213,38 +213,29 @@ impl WatchHub {
     pub(crate) fn new(nodes: Vec<Client>) -> Self {
         Self {
             nodes: nodes.into(),
-            groups: Mutex::new(HashMap::new()),
-            readers: Mutex::new(Vec::new()),
+            reader: Mutex::new(None),
         }
     }
 
-    /// Registers a watcher of `job` (`<slag>:<job_id>`) in `group`, whose
-    /// reader subscribes to `feeds()`.
-    pub(crate) fn watch(
-        &self,
-        group: u16,
-        feeds: impl FnOnce() -> Vec<String>,
-        job: String,
-    ) -> Watch {
+    /// Registers a watcher of `job` (`<slag>:<job_id>`); the first starts
+    /// the reader, which subscribes to `feeds()`.
+    pub(crate) fn watch(&self, feeds: impl FnOnce() -> Vec<String>, job: String) -> Watch {
         let group = {
-            let mut groups = lock(&self.groups);
-            groups
-                .entry(group)
-                .or_insert_with(|| {
-                    let group = Arc::new(Group {
-                        feeds: feeds(),
-                        state: Mutex::new(GroupState {
-                            jobs: HashMap::new(),
-                            phase: Phase::Positioning,
-                            epoch: 0,
-                        }),
-                        registered: Notify::new(),
-                    });
-                    let reader = tokio::spawn(read_loop(group.clone(), self.nodes.clone()));
-                    lock(&self.readers).push(reader);
-                    group
-                })
-                .clone()
+            let mut reader = lock(&self.reader);
+            let (group, _) = reader.get_or_insert_with(|| {
+                let group = Arc::new(Group {
+                    feeds: feeds(),
+                    state: Mutex::new(GroupState {
+                        jobs: HashMap::new(),
+                        phase: Phase::Positioning,
+                        epoch: 0,
+                    }),
+                    registered: Notify::new(),
+                });
+                let reading = tokio::spawn(read_loop(group.clone(), self.nodes.clone()));
+                (group, reading)
+            });
+            group.clone()
         };
         let grew = {
             let mut state = lock(&group.state);
@@ -266,30 +257,27 @@ impl WatchHub {
 
     /// Jobs with a watcher now (lingering ones are not counted).
     pub(crate) fn jobs(&self) -> usize {
-        lock(&self.groups)
-            .values()
-            .map(|group| {
-                lock(&group.state)
-                    .jobs
-                    .values()
-                    .filter(|watched| watched.watchers > 0)
-                    .count()
-            })
-            .sum()
+        lock(&self.reader).as_ref().map_or(0, |(group, _)| {
+            lock(&group.state)
+                .jobs
+                .values()
+                .filter(|watched| watched.watchers > 0)
+                .count()
+        })
     }
 }
 
 impl Drop for WatchHub {
     fn drop(&mut self) {
-        for reader in lock(&self.readers).drain(..) {
-            reader.abort();
+        if let Some((_, reading)) = lock(&self.reader).take() {
+            reading.abort();
         }
     }
 }
 
-/// One group's reader: subscribes to the group's feeds while any job is
-/// watched and hands what is published to the watchers of the jobs that
-/// grew. Runs until the hub is dropped.
+/// The reader: subscribes to the feeds while any job is watched and hands
+/// what is published to the watchers of the jobs that grew. Runs until the
+/// hub is dropped.
 async fn read_loop(group: Arc<Group>, nodes: Arc<[Client]>) {
     let mut retry = RETRY_FIRST;
     let mut node = 0;
