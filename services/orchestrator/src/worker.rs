@@ -70,9 +70,10 @@ fn policy_changed(error: &WorkError) -> bool {
     )
 }
 
-/// The job as it stood when the gate was asked about a call, with the call
-/// and the tool's definition then: a start refused for a changed policy is
-/// gated again from here (nothing is written between the gate and the start).
+/// The job as it stood when the gate spoke on a call, on a version of the
+/// skill held here, with the call and the tool's definition then: a start
+/// refused for a changed policy is gated again from here (nothing is
+/// written between the gate and the start).
 struct Gated {
     record: JobRecord,
     version: u64,
@@ -209,7 +210,12 @@ impl Worker {
                         .repo
                         .apply(version, &mut record, transition, write)
                         .await?;
-                    if let Effect::Gate(call) = &effect {
+                    let performed = self.perform(&skill, &mut record, &mut spec, effect).await;
+                    // A word on a version held here may find it changed at the
+                    // call's start (asking the gate changed nothing).
+                    if let Ok(Input::GateSaid(call, word)) = &performed
+                        && word.policy.as_ref().is_some_and(|policy| !policy.read)
+                    {
                         gated = Some(Gated {
                             record: record.clone(),
                             version,
@@ -217,7 +223,7 @@ impl Worker {
                             spec: spec.clone(),
                         });
                     }
-                    self.perform(&skill, &mut record, &mut spec, effect).await
+                    performed
                 }
             };
             input = match performed {
