@@ -434,6 +434,11 @@ impl OrchestratorService for Orchestrator {
             // any process appends it. The stream ends after the event that ends the
             // job (and whatever follows it); a timed-out wait re-checks the record
             // in case that event was never written (a crash between the two writes).
+            let fail = async |error: adas_jobs::JobError| {
+                let _ = sender
+                    .send(Err(Status::from(OrchestratorError::from(error))))
+                    .await;
+            };
             loop {
                 let waited = tokio::select! {
                     waited = repo.wait_events(&slag, &job_id, after.as_deref(), 256, WATCH_BLOCK) => waited,
@@ -442,9 +447,7 @@ impl OrchestratorService for Orchestrator {
                 let mut events = match waited {
                     Ok(events) => events,
                     Err(error) => {
-                        let _ = sender
-                            .send(Err(Status::from(OrchestratorError::from(error))))
-                            .await;
+                        fail(error).await;
                         return;
                     }
                 };
@@ -453,7 +456,12 @@ impl OrchestratorService for Orchestrator {
                     match repo.load(&slag, &job_id).await {
                         Ok(stored) if stored.record.status.is_terminal() => ended = true,
                         Ok(_) => {}
-                        Err(_) => return,
+                        // Said, not a stream that ends as if the job had: the
+                        // client watches again (UNAVAILABLE) or stops (gone).
+                        Err(error) => {
+                            fail(error).await;
+                            return;
+                        }
                     }
                 }
                 if ended {
@@ -494,9 +502,7 @@ impl OrchestratorService for Orchestrator {
                             }
                         },
                         Err(error) => {
-                            let _ = sender
-                                .send(Err(Status::from(OrchestratorError::from(error))))
-                                .await;
+                            fail(error).await;
                             return;
                         }
                     }
