@@ -84,6 +84,27 @@ pub(super) fn versions_scope(tenant: &str) -> String {
 pub(super) const TENANTS_SCOPE: &str = "tenants";
 
 impl Catalog {
+    /// The skill in service for `slag` as a pre-tool gate takes it, and how
+    /// it knows it is current. With the store: the version this process
+    /// holds, without a read ([`PolicySeen::Held`]: the call's start is
+    /// written only if the skill's mark still names it), unless `fresh` or
+    /// none is held, then one read ([`PolicySeen::Read`]). Without a store
+    /// the files are read as [`Self::get_async`] does, and nothing is marked
+    /// (`None`).
+    pub async fn current_for_gate(
+        self: &Arc<Self>,
+        slag: &str,
+        fresh: bool,
+    ) -> Result<(Arc<OperationalSkill>, Option<PolicySeen>), SkillError> {
+        if self.shared.is_none() {
+            return Ok((self.get_async(slag).await?, None));
+        }
+        if !fresh && let Some(held) = self.cached(slag) {
+            return Ok((held, Some(PolicySeen::Held)));
+        }
+        Ok((self.get_async(slag).await?, Some(PolicySeen::Read)))
+    }
+
     /// The current skill of `slag` in the shared store: one read, and the body
     /// only when it is not the version this process holds.
     pub(super) fn get_shared(

@@ -147,10 +147,13 @@ fn page(offset: u64, limit: usize) -> PageRequest {
 mod cases_jobs;
 #[path = "conformance/cases_stores.rs"]
 mod cases_stores;
+#[path = "conformance/cases_writes.rs"]
+mod cases_writes;
 
 mod cases {
     pub use super::cases_jobs::*;
     pub use super::cases_stores::*;
+    pub use super::cases_writes::*;
 }
 
 macro_rules! conformance {
@@ -338,5 +341,7 @@ conformance!(memory);
 conformance!(redis);
 conformance!(cluster);
 
+#[path = "conformance/redis_park.rs"]
+mod redis_park;
 #[path = "conformance/redis_watch.rs"]
 mod redis_watch;

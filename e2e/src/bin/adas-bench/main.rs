@@ -465,7 +465,7 @@ fn report(mode: &str, figures: &Figures, peer: &Peer) -> Json {
         kept / resolve
     );
     // The issue's own terms: a floor of the necessary operations only (15
-    // Redis trips and the client's 4 calls), and the in-process peer.
+    // Redis trips and the client's calls), and the in-process peer.
     let necessary = NECESSARY_TRIPS * redis_rtt + hops * grpc_rtt;
     println!(
         "job p50 = {:.1} × the necessary floor ({NECESSARY_TRIPS:.0} Redis trips + {hops:.0} hops = {:.2} ms; tool calls not in it)",
