@@ -138,9 +138,9 @@ pub(super) async fn the_cli_and_the_server_give_one_verdict_on_a_skill() {
     )));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-pub(super) async fn a_tightened_policy_holds_jobs_already_running() {
-    let suite = Suite::start("ctl-tightened");
+/// A refund waiting for its amount and a status lookup waiting for its
+/// order, both alice's.
+async fn refund_and_lookup(suite: &Suite) -> (pb::Job, pb::Job) {
     let refund = suite
         .job(
             "alice",
@@ -153,6 +153,13 @@ pub(super) async fn a_tightened_policy_holds_jobs_already_running() {
             r#"check_order_status(order_id=ASK("Which order?"))"#,
         )
         .await;
+    (refund, lookup)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+pub(super) async fn a_tightened_policy_holds_jobs_already_running() {
+    let suite = Suite::start("ctl-tightened");
+    let (refund, lookup) = refund_and_lookup(&suite).await;
     // Both wait for alice; meanwhile the admin tightens the skill: approval
     // above 100, and no more status lookups.
     let mut registry = suite.registry("root").await;
@@ -224,18 +231,7 @@ pub(super) async fn a_policy_tightened_on_another_replica_holds_this_ones_calls(
         &[("ADAS_LOG", "warn,adas_orchestrator=info")],
         true,
     );
-    let refund = suite
-        .job(
-            "alice",
-            r#"process_refund(order_id="ORD-1", amount=ASK("How much?"))"#,
-        )
-        .await;
-    let lookup = suite
-        .job(
-            "alice",
-            r#"check_order_status(order_id=ASK("Which order?"))"#,
-        )
-        .await;
+    let (refund, lookup) = refund_and_lookup(&suite).await;
     // A registry of its own on the same store: the suite's process does not
     // see its writes, only the skill's mark moving.
     let other = adas_testkit::SpawnedService::spawn(
@@ -256,36 +252,9 @@ pub(super) async fn a_policy_tightened_on_another_replica_holds_this_ones_calls(
         ],
         &[],
     );
-    let channel = tonic::transport::Channel::from_shared(other.endpoint())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
-    let credentials =
-        adas_runtime::auth::Credentials::new(Some(suite.keys["root"].as_str())).unwrap();
     let mut registry = pb::skill_registry_service_client::SkillRegistryServiceClient::new(
-        adas_runtime::auth::AuthChannel::new(channel, credentials),
+        suite.channel_to(&other, Some("root")).await,
     );
-    let mut edit = async |edit: &dyn Fn(&str) -> String| {
-        let current = registry
-            .get_skill(pb::GetSkillRequest {
-                name: "skills/cs-tier-1".into(),
-            })
-            .await
-            .unwrap()
-            .into_inner();
-        let source = edit(&current.source);
-        assert_ne!(source, current.source);
-        registry
-            .put_skill(pb::PutSkillRequest {
-                name: "skills/cs-tier-1".into(),
-                source,
-                etag: current.etag.clone(),
-                ..Default::default()
-            })
-            .await
-            .unwrap();
-    };
     let mut dal = suite.dal("alice").await;
     let mut answer = async |job: &pb::Job, field: &str, value: prost_types::Value| {
         dal.submit_input(pb::SubmitInputRequest {
@@ -309,7 +278,10 @@ pub(super) async fn a_policy_tightened_on_another_replica_holds_this_ones_calls(
     };
     // No more status lookups: the read this process would start on the
     // version it holds never reaches the server.
-    edit(&|source: &str| source.replacen("allowed: always", "allowed: never", 1)).await;
+    support::edit_skill_on(&mut registry, "cs-tier-1", |source| {
+        source.replacen("allowed: always", "allowed: never", 1)
+    })
+    .await;
     let text = prost_types::Value {
         kind: Some(prost_types::value::Kind::StringValue("ORD-1".into())),
     };
@@ -319,7 +291,10 @@ pub(super) async fn a_policy_tightened_on_another_replica_holds_this_ones_calls(
     assert!(suite.executed("check_order_status").is_empty());
     assert_eq!(gated_again("check_order_status"), 1, "{}", suite.log());
     // Approval above 50 now: 80 was below the held version's 500.
-    edit(&|source: &str| source.replace("when: \"amount > 500\"", "when: \"amount > 50\"")).await;
+    support::edit_skill_on(&mut registry, "cs-tier-1", |source| {
+        source.replace("when: \"amount > 500\"", "when: \"amount > 50\"")
+    })
+    .await;
     let held = answer(&refund, "amount", number(80.0)).await;
     assert_eq!(
         held.waiting.map(|waiting| waiting.reason_code).as_deref(),

@@ -124,7 +124,13 @@ impl Suite {
     }
 
     pub async fn channel(&self, who: Option<&str>) -> AuthChannel {
-        let channel = Channel::from_shared(self.service.endpoint())
+        self.channel_to(&self.service, who).await
+    }
+
+    /// A channel to `service` (another process on the suite's store and
+    /// auth file) as `who`.
+    pub async fn channel_to(&self, service: &SpawnedService, who: Option<&str>) -> AuthChannel {
+        let channel = Channel::from_shared(service.endpoint())
             .unwrap()
             .connect()
             .await
@@ -170,25 +176,7 @@ impl Suite {
     /// Replaces skill `slag` (as root, with its current etag) by what `edit`
     /// makes of its source.
     pub async fn edit_skill(&self, slag: &str, edit: impl FnOnce(&str) -> String) {
-        let mut registry = self.registry("root").await;
-        let current = registry
-            .get_skill(pb::GetSkillRequest {
-                name: format!("skills/{slag}"),
-            })
-            .await
-            .unwrap()
-            .into_inner();
-        let source = edit(&current.source);
-        assert_ne!(source, current.source, "the edit changes the skill");
-        registry
-            .put_skill(pb::PutSkillRequest {
-                name: format!("skills/{slag}"),
-                source,
-                etag: current.etag,
-                ..Default::default()
-            })
-            .await
-            .unwrap();
+        edit_skill_on(&mut self.registry("root").await, slag, edit).await;
     }
 
     /// Starts `program` on cs-tier-1 as `who` and waits until it pauses or ends.
@@ -273,4 +261,31 @@ impl Suite {
     pub fn stored_jobs(&self) -> usize {
         self.keys_with(":job:").len()
     }
+}
+
+/// Replaces skill `slag` (with its current etag), through `registry`, by
+/// what `edit` makes of its source.
+pub async fn edit_skill_on(
+    registry: &mut SkillRegistryServiceClient<AuthChannel>,
+    slag: &str,
+    edit: impl FnOnce(&str) -> String,
+) {
+    let current = registry
+        .get_skill(pb::GetSkillRequest {
+            name: format!("skills/{slag}"),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let source = edit(&current.source);
+    assert_ne!(source, current.source, "the edit changes the skill");
+    registry
+        .put_skill(pb::PutSkillRequest {
+            name: format!("skills/{slag}"),
+            source,
+            etag: current.etag,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
 }
