@@ -180,9 +180,9 @@ impl KeyLayout {
         format!("{}:unparked", self.tagged(partition))
     }
 
-    /// A partition's event feed: the pub/sub channel every event appended to
-    /// its jobs' logs is published on (`<count> <id> <slag>:<job_id>`, a
-    /// newline, the event), which WatchJob readers subscribe to; also the
+    /// A partition's event feed: the pub/sub channel the events each write
+    /// appends to its jobs' logs are published on, one message a write
+    /// (`redis/watch.rs`), which WatchJob readers subscribe to; also the
     /// name of the capped stream versions before it kept (deleted at connect).
     pub fn feed(&self, partition: u16) -> String {
         format!("{}:feed", self.tagged(partition))

@@ -159,6 +159,11 @@ pub(super) fn clock_ticks_per_second() -> f64 {
     })
 }
 
+/// The machine's cores, as the CPU shares count them.
+pub(super) fn machine_cores() -> f64 {
+    std::thread::available_parallelism().map_or(1.0, |cores| cores.get() as f64)
+}
+
 pub(super) fn cpu_of(pids: &[u32]) -> f64 {
     pids.iter().map(|pid| cpu_seconds(*pid)).sum()
 }

@@ -280,6 +280,17 @@ pub(super) async fn throughput(
             }
         }
         let wall = started.elapsed().as_secs_f64();
+        // Every reading of the window taken at its end, before anything is
+        // recorded: the share below is of one window, not of medians of
+        // different repetitions.
+        let suite_cpu = cpu_of(&pids) - cpu_before;
+        let tools_cpu = cpu_seconds(suite.tool_server_pid()) - tools_before;
+        let redis_cpu = cpu_seconds(redis_pid) - redis_cpu_before;
+        figures.record(
+            &format!("(b) cpu share at {label}"),
+            "%",
+            (suite_cpu + tools_cpu + redis_cpu) * 100.0 / (wall * machine_cores()),
+        );
         figures.record(
             &format!("(b) jobs/s at {label}"),
             "jobs/s",
@@ -300,7 +311,7 @@ pub(super) async fn throughput(
         figures.record(
             &format!("(b) suite cpu/job at {label}"),
             "µs",
-            (cpu_of(&pids) - cpu_before) * 1e6 / jobs as f64,
+            suite_cpu * 1e6 / jobs as f64,
         );
         figures.record(
             &format!("(b) suite thread wake-ups/job at {label}"),
@@ -320,12 +331,12 @@ pub(super) async fn throughput(
         figures.record(
             &format!("(b) tool server cpu/job at {label}"),
             "µs",
-            (cpu_seconds(suite.tool_server_pid()) - tools_before) * 1e6 / jobs as f64,
+            tools_cpu * 1e6 / jobs as f64,
         );
         figures.record(
             &format!("(b) redis cpu/job at {label}"),
             "µs",
-            (cpu_seconds(redis_pid) - redis_cpu_before) * 1e6 / jobs as f64,
+            redis_cpu * 1e6 / jobs as f64,
         );
     }
     Ok(())

@@ -3,11 +3,12 @@
 
 use super::*;
 
-/// `script`, after the Lua functions job scripts share: `append_event`, to
-/// append an event to the job's log and publish it on its partition's feed
-/// channel with the partition's running count (a subscriber that sees the
-/// count skip knows it missed one: `watch.rs`), returning the event's id
-/// (its position in the log); and `load_job` / `store_job`.
+/// `script`, after the Lua functions job scripts share: `append_events`, to
+/// append a write's events to the job's log and publish them on its
+/// partition's feed channel in one message, with the partition's running
+/// count (a subscriber that sees the count skip knows it missed one:
+/// `watch.rs`), returning the last event's id (its position in the log);
+/// and `load_job` / `store_job`.
 ///
 /// A job's key is a string: a header line `<version> <status> <created_ms>
 /// <waiting 0|1|p>` (what the scripts keep indexes by), then the record — or,
@@ -20,11 +21,17 @@ use super::*;
 pub(super) fn job_script(script: &str) -> Script {
     Script::new(&format!(
         r"
-local function append_event(log, feed, count, job, data)
-  local id = redis.call('RPUSH', log, data)
+local function append_events(log, feed, count, job, events)
+  local last = 0
+  for at = 1, #events, 512 do
+    last = redis.call('RPUSH', log, unpack(events, at, math.min(at + 511, #events)))
+  end
   local n = redis.call('INCR', count)
-  redis.call('PUBLISH', feed, n .. ' ' .. id .. ' ' .. job .. '\n' .. data)
-  return id
+  local lengths = {{}}
+  for i = 1, #events do lengths[i] = string.len(events[i]) end
+  redis.call('PUBLISH', feed, n .. ' ' .. (last - #events + 1) .. ' ' .. job .. ' '
+    .. table.concat(lengths, ',') .. '\n' .. table.concat(events))
+  return last
 end
 local function load_job(key, with_data)
   local raw = redis.pcall('GETRANGE', key, 0, 63)
@@ -59,7 +66,7 @@ end
 pub(super) const APPEND_EVENT: &str = r"
 local stored, status, created, waiting = load_job(KEYS[4], false)
 if waiting == 'p' then return redis.error_reply('PARKED the job is parked: write it to append') end
-return append_event(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2])
+return append_events(KEYS[1], KEYS[2], KEYS[3], ARGV[1], {ARGV[2]})
 ";
 
 /// KEYS: job, jobs index, log, status index, ready queue, feed, feed count.
@@ -70,7 +77,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 store_job(KEYS[1], '1', ARGV[4], ARGV[2], '0', ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[4], ARGV[2], ARGV[3])
-if ARGV[5] == '1' then append_event(KEYS[3], KEYS[6], KEYS[7], ARGV[8] .. ':' .. ARGV[3], ARGV[6]) end
+if ARGV[5] == '1' then append_events(KEYS[3], KEYS[6], KEYS[7], ARGV[8] .. ':' .. ARGV[3], {ARGV[6]}) end
 if ARGV[7] == '1' then
   redis.call('XADD', KEYS[5], '*', 'slag', ARGV[8], 'job', ARGV[3], 'v', 1, 'd', ARGV[1])
 end
@@ -135,7 +142,9 @@ if status ~= ARGV[9] or indexed ~= (waiting == '0') then
 end
 store_job(KEYS[1], version, status, created, waiting, data)
 local job = ARGV[7] .. ':' .. ARGV[6]
-for i = 1, tonumber(ARGV[12]) do append_event(KEYS[3], KEYS[6], KEYS[7], job, ARGV[14 + i]) end
+local events = {}
+for i = 1, tonumber(ARGV[12]) do events[i] = ARGV[14 + i] end
+if #events > 0 then append_events(KEYS[3], KEYS[6], KEYS[7], job, events) end
 if waiting == '1' then
   if not was_unparked then
     redis.call('ZADD', KEYS[9], redis.call('ZSCORE', KEYS[2], ARGV[6]) or ARGV[5], job)

@@ -1,6 +1,6 @@
 //! WatchJob fan-out. A job's events live in its log (a list); every script
-//! that appends one also publishes it on its partition's feed channel
-//! (`PUBLISH`, with the partition's running count). One reader per process
+//! that appends events also publishes them on its partition's feed channel
+//! (`PUBLISH`, one message a write, with the partition's running count). One reader per process
 //! subscribes to every partition's channel — a fixed set, however many jobs
 //! are watched — and hands the events of watched jobs to their watchers. A
 //! process holds one subscribed Redis connection however many clients
@@ -364,14 +364,19 @@ fn take(group: &Group, counts: &mut [Option<u64>], channel: &str, payload: &[u8]
         return false;
     };
     let Some(entry) = FeedEntry::parse(payload) else {
-        tracing::warn!(channel, "a feed message that is not an event; ignored");
+        tracing::warn!(
+            channel,
+            "a feed message that is not a write's events; ignored"
+        );
         return false;
     };
     let gap = counts[index].is_some_and(|previous| entry.count > previous + 1);
     counts[index] = Some(counts[index].map_or(entry.count, |previous| previous.max(entry.count)));
     let mut state = lock(&group.state);
     if let Some(watched) = state.jobs.get_mut(entry.job) {
-        watched.keep(entry.id, entry.data.to_vec());
+        for (id, data) in (entry.first..).zip(entry.events) {
+            watched.keep(id, data.to_vec());
+        }
         watched.grew.notify_waiters();
     }
     gap
@@ -450,25 +455,52 @@ fn fail_all(group: &Group) {
 /// A feed message, as the job scripts publish it: `<count> <id> <job>`, a
 /// newline, then the event's bytes.
 struct FeedEntry<'a> {
-    /// The channel's running count.
+    /// The channel's running count (one a write).
     count: u64,
-    /// The event's position in its job's log.
-    id: u64,
+    /// The first event's position in its job's log.
+    first: u64,
     /// `<slag>:<job_id>`.
     job: &'a str,
-    data: &'a [u8],
+    /// The write's events, in order.
+    events: Vec<&'a [u8]>,
 }
 
 impl<'a> FeedEntry<'a> {
+    /// `<count> <first id> <slag>:<job_id> <length>,<length>…`, a newline,
+    /// the events end to end; without the lengths, one event (as versions
+    /// before this one publish).
     fn parse(payload: &'a [u8]) -> Option<Self> {
         let newline = payload.iter().position(|&byte| byte == b'\n')?;
         let header = std::str::from_utf8(&payload[..newline]).ok()?;
-        let mut words = header.splitn(3, ' ');
+        let mut rest = &payload[newline + 1..];
+        let mut words = header.split(' ');
+        let count = words.next()?.parse().ok()?;
+        let first = words.next()?.parse().ok()?;
+        let job = words.next().filter(|job| !job.is_empty())?;
+        let events = match words.next() {
+            None => vec![rest],
+            Some(lengths) => {
+                let mut events = Vec::new();
+                for length in lengths.split(',') {
+                    let length: usize = length.parse().ok()?;
+                    let (event, after) = rest.split_at_checked(length)?;
+                    events.push(event);
+                    rest = after;
+                }
+                if !rest.is_empty() {
+                    return None;
+                }
+                events
+            }
+        };
+        if words.next().is_some() {
+            return None;
+        }
         Some(Self {
-            count: words.next()?.parse().ok()?,
-            id: words.next()?.parse().ok()?,
-            job: words.next()?,
-            data: &payload[newline + 1..],
+            count,
+            first,
+            job,
+            events,
         })
     }
 }
@@ -479,10 +511,26 @@ mod tests {
 
     #[test]
     fn a_feed_message_parses_and_a_foreign_one_does_not() {
+        // A write's events, end to end.
+        let entry = FeedEntry::parse(b"41 7 crm:j1 3,0,2\n\x00\nbyz").expect("events");
+        assert_eq!((entry.count, entry.first, entry.job), (41, 7, "crm:j1"));
+        assert_eq!(entry.events, [&b"\x00\nb"[..], b"", b"yz"]);
+        // One event, as versions before published.
         let entry = FeedEntry::parse(b"41 7 crm:j1\n\x00\nbinary").expect("an event");
-        assert_eq!((entry.count, entry.id, entry.job), (41, 7, "crm:j1"));
-        assert_eq!(entry.data, b"\x00\nbinary");
-        for foreign in [&b""[..], b"no newline", b"x 7 crm:j1\n", b"41\n", b"41 7\n"] {
+        assert_eq!((entry.count, entry.first, entry.job), (41, 7, "crm:j1"));
+        assert_eq!(entry.events, [&b"\x00\nbinary"[..]]);
+        for foreign in [
+            &b""[..],
+            b"no newline",
+            b"x 7 crm:j1\n",
+            b"41\n",
+            b"41 7\n",
+            b"41 7  3\nabc",
+            b"41 7 crm:j1 3,2\nabc",
+            b"41 7 crm:j1 2\nabc",
+            b"41 7 crm:j1 x\nabc",
+            b"41 7 crm:j1 3 more\nabc",
+        ] {
             assert!(FeedEntry::parse(foreign).is_none(), "{foreign:?}");
         }
     }
