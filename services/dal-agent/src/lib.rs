@@ -13,75 +13,99 @@ use adas_proto::pb::dal_agent_service_server::{DalAgentService, DalAgentServiceS
 use adas_runtime::convert::{json_to_struct, json_to_value, page_size, value_to_json};
 use adas_runtime::{FieldViolation, status_with_details};
 use adas_skill::slag::{parse_job_name, parse_skill_name};
-use adas_state::{PageRequest, StateError};
+use adas_state::PageRequest;
 use serde_json::{Map, Value as Json, json};
 use tonic::{Code, Request, Response, Status};
 
-fn job_status(error: JobError) -> Status {
-    status(DalError::Job(error))
+/// Errors of DalAgentService, mapped to `Status` once (below).
+#[derive(Debug, thiserror::Error)]
+enum DalAgentError {
+    /// The DAL-Agent's own.
+    #[error(transparent)]
+    Dal(#[from] DalError),
+    /// A request field is invalid.
+    #[error("{field}: {reason}")]
+    InvalidField {
+        /// The field.
+        field: String,
+        /// Why.
+        reason: String,
+    },
+    /// The job asks nothing now.
+    #[error("job {0} is not waiting")]
+    NotWaiting(String),
 }
 
-fn status(error: DalError) -> Status {
-    let message = error.to_string();
-    match error {
-        DalError::Job(JobError::NotFound { .. }) => {
-            status_with_details(Code::NotFound, "JOB_NOT_FOUND", message, &[])
-        }
-        DalError::Job(JobError::Store(StateError::VersionConflict { .. })) => {
-            status_with_details(Code::Aborted, "VERSION_CONFLICT", message, &[])
-        }
-        DalError::Job(JobError::Store(store)) if store.is_unavailable() => {
-            status_with_details(Code::Unavailable, "STATE_STORE", message, &[])
-        }
-        DalError::Job(_) => status_with_details(Code::Internal, "INTERNAL", message, &[]),
-        DalError::Skill(error) => adas_wire::skill_status(&error, "name"),
-        DalError::Precondition(_) => status_with_details(
-            Code::FailedPrecondition,
-            "FAILED_PRECONDITION",
-            message,
-            &[],
-        ),
-        DalError::StaleCorrelation { .. } => status_with_details(
-            Code::FailedPrecondition,
-            "STALE_CORRELATION_ID",
-            message,
-            &[FieldViolation::new(
-                "correlation_id",
-                "not the current ask; read the job's waiting.correlation_id",
-            )],
-        ),
-        DalError::InvalidAnswers {
-            violations,
-            escalated,
-        } => {
-            let violations: Vec<FieldViolation> = violations
-                .iter()
-                .map(|(field, problem)| {
-                    FieldViolation::new(format!("fields.{field}"), problem.clone())
-                })
-                .collect();
-            let summary = if escalated {
-                "too many invalid answers: the job was escalated to a human"
-            } else {
-                "some answers are invalid; the job still waits"
-            };
-            status_with_details(
+impl From<DalAgentError> for Status {
+    fn from(error: DalAgentError) -> Self {
+        let message = error.to_string();
+        match error {
+            DalAgentError::InvalidField { field, reason } => status_with_details(
                 Code::InvalidArgument,
-                "INVALID_ANSWER",
-                summary,
-                &violations,
-            )
+                "INVALID_FIELD",
+                message,
+                &[FieldViolation::new(field, reason)],
+            ),
+            DalAgentError::NotWaiting(_) => {
+                status_with_details(Code::NotFound, "NOT_WAITING", message, &[])
+            }
+            DalAgentError::Dal(DalError::Job(error)) => adas_wire::job_error_status(&error),
+            DalAgentError::Dal(DalError::Skill(error)) => adas_wire::skill_status(&error, "name"),
+            DalAgentError::Dal(DalError::Precondition(_)) => status_with_details(
+                Code::FailedPrecondition,
+                "FAILED_PRECONDITION",
+                message,
+                &[],
+            ),
+            DalAgentError::Dal(DalError::StaleCorrelation { .. }) => status_with_details(
+                Code::FailedPrecondition,
+                "STALE_CORRELATION_ID",
+                message,
+                &[FieldViolation::new(
+                    "correlation_id",
+                    "not the current ask; read the job's waiting.correlation_id",
+                )],
+            ),
+            DalAgentError::Dal(DalError::InvalidAnswers {
+                violations,
+                escalated,
+            }) => {
+                let violations: Vec<FieldViolation> = violations
+                    .iter()
+                    .map(|(field, problem)| {
+                        FieldViolation::new(format!("fields.{field}"), problem.clone())
+                    })
+                    .collect();
+                let summary = if escalated {
+                    "too many invalid answers: the job was escalated to a human"
+                } else {
+                    "some answers are invalid; the job still waits"
+                };
+                status_with_details(
+                    Code::InvalidArgument,
+                    "INVALID_ANSWER",
+                    summary,
+                    &violations,
+                )
+            }
         }
     }
 }
 
+fn job_status(error: JobError) -> Status {
+    DalAgentError::Dal(DalError::Job(error)).into()
+}
+
+fn status(error: DalError) -> Status {
+    DalAgentError::Dal(error).into()
+}
+
 fn invalid(field: &str, reason: String) -> Status {
-    status_with_details(
-        Code::InvalidArgument,
-        "INVALID_FIELD",
-        format!("{field}: {reason}"),
-        &[FieldViolation::new(field, reason)],
-    )
+    DalAgentError::InvalidField {
+        field: field.to_owned(),
+        reason,
+    }
+    .into()
 }
 
 /// The DalAgentService implementation.
@@ -330,12 +354,7 @@ impl DalAgentService for DalAgentServer {
         principal.check_job(&stored.record)?;
         match stored.record.waiting {
             Some(waiting) => Ok(adas_runtime::reply(adas_wire::waiting(&waiting))),
-            None => Err(status_with_details(
-                Code::NotFound,
-                "NOT_WAITING",
-                format!("job {job_id} is not waiting"),
-                &[],
-            )),
+            None => Err(DalAgentError::NotWaiting(job_id).into()),
         }
     }
 

@@ -36,6 +36,9 @@ pub enum GateError {
     /// An approval operation failed.
     #[error(transparent)]
     Approval(#[from] ApprovalError),
+    /// The job a request names.
+    #[error(transparent)]
+    Job(#[from] JobError),
     /// A platform failure.
     #[error("internal error: {0}")]
     Internal(String),
@@ -78,6 +81,7 @@ impl From<GateError> for Status {
                 };
                 status_with_details(code, "STATE_STORE", message, &[])
             }
+            GateError::Job(error) => adas_wire::job_error_status(&error),
             GateError::Internal(_) => status_with_details(Code::Internal, "INTERNAL", message, &[]),
         }
     }
@@ -279,15 +283,7 @@ impl GateService for Gate {
                 .jobs
                 .load(&slag, &job_id)
                 .await
-                .map_err(|error| match error {
-                    JobError::NotFound { .. } => status_with_details(
-                        Code::NotFound,
-                        "JOB_NOT_FOUND",
-                        format!("job {job_id} not found"),
-                        &[],
-                    ),
-                    other => GateError::Internal(other.to_string()).into(),
-                })?;
+                .map_err(GateError::from)?;
             adas_runtime::auth::check_job_tenant(&tenant, principal.dev, &stored.record)?;
             Some(stored.record)
         };
@@ -378,15 +374,7 @@ impl GateService for Gate {
                 let personal = adas_step::personal_values(&stored.record);
                 (stored.record.owner, took_part, personal)
             }
-            Err(JobError::NotFound { .. }) => {
-                return Err(status_with_details(
-                    Code::NotFound,
-                    "JOB_NOT_FOUND",
-                    format!("job {job_id} not found"),
-                    &[],
-                ));
-            }
-            Err(error) => return Err(GateError::Internal(error.to_string()).into()),
+            Err(error) => return Err(GateError::from(error).into()),
         };
         let holds_role = |role: &str| principal.has_role(role);
         let decider = Approver {

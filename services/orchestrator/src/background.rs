@@ -31,8 +31,8 @@ pub fn spawn_workers(
         repo.store().clone(),
         mcp.clone(),
     )?);
-    let engine: Arc<dyn engine::Engine> = match config.step_engine {
-        adas_runtime::StepEngine::Local => Arc::new(engine::Local::new(
+    let engine: Arc<dyn adas_engine::Engine> = match config.step_engine {
+        adas_runtime::StepEngine::Local => Arc::new(adas_engine::Local::new(
             adas_engine::dal::DalAgent::new(repo.clone(), catalog.clone(), tools.clone()),
             adas_boot::models(config)?,
         )),
@@ -40,7 +40,7 @@ pub fn spawn_workers(
             let max = config.max_message_bytes;
             let credentials = config.peer_credentials()?;
             let connect = |addr| adas_runtime::connect_peer(addr, &credentials);
-            Arc::new(engine::Remote {
+            Arc::new(adas_engine::Remote {
                 intent: IntentServiceClient::new(connect(peers.0)?)
                     .accept_compressed(tonic::codec::CompressionEncoding::Gzip)
                     .max_decoding_message_size(max),
@@ -104,12 +104,14 @@ pub fn spawn_workers(
     let worker = worker::Worker {
         repo,
         catalog,
-        mcp,
-        tools,
-        engine,
+        effects: adas_engine::Performer {
+            engine,
+            mcp,
+            tools,
+            focus,
+        },
         consumer: format!("orchestrator-{}", std::process::id()),
         visibility_timeout: config.visibility_timeout,
-        focus,
         acks: Arc::default(),
     };
     let mut stop = stop.clone();

@@ -13,45 +13,9 @@ use adas_jobs::JobError;
 use adas_state::StateError;
 use tracing::{info, warn};
 
-use crate::error::WorkError;
 use crate::worker::Worker;
-
-/// A job task's place in the worker's budget. A job waiting on a tool server
-/// steps out of it for the call (and back in after), so jobs stuck on one
-/// tenant's slow tools never hold the room every other tenant's jobs need;
-/// the calls themselves are bounded per tenant instead.
-struct Slot {
-    room: Arc<tokio::sync::Semaphore>,
-    permit: Option<tokio::sync::OwnedSemaphorePermit>,
-    calls: Arc<adas_runtime::quota::TenantShares>,
-}
-
-tokio::task_local! {
-    static SLOT: std::cell::RefCell<Slot>;
-}
-
-/// Steps out of the budget for a tool call of `tenant`'s: the job's place goes
-/// back to the room, and a place in the tenant's share of calls is taken.
-/// Outside a worker's task (tests driving a step) nothing changes.
-pub(crate) async fn step_out(tenant: &str) -> Option<tokio::sync::OwnedSemaphorePermit> {
-    let calls = SLOT
-        .try_with(|slot| {
-            let mut slot = slot.borrow_mut();
-            slot.permit = None;
-            slot.calls.clone()
-        })
-        .ok()?;
-    Some(calls.acquire(tenant).await)
-}
-
-/// Back into the budget after a call (waiting for room like any job).
-pub(crate) async fn step_in() {
-    let Ok(room) = SLOT.try_with(|slot| slot.borrow().room.clone()) else {
-        return;
-    };
-    let permit = room.acquire_owned().await.ok();
-    let _ = SLOT.try_with(|slot| slot.borrow_mut().permit = permit);
-}
+use adas_engine::WorkError;
+use adas_engine::room::Slot;
 
 /// How often a claimer looks for jobs held by silent workers.
 const RECLAIM_EVERY: Duration = Duration::from_secs(1);
@@ -87,7 +51,7 @@ impl Worker {
         // budget's worth of them in flight.
         let calls = Arc::new(adas_runtime::quota::TenantShares::new(budget));
         let worker = Arc::new(self);
-        if worker.engine.plans_here() {
+        if worker.effects.engine.plans_here() {
             // Plans are made here: the lexicon is loaded before the first job
             // is claimed, never on a job's task while its claim ages.
             // On a thread of its own, not the runtime's blocking pool: the
@@ -176,15 +140,11 @@ impl Worker {
                     },
                 };
                 let worker = worker.clone();
-                let slot = Slot {
-                    room: room.clone(),
-                    permit: Some(permit),
-                    calls: calls.clone(),
-                };
+                let slot = Slot::new(room.clone(), permit, calls.clone());
                 let receipt = delivery.receipt();
                 lock(&in_flight).insert(receipt.clone());
                 let in_flight = in_flight.clone();
-                running.spawn(SLOT.scope(std::cell::RefCell::new(slot), async move {
+                running.spawn(slot.scope(async move {
                     worker.handle(delivery).await;
                     lock(&in_flight).remove(&receipt);
                 }));

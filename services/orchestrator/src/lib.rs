@@ -5,10 +5,7 @@
 
 mod admission;
 mod background;
-mod call;
 mod claim;
-pub mod engine;
-pub mod error;
 mod listing;
 mod service;
 mod solution;
@@ -99,18 +96,7 @@ impl From<OrchestratorError> for Status {
                 status_with_details(Code::InvalidArgument, "INVALID_FIELD", message, &violations)
             }
             OrchestratorError::Skill(error) => adas_wire::skill_status(&error, "skill"),
-            OrchestratorError::Job(JobError::NotFound { .. }) => {
-                status_with_details(Code::NotFound, "JOB_NOT_FOUND", message, &[])
-            }
-            OrchestratorError::Job(JobError::Store(StateError::VersionConflict { .. })) => {
-                status_with_details(Code::Aborted, "VERSION_CONFLICT", message, &[])
-            }
-            OrchestratorError::Job(JobError::Store(StateError::InvalidKey { .. })) => {
-                status_with_details(Code::InvalidArgument, "INVALID_KEY", message, &[])
-            }
-            OrchestratorError::Job(JobError::Store(store)) if store.is_unavailable() => {
-                status_with_details(Code::Unavailable, "STATE_STORE", message, &[])
-            }
+            OrchestratorError::Job(error) => adas_wire::job_error_status(&error),
             OrchestratorError::ConversationNotFound(_) => status_with_details(
                 Code::NotFound,
                 "CONVERSATION_NOT_FOUND",
@@ -126,8 +112,7 @@ impl From<OrchestratorError> for Status {
                 message,
                 &[],
             ),
-            OrchestratorError::Job(JobError::Store(_) | JobError::Corrupt(_))
-            | OrchestratorError::Internal(_) => {
+            OrchestratorError::Internal(_) => {
                 status_with_details(Code::Internal, "INTERNAL", message, &[])
             }
         }

@@ -2,24 +2,24 @@
 //! (`adas_step::work`). It applies what it learned to its copy of the job,
 //! saves the step's transition (`JobRepo::apply`: held to ride with the next
 //! write, or written now), performs the one effect the step names (through
-//! the step engine, in process by default; `call.rs` for the tool's side),
-//! and applies what the effect answered — until a step names no effect: the
-//! job paused or ended. A paused job is left: it is in no queue and burns no
+//! `adas_engine::Performer`: the step engine, in process by default, and the
+//! tool call's I/O), and applies what the effect answered — until a step
+//! names no effect: the job paused or ended. The call's start is the step's
+//! write, so the call itself is made here (`call_tool`).
+//! A paused job is left: it is in no queue and burns no
 //! iteration. Claiming lives in `claim.rs`.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use adas_catalog::Catalog;
-use adas_jobs::focus::FocusCache;
 use adas_jobs::{JobError, JobRecord, JobRepo, JobStatus, StoredJob};
 use adas_skill::OperationalSkill;
 use adas_state::StateError;
 use adas_step::work::{self, Effect, Input, Step};
-use adas_tools::McpConnector;
 use tracing::warn;
 
-use crate::error::WorkError;
+use adas_engine::{Performer, WorkError};
 
 /// What a worker needs.
 #[derive(Clone)]
@@ -28,19 +28,12 @@ pub struct Worker {
     pub repo: JobRepo,
     /// Skills.
     pub catalog: Arc<Catalog>,
-    /// MCP tool calls.
-    pub mcp: Arc<dyn McpConnector>,
-    /// Tool sets with their accepted definitions.
-    pub tools: Arc<adas_tools::ToolResolver>,
-    /// Planning, the next step, the gates and the polisher (in this process
-    /// or behind the services).
-    pub engine: Arc<dyn crate::engine::Engine>,
+    /// What performs a step's effects: the engines and the tool calls.
+    pub effects: Performer,
     /// Consumer name in the queue's group.
     pub consumer: String,
     /// A job held by a silent worker this long is taken over.
     pub visibility_timeout: Duration,
-    /// Large tool outputs, kept once per slag and referenced from the job.
-    pub focus: Arc<FocusCache>,
     /// Deliveries handled and not yet acknowledged.
     pub acks: Arc<std::sync::Mutex<Vec<adas_state::Receipt>>>,
 }
@@ -192,7 +185,7 @@ impl Worker {
                         .apply(version, &mut record, transition, write)
                         .await?;
                     let job = StoredJob { record, version };
-                    match self.engine.resolve_next(&skill, job).await {
+                    match self.effects.engine.resolve_next(&skill, job).await {
                         Ok((next, stored)) => {
                             (record, version) = (stored.record, stored.version);
                             Ok(Input::Resolved(next))
@@ -210,7 +203,10 @@ impl Worker {
                         .repo
                         .apply(version, &mut record, transition, write)
                         .await?;
-                    let performed = self.perform(&skill, &mut record, &mut spec, effect).await;
+                    let performed = self
+                        .effects
+                        .perform(&skill, &mut record, &mut spec, effect)
+                        .await;
                     // A word on a version held here may find it changed at the
                     // call's start (asking the gate changed nothing).
                     if let Ok(Input::GateSaid(call, word)) = &performed
@@ -251,6 +247,7 @@ impl Worker {
         metrics::counter!("adas_gate_policy_rereads_total").increment(1);
         (*record, *version, *spec) = (before.record, before.version, before.spec);
         let word = self
+            .effects
             .engine
             .check_tool_call(skill, record, (&before.call.tool, &before.call.args), true)
             .await?;
@@ -273,96 +270,48 @@ impl Worker {
         }
     }
 
-    /// Performs one effect (the call itself aside: `run`); what it answered.
-    async fn perform(
+    /// Makes one call the checks allowed. Its start (`start`, the step's
+    /// write) is a compare-and-set: a call starts only if nobody wrote the
+    /// job since this worker read it (a cancel stops it) and the skill's
+    /// policy is still the version the gate spoke on. A read-only call on a
+    /// policy the gate read for it changes nothing, so it need not wait for
+    /// its start to be written: the write is sent first and runs beside the
+    /// call (one round trip less a call); if the write fails — a cancel came
+    /// first — the call's output is dropped with the step.
+    async fn call_tool(
         &self,
         skill: &Arc<OperationalSkill>,
-        record: &mut JobRecord,
-        spec: &mut Option<adas_tools::ToolSpec>,
-        effect: Effect,
+        (record, version): (&mut JobRecord, &mut u64),
+        start: adas_jobs::Transition,
+        call: Box<work::Call>,
+        spec: Option<adas_tools::ToolSpec>,
     ) -> Result<Input, WorkError> {
-        Ok(match effect {
-            Effect::Plan(ask) => {
-                let planned = self.engine.plan(skill, record, ask.clone()).await?;
-                Input::Planned(Box::new(planned), ask)
-            }
-            Effect::Replan(ask, verdict) => {
-                let planned = self.engine.plan(skill, record, ask.clone()).await?;
-                Input::Replanned(Box::new(planned), ask, verdict)
-            }
-            Effect::Vet(call) => {
-                let (refused, found, stale) = self.unaccepted(skill, record, &call.tool).await;
-                if record
-                    .started_call
-                    .as_ref()
-                    .is_some_and(|started| started.key == call.key)
-                {
-                    tracing::info!(job_id = %record.job_id, tool = %call.tool, key = %call.key, "an idempotent call whose end is unknown runs again");
-                }
-                let hint = found.as_ref().and_then(|found| found.read_only_hint);
-                let server = found.as_ref().and_then(server_of);
-                *spec = found;
-                Input::Vetted {
-                    call,
-                    refused,
-                    hint,
-                    server,
-                    stale,
-                }
-            }
-            Effect::Gate(call) => {
-                let word = self
-                    .engine
-                    .check_tool_call(skill, record, (&call.tool, &call.args), false)
-                    .await?;
-                Input::GateSaid(call, word)
-            }
-            Effect::Recheck(mut call) => {
-                let (refused, now) = self.recheck(skill, record, &call.tool, spec.take()).await;
-                // The call goes where the definition as it stands now says.
-                call.server = now.as_ref().and_then(server_of);
-                *spec = now;
-                Input::Rechecked(call, refused)
-            }
-            Effect::Keep(call, value) => {
-                Input::Kept(call, self.keep_large(&record.slag, &value).await)
-            }
-            Effect::ReadOutputs => {
-                let mut outputs = Vec::new();
-                for call in record.calls.iter().filter(|call| !call.is_error) {
-                    let output = self.full_output(&record.slag, &call.output).await?;
-                    outputs.push((call.tool.clone(), output));
-                }
-                Input::OutputsRead(outputs)
-            }
-            Effect::Judge(drafted) => {
-                let judged = self
-                    .engine
-                    .finalize(skill, record, drafted.ask.clone())
-                    .await?;
-                Input::Judged(drafted, judged)
-            }
-            Effect::Polish(verdict) => {
-                let polished = self
-                    .engine
-                    .polish_reply(skill, record, verdict.1.clone())
-                    .await?;
-                Input::Polished(verdict, polished)
-            }
-            // The interpreter's own (they write the job): never sent here.
-            Effect::ResolveNext | Effect::Run(_) => {
-                return Err(WorkError::Plan(
-                    "a call or a resolution performed out of the interpreter".into(),
-                ));
-            }
-        })
-    }
-}
-
-/// The server a tool's definition places it on (`None`: a core tool).
-fn server_of(spec: &adas_tools::ToolSpec) -> Option<String> {
-    match &spec.source {
-        adas_tools::ToolSource::Mcp { uri } => Some(uri.clone()),
-        adas_tools::ToolSource::Core => None,
+        let (tenant, job_id) = (record.tenant.clone(), record.job_id.clone());
+        // The start holds only on the policy the gate's word stands on.
+        let policy = call.word.as_ref().and_then(|word| word.policy.clone());
+        let written = self.repo.save_on(*version, record, start, policy.as_ref());
+        let running = self.effects.run_call(
+            skill,
+            (&call.tool, spec.as_ref()),
+            &call.args,
+            (&call.key, &tenant, &job_id),
+        );
+        // A read beside its start only on a policy read for it: on a version
+        // held here, the start checks first that it is still current (a
+        // read a tightened policy denies never reaches its server).
+        let beside = !call.side_effecting && policy.as_ref().is_none_or(|policy| policy.read);
+        let outcome = if !beside {
+            *version = written.await?;
+            running.await
+        } else {
+            let (written, outcome) = tokio::join!(written, running);
+            *version = written?;
+            outcome
+        };
+        if outcome.is_err() {
+            metrics::counter!("adas_tool_call_errors_total", "tool" => adas_jobs::metric_tool_label(&call.tool))
+                .increment(1);
+        }
+        Ok(Input::Ended(call, outcome))
     }
 }

@@ -8,8 +8,8 @@ mod common;
 use std::sync::Arc;
 
 use adas_catalog::Catalog;
+use adas_engine::WorkError;
 use adas_jobs::{EventKind, JobRepo};
-use adas_orchestrator::error::WorkError;
 use adas_state::{MemoryStore, StateStore};
 use adas_tools::{CallMeta, McpConnector, McpError, ToolSpec};
 use serde_json::{Map, Value as Json};

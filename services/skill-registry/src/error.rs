@@ -44,6 +44,24 @@ pub enum RegistryError {
     /// The egress policy refuses a connector's server.
     #[error("{0}")]
     EgressDenied(String),
+    /// Replacing an existing skill without its current etag.
+    #[error("skills/{0} exists: replacing it takes its current etag (GetSkill)")]
+    EtagRequired(String),
+    /// A skill that consumes a security contract of a solution, deleted or
+    /// put outside PutSkill (the message says which and what to do).
+    #[error("{0}")]
+    ContractConsumer(String),
+    /// A solution changed since the etag the caller read.
+    #[error("solutions/{id} changed since etag {etag}")]
+    SolutionEtagMismatch {
+        /// The solution.
+        id: String,
+        /// The etag the caller sent.
+        etag: String,
+    },
+    /// No such solution (or not at the etag the caller sent).
+    #[error("{0}")]
+    SolutionNotFound(String),
     /// A platform failure.
     #[error("internal error: {0}")]
     Internal(String),
@@ -113,6 +131,24 @@ impl From<RegistryError> for Status {
                 message,
                 &[FieldViolation::new("connector.url", reason)],
             ),
+            RegistryError::EtagRequired(_) => status_with_details(
+                Code::FailedPrecondition,
+                "ETAG_REQUIRED",
+                message,
+                &[FieldViolation::new(
+                    "etag",
+                    "required to replace an existing skill",
+                )],
+            ),
+            RegistryError::ContractConsumer(_) => {
+                status_with_details(Code::FailedPrecondition, "CONTRACT_CONSUMER", message, &[])
+            }
+            RegistryError::SolutionEtagMismatch { .. } => {
+                status_with_details(Code::Aborted, "ETAG_MISMATCH", message, &[])
+            }
+            RegistryError::SolutionNotFound(_) => {
+                status_with_details(Code::NotFound, "SOLUTION_NOT_FOUND", message, &[])
+            }
             RegistryError::Internal(_) => {
                 status_with_details(Code::Internal, "INTERNAL", message, &[])
             }

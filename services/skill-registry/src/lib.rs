@@ -18,11 +18,10 @@ use adas_proto::pb::skill_registry_service_server::{
     SkillRegistryService, SkillRegistryServiceServer,
 };
 use adas_runtime::convert::{next_page_token, page_window};
-use adas_runtime::{FieldViolation, status_with_details};
 use adas_skill::slag::{check_slag, parse_required_skill_name, parse_skill_name};
 use adas_skill::{Format, SkillError};
 use adas_tools::ToolResolver;
-use tonic::{Code, Request, Response, Status};
+use tonic::{Request, Response, Status};
 
 pub use error::RegistryError;
 

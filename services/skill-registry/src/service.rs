@@ -123,15 +123,7 @@ impl SkillRegistryService for SkillRegistry {
                 .with_catalog(&tenant, move |catalog| catalog.exists(&lookup))
                 .await?
         {
-            return Err(status_with_details(
-                Code::FailedPrecondition,
-                "ETAG_REQUIRED",
-                format!("skills/{slag} exists: replacing it takes its current etag (GetSkill)"),
-                &[FieldViolation::new(
-                    "etag",
-                    "required to replace an existing skill",
-                )],
-            ));
+            return Err(RegistryError::EtagRequired(slag).into());
         }
         let skill = self
             .with_catalog(&tenant, move |catalog| {
@@ -175,15 +167,11 @@ impl SkillRegistryService for SkillRegistry {
         // job (a skill named like one is made from it), with no contract
         // checked: it goes only with the promise it keeps.
         if let Some((id, _)) = self.contracts_on(&tenant, &slag).await?.into_iter().next() {
-            return Err(status_with_details(
-                Code::FailedPrecondition,
-                "CONTRACT_CONSUMER",
-                format!(
-                    "{name} is the consumer of a security contract of solutions/{id}: \
-                     delete the solution, or put it without that contract, first"
-                ),
-                &[],
-            ));
+            return Err(RegistryError::ContractConsumer(format!(
+                "{name} is the consumer of a security contract of solutions/{id}: \
+                 delete the solution, or put it without that contract, first"
+            ))
+            .into());
         }
         self.with_catalog(&tenant, move |catalog| {
             let etag = (!request.etag.is_empty()).then_some(request.etag.as_str());
@@ -217,16 +205,12 @@ impl SkillRegistryService for SkillRegistry {
                 .into_iter()
                 .next()
         {
-            return Err(status_with_details(
-                Code::FailedPrecondition,
-                "CONTRACT_CONSUMER",
-                format!(
-                    "skills/{} is the consumer of a security contract of solutions/{id}: \
-                     put it with PutSkill, where the contract is checked, not from a template",
-                    request.slag
-                ),
-                &[],
-            ));
+            return Err(RegistryError::ContractConsumer(format!(
+                "skills/{} is the consumer of a security contract of solutions/{id}: \
+                 put it with PutSkill, where the contract is checked, not from a template",
+                request.slag
+            ))
+            .into());
         }
         let template = (!request.template.is_empty()).then_some(request.template);
         let skill = self
@@ -549,12 +533,11 @@ impl SkillRegistryService for SkillRegistry {
         .await
         .map_err(|error| RegistryError::Internal(error.to_string()))?;
         if !stored {
-            return Err(adas_runtime::status_with_details(
-                Code::Aborted,
-                "ETAG_MISMATCH",
-                format!("solutions/{id} changed since etag {}", request.etag),
-                &[],
-            ));
+            return Err(RegistryError::SolutionEtagMismatch {
+                id,
+                etag: request.etag,
+            }
+            .into());
         }
         tracing::info!(target: "adas::audit", principal = %principal.name, tenant = %tenant, solution = %id, "solution put");
         let stored = adas_skill::solution::StoredSolution {
@@ -578,14 +561,7 @@ impl SkillRegistryService for SkillRegistry {
         let stored = adas_catalog::solutions::get(self.docs.as_ref(), &tenant, &id)
             .await
             .map_err(|error| RegistryError::Internal(error.to_string()))?
-            .ok_or_else(|| {
-                adas_runtime::status_with_details(
-                    Code::NotFound,
-                    "SOLUTION_NOT_FOUND",
-                    format!("solutions/{id} not found"),
-                    &[],
-                )
-            })?;
+            .ok_or_else(|| RegistryError::SolutionNotFound(format!("solutions/{id} not found")))?;
         Ok(adas_runtime::reply(Self::solution_message(
             &id,
             &stored,
@@ -625,15 +601,11 @@ impl SkillRegistryService for SkillRegistry {
             .await
             .map_err(|error| RegistryError::Internal(error.to_string()))?
         {
-            return Err(adas_runtime::status_with_details(
-                Code::NotFound,
-                "SOLUTION_NOT_FOUND",
-                format!(
-                    "solutions/{id} not found (or its etag is not {})",
-                    request.etag
-                ),
-                &[],
-            ));
+            return Err(RegistryError::SolutionNotFound(format!(
+                "solutions/{id} not found (or its etag is not {})",
+                request.etag
+            ))
+            .into());
         }
         tracing::info!(target: "adas::audit", principal = %principal.name, tenant = %tenant, solution = %id, "solution deleted");
         Ok(adas_runtime::reply(pb::DeleteSolutionResponse {

@@ -388,6 +388,26 @@ pub fn diagnostics_status(
     )
 }
 
+/// The status of a job storage failure, the same in every service that
+/// reads or writes jobs: a missing job is NOT_FOUND, a write that lost its
+/// compare-and-set ABORTED (read again and retry), a key part the layout
+/// refuses INVALID_ARGUMENT, a store that cannot be reached UNAVAILABLE,
+/// anything else (a corrupt record, a failed script) INTERNAL.
+pub fn job_error_status(error: &adas_jobs::JobError) -> tonic::Status {
+    use adas_jobs::JobError;
+    use adas_runtime::status_with_details;
+    use adas_state::StateError;
+    use tonic::Code;
+    let (code, reason) = match error {
+        JobError::NotFound { .. } => (Code::NotFound, "JOB_NOT_FOUND"),
+        JobError::Store(StateError::VersionConflict { .. }) => (Code::Aborted, "VERSION_CONFLICT"),
+        JobError::Store(StateError::InvalidKey { .. }) => (Code::InvalidArgument, "INVALID_KEY"),
+        JobError::Store(store) if store.is_unavailable() => (Code::Unavailable, "STATE_STORE"),
+        JobError::Store(_) | JobError::Corrupt(_) => (Code::Internal, "INTERNAL"),
+    };
+    status_with_details(code, reason, error.to_string(), &[])
+}
+
 /// The status of a skill failure, the same in every service that loads skills.
 /// `field` names the request field that carried the skill name.
 pub fn skill_status(error: &adas_skill::SkillError, field: &str) -> tonic::Status {

@@ -7,9 +7,10 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use adas_engine::WorkError;
+use adas_engine::engines::Next;
+use adas_engine::{Engine, Local};
 use adas_jobs::{JobRecord, StoredJob};
-use adas_orchestrator::engine::{Engine, Local, Next};
-use adas_orchestrator::error::WorkError;
 use adas_skill::OperationalSkill;
 use adas_step::effect::{FinalizeAsk, Judged, PlanAsk, Planned, PolishAsk, Polished};
 use adas_step::guard::GateWord;
@@ -123,18 +124,20 @@ pub fn worker(
     adas_orchestrator::worker::Worker {
         repo,
         catalog,
-        mcp,
-        tools,
-        engine: Arc::new(engine),
+        effects: adas_engine::Performer {
+            engine: Arc::new(engine),
+            mcp,
+            tools,
+            focus: Arc::new(adas_jobs::focus::FocusCache::new(
+                store,
+                adas_jobs::focus::FocusLimits {
+                    max_bytes: 1 << 20,
+                    max_entries: 16,
+                },
+            )),
+        },
         consumer: "test-worker".into(),
         visibility_timeout: std::time::Duration::from_secs(60),
-        focus: Arc::new(adas_jobs::focus::FocusCache::new(
-            store,
-            adas_jobs::focus::FocusLimits {
-                max_bytes: 1 << 20,
-                max_entries: 16,
-            },
-        )),
         acks: Arc::default(),
     }
 }

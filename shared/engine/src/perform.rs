@@ -1,32 +1,146 @@
-//! A call's effects: running one gated call (a core tool in process, any
-//! other on its MCP server, outside the worker's budget), keeping a large
-//! output in the focus cache, reading it back, and checking the tool's
-//! current definition against the one an admin accepted.
+//! Performing a step's effects: what the worker's interpreter (the
+//! orchestrator's `Worker`) asks for between two decisions of
+//! `adas_step::work::apply` — the planner, the gates and the polisher
+//! through an [`Engine`] (in this process or behind the services), and the
+//! tool call's own I/O: vetting the tool against its accepted definition,
+//! rechecking its server before a side effect, running the call (a core tool
+//! in process, any other on its MCP server, outside the worker's budget),
+//! keeping a large output in the focus cache and reading it back. The call's
+//! start and every other write stay with the interpreter, which owns the
+//! job's version.
 
 use std::sync::Arc;
 
-use adas_jobs::focus::FocusError;
-use adas_jobs::{JobError, JobRecord, Transition};
+use adas_jobs::focus::{FocusCache, FocusError};
+use adas_jobs::{JobError, JobRecord};
 use adas_skill::OperationalSkill;
-use adas_step::work::{Call, INLINE_OUTPUT_MAX_BYTES, Input};
-use adas_tools::McpError;
+use adas_step::work::{Effect, INLINE_OUTPUT_MAX_BYTES, Input};
+use adas_tools::{McpConnector, McpError, ToolResolver, ToolSpec};
 use serde_json::{Map, Value as Json, json};
 use tracing::warn;
 
-use crate::claim::{step_in, step_out};
+use crate::engines::Engine;
 use crate::error::WorkError;
-use crate::worker::Worker;
+use crate::room::{step_in, step_out};
 
 /// How many characters of a referenced output the reference shows.
 const FOCUS_PREVIEW_CHARS: usize = 200;
 
-impl Worker {
+/// What performs a step's effects.
+#[derive(Clone)]
+pub struct Performer {
+    /// Planning, the next step, the gates and the polisher (in this process
+    /// or behind the services).
+    pub engine: Arc<dyn Engine>,
+    /// MCP tool calls.
+    pub mcp: Arc<dyn McpConnector>,
+    /// Tool sets with their accepted definitions.
+    pub tools: Arc<ToolResolver>,
+    /// Large tool outputs, kept once per slag and referenced from the job.
+    pub focus: Arc<FocusCache>,
+}
+
+impl std::fmt::Debug for Performer {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("Performer")
+            .field("engine", &self.engine)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Performer {
+    /// Performs one effect (the call itself aside: `run`); what it answered.
+    pub async fn perform(
+        &self,
+        skill: &Arc<OperationalSkill>,
+        record: &mut JobRecord,
+        spec: &mut Option<ToolSpec>,
+        effect: Effect,
+    ) -> Result<Input, WorkError> {
+        Ok(match effect {
+            Effect::Plan(ask) => {
+                let planned = self.engine.plan(skill, record, ask.clone()).await?;
+                Input::Planned(Box::new(planned), ask)
+            }
+            Effect::Replan(ask, verdict) => {
+                let planned = self.engine.plan(skill, record, ask.clone()).await?;
+                Input::Replanned(Box::new(planned), ask, verdict)
+            }
+            Effect::Vet(call) => {
+                let (refused, found, stale) = self.unaccepted(skill, record, &call.tool).await;
+                if record
+                    .started_call
+                    .as_ref()
+                    .is_some_and(|started| started.key == call.key)
+                {
+                    tracing::info!(job_id = %record.job_id, tool = %call.tool, key = %call.key, "an idempotent call whose end is unknown runs again");
+                }
+                let hint = found.as_ref().and_then(|found| found.read_only_hint);
+                let server = found.as_ref().and_then(server_of);
+                *spec = found;
+                Input::Vetted {
+                    call,
+                    refused,
+                    hint,
+                    server,
+                    stale,
+                }
+            }
+            Effect::Gate(call) => {
+                let word = self
+                    .engine
+                    .check_tool_call(skill, record, (&call.tool, &call.args), false)
+                    .await?;
+                Input::GateSaid(call, word)
+            }
+            Effect::Recheck(mut call) => {
+                let (refused, now) = self.recheck(skill, record, &call.tool, spec.take()).await;
+                // The call goes where the definition as it stands now says.
+                call.server = now.as_ref().and_then(server_of);
+                *spec = now;
+                Input::Rechecked(call, refused)
+            }
+            Effect::Keep(call, value) => {
+                Input::Kept(call, self.keep_large(&record.slag, &value).await)
+            }
+            Effect::ReadOutputs => {
+                let mut outputs = Vec::new();
+                for call in record.calls.iter().filter(|call| !call.is_error) {
+                    let output = self.full_output(&record.slag, &call.output).await?;
+                    outputs.push((call.tool.clone(), output));
+                }
+                Input::OutputsRead(outputs)
+            }
+            Effect::Judge(drafted) => {
+                let judged = self
+                    .engine
+                    .finalize(skill, record, drafted.ask.clone())
+                    .await?;
+                Input::Judged(drafted, judged)
+            }
+            Effect::Polish(verdict) => {
+                let polished = self
+                    .engine
+                    .polish_reply(skill, record, verdict.1.clone())
+                    .await?;
+                Input::Polished(verdict, polished)
+            }
+            // The interpreter's own (they write the job): never sent here.
+            Effect::ResolveNext | Effect::Run(_) => {
+                return Err(WorkError::Plan(
+                    "a call or a resolution performed out of the interpreter".into(),
+                ));
+            }
+        })
+    }
+
     /// Runs one gated call — a core tool in-process, any other on the skill's
     /// MCP server — and records its duration.
-    pub(crate) async fn run_call(
+    pub async fn run_call(
         &self,
         skill: &OperationalSkill,
-        (tool, spec): (&str, Option<&adas_tools::ToolSpec>),
+        (tool, spec): (&str, Option<&ToolSpec>),
         args: &Map<String, Json>,
         (key, tenant, job_id): (&str, &str, &str),
     ) -> Result<Json, adas_dia::ToolError> {
@@ -109,7 +223,7 @@ impl Worker {
     /// `output` as the job keeps it: itself when small, else a reference to
     /// its copy in the slag's focus cache (`focus_ref`, `bytes`, `preview`).
     /// A cache that cannot take it leaves the output inline: never lost.
-    pub(crate) async fn keep_large(&self, slag: &str, output: &Json) -> Json {
+    pub async fn keep_large(&self, slag: &str, output: &Json) -> Json {
         let text = output.to_string();
         if text.len() <= INLINE_OUTPUT_MAX_BYTES {
             return output.clone();
@@ -131,7 +245,7 @@ impl Worker {
     /// from the cache (an evicted one stays the reference). A store that cannot
     /// be read fails the step, to be retried: finalization never judges a
     /// preview it mistook for the output.
-    pub(crate) async fn full_output(&self, slag: &str, output: &Json) -> Result<Json, WorkError> {
+    pub async fn full_output(&self, slag: &str, output: &Json) -> Result<Json, WorkError> {
         let Some(id) = output.get("focus_ref").and_then(Json::as_str) else {
             return Ok(output.clone());
         };
@@ -150,12 +264,12 @@ impl Worker {
     /// one an admin accepted (a rug pull, or a tool the server added), the
     /// server no longer lists it (a hidden tool is never called, reads
     /// included), or it cannot be checked. `None`: it may run.
-    pub(crate) async fn unaccepted(
+    pub async fn unaccepted(
         &self,
         skill: &OperationalSkill,
         record: &JobRecord,
         tool: &str,
-    ) -> (Option<String>, Option<adas_tools::ToolSpec>, bool) {
+    ) -> (Option<String>, Option<ToolSpec>, bool) {
         if tool.starts_with("sys.") {
             return (None, None, false);
         }
@@ -207,20 +321,18 @@ impl Worker {
             ),
         }
     }
-}
 
-impl Worker {
     /// For a call with side effects: lists the tool's server now and checks
     /// the call against that list (a tool hidden or changed since the cached
     /// list is refused; a server that cannot list is no check). Returns the
     /// refusal, and the definition as it stands now.
-    pub(crate) async fn recheck(
+    pub async fn recheck(
         &self,
         skill: &OperationalSkill,
         record: &JobRecord,
         tool: &str,
-        spec: Option<adas_tools::ToolSpec>,
-    ) -> (Option<String>, Option<adas_tools::ToolSpec>) {
+        spec: Option<ToolSpec>,
+    ) -> (Option<String>, Option<ToolSpec>) {
         let Some(current) = spec.as_ref() else {
             return (None, spec);
         };
@@ -242,51 +354,6 @@ impl Worker {
             ),
         }
     }
-
-    /// Makes one call the checks allowed. Its start (`start`, the step's
-    /// write) is a compare-and-set: a call starts only if nobody wrote the
-    /// job since this worker read it (a cancel stops it) and the skill's
-    /// policy is still the version the gate spoke on. A read-only call on a
-    /// policy the gate read for it changes nothing, so it need not wait for
-    /// its start to be written: the write is sent first and runs beside the
-    /// call (one round trip less a call); if the write fails — a cancel came
-    /// first — the call's output is dropped with the step.
-    pub(crate) async fn call_tool(
-        &self,
-        skill: &Arc<OperationalSkill>,
-        (record, version): (&mut JobRecord, &mut u64),
-        start: Transition,
-        call: Box<Call>,
-        spec: Option<adas_tools::ToolSpec>,
-    ) -> Result<Input, WorkError> {
-        let (tenant, job_id) = (record.tenant.clone(), record.job_id.clone());
-        // The start holds only on the policy the gate's word stands on.
-        let policy = call.word.as_ref().and_then(|word| word.policy.clone());
-        let written = self.repo.save_on(*version, record, start, policy.as_ref());
-        let running = self.run_call(
-            skill,
-            (&call.tool, spec.as_ref()),
-            &call.args,
-            (&call.key, &tenant, &job_id),
-        );
-        // A read beside its start only on a policy read for it: on a version
-        // held here, the start checks first that it is still current (a
-        // read a tightened policy denies never reaches its server).
-        let beside = !call.side_effecting && policy.as_ref().is_none_or(|policy| policy.read);
-        let outcome = if !beside {
-            *version = written.await?;
-            running.await
-        } else {
-            let (written, outcome) = tokio::join!(written, running);
-            *version = written?;
-            outcome
-        };
-        if outcome.is_err() {
-            metrics::counter!("adas_tool_call_errors_total", "tool" => adas_jobs::metric_tool_label(&call.tool))
-                .increment(1);
-        }
-        Ok(Input::Ended(call, outcome))
-    }
 }
 
 fn record_uri(skill: &OperationalSkill) -> Option<String> {
@@ -295,4 +362,12 @@ fn record_uri(skill: &OperationalSkill) -> Option<String> {
         .mcp_server
         .clone()
         .filter(|uri| !uri.trim().is_empty())
+}
+
+/// The server a tool's definition places it on (`None`: a core tool).
+fn server_of(spec: &adas_tools::ToolSpec) -> Option<String> {
+    match &spec.source {
+        adas_tools::ToolSource::Mcp { uri } => Some(uri.clone()),
+        adas_tools::ToolSource::Core => None,
+    }
 }

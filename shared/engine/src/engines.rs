@@ -3,7 +3,7 @@
 //! terms (`adas_step::effect`, `adas_step::guard::GateWord`).
 //!
 //! [`Local`] runs them in the worker's own process over the shared crates the
-//! services serve (`adas_nlu`, `adas_policy`, `adas_engine::dal`), on the copy
+//! services serve (`adas_nlu`, `adas_policy`, [`crate::dal`]), on the copy
 //! of the job the worker holds: a step costs no network hop, no reload and
 //! no conversion. [`Remote`] calls IntentService, DalAgentService and
 //! GateService instead (`--step-engine remote`), for a deployment that wants
@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use adas_engine::dal::{DalAgent, DalError};
+use crate::dal::{DalAgent, DalError};
 use adas_jobs::{JobError, JobRecord, StoredJob, Transition};
 use adas_nlu::Planner;
 use adas_policy::llm::{FinalizationJudge, Polisher};
@@ -30,7 +30,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::error::WorkError;
 
-pub use adas_engine::dal::Next;
+pub use crate::dal::Next;
 
 /// The engines behind a step.
 #[tonic::async_trait]
@@ -121,9 +121,9 @@ impl Local {
     pub fn new(dal: DalAgent, llm: Option<adas_llm::Llm>) -> Self {
         let (judge, polisher) = adas_policy::llm::judge_and_polisher(llm.clone());
         Self {
-            planner: adas_engine::planner(llm.clone()),
+            planner: crate::planner(llm.clone()),
             store: dal.repo().store().clone(),
-            dal: dal.with_queries(llm.map(adas_engine::query::QueryModel::new)),
+            dal: dal.with_queries(llm.map(crate::query::QueryModel::new)),
             judge,
             polisher,
         }
