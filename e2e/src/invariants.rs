@@ -169,17 +169,8 @@ fn text<'a>(data: &'a Json, field: &str) -> &'a str {
     data.get(field).and_then(Json::as_str).unwrap_or_default()
 }
 
-/// The broken promises in `logs` and `executions` (empty: none). Jobs whose
-/// log key ends with one of `own_policy` ran under a policy the test wrote
-/// itself: the shipped templates' approval rules are not theirs.
-#[expect(
-    clippy::too_many_lines,
-    reason = "still to split (issue 62); the layout test counts these and the count only falls"
-)]
-pub fn violations(logs: &EventLogs, executions: &[Json], own_policy: &[String]) -> Vec<String> {
-    let mut problems = Vec::new();
-    let mut started: HashMap<String, (String, Map<String, Json>)> = HashMap::new();
-    // Every grant issued, by (issuing job id, key): its value digest.
+/// Every grant issued in `logs`, by (issuing job id, key): its value digest.
+fn grants_issued(logs: &EventLogs) -> HashMap<(String, String), String> {
     let mut issued: HashMap<(String, String), String> = HashMap::new();
     for (job, events) in logs {
         let job_id = job.rsplit(':').next().unwrap_or_default();
@@ -194,6 +185,52 @@ pub fn violations(logs: &EventLogs, executions: &[Json], own_policy: &[String]) 
             );
         }
     }
+    issued
+}
+
+/// A started call that needs grants: each must be one issued to it (traced
+/// to its issuing job by the value's digest), and an injected argument must
+/// be the grant's value.
+fn grant_problems(
+    problems: &mut Vec<String>,
+    (job, tool): (&str, &str),
+    (data, arguments): (&Json, &Map<String, Json>),
+    issued: &HashMap<(String, String), String>,
+) {
+    let Some((keys, injected)) = required_grants(tool) else {
+        return;
+    };
+    let relied = data.get("grants").cloned().unwrap_or(Json::Null);
+    for key in keys {
+        let grant = relied.get(*key).cloned().unwrap_or(Json::Null);
+        let digest = text(&grant, "value_sha256");
+        let traced = issued
+            .get(&(text(&grant, "issuer_job").to_owned(), (*key).to_owned()))
+            .is_some_and(|issued| !digest.is_empty() && issued == digest);
+        if !traced {
+            problems.push(format!(
+                "{job}: {tool} started without the grant {key} issued to it"
+            ));
+        }
+        if let Some(argument) = injected
+            && arguments
+                .get(argument)
+                .is_none_or(|value| digest_of(value) != digest)
+        {
+            problems.push(format!(
+                "{job}: {tool}'s {argument} is not the value of its grant {key}"
+            ));
+        }
+    }
+}
+
+/// The broken promises in `logs` and `executions` (empty: none). Jobs whose
+/// log key ends with one of `own_policy` ran under a policy the test wrote
+/// itself: the shipped templates' approval rules are not theirs.
+pub fn violations(logs: &EventLogs, executions: &[Json], own_policy: &[String]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut started: HashMap<String, (String, Map<String, Json>)> = HashMap::new();
+    let issued = grants_issued(logs);
     for (job, events) in logs {
         let shipped_policy = !own_policy
             .iter()
@@ -243,30 +280,7 @@ pub fn violations(logs: &EventLogs, executions: &[Json], own_policy: &[String]) 
                     "{job}: {tool} started with arguments other than the gate allowed"
                 ));
             }
-            if let Some((keys, injected)) = required_grants(&tool) {
-                let relied = data.get("grants").cloned().unwrap_or(Json::Null);
-                for key in keys {
-                    let grant = relied.get(*key).cloned().unwrap_or(Json::Null);
-                    let digest = text(&grant, "value_sha256");
-                    let traced = issued
-                        .get(&(text(&grant, "issuer_job").to_owned(), (*key).to_owned()))
-                        .is_some_and(|issued| !digest.is_empty() && issued == digest);
-                    if !traced {
-                        problems.push(format!(
-                            "{job}: {tool} started without the grant {key} issued to it"
-                        ));
-                    }
-                    if let Some(argument) = injected
-                        && arguments
-                            .get(argument)
-                            .is_none_or(|value| digest_of(value) != digest)
-                    {
-                        problems.push(format!(
-                            "{job}: {tool}'s {argument} is not the value of its grant {key}"
-                        ));
-                    }
-                }
-            }
+            grant_problems(&mut problems, (job, &tool), (&data, &arguments), &issued);
             if let Some(role) = required_approval(&tool, &arguments).filter(|_| shipped_policy) {
                 let granted = approvals.get(&digest);
                 let approved = text(&gate, "rule_kind") == "GATE_RULE_KIND_APPROVAL_GRANTED"

@@ -282,10 +282,6 @@ pub(crate) struct Servers {
 /// from their examples or on the servers `servers` names; a skill that is
 /// not the solution's entry is reached after the entry's first scenario
 /// that hands the user over (by words).
-#[expect(
-    clippy::too_many_lines,
-    reason = "still to split (issue 62); the layout test counts these and the count only falls"
-)]
 pub(crate) fn solution_test(
     solution_file: &std::path::Path,
     skill_files: &[std::path::PathBuf],
@@ -303,52 +299,8 @@ pub(crate) fn solution_test(
     let junit = junit.map(std::path::Path::to_path_buf);
     let code = run_blocking(async move {
         let shown = solution_file.display().to_string();
-        let source =
-            std::fs::read_to_string(&solution_file).map_err(|error| format!("{shown}: {error}"))?;
-        let loaded =
-            adas_skill::solution::load(&source, adas_skill::Format::detect(Some(&shown), &source));
-        for diagnostic in &loaded.diagnostics {
-            output::out(&diagnostic.render(&shown));
-        }
-        let failed = loaded.has_errors();
-        let solution = loaded
-            .solution
-            .filter(|_| !failed)
-            .ok_or_else(|| format!("{shown} does not load"))?;
-        let entry = solution
-            .entry("api")
-            .or_else(|| {
-                solution
-                    .routing
-                    .values()
-                    .next()
-                    .map(|route| route.default_skill.as_str())
-            })
-            .ok_or_else(|| {
-                format!("{shown}: no `routing` names the skill a conversation begins at")
-            })?
-            .to_owned();
-        // Each file is the solution's skill its `id` (else its file name) names.
-        let mut skills = Vec::new();
-        for file in &skill_files {
-            let (stem, document) = skill_file(file)?;
-            let slag = solution
-                .member(document["id"].as_str().unwrap_or_default(), &stem)
-                .ok_or_else(|| {
-                    format!(
-                        "{}: no skill of {shown} (it lists: {})",
-                        file.display(),
-                        solution
-                            .skills
-                            .iter()
-                            .map(|skill| skill.id.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                })?
-                .to_owned();
-            skills.push((slag, document));
-        }
+        let (source, solution, entry) = load_solution(&solution_file, &shown)?;
+        let skills = solution_skills(&solution, &skill_files, &shown)?;
         let mocks: Vec<Vec<adas_demo_mcp::MockTool>> = skills
             .iter()
             .filter(|_| !live)
@@ -427,6 +379,69 @@ pub(crate) fn solution_test(
     });
     let _ = std::fs::remove_dir_all(&memory_root);
     code
+}
+
+/// The solution in `file` (`shown` as the user named it), its source, and
+/// the skill its conversations begin at (the `api` channel's, else the
+/// first route's).
+fn load_solution(
+    file: &std::path::Path,
+    shown: &str,
+) -> Result<(String, adas_skill::solution::Solution, String), String> {
+    let source = std::fs::read_to_string(file).map_err(|error| format!("{shown}: {error}"))?;
+    let loaded =
+        adas_skill::solution::load(&source, adas_skill::Format::detect(Some(shown), &source));
+    for diagnostic in &loaded.diagnostics {
+        output::out(&diagnostic.render(shown));
+    }
+    let failed = loaded.has_errors();
+    let solution = loaded
+        .solution
+        .filter(|_| !failed)
+        .ok_or_else(|| format!("{shown} does not load"))?;
+    let entry = solution
+        .entry("api")
+        .or_else(|| {
+            solution
+                .routing
+                .values()
+                .next()
+                .map(|route| route.default_skill.as_str())
+        })
+        .ok_or_else(|| format!("{shown}: no `routing` names the skill a conversation begins at"))?
+        .to_owned();
+    Ok((source, solution, entry))
+}
+
+/// Each skill file as the solution's skill its `id` (else its file name)
+/// names, with its document.
+fn solution_skills(
+    solution: &adas_skill::solution::Solution,
+    files: &[std::path::PathBuf],
+    shown: &str,
+) -> Result<Vec<(String, serde_json::Value)>, String> {
+    // Each file is the solution's skill its `id` (else its file name) names.
+    let mut skills = Vec::new();
+    for file in files {
+        let (stem, document) = skill_file(file)?;
+        let slag = solution
+            .member(document["id"].as_str().unwrap_or_default(), &stem)
+            .ok_or_else(|| {
+                format!(
+                    "{}: no skill of {shown} (it lists: {})",
+                    file.display(),
+                    solution
+                        .skills
+                        .iter()
+                        .map(|skill| skill.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?
+            .to_owned();
+        skills.push((slag, document));
+    }
+    Ok(skills)
 }
 
 /// `adas skill test SLAG FILE.conv`: the file's conversations against the

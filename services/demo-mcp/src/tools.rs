@@ -167,11 +167,76 @@ fn text<'a>(args: &'a Map<String, Json>, name: &str) -> Result<&'a str, String> 
 }
 
 /// Runs a demo tool; `Err` is a tool error result.
-#[expect(
-    clippy::too_many_lines,
-    reason = "still to split (issue 62); the layout test counts these and the count only falls"
-)]
 pub fn call(tool: &str, args: &Map<String, Json>) -> Result<Json, String> {
+    match tool {
+        "check_order_status" | "process_refund" => order_tool(tool, args),
+        SERVER_ECHO => Ok(json!({"text": text(args, "text")?, "served_by": "adas-demo-mcp"})),
+        LEAKY_RECORDS => match text(args, "customer_id")? {
+            "C-1" => Ok(json!([
+                {"customer_id": "C-1", "name": "Ann Lee", "ssn": "111-22-3333"},
+                {"customer_id": "C-1", "name": "Ann Lee", "ssn": "444-55-6666"}
+            ])),
+            "C-3" => Ok(json!("Ann Lee, ssn: 555-66-7777, customer since 2019")),
+            "C-4" => Ok(json!([
+                {"customer_id": "C-4", "name": "Bo Chan", "ssn": "888-99-0000"},
+                "note: SSN=999-00-1111 is on file"
+            ])),
+            "C-2" => Err(
+                json!({"error": "record locked", "customer": {"ssn": "777-88-9999"}}).to_string(),
+            ),
+            other => Err(format!(
+                "no record for {other}; last holder ssn: 222-33-4444, call support"
+            )),
+        },
+        "delete_customer_record" => {
+            Ok(json!({"deleted": true, "customer_id": text(args, "customer_id")?}))
+        }
+        "identity.user.lookup" => {
+            let email = text(args, "email")?;
+            let (email, user_id, user_type, name) = USERS
+                .iter()
+                .find(|user| user.0.eq_ignore_ascii_case(email))
+                .ok_or_else(|| {
+                    format!("no user with email {email}; register at https://example.com/register")
+                })?;
+            Ok(
+                json!({"user_id": user_id, "user_type": user_type, "name": name, "email": email, "status": "verified"}),
+            )
+        }
+        "list_files" | "read_file" | "search_code" => file_tool(tool, args),
+        "check_service_health" => {
+            let service = text(args, "service")?;
+            let (name, status, failing) = SERVICES
+                .iter()
+                .find(|entry| entry.0.eq_ignore_ascii_case(service))
+                .ok_or_else(|| format!("unknown service {service}"))?;
+            Ok(json!({"service": name, "status": status, "failing_checks": failing}))
+        }
+        "get_recent_deploys" => {
+            let service = text(args, "service")?;
+            let limit = args
+                .get("limit")
+                .and_then(Json::as_u64)
+                .unwrap_or(5)
+                .min(10) as usize;
+            let deploys: Vec<Json> =
+                (1..=3).take(limit).map(|n| json!({"version": format!("v1.{}.{n}", service.len()), "author": "ci-bot", "time": format!("2026-11-2{n}T10:00:00Z")})).collect();
+            Ok(json!({"service": service, "deploys": deploys}))
+        }
+        "restart_service" => {
+            let service = text(args, "service")?;
+            let environment = text(args, "environment")?;
+            if !matches!(environment, "staging" | "production") {
+                return Err(format!("unknown environment {environment}"));
+            }
+            Ok(json!({"service": service, "environment": environment, "status": "restarted"}))
+        }
+        other => Err(format!("unknown tool {other}")),
+    }
+}
+
+/// The shop's order tools.
+fn order_tool(tool: &str, args: &Map<String, Json>) -> Result<Json, String> {
     match tool {
         "check_order_status" => {
             let order_id = text(args, "order_id")?;
@@ -211,39 +276,13 @@ pub fn call(tool: &str, args: &Map<String, Json>) -> Result<Json, String> {
                 "next_steps": "The refund reaches the original payment method within 5 business days."
             }))
         }
-        SERVER_ECHO => Ok(json!({"text": text(args, "text")?, "served_by": "adas-demo-mcp"})),
-        LEAKY_RECORDS => match text(args, "customer_id")? {
-            "C-1" => Ok(json!([
-                {"customer_id": "C-1", "name": "Ann Lee", "ssn": "111-22-3333"},
-                {"customer_id": "C-1", "name": "Ann Lee", "ssn": "444-55-6666"}
-            ])),
-            "C-3" => Ok(json!("Ann Lee, ssn: 555-66-7777, customer since 2019")),
-            "C-4" => Ok(json!([
-                {"customer_id": "C-4", "name": "Bo Chan", "ssn": "888-99-0000"},
-                "note: SSN=999-00-1111 is on file"
-            ])),
-            "C-2" => Err(
-                json!({"error": "record locked", "customer": {"ssn": "777-88-9999"}}).to_string(),
-            ),
-            other => Err(format!(
-                "no record for {other}; last holder ssn: 222-33-4444, call support"
-            )),
-        },
-        "delete_customer_record" => {
-            Ok(json!({"deleted": true, "customer_id": text(args, "customer_id")?}))
-        }
-        "identity.user.lookup" => {
-            let email = text(args, "email")?;
-            let (email, user_id, user_type, name) = USERS
-                .iter()
-                .find(|user| user.0.eq_ignore_ascii_case(email))
-                .ok_or_else(|| {
-                    format!("no user with email {email}; register at https://example.com/register")
-                })?;
-            Ok(
-                json!({"user_id": user_id, "user_type": user_type, "name": name, "email": email, "status": "verified"}),
-            )
-        }
+        other => Err(format!("unknown tool {other}")),
+    }
+}
+
+/// The code desk's file tools.
+fn file_tool(tool: &str, args: &Map<String, Json>) -> Result<Json, String> {
+    match tool {
         "list_files" => {
             let dir = args
                 .get("path")
@@ -268,39 +307,12 @@ pub fn call(tool: &str, args: &Map<String, Json>) -> Result<Json, String> {
         "search_code" => {
             let query = text(args, "query")?.to_lowercase();
             let matches: Vec<Json> = FILES
-                .iter()
-                .flat_map(|(path, content)| {
-                    content.lines().enumerate().filter(|(_, line)| line.to_lowercase().contains(&query)).map(move |(index, line)| json!({"path": path, "line": index + 1, "text": line.trim()}))
-                })
-                .collect();
+            .iter()
+            .flat_map(|(path, content)| {
+                content.lines().enumerate().filter(|(_, line)| line.to_lowercase().contains(&query)).map(move |(index, line)| json!({"path": path, "line": index + 1, "text": line.trim()}))
+            })
+            .collect();
             Ok(json!({"matches": matches}))
-        }
-        "check_service_health" => {
-            let service = text(args, "service")?;
-            let (name, status, failing) = SERVICES
-                .iter()
-                .find(|entry| entry.0.eq_ignore_ascii_case(service))
-                .ok_or_else(|| format!("unknown service {service}"))?;
-            Ok(json!({"service": name, "status": status, "failing_checks": failing}))
-        }
-        "get_recent_deploys" => {
-            let service = text(args, "service")?;
-            let limit = args
-                .get("limit")
-                .and_then(Json::as_u64)
-                .unwrap_or(5)
-                .min(10) as usize;
-            let deploys: Vec<Json> =
-                (1..=3).take(limit).map(|n| json!({"version": format!("v1.{}.{n}", service.len()), "author": "ci-bot", "time": format!("2026-11-2{n}T10:00:00Z")})).collect();
-            Ok(json!({"service": service, "deploys": deploys}))
-        }
-        "restart_service" => {
-            let service = text(args, "service")?;
-            let environment = text(args, "environment")?;
-            if !matches!(environment, "staging" | "production") {
-                return Err(format!("unknown environment {environment}"));
-            }
-            Ok(json!({"service": service, "environment": environment, "status": "restarted"}))
         }
         other => Err(format!("unknown tool {other}")),
     }

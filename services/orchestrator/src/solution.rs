@@ -33,65 +33,20 @@ pub(crate) struct Turn {
 
 impl Orchestrator {
     /// Routes a StartJob on `request.solution`.
-    #[expect(
-        clippy::too_many_lines,
-        reason = "still to split (issue 62); the layout test counts these and the count only falls"
-    )]
     pub(crate) async fn solution_turn(
         &self,
         principal: &adas_runtime::Principal,
         request: &pb::StartJobRequest,
     ) -> Result<Turn, OrchestratorError> {
-        if !request.skill.is_empty() {
-            return Err(OrchestratorError::InvalidField {
-                field: "skill",
-                reason: "leave it empty with a solution: the solution's routing picks the skill"
-                    .into(),
-            });
-        }
-        let id = request
-            .solution
-            .strip_prefix("solutions/")
-            .filter(|id| adas_skill::slag::is_valid_slag(id))
-            .ok_or_else(|| OrchestratorError::InvalidField {
-                field: "solution",
-                reason: "expected `solutions/{id}`".into(),
-            })?
-            .to_owned();
-        let stored =
-            adas_catalog::solutions::get(self.repo.store().as_ref(), &principal.tenant, &id)
-                .await?
-                .ok_or_else(|| {
-                    OrchestratorError::NotFound(format!("solution solutions/{id} not found"))
-                })?;
-        let solution = stored.solution;
+        let (id, solution) = self.named_solution(principal, request).await?;
         let now = adas_state::now_ms();
         let (slag, previous, grants, handoff) = match self
             .continue_solution(principal, &id, &request.conversation)
             .await?
         {
             None => {
-                let channel = if request.channel.is_empty() {
-                    "api"
-                } else {
-                    request.channel.as_str()
-                };
-                let entry =
-                    solution
-                        .entry(channel)
-                        .ok_or_else(|| OrchestratorError::InvalidField {
-                            field: "channel",
-                            reason: format!(
-                                "solutions/{id} routes no channel `{channel}` (it routes: {})",
-                                solution
-                                    .routing
-                                    .keys()
-                                    .cloned()
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            ),
-                        })?;
-                (entry.to_owned(), None, Vec::new(), None)
+                let entry = entry_skill(&solution, &id, &request.channel)?;
+                (entry, None, Vec::new(), None)
             }
             Some((cid, previous)) => {
                 // The caller's own grants of this conversation only; an
@@ -169,6 +124,38 @@ impl Orchestrator {
         };
         self.finish_turn(principal, (id, solution), slag, (previous, grants, handoff))
             .await
+    }
+
+    /// The solution a StartJob names (`solutions/{id}`, of the caller's
+    /// tenant), with its id; the request names no skill of its own.
+    async fn named_solution(
+        &self,
+        principal: &adas_runtime::Principal,
+        request: &pb::StartJobRequest,
+    ) -> Result<(String, adas_skill::solution::Solution), OrchestratorError> {
+        if !request.skill.is_empty() {
+            return Err(OrchestratorError::InvalidField {
+                field: "skill",
+                reason: "leave it empty with a solution: the solution's routing picks the skill"
+                    .into(),
+            });
+        }
+        let id = request
+            .solution
+            .strip_prefix("solutions/")
+            .filter(|id| adas_skill::slag::is_valid_slag(id))
+            .ok_or_else(|| OrchestratorError::InvalidField {
+                field: "solution",
+                reason: "expected `solutions/{id}`".into(),
+            })?
+            .to_owned();
+        let stored =
+            adas_catalog::solutions::get(self.repo.store().as_ref(), &principal.tenant, &id)
+                .await?
+                .ok_or_else(|| {
+                    OrchestratorError::NotFound(format!("solution solutions/{id} not found"))
+                })?;
+        Ok((id, stored.solution))
     }
 
     /// The turn on `slag`, once its contracts hold.
@@ -329,4 +316,29 @@ impl Orchestrator {
             .await?;
         Ok(())
     }
+}
+
+/// The skill a new conversation on `solution` starts with, by the channel
+/// it came in on (`api` when unsaid).
+fn entry_skill(
+    solution: &adas_skill::solution::Solution,
+    id: &str,
+    channel: &str,
+) -> Result<String, OrchestratorError> {
+    let channel = if channel.is_empty() { "api" } else { channel };
+    let entry = solution
+        .entry(channel)
+        .ok_or_else(|| OrchestratorError::InvalidField {
+            field: "channel",
+            reason: format!(
+                "solutions/{id} routes no channel `{channel}` (it routes: {})",
+                solution
+                    .routing
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })?;
+    Ok(entry.to_owned())
 }

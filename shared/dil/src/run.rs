@@ -278,10 +278,6 @@ impl Artifacts {
 /// Runs the spec and returns the final state. Artifacts are written whatever the
 /// end; only an artifact directory that cannot be created is reported on `out`
 /// alone (there is nowhere to write).
-#[expect(
-    clippy::too_many_lines,
-    reason = "still to split (issue 62); the layout test counts these and the count only falls"
-)]
 pub async fn run(options: &RunOptions, out: &mut dyn Write) -> FinalState {
     let mut terminal = Terminal { out };
     let started_at = unix_ms();
@@ -336,20 +332,8 @@ pub async fn run(options: &RunOptions, out: &mut dyn Write) -> FinalState {
             line: None,
             column: None,
         })
-        .and_then(|bytes| {
-            let text = String::from_utf8(bytes).map_err(|_| RunError {
-                kind: "spec_error",
-                message: "the spec is not UTF-8".into(),
-                line: None,
-                column: None,
-            })?;
-            parse(&text).map_err(|error| RunError {
-                kind: "spec_error",
-                message: error.message.clone(),
-                line: Some(error.line),
-                column: Some(error.column),
-            })
-        }) {
+        .and_then(parse_spec)
+    {
         Ok(spec) => Some(spec),
         Err(error) => {
             match (error.line, error.column) {
@@ -390,18 +374,7 @@ pub async fn run(options: &RunOptions, out: &mut dyn Write) -> FinalState {
             .await;
         }
     }
-    // Files of the contract that no attempt wrote: present in every run, saying why.
-    if !artifacts.dir.join("agent.started").exists() {
-        let why = match &receipt.error {
-            Some(error) => error.message.clone(),
-            None => "no agent attempt ran".into(),
-        };
-        let _ = artifacts.write("agent.started", &format!("not started: {why}\n"));
-        let _ = artifacts.write("agent.finished", "not started\n");
-        let _ = artifacts.write("agent.exit_code", "none\n");
-        let _ = artifacts.gate_log(0, 0, "stdout");
-        let _ = artifacts.gate_log(0, 0, "stderr");
-    }
+    unstarted(&artifacts, receipt.error.as_ref());
     receipt.final_state = final_state;
     receipt.exit_code = final_state.exit_code();
     receipt.ended_at_unix_ms = unix_ms();
@@ -422,6 +395,39 @@ pub async fn run(options: &RunOptions, out: &mut dyn Write) -> FinalState {
     ));
     terminal.say(&format!("final state: {}", final_state.label()));
     final_state
+}
+
+/// Files of the contract that no attempt wrote: present in every run,
+/// saying why (`error`, or that no attempt ran).
+fn unstarted(artifacts: &Artifacts, error: Option<&RunError>) {
+    if artifacts.dir.join("agent.started").exists() {
+        return;
+    }
+    let why = match error {
+        Some(error) => error.message.clone(),
+        None => "no agent attempt ran".into(),
+    };
+    let _ = artifacts.write("agent.started", &format!("not started: {why}\n"));
+    let _ = artifacts.write("agent.finished", "not started\n");
+    let _ = artifacts.write("agent.exit_code", "none\n");
+    let _ = artifacts.gate_log(0, 0, "stdout");
+    let _ = artifacts.gate_log(0, 0, "stderr");
+}
+
+/// The spec from its bytes: UTF-8, parsed, an error with its line:column.
+fn parse_spec(bytes: Vec<u8>) -> Result<Spec, RunError> {
+    let text = String::from_utf8(bytes).map_err(|_| RunError {
+        kind: "spec_error",
+        message: "the spec is not UTF-8".into(),
+        line: None,
+        column: None,
+    })?;
+    parse(&text).map_err(|error| RunError {
+        kind: "spec_error",
+        message: error.message.clone(),
+        line: Some(error.line),
+        column: Some(error.column),
+    })
 }
 
 fn not_run(gate: &Validation) -> GateReceipt {

@@ -145,10 +145,6 @@ fn nearest(
 /// one after today; "this Tuesday" on a Tuesday is today), "this morning"
 /// (today, its part of the day left to read), "the 9th" (the
 /// next one: this month's, else next month's), "in 3 days", "in two weeks".
-#[expect(
-    clippy::too_many_lines,
-    reason = "still to split (issue 62); the layout test counts these and the count only falls"
-)]
 fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, String)> {
     static PATTERN: OnceLock<Regex> = OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {
@@ -170,28 +166,11 @@ fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, St
         } else if captures.name("yesterday").is_some() {
             plus(-1)
         } else if let Some(weekday) = captures.name("weekday") {
-            let name = weekday.as_str().to_lowercase();
-            let wanted = WEEKDAYS
-                .iter()
-                .find(|(day, _)| *day == name)
-                .map(|(_, day)| *day)
-                .unwrap_or(jiff::civil::Weekday::Monday);
-            let ahead = i64::from(wanted.since(today.weekday()));
             let which = captures
                 .name("which")
                 .map(|which| which.as_str().to_lowercase())
                 .unwrap_or_default();
-            if which == "last" || which == "past" {
-                // "last Friday": the one before today.
-                let back = i64::from(today.weekday().since(wanted));
-                plus(-(if back == 0 { 7 } else { back }))
-            } else {
-                plus(if ahead == 0 && which != "this" {
-                    7
-                } else {
-                    ahead
-                })
-            }
+            weekday_date(today, &weekday.as_str().to_lowercase(), &which)
         } else if let Some(day) = captures.name("day") {
             // "the 25th of January" is that month's, read as a date.
             let rest = text[whole.end()..].trim_start().to_lowercase();
@@ -237,29 +216,7 @@ fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, St
                     .find(|date| *date >= today)
             }
         } else if let Some(month) = captures.name("end_of") {
-            // "the end of January": its last day, the nearest such.
-            let month = month.as_str().to_lowercase();
-            let first = today.first_of_month();
-            let last_of = |date: jiff::civil::Date| {
-                date.first_of_month()
-                    .checked_add(jiff::Span::new().months(1))
-                    .ok()
-                    .and_then(|next| next.checked_sub(jiff::Span::new().days(1)).ok())
-            };
-            if month.ends_with("month") {
-                let months = i64::from(month.starts_with("next"));
-                first
-                    .checked_add(jiff::Span::new().months(months))
-                    .ok()
-                    .and_then(last_of)
-            } else {
-                let number = month_number(&month).unwrap_or(1);
-                nearest(today, |year| {
-                    jiff::civil::Date::new(year, number, 1)
-                        .ok()
-                        .and_then(last_of)
-                })
-            }
+            end_of(today, &month.as_str().to_lowercase())
         } else if let (Some(count), Some(unit)) = (
             captures.name("count").or(captures.name("count2")),
             captures.name("unit").or(captures.name("unit2")),
@@ -289,6 +246,56 @@ fn relative_dates(text: &str, today: jiff::civil::Date) -> Vec<(usize, usize, St
         }
     }
     found
+}
+
+/// The date of weekday `name` (lowercase) said with `which` ("next",
+/// "this", "last", … or nothing): the first one after today, today itself
+/// only for "this"; "last"/"past": the one before today.
+fn weekday_date(today: jiff::civil::Date, name: &str, which: &str) -> Option<jiff::civil::Date> {
+    let plus = |days: i64| today.checked_add(jiff::Span::new().days(days)).ok();
+    let wanted = WEEKDAYS
+        .iter()
+        .find(|(day, _)| *day == name)
+        .map(|(_, day)| *day)
+        .unwrap_or(jiff::civil::Weekday::Monday);
+    let ahead = i64::from(wanted.since(today.weekday()));
+    if which == "last" || which == "past" {
+        // "last Friday": the one before today.
+        let back = i64::from(today.weekday().since(wanted));
+        plus(-(if back == 0 { 7 } else { back }))
+    } else {
+        plus(if ahead == 0 && which != "this" {
+            7
+        } else {
+            ahead
+        })
+    }
+}
+
+/// "The end of `month`" (lowercase: a month's name, or "the/this/next
+/// month"): its last day, the nearest such.
+fn end_of(today: jiff::civil::Date, month: &str) -> Option<jiff::civil::Date> {
+    let first = today.first_of_month();
+    let last_of = |date: jiff::civil::Date| {
+        date.first_of_month()
+            .checked_add(jiff::Span::new().months(1))
+            .ok()
+            .and_then(|next| next.checked_sub(jiff::Span::new().days(1)).ok())
+    };
+    if month.ends_with("month") {
+        let months = i64::from(month.starts_with("next"));
+        first
+            .checked_add(jiff::Span::new().months(months))
+            .ok()
+            .and_then(last_of)
+    } else {
+        let number = month_number(month).unwrap_or(1);
+        nearest(today, |year| {
+            jiff::civil::Date::new(year, number, 1)
+                .ok()
+                .and_then(last_of)
+        })
+    }
 }
 
 /// The times of day written in `text`: `(start, end, "HH:MM")` — "2pm",

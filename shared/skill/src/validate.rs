@@ -14,7 +14,7 @@ use crate::condition::Condition;
 use crate::diagnostics::{Diagnostic, codes};
 use crate::document::{self, Document, Format, Positions};
 use crate::engine::{EngineConfig, PRESETS};
-use crate::model::{EngineSpec, Guardrails, Skill};
+use crate::model::{EngineSpec, Guardrails, Skill, Tool, ToolPolicy};
 use crate::resources::{RESOURCE_TYPES, template_references};
 use crate::slag::is_safe_name;
 use unused::*;
@@ -410,10 +410,6 @@ impl Checker<'_> {
     }
 
     /// Checks tools; returns the names and builder ids a step or approval may use.
-    #[expect(
-        clippy::too_many_lines,
-        reason = "still to split (issue 62); the layout test counts these and the count only falls"
-    )]
     fn tools(&mut self, skill: &Skill) -> HashSet<String> {
         let mut names: HashMap<String, usize> = HashMap::new();
         let mut ids: HashMap<String, usize> = HashMap::new();
@@ -450,95 +446,104 @@ impl Checker<'_> {
                     format!("tool id `{id}` is already used by tools[{first}]"),
                 );
             }
-            let mut inputs = HashSet::new();
-            for (input_index, input) in tool.inputs.iter().enumerate() {
-                let input_path = format!("{path}.inputs[{input_index}]");
-                if input.name.trim().is_empty() {
-                    self.error(
-                        &format!("{input_path}.name"),
-                        codes::MISSING_FIELD,
-                        "input has no name",
-                    );
-                } else if !inputs.insert(input.name.clone()) {
-                    self.error(
-                        &format!("{input_path}.name"),
-                        codes::DUPLICATE_KEY,
-                        format!("input `{}` is declared twice", input.name),
-                    );
-                }
-                match &input.kind {
-                    Some(kind) => {
-                        self.one_of(&format!("{input_path}.type"), kind, VALUE_TYPES, "type")
-                    }
-                    None => self.warning(
-                        &format!("{input_path}.type"),
-                        codes::MISSING_FIELD,
-                        format!("input `{}` has no type; string is assumed", input.name),
-                    ),
-                }
-                if let Some(pattern) = &input.pattern {
-                    let at = format!("{input_path}.pattern");
-                    match crate::grammar::pattern(pattern) {
-                        Ok(None) => {}
-                        Ok(Some(problem)) => self.warning(&at, codes::INVALID_VALUE, problem),
-                        Err(problem) => self.error(&at, codes::INVALID_VALUE, problem),
-                    }
-                }
-            }
+            self.tool_inputs(&path, tool);
             if let Some(policy) = &tool.policy {
-                if let Some(allowed) = &policy.allowed {
-                    self.one_of(
-                        &format!("{path}.policy.allowed"),
-                        allowed,
-                        POLICY_LEVELS,
-                        "allowed",
-                    );
-                }
-                match &policy.requires_approval {
-                    None | Some(Value::Bool(_)) => {}
-                    Some(Value::String(level)) => self.one_of(
-                        &format!("{path}.policy.requires_approval"),
-                        level,
-                        POLICY_LEVELS,
-                        "requires_approval",
-                    ),
-                    Some(_) => self.error(
-                        &format!("{path}.policy.requires_approval"),
-                        codes::INVALID_TYPE,
-                        "requires_approval is always | conditional | never",
-                    ),
-                }
-                if let Some(condition) = &policy.condition {
-                    self.condition(&format!("{path}.policy.condition"), condition);
-                }
-                for (condition_index, condition) in policy.conditions.iter().enumerate() {
-                    let condition_path = format!("{path}.policy.conditions[{condition_index}]");
-                    self.condition(&format!("{condition_path}.when"), &condition.when);
-                    if let Some(action) = &condition.action {
-                        self.one_of(
-                            &format!("{condition_path}.action"),
-                            action,
-                            CONDITION_ACTIONS,
-                            "action",
-                        );
-                    }
-                }
-                let conditional_approval = matches!(&policy.requires_approval, Some(Value::String(level)) if level.eq_ignore_ascii_case("conditional"));
-                let has_approval_condition = policy.condition.is_some()
-                    || policy
-                        .conditions
-                        .iter()
-                        .any(|condition| condition.action.as_deref() == Some("require_approval"));
-                if conditional_approval && !has_approval_condition {
-                    self.warning(
-                        &format!("{path}.policy.requires_approval"),
-                        codes::MISSING_FIELD,
-                        "requires_approval is conditional but no condition says when; approval rules in policy.approvals apply",
-                    );
-                }
+                self.tool_policy(&path, policy);
             }
         }
         names.into_keys().chain(ids.into_keys()).collect()
+    }
+
+    /// Checks a tool's inputs: named once each, typed, their patterns.
+    fn tool_inputs(&mut self, path: &str, tool: &Tool) {
+        let mut inputs = HashSet::new();
+        for (input_index, input) in tool.inputs.iter().enumerate() {
+            let input_path = format!("{path}.inputs[{input_index}]");
+            if input.name.trim().is_empty() {
+                self.error(
+                    &format!("{input_path}.name"),
+                    codes::MISSING_FIELD,
+                    "input has no name",
+                );
+            } else if !inputs.insert(input.name.clone()) {
+                self.error(
+                    &format!("{input_path}.name"),
+                    codes::DUPLICATE_KEY,
+                    format!("input `{}` is declared twice", input.name),
+                );
+            }
+            match &input.kind {
+                Some(kind) => self.one_of(&format!("{input_path}.type"), kind, VALUE_TYPES, "type"),
+                None => self.warning(
+                    &format!("{input_path}.type"),
+                    codes::MISSING_FIELD,
+                    format!("input `{}` has no type; string is assumed", input.name),
+                ),
+            }
+            if let Some(pattern) = &input.pattern {
+                let at = format!("{input_path}.pattern");
+                match crate::grammar::pattern(pattern) {
+                    Ok(None) => {}
+                    Ok(Some(problem)) => self.warning(&at, codes::INVALID_VALUE, problem),
+                    Err(problem) => self.error(&at, codes::INVALID_VALUE, problem),
+                }
+            }
+        }
+    }
+
+    /// Checks a tool's policy: its levels, conditions and actions, and a
+    /// conditional approval that says when.
+    fn tool_policy(&mut self, path: &str, policy: &ToolPolicy) {
+        if let Some(allowed) = &policy.allowed {
+            self.one_of(
+                &format!("{path}.policy.allowed"),
+                allowed,
+                POLICY_LEVELS,
+                "allowed",
+            );
+        }
+        match &policy.requires_approval {
+            None | Some(Value::Bool(_)) => {}
+            Some(Value::String(level)) => self.one_of(
+                &format!("{path}.policy.requires_approval"),
+                level,
+                POLICY_LEVELS,
+                "requires_approval",
+            ),
+            Some(_) => self.error(
+                &format!("{path}.policy.requires_approval"),
+                codes::INVALID_TYPE,
+                "requires_approval is always | conditional | never",
+            ),
+        }
+        if let Some(condition) = &policy.condition {
+            self.condition(&format!("{path}.policy.condition"), condition);
+        }
+        for (condition_index, condition) in policy.conditions.iter().enumerate() {
+            let condition_path = format!("{path}.policy.conditions[{condition_index}]");
+            self.condition(&format!("{condition_path}.when"), &condition.when);
+            if let Some(action) = &condition.action {
+                self.one_of(
+                    &format!("{condition_path}.action"),
+                    action,
+                    CONDITION_ACTIONS,
+                    "action",
+                );
+            }
+        }
+        let conditional_approval = matches!(&policy.requires_approval, Some(Value::String(level)) if level.eq_ignore_ascii_case("conditional"));
+        let has_approval_condition = policy.condition.is_some()
+            || policy
+                .conditions
+                .iter()
+                .any(|condition| condition.action.as_deref() == Some("require_approval"));
+        if conditional_approval && !has_approval_condition {
+            self.warning(
+                &format!("{path}.policy.requires_approval"),
+                codes::MISSING_FIELD,
+                "requires_approval is conditional but no condition says when; approval rules in policy.approvals apply",
+            );
+        }
     }
 
     fn tool_reference(

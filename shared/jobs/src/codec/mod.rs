@@ -8,6 +8,7 @@
 //! starts with `{`, which no record starts with: its first field is tag 1, a
 //! `0x0a` byte), so a store written before the change keeps its jobs.
 
+mod parts;
 mod plan;
 
 use std::collections::BTreeMap;
@@ -21,17 +22,14 @@ use prost::Message;
 use serde_json::{Map, Value as Json};
 
 use crate::{
-    AuditEntry, CallRecord, DetectedIntent, EventKind, Evidence, JobError, JobEvent, JobRecord,
-    JobResult, JobStatus, OutcomeClass, PauseReason, PendingApproval, StartedCall, Waiting,
-    WaitingField, parse_rfc3339_ms, rfc3339,
+    CallRecord, DetectedIntent, EventKind, JobError, JobEvent, JobRecord, JobResult, JobStatus,
+    OutcomeClass, PauseReason, PendingApproval, StartedCall, Waiting, WaitingField,
+    parse_rfc3339_ms, rfc3339,
 };
+use parts::*;
 use plan::*;
 
 /// A job record as stored.
-#[expect(
-    clippy::too_many_lines,
-    reason = "a field-by-field mapping between the record and its stored message"
-)]
 pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
     let pending = record
         .plan
@@ -67,35 +65,14 @@ pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
         }),
         iteration: record.iteration,
         iteration_budget: record.iteration_budget,
-        calls: record
-            .calls
-            .iter()
-            .map(|call| pb::CallRecord {
-                tool: call.tool.clone(),
-                arguments_json: map_bytes(&call.arguments),
-                call_digest: call.call_digest.clone(),
-                output_json: json_bytes(&call.output),
-                is_error: call.is_error,
-                iteration: call.iteration,
-                finished_ms: ms(&call.finished_at),
-            })
-            .collect(),
+        calls: record.calls.iter().map(call_to).collect(),
         result: record.result.as_ref().map(|result| pb::JobResult {
             reply: result.reply.clone(),
             output_fields_json: map_bytes(&result.output_fields),
             finalization_json: json_bytes(&result.finalization),
         }),
         error: record.error.clone(),
-        audit: record
-            .audit
-            .iter()
-            .map(|entry| pb::AuditEntry {
-                who: entry.who.clone(),
-                at_ms: ms(&entry.at),
-                action: entry.action.clone(),
-                detail_json: json_bytes(&entry.detail),
-            })
-            .collect(),
+        audit: record.audit.iter().map(audit_to).collect(),
         request_id: record.request_id.clone(),
         owner: record.owner.clone(),
         tenant: record.tenant.clone(),
@@ -108,15 +85,7 @@ pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
             record.conversation.clone()
         },
         conversation_is_job: !record.job_id.is_empty() && record.conversation == record.job_id,
-        evidence: record
-            .evidence
-            .iter()
-            .map(|evidence| pb::Evidence {
-                name: evidence.name.clone(),
-                value_json: json_bytes(&evidence.value),
-                source: evidence.source.clone(),
-            })
-            .collect(),
+        evidence: record.evidence.iter().map(evidence_to).collect(),
         confirmed_calls: record.confirmed_calls.clone(),
         unplanned_tools: record.unplanned_tools.clone(),
         llm: (record.llm.calls > 0).then_some(pb::LlmUsage {
@@ -131,21 +100,7 @@ pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
         updated_ms: ms(&record.updated_at),
         ended_ms: record.ended_at.as_deref().map(ms),
         trace_parent: record.trace_parent.clone(),
-        grants: record
-            .grants
-            .iter()
-            .map(|grant| pb::Grant {
-                key: grant.key.clone(),
-                value_json: json_bytes(&grant.value),
-                skill: grant.skill.clone(),
-                tool: grant.tool.clone(),
-                job: grant.job.clone(),
-                principal: grant.principal.clone(),
-                conversation: grant.conversation.clone(),
-                expires_ms: grant.expires_ms,
-                classified: grant.classified,
-            })
-            .collect(),
+        grants: record.grants.iter().map(grant_to).collect(),
         solution: record.solution.clone(),
         handoff_json: record
             .handoff
@@ -167,10 +122,6 @@ pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
 }
 
 /// A job record from its stored bytes (protobuf, or an earlier version's JSON).
-#[expect(
-    clippy::too_many_lines,
-    reason = "a field-by-field mapping between the record and its stored message"
-)]
 pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
     if data.first() == Some(&b'{') {
         return serde_json::from_slice(data).map_err(|error| corrupt(&error));
@@ -179,17 +130,7 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
     let calls = message
         .calls
         .into_iter()
-        .map(|call| {
-            Ok(CallRecord {
-                tool: call.tool,
-                arguments: map_from(&call.arguments_json)?,
-                call_digest: call.call_digest,
-                output: json_from(&call.output_json)?,
-                is_error: call.is_error,
-                iteration: call.iteration,
-                finished_at: rfc3339(call.finished_ms),
-            })
-        })
+        .map(call_from)
         .collect::<Result<Vec<_>, JobError>>()?;
     let plan = message
         .plan
@@ -238,14 +179,7 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
         audit: message
             .audit
             .into_iter()
-            .map(|entry| {
-                Ok(AuditEntry {
-                    who: entry.who,
-                    at: rfc3339(entry.at_ms),
-                    action: entry.action,
-                    detail: json_from(&entry.detail_json)?,
-                })
-            })
+            .map(audit_from)
             .collect::<Result<_, JobError>>()?,
         request_id: message.request_id,
         owner: message.owner,
@@ -256,13 +190,7 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
         evidence: message
             .evidence
             .into_iter()
-            .map(|evidence| {
-                Ok(Evidence {
-                    name: evidence.name,
-                    value: json_from(&evidence.value_json)?,
-                    source: evidence.source,
-                })
-            })
+            .map(evidence_from)
             .collect::<Result<_, JobError>>()?,
         confirmed_calls: message.confirmed_calls,
         unplanned_tools: message.unplanned_tools,
@@ -284,19 +212,7 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
         grants: message
             .grants
             .into_iter()
-            .map(|grant| {
-                Ok(crate::Grant {
-                    key: grant.key,
-                    value: json_from(&grant.value_json)?,
-                    skill: grant.skill,
-                    tool: grant.tool,
-                    job: grant.job,
-                    principal: grant.principal,
-                    conversation: grant.conversation,
-                    expires_ms: grant.expires_ms,
-                    classified: grant.classified,
-                })
-            })
+            .map(grant_from)
             .collect::<Result<_, JobError>>()?,
         solution: message.solution,
         handoff: if message.handoff_json.is_empty() {

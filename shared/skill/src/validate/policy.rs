@@ -4,10 +4,6 @@
 use super::*;
 
 impl Checker<'_> {
-    #[expect(
-        clippy::too_many_lines,
-        reason = "still to split (issue 62); the layout test counts these and the count only falls"
-    )]
     pub(super) fn policy(
         &mut self,
         skill: &Skill,
@@ -15,56 +11,8 @@ impl Checker<'_> {
         has_tool_server: bool,
     ) {
         let Some(policy) = &skill.policy else { return };
-        if let Some(Guardrails::Rules(rules)) = &policy.guardrails {
-            for (index, rule) in rules.iter().enumerate() {
-                if !matches!(
-                    rule.kind.to_ascii_lowercase().as_str(),
-                    "never" | "always" | "must" | "must_not"
-                ) {
-                    self.warning(
-                        &format!("policy.guardrails[{index}].type"),
-                        codes::INVALID_VALUE,
-                        format!(
-                            "guardrail type `{}` is neither never nor always; treated as always",
-                            rule.kind
-                        ),
-                    );
-                }
-            }
-        }
         if let Some(guardrails) = &policy.guardrails {
-            // Compilation keeps the first MAX_TEXT_GUARDRAILS text rules, never
-            // first: say which ones a prompt will not carry.
-            let (never, always) = guardrails.split_with_paths();
-            let text_rules = never
-                .iter()
-                .chain(always.iter())
-                .filter(|(_, rule)| compile_guardrail(rule).is_none());
-            for (path, rule) in text_rules.skip(MAX_TEXT_GUARDRAILS) {
-                self.warning(
-                    path,
-                    codes::GUARDRAIL_DROPPED,
-                    format!(
-                        "guardrail `{}` is dropped: only the first {MAX_TEXT_GUARDRAILS} text guardrails (never first) are kept for prompts",
-                        rule.chars().take(80).collect::<String>()
-                    ),
-                );
-            }
-        }
-        if let Some(guardrails) = &policy.guardrails {
-            let (never, always) = guardrails.split();
-            for rule in never.iter().chain(always.iter()) {
-                let tool = match compile_guardrail(rule) {
-                    Some(
-                        crate::compile::CompiledGuardrail::ToolDeny { tool, .. }
-                        | crate::compile::CompiledGuardrail::RequiresApproval { tool, .. },
-                    ) => tool,
-                    _ => continue,
-                };
-                if !tool.starts_with("sys.") && !known_tools.contains(&tool) && !has_tool_server {
-                    self.warning("policy.guardrails", codes::UNKNOWN_TOOL, format!("guardrail `{rule}` compiles to a rule on `{tool}`, which is not a tool of this skill"));
-                }
-            }
+            self.guardrails(guardrails, known_tools, has_tool_server);
         }
         let intent_ids: HashSet<&str> = skill
             .intents
@@ -136,6 +84,63 @@ impl Checker<'_> {
         }
         if let Some(escalation) = &policy.escalation {
             self.escalation_conditions(&escalation.conditions);
+        }
+    }
+
+    /// Guardrails: their types, the text rules a prompt will not carry, and
+    /// rules on tools the skill does not have.
+    fn guardrails(
+        &mut self,
+        guardrails: &Guardrails,
+        known_tools: &HashSet<String>,
+        has_tool_server: bool,
+    ) {
+        if let Guardrails::Rules(rules) = guardrails {
+            for (index, rule) in rules.iter().enumerate() {
+                if !matches!(
+                    rule.kind.to_ascii_lowercase().as_str(),
+                    "never" | "always" | "must" | "must_not"
+                ) {
+                    self.warning(
+                        &format!("policy.guardrails[{index}].type"),
+                        codes::INVALID_VALUE,
+                        format!(
+                            "guardrail type `{}` is neither never nor always; treated as always",
+                            rule.kind
+                        ),
+                    );
+                }
+            }
+        }
+        // Compilation keeps the first MAX_TEXT_GUARDRAILS text rules, never
+        // first: say which ones a prompt will not carry.
+        let (never, always) = guardrails.split_with_paths();
+        let text_rules = never
+            .iter()
+            .chain(always.iter())
+            .filter(|(_, rule)| compile_guardrail(rule).is_none());
+        for (path, rule) in text_rules.skip(MAX_TEXT_GUARDRAILS) {
+            self.warning(
+                path,
+                codes::GUARDRAIL_DROPPED,
+                format!(
+                    "guardrail `{}` is dropped: only the first {MAX_TEXT_GUARDRAILS} text guardrails (never first) are kept for prompts",
+                    rule.chars().take(80).collect::<String>()
+                ),
+            );
+        }
+        let (never, always) = guardrails.split();
+        for rule in never.iter().chain(always.iter()) {
+            let tool = match compile_guardrail(rule) {
+                Some(
+                    crate::compile::CompiledGuardrail::ToolDeny { tool, .. }
+                    | crate::compile::CompiledGuardrail::RequiresApproval { tool, .. },
+                ) => tool,
+                _ => continue,
+            };
+            if !tool.starts_with("sys.") && !known_tools.contains(&tool) && !has_tool_server {
+                self.warning("policy.guardrails", codes::UNKNOWN_TOOL, format!("guardrail `{rule}` compiles to a rule on `{tool}`, which is not a tool of this skill"));
+            }
         }
     }
 
