@@ -342,10 +342,6 @@ async fn stopped(mut stop: tokio::sync::watch::Receiver<bool>) {
 /// Runs the whole suite in this process until `stop`: the five services on one
 /// port, their workers, and (unless `None`) the demo MCP server. `ready` gets the
 /// gRPC address once it listens.
-#[expect(
-    clippy::too_many_lines,
-    reason = "still to split (issue 62); the layout test counts these and the count only falls"
-)]
 pub async fn serve_suite(
     mut config: adas_runtime::ServerConfig,
     demo_mcp: Option<DemoServer>,
@@ -362,39 +358,10 @@ pub async fn serve_suite(
         extra.push(("--console-listen", console.addr));
     }
     config.check_dev_listeners(&extra)?;
-    let mut demo = None;
-    if let Some(DemoServer {
-        listen: addr,
-        executions_log,
-    }) = demo_mcp
-    {
-        // The demo server's real address (port 0 picks one) is what templates get.
-        let demo_listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|source| RuntimeError::Bind { addr, source })?;
-        let demo_addr = demo_listener
-            .local_addr()
-            .map_err(|source| RuntimeError::Bind { addr, source })?;
-        config.demo_mcp_url = format!("http://{demo_addr}{}", adas_demo_mcp::MCP_PATH);
-        tracing::info!(url = %config.demo_mcp_url, "demo MCP server serving");
-        // Stopped last (below), so the suite's MCP sessions close while it listens.
-        let (stop_demo, demo_stopped) = tokio::sync::watch::channel(false);
-        let mut server = adas_demo_mcp::DemoMcp::new();
-        if let Some(path) = &executions_log {
-            server = server
-                .with_executions_log(path)
-                .map_err(|error| RuntimeError::Startup(format!("{}: {error}", path.display())))?;
-        }
-        let server = tokio::spawn(async move {
-            if let Err(error) = server
-                .serve_http(demo_listener, stopped(demo_stopped))
-                .await
-            {
-                tracing::error!(%error, "demo MCP server stopped");
-            }
-        });
-        demo = Some((stop_demo, server));
-    }
+    let demo = match demo_mcp {
+        Some(server) => Some(start_demo(server, &mut config).await?),
+        None => None,
+    };
     let store = adas_boot::open_store(&config).await?;
     let listener = bind(config.listen).await?;
     // With `--step-engine remote` the embedded workers reach the services
@@ -403,20 +370,7 @@ pub async fn serve_suite(
         addr: config.listen,
         source,
     })?;
-    // Over TLS the workers verify this server like any peer: --peer-ca is the
-    // CA of its certificate, which must name 127.0.0.1.
-    let scheme = if config.tls.is_some() {
-        if config.peer_ca.is_none() && config.step_engine == adas_runtime::StepEngine::Remote {
-            return Err(RuntimeError::Startup(
-                "with --tls-cert and --step-engine remote, `adas up` needs --peer-ca \
-                 (the CA of its certificate) for its own workers' calls"
-                    .into(),
-            ));
-        }
-        "https"
-    } else {
-        "http"
-    };
+    let scheme = self_scheme(&config)?;
     let self_url = format!("{scheme}://127.0.0.1:{}", local.port());
     let max = config.max_message_bytes;
     // With an auth file, the workers call this server with a key that exists
@@ -504,6 +458,66 @@ pub async fn serve_suite(
         let _ = server.await;
     }
     served
+}
+
+/// Starts the demo MCP server (stopped last, so the suite's MCP sessions
+/// close while it listens); its real address (port 0 picks one) becomes
+/// `config.demo_mcp_url`, what templates get. Returns its stop switch and task.
+async fn start_demo(
+    DemoServer {
+        listen: addr,
+        executions_log,
+    }: DemoServer,
+    config: &mut adas_runtime::ServerConfig,
+) -> Result<
+    (
+        tokio::sync::watch::Sender<bool>,
+        tokio::task::JoinHandle<()>,
+    ),
+    RuntimeError,
+> {
+    let demo_listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|source| RuntimeError::Bind { addr, source })?;
+    let demo_addr = demo_listener
+        .local_addr()
+        .map_err(|source| RuntimeError::Bind { addr, source })?;
+    config.demo_mcp_url = format!("http://{demo_addr}{}", adas_demo_mcp::MCP_PATH);
+    tracing::info!(url = %config.demo_mcp_url, "demo MCP server serving");
+    let (stop_demo, demo_stopped) = tokio::sync::watch::channel(false);
+    let mut server = adas_demo_mcp::DemoMcp::new();
+    if let Some(path) = &executions_log {
+        server = server
+            .with_executions_log(path)
+            .map_err(|error| RuntimeError::Startup(format!("{}: {error}", path.display())))?;
+    }
+    let server = tokio::spawn(async move {
+        if let Err(error) = server
+            .serve_http(demo_listener, stopped(demo_stopped))
+            .await
+        {
+            tracing::error!(%error, "demo MCP server stopped");
+        }
+    });
+    Ok((stop_demo, server))
+}
+
+/// The scheme of this process' own URL, for its workers. Over TLS they
+/// verify this server like any peer: --peer-ca is the CA of its
+/// certificate, which must name 127.0.0.1.
+fn self_scheme(config: &adas_runtime::ServerConfig) -> Result<&'static str, RuntimeError> {
+    Ok(if config.tls.is_some() {
+        if config.peer_ca.is_none() && config.step_engine == adas_runtime::StepEngine::Remote {
+            return Err(RuntimeError::Startup(
+                "with --tls-cert and --step-engine remote, `adas up` needs --peer-ca \
+                 (the CA of its certificate) for its own workers' calls"
+                    .into(),
+            ));
+        }
+        "https"
+    } else {
+        "http"
+    })
 }
 
 /// The embedded suite on free loopback ports, a scripted refund conversation

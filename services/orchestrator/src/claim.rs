@@ -9,13 +9,13 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use adas_engine::WorkError;
+use adas_engine::room::Slot;
 use adas_jobs::JobError;
 use adas_state::StateError;
 use tracing::{info, warn};
 
 use crate::worker::Worker;
-use adas_engine::WorkError;
-use adas_engine::room::Slot;
 
 /// How often a claimer looks for jobs held by silent workers.
 const RECLAIM_EVERY: Duration = Duration::from_secs(1);

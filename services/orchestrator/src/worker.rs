@@ -5,21 +5,20 @@
 //! `adas_engine::Performer`: the step engine, in process by default, and the
 //! tool call's I/O), and applies what the effect answered — until a step
 //! names no effect: the job paused or ended. The call's start is the step's
-//! write, so the call itself is made here (`call_tool`).
-//! A paused job is left: it is in no queue and burns no
-//! iteration. Claiming lives in `claim.rs`.
+//! write, so the call itself is made here (`call_tool`). A paused job is
+//! left: it is in no queue and burns no iteration. Claiming lives in
+//! `claim.rs`.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use adas_catalog::Catalog;
+use adas_engine::{Performer, WorkError};
 use adas_jobs::{JobError, JobRecord, JobRepo, JobStatus, StoredJob};
 use adas_skill::OperationalSkill;
 use adas_state::StateError;
 use adas_step::work::{self, Effect, Input, Step};
 use tracing::warn;
-
-use adas_engine::{Performer, WorkError};
 
 /// What a worker needs.
 #[derive(Clone)]

@@ -12,7 +12,6 @@
 
 use std::sync::Arc;
 
-use crate::dal::{DalAgent, DalError};
 use adas_jobs::{JobError, JobRecord, StoredJob, Transition};
 use adas_nlu::Planner;
 use adas_policy::llm::{FinalizationJudge, Polisher};
@@ -28,6 +27,7 @@ use adas_step::effect::{FinalizeAsk, Judged, PlanAsk, Planned, PolishAsk, Polish
 use adas_step::guard::GateWord;
 use serde_json::{Map, Value as Json};
 
+use crate::dal::{DalAgent, DalError};
 use crate::error::WorkError;
 
 pub use crate::dal::Next;

@@ -113,10 +113,6 @@ pub(super) fn target(slag: &str, goal: String, conversation: String) -> pb::Star
 /// A conversation: each goal starts a job; the job's asks and approvals are
 /// prompted for until it ends. With a script, it ends with the script and fails
 /// if the last job did not complete.
-#[expect(
-    clippy::too_many_lines,
-    reason = "still to split (issue 62); the layout test counts these and the count only falls"
-)]
 pub async fn chat(
     client: &Client,
     slag: &str,
@@ -154,19 +150,7 @@ pub async fn chat(
                 status == pb::JobStatus::Paused && !waiting.reason_code.is_empty()
             }) else {
                 last_completed = status == pb::JobStatus::Completed;
-                match job.result.as_ref() {
-                    Some(result) if !result.reply.is_empty() => out(&format!(
-                        "{slag}> {}",
-                        result.reply.replace('\n', &format!("\n{slag}> "))
-                    )),
-                    _ => out(&format!(
-                        "{slag}> ({status:?}, {outcome:?}) {}",
-                        job.error
-                            .as_ref()
-                            .map(|error| error.message.as_str())
-                            .unwrap_or_default()
-                    )),
-                }
+                say_end(slag, &job, (status, outcome));
                 break;
             };
             let version = job.version;
@@ -219,35 +203,7 @@ pub async fn chat(
                     Ok(resumed) => {
                         job = settle(&mut clients, &job.name, resumed.into_inner().version).await?
                     }
-                    Err(status) => {
-                        job = clients
-                            .orchestrator
-                            .get_job(pb::GetJobRequest {
-                                name: job.name.clone(),
-                            })
-                            .await
-                            .map_err(status_text)?
-                            .into_inner();
-                        // Say why, in the server's plain words: the ask's
-                        // prompt carries them; a refusal it does not is said here.
-                        let prompt = job
-                            .waiting
-                            .as_ref()
-                            .map(|waiting| waiting.prompt_message.clone())
-                            .unwrap_or_default();
-                        let violations = status
-                            .get_details_bad_request()
-                            .map(|bad| bad.field_violations)
-                            .unwrap_or_default();
-                        if violations.is_empty() {
-                            out(&format!("{slag}> {}", status.message()));
-                        }
-                        for violation in violations {
-                            if !prompt.contains(&violation.description) {
-                                out(&format!("{slag}> {}", violation.description));
-                            }
-                        }
-                    }
+                    Err(status) => job = refused(&mut clients, slag, &job.name, &status).await?,
                 }
             } else if outcome == pb::OutcomeClass::ApprovalRequired {
                 let approval = waiting.approval.clone().unwrap_or_default();
@@ -284,6 +240,60 @@ pub async fn chat(
         return Err("the scripted conversation did not complete".into());
     }
     Ok(())
+}
+
+/// The job's end as the user reads it: its reply, else its status and error.
+fn say_end(slag: &str, job: &pb::Job, (status, outcome): (pb::JobStatus, pb::OutcomeClass)) {
+    match job.result.as_ref() {
+        Some(result) if !result.reply.is_empty() => out(&format!(
+            "{slag}> {}",
+            result.reply.replace('\n', &format!("\n{slag}> "))
+        )),
+        _ => out(&format!(
+            "{slag}> ({status:?}, {outcome:?}) {}",
+            job.error
+                .as_ref()
+                .map(|error| error.message.as_str())
+                .unwrap_or_default()
+        )),
+    }
+}
+
+/// An answer refused: the job as it stands now, and why, in the server's
+/// plain words (the ask's prompt carries them; a refusal it does not is said
+/// here).
+async fn refused(
+    clients: &mut Clients,
+    slag: &str,
+    name: &str,
+    status: &tonic::Status,
+) -> Result<pb::Job, Failure> {
+    let job = clients
+        .orchestrator
+        .get_job(pb::GetJobRequest {
+            name: name.to_owned(),
+        })
+        .await
+        .map_err(status_text)?
+        .into_inner();
+    let prompt = job
+        .waiting
+        .as_ref()
+        .map(|waiting| waiting.prompt_message.clone())
+        .unwrap_or_default();
+    let violations = status
+        .get_details_bad_request()
+        .map(|bad| bad.field_violations)
+        .unwrap_or_default();
+    if violations.is_empty() {
+        out(&format!("{slag}> {}", status.message()));
+    }
+    for violation in violations {
+        if !prompt.contains(&violation.description) {
+            out(&format!("{slag}> {}", violation.description));
+        }
+    }
+    Ok(job)
 }
 
 pub(super) fn finish_early(scripted: bool) -> Result<(), Failure> {
