@@ -5,6 +5,7 @@
 //! approver. Who answers and who approves is the principal of the API key used
 //! (`--api-key`, and `adas chat --approver-key` for approvals).
 
+mod act;
 mod chat;
 mod list;
 
@@ -330,10 +331,6 @@ async fn current_ask(clients: &mut Clients, name: &str) -> Result<Option<pb::Wai
 }
 
 /// Runs a job subcommand against the suite at `server`.
-#[expect(
-    clippy::too_many_lines,
-    reason = "still to split (issue 62); the layout test counts these and the count only falls"
-)]
 pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
     finish(runtime().block_on(async move {
         match command {
@@ -419,105 +416,15 @@ pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
                 listed.truncate(limit);
                 print_jobs(&listed, &page_token, output)?;
             }
-            JobCommand::Watch { name } => {
-                let mut stream = connect(client)
-                    .await?
-                    .orchestrator
-                    .watch_job(pb::WatchJobRequest {
-                        name,
-                        after_event_id: String::new(),
-                    })
-                    .await
-                    .map_err(status_text)?
-                    .into_inner();
-                while let Some(event) = stream.message().await.map_err(status_text)? {
-                    if output.is_data() {
-                        // One value per event, as it comes (JSON lines, YAML documents).
-                        let value = to_json(&event, "adas.v1.JobEvent")?;
-                        if output == Format::Json {
-                            out(&value.to_string());
-                        } else {
-                            out("---");
-                            print_value(&value, output);
-                        }
-                        continue;
-                    }
-                    out(&format!(
-                        "{}\t{}\t{}",
-                        event.event_id,
-                        enum_name(
-                            pb::JobEventType::try_from(event.r#type).map(|t| t.as_str_name())
-                        ),
-                        event.message
-                    ));
-                }
-            }
+            JobCommand::Watch { name } => act::watch(client, name, output).await?,
             JobCommand::Answer { name, fields } => {
-                let mut clients = connect(client).await?;
-                let correlation_id = current_ask(&mut clients, &name)
-                    .await?
-                    .map(|waiting| waiting.correlation_id)
-                    .ok_or_else(|| not_waiting(&name, "input"))?;
-                let fields = fields
-                    .into_iter()
-                    .map(|(key, value)| {
-                        (
-                            key,
-                            prost_types::Value {
-                                kind: Some(prost_types::value::Kind::StringValue(value)),
-                            },
-                        )
-                    })
-                    .collect();
-                let job = progress(
-                    "answering",
-                    clients.dal.submit_input(pb::SubmitInputRequest {
-                        job: name,
-                        correlation_id,
-                        fields,
-                        request_id: String::new(),
-                    }),
-                )
-                .await
-                .map_err(status_text)?
-                .into_inner();
-                print_job_as(&job, output, |_| out("answered"))?;
+                act::answer(client, name, fields, output).await?
             }
             JobCommand::Approve {
                 name,
                 reject,
                 comment,
-            } => {
-                let mut clients = connect(client).await?;
-                let correlation_id = current_ask(&mut clients, &name)
-                    .await?
-                    .filter(|waiting| waiting.approval.is_some())
-                    .map(|waiting| waiting.correlation_id)
-                    .ok_or_else(|| not_waiting(&name, "an approval"))?;
-                let decision = if reject {
-                    pb::ApprovalDecision::Reject
-                } else {
-                    pb::ApprovalDecision::Approve
-                } as i32;
-                let approval = progress(
-                    "deciding",
-                    clients.gate.decide_approval(pb::DecideApprovalRequest {
-                        job: name,
-                        correlation_id,
-                        decision,
-                        comment,
-                        request_id: String::new(),
-                    }),
-                )
-                .await
-                .map_err(status_text)?
-                .into_inner();
-                if output.is_data() {
-                    print_value(&to_json(&approval, "adas.v1.Approval")?, output);
-                } else {
-                    out(if reject { "rejected" } else { "approved" });
-                }
-            }
+            } => act::approve(client, name, (reject, comment), output).await?,
             JobCommand::Cancel { name } => {
                 let job = connect(client)
                     .await?
@@ -532,72 +439,9 @@ pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
                     .into_inner();
                 print_job_as(&job, output, |_| out("cancelled"))?;
             }
-            JobCommand::Waiting { slag } => {
-                let mut dal = connect(client).await?.dal;
-                let mut page_token = String::new();
-                let (mut rows, mut jobs) = (Vec::new(), Vec::new());
-                loop {
-                    let page = dal
-                        .list_waiting(pb::ListWaitingRequest {
-                            parent: format!("skills/{slag}"),
-                            page_size: 1000,
-                            page_token,
-                        })
-                        .await
-                        .map_err(status_text)?
-                        .into_inner();
-                    for job in &page.jobs {
-                        let waiting = job.waiting.clone().unwrap_or_default();
-                        match output {
-                            Format::Text => out(&format!(
-                                "{}\t{}\t{}",
-                                job.name, waiting.reason_code, waiting.prompt_message
-                            )),
-                            Format::Table => rows.push(vec![
-                                job.name.clone(),
-                                waiting.reason_code,
-                                waiting.prompt_message,
-                            ]),
-                            _ => jobs.push(to_json(job, "adas.v1.Job")?),
-                        }
-                    }
-                    if page.next_page_token.is_empty() {
-                        break;
-                    }
-                    page_token = page.next_page_token;
-                }
-                match output {
-                    Format::Table => print_table(&["job", "reason", "prompt"], &rows),
-                    Format::Json | Format::Yaml => {
-                        print_value(&serde_json::Value::Array(jobs), output)
-                    }
-                    Format::Text => {}
-                }
-            }
+            JobCommand::Waiting { slag } => list::waiting(client, &slag, output).await?,
             JobCommand::Takeover { name, reply } => {
-                let mut clients = connect(client).await?;
-                let waiting = current_ask(&mut clients, &name)
-                    .await?
-                    .filter(|waiting| waiting.reason_code == "HUMAN_TAKEOVER_REQUIRED")
-                    .ok_or("the job is not escalated to a human")?;
-                let job = clients
-                    .dal
-                    .submit_input(pb::SubmitInputRequest {
-                        job: name,
-                        correlation_id: waiting.correlation_id,
-                        fields: [(
-                            "reply".to_owned(),
-                            prost_types::Value {
-                                kind: Some(prost_types::value::Kind::StringValue(reply)),
-                            },
-                        )]
-                        .into(),
-                        request_id: String::new(),
-                    })
-                    .await
-                    .map_err(status_text)?
-                    .into_inner();
-                print_job_as(&job, output, |_| out("replied"))?;
+                act::takeover(client, name, reply, output).await?
             }
         }
         Ok(())

@@ -3,7 +3,10 @@
 
 use adas_proto::pb;
 
-use super::{Failure, Format, enum_name, job_row, out, print_table, print_value, to_json};
+use super::{
+    Client, Failure, Format, connect, enum_name, job_row, out, print_table, print_value,
+    status_text, to_json,
+};
 
 /// A job status on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -128,6 +131,49 @@ pub fn print_jobs(jobs: &[pb::Job], next_page_token: &str, output: Format) -> Re
             "{} shown; more remain: the same command with --page-token {next_page_token}",
             jobs.len()
         );
+    }
+    Ok(())
+}
+
+/// `adas job waiting`: every job of `slag` waiting for a person, with why.
+pub(super) async fn waiting(client: &Client, slag: &str, output: Format) -> Result<(), Failure> {
+    let mut dal = connect(client).await?.dal;
+    let mut page_token = String::new();
+    let (mut rows, mut jobs) = (Vec::new(), Vec::new());
+    loop {
+        let page = dal
+            .list_waiting(pb::ListWaitingRequest {
+                parent: format!("skills/{slag}"),
+                page_size: 1000,
+                page_token,
+            })
+            .await
+            .map_err(status_text)?
+            .into_inner();
+        for job in &page.jobs {
+            let waiting = job.waiting.clone().unwrap_or_default();
+            match output {
+                Format::Text => out(&format!(
+                    "{}\t{}\t{}",
+                    job.name, waiting.reason_code, waiting.prompt_message
+                )),
+                Format::Table => rows.push(vec![
+                    job.name.clone(),
+                    waiting.reason_code,
+                    waiting.prompt_message,
+                ]),
+                _ => jobs.push(to_json(job, "adas.v1.Job")?),
+            }
+        }
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        page_token = page.next_page_token;
+    }
+    match output {
+        Format::Table => print_table(&["job", "reason", "prompt"], &rows),
+        Format::Json | Format::Yaml => print_value(&serde_json::Value::Array(jobs), output),
+        Format::Text => {}
     }
     Ok(())
 }
