@@ -364,71 +364,10 @@ impl Run<'_> {
         Ok(())
     }
 
-    #[expect(
-        clippy::too_many_lines,
-        reason = "still to split (issue 62); the layout test counts these and the count only falls"
-    )]
     async fn step(&mut self, step: &Step) -> Result<(), Failure> {
         match step {
-            Step::Say(text) => {
-                self.check_side_effects();
-                self.seen_calls = 0;
-                self.measures.turns += 1;
-                let started = self
-                    .clients
-                    .orchestrator
-                    .start_job(pb::StartJobRequest {
-                        skill: format!("skills/{}", self.slag),
-                        goal: text.clone(),
-                        conversation: self.conversation.clone(),
-                        ..Default::default()
-                    })
-                    .await
-                    .map_err(jobs::status_text)?
-                    .into_inner();
-                self.conversation = started.conversation.clone();
-                self.measures.job = started.name.clone();
-                self.job = Some(started);
-                self.settle(0).await
-            }
-            Step::Answer(values) => {
-                self.measures.turns += 1;
-                let job = self.job()?;
-                let waiting = job
-                    .waiting
-                    .clone()
-                    .filter(|_| job.status == pb::JobStatus::Paused as i32)
-                    .ok_or_else(|| {
-                        format!("nothing to answer (status {})", status_name(job.status))
-                    })?;
-                let fields = waiting
-                    .requested_fields
-                    .iter()
-                    .zip(values)
-                    .map(|(field, value)| (field.clone(), string_value(value)))
-                    .collect();
-                let (name, before) = (job.name.clone(), job.version);
-                let submitted = self
-                    .clients
-                    .dal
-                    .submit_input(pb::SubmitInputRequest {
-                        job: name,
-                        correlation_id: waiting.correlation_id,
-                        fields,
-                        request_id: String::new(),
-                    })
-                    .await;
-                match submitted {
-                    Ok(_) => self.settle(before).await,
-                    // A refused answer leaves the job waiting, asked again.
-                    Err(status) if status.code() == tonic::Code::InvalidArgument => {
-                        self.refresh().await?;
-                        self.note_calls();
-                        Ok(())
-                    }
-                    Err(status) => Err(jobs::status_text(status)),
-                }
-            }
+            Step::Say(text) => self.say(text).await,
+            Step::Answer(values) => self.answer(values).await,
             Step::Decide(approve) => {
                 self.measures.turns += 1;
                 let (name, before, correlation_id) = self.current_ask()?;
@@ -464,84 +403,9 @@ impl Run<'_> {
                     .map_err(jobs::status_text)?;
                 self.settle(before).await
             }
-            Step::Waits(reason, fields) => {
-                let job = self.job()?;
-                let waiting = job
-                    .waiting
-                    .clone()
-                    .filter(|_| job.status == pb::JobStatus::Paused as i32);
-                let Some(waiting) = waiting.filter(|waiting| &waiting.reason_code == reason) else {
-                    return Err(format!(
-                        "expected a {reason} ask, got status {} {} {:?}",
-                        status_name(job.status),
-                        job.waiting
-                            .as_ref()
-                            .map(|w| w.reason_code.as_str())
-                            .unwrap_or(""),
-                        job.error.as_ref().map(|e| e.message.as_str()).unwrap_or("")
-                    )
-                    .into());
-                };
-                if let Some(fields) = fields
-                    && &waiting.requested_fields != fields
-                {
-                    return Err(format!(
-                        "asked for {:?}, expected {fields:?}",
-                        waiting.requested_fields
-                    )
-                    .into());
-                }
-                if reason == "INTENT_CLARIFICATION_REQUIRED"
-                    && !self.asked.contains(&waiting.correlation_id)
-                {
-                    self.measures.clarifications += 1;
-                }
-                self.asked.push(waiting.correlation_id);
-                Ok(())
-            }
-            Step::Called(tool, arguments) => {
-                let call = (tool.clone(), arguments.clone());
-                self.expected.push(call.clone());
-                if self.made.iter().any(|made| same_call(made, &call)) {
-                    Ok(())
-                } else {
-                    let made: Vec<String> = self
-                        .made
-                        .iter()
-                        .map(|(tool, arguments)| {
-                            format!("{tool}{}", Json::Object(arguments.clone()))
-                        })
-                        .collect();
-                    Err(format!(
-                        "expected {tool}{}, made [{}]; {}",
-                        Json::Object(arguments.clone()),
-                        made.join(", "),
-                        self.job.as_ref().map(stands).unwrap_or_default()
-                    )
-                    .into())
-                }
-            }
-            Step::Ends(status, outcome) => {
-                let job = self.job()?;
-                let (got, got_outcome) = (status_name(job.status), outcome_name(job.outcome_class));
-                if &got != status {
-                    return Err(format!(
-                        "expected {status}, got {got} ({got_outcome}) {:?} waiting {:?}",
-                        job.error.as_ref().map(|e| e.message.as_str()).unwrap_or(""),
-                        job.waiting
-                            .as_ref()
-                            .map(|w| w.reason_code.as_str())
-                            .unwrap_or("")
-                    )
-                    .into());
-                }
-                match outcome {
-                    Some(outcome) if &got_outcome != outcome => {
-                        Err(format!("expected outcome {outcome}, got {got_outcome}").into())
-                    }
-                    _ => Ok(()),
-                }
-            }
+            Step::Waits(reason, fields) => self.waits(reason, fields.as_deref()),
+            Step::Called(tool, arguments) => self.called(tool, arguments),
+            Step::Ends(status, outcome) => self.ends(status, outcome.as_deref()),
             Step::Says(text) => {
                 let job = self.job()?;
                 let said = if job.status == pb::JobStatus::Paused as i32 {
@@ -561,6 +425,150 @@ impl Run<'_> {
                     Err(format!("{text:?} not in {said:?}").into())
                 }
             }
+        }
+    }
+
+    /// `> text`: a new turn of the conversation, settled.
+    async fn say(&mut self, text: &str) -> Result<(), Failure> {
+        self.check_side_effects();
+        self.seen_calls = 0;
+        self.measures.turns += 1;
+        let started = self
+            .clients
+            .orchestrator
+            .start_job(pb::StartJobRequest {
+                skill: format!("skills/{}", self.slag),
+                goal: text.to_owned(),
+                conversation: self.conversation.clone(),
+                ..Default::default()
+            })
+            .await
+            .map_err(jobs::status_text)?
+            .into_inner();
+        self.conversation = started.conversation.clone();
+        self.measures.job = started.name.clone();
+        self.job = Some(started);
+        self.settle(0).await
+    }
+
+    /// `< a | b`: the values, to the current ask's fields in order; a
+    /// refused answer leaves the job waiting, asked again.
+    async fn answer(&mut self, values: &[String]) -> Result<(), Failure> {
+        self.measures.turns += 1;
+        let job = self.job()?;
+        let waiting = job
+            .waiting
+            .clone()
+            .filter(|_| job.status == pb::JobStatus::Paused as i32)
+            .ok_or_else(|| format!("nothing to answer (status {})", status_name(job.status)))?;
+        let fields = waiting
+            .requested_fields
+            .iter()
+            .zip(values)
+            .map(|(field, value)| (field.clone(), string_value(value)))
+            .collect();
+        let (name, before) = (job.name.clone(), job.version);
+        let submitted = self
+            .clients
+            .dal
+            .submit_input(pb::SubmitInputRequest {
+                job: name,
+                correlation_id: waiting.correlation_id,
+                fields,
+                request_id: String::new(),
+            })
+            .await;
+        match submitted {
+            Ok(_) => self.settle(before).await,
+            // A refused answer leaves the job waiting, asked again.
+            Err(status) if status.code() == tonic::Code::InvalidArgument => {
+                self.refresh().await?;
+                self.note_calls();
+                Ok(())
+            }
+            Err(status) => Err(jobs::status_text(status)),
+        }
+    }
+
+    /// `? reason [fields]`: the job waits with that reason (for those fields).
+    fn waits(&mut self, reason: &str, fields: Option<&[String]>) -> Result<(), Failure> {
+        let job = self.job()?;
+        let waiting = job
+            .waiting
+            .clone()
+            .filter(|_| job.status == pb::JobStatus::Paused as i32);
+        let Some(waiting) = waiting.filter(|waiting| waiting.reason_code == reason) else {
+            return Err(format!(
+                "expected a {reason} ask, got status {} {} {:?}",
+                status_name(job.status),
+                job.waiting
+                    .as_ref()
+                    .map(|w| w.reason_code.as_str())
+                    .unwrap_or(""),
+                job.error.as_ref().map(|e| e.message.as_str()).unwrap_or("")
+            )
+            .into());
+        };
+        if let Some(fields) = fields
+            && waiting.requested_fields != fields
+        {
+            return Err(format!(
+                "asked for {:?}, expected {fields:?}",
+                waiting.requested_fields
+            )
+            .into());
+        }
+        if reason == "INTENT_CLARIFICATION_REQUIRED"
+            && !self.asked.contains(&waiting.correlation_id)
+        {
+            self.measures.clarifications += 1;
+        }
+        self.asked.push(waiting.correlation_id);
+        Ok(())
+    }
+
+    /// `! tool {json}`: the conversation made that call.
+    fn called(&mut self, tool: &str, arguments: &Map<String, Json>) -> Result<(), Failure> {
+        let call = (tool.to_owned(), arguments.clone());
+        self.expected.push(call.clone());
+        if self.made.iter().any(|made| same_call(made, &call)) {
+            Ok(())
+        } else {
+            let made: Vec<String> = self
+                .made
+                .iter()
+                .map(|(tool, arguments)| format!("{tool}{}", Json::Object(arguments.clone())))
+                .collect();
+            Err(format!(
+                "expected {tool}{}, made [{}]; {}",
+                Json::Object(arguments.clone()),
+                made.join(", "),
+                self.job.as_ref().map(stands).unwrap_or_default()
+            )
+            .into())
+        }
+    }
+
+    /// `= status [outcome]`: the job ended so.
+    fn ends(&self, status: &str, outcome: Option<&str>) -> Result<(), Failure> {
+        let job = self.job()?;
+        let (got, got_outcome) = (status_name(job.status), outcome_name(job.outcome_class));
+        if got != status {
+            return Err(format!(
+                "expected {status}, got {got} ({got_outcome}) {:?} waiting {:?}",
+                job.error.as_ref().map(|e| e.message.as_str()).unwrap_or(""),
+                job.waiting
+                    .as_ref()
+                    .map(|w| w.reason_code.as_str())
+                    .unwrap_or("")
+            )
+            .into());
+        }
+        match outcome {
+            Some(outcome) if got_outcome != outcome => {
+                Err(format!("expected outcome {outcome}, got {got_outcome}").into())
+            }
+            _ => Ok(()),
         }
     }
 }

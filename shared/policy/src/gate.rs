@@ -211,26 +211,67 @@ pub fn access<G: adas_skill::access::HeldGrant>(
     ))
 }
 
-#[expect(
-    clippy::too_many_lines,
-    reason = "still to split (issue 62); the layout test counts these and the count only falls"
-)]
+/// The skill's rules on `tool(args)`, in their order: the first that
+/// applies decides (denials, then approvals, then allow).
 fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -> Decision {
     let digest = call_digest(tool, args);
-    let policy = &skill.compiled;
+    let digest = digest.as_str();
+    listed_denial(skill, tool, digest)
+        .or_else(|| permission_denial(skill, tool, args, digest))
+        .or_else(|| guardrail_denial(skill, tool, digest))
+        .or_else(|| threshold(skill, tool, args, digest))
+        .or_else(|| approval_rule(skill, tool, args, digest))
+        .or_else(|| permission_approval(skill, tool, args, digest))
+        .or_else(|| guardrail_approval(skill, tool, digest))
+        .unwrap_or_else(|| {
+            Decision::new(
+                Verdict::Allow,
+                RuleKind::None,
+                "no rule applies",
+                "",
+                digest,
+            )
+        })
+}
 
+/// The approver the skill's approval rules name for `tool` (none: empty).
+fn approver_for(skill: &OperationalSkill, tool: &str) -> String {
+    skill
+        .compiled
+        .approvals
+        .iter()
+        .find(|rule| rule.tool == tool)
+        .map_or("", |rule| rule.approver.as_str())
+        .to_owned()
+}
+
+/// The declared permission of `tool`, if the skill declares it.
+fn permission_of<'s>(
+    skill: &'s OperationalSkill,
+    tool: &str,
+) -> Option<&'s adas_skill::compile::ToolPermission> {
+    skill
+        .compiled
+        .tool_permissions
+        .iter()
+        .find(|permission| permission.tool == tool)
+}
+
+/// Blocked, not in the allowed list, or not declared by the skill.
+fn listed_denial(skill: &OperationalSkill, tool: &str, digest: &str) -> Option<Decision> {
+    let policy = &skill.compiled;
     if policy
         .blocked_tools
         .iter()
         .any(|pattern| matches(pattern, tool))
     {
-        return Decision::new(
+        return Some(Decision::new(
             Verdict::Deny,
             RuleKind::BlockedTool,
             format!("tool `{tool}` is blocked by skill policy"),
             format!("policy.tools.blocked: {tool}"),
-            &digest,
-        );
+            digest,
+        ));
     }
     if !policy.allowed_tools.is_empty()
         && !policy
@@ -238,63 +279,74 @@ fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -
             .iter()
             .any(|pattern| matches(pattern, tool))
     {
-        return Decision::new(
+        return Some(Decision::new(
             Verdict::Deny,
             RuleKind::BlockedTool,
             format!("tool `{tool}` is not in policy.tools.allowed"),
             format!("policy.tools.allowed: {}", policy.allowed_tools.join(", ")),
-            &digest,
-        );
+            digest,
+        ));
     }
 
-    let permission = policy
-        .tool_permissions
-        .iter()
-        .find(|permission| permission.tool == tool);
+    let permission = permission_of(skill, tool);
     // A skill calls only what it declares: a tool its server also offers, or
     // that a program or a model names, has none of the policy a declaration
     // carries (another skill's approvals among them), so it is never allowed.
     if permission.is_none() && !is_platform_tool(tool) {
-        return Decision::new(
+        return Some(Decision::new(
             Verdict::Deny,
             RuleKind::Undeclared,
             format!("tool `{tool}` is not declared by this skill"),
             format!("tools: `{tool}` is not declared"),
-            &digest,
-        );
+            digest,
+        ));
     }
-    if let Some(permission) = permission {
-        if permission.allowed == "never" {
-            return Decision::new(
+    None
+}
+
+/// The tool's own policy: `allowed: never`, or a deny rule that holds.
+fn permission_denial(
+    skill: &OperationalSkill,
+    tool: &str,
+    args: &Map<String, Json>,
+    digest: &str,
+) -> Option<Decision> {
+    let permission = permission_of(skill, tool)?;
+    if permission.allowed == "never" {
+        return Some(Decision::new(
+            Verdict::Deny,
+            RuleKind::ToolPolicy,
+            format!("tool `{tool}` is not allowed by skill policy"),
+            format!("Tool \"{tool}\" is not allowed by skill policy (allowed: never)"),
+            digest,
+        ));
+    }
+    if let Some(rule) = permission
+        .rules
+        .iter()
+        .find(|rule| rule.action == "deny" && holds(skill, &rule.when, args))
+    {
+        let rule_text = rule
+            .message
+            .clone()
+            .unwrap_or_else(|| format!("deny when {}", rule.when));
+        return Some(Decision {
+            condition: rule.when.clone(),
+            ..Decision::new(
                 Verdict::Deny,
                 RuleKind::ToolPolicy,
-                format!("tool `{tool}` is not allowed by skill policy"),
-                format!("Tool \"{tool}\" is not allowed by skill policy (allowed: never)"),
-                &digest,
-            );
-        }
-        if let Some(rule) = permission
-            .rules
-            .iter()
-            .find(|rule| rule.action == "deny" && holds(skill, &rule.when, args))
-        {
-            let rule_text = rule
-                .message
-                .clone()
-                .unwrap_or_else(|| format!("deny when {}", rule.when));
-            return Decision {
-                condition: rule.when.clone(),
-                ..Decision::new(
-                    Verdict::Deny,
-                    RuleKind::ToolPolicy,
-                    rule_text.clone(),
-                    rule_text,
-                    &digest,
-                )
-            };
-        }
+                rule_text.clone(),
+                rule_text,
+                digest,
+            )
+        });
     }
+    None
+}
 
+/// A guardrail that denies the tool.
+fn guardrail_denial(skill: &OperationalSkill, tool: &str, digest: &str) -> Option<Decision> {
+    let policy = &skill.compiled;
     for guardrail in &policy.guardrails {
         if let CompiledGuardrail::ToolDeny {
             tool: denied,
@@ -302,23 +354,26 @@ fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -
         } = guardrail
             && denied == tool
         {
-            return Decision::new(
+            return Some(Decision::new(
                 Verdict::Deny,
                 RuleKind::ToolDeny,
                 format!("Blocked by guardrail: {original}"),
                 original.clone(),
-                &digest,
-            );
+                digest,
+            ));
         }
     }
-    let approver_for_tool = || {
-        policy
-            .approvals
-            .iter()
-            .find(|rule| rule.tool == tool)
-            .map_or("", |rule| rule.approver.as_str())
-            .to_owned()
-    };
+    None
+}
+
+/// A threshold guardrail over an argument: approval, or a denial.
+fn threshold(
+    skill: &OperationalSkill,
+    tool: &str,
+    args: &Map<String, Json>,
+    digest: &str,
+) -> Option<Decision> {
+    let policy = &skill.compiled;
     for guardrail in &policy.guardrails {
         if let CompiledGuardrail::Threshold {
             field,
@@ -335,28 +390,39 @@ fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -
             let condition = format!("{field} {} {value}", operator.as_str());
             if *requires_approval {
                 let mut decision = Decision::approval(
-                    &approver_for_tool(),
+                    &approver_for(skill, tool),
                     format!("Threshold needs approval: {original}"),
                     original.clone(),
                     &condition,
-                    &digest,
+                    digest,
                 );
                 decision.rule_kind = RuleKind::Threshold;
-                return decision;
+                return Some(decision);
             }
-            return Decision {
+            return Some(Decision {
                 condition,
                 ..Decision::new(
                     Verdict::Deny,
                     RuleKind::Threshold,
                     format!("Threshold exceeded: {original}"),
                     original.clone(),
-                    &digest,
+                    digest,
                 )
-            };
+            });
         }
     }
 
+    None
+}
+
+/// The skill's approval rules on the tool: the first that holds.
+fn approval_rule(
+    skill: &OperationalSkill,
+    tool: &str,
+    args: &Map<String, Json>,
+    digest: &str,
+) -> Option<Decision> {
+    let policy = &skill.compiled;
     for rule in policy.approvals.iter().filter(|rule| rule.tool == tool) {
         if holds(skill, &rule.when, args) {
             let rule_text = format!(
@@ -364,69 +430,85 @@ fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -
                 rule.tool, rule.approver, rule.when
             );
             if rule.action == "deny" {
-                return Decision {
+                return Some(Decision {
                     condition: rule.when.clone(),
                     ..Decision::new(
                         Verdict::Deny,
                         RuleKind::Approval,
                         rule.message.clone().unwrap_or_else(|| rule_text.clone()),
                         rule_text,
-                        &digest,
+                        digest,
                     )
-                };
+                });
             }
             let reason = rule
                 .message
                 .clone()
                 .unwrap_or_else(|| format!("approval required: {}", rule.when));
-            return Decision {
+            return Some(Decision {
                 allow_self_approval: rule.allow_self_approval,
-                ..Decision::approval(&rule.approver, reason, rule_text, &rule.when, &digest)
-            };
+                ..Decision::approval(&rule.approver, reason, rule_text, &rule.when, digest)
+            });
         }
     }
 
-    if let Some(permission) = permission {
-        let by_condition = permission.requires_approval == "conditional"
-            && permission
-                .condition
-                .as_deref()
-                .is_some_and(|condition| holds(skill, condition, args));
-        if permission.requires_approval == "always" || by_condition {
-            let condition = if by_condition {
-                permission.condition.clone().unwrap_or_default()
-            } else {
-                "always".to_owned()
-            };
-            return Decision::approval(
-                &approver_for_tool(),
-                format!("tool `{tool}` requires approval ({condition})"),
-                format!(
-                    "tools.{tool}.policy.requires_approval: {}",
-                    permission.requires_approval
-                ),
-                &condition,
-                &digest,
-            );
-        }
-        if let Some(rule) = permission
-            .rules
-            .iter()
-            .find(|rule| rule.action == "require_approval" && holds(skill, &rule.when, args))
-        {
-            let reason = rule
-                .message
-                .clone()
-                .unwrap_or_else(|| format!("approval required when {}", rule.when));
-            return Decision::approval(
-                &approver_for_tool(),
-                reason.clone(),
-                reason,
-                &rule.when,
-                &digest,
-            );
-        }
+    None
+}
+
+/// The tool's own policy asks for approval: always, on its condition, or
+/// by a rule that holds.
+fn permission_approval(
+    skill: &OperationalSkill,
+    tool: &str,
+    args: &Map<String, Json>,
+    digest: &str,
+) -> Option<Decision> {
+    let permission = permission_of(skill, tool)?;
+    let by_condition = permission.requires_approval == "conditional"
+        && permission
+            .condition
+            .as_deref()
+            .is_some_and(|condition| holds(skill, condition, args));
+    if permission.requires_approval == "always" || by_condition {
+        let condition = if by_condition {
+            permission.condition.clone().unwrap_or_default()
+        } else {
+            "always".to_owned()
+        };
+        return Some(Decision::approval(
+            &approver_for(skill, tool),
+            format!("tool `{tool}` requires approval ({condition})"),
+            format!(
+                "tools.{tool}.policy.requires_approval: {}",
+                permission.requires_approval
+            ),
+            &condition,
+            digest,
+        ));
     }
+    if let Some(rule) = permission
+        .rules
+        .iter()
+        .find(|rule| rule.action == "require_approval" && holds(skill, &rule.when, args))
+    {
+        let reason = rule
+            .message
+            .clone()
+            .unwrap_or_else(|| format!("approval required when {}", rule.when));
+        return Some(Decision::approval(
+            &approver_for(skill, tool),
+            reason.clone(),
+            reason,
+            &rule.when,
+            digest,
+        ));
+    }
+    None
+}
+
+/// A guardrail that asks for approval of the tool.
+fn guardrail_approval(skill: &OperationalSkill, tool: &str, digest: &str) -> Option<Decision> {
+    let policy = &skill.compiled;
     for guardrail in &policy.guardrails {
         if let CompiledGuardrail::RequiresApproval {
             tool: needing,
@@ -434,22 +516,16 @@ fn check_rules(skill: &OperationalSkill, tool: &str, args: &Map<String, Json>) -
         } = guardrail
             && needing == tool
         {
-            return Decision::approval(
-                &approver_for_tool(),
+            return Some(Decision::approval(
+                &approver_for(skill, tool),
                 format!("Guardrail: {original}"),
                 original.clone(),
                 "always",
-                &digest,
-            );
+                digest,
+            ));
         }
     }
-    Decision::new(
-        Verdict::Allow,
-        RuleKind::None,
-        "no rule applies",
-        "",
-        &digest,
-    )
+    None
 }
 
 /// The stricter of two decisions on one call (deny, then approval, then

@@ -360,11 +360,15 @@ const EFFECTS: &[&str] = &["allow", "constrain", "deny"];
 
 /// Reports every problem of the skill's access clauses: `report(path, code,
 /// message)` for each error (validation gives them line:col).
-#[expect(
-    clippy::too_many_lines,
-    reason = "still to split (issue 62); the layout test counts these and the count only falls"
-)]
 pub fn validate(skill: &Skill, report: &mut dyn FnMut(&str, &'static str, String)) {
+    access_rules(skill, report);
+    grant_mappings(skill, report);
+    filters_and_sources(skill, report);
+}
+
+/// Each access rule: its tools declared, its effect known, its grant keys
+/// well formed, its injected arguments from a grant or the principal.
+fn access_rules(skill: &Skill, report: &mut dyn FnMut(&str, &'static str, String)) {
     use crate::diagnostics::codes;
     let declared = |name: &str| skill.tools.iter().any(|tool| tool.name == name);
     for (r, rule) in skill
@@ -432,6 +436,13 @@ pub fn validate(skill: &Skill, report: &mut dyn FnMut(&str, &'static str, String
             }
         }
     }
+}
+
+/// Each grant mapping: its tool declared, issued on success, its keys,
+/// JSONPaths, conditions and lifetimes valid.
+fn grant_mappings(skill: &Skill, report: &mut dyn FnMut(&str, &'static str, String)) {
+    use crate::diagnostics::codes;
+    let declared = |name: &str| skill.tools.iter().any(|tool| tool.name == name);
     for (m, mapping) in skill.grant_mappings.iter().enumerate() {
         let at = format!("grant_mappings[{m}]");
         if !declared(&mapping.tool) {
@@ -501,6 +512,12 @@ pub fn validate(skill: &Skill, report: &mut dyn FnMut(&str, &'static str, String
             }
         }
     }
+}
+
+/// Response filters name fields; a tool's source is a routed `mcp_bridge`
+/// on one of the skill's connections.
+fn filters_and_sources(skill: &Skill, report: &mut dyn FnMut(&str, &'static str, String)) {
+    use crate::diagnostics::codes;
     for (f, filter) in skill.response_filters.iter().enumerate() {
         for (kind, paths) in [
             ("strip_fields", &filter.strip_fields),

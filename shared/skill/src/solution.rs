@@ -136,10 +136,6 @@ pub fn is_solution(value: &serde_json::Value) -> bool {
 }
 
 /// Loads and validates a solution document (JSON or YAML).
-#[expect(
-    clippy::too_many_lines,
-    reason = "still to split (issue 62); the layout test counts these and the count only falls"
-)]
 pub fn load(source: &str, format: Format) -> LoadedSolution {
     let document = match document::parse(source, format) {
         Ok(document) => document,
@@ -198,7 +194,7 @@ pub fn load(source: &str, format: Format) -> LoadedSolution {
             "a solution names its skills".into(),
         );
     }
-    let mut names = |path: String, id: &str, what: &str| {
+    for (path, id, what) in skill_references(&solution) {
         if !known(id) {
             error(
                 &path,
@@ -206,49 +202,82 @@ pub fn load(source: &str, format: Format) -> LoadedSolution {
                 format!("{what} `{id}` is not one of the solution's skills"),
             );
         }
-    };
+    }
+    for (path, key) in unissued(&solution) {
+        error(
+            &path,
+            codes::UNKNOWN_GRANT,
+            format!(
+                "grant `{key}` is consumed, but no skill of the solution issues it (`grants[].issued_by`)"
+            ),
+        );
+    }
+    diagnostics.sort_by(|a, b| a.line.cmp(&b.line).then(a.column.cmp(&b.column)));
+    LoadedSolution {
+        solution: Some(solution),
+        diagnostics,
+    }
+}
+
+/// Every place the solution names one of its skills: the place, the id,
+/// and what the place calls it.
+fn skill_references(solution: &Solution) -> Vec<(String, &str, &'static str)> {
+    let mut references: Vec<(String, &str, &'static str)> = Vec::new();
     for (index, handoff) in solution.handoffs.iter().enumerate() {
-        names(
+        references.push((
             format!("handoffs[{index}].from"),
-            &handoff.from,
+            handoff.from.as_str(),
             "handoff source",
-        );
-        names(
+        ));
+        references.push((
             format!("handoffs[{index}].to"),
-            &handoff.to,
+            handoff.to.as_str(),
             "handoff target",
-        );
+        ));
     }
     for (channel, route) in &solution.routing {
-        names(
+        references.push((
             format!("routing.{channel}.default_skill"),
-            &route.default_skill,
+            route.default_skill.as_str(),
             "default skill",
-        );
+        ));
     }
     for (index, contract) in solution.security_contracts.iter().enumerate() {
-        names(
+        references.push((
             format!("security_contracts[{index}].consumer"),
-            &contract.consumer,
+            contract.consumer.as_str(),
             "consumer",
-        );
+        ));
         if let Some(provider) = &contract.provider {
-            names(
+            references.push((
                 format!("security_contracts[{index}].provider"),
-                provider,
+                provider.as_str(),
                 "provider",
-            );
+            ));
         }
     }
     for (index, grant) in solution.grants.iter().enumerate() {
         for (at, id) in grant.issued_by.iter().enumerate() {
-            names(format!("grants[{index}].issued_by[{at}]"), id, "issuer");
+            references.push((
+                format!("grants[{index}].issued_by[{at}]"),
+                id.as_str(),
+                "issuer",
+            ));
         }
         for (at, id) in grant.consumed_by.iter().enumerate() {
-            names(format!("grants[{index}].consumed_by[{at}]"), id, "consumer");
+            references.push((
+                format!("grants[{index}].consumed_by[{at}]"),
+                id.as_str(),
+                "consumer",
+            ));
         }
     }
-    // Every grant consumed has an issuer.
+    references
+}
+
+/// The grants consumed (by a security contract, a handoff, or a grant's
+/// consumers) that no skill of the solution issues: each place, and the key.
+fn unissued(solution: &Solution) -> Vec<(String, &str)> {
     let issued = |key: &str| {
         solution
             .grants
@@ -295,22 +324,11 @@ pub fn load(source: &str, format: Format) -> LoadedSolution {
                 .map(|(index, grant)| (format!("grants[{index}].key"), &grant.key)),
         )
         .collect::<Vec<_>>();
-    for (path, key) in consumed {
-        if !issued(key) {
-            error(
-                &path,
-                codes::UNKNOWN_GRANT,
-                format!(
-                    "grant `{key}` is consumed, but no skill of the solution issues it (`grants[].issued_by`)"
-                ),
-            );
-        }
-    }
-    diagnostics.sort_by(|a, b| a.line.cmp(&b.line).then(a.column.cmp(&b.column)));
-    LoadedSolution {
-        solution: Some(solution),
-        diagnostics,
-    }
+    consumed
+        .into_iter()
+        .filter(|(_, key)| !issued(key))
+        .map(|(path, key)| (path, key.as_str()))
+        .collect()
 }
 
 impl Solution {
