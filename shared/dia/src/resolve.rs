@@ -371,10 +371,6 @@ impl<'a> Resolver<'a> {
         })
     }
 
-    #[expect(
-        clippy::too_many_lines,
-        reason = "still to split (issue 62); the layout test counts these and the count only falls"
-    )]
     fn node<'f>(
         &'f self,
         node: &'f mut Node,
@@ -388,31 +384,7 @@ impl<'a> Resolver<'a> {
                 .and_then(|slot| context.known.get(&slot.field))
                 .cloned();
             match node {
-                Node::Intent(intent) => {
-                    let name = intent.name.clone();
-                    for arg in &mut intent.args {
-                        let info = SlotInfo {
-                            intent: name.clone(),
-                            field: arg.name.clone(),
-                            expected: input_spec(self.schemas, &name, &arg.name)
-                                .map_or(ValueKind::Any, |spec| spec.kind),
-                        };
-                        let child = path.child(Step::Arg(arg.name.clone()));
-                        match self
-                            .node(&mut arg.value, &child, Some(&info), context, false)
-                            .await
-                        {
-                            Next::Done => {
-                                if let Some(value) = arg.value.to_json() {
-                                    context.known.insert(arg.name.clone(), value);
-                                }
-                            }
-                            Next::Replace(_) => return Next::Abort,
-                            other => return other,
-                        }
-                    }
-                    Next::Done
-                }
+                Node::Intent(intent) => self.intent_args(intent, path, context).await,
                 Node::Value { .. } | Node::Evaluated { .. } => Next::Done,
                 Node::List { items } => {
                     for (index, item) in items.iter_mut().enumerate() {
@@ -474,39 +446,9 @@ impl<'a> Resolver<'a> {
                     self.ask(question, path, slot, InteractionKind::QueryUser)
                 }
                 Node::QueryGather { query, sources } => {
-                    match self.queries.gather(query, sources).await {
-                        Ok(dsl) => {
-                            let parsed = if top_level {
-                                parser::parse(&dsl).map(|program| program.elements)
-                            } else {
-                                parser::parse_value(&dsl).map(|node| vec![node])
-                            };
-                            match parsed {
-                                Ok(mut nodes) if !top_level && nodes.len() == 1 => {
-                                    *node = nodes.remove(0);
-                                    self.node(node, path, slot, context, top_level).await
-                                }
-                                Ok(nodes) => Next::Replace(nodes),
-                                Err(_) => {
-                                    let question = format!(
-                                        "I could not work out: {query}. Could you tell me?"
-                                    );
-                                    *node = Node::Ask {
-                                        question: question.clone(),
-                                    };
-                                    self.ask(question, path, slot, InteractionKind::Ask)
-                                }
-                            }
-                        }
-                        Err(_) => {
-                            let question =
-                                format!("I could not work out: {query}. Could you tell me?");
-                            *node = Node::Ask {
-                                question: question.clone(),
-                            };
-                            self.ask(question, path, slot, InteractionKind::Ask)
-                        }
-                    }
+                    let asked = (query.clone(), sources.clone());
+                    self.gather(node, (path, slot), context, top_level, asked)
+                        .await
                 }
                 Node::PropagateSlots { args } => {
                     let args = args.clone();
@@ -543,6 +485,82 @@ impl<'a> Resolver<'a> {
                 }
             }
         })
+    }
+
+    /// An intent's arguments, each resolved in turn; a resolved value is
+    /// known to the rest of the plan.
+    async fn intent_args(
+        &self,
+        intent: &mut Intent,
+        path: &SlotPath,
+        context: &mut ResolutionContext,
+    ) -> Next {
+        let name = intent.name.clone();
+        for arg in &mut intent.args {
+            let info = SlotInfo {
+                intent: name.clone(),
+                field: arg.name.clone(),
+                expected: input_spec(self.schemas, &name, &arg.name)
+                    .map_or(ValueKind::Any, |spec| spec.kind),
+            };
+            let child = path.child(Step::Arg(arg.name.clone()));
+            match self
+                .node(&mut arg.value, &child, Some(&info), context, false)
+                .await
+            {
+                Next::Done => {
+                    if let Some(value) = arg.value.to_json() {
+                        context.known.insert(arg.name.clone(), value);
+                    }
+                }
+                Next::Replace(_) => return Next::Abort,
+                other => return other,
+            }
+        }
+        Next::Done
+    }
+
+    /// `QUERY_GATHER`: the model's DIA for the query, parsed in place (a
+    /// value below the top level, statements at it); a query it cannot
+    /// answer, or DIA that does not parse, is asked of the user instead.
+    async fn gather(
+        &self,
+        node: &mut Node,
+        (path, slot): (&SlotPath, Option<&SlotInfo>),
+        context: &mut ResolutionContext,
+        top_level: bool,
+        (query, sources): (String, String),
+    ) -> Next {
+        match self.queries.gather(&query, &sources).await {
+            Ok(dsl) => {
+                let parsed = if top_level {
+                    parser::parse(&dsl).map(|program| program.elements)
+                } else {
+                    parser::parse_value(&dsl).map(|node| vec![node])
+                };
+                match parsed {
+                    Ok(mut nodes) if !top_level && nodes.len() == 1 => {
+                        *node = nodes.remove(0);
+                        self.node(node, path, slot, context, top_level).await
+                    }
+                    Ok(nodes) => Next::Replace(nodes),
+                    Err(_) => {
+                        let question = format!("I could not work out: {query}. Could you tell me?");
+                        *node = Node::Ask {
+                            question: question.clone(),
+                        };
+                        self.ask(question, path, slot, InteractionKind::Ask)
+                    }
+                }
+            }
+            Err(_) => {
+                let question = format!("I could not work out: {query}. Could you tell me?");
+                *node = Node::Ask {
+                    question: question.clone(),
+                };
+                self.ask(question, path, slot, InteractionKind::Ask)
+            }
+        }
     }
 
     /// Answers the pending interaction. The answer is parsed as DSL (text that is

@@ -265,10 +265,6 @@ impl DalAgent {
     /// changed the plan is held on the record (`unwritten`) to ride with the
     /// caller's next write (the call's start): the caller must write the job
     /// before acting on the step.
-    #[expect(
-        clippy::too_many_lines,
-        reason = "still to split (issue 62); the layout test counts these and the count only falls"
-    )]
     pub async fn resolve_held(
         &self,
         skill: &Arc<OperationalSkill>,
@@ -300,38 +296,10 @@ impl DalAgent {
         };
         let skill = skill.clone();
         let (specs, schemas) = self.schemas(&skill, request).await;
-        let known: std::collections::BTreeMap<String, Json> = record
-            .context
-            .iter()
-            .map(|(key, value)| (key.clone(), value.clone()))
-            .collect();
-        let mut known = known;
-        for (name, value) in &plan.context.known {
-            known.entry(name.clone()).or_insert_with(|| value.clone());
-        }
+        let mut known = known_values(&record, &plan);
         insert_missing_asks(&mut plan.program, &schemas, &known);
         adas_dia::fill_known_asks(&mut plan.program, &known);
-        // An id the user named by its item's words ("my 2pm with Dave"),
-        // from an earlier result: one item fits — picked (and confirmed
-        // before a side effect), several — offered when asked.
-        let mut picked = std::collections::BTreeMap::new();
-        let mut choices = Vec::new();
-        let mut items = Vec::new();
-        for name in adas_step::picked::open_fields(&plan.program) {
-            match adas_step::picked::choose(&record, &name, &record.goal) {
-                Some(adas_step::picked::Choice::One(value, item)) => {
-                    adas_step::picked::remember(&mut record, &name, &value);
-                    picked.insert(name.clone(), value);
-                    items.push((name, item));
-                }
-                Some(adas_step::picked::Choice::Several(offered)) => choices.push((name, offered)),
-                None => {}
-            }
-        }
-        adas_dia::fill_known_asks(&mut plan.program, &picked);
-        for (name, item) in &items {
-            adas_step::picked::keep_length(&mut plan.program, &skill.skill.tools, (name, item));
-        }
+        let choices = pick_named(&mut record, &mut plan, &skill);
         let queries = self
             .queries
             .as_ref()
@@ -400,48 +368,10 @@ impl DalAgent {
                             return Ok((Next::Aborted(reason), StoredJob { record, version }));
                         }
                         Outcome::InteractionRequested(interaction) => {
-                            // Answers go through `fill` per field; the resolver's own pending slot is not used.
-                            plan.context.pending = None;
-                            let shown =
-                                |tool: &str| adas_skill::access::shows_errors(&skill.skill, tool);
-                            let interaction =
-                                plain_recovery(&plan.program, interaction, &schemas, &shown);
-                            let asks = if interaction.kind == InteractionKind::Ask {
-                                let mut call_path = interaction.path.clone();
-                                call_path.0.pop();
-                                let asks = asks_of_call(&plan.program, &call_path, &schemas);
-                                if asks.is_empty() {
-                                    vec![interaction]
-                                } else {
-                                    asks
-                                }
-                            } else {
-                                vec![interaction]
-                            };
-                            let mut waiting =
-                                build_waiting(record.waiting.take(), &asks, &skill, &schemas);
-                            adas_step::picked::offer(&mut waiting, &choices);
-                            record.plan = Some(plan);
-                            let paused = Event::paused(
-                                waiting.reason_code,
-                                waiting.prompt_message.clone(),
-                                adas_step::PauseDetail::Asked {
-                                    requested_fields: waiting.requested_fields.clone(),
-                                    correlation_id: waiting.correlation_id.clone(),
-                                },
-                            );
-                            let version = self
-                                .repo
-                                .save(
-                                    version,
-                                    &mut record,
-                                    Transition::pause(waiting.clone(), paused),
-                                )
-                                .await?;
-                            return Ok((
-                                Next::Waiting(Box::new(waiting)),
-                                StoredJob { record, version },
-                            ));
+                            let asked = (interaction, choices.as_slice());
+                            return self
+                                .ask(&skill, (record, version), plan, &schemas, asked)
+                                .await;
                         }
                     }
                 }
@@ -449,6 +379,58 @@ impl DalAgent {
         }
         Err(DalError::Precondition(
             "the plan keeps changing while being resolved".into(),
+        ))
+    }
+
+    /// The plan needs the user: the asks of the call it stopped at (or the
+    /// one interaction), with the items offered to pick from, written as the
+    /// job's pause.
+    async fn ask(
+        &self,
+        skill: &Arc<OperationalSkill>,
+        (mut record, version): (JobRecord, u64),
+        mut plan: adas_dia::Plan,
+        schemas: &Schemas,
+        (interaction, choices): (adas_dia::Interaction, &[Offered]),
+    ) -> Result<(Next, StoredJob), DalError> {
+        // Answers go through `fill` per field; the resolver's own pending slot is not used.
+        plan.context.pending = None;
+        let shown = |tool: &str| adas_skill::access::shows_errors(&skill.skill, tool);
+        let interaction = plain_recovery(&plan.program, interaction, schemas, &shown);
+        let asks = if interaction.kind == InteractionKind::Ask {
+            let mut call_path = interaction.path.clone();
+            call_path.0.pop();
+            let asks = asks_of_call(&plan.program, &call_path, schemas);
+            if asks.is_empty() {
+                vec![interaction]
+            } else {
+                asks
+            }
+        } else {
+            vec![interaction]
+        };
+        let mut waiting = build_waiting(record.waiting.take(), &asks, skill, schemas);
+        adas_step::picked::offer(&mut waiting, choices);
+        record.plan = Some(plan);
+        let paused = Event::paused(
+            waiting.reason_code,
+            waiting.prompt_message.clone(),
+            adas_step::PauseDetail::Asked {
+                requested_fields: waiting.requested_fields.clone(),
+                correlation_id: waiting.correlation_id.clone(),
+            },
+        );
+        let version = self
+            .repo
+            .save(
+                version,
+                &mut record,
+                Transition::pause(waiting.clone(), paused),
+            )
+            .await?;
+        Ok((
+            Next::Waiting(Box::new(waiting)),
+            StoredJob { record, version },
         ))
     }
 
@@ -671,4 +653,54 @@ impl DalAgent {
         };
         self.answered(record, version, input).await
     }
+}
+
+/// A field with several items that fit, each id with its label.
+type Offered = (String, Vec<(Json, String)>);
+
+/// What the job knows: its context, then what the plan learned.
+fn known_values(
+    record: &JobRecord,
+    plan: &adas_dia::Plan,
+) -> std::collections::BTreeMap<String, Json> {
+    let mut known: std::collections::BTreeMap<String, Json> = record
+        .context
+        .iter()
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    for (name, value) in &plan.context.known {
+        known.entry(name.clone()).or_insert_with(|| value.clone());
+    }
+    known
+}
+
+/// Fills the plan's open ids the user named by an earlier result's words;
+/// returns the fields with several items to offer.
+fn pick_named(
+    record: &mut JobRecord,
+    plan: &mut adas_dia::Plan,
+    skill: &OperationalSkill,
+) -> Vec<Offered> {
+    // An id the user named by its item's words ("my 2pm with Dave"),
+    // from an earlier result: one item fits — picked (and confirmed
+    // before a side effect), several — offered when asked.
+    let mut picked = std::collections::BTreeMap::new();
+    let mut choices = Vec::new();
+    let mut items = Vec::new();
+    for name in adas_step::picked::open_fields(&plan.program) {
+        match adas_step::picked::choose(record, &name, &record.goal) {
+            Some(adas_step::picked::Choice::One(value, item)) => {
+                adas_step::picked::remember(record, &name, &value);
+                picked.insert(name.clone(), value);
+                items.push((name, item));
+            }
+            Some(adas_step::picked::Choice::Several(offered)) => choices.push((name, offered)),
+            None => {}
+        }
+    }
+    adas_dia::fill_known_asks(&mut plan.program, &picked);
+    for (name, item) in &items {
+        adas_step::picked::keep_length(&mut plan.program, &skill.skill.tools, (name, item));
+    }
+    choices
 }
