@@ -579,10 +579,6 @@ pub fn slot_for(
 
 /// Extracts values for `slots` from a message, never reusing a token that
 /// `taken` (or an earlier slot) already holds.
-#[expect(
-    clippy::too_many_lines,
-    reason = "still to split (issue 62); the layout test counts these and the count only falls"
-)]
 pub fn extract_slots(
     slots: &[Slot],
     message: &str,
@@ -620,33 +616,7 @@ pub fn extract_slots(
     let today = vocabulary.today.unwrap_or_else(crate::values::today);
     let mut dates = crate::values::dates_on(message, today);
     let mut times = crate::values::times_in(message);
-    // "my 2pm meeting", "the 10am call": a time that names an item (the
-    // one to find), never a value to set.
-    // "move it to the 11am" is the 11am sailing as the value, though.
-    times.retain(|(start, end, _)| {
-        let before = message[..*start].trim_end().to_lowercase();
-        // "the 7am sailing", "the 2pm from Skellow": a departure named by
-        // its time is the time wanted.
-        let after = message[*end..].trim_start().to_lowercase();
-        let departs = [
-            "sailing",
-            "departure",
-            "crossing",
-            "ferry",
-            "boat",
-            "from ",
-            "one",
-        ]
-        .iter()
-        .any(|word| after.starts_with(word));
-        let names_an_item = ["my", "the", "our", "your", "his", "her", "their", "this"]
-            .iter()
-            .any(|word| before == *word || before.ends_with(&format!(" {word}")));
-        let destination = ["to the", "onto the", "for the", "on the"]
-            .iter()
-            .any(|words| before.ends_with(&format!(" {words}")));
-        !names_an_item || destination || (departs && !before.ends_with(" my") && before != "my")
-    });
+    times.retain(|span| is_a_value_time(message, span));
     for slot in open {
         let free = dates.iter().position(|(start, end, _)| {
             !entities
@@ -686,28 +656,9 @@ pub fn extract_slots(
             }
         }
     }
-    // An allowed value of several words ("flat tire") is found as a phrase.
     let mut open_now = Vec::new();
     for slot in undated {
-        let phrase = slot
-            .allowed
-            .iter()
-            .filter_map(|value| {
-                value
-                    .as_str()
-                    .map(|name| (value, name.to_lowercase().replace('_', " ")))
-            })
-            .filter(|(_, name)| name.contains(' '))
-            .find_map(|(value, name)| {
-                // As written, inflected or mistyped ("my brakes checked").
-                let (start, end) = *crate::values::value_spans(message, &name).first()?;
-                Some((value.clone(), start, end))
-            })
-            .filter(|(_, start, end)| {
-                !entities
-                    .iter()
-                    .any(|entity| *start < entity.end && entity.start < *end)
-            });
+        let phrase = allowed_phrase(slot, message, &entities);
         match phrase {
             Some((value, start, end)) => entities.push(Entity {
                 name: slot.name.clone(),
@@ -722,20 +673,7 @@ pub fn extract_slots(
         }
     }
     let open = open_now;
-    // A date's numbers ("March 2025", "11/02", "2026-12-14") are no count or
-    // amount.
-    let in_dates: Vec<Entity> = crate::values::date_spans(message)
-        .into_iter()
-        .map(|(start, end)| Entity {
-            name: String::new(),
-            kind: "date".into(),
-            value: Json::Null,
-            text: message[start..end].to_owned(),
-            start,
-            end,
-            guessed: true,
-        })
-        .collect();
+    let in_dates = date_numbers(message);
     // "Not urgent": a word the message says no to is no value of it.
     let negated = negated::negated(&all);
     let (plain, typed): (Vec<&Slot>, Vec<&Slot>) = open.into_iter().partition(typed_first);
@@ -772,6 +710,74 @@ pub fn extract_slots(
     // In the slots' order, as callers expect.
     found.sort_by_key(|entity| slots.iter().position(|slot| slot.name == entity.name));
     found
+}
+
+/// Whether a time of day in `message` (`start..end`) is a value to set:
+/// "my 2pm meeting", "the 10am call" name an item (the one to find), but
+/// "move it to the 11am" and "the 7am sailing" are the time wanted.
+fn is_a_value_time(message: &str, &(start, end, _): &(usize, usize, String)) -> bool {
+    let before = message[..start].trim_end().to_lowercase();
+    // "the 7am sailing", "the 2pm from Skellow": a departure named by
+    // its time is the time wanted.
+    let after = message[end..].trim_start().to_lowercase();
+    let departs = [
+        "sailing",
+        "departure",
+        "crossing",
+        "ferry",
+        "boat",
+        "from ",
+        "one",
+    ]
+    .iter()
+    .any(|word| after.starts_with(word));
+    let names_an_item = ["my", "the", "our", "your", "his", "her", "their", "this"]
+        .iter()
+        .any(|word| before == *word || before.ends_with(&format!(" {word}")));
+    let destination = ["to the", "onto the", "for the", "on the"]
+        .iter()
+        .any(|words| before.ends_with(&format!(" {words}")));
+    !names_an_item || destination || (departs && !before.ends_with(" my") && before != "my")
+}
+
+/// An allowed value of several words ("flat tire") found as a phrase in
+/// `message` — as written, inflected or mistyped ("my brakes checked") —
+/// where no value is taken yet.
+fn allowed_phrase(slot: &Slot, message: &str, entities: &[Entity]) -> Option<(Json, usize, usize)> {
+    slot.allowed
+        .iter()
+        .filter_map(|value| {
+            value
+                .as_str()
+                .map(|name| (value, name.to_lowercase().replace('_', " ")))
+        })
+        .filter(|(_, name)| name.contains(' '))
+        .find_map(|(value, name)| {
+            // As written, inflected or mistyped ("my brakes checked").
+            let (start, end) = *crate::values::value_spans(message, &name).first()?;
+            Some((value.clone(), start, end))
+        })
+        .filter(|(_, start, end)| {
+            !entities
+                .iter()
+                .any(|entity| *start < entity.end && entity.start < *end)
+        })
+}
+
+/// A date's numbers ("March 2025", "11/02", "2026-12-14"): no count or amount.
+fn date_numbers(message: &str) -> Vec<Entity> {
+    crate::values::date_spans(message)
+        .into_iter()
+        .map(|(start, end)| Entity {
+            name: String::new(),
+            kind: "date".into(),
+            value: Json::Null,
+            text: message[start..end].to_owned(),
+            start,
+            end,
+            guessed: true,
+        })
+        .collect()
 }
 
 mod dates;

@@ -20,10 +20,12 @@ use serde_json::{Map, Value as Json};
 
 mod assumed;
 mod back;
+mod chosen;
 mod clauses;
 mod counted;
 mod lookups;
 mod said;
+use chosen::{best_covered, workflow_for};
 use clauses::{only_gives_a_value, original_clauses, states_a_fact};
 use lookups::{given, without_needless_lookups};
 
@@ -329,10 +331,6 @@ fn is_a_date(value: &Json) -> bool {
 }
 
 /// The calls for one detected request.
-#[expect(
-    clippy::too_many_lines,
-    reason = "still to split (issue 62); the layout test counts these and the count only falls"
-)]
 fn part(
     skill: &Skill,
     reading: &Reading,
@@ -357,19 +355,7 @@ fn part(
             .entry(entity.name.clone())
             .or_insert_with(|| entity.value.clone());
     }
-    let workflows = skill
-        .policy
-        .as_ref()
-        .map(|policy| policy.workflows.as_slice())
-        .unwrap_or_default();
-    let workflow = workflows
-        .iter()
-        .find(|workflow| workflow.trigger.as_deref() == Some(intent_id.as_str()))
-        .or_else(|| {
-            workflows
-                .iter()
-                .find(|workflow| maps_to.is_some() && workflow.id == maps_to)
-        });
+    let workflow = workflow_for(skill, &intent_id, maps_to.as_deref());
     if let Some(workflow) = workflow {
         let acted = workflow.steps.iter().any(|step| !step.starts_with("sys."));
         let speaks = workflow
@@ -437,29 +423,10 @@ fn part(
     // No workflow: the tool the intent means by its words, else the one
     // whose required inputs are best covered by what is known.
     let meant = crate::detect::matched_tool_for(skill, &intent_id, |name| known.contains_key(name));
-    let best = skill
-        .tools
-        .iter()
-        .filter(|tool| {
-            tool.policy
-                .as_ref()
-                .and_then(|policy| policy.allowed.as_deref())
-                != Some("never")
-        })
-        .map(|tool| {
-            (
-                tool,
-                tool.inputs
-                    .iter()
-                    .filter(|input| input.required && known.contains_key(&input.name))
-                    .count(),
-            )
-        })
-        .filter(|(_, covered)| *covered > 0)
-        .max_by_key(|(_, covered)| *covered);
+    let best = best_covered(skill, &known);
     let tool = meant
         .map(|tool| tool.name.as_str())
-        .or(best.map(|(tool, _)| tool.name.as_str()))
+        .or(best.map(|tool| tool.name.as_str()))
         .unwrap_or("sys.emitUserMessage");
     let said = said::spoken(skill, intent, false, tool == "sys.emitUserMessage");
     let calls = vec![call(

@@ -60,10 +60,6 @@ impl Corpus {
         crate::kept::kept(skill, Self::of)
     }
 
-    #[expect(
-        clippy::too_many_lines,
-        reason = "still to split (issue 62); the layout test counts these and the count only falls"
-    )]
     pub(super) fn of(skill: &Skill) -> Self {
         let intents = skill.intents.clone().unwrap_or_default();
         let classes = Classes::of(skill);
@@ -101,26 +97,7 @@ impl Corpus {
             .filter(|(_, df)| *df >= 2.0)
             .map(|(feature, _)| feature)
             .collect();
-        for (index, intent) in intents.supported.iter().enumerate() {
-            let named = features(&intent.id.replace('_', " "));
-            anchors.extend(named.iter().cloned());
-            anchors.extend(intent.description.iter().flat_map(|text| features(text)));
-            // An intent's name says what it does ("redirect_parcel").
-            whole[index].extend(named);
-            for input in intent_inputs(skill, &intent.id) {
-                let input = features(&input.replace('_', " "));
-                anchors.extend(input.iter().cloned());
-                whole[index].extend(input);
-            }
-            // So are the values its entities allow ("on tuesday" is about the
-            // schedule even when no example names Tuesday).
-            for value in intent.entities.iter().flat_map(|entity| &entity.allowed) {
-                if let Some(value) = value.as_str() {
-                    anchors.extend(features(value));
-                    whole[index].extend(features(value));
-                }
-            }
-        }
+        intent_words(skill, &intents, &mut anchors, &mut whole);
         // A number or a negation is no sign of the domain; trigrams are parts
         // of words; a path, an email or an id the examples use is.
         anchors.retain(|feature| {
@@ -158,41 +135,8 @@ impl Corpus {
         // its tools' names and descriptions — as opposed to the nouns its
         // examples happen to use ("cancel our stay" is no sign that a stay
         // means a cancellation).
-        let stated: Vec<HashSet<String>> = intents
-            .supported
-            .iter()
-            .map(|intent| {
-                let mut text = intent.id.replace('_', " ");
-                for said in intent.description.iter() {
-                    text.push(' ');
-                    text.push_str(said);
-                }
-                for tool in intent_tools(skill, &intent.id) {
-                    text.push(' ');
-                    text.push_str(&tool.name.replace('_', " "));
-                    for said in tool.description.iter() {
-                        text.push(' ');
-                        text.push_str(said);
-                    }
-                }
-                features(&text)
-                    .into_iter()
-                    .filter(|feature| !feature.starts_with(['#', '<']))
-                    .collect()
-            })
-            .collect();
-        // The stated words no other intent uses anywhere, by their intent.
-        let mut own: HashMap<String, usize> = HashMap::default();
-        for (index, words) in stated.iter().enumerate() {
-            for word in words {
-                let elsewhere = (0..whole.len())
-                    .filter(|other| *other != index)
-                    .any(|other| whole[other].contains(word) || stated[other].contains(word));
-                if !elsewhere {
-                    own.insert(word.clone(), index);
-                }
-            }
-        }
+        let stated = stated_words(skill, &intents);
+        let own = own_words(&stated, &whole);
         let actions = action_words(skill, &classes, &stated);
         let everyone: HashSet<String> = stated
             .iter()
@@ -430,6 +374,84 @@ impl Corpus {
         .into_iter()
         .collect()
     }
+}
+
+/// Each intent's words as its name, description and tools say them, and
+/// its inputs and their allowed values: part of what it is about
+/// (`whole`, by intent) and of what makes a message about the skill
+/// (`anchors`).
+fn intent_words(
+    skill: &Skill,
+    intents: &adas_skill::model::Intents,
+    anchors: &mut HashSet<String>,
+    whole: &mut [Vec<String>],
+) {
+    for (index, intent) in intents.supported.iter().enumerate() {
+        let named = features(&intent.id.replace('_', " "));
+        anchors.extend(named.iter().cloned());
+        anchors.extend(intent.description.iter().flat_map(|text| features(text)));
+        // An intent's name says what it does ("redirect_parcel").
+        whole[index].extend(named);
+        for input in intent_inputs(skill, &intent.id) {
+            let input = features(&input.replace('_', " "));
+            anchors.extend(input.iter().cloned());
+            whole[index].extend(input);
+        }
+        // So are the values its entities allow ("on tuesday" is about the
+        // schedule even when no example names Tuesday).
+        for value in intent.entities.iter().flat_map(|entity| &entity.allowed) {
+            if let Some(value) = value.as_str() {
+                anchors.extend(features(value));
+                whole[index].extend(features(value));
+            }
+        }
+    }
+}
+
+/// What the author says each intent is — its name, its description, its
+/// tools' names and descriptions — as opposed to the nouns its examples
+/// happen to use ("cancel our stay" is no sign that a stay means a
+/// cancellation).
+fn stated_words(skill: &Skill, intents: &adas_skill::model::Intents) -> Vec<HashSet<String>> {
+    intents
+        .supported
+        .iter()
+        .map(|intent| {
+            let mut text = intent.id.replace('_', " ");
+            for said in intent.description.iter() {
+                text.push(' ');
+                text.push_str(said);
+            }
+            for tool in intent_tools(skill, &intent.id) {
+                text.push(' ');
+                text.push_str(&tool.name.replace('_', " "));
+                for said in tool.description.iter() {
+                    text.push(' ');
+                    text.push_str(said);
+                }
+            }
+            features(&text)
+                .into_iter()
+                .filter(|feature| !feature.starts_with(['#', '<']))
+                .collect()
+        })
+        .collect()
+}
+
+/// The stated words no other intent uses anywhere, by their intent.
+fn own_words(stated: &[HashSet<String>], whole: &[Vec<String>]) -> HashMap<String, usize> {
+    let mut own: HashMap<String, usize> = HashMap::default();
+    for (index, words) in stated.iter().enumerate() {
+        for word in words {
+            let elsewhere = (0..whole.len())
+                .filter(|other| *other != index)
+                .any(|other| whole[other].contains(word) || stated[other].contains(word));
+            if !elsewhere {
+                own.insert(word.clone(), index);
+            }
+        }
+    }
+    own
 }
 
 #[cfg(test)]
