@@ -253,8 +253,8 @@ pub fn ids_as_shaped<'a>(shapes: &[IdShape], message: &'a str) -> Cow<'a, str> {
         let fits = |digits: &str| (least..=most).contains(&digits.len());
         let canonical = |digits: &str| format!("{}{}{}", shape.prefix, shape.separator, digits);
         // The prefix itself, in any case and spacing: "itm 4471", "ITM4471";
-        // compiled once per prefix and process, never per message (it was a
-        // 7 % of the suite's CPU in the shipped profile).
+        // compiled once per prefix and process, never per message (it was
+        // about 7 % of the suite's CPU in the shipped profile).
         let Some(prefixed) = adas_skill::grammar::compiled_pattern(&format!(
             r"(?i)\b{}[\s\-_/.#:]{{0,3}}(\d[\d ]*\d|\d)\b",
             regex::escape(&shape.prefix)
