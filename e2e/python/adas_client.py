@@ -265,16 +265,19 @@ def stored_record(redis, slag: str, job_id: str) -> bytes:
     return record
 
 
-# The preset dictionary of parked jobs' format 1 (shared/state/src/park.rs).
-PARK_DICTIONARY_1 = (ROOT / "shared/state/src/park-dictionary-1.txt").read_bytes()
+# The preset dictionaries of parked jobs, by format byte (shared/state/src/park.rs).
+PARK_DICTIONARIES = {
+    1: (ROOT / "shared/state/src/park-dictionary-1.txt").read_bytes(),
+    2: (ROOT / "shared/state/src/park-dictionary-2.bin").read_bytes(),
+}
 
 
 def unpack_parked(packed: bytes) -> tuple:
-    """A parked job's (record, events): format byte 1, then raw deflate against
-    the dictionary of the event count, each event's varint length and bytes,
-    then the record."""
-    assert packed[0] == 1, f"unknown parked format {packed[0]}"
-    inflate = zlib.decompressobj(-15, zdict=PARK_DICTIONARY_1)
+    """A parked job's (record, events): its format byte, then raw deflate
+    against that format's dictionary of the event count, each event's varint
+    length and bytes, then the record."""
+    assert packed[0] in PARK_DICTIONARIES, f"unknown parked format {packed[0]}"
+    inflate = zlib.decompressobj(-15, zdict=PARK_DICTIONARIES[packed[0]])
     plain = inflate.decompress(packed[1:]) + inflate.flush()
     at = 0
 
