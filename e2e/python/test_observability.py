@@ -313,6 +313,11 @@ class MetricsPage(unittest.TestCase):
         self.assertEqual(buckets[-1].labels["le"], "+Inf")
         self.assertEqual(families["adas_tool_call_seconds"].type, "histogram")
         self.assertTrue(samples("adas_tool_call_seconds_count", tool="check_order_status", result="ok"))
+        # Where the job's own time went: each effect of its steps, timed.
+        self.assertEqual(families["adas_step_effect_seconds"].type, "histogram")
+        for effect in ("plan", "gate", "run"):
+            counted = samples("adas_step_effect_seconds_count", effect=effect)
+            self.assertTrue(counted and counted[0].value >= 1, effect)
         self.assertGreaterEqual(samples("adas_jobs_started_total", skill="cs-tier-1")[0].value, 1)
         self.assertEqual(samples("adas_approvals_pending")[0].value, 1)
         self.assertEqual(samples("adas_jobs_waiting", reason="APPROVAL_REQUIRED")[0].value, 1)

@@ -150,11 +150,19 @@ impl Worker {
                 write,
                 effect,
             } = work::apply(&skill, &mut record, input);
+            let started = std::time::Instant::now();
+            // The effect with the write before it: where a step's time goes.
+            let timed = |name: &'static str| {
+                metrics::histogram!("adas_step_effect_seconds", "effect" => name)
+                    .record(started.elapsed().as_secs_f64());
+            };
+            let name = effect.as_ref().map_or("end", Effect::name);
             let performed = match effect {
                 None => {
                     if let Some(transition) = transition {
                         self.repo.save(version, &mut record, transition).await?;
                     }
+                    timed(name);
                     return Ok(());
                 }
                 // The call's start is the step's write (see `call_tool`).
@@ -221,6 +229,7 @@ impl Worker {
                     performed
                 }
             };
+            timed(name);
             input = match performed {
                 Ok(input) => input,
                 Err(error) => {

@@ -127,6 +127,11 @@ fn describe() {
         "A job's life, from StartJob to its end (waits included), by skill and final status."
     );
     describe_histogram!(
+        "adas_step_effect_seconds",
+        Unit::Seconds,
+        "A job step's effects on the worker (plan, gate, recheck, run, judge, …, and end: the last write), each with the write before it, by effect."
+    );
+    describe_histogram!(
         "adas_job_waiting_seconds",
         Unit::Seconds,
         "How long a paused job waited for a person (an answer, an approval, a takeover), by the pause's reason."

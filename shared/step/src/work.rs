@@ -113,6 +113,26 @@ pub enum Effect {
     Polish(Box<(Judged, PolishAsk)>),
 }
 
+impl Effect {
+    /// The effect's name, for the time each kind takes
+    /// (`adas_step_effect_seconds{effect}`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Plan(_) => "plan",
+            Self::Replan(..) => "replan",
+            Self::ResolveNext => "resolve_next",
+            Self::Vet(_) => "vet",
+            Self::Gate(_) => "gate",
+            Self::Recheck(_) => "recheck",
+            Self::Run(_) => "run",
+            Self::Keep(..) => "keep",
+            Self::ReadOutputs => "read_outputs",
+            Self::Judge(_) => "judge",
+            Self::Polish(_) => "polish",
+        }
+    }
+}
+
 /// What the worker learned.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Input {
