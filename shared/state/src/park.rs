@@ -71,6 +71,11 @@ pub(crate) struct Parked {
 
 /// Packs a job's record and events.
 pub(crate) fn pack(record: &[u8], events: &[Vec<u8>]) -> Vec<u8> {
+    deflate(&plain(record, events), FORMAT_2)
+}
+
+/// What is deflated: the event count, each event length-prefixed, the record.
+fn plain(record: &[u8], events: &[Vec<u8>]) -> Vec<u8> {
     let mut plain = Vec::with_capacity(record.len() + events.iter().map(Vec::len).sum::<usize>());
     put_varint(&mut plain, events.len());
     for event in events {
@@ -78,7 +83,7 @@ pub(crate) fn pack(record: &[u8], events: &[Vec<u8>]) -> Vec<u8> {
         plain.extend_from_slice(event);
     }
     plain.extend_from_slice(record);
-    deflate(&plain, FORMAT_2)
+    plain
 }
 
 /// The format byte, then `plain` deflated against its dictionary.
@@ -274,12 +279,7 @@ mod tests {
         // What a version before the second dictionary wrote.
         let record = b"\x0a\x2dj01a22d9e6c86b the record".to_vec();
         let events = vec![br#"{"reason_code":"MISSING_REQUIRED_INPUT"}"#.to_vec()];
-        let mut plain = Vec::new();
-        put_varint(&mut plain, events.len());
-        put_varint(&mut plain, events[0].len());
-        plain.extend_from_slice(&events[0]);
-        plain.extend_from_slice(&record);
-        let old = deflate(&plain, FORMAT_1);
+        let old = deflate(&plain(&record, &events), FORMAT_1);
         assert_eq!(old[0], FORMAT_1);
         assert_eq!(unpack(&old).unwrap(), Parked { record, events });
     }
@@ -313,13 +313,7 @@ mod tests {
         let record =
             b"\n-j01a22dd46e1e2ef816\x12\rdevops-tier-1\x1a\x13Restart the service \x03(\x02"
                 .to_vec();
-        let mut plain = Vec::new();
-        put_varint(&mut plain, events.len());
-        for event in &events {
-            put_varint(&mut plain, event.len());
-            plain.extend_from_slice(event);
-        }
-        plain.extend_from_slice(&record);
+        let plain = plain(&record, &events);
         let (first, second) = (deflate(&plain, FORMAT_1), deflate(&plain, FORMAT_2));
         assert!(
             second.len() < first.len(),
