@@ -68,6 +68,8 @@ pub struct DalAgent {
     tools: Arc<ToolResolver>,
     /// The model behind QUERY_* (none: each query becomes a question).
     queries: Option<QueryModel>,
+    /// Input schemas per skill version and resolved tool set.
+    input_specs: Arc<crate::kept::KeptBy<OperationalSkill, adas_tools::ResolvedTools, Schemas>>,
 }
 
 impl std::fmt::Debug for DalAgent {
@@ -84,6 +86,7 @@ impl DalAgent {
             catalog,
             tools,
             queries: None,
+            input_specs: Arc::default(),
         }
     }
 
@@ -147,18 +150,21 @@ impl DalAgent {
     /// the server is unreachable, the declared inputs alone.
     pub async fn schemas(
         &self,
-        skill: &OperationalSkill,
+        skill: &Arc<OperationalSkill>,
         request: &adas_tools::ToolRequest,
-    ) -> (Arc<adas_tools::ResolvedTools>, Schemas) {
-        let resolved = self.tools.resolve(request).await.ok();
-        let schemas = Self::input_specs(
-            skill,
-            request,
-            resolved
-                .as_deref()
-                .map(|resolved| resolved.tools.as_slice()),
-        );
-        (resolved.unwrap_or_default(), schemas)
+    ) -> (Arc<adas_tools::ResolvedTools>, Arc<Schemas>) {
+        let Ok(resolved) = self.tools.resolve(request).await else {
+            return (
+                Arc::default(),
+                Arc::new(Self::input_specs(skill, request, None)),
+            );
+        };
+        // A job resolves its next call several times on the same skill
+        // version and tool set: their schemas are built once.
+        let schemas = self.input_specs.get_or_build(skill, &resolved, || {
+            Self::input_specs(skill, request, Some(&resolved.tools))
+        });
+        (resolved, schemas)
     }
 
     fn input_specs(

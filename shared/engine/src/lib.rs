@@ -20,6 +20,7 @@ pub mod dal;
 pub mod engines;
 mod error;
 mod expiry;
+mod kept;
 pub mod model;
 pub mod perform;
 pub mod query;

@@ -616,14 +616,15 @@ fn takes_a_month(skill: &Skill) -> bool {
 
 /// The message as the skill writes its values (see the module doc).
 pub fn as_written<'a>(skill: &Skill, message: &'a str) -> Cow<'a, str> {
-    let mut text = ids_as_shaped(&id_shapes(skill), message);
+    // Both built once per skill: a message is read against them many times.
+    let mut text = ids_as_shaped(&crate::kept::kept(skill, id_shapes), message);
     if let Cow::Owned(owned) = digits::digits_joined(skill, &text) {
         text = Cow::Owned(owned);
     }
     if let Cow::Owned(owned) = in_capitals(skill, &text) {
         text = Cow::Owned(owned);
     }
-    let named = code_names(skill);
+    let named = crate::kept::kept(skill, code_names);
     if let Cow::Owned(owned) = codes_beside_names(&named, &text) {
         text = Cow::Owned(owned);
     }

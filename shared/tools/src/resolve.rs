@@ -111,7 +111,7 @@ impl Default for CacheTtls {
 }
 
 /// A tool the skill document declares (its inputs merge with the server's schema).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct DeclaredTool {
     /// Tool name.
     pub name: String,
@@ -129,7 +129,7 @@ pub struct DeclaredTool {
 
 /// A declared tool that is a server's tool on an operator's connection
 /// (`tools[].source`): the skill's name, the connection, the server's name.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Hash)]
 pub struct ToolRoute {
     /// The skill's name for it.
     pub tool: String,
@@ -140,7 +140,7 @@ pub struct ToolRoute {
 }
 
 /// What ResolveTools needs from a skill.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Hash)]
 pub struct ToolRequest {
     /// The skill's MCP server, if any.
     pub mcp_server: Option<String>,

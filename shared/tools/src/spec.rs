@@ -25,7 +25,7 @@ fn is_available(availability: &Availability) -> bool {
 }
 
 /// One input of a tool.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Hash, Serialize, Deserialize)]
 pub struct ToolInputSpec {
     /// Argument name.
     pub name: String,

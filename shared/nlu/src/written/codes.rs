@@ -33,7 +33,7 @@ fn codes(skill: &Skill, named: &[String]) -> Vec<String> {
         .filter_map(|input| input.pattern.as_deref())
         .filter_map(adas_skill::grammar::compiled_pattern)
         .collect();
-    let shapes = id_shapes(skill);
+    let shapes = crate::kept::kept(skill, id_shapes);
     let shaped = |code: &str| {
         shape_of_example(code).is_some_and(|(prefix, separator, digits)| {
             shapes.iter().any(|shape| {

@@ -5,22 +5,13 @@
 use super::*;
 
 /// A request's identity for the in-process tier: everything a resolution
-/// depends on besides the store.
+/// depends on besides the store. Keyed per process, so no skill can be
+/// written ahead of time to share another's key.
 pub(super) fn fingerprint(request: &ToolRequest) -> u64 {
-    use std::fmt::Write as _;
-    use std::hash::Hasher;
-    /// Hashes what is formatted into it: the request's `Debug` form, which
-    /// covers every field, without building the string.
-    struct Hashing(std::collections::hash_map::DefaultHasher);
-    impl std::fmt::Write for Hashing {
-        fn write_str(&mut self, part: &str) -> std::fmt::Result {
-            self.0.write(part.as_bytes());
-            Ok(())
-        }
-    }
-    let mut hashing = Hashing(std::collections::hash_map::DefaultHasher::new());
-    write!(hashing, "{request:?}").expect("hashing never fails");
-    hashing.0.finish()
+    use std::hash::BuildHasher;
+    static KEYS: std::sync::LazyLock<std::hash::RandomState> =
+        std::sync::LazyLock::new(std::hash::RandomState::new);
+    KEYS.hash_one(request)
 }
 
 pub(super) fn count_local_hit() {
@@ -136,4 +127,50 @@ pub(super) fn merge_inputs(tool: &mut ToolSpec, declared: &[ToolInputSpec]) {
             .cmp(&a.required)
             .then_with(|| a.name.cmp(&b.name))
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request() -> ToolRequest {
+        ToolRequest {
+            mcp_server: Some("http://127.0.0.1:1/mcp".into()),
+            tenant: "acme".into(),
+            declared: vec![DeclaredTool {
+                name: "process_refund".into(),
+                description: "Refund".into(),
+                inputs: vec![crate::spec::ToolInputSpec {
+                    name: "amount".into(),
+                    kind: "number".into(),
+                    required: true,
+                    description: String::new(),
+                    allowed: vec![serde_json::json!(10)],
+                }],
+                never: false,
+                approval: false,
+                held: None,
+            }],
+            pin_scope: Some("acme/refunds".into()),
+            ..ToolRequest::default()
+        }
+    }
+
+    #[test]
+    fn the_local_key_covers_every_part_of_a_request() {
+        let key = fingerprint(&request());
+        assert_eq!(key, fingerprint(&request()));
+        let changes: [fn(&mut ToolRequest); 5] = [
+            |r| r.tenant = "other".into(),
+            |r| r.pin_scope = None,
+            |r| r.declared[0].inputs[0].allowed = vec![serde_json::json!(11)],
+            |r| r.declared[0].approval = true,
+            |r| r.blocked = vec!["process_refund".into()],
+        ];
+        for change in changes {
+            let mut changed = request();
+            change(&mut changed);
+            assert_ne!(fingerprint(&changed), key, "{changed:?}");
+        }
+    }
 }
