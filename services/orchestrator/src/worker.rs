@@ -283,9 +283,10 @@ impl Worker {
     /// job since this worker read it (a cancel stops it) and the skill's
     /// policy is still the version the gate spoke on. A read-only call on a
     /// policy the gate read for it changes nothing, so it need not wait for
-    /// its start to be written: the write is sent first and runs beside the
-    /// call (one round trip less a call); if the write fails — a cancel came
-    /// first — the call's output is dropped with the step.
+    /// its start to be written: the call is sent first, and the write (its
+    /// record encoded meanwhile) runs beside it — one round trip less a call,
+    /// and the encoding off the call's path; if the write fails — a cancel
+    /// came first — the call's output is dropped with the step.
     async fn call_tool(
         &self,
         skill: &Arc<OperationalSkill>,
@@ -312,7 +313,9 @@ impl Worker {
             *version = written.await?;
             running.await
         } else {
-            let (written, outcome) = tokio::join!(written, running);
+            // Polled in this order: the call's request leaves before the
+            // record is encoded for the write.
+            let (outcome, written) = tokio::join!(running, written);
             *version = written?;
             outcome
         };
