@@ -46,7 +46,6 @@ impl<A, B, V> KeptBy<A, B, V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     #[test]
     fn kept_by_builds_once_per_pair_of_the_very_parts() {
