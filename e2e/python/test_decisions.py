@@ -60,6 +60,40 @@ class Decisions(unittest.TestCase):
             time.sleep(0.02)
         raise AssertionError(f"job {name} did not settle")
 
+    def events(self, name):
+        return list(self.orch.WatchJob(orchestrator_service_pb2.WatchJobRequest(name=name), timeout=10))
+
+    def held_refund(self, amount):
+        job = self.orch.StartJob(orchestrator_service_pb2.StartJobRequest(
+            skill="skills/cs-tier-1", program=f'process_refund(order_id="ORD-2", amount={amount})'), timeout=10)
+        job = self.settle(job.name)
+        self.assertEqual(job.waiting.reason_code, "APPROVAL_REQUIRED")
+        return job
+
+    def test_a_rejection_keeps_its_reason_and_a_huge_reason_is_refused(self):
+        job = self.held_refund(640)
+        # A reason past 4 KiB is refused whole: nothing decided, nothing stored.
+        with self.assertRaises(grpc.RpcError) as huge:
+            self.gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
+                job=job.name, correlation_id=job.waiting.correlation_id,
+                decision=gate_pb2.APPROVAL_DECISION_REJECT, comment="x" * 5000), timeout=10)
+        self.assertEqual(huge.exception.code(), grpc.StatusCode.INVALID_ARGUMENT)
+        self.assertIn("comment", huge.exception.details())
+        still = self.orch.GetJob(orchestrator_service_pb2.GetJobRequest(name=job.name), timeout=10)
+        self.assertEqual((still.status, list(still.decisions)), (job_pb2.JOB_STATUS_PAUSED, []))
+
+        self.gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
+            job=job.name, correlation_id=job.waiting.correlation_id,
+            decision=gate_pb2.APPROVAL_DECISION_REJECT, comment="amount over the order total"), timeout=10)
+        failed = self.settle(job.name)
+        self.assertEqual(failed.status, job_pb2.JOB_STATUS_FAILED)
+        self.assertEqual([(d.decision, d.comment) for d in failed.decisions],
+                         [(gate_pb2.APPROVAL_DECISION_REJECT, "amount over the order total")])
+        self.assertIn("rejected by dev: amount over the order total", failed.error.message)
+        ended = [event for event in self.events(job.name) if event.type == job_pb2.JOB_EVENT_TYPE_FAILED]
+        self.assertEqual([(event.data["comment"], event.data["tool"]) for event in ended],
+                         [("amount over the order total", "process_refund")])
+
     def test_intent_entities_and_out_of_domain(self):
         detected = self.intent.DetectIntent(intent_service_pb2.DetectIntentRequest(
             skill="skills/cs-tier-1", message="Where is my order ORD-12345?"), timeout=10)
@@ -113,6 +147,17 @@ class Decisions(unittest.TestCase):
         self.assertGreater(record.decide_time.seconds, 0)
         done = self.settle(job.name)
         self.assertEqual(done.status, job_pb2.JOB_STATUS_COMPLETED)
+        # The decision and its reason stay with the job: its approval trail,
+        # and the event that resumed it.
+        self.assertEqual([(d.decision, d.approver, d.role, d.tool, d.call_digest, d.comment)
+                          for d in done.decisions],
+                         [(gate_pb2.APPROVAL_DECISION_APPROVE, "dev", "supervisor", "process_refund",
+                           held.call_digest, "verified")])
+        self.assertEqual(done.decisions[0].correlation_id, held.correlation_id)
+        self.assertGreater(done.decisions[0].decide_time.seconds, 0)
+        resumed = [event for event in self.events(job.name) if event.type == job_pb2.JOB_EVENT_TYPE_RESUMED]
+        self.assertEqual([(event.message, event.data["comment"], event.data["approver"]) for event in resumed],
+                         [("approved by dev: verified", "verified", "dev")])
 
         # The approval paid for that one execution: the same call again needs its own.
         again = self.check("process_refund", job.name, order_id="ORD-1", amount=501)

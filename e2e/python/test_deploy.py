@@ -8,10 +8,13 @@ probes, a durable Redis, one address routing every adas.v1 service, the
 console — in the chart and in compose alike."""
 
 import json
+import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import unittest
 
 import kubernetes_validate
@@ -221,6 +224,55 @@ class Compose(unittest.TestCase):
                 self.assertEqual(test[:3], ["CMD", "adas", "health"])
                 self.assertEqual(test[test.index("--server") + 1], f"http://127.0.0.1:{port}")
                 self.assertEqual(name_of(test[test.index("--service") + 1]), name)
+
+    def test_every_service_reading_the_auth_file_may_read_it(self):
+        # The auth file is bind-mounted from the host, owned there by whoever
+        # ran `adas auth`; the containers run as 10001 and read it through
+        # the file's group, which compose adds to each of them.
+        header = (ROOT / "deploy" / "compose.yaml").read_text(encoding="utf-8")
+        self.assertIn("chmod 0640 deploy/auth.json", header)
+        self.assertIn('export ADAS_AUTH_GID="$(stat -c %g deploy/auth.json)"', header)
+        readers = [name for name, service in self.services.items()
+                   if any(str(volume).startswith("./auth.json:") for volume in service.get("volumes", []))]
+        self.assertEqual(set(readers), set(SERVICES))
+        for name in readers:
+            with self.subTest(service=name):
+                self.assertEqual(self.services[name]["environment"]["ADAS_AUTH_FILE"], "/etc/adas/auth.json")
+                (group,) = self.services[name]["group_add"]
+                self.assertTrue(group.startswith("${ADAS_AUTH_GID:?"), group)
+
+    @unittest.skipUnless(hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("setpriv"),
+                         "needs root and setpriv to act as the containers' user")
+    def test_the_containers_user_reads_the_auth_file_as_documented(self):
+        # The crash loop of issue 63, outside Docker: the file as `adas auth`
+        # writes it, read as uid 10001 with and without the documented group.
+        adas = pathlib.Path(os.environ.get("ADAS_BIN_DIR", ROOT / "target" / "debug")) / "adas"
+        with tempfile.TemporaryDirectory() as scratch:
+            os.chmod(scratch, 0o755)
+            auth = pathlib.Path(scratch) / "auth.json"
+            create = [str(adas), "auth", "key", "create", "--auth-file", str(auth), "--tenant", "default",
+                      "--role", "user", "--name"]
+            subprocess.run(create + ["ann"], check=True, capture_output=True)
+            os.chown(auth, 0, 4242)
+
+            def read_as_service(*groups):
+                setpriv = ["setpriv", "--reuid", "10001", "--regid", "10001"]
+                setpriv += ["--groups", ",".join(groups)] if groups else ["--clear-groups"]
+                return subprocess.run(setpriv + [str(adas), "auth", "key", "list", "--auth-file", str(auth)],
+                                      capture_output=True, text=True)
+
+            refused = read_as_service("4242")
+            self.assertNotEqual(refused.returncode, 0, "as written, only its owner reads it")
+            self.assertIn("Permission denied", refused.stderr)
+            os.chmod(auth, 0o640)
+            listed = read_as_service("4242")
+            self.assertEqual(listed.returncode, 0, listed.stderr)
+            self.assertIn("ann", listed.stdout)
+            self.assertNotEqual(read_as_service().returncode, 0, "without the group it stays unreadable")
+            # A key created later rewrites the file: its group and bits stay.
+            subprocess.run(create + ["bob"], check=True, capture_output=True)
+            self.assertEqual((auth.stat().st_gid, auth.stat().st_mode & 0o777), (4242, 0o640))
+            self.assertIn("bob", read_as_service("4242").stdout)
 
     def test_one_published_address_and_the_console(self):
         gateway = self.services["gateway"]

@@ -112,7 +112,8 @@ pub enum JobCommand {
         /// Reject instead.
         #[arg(long)]
         reject: bool,
-        /// Note for the audit trail.
+        /// Why: kept with the decision, shown in `job get`, `job watch` and
+        /// the console's timeline.
         #[arg(long, default_value = "")]
         comment: String,
     },
@@ -307,6 +308,22 @@ fn print_job(job: &pb::Job) {
                 approval.condition
             ));
         }
+    }
+    for decision in &job.decisions {
+        let verdict = if decision.decision == pb::ApprovalDecision::Approve as i32 {
+            "approved"
+        } else {
+            "rejected"
+        };
+        let why = if decision.comment.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", decision.comment)
+        };
+        out(&format!(
+            "decision: {} {verdict} by {} ({}){why}",
+            decision.tool, decision.approver, decision.role
+        ));
     }
     if let Some(result) = &job.result {
         out(&format!("reply: {}", result.reply));

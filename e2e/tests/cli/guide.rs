@@ -262,6 +262,42 @@ fn against_a_suite_a_bare_address_works_and_not_found_is_3() {
         shown.contains("call: process_refund(") && shown.contains("approver: supervisor"),
         "{shown}"
     );
+    // The decision carries its reason: in the job, and in its events as
+    // `job watch -o json` prints them.
+    let output = adas(&[
+        "job",
+        "approve",
+        &refund,
+        "--comment",
+        "called the customer",
+        "--server",
+        &bare,
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output).1);
+    let shown = text(&adas(&["job", "get", &refund, "--server", &bare])).0;
+    assert!(
+        shown
+            .contains("decision: process_refund approved by dev (supervisor): called the customer"),
+        "{shown}"
+    );
+    let watched = text(&adas(&[
+        "job", "watch", &refund, "-o", "json", "--server", &bare,
+    ]))
+    .0;
+    let resumed: Vec<serde_json::Value> = watched
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .filter(|event: &serde_json::Value| event["type"] == "JOB_EVENT_TYPE_RESUMED")
+        .collect();
+    assert_eq!(resumed.len(), 1, "{watched}");
+    assert_eq!(
+        resumed[0]["data"]["comment"], "called the customer",
+        "{watched}"
+    );
+    assert_eq!(
+        resumed[0]["message"],
+        "approved by dev: called the customer"
+    );
 
     // Not in a state for this is 6, whether the server or the CLI sees it:
     // a job that waits for input is approved; an ended job is answered or

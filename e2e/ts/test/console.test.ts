@@ -152,6 +152,14 @@ test("start, pause, answer in the widget, approve, complete", async () => {
   await sam.locator("#timeline details").first().evaluate((details: HTMLDetailsElement) => { details.open = true; });
   assert.match(await sam.locator("#timeline pre.payload").first().textContent() ?? "", /\{/);
   await shot(sam, "5b-timeline");
+  // The approver's reason stays with the decision: on the timeline and in
+  // the job's approval trail.
+  const approved = await sam.locator("#timeline li.event.resumed").allTextContents();
+  assert.ok(approved.some((text) => /approved by sam: checked the order/.test(text)), `the reason: ${approved}`);
+  await sam.reload();
+  assert.equal((await sam.textContent("table.decisions td.comment"))?.trim(), "checked the order");
+  assert.match(await sam.textContent("table.decisions") ?? "", /process_refund[\s\S]*approved[\s\S]*sam/);
+  await shot(sam, "5c-decisions");
 
   // Ann's page, left open, follows the job to its end on its own.
   await ann.locator("#status.completed").waitFor();

@@ -19,6 +19,9 @@ use adas_skill::{OperationalSkill, SkillError};
 use adas_state::{StateError, StateStore};
 use tonic::{Code, Request, Response, Status};
 
+/// The most an approver's comment may hold, in bytes.
+pub const MAX_COMMENT_BYTES: usize = 4 * 1024;
+
 /// Errors of GateService.
 #[derive(Debug, thiserror::Error)]
 pub enum GateError {
@@ -343,6 +346,18 @@ impl GateService for Gate {
             return Err(GateError::InvalidField {
                 field: "correlation_id",
                 reason: "the approval request's correlation id is required".into(),
+            }
+            .into());
+        }
+        // The reason travels into the job's events, its audit and every
+        // page that shows them: bounded like any text a job keeps.
+        if request.comment.len() > MAX_COMMENT_BYTES {
+            return Err(GateError::InvalidField {
+                field: "comment",
+                reason: format!(
+                    "{} bytes; the limit is {MAX_COMMENT_BYTES}",
+                    request.comment.len()
+                ),
             }
             .into());
         }

@@ -212,6 +212,7 @@ async fn render_job(
         let _ = write!(body, "<p class=\"error\">{}</p>", esc(&error.message));
     }
     grants(&mut body, &job.grants);
+    decisions(&mut body, &job.decisions);
     // Results of tools classified `pii_*` are masked here by default.
     let personal = personal_tools(clients, slag).await;
     if let Some(waiting) = &job.waiting {
@@ -273,6 +274,34 @@ fn grants(body: &mut String, grants: &[pb::Grant]) {
             esc(&grant.issuer_tool),
             esc(&grant.issuer_skill),
             time(grant.expire_time.as_ref()),
+        );
+    }
+    body.push_str("</table>");
+}
+
+/// The approvers' decisions with their reasons, as a table (nothing when
+/// none): the job's approval trail.
+fn decisions(body: &mut String, decisions: &[pb::JobDecision]) {
+    if decisions.is_empty() {
+        return;
+    }
+    body.push_str(
+        "<h2>Decisions</h2><table class=\"decisions\"><tr><th>Call</th><th>Decision</th><th>By</th><th>Why</th><th>When</th></tr>",
+    );
+    for decision in decisions {
+        let verdict = if decision.decision == pb::ApprovalDecision::Approve as i32 {
+            "approved"
+        } else {
+            "rejected"
+        };
+        let _ = write!(
+            body,
+            "<tr><td><code>{}</code></td><td class=\"{verdict}\">{verdict}</td><td>{} <small>({})</small></td><td class=\"comment\">{}</td><td>{}</td></tr>",
+            esc(&decision.tool),
+            esc(&decision.approver),
+            esc(&decision.role),
+            esc(&decision.comment),
+            time(decision.decide_time.as_ref()),
         );
     }
     body.push_str("</table>");

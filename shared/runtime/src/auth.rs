@@ -683,6 +683,28 @@ mod tests {
         assert!(Authenticator::dev().authenticate("").unwrap().dev);
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_new_auth_file_is_private_and_a_rewrite_keeps_the_bits_it_was_given() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("adas-auth-bits-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("auth.json");
+        let _ = std::fs::remove_file(&path);
+        let bits = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let mut file = AuthFile::default();
+        file.add_key("alice", "acme", &["user".into()]).unwrap();
+        file.write(&path).unwrap();
+        assert_eq!(bits(&path), 0o600);
+        // The operator lets the services' group read it; a key created
+        // afterwards (a rewrite) leaves it so.
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+        AuthFile::update(&path, |file| file.add_key("bob", "acme", &["user".into()])).unwrap();
+        assert_eq!(bits(&path), 0o640);
+        assert_eq!(AuthFile::read(&path).unwrap().principals.len(), 2);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn a_rewrite_keeping_the_old_mtime_is_still_read_and_claims_come_along() {
         let dir = std::env::temp_dir().join(format!("adas-auth-{}", std::process::id()));

@@ -350,6 +350,9 @@ pub enum Resumption {
         tool: String,
         /// The call's digest.
         call_digest: String,
+        /// Why, in the approver's words (empty: none given).
+        #[serde(skip_serializing_if = "String::is_empty")]
+        comment: String,
     },
 }
 
@@ -408,6 +411,13 @@ pub enum Failure {
     Rejected {
         /// Who.
         approver: String,
+        /// The role the rule named.
+        role: String,
+        /// The tool.
+        tool: String,
+        /// Why, in the approver's words (empty: none given).
+        #[serde(skip_serializing_if = "String::is_empty")]
+        comment: String,
     },
 }
 
@@ -523,7 +533,9 @@ impl Event {
             Self::Resumed(Resumption::IntentChosen { .. }) => "the user chose the intent".into(),
             Self::Resumed(Resumption::CallConfirmed { .. }) => "the user confirmed the call".into(),
             Self::Resumed(Resumption::AnswersAccepted { .. }) => "answers accepted".into(),
-            Self::Resumed(Resumption::Approved { .. }) => "approved".into(),
+            Self::Resumed(Resumption::Approved {
+                approver, comment, ..
+            }) => decided_by("approved", approver, comment),
             Self::AnswerRefused { .. } => "the answer was refused".into(),
             Self::ToolStarted { tool, .. } | Self::ToolFinished { tool, .. } => tool.clone(),
             Self::ToolDenied { reason, .. } | Self::WorkflowDeviated { reason, .. } => {
@@ -542,7 +554,9 @@ impl Event {
             Self::Failed(Failure::LoopDetected { .. }) => "loop detected".into(),
             Self::Failed(Failure::ToolFailed { .. }) => "a tool failed".into(),
             Self::Failed(Failure::AskExpired { .. }) => "the ask expired".into(),
-            Self::Failed(Failure::Rejected { .. }) => "rejected by the approver".into(),
+            Self::Failed(Failure::Rejected {
+                approver, comment, ..
+            }) => decided_by("rejected", approver, comment),
             Self::Cancelled(Cancellation::ByClient { .. }) => "cancelled by a client".into(),
             Self::Cancelled(Cancellation::Aborted { .. }) => "the user aborted the plan".into(),
             Self::Cancelled(Cancellation::Declined) => "the user declined the call".into(),
@@ -591,6 +605,15 @@ impl Event {
             steps: None,
             reason: reason.into(),
         }
+    }
+}
+
+/// A decision's summary: the verb, who, and the approver's reason when given
+/// (an approval trail is read for its why).
+pub(crate) fn decided_by(verb: &str, approver: &str, comment: &str) -> String {
+    match comment.trim() {
+        "" => format!("{verb} by {approver}"),
+        why => format!("{verb} by {approver}: {why}"),
     }
 }
 

@@ -224,14 +224,15 @@ fn decided(record: &JobRecord, decision: &Decision) -> Applied {
     let entry = audit(
         &decision.approver,
         if decision.approved {
-            "approve"
+            AuditEntry::APPROVE
         } else {
-            "reject"
+            AuditEntry::REJECT
         },
         json!({
             "correlation_id": decision.correlation_id,
             "call_digest": decision.call_digest,
             "tool": decision.tool,
+            "role": decision.role,
             "comment": decision.comment,
         }),
     );
@@ -241,16 +242,21 @@ fn decided(record: &JobRecord, decision: &Decision) -> Applied {
             role: decision.role.clone(),
             tool: decision.tool.clone(),
             call_digest: decision.call_digest.clone(),
+            comment: decision.comment.clone(),
         }))
     } else {
         Transition::fail(
             OutcomeClass::PolicyDenied,
             format!(
-                "`{}` rejected by {}: {}",
-                decision.tool, decision.approver, decision.comment
+                "`{}` {}",
+                decision.tool,
+                crate::event::decided_by("rejected", &decision.approver, &decision.comment)
             ),
             Event::Failed(Failure::Rejected {
                 approver: decision.approver.clone(),
+                role: decision.role.clone(),
+                tool: decision.tool.clone(),
+                comment: decision.comment.clone(),
             }),
         )
     };

@@ -204,6 +204,31 @@ pub struct AuditEntry {
     pub detail: Json,
 }
 
+impl AuditEntry {
+    /// The action of an approval.
+    pub const APPROVE: &'static str = "approve";
+    /// The action of a rejection.
+    pub const REJECT: &'static str = "reject";
+
+    /// Whether an approver approved (`Some(true)`) or rejected the call;
+    /// `None` for any other action.
+    pub fn approved(&self) -> Option<bool> {
+        match self.action.as_str() {
+            Self::APPROVE => Some(true),
+            Self::REJECT => Some(false),
+            _ => None,
+        }
+    }
+
+    /// A text field of its detail (empty when absent).
+    pub fn detail_text(&self, key: &str) -> &str {
+        self.detail
+            .get(key)
+            .and_then(Json::as_str)
+            .unwrap_or_default()
+    }
+}
+
 /// The final reply.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct JobResult {

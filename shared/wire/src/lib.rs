@@ -213,6 +213,7 @@ fn full_job(stored: &StoredJob) -> pb::Job {
         grants: adas_jobs::live_grants(record, adas_state::now_ms())
             .map(grant)
             .collect(),
+        decisions: decisions(record),
         ..basic_job(stored)
     }
 }
@@ -230,6 +231,32 @@ pub fn grant(grant: &adas_jobs::Grant) -> pb::Grant {
             std::time::UNIX_EPOCH + std::time::Duration::from_millis(grant.expires_ms),
         )),
     }
+}
+
+/// The approvers' decisions on a job's calls, from its audit, oldest first.
+pub fn decisions(record: &JobRecord) -> Vec<pb::JobDecision> {
+    record
+        .audit
+        .iter()
+        .filter_map(|entry| {
+            let decision = if entry.approved()? {
+                pb::ApprovalDecision::Approve
+            } else {
+                pb::ApprovalDecision::Reject
+            };
+            let text = |key: &str| entry.detail_text(key).to_owned();
+            Some(pb::JobDecision {
+                correlation_id: text("correlation_id"),
+                decision: decision as i32,
+                approver: entry.who.clone(),
+                role: text("role"),
+                tool: text("tool"),
+                call_digest: text("call_digest"),
+                comment: text("comment"),
+                decide_time: timestamp(&entry.at),
+            })
+        })
+        .collect()
 }
 
 /// The calls a job made, on the wire.

@@ -65,7 +65,10 @@ impl AuthFile {
         Ok(value)
     }
 
-    /// Writes it atomically, readable by the owner only.
+    /// Writes it atomically. A new file is readable by its owner only; a
+    /// file rewritten keeps its permission bits and group, so one an operator
+    /// made readable by the services' group (compose's `group_add`) stays
+    /// readable after a key is created, rotated or revoked.
     pub fn write(&self, path: &Path) -> Result<(), String> {
         let text = serde_json::to_string_pretty(self).map_err(|error| error.to_string())?;
         let temp = path.with_extension("tmp");
@@ -76,6 +79,13 @@ impl AuthFile {
             #[cfg(unix)]
             std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
             let mut file = options.open(&temp)?;
+            #[cfg(unix)]
+            if let Ok(kept) = std::fs::metadata(path) {
+                use std::os::unix::fs::{MetadataExt, PermissionsExt};
+                // The group first: the bits may grant it the read.
+                std::os::unix::fs::fchown(&file, None, Some(kept.gid()))?;
+                file.set_permissions(std::fs::Permissions::from_mode(kept.mode() & 0o777))?;
+            }
             file.write_all(text.as_bytes())?;
             file.sync_all()?;
             std::fs::rename(&temp, path)

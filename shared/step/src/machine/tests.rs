@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use serde_json::Map;
 
 use super::*;
-use crate::Waiting;
+use crate::{EventKind, Waiting};
 
 /// Where a job stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -352,6 +352,44 @@ fn a_decision_an_answer_and_a_cancel_are_audited_with_who_and_why() {
         ("ana", "cancel")
     );
     assert_eq!(entry.detail["reason"], "no longer needed");
+}
+
+#[test]
+fn a_decision_carries_its_reason_in_its_event_and_its_summary() {
+    for (input, verb, kind) in [
+        (In::Approve, "approved", EventKind::Resumed),
+        (In::Reject, "rejected", EventKind::Failed),
+    ] {
+        let Ok(Applied::Write(decided)) = run(State::AskingApprover, input) else {
+            panic!("a decision changes the job");
+        };
+        let event = decided.events.last().expect("the decision's event");
+        assert_eq!(event.kind(), kind);
+        assert_eq!(event.message(), format!("{verb} by sam: ok"));
+        let detail = event.detail();
+        assert_eq!(
+            (&detail["approver"], &detail["role"], &detail["comment"]),
+            (&json!("sam"), &json!("supervisor"), &json!("ok")),
+            "{detail}"
+        );
+        let entry = decided.audit.last().expect("an audit entry");
+        assert_eq!(entry.approved(), Some(verb == "approved"));
+        assert_eq!(
+            (entry.detail_text("comment"), entry.detail_text("role")),
+            ("ok", "supervisor")
+        );
+    }
+    // No reason given: none shown, and no empty field in the event.
+    let quiet = Decision {
+        comment: String::new(),
+        ..decision(true, "ask-1")
+    };
+    let Applied::Write(approved) = decided(&job(State::AskingApprover), &quiet) else {
+        panic!("an approval resumes the job");
+    };
+    let event = approved.events.last().expect("the decision's event");
+    assert_eq!(event.message(), "approved by sam");
+    assert!(event.detail().get("comment").is_none());
 }
 
 #[test]
