@@ -112,6 +112,10 @@ class OneTraceAcrossFiveBinaries(unittest.TestCase):
                 job=job.name, correlation_id=job.waiting.correlation_id,
                 decision=gate_pb2.APPROVAL_DECISION_APPROVE), timeout=10, metadata=metadata)
             job = settle(orch, job.name, lambda j: j.status == COMPLETED)
+            # The job names its trace (the console links it to a trace UI),
+            # and the skill version it ran.
+            self.assertEqual(job.trace_id, trace_id)
+            self.assertTrue(job.skill_etag, "the version it ran")
             for channel in channels:
                 channel.close()
         finally:

@@ -97,9 +97,35 @@ async fn unauthenticated_calls_are_refused_on_all_five_services() {
             ),
             Code::Unauthenticated
         );
+        // Who am I is no exception.
+        assert_eq!(
+            code(
+                OrchestratorServiceClient::new(channel.clone())
+                    .get_caller(pb::GetCallerRequest {})
+                    .await
+            ),
+            Code::Unauthenticated
+        );
     }
     // Nothing of it was stored.
     assert_eq!(suite.stored_jobs(), 0);
+    // A key is its principal, with its tenant and roles, whatever it asks.
+    let caller = suite
+        .jobs("mallory")
+        .await
+        .get_caller(pb::GetCallerRequest {})
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (
+            caller.name.as_str(),
+            caller.tenant.as_str(),
+            caller.dev_mode
+        ),
+        ("mallory", "acme", false)
+    );
+    assert_eq!(caller.roles, ["user", "supervisor"]);
     // Health stays open for probes; a key opens the services.
     suite.alive().await;
     suite

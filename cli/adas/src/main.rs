@@ -127,19 +127,7 @@ enum Command {
     },
     /// Serve the web console for the suite at --server (any deployment: `adas
     /// up`, or the services behind one address).
-    Console {
-        /// Where the console listens (plain HTTP).
-        #[arg(long, env = "ADAS_CONSOLE_LISTEN", default_value = "127.0.0.1:50070")]
-        console_listen: std::net::SocketAddr,
-        /// Host names the console answers besides its own address; any other
-        /// `Host` is refused (DNS rebinding). Repeat or comma-separate.
-        #[arg(
-            long = "console-host",
-            env = "ADAS_CONSOLE_HOSTS",
-            value_delimiter = ','
-        )]
-        console_hosts: Vec<String>,
-    },
+    Console(ConsoleArgs),
     /// Print a shell completion script: `source <(adas completions bash)`.
     Completions {
         /// The shell.
@@ -205,10 +193,7 @@ fn main() -> ExitCode {
                 console,
             )
         }
-        Command::Console {
-            console_listen,
-            console_hosts,
-        } => console(&client, console_listen, &console_hosts),
+        Command::Console(args) => console(&client, args),
         Command::Health { service } => match admin::health(&client, service) {
             Ok(()) => ExitCode::SUCCESS,
             Err(failure) => failure.report(),
@@ -290,12 +275,36 @@ pub struct ConsoleAt {
 }
 
 /// `adas console`: the web console of the suite at `--server`, until ctrl-c.
-fn console(client: &client::Client, addr: std::net::SocketAddr, hosts: &[String]) -> ExitCode {
+/// Where and how `adas console` serves.
+#[derive(Debug, clap::Args)]
+struct ConsoleArgs {
+    /// Where the console listens (plain HTTP).
+    #[arg(long, env = "ADAS_CONSOLE_LISTEN", default_value = "127.0.0.1:50070")]
+    console_listen: std::net::SocketAddr,
+    /// Host names the console answers besides its own address; any other
+    /// `Host` is refused (DNS rebinding). Repeat or comma-separate.
+    #[arg(
+        long = "console-host",
+        env = "ADAS_CONSOLE_HOSTS",
+        value_delimiter = ','
+    )]
+    console_hosts: Vec<String>,
+    /// A trace UI's page of one trace, with `{trace_id}` where the id
+    /// goes (`http://localhost:16686/trace/{trace_id}` for Jaeger): each
+    /// job page links its trace there.
+    #[arg(long, env = "ADAS_CONSOLE_TRACE_URL")]
+    console_trace_url: Option<String>,
+}
+
+fn console(client: &client::Client, args: ConsoleArgs) -> ExitCode {
     init_tracing(adas_runtime::LogFormat::Pretty, "info");
+    let addr = args.console_listen;
     run_blocking(async move {
         let channel = client.plain_channel().map_err(RuntimeError::Startup)?;
         let console = adas_console::Console::new(channel)
-            .with_host_names(hosts)
+            .with_host_names(&args.console_hosts)
+            .with_trace_url(args.console_trace_url.as_deref())
+            .map_err(RuntimeError::Startup)?
             .spawn(addr, shutdown_signal())
             .await
             .map_err(|source| RuntimeError::Bind { addr, source })?;
@@ -405,6 +414,8 @@ pub async fn serve_suite(
         } else {
             let spawned = adas_console::Console::new(adas_runtime::connect_lazy(&self_url)?)
                 .with_host_names(&config.console_hosts)
+                .with_trace_url(config.console_trace_url.as_deref())
+                .map_err(RuntimeError::Startup)?
                 .spawn(addr, stopped(stop.clone()))
                 .await;
             match spawned {

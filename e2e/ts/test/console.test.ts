@@ -55,7 +55,8 @@ async function signIn(who: string): Promise<Page> {
   assert.match(page.url(), /\/login$/, "signing in comes first");
   await page.fill("input[name=key]", keys[who]);
   await page.click("button[type=submit]");
-  await page.waitForURL(/\/skills$/);
+  // An operator's day starts with the jobs.
+  await page.waitForURL(/\/jobs$/);
   return page;
 }
 
@@ -65,6 +66,19 @@ async function shot(page: Page, name: string) {
   // In the test output: where each page's picture is.
   console.log(`screenshot: ${path}`);
 }
+
+test("every page says who is signed in, in which tenant, with which roles", async () => {
+  const sam = await signIn("sam");
+  for (const path of ["/jobs", "/inbox", "/skills", "/solutions"]) {
+    await sam.goto(`${suite.console}${path}`);
+    assert.equal((await sam.textContent("header .who .principal"))?.trim(), "sam", path);
+    assert.equal((await sam.textContent("header .who .tenant"))?.trim(), "default", path);
+    assert.equal((await sam.textContent("header .who .roles"))?.trim(), "supervisor, operator", path);
+  }
+  await shot(sam, "0-signed-in-as");
+  const ann = await signIn("ann");
+  assert.equal((await ann.textContent("header .who .roles"))?.trim(), "user");
+});
 
 test("a wrong key is refused at sign-in", async () => {
   const page = await (await browser.newContext()).newPage();
@@ -78,6 +92,7 @@ test("a wrong key is refused at sign-in", async () => {
 test("start, pause, answer in the widget, approve, complete", async () => {
   // The admin opens the template once: it is then in service with its diagnostics and tools.
   const admin = await signIn("admin");
+  await admin.goto(`${suite.console}/skills`);
   await admin.click("table.templates a[href='/skills/cs-tier-1']");
   await admin.waitForSelector("table.diagnostics");
   const tools = await admin.locator("table.tools").textContent();
@@ -128,10 +143,13 @@ test("start, pause, answer in the widget, approve, complete", async () => {
   assert.equal((await ann.textContent("tr.amount td"))?.trim(), "700");
   assert.equal((await ann.textContent(".approver"))?.trim(), "supervisor");
   await shot(ann, "4-approval-card");
-  // Ann may not approve her own refund: the card says so and stays.
-  await ann.click("section.approval button[value=approve]");
-  await ann.locator("section.approval .invalid").waitFor();
+  // Ann may not decide (she holds no supervisor role): the card offers her
+  // no button, and says who decides.
+  assert.equal(await ann.locator("section.approval button").count(), 0, "no button for who may not decide");
+  assert.match(await ann.textContent("section.approval .not-yours") ?? "", /supervisor/);
   assert.match(await ann.textContent("#status") ?? "", /paused/);
+  // The version the job runs is on its page.
+  assert.ok((await ann.textContent("dd.version"))?.trim(), "the skill version");
 
   const sam = await signIn("sam");
   await sam.goto(jobUrl);

@@ -294,6 +294,19 @@ impl OrchestratorService for Orchestrator {
         Ok(adas_runtime::reply(adas_wire::job(&stored)))
     }
 
+    async fn get_caller(
+        &self,
+        request: Request<pb::GetCallerRequest>,
+    ) -> Result<Response<pb::Caller>, Status> {
+        let principal = adas_runtime::principal(&request)?;
+        Ok(adas_runtime::reply(pb::Caller {
+            name: principal.name,
+            tenant: principal.tenant,
+            roles: principal.roles,
+            dev_mode: principal.dev,
+        }))
+    }
+
     async fn get_job(
         &self,
         request: Request<pb::GetJobRequest>,

@@ -21,19 +21,34 @@ pub fn esc(text: &str) -> String {
     out
 }
 
+/// Who a page is shown to: nobody signed in (no navigation), a signed-in
+/// browser whose principal is not known here (an error page), or the
+/// principal, shown on every page.
+#[derive(Debug, Clone, Copy)]
+pub enum Who<'a> {
+    /// The sign-in page and pages before it.
+    Nobody,
+    /// Signed in; the page does not name the principal.
+    SignedIn,
+    /// Signed in as this principal.
+    Caller(&'a adas_proto::pb::Caller),
+}
+
 /// A whole page: `title` (text) and `body` (already HTML), with `data`
 /// attributes (escaped) on `<body>` for the page's script.
-pub fn page(title: &str, signed_in: bool, data: &[(&str, String)], body: &str) -> String {
+pub fn page(title: &str, who: Who<'_>, data: &[(&str, String)], body: &str) -> String {
     let mut attributes = String::new();
     for (name, value) in data {
         let _ = write!(attributes, " data-{name}=\"{}\"", esc(value));
     }
-    let nav = if signed_in {
-        "<nav><a href=\"/jobs\">Jobs</a><a href=\"/inbox\">Inbox</a>\
-         <a href=\"/skills\">Skills</a><a href=\"/solutions\">Solutions</a>\
-         <form method=\"post\" action=\"/logout\"><button>Sign out</button></form></nav>"
-    } else {
-        ""
+    let nav = match who {
+        Who::Nobody => String::new(),
+        Who::SignedIn | Who::Caller(_) => format!(
+            "<nav><a href=\"/jobs\">Jobs</a><a href=\"/inbox\">Inbox</a>\
+             <a href=\"/skills\">Skills</a><a href=\"/solutions\">Solutions</a>{}\
+             <form method=\"post\" action=\"/logout\"><button>Sign out</button></form></nav>",
+            signed_in_as(who)
+        ),
     };
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -44,6 +59,35 @@ pub fn page(title: &str, signed_in: bool, data: &[(&str, String)], body: &str) -
          <main>{body}</main></body></html>",
         esc(title)
     )
+}
+
+/// The principal, its tenant and roles, as the header shows them.
+fn signed_in_as(who: Who<'_>) -> String {
+    let Who::Caller(caller) = who else {
+        return String::new();
+    };
+    let roles = if caller.dev_mode {
+        "dev mode: every role".to_owned()
+    } else {
+        caller.roles.join(", ")
+    };
+    format!(
+        "<span class=\"who\" title=\"signed in as\"><strong class=\"principal\">{}</strong> \
+         <span class=\"tenant\">{}</span> <span class=\"roles\">{}</span></span>",
+        esc(&caller.name),
+        esc(&caller.tenant),
+        esc(&roles)
+    )
+}
+
+/// Whether the principal holds `role` (dev mode holds every role), as the
+/// suite decides it: a console offers only what the suite would allow.
+pub fn holds_role(caller: &adas_proto::pb::Caller, role: &str) -> bool {
+    caller.dev_mode
+        || caller
+            .roles
+            .iter()
+            .any(|held| held.eq_ignore_ascii_case(role))
 }
 
 /// A call as the user reads it: `process_refund(amount=700, order_id="ORD-1")`.
@@ -87,9 +131,30 @@ mod tests {
             esc(r#"<script>alert("x")</script>&'"#),
             "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;"
         );
-        let page = page("<t>", true, &[("v", "\"><x".into())], "");
+        let page = page("<t>", Who::SignedIn, &[("v", "\"><x".into())], "");
         assert!(page.contains("<title>&lt;t&gt; · ADAS</title>"));
         assert!(page.contains("data-v=\"&quot;&gt;&lt;x\""));
+    }
+
+    #[test]
+    fn the_principal_is_shown_as_text_on_every_signed_in_page() {
+        let caller = adas_proto::pb::Caller {
+            name: "<b>eve</b>".into(),
+            tenant: "acme".into(),
+            roles: vec!["user".into(), "supervisor".into()],
+            dev_mode: false,
+        };
+        let shown = page("t", Who::Caller(&caller), &[], "");
+        assert!(shown.contains("&lt;b&gt;eve&lt;/b&gt;</strong>"), "{shown}");
+        assert!(shown.contains("<span class=\"roles\">user, supervisor</span>"));
+        assert!(!page("t", Who::SignedIn, &[], "").contains("class=\"who\""));
+        assert!(!page("t", Who::Nobody, &[], "").contains("<nav>"));
+        assert!(holds_role(&caller, "Supervisor") && !holds_role(&caller, "admin"));
+        let dev = adas_proto::pb::Caller {
+            dev_mode: true,
+            ..caller
+        };
+        assert!(holds_role(&dev, "admin"));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use futures_util::StreamExt;
 use serde::Deserialize;
 use serde_json::Value as Json;
 
-use crate::html::{call_text, enum_label, esc, json_block, page, time};
+use crate::html::{Who, call_text, enum_label, esc, holds_role, json_block, page, time};
 use crate::pages::{Clients, failure};
 use crate::widget::{Refusal, approval_card, refusal_of, typed, widget};
 
@@ -129,7 +129,13 @@ pub async fn jobs(
         ("slag", slag.clone()),
         ("watch", live.join(",")),
     ];
-    Html(page(&format!("Jobs of {slag}"), true, &data, &body)).into_response()
+    Html(page(
+        &format!("Jobs of {slag}"),
+        Who::Caller(&clients.caller),
+        &data,
+        &body,
+    ))
+    .into_response()
 }
 
 #[derive(Debug, Deserialize)]
@@ -182,12 +188,19 @@ async fn render_job(
          <dl class=\"job\"><dt>Goal</dt><dd class=\"goal\">{}</dd>\
          <dt>Status</dt><dd id=\"status\" class=\"{status}\">{status}</dd>\
          <dt>Outcome</dt><dd id=\"outcome\">{}</dd>\
-         <dt>Iteration</dt><dd>{} of {}</dd></dl>",
+         <dt>Iteration</dt><dd>{} of {}</dd>\
+         <dt>Skill version</dt><dd class=\"version\"><code>{}</code></dd>{}</dl>",
         esc(&job.job_id),
         esc(&job.goal),
         esc(&outcome),
         job.iteration,
         job.iteration_budget,
+        esc(if job.skill_etag.is_empty() {
+            "current"
+        } else {
+            &job.skill_etag
+        }),
+        trace(&job.trace_id, clients.trace_url.as_deref()),
         slag = esc(slag),
     );
     if !job.solution.is_empty() {
@@ -228,7 +241,10 @@ async fn render_job(
             && job.outcome_class == pb::OutcomeClass::ApprovalRequired as i32
             && let Some(approval) = &waiting.approval
         {
-            body.push_str(&approval_card(&name, waiting, approval, refusal));
+            let may_decide = holds_role(&clients.caller, &approval.approver);
+            body.push_str(&approval_card(
+                &name, waiting, approval, refusal, may_decide,
+            ));
         }
     }
     if let Some(result) = &job.result
@@ -254,7 +270,33 @@ async fn render_job(
         ("job", name.clone()),
         ("version", job.version.to_string()),
     ];
-    Html(page(&format!("Job {}", job.job_id), true, &data, &body)).into_response()
+    Html(page(
+        &format!("Job {}", job.job_id),
+        Who::Caller(&clients.caller),
+        &data,
+        &body,
+    ))
+    .into_response()
+}
+
+/// The job's trace id, linked to the trace UI when one is configured
+/// (nothing when the suite does not trace).
+fn trace(trace_id: &str, template: Option<&str>) -> String {
+    // Only a W3C trace id goes into a link: 32 lowercase hex digits.
+    if trace_id.len() != 32
+        || !trace_id
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    {
+        return String::new();
+    }
+    match template {
+        Some(template) => format!(
+            "<dt>Trace</dt><dd class=\"trace\"><a href=\"{}\"><code>{trace_id}</code></a></dd>",
+            esc(&template.replace("{trace_id}", trace_id))
+        ),
+        None => format!("<dt>Trace</dt><dd class=\"trace\"><code>{trace_id}</code></dd>"),
+    }
 }
 
 /// The grants the job holds, as a table (nothing when none).
@@ -612,5 +654,32 @@ fn mask(value: &mut Json) {
         Json::Array(items) => items.iter_mut().for_each(mask),
         Json::Null => {}
         other => *other = Json::String("***".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trace_id_is_linked_only_as_a_trace_id() {
+        let id = "4bf92f3577b34da6a3ce929d0e0e4736";
+        let template = Some("https://traces.example/trace/{trace_id}?a=1&b=2");
+        assert_eq!(
+            trace(id, template),
+            format!(
+                "<dt>Trace</dt><dd class=\"trace\"><a href=\"https://traces.example/trace/{id}?a=1&amp;b=2\">\
+                 <code>{id}</code></a></dd>"
+            )
+        );
+        assert!(trace(id, None).contains(&format!("<code>{id}</code>")));
+        // Not traced, or not a W3C id: nothing goes into a page or a link.
+        for id in [
+            "",
+            "4BF92F3577B34DA6A3CE929D0E0E4736",
+            "\"><script>alert(1)</script>0000000",
+        ] {
+            assert_eq!(trace(id, template), "", "{id}");
+        }
     }
 }

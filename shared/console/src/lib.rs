@@ -43,6 +43,8 @@ pub struct Console {
     hosts: Vec<String>,
     /// Signed-in browsers (server-side: the cookie is a random id).
     sessions: pages::Sessions,
+    /// A trace UI's page of one trace, `{trace_id}` in it (`--console-trace-url`).
+    trace_url: Option<String>,
 }
 
 impl Console {
@@ -67,7 +69,19 @@ impl Console {
             host_names: Vec::new(),
             hosts: Vec::new(),
             sessions: pages::Sessions::default(),
+            trace_url: None,
         }
+    }
+
+    /// Links each job page's trace id to a trace UI: `template` is an
+    /// `http(s)://` URL with `{trace_id}` in it
+    /// (`http://localhost:16686/trace/{trace_id}` for Jaeger).
+    pub fn with_trace_url(mut self, template: Option<&str>) -> Result<Self, String> {
+        self.trace_url = template
+            .filter(|template| !template.trim().is_empty())
+            .map(check_trace_url)
+            .transpose()?;
+        Ok(self)
     }
 
     /// Also answers these host names (`--console-host`): a page served from
@@ -151,4 +165,37 @@ pub fn announce(addr: std::net::SocketAddr) {
     let mut stdout = std::io::stdout().lock();
     let _ = writeln!(stdout, "console on http://{addr}");
     let _ = stdout.flush();
+}
+
+/// A trace-UI template as the console takes it: `http(s)://`, with
+/// `{trace_id}` where the id goes.
+fn check_trace_url(template: &str) -> Result<String, String> {
+    let template = template.trim();
+    let scheme_ok = template.starts_with("http://") || template.starts_with("https://");
+    if !scheme_ok || !template.contains("{trace_id}") {
+        return Err(format!(
+            "--console-trace-url `{template}`: an http(s):// URL with `{{trace_id}}` in it, e.g. \
+             http://localhost:16686/trace/{{trace_id}}"
+        ));
+    }
+    Ok(template.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trace_url_names_where_the_id_goes() {
+        let jaeger = "http://localhost:16686/trace/{trace_id}";
+        assert_eq!(check_trace_url(jaeger).as_deref(), Ok(jaeger));
+        for wrong in [
+            "http://localhost:16686/trace/",
+            "javascript:{trace_id}",
+            "/trace/{trace_id}",
+        ] {
+            let error = check_trace_url(wrong).unwrap_err();
+            assert!(error.contains("{trace_id}"), "{error}");
+        }
+    }
 }

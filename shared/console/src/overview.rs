@@ -10,7 +10,7 @@ use axum::extract::Query;
 use axum::response::{Html, IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::html::{enum_label, esc, page, time};
+use crate::html::{Who, enum_label, esc, page, time};
 use crate::jobs::{STATUSES, status_label};
 use crate::pages::{Clients, failure};
 
@@ -250,7 +250,7 @@ pub async fn all_jobs(mut clients: Clients, Query(filter): Query<JobsFilter>) ->
         ("head", head),
         ("follow", filter.page.is_empty().to_string()),
     ];
-    Html(page("Jobs", true, &data, &body)).into_response()
+    Html(page("Jobs", Who::Caller(&clients.caller), &data, &body)).into_response()
 }
 
 /// What changes when the first page of a list changes: its first job and
@@ -387,7 +387,7 @@ pub async fn inbox(mut clients: Clients) -> Response {
          <ul class=\"counts\">{counts}</ul>{sections}"
     );
     let data = [("page", "inbox".to_owned())];
-    Html(page("Inbox", true, &data, &body)).into_response()
+    Html(page("Inbox", Who::Caller(&clients.caller), &data, &body)).into_response()
 }
 
 #[cfg(test)]

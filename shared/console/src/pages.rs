@@ -15,7 +15,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
 use crate::Console;
-use crate::html::{esc, page};
+use crate::html::{Who, esc, page};
 
 type Shared = State<Arc<Console>>;
 
@@ -150,6 +150,11 @@ pub(crate) struct Clients {
         pb::orchestrator_service_client::OrchestratorServiceClient<AuthChannel>,
     pub(crate) dal: pb::dal_agent_service_client::DalAgentServiceClient<AuthChannel>,
     pub(crate) gate: pb::gate_service_client::GateServiceClient<AuthChannel>,
+    /// Who the key is, asked of the suite on each request: a key revoked or
+    /// given other roles shows so on the next page.
+    pub(crate) caller: pb::Caller,
+    /// The console's trace-UI template, for the job pages.
+    pub(crate) trace_url: Option<String>,
 }
 
 /// The signed-in browser: its key (`None` in dev mode).
@@ -183,6 +188,8 @@ impl Session {
                 .accept_compressed(gzip),
             gate: pb::gate_service_client::GateServiceClient::new(with_key(&console.gate))
                 .accept_compressed(gzip),
+            caller: pb::Caller::default(),
+            trace_url: console.trace_url.clone(),
         })
     }
 }
@@ -204,16 +211,25 @@ fn signed_in(console: &Console, headers: &HeaderMap) -> Result<Clients, Redirect
         .clients(console)
 }
 
-/// A handler's clients are the signed-in browser's; without a session the
-/// request goes to the sign-in page.
+/// A handler's clients are the signed-in browser's, with who it is; without
+/// a session (or with a key the suite no longer takes) the request goes to
+/// the sign-in page.
 impl axum::extract::FromRequestParts<Arc<Console>> for Clients {
-    type Rejection = Redirect;
+    type Rejection = Response;
 
     async fn from_request_parts(
         parts: &mut http::request::Parts,
         console: &Arc<Console>,
-    ) -> Result<Self, Redirect> {
-        signed_in(console, &parts.headers)
+    ) -> Result<Self, Response> {
+        let mut clients =
+            signed_in(console, &parts.headers).map_err(IntoResponse::into_response)?;
+        clients.caller = clients
+            .orchestrator
+            .get_caller(pb::GetCallerRequest {})
+            .await
+            .map_err(failure)?
+            .into_inner();
+        Ok(clients)
     }
 }
 
@@ -232,7 +248,7 @@ pub(crate) fn failure(status: tonic::Status) -> Response {
         adas_runtime::metrics::code_name(status.code()),
         esc(status.message())
     );
-    (code, Html(page("Error", true, &[], &body))).into_response()
+    (code, Html(page("Error", Who::SignedIn, &[], &body))).into_response()
 }
 
 /// The `Host` values a console on `local` answers: its own address, on
@@ -344,7 +360,7 @@ pub async fn style() -> impl IntoResponse {
 pub async fn not_found() -> Response {
     (
         StatusCode::NOT_FOUND,
-        Html(page("Not found", false, &[], "<h1>Not found</h1>")),
+        Html(page("Not found", Who::Nobody, &[], "<h1>Not found</h1>")),
     )
         .into_response()
 }
@@ -368,7 +384,7 @@ pub async fn login_form(Query(query): Query<LoginQuery>) -> Html<String> {
     };
     Html(page(
         "Sign in",
-        false,
+        Who::Nobody,
         &[],
         &format!(
             "<h1>Sign in</h1>{error}<form method=\"post\" action=\"/login\" class=\"card\">\
@@ -400,11 +416,8 @@ pub async fn login(
         Err(redirect) => return redirect.into_response(),
     };
     if let Err(status) = clients
-        .registry
-        .list_skills(pb::ListSkillsRequest {
-            page_size: 1,
-            page_token: String::new(),
-        })
+        .orchestrator
+        .get_caller(pb::GetCallerRequest {})
         .await
     {
         if status.code() == tonic::Code::Unauthenticated {
@@ -416,7 +429,8 @@ pub async fn login(
     let id = console.sessions.create(session.key);
     (
         [(header::SET_COOKIE, session_cookie(&headers, &id))],
-        Redirect::to("/skills"),
+        // Where an operator's day starts.
+        Redirect::to("/jobs"),
     )
         .into_response()
 }

@@ -7,7 +7,7 @@ use adas_proto::pb;
 use axum::extract::Path;
 use axum::response::{Html, IntoResponse, Response};
 
-use crate::html::{enum_label, esc, page};
+use crate::html::{Who, enum_label, esc, page};
 use crate::pages::{Clients, failure};
 
 pub async fn skills(mut clients: Clients) -> Response {
@@ -71,7 +71,7 @@ pub async fn skills(mut clients: Clients) -> Response {
         "<h1>Skills</h1><table class=\"skills\"><thead><tr><th>Skill</th><th>Name</th>\
          <th>Diagnostics</th><th></th></tr></thead><tbody>{rows}</tbody></table>{templates}"
     );
-    Html(page("Skills", true, &[], &body)).into_response()
+    Html(page("Skills", Who::Caller(&clients.caller), &[], &body)).into_response()
 }
 
 fn counts(diagnostics: &[pb::Diagnostic]) -> (usize, usize) {
@@ -185,7 +185,7 @@ pub async fn skill(mut clients: Clients, Path(slag): Path<String>) -> Response {
         }),
         esc(&skill.etag)
     );
-    Html(page(&skill.slag, true, &[], &body)).into_response()
+    Html(page(&skill.slag, Who::Caller(&clients.caller), &[], &body)).into_response()
 }
 
 /// What a job may do with a tool, in words: a tool the skill does not declare

@@ -10,7 +10,7 @@ use adas_skill::document::Format;
 use axum::extract::Path;
 use axum::response::{Html, IntoResponse, Response};
 
-use crate::html::{enum_label, esc, page};
+use crate::html::{Who, enum_label, esc, page};
 use crate::pages::{Clients, failure};
 
 fn skill_links(slags: &[String]) -> String {
@@ -59,7 +59,7 @@ pub async fn solutions(mut clients: Clients) -> Response {
         "<h1>Solutions</h1><table class=\"solutions\"><thead><tr><th>Solution</th><th>Skills</th>\
          <th>Diagnostics</th></tr></thead><tbody>{rows}</tbody></table>"
     );
-    Html(page("Solutions", true, &[], &body)).into_response()
+    Html(page("Solutions", Who::Caller(&clients.caller), &[], &body)).into_response()
 }
 
 /// `/solutions/{id}`.
@@ -167,5 +167,11 @@ pub async fn solution(mut clients: Clients, Path(id): Path<String>) -> Response 
         body.push_str("<tr><td colspan=\"4\">No diagnostics.</td></tr>");
     }
     body.push_str("</tbody></table>");
-    Html(page(&format!("Solution {id}"), true, &[], &body)).into_response()
+    Html(page(
+        &format!("Solution {id}"),
+        Who::Caller(&clients.caller),
+        &[],
+        &body,
+    ))
+    .into_response()
 }

@@ -133,6 +133,7 @@ pub(crate) fn approval_card(
     waiting: &pb::Waiting,
     approval: &pb::ApprovalRequest,
     refusal: &Refusal,
+    may_decide: bool,
 ) -> String {
     let arguments = approval
         .arguments
@@ -154,16 +155,30 @@ pub(crate) fn approval_card(
         .as_ref()
         .map(|message| format!("<p class=\"invalid\">{}</p>", esc(message)))
         .unwrap_or_default();
+    // Offered only to a principal holding the role: the suite would refuse
+    // anyone else, and a button that can only fail is no control.
+    let decide = if may_decide {
+        format!(
+            "<form method=\"post\" action=\"/{}/decide\">\
+             <input type=\"hidden\" name=\"correlation_id\" value=\"{}\">\
+             <label>Why <input name=\"comment\" maxlength=\"4096\"></label>\
+             <button type=\"submit\" name=\"decision\" value=\"approve\">Approve</button>\
+             <button type=\"submit\" name=\"decision\" value=\"reject\" class=\"secondary\">Deny</button>\
+             </form>",
+            esc(job),
+            esc(&waiting.correlation_id)
+        )
+    } else {
+        format!(
+            "<p class=\"not-yours\">Waiting for a decision by a <strong>{}</strong>: \
+             you do not hold that role.</p>",
+            esc(&approval.approver)
+        )
+    };
     format!(
         "<section class=\"approval card\"><h2>Approval needed</h2>\
          <p class=\"call\"><code>{}</code></p><table>{rows}</table>\
-         <p>Approver role: <strong class=\"approver\">{}</strong>{}{}</p>{general}\
-         <form method=\"post\" action=\"/{}/decide\">\
-         <input type=\"hidden\" name=\"correlation_id\" value=\"{}\">\
-         <label>Comment <input name=\"comment\"></label>\
-         <button type=\"submit\" name=\"decision\" value=\"approve\">Approve</button>\
-         <button type=\"submit\" name=\"decision\" value=\"reject\" class=\"secondary\">Deny</button>\
-         </form></section>",
+         <p>Approver role: <strong class=\"approver\">{}</strong>{}{}</p>{general}{decide}</section>",
         esc(&call_text(&approval.tool, &arguments)),
         esc(&approval.approver),
         if approval.reason.is_empty() {
@@ -176,8 +191,6 @@ pub(crate) fn approval_card(
         } else {
             format!(" · when <code>{}</code>", esc(&approval.condition))
         },
-        esc(job),
-        esc(&waiting.correlation_id)
     )
 }
 

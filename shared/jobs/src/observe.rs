@@ -13,7 +13,7 @@ pub(crate) fn observe(record: &JobRecord, event: &JobEvent) {
     let detail = &event.data;
     // A log line is a page too: personal values are masked in it.
     let message = adas_step::mask_personal(&adas_step::personal_values(record), &event.message);
-    let trace_id = record.trace_parent.split('-').nth(1).unwrap_or_default();
+    let trace_id = record.trace_id();
     let tool = detail
         .get("tool")
         .and_then(Json::as_str)

@@ -247,6 +247,11 @@ pub struct ServerArgs {
         value_delimiter = ','
     )]
     pub console_hosts: Vec<String>,
+    /// A trace UI's page of one trace, with `{trace_id}` where the id goes
+    /// (`http://localhost:16686/trace/{trace_id}` for Jaeger): each job page
+    /// of the console links its trace there.
+    #[arg(long, env = "ADAS_CONSOLE_TRACE_URL")]
+    pub console_trace_url: Option<String>,
     /// Secret references a tenant's jobs may bind to credential resources:
     /// `TENANT=PATTERN` (`acme=secret:acme-*`, `*=vault:shared/db`); any other
     /// reference is refused. None by default. Repeat or comma-separate.
@@ -378,6 +383,7 @@ impl ServerArgs {
             otlp_endpoint: self.otlp_endpoint,
             console_listen: self.console_listen,
             console_hosts: self.console_hosts,
+            console_trace_url: self.console_trace_url,
             secret_allow: self.secret_allow,
             connectors: self.connectors,
             focus_cache_max_bytes: self.focus_cache_max_bytes,
@@ -470,6 +476,8 @@ pub struct ServerConfig {
     pub console_listen: Option<SocketAddr>,
     /// Host names the console answers besides its own address.
     pub console_hosts: Vec<String>,
+    /// The trace-UI template the console links job traces to.
+    pub console_trace_url: Option<String>,
     /// `TENANT=PATTERN` entries: the secret references a tenant's jobs may bind.
     pub secret_allow: Vec<String>,
     /// `ID=URL` entries: the deployment's connectors (see `adas_boot::tool_resolver`).
@@ -526,6 +534,7 @@ impl ServerConfig {
             otlp_endpoint: None,
             console_listen: None,
             console_hosts: Vec::new(),
+            console_trace_url: None,
             secret_allow: Vec::new(),
             connectors: Vec::new(),
             focus_cache_max_bytes: 64 * 1024 * 1024,

@@ -603,6 +603,11 @@ pub struct JobRecord {
 }
 
 impl JobRecord {
+    /// The W3C trace id of the job's one trace (empty: not traced).
+    pub fn trace_id(&self) -> &str {
+        self.trace_parent.split('-').nth(1).unwrap_or_default()
+    }
+
     /// A new job of `owner` (of `tenant`) on `skill` with `goal`, queued:
     /// a conversation of its own, nothing known yet.
     pub fn queued(

@@ -330,6 +330,8 @@ fn basic_job(stored: &StoredJob) -> pb::Job {
             .map(|note| note.from.clone())
             .unwrap_or_default(),
         owner: record.owner.clone(),
+        skill_etag: record.skill_etag.clone(),
+        trace_id: record.trace_id().to_owned(),
         ..pb::Job::default()
     }
 }
