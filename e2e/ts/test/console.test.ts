@@ -245,6 +245,20 @@ test("every job across skills, newest first, filtered, and live", async () => {
   assert.ok(await root.locator("table.jobs.all tbody tr[data-job]").count() > before);
   assert.match(await root.textContent("table.jobs.all tbody tr:first-child") ?? "", /ann/, "its owner");
   await shot(root, "8-all-jobs");
+  // Tables people can scan: the id's prefix (the whole id on hover and by
+  // its copy button), the goal on one line, the status a badge in a plain row.
+  const first = root.locator("table.jobs.all tbody tr:first-child");
+  const full = name.split("/").pop()!;
+  const shown = (await first.locator("a.id").textContent()) ?? "";
+  assert.ok(shown.endsWith("…") && full.startsWith(shown.slice(0, -1)) && shown.length < 20, shown);
+  assert.equal(await first.locator("a.id").getAttribute("title"), full);
+  assert.equal(await first.locator("td.goal").evaluate((cell) => getComputedStyle(cell).whiteSpace), "nowrap");
+  assert.equal(await first.locator("td.status .badge").count(), 1);
+  assert.equal(await first.evaluate((row) => getComputedStyle(row).color),
+               await root.locator("main").evaluate((main) => getComputedStyle(main).color), "the row is not coloured");
+  await root.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: suite.console });
+  await first.locator("button.copy").click();
+  assert.equal(await root.evaluate(() => navigator.clipboard.readText()), full);
 
   // Filters: by status, outcome, skill, owner and time, as the request says.
   await root.goto(`${suite.console}/jobs?status=completed&skill=cs-tier-1&since=24h`);
@@ -277,9 +291,62 @@ test("the inbox gathers what waits for a human, with counts", async () => {
   assert.match(await sam.textContent("table.inbox.approvals") ?? "", /process_refund/);
   assert.ok(Number(await sam.textContent("#count-approvals")) >= 1);
   assert.ok(Number(await sam.textContent("#count-total")) >= 1);
+  // The row says what is asked (the exact call), for which goal, and how
+  // long it has waited.
+  const row = sam.locator(`table.inbox.approvals tr[data-job='${name.split("/").pop()}']`);
+  assert.equal(await row.locator("code.call").textContent(), 'process_refund(amount=900, order_id="ORD-1")');
+  assert.equal((await row.locator(".goal").textContent())?.trim(), "I want a refund");
+  assert.match(await row.locator("td.age").textContent() ?? "", /^waiting \d+ (s|min)$/);
   await shot(sam, "9-inbox");
   await approvals.click();
   await sam.locator("section.approval").waitFor();
+
+  // Ann sees her job waiting, with nothing to press: she may not decide.
+  await ann.goto(`${suite.console}/inbox`);
+  const hers = ann.locator(`table.inbox.approvals tr[data-job='${name.split("/").pop()}']`);
+  await hers.waitFor();
+  assert.equal(await hers.locator("button[name=decision]").count(), 0);
+
+  // Sam decides on the row itself, with his reason, and is back on the inbox.
+  await sam.goto(`${suite.console}/inbox`);
+  await row.locator("input[name=comment]").fill("within the customer's history");
+  await row.locator("button[value=approve]").click();
+  await sam.waitForURL(/\/inbox$/);
+  assert.equal(await row.count(), 0, "decided: no longer waiting");
+  await sam.goto(`${suite.console}/${name}`);
+  await sam.locator("#status.completed").waitFor();
+  assert.equal((await sam.textContent("table.decisions td.comment"))?.trim(), "within the customer's history");
+});
+
+test("an escalated job is taken over from its page by an operator only", async () => {
+  const ann = await signIn("ann");
+  await ann.goto(`${suite.console}/skills/cs-tier-1`);
+  await ann.fill("input[name=goal]", "I already filed a chargeback with my bank for ORD-12345, refund it now");
+  await ann.click("form.start button");
+  // Handed to a person: ann is told who takes it, and gets no form.
+  const handed = ann.locator("section.takeover .not-yours");
+  await handed.waitFor();
+  assert.match(await ann.textContent("section.takeover .prompt") ?? "", /Handed to a human/);
+  const name = new URL(ann.url()).pathname.slice(1);
+
+  // The operator finds it in the inbox, with a way in, and replies there.
+  const sam = await signIn("sam");
+  await sam.goto(`${suite.console}/inbox`);
+  const row = sam.locator(`table.inbox.escalations tr[data-job='${name.split("/").pop()}']`);
+  assert.match(await row.locator(".goal").textContent() ?? "", /chargeback/);
+  await row.locator("a.button", { hasText: "Take over" }).click();
+  const form = sam.locator("form.takeover");
+  await form.waitFor();
+  assert.equal(await form.getAttribute("data-reason"), "HUMAN_TAKEOVER_REQUIRED");
+  await shot(sam, "9b-takeover");
+  // An empty reply is refused by the DAL-Agent's own reading, on the field.
+  await form.locator("textarea[name='f.reply']").evaluate((area: HTMLTextAreaElement) => { area.required = false; });
+  await form.locator("button[type=submit]").click();
+  await sam.locator("form.takeover label[data-field=reply] .invalid").waitFor();
+  await sam.fill("form.takeover textarea[name='f.reply']", "We have your chargeback; the bank decides, and we will write to you.");
+  await sam.click("form.takeover button[type=submit]");
+  await sam.locator("#status.completed").waitFor();
+  assert.match(await sam.textContent(".reply") ?? "", /the bank decides/);
 });
 
 test("tools show what the policy allows; solutions show grants and handoffs", async () => {

@@ -4,6 +4,20 @@
 // when one of its jobs moves. Event text goes in as text, never as markup.
 "use strict";
 
+// A table shows a job id's prefix; its copy button puts the whole id on the
+// clipboard (or, where the page is not a secure context, shows it to copy).
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest("button.copy");
+  if (!button) return;
+  try {
+    await navigator.clipboard.writeText(button.dataset.copy);
+    button.textContent = "copied";
+    setTimeout(() => { button.textContent = "copy"; }, 1500);
+  } catch (_) {
+    window.prompt("The job id", button.dataset.copy);
+  }
+});
+
 document.addEventListener("DOMContentLoaded", () => {
   const body = document.body.dataset;
   let reloading = false;

@@ -80,14 +80,59 @@ fn signed_in_as(who: Who<'_>) -> String {
     )
 }
 
-/// Whether the principal holds `role` (dev mode holds every role), as the
-/// suite decides it: a console offers only what the suite would allow.
+/// The principal a caller is, for the suite's own rules: a console offers
+/// only what the suite would allow, decided by the same code.
+pub fn principal(caller: &adas_proto::pb::Caller) -> adas_runtime::auth::Principal {
+    adas_runtime::auth::Principal {
+        name: caller.name.clone(),
+        tenant: caller.tenant.clone(),
+        roles: caller.roles.clone(),
+        claims: std::collections::BTreeMap::new(),
+        dev: caller.dev_mode,
+    }
+}
+
+/// Whether the principal holds `role` (dev mode holds every role).
 pub fn holds_role(caller: &adas_proto::pb::Caller, role: &str) -> bool {
-    caller.dev_mode
-        || caller
-            .roles
-            .iter()
-            .any(|held| held.eq_ignore_ascii_case(role))
+    principal(caller).has_role(role)
+}
+
+/// The fewest leading characters a table shows of a job id: enough to tell
+/// apart every id it lists, never fewer than this.
+const SHORT_ID: usize = 12;
+
+/// How many leading characters tell every one of `ids` apart: at least
+/// [`SHORT_ID`], the whole id at most. Ids start with their time, so ids of
+/// one instant run longer.
+pub fn distinct_prefix<'a>(ids: impl IntoIterator<Item = &'a str>) -> usize {
+    let mut ids: Vec<&str> = ids.into_iter().collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let common = |a: &str, b: &str| a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    ids.windows(2)
+        .map(|pair| common(pair[0], pair[1]) + 1)
+        .fold(SHORT_ID, usize::max)
+}
+
+/// A job id as a table shows it, linked to `href`: its first `length`
+/// characters, the whole id on hover and in a copy button beside the link.
+pub fn short_id(id: &str, length: usize, href: &str) -> String {
+    let shown = match id.char_indices().nth(length) {
+        Some((end, _)) => format!("{}…", &id[..end]),
+        None => id.to_owned(),
+    };
+    format!(
+        "<a class=\"id\" href=\"{}\" title=\"{id}\">{}</a>\
+         <button type=\"button\" class=\"copy\" data-copy=\"{id}\" title=\"Copy the whole id\">copy</button>",
+        esc(href),
+        esc(&shown),
+        id = esc(id),
+    )
+}
+
+/// A job's status as a badge (the row it sits in stays uncoloured).
+pub fn badge(status: &str) -> String {
+    format!("<span class=\"badge {0}\">{0}</span>", esc(status))
 }
 
 /// A call as the user reads it: `process_refund(amount=700, order_id="ORD-1")`.
@@ -155,6 +200,24 @@ mod tests {
             ..caller
         };
         assert!(holds_role(&dev, "admin"));
+    }
+
+    #[test]
+    fn ids_are_shown_by_the_prefix_that_tells_them_apart() {
+        let a = "j01a22ec81740d65036b32338f4fdf0de7ceb890aef9b";
+        let b = "j01a22ec81a1a8feb6cf3f7e05aa6a2f2219cc3c3e7ca";
+        assert_eq!(distinct_prefix([a, b]), 12);
+        // Two ids of one millisecond: told apart by their random part.
+        let c = "j01a22ec81740d75036b32338f4fdf0de7ceb890aef9b";
+        assert_eq!(distinct_prefix([a, b, c, a]), 15);
+        assert_eq!(distinct_prefix([]), 12);
+        let shown = short_id(a, 12, "/skills/s/jobs/x");
+        assert!(shown.starts_with(&format!(
+            "<a class=\"id\" href=\"/skills/s/jobs/x\" title=\"{a}\">j01a22ec8174…</a>"
+        )));
+        assert!(shown.contains(&format!("data-copy=\"{a}\"")));
+        assert!(short_id("j1", 12, "/").contains(">j1</a>"));
+        assert!(short_id("\"><b>", 12, "/").contains("&quot;&gt;&lt;b&gt;"));
     }
 
     #[test]

@@ -16,9 +16,12 @@ use futures_util::StreamExt;
 use serde::Deserialize;
 use serde_json::Value as Json;
 
-use crate::html::{Who, call_text, enum_label, esc, holds_role, json_block, page, time};
+use crate::html::{
+    Who, badge, call_text, distinct_prefix, enum_label, esc, holds_role, json_block, page,
+    principal, short_id, time,
+};
 use crate::pages::{Clients, failure};
-use crate::widget::{Refusal, approval_card, refusal_of, typed, widget};
+use crate::widget::{Refusal, approval_card, refusal_of, takeover_form, typed, widget};
 
 /// Jobs one live list follows at once (one WatchJob each).
 const MAX_WATCHED: usize = 50;
@@ -92,6 +95,7 @@ pub async fn jobs(
     }
     let mut rows = String::new();
     let mut live = Vec::new();
+    let length = distinct_prefix(listed.jobs.iter().map(|job| job.job_id.as_str()));
     for job in &listed.jobs {
         let status = status_label(job.status);
         if !matches!(status.as_str(), "completed" | "failed" | "cancelled") {
@@ -99,13 +103,15 @@ pub async fn jobs(
         }
         let _ = write!(
             rows,
-            "<tr class=\"job {status}\" data-job=\"{id}\" data-version=\"{}\"><td><a href=\"/skills/{slag_html}/jobs/{id}\">{id}</a></td>\
-             <td>{}</td><td class=\"status\">{status}</td><td>{}</td><td>{}</td></tr>",
+            "<tr class=\"job\" data-job=\"{id}\" data-version=\"{}\"><td class=\"id\">{}</td>\
+             <td class=\"goal\" title=\"{goal}\">{goal}</td><td class=\"status\">{}</td><td>{}</td><td>{}</td></tr>",
             job.version,
-            esc(&job.goal),
+            short_id(&job.job_id, length, &format!("/{}", job.name)),
+            badge(&status),
             esc(&outcome_label(job.outcome_class)),
             time(job.update_time.as_ref()),
             id = esc(&job.job_id),
+            goal = esc(&job.goal),
         );
     }
     let next = if listed.next_page_token.is_empty() {
@@ -237,6 +243,9 @@ async fn render_job(
             && !waiting.reason_code.is_empty()
         {
             body.push_str(&widget(&name, waiting, refusal));
+        } else if paused && job.outcome_class == pb::OutcomeClass::Escalated as i32 {
+            let may_take_over = principal(&clients.caller).sees_all_jobs();
+            body.push_str(&takeover_form(&name, waiting, refusal, may_take_over));
         } else if paused
             && job.outcome_class == pb::OutcomeClass::ApprovalRequired as i32
             && let Some(approval) = &waiting.approval
@@ -439,6 +448,9 @@ pub struct DecideForm {
     decision: String,
     #[serde(default)]
     comment: String,
+    /// `inbox` when decided on the inbox's row: back there after.
+    #[serde(default)]
+    back: String,
 }
 
 pub async fn decide(
@@ -463,6 +475,8 @@ pub async fn decide(
         })
         .await
     {
+        // Only the inbox, by name: a form never chooses where a browser goes.
+        Ok(_) if form.back == "inbox" => Redirect::to("/inbox").into_response(),
         Ok(_) => Redirect::to(&format!("/{name}")).into_response(),
         // Not this principal's to decide (the owner, or without the role):
         // said on the card, which stays.

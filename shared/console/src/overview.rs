@@ -4,13 +4,18 @@
 //! human — asks, approvals, escalations — with counts.
 
 use std::fmt::Write;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use adas_proto::pb;
+use adas_runtime::convert::struct_to_json;
 use axum::extract::Query;
 use axum::response::{Html, IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::html::{Who, enum_label, esc, page, time};
+use crate::html::{
+    Who, badge, call_text, distinct_prefix, enum_label, esc, holds_role, page, principal, short_id,
+    time,
+};
 use crate::jobs::{STATUSES, status_label};
 use crate::pages::{Clients, failure};
 
@@ -177,7 +182,7 @@ async fn skill_slags(clients: &mut Clients) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn job_row(job: &pb::Job) -> String {
+fn job_row(job: &pb::Job, length: usize) -> String {
     let status = status_label(job.status);
     let outcome = pb::OutcomeClass::try_from(job.outcome_class)
         .ok()
@@ -185,17 +190,18 @@ fn job_row(job: &pb::Job) -> String {
         .map(outcome_label)
         .unwrap_or_default();
     format!(
-        "<tr class=\"job {status}\" data-job=\"{name}\" data-version=\"{}\">\
-         <td><a href=\"/{name}\">{}</a></td><td><a href=\"/skills/{slag}\">{slag}</a></td>\
-         <td>{}</td><td class=\"status\">{status}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        "<tr class=\"job\" data-job=\"{name}\" data-version=\"{}\">\
+         <td class=\"id\">{}</td><td><a href=\"/skills/{slag}\">{slag}</a></td>\
+         <td class=\"goal\" title=\"{goal}\">{goal}</td><td class=\"status\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
         job.version,
-        esc(&job.job_id),
-        esc(&job.goal),
+        short_id(&job.job_id, length, &format!("/{}", job.name)),
+        badge(&status),
         esc(&outcome),
         esc(&job.owner),
         time(job.create_time.as_ref()),
         name = esc(&job.name),
         slag = esc(&job.slag),
+        goal = esc(&job.goal),
     )
 }
 
@@ -210,7 +216,8 @@ pub async fn all_jobs(mut clients: Clients, Query(filter): Query<JobsFilter>) ->
         Err(status) => return failure(status),
     };
     let skills = skill_slags(&mut clients).await;
-    let rows: String = listed.jobs.iter().map(job_row).collect();
+    let length = distinct_prefix(listed.jobs.iter().map(|job| job.job_id.as_str()));
+    let rows: String = listed.jobs.iter().map(|job| job_row(job, length)).collect();
     let rows = if rows.is_empty() {
         "<tr><td colspan=\"7\">No jobs match.</td></tr>".to_owned()
     } else {
@@ -332,6 +339,97 @@ async fn waiting_of(
     }
 }
 
+/// One row of the inbox: the job, what it waits for (the exact call of an
+/// approval, else the ask and the goal), its owner, how long it has waited,
+/// and what the signed-in principal may do about it right there.
+fn inbox_row(
+    section: &str,
+    (job, length): (&pb::Job, usize),
+    caller: &pb::Caller,
+    now: SystemTime,
+) -> String {
+    let waiting = job.waiting.clone().unwrap_or_default();
+    let goal = format!(
+        "<span class=\"goal\" title=\"{0}\">{0}</span>",
+        esc(&job.goal)
+    );
+    let (what, act) = match &waiting.approval {
+        Some(approval) => {
+            let arguments = approval
+                .arguments
+                .as_ref()
+                .map(struct_to_json)
+                .unwrap_or_default();
+            let what = format!(
+                "<code class=\"call\">{}</code> needs <strong>{}</strong>{goal}",
+                esc(&call_text(&approval.tool, &arguments)),
+                esc(&approval.approver)
+            );
+            // Decided here only by whoever the suite would let decide.
+            let act = if holds_role(caller, &approval.approver) {
+                format!(
+                    "<form method=\"post\" action=\"/{}/decide\" class=\"inline decide\">\
+                     <input type=\"hidden\" name=\"correlation_id\" value=\"{}\">\
+                     <input type=\"hidden\" name=\"back\" value=\"inbox\">\
+                     <input name=\"comment\" placeholder=\"why\" maxlength=\"4096\">\
+                     <button name=\"decision\" value=\"approve\">Approve</button>\
+                     <button name=\"decision\" value=\"reject\" class=\"secondary\">Deny</button></form>",
+                    esc(&job.name),
+                    esc(&waiting.correlation_id)
+                )
+            } else {
+                String::new()
+            };
+            (what, act)
+        }
+        None => {
+            let what = format!(
+                "<span class=\"prompt\">{}</span>{goal}",
+                esc(&waiting.prompt_message)
+            );
+            let act = if job.outcome_class == pb::OutcomeClass::Escalated as i32
+                && principal(caller).sees_all_jobs()
+            {
+                format!(
+                    "<a class=\"button\" href=\"/{}\">Take over</a>",
+                    esc(&job.name)
+                )
+            } else {
+                String::new()
+            };
+            (what, act)
+        }
+    };
+    let since = waiting.created_at.as_ref();
+    format!(
+        "<tr class=\"waiting {section}\" data-job=\"{}\"><td class=\"id\">{}</td>\
+         <td><a href=\"/skills/{slag}\">{slag}</a></td><td class=\"what\">{what}</td><td>{}</td>\
+         <td class=\"age\" title=\"{}\">{}</td><td class=\"act\">{act}</td></tr>",
+        esc(&job.job_id),
+        short_id(&job.job_id, length, &format!("/{}", job.name)),
+        esc(&job.owner),
+        time(since),
+        waited(since, now),
+        slag = esc(&job.slag),
+    )
+}
+
+/// How long since `since`, as a person says it: "waiting 12 min".
+fn waited(since: Option<&prost_types::Timestamp>, now: SystemTime) -> String {
+    let Some(since) = since else {
+        return String::new();
+    };
+    let then = UNIX_EPOCH + Duration::new(since.seconds.max(0) as u64, since.nanos.max(0) as u32);
+    let seconds = now.duration_since(then).unwrap_or_default().as_secs();
+    let amount = match seconds {
+        0..60 => format!("{seconds} s"),
+        60..3_600 => format!("{} min", seconds / 60),
+        3_600..172_800 => format!("{} h", seconds / 3_600),
+        _ => format!("{} days", seconds / 86_400),
+    };
+    format!("waiting {amount}")
+}
+
 /// `/inbox`: everything waiting for a human, across skills.
 pub async fn inbox(mut clients: Clients) -> Response {
     let mut counts = String::new();
@@ -350,35 +448,23 @@ pub async fn inbox(mut clients: Clients) -> Response {
             esc(title.split(':').next().unwrap_or(title)),
         );
         let mut rows = String::new();
+        let now = std::time::SystemTime::now();
+        let length = distinct_prefix(jobs.iter().map(|job| job.job_id.as_str()));
         for job in &jobs {
-            let waiting = job.waiting.as_ref();
-            let what = match waiting.and_then(|w| w.approval.as_ref()) {
-                Some(approval) => format!(
-                    "<code>{}</code> needs <strong>{}</strong>",
-                    esc(&approval.tool),
-                    esc(&approval.approver)
-                ),
-                None => esc(waiting.map_or("", |w| w.prompt_message.as_str())),
-            };
             let _ = write!(
                 rows,
-                "<tr class=\"waiting {id}\"><td><a href=\"/{name}\">{}</a></td>\
-                 <td><a href=\"/skills/{slag}\">{slag}</a></td><td>{what}</td><td>{}</td><td>{}</td></tr>",
-                esc(&job.job_id),
-                esc(&job.owner),
-                time(waiting.and_then(|w| w.created_at.as_ref())),
-                name = esc(&job.name),
-                slag = esc(&job.slag),
+                "{}",
+                inbox_row(id, (job, length), &clients.caller, now)
             );
         }
         if rows.is_empty() {
-            rows = "<tr><td colspan=\"5\">Nothing waiting.</td></tr>".into();
+            rows = "<tr><td colspan=\"6\">Nothing waiting.</td></tr>".into();
         }
         let _ = write!(
             sections,
             "<h2 id=\"{id}\">{} <span class=\"count\">{count}</span></h2>\
              <table class=\"inbox {id}\"><thead><tr><th>Job</th><th>Skill</th><th>Waiting for</th>\
-             <th>Owner</th><th>Since</th></tr></thead><tbody>{rows}</tbody></table>",
+             <th>Owner</th><th>Waiting</th><th></th></tr></thead><tbody>{rows}</tbody></table>",
             esc(title),
         );
     }
@@ -393,6 +479,27 @@ pub async fn inbox(mut clients: Clients) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wait_reads_as_people_say_it() {
+        let now = UNIX_EPOCH + Duration::from_secs(1_000_000);
+        let ago = |seconds: i64| prost_types::Timestamp {
+            seconds: 1_000_000 - seconds,
+            nanos: 0,
+        };
+        for (seconds, said) in [
+            (0, "waiting 0 s"),
+            (59, "waiting 59 s"),
+            (12 * 60 + 5, "waiting 12 min"),
+            (3 * 3_600, "waiting 3 h"),
+            (5 * 86_400, "waiting 5 days"),
+            // A clock behind the suite's: never a negative wait.
+            (-30, "waiting 0 s"),
+        ] {
+            assert_eq!(waited(Some(&ago(seconds)), now), said);
+        }
+        assert_eq!(waited(None, now), "");
+    }
 
     #[test]
     fn filters_become_one_request_and_one_query() {

@@ -127,6 +127,51 @@ pub(crate) fn widget(job: &str, waiting: &pb::Waiting, refusal: &Refusal) -> Str
     )
 }
 
+/// The takeover form of an escalated job: why it was handed over (and any
+/// draft), and the reply the human in charge sends the user in the agent's
+/// place, which the DAL-Agent reads as it reads `adas job takeover`. Only a
+/// principal who may take over (an operator or admin of the tenant) gets the
+/// form; anyone else is told who will.
+pub(crate) fn takeover_form(
+    job: &str,
+    waiting: &pb::Waiting,
+    refusal: &Refusal,
+    may_take_over: bool,
+) -> String {
+    let head = format!(
+        "<h2>Escalated: a human replies</h2><p class=\"prompt\">{}</p>",
+        esc(&waiting.prompt_message)
+    );
+    if !may_take_over {
+        return format!(
+            "<section class=\"takeover card\" data-reason=\"{}\">{head}\
+             <p class=\"not-yours\">An operator of the tenant takes it over: you are not one.</p></section>",
+            esc(&waiting.reason_code)
+        );
+    }
+    let message = |text: Option<&String>| {
+        text.map(|text| format!("<span class=\"invalid\">{}</span>", esc(text)))
+            .unwrap_or_default()
+    };
+    format!(
+        "<form method=\"post\" action=\"/{}/answer\" class=\"takeover card\" data-reason=\"{}\">{head}{}\
+         <input type=\"hidden\" name=\"correlation_id\" value=\"{}\">\
+         <label class=\"field\" data-field=\"reply\"><span class=\"label\">Your reply to the user</span>\
+         <textarea name=\"f.reply\" rows=\"4\" required maxlength=\"{MAX_REPLY_CHARS}\">{}</textarea>{}</label>\
+         <button type=\"submit\">Send the reply and end the job</button></form>",
+        esc(job),
+        esc(&waiting.reason_code),
+        message(refusal.general.as_ref()),
+        esc(&waiting.correlation_id),
+        esc(refusal.values.get("reply").map_or("", String::as_str)),
+        message(refusal.messages.get("reply")),
+    )
+}
+
+/// The longest reply the form lets a browser send; the DAL-Agent's own
+/// bound (in bytes) is what holds.
+const MAX_REPLY_CHARS: usize = 16 * 1024;
+
 /// The approval card: the exact call and its amount, who must decide, why.
 pub(crate) fn approval_card(
     job: &str,
