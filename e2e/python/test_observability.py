@@ -6,7 +6,9 @@ labels and histograms, and answers 404 off its path."""
 import http.server
 import json
 import os
+import re
 import secrets
+import textwrap
 import threading
 import time
 import unittest
@@ -14,6 +16,7 @@ import urllib.error
 import urllib.request
 
 import grpc
+import yaml
 from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -238,10 +241,11 @@ class FirstJobOfAFreshProcess(unittest.TestCase):
         self.assertFalse(samples("adas_grpc_server_requests_total", method="WatchJob", code="CANCELLED"),
                          "closing a finished watch is not a cancel")
         self.assertEqual(families["adas_job_duration_seconds"].type, "histogram")
-        lived = samples("adas_job_duration_seconds_count", skill="cs-tier-1", status="completed")
+        lived = samples("adas_job_duration_seconds_count", tenant="default", skill="cs-tier-1", status="completed")
         self.assertEqual(lived[0].value, 1)
         self.assertIn("604800", {sample.labels.get("le") for sample in samples("adas_job_duration_seconds_bucket")})
-        waited = samples("adas_job_waiting_seconds_count", reason="MISSING_REQUIRED_INPUT")
+        waited = samples("adas_job_waiting_seconds_count", tenant="default", skill="cs-tier-1",
+                         reason="MISSING_REQUIRED_INPUT")
         self.assertEqual(waited[0].value, 1)
 
         with open(log_path, encoding="utf-8") as file:
@@ -316,19 +320,42 @@ class MetricsPage(unittest.TestCase):
         self.assertGreater(len(buckets), 5)
         self.assertEqual(buckets[-1].labels["le"], "+Inf")
         self.assertEqual(families["adas_tool_call_seconds"].type, "histogram")
-        self.assertTrue(samples("adas_tool_call_seconds_count", tool="check_order_status", result="ok"))
+        # Per tenant and skill: "which tenant's approvals wait" can be asked.
+        self.assertTrue(samples("adas_tool_call_seconds_count", tenant="default", skill="cs-tier-1",
+                                tool="check_order_status", result="ok"))
         # Where the job's own time went: each effect of its steps, timed.
         self.assertEqual(families["adas_step_effect_seconds"].type, "histogram")
         for effect in ("plan", "gate", "run"):
             counted = samples("adas_step_effect_seconds_count", effect=effect)
             self.assertTrue(counted and counted[0].value >= 1, effect)
-        self.assertGreaterEqual(samples("adas_jobs_started_total", skill="cs-tier-1")[0].value, 1)
-        self.assertEqual(samples("adas_approvals_pending")[0].value, 1)
-        self.assertEqual(samples("adas_jobs_waiting", reason="APPROVAL_REQUIRED")[0].value, 1)
+        self.assertGreaterEqual(samples("adas_jobs_started_total", tenant="default", skill="cs-tier-1")[0].value, 1)
+        self.assertEqual(samples("adas_approvals_pending", tenant="default", skill="cs-tier-1")[0].value, 1)
+        self.assertEqual(samples("adas_jobs_waiting", tenant="default", skill="cs-tier-1",
+                                 reason="APPROVAL_REQUIRED")[0].value, 1)
         self.assertTrue(samples("adas_queue_depth", state="ready"))
         self.assertTrue(samples("adas_tool_cache_total", tier="process"))
         self.assertTrue(samples("adas_job_events_total", kind="PAUSED"))
         self.assertEqual(samples("adas_build_info")[0].value, 1)
+        # The process itself, as client_golang names it.
+        self.assertGreater(samples("process_resident_memory_bytes")[0].value, 1_000_000)
+        self.assertGreater(samples("process_open_fds")[0].value, 0)
+        self.assertEqual(families["process_cpu_seconds"].type, "counter")
+        # Every family says what it is.
+        helped = set(re.findall(r"(?m)^# HELP (\S+) \S", page))
+        typed = set(re.findall(r"(?m)^# TYPE (\S+) ", page))
+        self.assertEqual(typed - helped, set(), "a family without # HELP")
+        # The README's alert rules read families the suite describes (a
+        # family shows on the page once something is recorded in it).
+        described = set(re.findall(r'describe_\w+!\(\s*"(adas_\w+)"',
+                                   (adas_client.ROOT / "shared/runtime/src/metrics.rs").read_text(encoding="utf-8")))
+        readme = (adas_client.ROOT / "README.md").read_text(encoding="utf-8")
+        block = readme.split("Two rules to start from:", 1)[1].split("```yaml", 1)[1].split("```", 1)[0]
+        rules = yaml.safe_load(textwrap.dedent(block))["groups"][0]["rules"]
+        self.assertEqual(len(rules), 2)
+        for rule in rules:
+            for name in re.findall(r"adas_[a-z_]+", rule["expr"]):
+                family = re.sub(r"_(bucket|count|sum)$", "", name)
+                self.assertIn(family, described, f"{rule['alert']}: {name}")
         self.assertEqual(self.get("/")[0], 404)
         self.assertEqual(self.get("/metrics.json")[0], 404)
         self.assertEqual(self.get("/metrics", method="POST")[0], 405)

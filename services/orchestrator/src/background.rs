@@ -209,13 +209,21 @@ const SCRAPE_WAITING_LIMIT: usize = 1000;
 
 /// The store's view for the metrics page, read at each scrape (so every
 /// replica shows the same): `adas_queue_depth{state}`, paused jobs by
-/// reason (`adas_jobs_waiting{reason}`) and `adas_approvals_pending`.
+/// tenant, skill and reason (`adas_jobs_waiting{tenant,skill,reason}`) and
+/// `adas_approvals_pending{tenant,skill}`.
 async fn store_gauges(repo: adas_jobs::JobRepo, catalog: Arc<adas_catalog::Catalog>) {
     if let Ok(stats) = repo.store().queue_stats().await {
         metrics::gauge!("adas_queue_depth", "state" => "ready").set(stats.ready as f64);
         metrics::gauge!("adas_queue_depth", "state" => "pending").set(stats.pending as f64);
     }
-    let mut by_reason: std::collections::HashMap<PauseReason, u64> = Default::default();
+    // Counted per tenant and skill ("which tenant's approvals wait"); a pair
+    // shown once stays on the page at 0 when nothing of it waits any more.
+    type Counts =
+        std::collections::HashMap<(String, String), std::collections::HashMap<PauseReason, u64>>;
+    static SHOWN: std::sync::LazyLock<
+        std::sync::Mutex<std::collections::BTreeSet<(String, String)>>,
+    > = std::sync::LazyLock::new(Default::default);
+    let mut counts: Counts = Default::default();
     for slag in catalog_slags(&catalog).await {
         let page = adas_state::PageRequest {
             offset: 0,
@@ -240,18 +248,36 @@ async fn store_gauges(repo: adas_jobs::JobRepo, catalog: Arc<adas_catalog::Catal
             .flatten()
         {
             if let Some(waiting) = &job.record.waiting {
-                *by_reason.entry(waiting.reason_code).or_default() += 1;
+                let labels = adas_jobs::job_labels(&job.record.tenant, &job.record.slag);
+                *counts
+                    .entry(labels)
+                    .or_default()
+                    .entry(waiting.reason_code)
+                    .or_default() += 1;
             }
         }
     }
-    metrics::gauge!("adas_approvals_pending").set(
-        by_reason
-            .get(&PauseReason::ApprovalRequired)
-            .copied()
-            .unwrap_or(0) as f64,
-    );
-    for reason in PauseReason::ALL {
-        metrics::gauge!("adas_jobs_waiting", "reason" => reason.as_str())
-            .set(by_reason.get(&reason).copied().unwrap_or(0) as f64);
+    let mut shown = SHOWN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    shown.extend(counts.keys().cloned());
+    for (tenant, skill) in shown.iter() {
+        let of = counts.get(&(tenant.clone(), skill.clone()));
+        let count = |reason: PauseReason| {
+            of.and_then(|by_reason| by_reason.get(&reason))
+                .copied()
+                .unwrap_or(0) as f64
+        };
+        metrics::gauge!("adas_approvals_pending", "tenant" => tenant.clone(), "skill" => skill.clone())
+            .set(count(PauseReason::ApprovalRequired));
+        for reason in PauseReason::ALL {
+            metrics::gauge!(
+                "adas_jobs_waiting",
+                "tenant" => tenant.clone(),
+                "skill" => skill.clone(),
+                "reason" => reason.as_str()
+            )
+            .set(count(reason));
+        }
     }
 }

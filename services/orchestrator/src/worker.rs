@@ -320,8 +320,14 @@ impl Worker {
             outcome
         };
         if outcome.is_err() {
-            metrics::counter!("adas_tool_call_errors_total", "tool" => adas_jobs::metric_tool_label(&call.tool))
-                .increment(1);
+            let (tenant, skill_label) = adas_jobs::job_labels(&tenant, &skill.slag);
+            metrics::counter!(
+                "adas_tool_call_errors_total",
+                "tenant" => tenant,
+                "skill" => skill_label,
+                "tool" => adas_jobs::metric_label(adas_jobs::Labelled::Tool, &call.tool)
+            )
+            .increment(1);
         }
         Ok(Input::Ended(call, outcome))
     }

@@ -215,8 +215,15 @@ impl Performer {
             }
         };
         let result = if outcome.is_ok() { "ok" } else { "error" };
-        metrics::histogram!("adas_tool_call_seconds", "tool" => adas_jobs::metric_tool_label(tool), "result" => result)
-            .record(started.elapsed());
+        let (tenant, skill_label) = adas_jobs::job_labels(tenant, &skill.slag);
+        metrics::histogram!(
+            "adas_tool_call_seconds",
+            "tenant" => tenant,
+            "skill" => skill_label,
+            "tool" => adas_jobs::metric_label(adas_jobs::Labelled::Tool, tool),
+            "result" => result
+        )
+        .record(started.elapsed());
         outcome
     }
 

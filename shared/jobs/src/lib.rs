@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 
 use archive::Archive;
-pub use observe::metric_tool_label;
 use observe::observe;
+pub use observe::{Labelled, job_labels, metric_label};
 
 /// How long a conversation is remembered after its latest turn started.
 pub const CONVERSATION_TTL: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);

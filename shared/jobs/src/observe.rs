@@ -1,7 +1,7 @@
 //! What every job event also is: one `adas::job` log line and the job
 //! counters of the metrics page; and what a write ends, timed: a job's life
 //! (`adas_job_duration_seconds`) and a wait for someone
-//! (`adas_job_waiting_seconds{reason}`).
+//! (`adas_job_waiting_seconds{tenant,skill,reason}`).
 
 use super::*;
 
@@ -30,50 +30,78 @@ pub(crate) fn observe(record: &JobRecord, event: &JobEvent) {
         "{message}"
     );
     metrics::counter!("adas_job_events_total", "kind" => kind_name).increment(1);
+    let (tenant, skill) = job_labels(&record.tenant, &record.slag);
     match kind {
         EventKind::Created => {
-            metrics::counter!("adas_jobs_started_total", "skill" => record.slag.clone())
+            metrics::counter!("adas_jobs_started_total", "tenant" => tenant, "skill" => skill)
                 .increment(1);
         }
         EventKind::Completed | EventKind::Failed | EventKind::Cancelled => {
             let outcome = record.outcome_class.map_or("none", codec::outcome_name);
             metrics::counter!(
                 "adas_jobs_finished_total",
-                "skill" => record.slag.clone(),
+                "tenant" => tenant,
+                "skill" => skill,
                 "status" => record.status.tag(),
                 "outcome" => outcome
             )
             .increment(1);
         }
         EventKind::ToolDenied => {
-            metrics::counter!("adas_gate_denials_total", "tool" => metric_tool_label(tool))
-                .increment(1);
+            metrics::counter!(
+                "adas_gate_denials_total",
+                "tenant" => tenant,
+                "skill" => skill,
+                "tool" => metric_label(Labelled::Tool, tool)
+            )
+            .increment(1);
         }
         _ => {}
     }
 }
 
-/// Distinct tool labels a process puts on its metrics.
-const MAX_TOOL_LABELS: usize = 256;
+/// What a metric label names beyond fixed words, each a set of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Labelled {
+    /// A tenant: the auth file's, a known set.
+    Tenant,
+    /// A skill's slag: those stored or templated, a known set.
+    Skill,
+    /// A tool: a skill declares it, but a denial names whatever a model proposed.
+    Tool,
+}
 
-/// A tool's name as a metric label: the first [`MAX_TOOL_LABELS`] distinct
-/// names this process records, then `other`. Only declared tools run, but a
-/// denial names whatever a model proposed: the page stays bounded whatever
-/// callers send.
-pub fn metric_tool_label(tool: &str) -> String {
-    static SEEN: std::sync::LazyLock<std::sync::Mutex<std::collections::HashSet<String>>> =
+/// Distinct values a process puts on its metrics per [`Labelled`] set.
+const MAX_LABELS: usize = 256;
+
+/// A name as a metric label: the first [`MAX_LABELS`] distinct values of
+/// its set this process records, then `other`. Tenants and skills are known
+/// sets and tools are declared, but the page stays bounded whatever callers
+/// send or a deployment grows to.
+pub fn metric_label(set: Labelled, value: &str) -> String {
+    type Seen = std::collections::HashMap<Labelled, std::collections::HashSet<String>>;
+    static SEEN: std::sync::LazyLock<std::sync::Mutex<Seen>> =
         std::sync::LazyLock::new(Default::default);
     let mut seen = SEEN
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if seen.contains(tool) {
-        return tool.to_owned();
+    let values = seen.entry(set).or_default();
+    if values.contains(value) {
+        return value.to_owned();
     }
-    if seen.len() < MAX_TOOL_LABELS {
-        seen.insert(tool.to_owned());
-        return tool.to_owned();
+    if values.len() < MAX_LABELS {
+        values.insert(value.to_owned());
+        return value.to_owned();
     }
     "other".to_owned()
+}
+
+/// The `tenant` and `skill` labels of a job's metrics, bounded.
+pub fn job_labels(tenant: &str, slag: &str) -> (String, String) {
+    (
+        metric_label(Labelled::Tenant, tenant),
+        metric_label(Labelled::Skill, slag),
+    )
 }
 
 /// What a write may end: the job's life, or its wait.
@@ -107,16 +135,24 @@ impl Before {
             && record.status != JobStatus::Paused
             && let Some(waited) = seconds(since, &record.updated_at)
         {
-            metrics::histogram!("adas_job_waiting_seconds", "reason" => reason.as_str())
-                .record(waited);
+            let (tenant, skill) = job_labels(&record.tenant, &record.slag);
+            metrics::histogram!(
+                "adas_job_waiting_seconds",
+                "tenant" => tenant,
+                "skill" => skill,
+                "reason" => reason.as_str()
+            )
+            .record(waited);
         }
         if !self.ended
             && record.status.is_terminal()
             && let Some(lived) = seconds(&record.created_at, &record.updated_at)
         {
+            let (tenant, skill) = job_labels(&record.tenant, &record.slag);
             metrics::histogram!(
                 "adas_job_duration_seconds",
-                "skill" => record.slag.clone(),
+                "tenant" => tenant,
+                "skill" => skill,
                 "status" => record.status.tag()
             )
             .record(lived);

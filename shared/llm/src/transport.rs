@@ -222,11 +222,23 @@ impl Session<'_> {
             Provider::OpenAi => openai::body(self.model, request, max_tokens),
             Provider::Anthropic => anthropic::body(self.model, request, max_tokens),
         };
+        let started = std::time::Instant::now();
         let answer = self.llm.send(self.model, &body).await;
         let parsed = answer.and_then(|answer| match self.model.provider {
             Provider::OpenAi => openai::parse(self.model, request, &answer),
             Provider::Anthropic => anthropic::parse(self.model, request, &answer),
         });
+        // Retries included: how long a step waited on its model.
+        metrics::histogram!(
+            "adas_llm_call_seconds",
+            "provider" => match self.model.provider {
+                Provider::OpenAi => "openai",
+                Provider::Anthropic => "anthropic",
+            },
+            "model" => self.model.name.clone(),
+            "result" => if parsed.is_ok() { "ok" } else { "error" }
+        )
+        .record(started.elapsed());
         match &parsed {
             Ok(response) => self.usage.add(&response.usage),
             Err(error) => self.usage.add(&error.usage()),

@@ -11,17 +11,27 @@
 //!   RPC this process served; `adas_grpc_requests_served_total` counts the
 //!   application RPCs alone (a job's gRPC hops), `adas_grpc_requests_in_flight`
 //!   those running now,
-//! - jobs: `adas_jobs_started_total{skill}`, `adas_jobs_finished_total{skill,outcome}`,
-//!   `adas_job_duration_seconds{skill,status}` and
-//!   `adas_job_waiting_seconds{reason}` (histograms, to a week),
+//! - jobs: `adas_jobs_started_total{tenant,skill}`,
+//!   `adas_jobs_finished_total{tenant,skill,status,outcome}`,
+//!   `adas_job_duration_seconds{tenant,skill,status}` and
+//!   `adas_job_waiting_seconds{tenant,skill,reason}` (histograms, to a week),
 //!   `adas_job_events_total{kind}`, `adas_queue_depth{state}` (ready, pending),
-//!   `adas_jobs_waiting{reason}` and `adas_approvals_pending` (read from the
-//!   store at each scrape), `adas_job_reclaims_total`,
-//! - tools: `adas_tool_call_seconds{tool,result}` (histogram),
-//!   `adas_tool_call_errors_total{tool}`, `adas_gate_denials_total{tool}`,
+//!   `adas_jobs_waiting{tenant,skill,reason}` and
+//!   `adas_approvals_pending{tenant,skill}` (read from the store at each
+//!   scrape), `adas_job_reclaims_total`,
+//! - tools: `adas_tool_call_seconds{tenant,skill,tool,result}` (histogram),
+//!   `adas_tool_call_errors_total{tenant,skill,tool}`,
+//!   `adas_gate_denials_total{tenant,skill,tool}`,
 //!   `adas_unaccepted_tool_calls_total`, `adas_tool_cache_total{tier,result}`,
 //! - models: `adas_llm_calls_total`, `adas_llm_tokens_total{direction}`,
-//! - `adas_redis_round_trips_total`, `adas_build_info{version}`.
+//!   `adas_llm_call_seconds{provider,model,result}` (histogram),
+//! - `adas_redis_round_trips_total`, `adas_build_info{version}`, and the
+//!   process' own (`process_resident_memory_bytes`,
+//!   `process_cpu_seconds_total`, `process_open_fds`, … as client_golang
+//!   names them).
+//!
+//! `tenant`, `skill` and `tool` values are bounded per process
+//! (`adas_jobs::metric_label`: the first 256 of each, then `other`).
 
 use std::collections::HashSet;
 use std::net::SocketAddr;
@@ -134,8 +144,71 @@ fn describe() {
     describe_histogram!(
         "adas_job_waiting_seconds",
         Unit::Seconds,
-        "How long a paused job waited for a person (an answer, an approval, a takeover), by the pause's reason."
+        "How long a paused job waited for a person (an answer, an approval, a takeover), by tenant, skill and the pause's reason."
     );
+    describe_histogram!(
+        "adas_llm_call_seconds",
+        Unit::Seconds,
+        "A model call's time, retries included, by provider, model and result."
+    );
+    describe_counter!(
+        "adas_jobs_started_total",
+        "Jobs started, by tenant and skill."
+    );
+    describe_counter!(
+        "adas_jobs_finished_total",
+        "Jobs ended (completed, failed or cancelled), by tenant, skill, status and outcome."
+    );
+    describe_counter!("adas_job_events_total", "Job events written, by kind.");
+    describe_counter!(
+        "adas_job_reclaims_total",
+        "Jobs taken over from a worker that went silent."
+    );
+    describe_gauge!(
+        "adas_queue_depth",
+        "Jobs in the ready queue, by state (ready: waiting for a worker; pending: held by one)."
+    );
+    describe_gauge!(
+        "adas_jobs_waiting",
+        "Paused jobs waiting for a person, by tenant, skill and the pause's reason (read from the store at a scrape)."
+    );
+    describe_gauge!(
+        "adas_approvals_pending",
+        "Jobs waiting for an approver's decision, by tenant and skill (read from the store at a scrape)."
+    );
+    describe_histogram!(
+        "adas_tool_call_seconds",
+        Unit::Seconds,
+        "A tool call's time on its server, by tenant, skill, tool and result."
+    );
+    describe_counter!(
+        "adas_tool_call_errors_total",
+        "Tool calls that failed, by tenant, skill and tool."
+    );
+    describe_counter!(
+        "adas_gate_denials_total",
+        "Calls the pre-tool gate denied, by tenant, skill and tool."
+    );
+    describe_counter!(
+        "adas_gate_policy_rereads_total",
+        "Times the gate read a skill's policy again because the version it held was stale."
+    );
+    describe_counter!(
+        "adas_tool_cache_total",
+        "Tool-set resolutions, by cache tier (process, store) and result (hit, miss)."
+    );
+    describe_counter!(
+        "adas_trigger_periods_skipped_total",
+        "Scheduled trigger periods skipped because the previous run had not ended."
+    );
+    // The process itself (client_golang's names): RSS, CPU, open files, threads.
+    process_collector().describe();
+}
+
+/// The collector of the process' own figures, read at every scrape.
+fn process_collector() -> &'static metrics_process::Collector {
+    static COLLECTOR: OnceLock<metrics_process::Collector> = OnceLock::new();
+    COLLECTOR.get_or_init(metrics_process::Collector::default)
 }
 
 /// Application RPCs this process has served since it started.
@@ -313,6 +386,7 @@ pub async fn render() -> String {
     }
     // Counted by the process whether or not it records (adas-bench reads both).
     metrics::counter!("adas_grpc_requests_served_total").absolute(grpc_requests_served());
+    process_collector().collect();
     handle.render()
 }
 
