@@ -273,6 +273,104 @@ class FirstJobOfAFreshProcess(unittest.TestCase):
         self.assertEqual(attributes(calls[0])["mcp.method.name"], "tools/call")
 
 
+class GrpcCollector:
+    """An OTLP/gRPC trace receiver: every span it was sent, with its
+    process' service.name and service.version."""
+
+    def __init__(self):
+        from concurrent import futures
+
+        from opentelemetry.proto.collector.trace.v1 import trace_service_pb2_grpc
+
+        self.spans = []
+        self.resources = []
+        collector = self
+
+        class Servicer(trace_service_pb2_grpc.TraceServiceServicer):
+            def Export(self, request, context):
+                for resource_spans in request.resource_spans:
+                    resource = {a.key: a.value.string_value for a in resource_spans.resource.attributes}
+                    collector.resources.append(resource)
+                    for scope in resource_spans.scope_spans:
+                        collector.spans.extend((resource["service.name"], span) for span in scope.spans)
+                return trace_service_pb2.ExportTraceServiceResponse()
+
+        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+        trace_service_pb2_grpc.add_TraceServiceServicer_to_server(Servicer(), self.server)
+        port = self.server.add_insecure_port("127.0.0.1:0")
+        self.server.start()
+        self.url = f"http://127.0.0.1:{port}"
+
+    def stop(self):
+        self.server.stop(grace=None)
+
+
+class TracesAcrossTheHumanStep(unittest.TestCase):
+    """OpenTelemetry's own variables alone turn export on (here OTLP/gRPC);
+    the resource names the version; an approver's decision, made in a trace
+    of its own as a person's browser or SDK makes it, links to the job's
+    trace, and the job's next step links back to the decision."""
+
+    def test_the_decision_and_the_next_step_link_to_each_other(self):
+        collector = GrpcCollector()
+        service = adas_client.Service("adas", "up", "--demo-mcp-listen", "127.0.0.1:0", env={
+            "OTEL_EXPORTER_OTLP_ENDPOINT": collector.url, "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"})
+        channel = grpc.insecure_channel(service.address)
+        orch, gate = orch_grpc.OrchestratorServiceStub(channel), gate_service_pb2_grpc.GateServiceStub(channel)
+        dal = dal_grpc.DalAgentServiceStub(channel)
+        job_trace, approver_trace = secrets.token_hex(16), secrets.token_hex(16)
+        asked_trace, answer_trace = secrets.token_hex(16), secrets.token_hex(16)
+        try:
+            job = orch.StartJob(orch_pb2.StartJobRequest(
+                skill="skills/cs-tier-1", program='process_refund(order_id="ORD-1", amount=700)'),
+                timeout=10, metadata=[("traceparent", f"00-{job_trace}-{secrets.token_hex(8)}-01")])
+            job = settle(orch, job.name, lambda j: j.status == PAUSED)
+            self.assertEqual(job.waiting.reason_code, "APPROVAL_REQUIRED")
+            gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
+                job=job.name, correlation_id=job.waiting.correlation_id,
+                decision=gate_pb2.APPROVAL_DECISION_APPROVE, comment="ok"),
+                timeout=10, metadata=[("traceparent", f"00-{approver_trace}-{secrets.token_hex(8)}-01")])
+            settle(orch, job.name, lambda j: j.status == COMPLETED)
+            # A user's answer is a person's call too.
+            asked = orch.StartJob(orch_pb2.StartJobRequest(skill="skills/cs-tier-1", goal="where is my order"),
+                                  timeout=10, metadata=[("traceparent", f"00-{asked_trace}-{secrets.token_hex(8)}-01")])
+            asked = settle(orch, asked.name, lambda j: j.status == PAUSED)
+            dal.SubmitInput(dal_pb2.SubmitInputRequest(
+                job=asked.name, correlation_id=asked.waiting.correlation_id,
+                fields={"order_id": struct_pb2.Value(string_value="ORD-1")}),
+                timeout=10, metadata=[("traceparent", f"00-{answer_trace}-{secrets.token_hex(8)}-01")])
+            settle(orch, asked.name, lambda j: j.status == COMPLETED)
+        finally:
+            channel.close()
+            # SIGTERM flushes the buffered spans.
+            service.stop()
+            collector.stop()
+
+        self.assertTrue(collector.resources, "spans arrived over OTLP/gRPC from OTEL_EXPORTER_OTLP_ENDPOINT alone")
+        self.assertTrue(all(resource.get("service.version") for resource in collector.resources))
+        by_name = {}
+        for _, span in collector.spans:
+            by_name.setdefault(span.name, []).append(span)
+        (decision,) = [span for span in by_name["adas.v1.GateService/DecideApproval"]
+                       if span.trace_id.hex() == approver_trace]
+        job_spans = {span.span_id for _, span in collector.spans if span.trace_id.hex() == job_trace}
+        self.assertTrue(any(link.trace_id.hex() == job_trace and link.span_id in job_spans
+                            for link in decision.links), "the decision links to the job's trace")
+        steps = [span for span in by_name["job.step"] if span.trace_id.hex() == job_trace]
+        resumed = [step for step in steps
+                   if any(link.trace_id.hex() == approver_trace and link.span_id == decision.span_id
+                          for link in step.links)]
+        self.assertEqual(len(resumed), 1, "the step after the decision links back to it")
+        attributes_of = {a.key: a.value.string_value for a in resumed[0].attributes}
+        self.assertEqual(attributes_of["adas.job.id"], job.job_id)
+        self.assertEqual((attributes_of["adas.skill"], attributes_of["adas.tenant"]), ("cs-tier-1", "default"))
+        (answer,) = [span for span in by_name["adas.v1.DalAgentService/SubmitInput"]
+                     if span.trace_id.hex() == answer_trace]
+        self.assertTrue(any(link.trace_id.hex() == asked_trace for link in answer.links))
+        self.assertTrue(any(link.span_id == answer.span_id for step in by_name["job.step"]
+                            if step.trace_id.hex() == asked_trace for link in step.links))
+
+
 class MetricsPage(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

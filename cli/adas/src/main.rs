@@ -324,12 +324,7 @@ pub struct DemoServer {
 
 fn up(server: ServerArgs, demo_mcp: Option<DemoServer>, console: Option<ConsoleAt>) -> ExitCode {
     let config = server.into_config(ports::ALL_IN_ONE);
-    adas_runtime::telemetry::init(
-        config.log_format,
-        &config.log,
-        config.otlp_endpoint.as_deref(),
-        "adas",
-    );
+    adas_runtime::telemetry::init(config.log_format, &config.log, &config.otlp, "adas");
     let code = adas_runtime::run_on(config.runtime_threads, async move {
         let (stop, stopped) = tokio::sync::watch::channel(false);
         let signal = shutdown_signal();

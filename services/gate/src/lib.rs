@@ -171,6 +171,10 @@ impl Gate {
                 // No longer waiting on this approval: nothing to resume.
                 Ok(adas_step::machine::Applied::Unchanged) | Err(_) => return Ok(()),
             };
+            // Across the human step: the decision links to the job's trace,
+            // and the job's next step back to the decision.
+            adas_runtime::telemetry::link_current(&job.trace_parent);
+            job.resumed_by_trace = adas_runtime::telemetry::current_traceparent();
             match self.jobs.save(stored.version, job, transition).await {
                 Ok(_) => return Ok(()),
                 Err(JobError::Store(StateError::VersionConflict { .. })) => continue,

@@ -118,8 +118,16 @@ impl Worker {
         }
         // Each pickup is a span of the job's one trace (the StartJob's), on
         // whichever worker takes it; peers and MCP servers get it from here.
-        let span = tracing::info_span!("job.step", %slag, %job_id, otel.kind = "internal");
+        let span = tracing::info_span!(
+            "job.step",
+            otel.kind = "internal",
+            adas.job.id = %job_id,
+            adas.skill = %slag,
+            adas.tenant = %record.tenant,
+        );
         adas_runtime::telemetry::set_parent(&span, &record.trace_parent);
+        // The person's call that resumed it, in a trace of its own.
+        adas_runtime::telemetry::link(&span, &record.resumed_by_trace);
         tracing::Instrument::instrument(self.advance(slag, job_id, record, version), span).await
     }
 

@@ -535,6 +535,10 @@ impl DalAgent {
                 )));
             }
         };
+        // Across the human step: this call links to the job's trace, and the
+        // job's next step back to this call.
+        adas_runtime::telemetry::link_current(&record.trace_parent);
+        record.resumed_by_trace = adas_runtime::telemetry::current_traceparent();
         let version = self.repo.save(version, &mut record, transition).await?;
         Ok(StoredJob { record, version })
     }

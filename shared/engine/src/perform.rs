@@ -154,6 +154,9 @@ impl Performer {
             mcp.method.name = "tools/call",
             gen_ai.operation.name = "execute_tool",
             gen_ai.tool.name = %tool,
+            adas.job.id = %job_id,
+            adas.skill = %skill.slag,
+            adas.tenant = %tenant,
         );
         let outcome = if tool.starts_with("sys.") {
             adas_tools::run_core(tool, args)

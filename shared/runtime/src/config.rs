@@ -227,11 +227,17 @@ pub struct ServerArgs {
     /// on this address; off when absent.
     #[arg(long, env = "ADAS_METRICS_LISTEN")]
     pub metrics_listen: Option<SocketAddr>,
-    /// Export traces (OpenTelemetry, OTLP over HTTP with protobuf) to this
-    /// collector, e.g. `http://127.0.0.1:4318`; off when absent. While on, the W3C
+    /// Export traces (OpenTelemetry) to this collector, e.g.
+    /// `http://127.0.0.1:4318` (OTLP/HTTP) or `http://127.0.0.1:4317` with
+    /// `--otlp-protocol grpc`; absent, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or
+    /// `OTEL_EXPORTER_OTLP_ENDPOINT`, else off. While on, the W3C
     /// `traceparent` of callers is continued and passed to peers and MCP servers.
     #[arg(long, env = "ADAS_OTLP_ENDPOINT")]
     pub otlp_endpoint: Option<String>,
+    /// `grpc` or `http/protobuf` (the default); absent,
+    /// `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL` or `OTEL_EXPORTER_OTLP_PROTOCOL`.
+    #[arg(long, env = "ADAS_OTLP_PROTOCOL")]
+    pub otlp_protocol: Option<String>,
     /// Serve the web console (plain HTTP) on this address: jobs, the waiting
     /// widget, approvals, skills. `adas up` serves it on 127.0.0.1:50070
     /// unless told otherwise; the orchestrator binary serves it for its
@@ -380,7 +386,10 @@ impl ServerArgs {
             drain_delay: Duration::from_millis(self.drain_delay_ms),
             durability,
             metrics_listen: self.metrics_listen,
-            otlp_endpoint: self.otlp_endpoint,
+            otlp: crate::telemetry::OtlpFlags {
+                endpoint: self.otlp_endpoint,
+                protocol: self.otlp_protocol,
+            },
             console_listen: self.console_listen,
             console_hosts: self.console_hosts,
             console_trace_url: self.console_trace_url,
@@ -470,8 +479,8 @@ pub struct ServerConfig {
     pub durability: Durability,
     /// Where the metrics page is served; `None`: nowhere.
     pub metrics_listen: Option<SocketAddr>,
-    /// Where spans go (OTLP/HTTP), when tracing.
-    pub otlp_endpoint: Option<String>,
+    /// Where spans go, when tracing (with OpenTelemetry's variables).
+    pub otlp: crate::telemetry::OtlpFlags,
     /// Where the web console is served; `None`: nowhere.
     pub console_listen: Option<SocketAddr>,
     /// Host names the console answers besides its own address.
@@ -531,7 +540,7 @@ impl ServerConfig {
             drain_delay: Duration::ZERO,
             durability: Durability::Relaxed,
             metrics_listen: None,
-            otlp_endpoint: None,
+            otlp: crate::telemetry::OtlpFlags::default(),
             console_listen: None,
             console_hosts: Vec::new(),
             console_trace_url: None,

@@ -40,12 +40,7 @@ where
         Err(error) => error.exit(),
     };
     let config = cli.server.into_config(default_port);
-    crate::telemetry::init(
-        config.log_format,
-        &config.log,
-        config.otlp_endpoint.as_deref(),
-        name,
-    );
+    crate::telemetry::init(config.log_format, &config.log, &config.otlp, name);
     // Checked before the service binds anything: a refused start listens nowhere.
     if let Err(error) = config.check_dev_listeners(&[]) {
         eprintln!("error: {error}");

@@ -1,6 +1,8 @@
 //! Tracing setup: pretty for terminals, JSON for pipelines, always on stderr so
 //! stdout stays free for the machine-readable readiness line; and, with
-//! `--otlp-endpoint`, OpenTelemetry: spans exported over OTLP/HTTP (protobuf)
+//! `--otlp-endpoint` (or OpenTelemetry's own `OTEL_EXPORTER_OTLP_*`
+//! variables), OpenTelemetry: spans exported over OTLP/HTTP (protobuf) or
+//! OTLP/gRPC, the process named by `service.name` and `service.version`,
 //! and the W3C trace context carried across every hop — extracted by the
 //! server from `traceparent`, injected by every client channel, kept in the
 //! job record so a worker's steps continue the trace of the StartJob that
@@ -30,24 +32,106 @@ pub enum LogFormat {
 /// Installs the global subscriber. Safe to call twice (the second call is a no-op),
 /// so tests that embed servers may call it freely.
 pub fn init_tracing(format: LogFormat, filter: &str) {
-    init(format, filter, None, "adas");
+    init(format, filter, &OtlpFlags::default(), "adas");
 }
 
-/// [`init_tracing`], plus span export to the OTLP/HTTP collector at
-/// `otlp_endpoint` (e.g. `http://127.0.0.1:4318`) naming this process
-/// `service_name`.
-pub fn init(format: LogFormat, filter: &str, otlp_endpoint: Option<&str>, service_name: &str) {
+/// The span export a process was asked for on its command line
+/// (`--otlp-endpoint`, `--otlp-protocol`); OpenTelemetry's variables fill
+/// in what they leave out ([`otlp_target`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OtlpFlags {
+    /// A collector's base URL.
+    pub endpoint: Option<String>,
+    /// `grpc` or `http/protobuf`.
+    pub protocol: Option<String>,
+}
+
+/// How spans travel to the collector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OtlpProtocol {
+    /// OTLP/gRPC (a collector's port 4317).
+    Grpc,
+    /// OTLP/HTTP with protobuf bodies (port 4318), the default.
+    HttpProtobuf,
+}
+
+/// Where spans go: the URL as the exporter takes it, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OtlpTarget {
+    /// For HTTP, the traces URL (`…/v1/traces`); for gRPC, the collector.
+    pub url: String,
+    /// The protocol.
+    pub protocol: OtlpProtocol,
+}
+
+/// The span export `flags` and OpenTelemetry's variables (read by `env`)
+/// ask for, by the OTLP exporter specification: the endpoint from
+/// `--otlp-endpoint`, else `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the traces
+/// URL as given), else `OTEL_EXPORTER_OTLP_ENDPOINT` (a base URL, to which
+/// HTTP adds `/v1/traces`); the protocol from `--otlp-protocol`, else
+/// `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`,
+/// else `http/protobuf`. `None`: no export asked for; an error names what
+/// cannot be exported to.
+pub fn otlp_target(
+    flags: &OtlpFlags,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Option<OtlpTarget>, String> {
+    let set = |name: &str| env(name).filter(|value| !value.trim().is_empty());
+    let protocol = match flags
+        .protocol
+        .clone()
+        .or_else(|| set("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"))
+        .or_else(|| set("OTEL_EXPORTER_OTLP_PROTOCOL"))
+        .as_deref()
+        .map(str::trim)
+    {
+        None | Some("http/protobuf") => OtlpProtocol::HttpProtobuf,
+        Some("grpc") => OtlpProtocol::Grpc,
+        Some(other) => {
+            return Err(format!(
+                "OTLP protocol `{other}` is not supported: `grpc` or `http/protobuf`"
+            ));
+        }
+    };
+    // (the URL, whether it names the traces path itself)
+    let endpoint = match &flags.endpoint {
+        Some(base) => Some((base.clone(), false)),
+        None => set("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+            .map(|url| (url, true))
+            .or_else(|| set("OTEL_EXPORTER_OTLP_ENDPOINT").map(|base| (base, false))),
+    };
+    let Some((url, whole)) = endpoint else {
+        return Ok(None);
+    };
+    let url = url.trim().to_owned();
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(format!("OTLP endpoint `{url}`: an http:// or https:// URL"));
+    }
+    let url = match protocol {
+        OtlpProtocol::HttpProtobuf if !whole => format!("{}/v1/traces", url.trim_end_matches('/')),
+        _ => url,
+    };
+    Ok(Some(OtlpTarget { url, protocol }))
+}
+
+/// [`init_tracing`], plus span export where `otlp` and OpenTelemetry's
+/// variables say, naming this process `service_name`.
+pub fn init(format: LogFormat, filter: &str, otlp: &OtlpFlags, service_name: &str) {
     let filter = || EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new("info"));
+    let target = otlp_target(otlp, |name| std::env::var(name).ok()).unwrap_or_else(|error| {
+        eprintln!("warning: no trace export: {error}");
+        None
+    });
     // The log filter is the log's: spans of requests, job steps and tool calls
     // are exported at `info` whatever the log level.
-    let otel = otlp_endpoint.and_then(|endpoint| match tracer(endpoint, service_name) {
+    let otel = target.and_then(|target| match tracer(&target, service_name) {
         Ok(tracer) => Some(
             tracing_opentelemetry::layer()
                 .with_tracer(tracer)
                 .with_filter(tracing_subscriber::filter::LevelFilter::INFO),
         ),
         Err(error) => {
-            eprintln!("warning: no trace export to {endpoint}: {error}");
+            eprintln!("warning: no trace export to {}: {error}", target.url);
             None
         }
     });
@@ -73,34 +157,99 @@ fn installed() -> &'static OnceLock<opentelemetry_sdk::trace::SdkTracerProvider>
 }
 
 fn tracer(
-    endpoint: &str,
+    target: &OtlpTarget,
     service_name: &str,
 ) -> Result<opentelemetry_sdk::trace::Tracer, Box<dyn std::error::Error>> {
     use opentelemetry_otlp::{WithExportConfig, WithHttpConfig};
     // ring is the process's one provider (tonic's, the MCP and model clients').
     let _ = rustls::crypto::ring::default_provider().install_default();
-    let exporter = opentelemetry_otlp::SpanExporter::builder()
-        .with_http()
-        .with_http_client(
-            reqwest::blocking::Client::builder()
-                .no_proxy()
-                .timeout(std::time::Duration::from_secs(10))
-                .build()?,
-        )
-        .with_endpoint(format!("{}/v1/traces", endpoint.trim_end_matches('/')))
-        .build()?;
-    let provider = opentelemetry_sdk::trace::SdkTracerProvider::builder()
-        .with_batch_exporter(exporter)
-        .with_resource(
-            opentelemetry_sdk::Resource::builder()
-                .with_service_name(service_name.to_owned())
-                .build(),
-        )
+    let resource = opentelemetry_sdk::Resource::builder()
+        .with_service_name(service_name.to_owned())
+        .with_attribute(opentelemetry::KeyValue::new(
+            "service.version",
+            env!("CARGO_PKG_VERSION"),
+        ))
         .build();
+    let provider = opentelemetry_sdk::trace::SdkTracerProvider::builder().with_resource(resource);
+    let provider = match target.protocol {
+        OtlpProtocol::HttpProtobuf => provider.with_batch_exporter(
+            opentelemetry_otlp::SpanExporter::builder()
+                .with_http()
+                .with_http_client(
+                    reqwest::blocking::Client::builder()
+                        .no_proxy()
+                        .timeout(std::time::Duration::from_secs(10))
+                        .build()?,
+                )
+                .with_endpoint(target.url.clone())
+                .build()?,
+        ),
+        OtlpProtocol::Grpc => provider.with_batch_exporter(OnItsOwnRuntime::grpc(&target.url)?),
+    }
+    .build();
     let tracer = provider.tracer("adas");
     opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
     let _ = installed().set(provider);
     Ok(tracer)
+}
+
+/// The OTLP/gRPC exporter on a runtime of its own: the batch processor
+/// exports from a thread of its own, and tonic's channel needs a Tokio
+/// reactor there (the HTTP exporter's blocking client does not).
+#[derive(Debug)]
+struct OnItsOwnRuntime {
+    exporter: opentelemetry_otlp::SpanExporter,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl OnItsOwnRuntime {
+    fn grpc(url: &str) -> Result<Self, Box<dyn std::error::Error>> {
+        use opentelemetry_otlp::{WithExportConfig, WithTonicConfig};
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let exporter = {
+            let _inside = runtime.enter();
+            let builder = opentelemetry_otlp::SpanExporter::builder()
+                .with_tonic()
+                .with_endpoint(url)
+                .with_timeout(std::time::Duration::from_secs(10));
+            let builder = if url.starts_with("https://") {
+                builder
+                    .with_tls_config(tonic::transport::ClientTlsConfig::new().with_native_roots())
+            } else {
+                builder
+            };
+            builder.build()?
+        };
+        Ok(Self { exporter, runtime })
+    }
+}
+
+impl opentelemetry_sdk::trace::SpanExporter for OnItsOwnRuntime {
+    fn export(
+        &self,
+        batch: Vec<opentelemetry_sdk::trace::SpanData>,
+    ) -> impl std::future::Future<Output = opentelemetry_sdk::error::OTelSdkResult> + Send {
+        // Called on the batch processor's thread, never on a runtime's.
+        let result = self.runtime.block_on(self.exporter.export(batch));
+        std::future::ready(result)
+    }
+
+    fn shutdown_with_timeout(
+        &self,
+        timeout: std::time::Duration,
+    ) -> opentelemetry_sdk::error::OTelSdkResult {
+        self.exporter.shutdown_with_timeout(timeout)
+    }
+
+    fn force_flush(&self) -> opentelemetry_sdk::error::OTelSdkResult {
+        self.exporter.force_flush()
+    }
+
+    fn set_resource(&mut self, resource: &opentelemetry_sdk::Resource) {
+        self.exporter.set_resource(resource);
+    }
 }
 
 /// Sends the spans still buffered (at shutdown).
@@ -158,6 +307,28 @@ pub fn set_parent(span: &tracing::Span, traceparent: &str) {
     }
     let carrier = HashMap::from([("traceparent".to_owned(), traceparent.to_owned())]);
     let _ = span.set_parent(TraceContextPropagator::new().extract(&carrier));
+}
+
+/// Links `span` to the span `traceparent` names, in another trace: a
+/// person's call (an answer, a decision, a takeover) to the job's trace it
+/// resumes, and the job's next step back to that call. Nothing when not
+/// tracing or `traceparent` is no W3C trace context.
+pub fn link(span: &tracing::Span, traceparent: &str) {
+    use opentelemetry::trace::TraceContextExt;
+    if traceparent.is_empty() || installed().get().is_none() {
+        return;
+    }
+    let carrier = HashMap::from([("traceparent".to_owned(), traceparent.to_owned())]);
+    let context = TraceContextPropagator::new().extract(&carrier);
+    let linked = context.span().span_context().clone();
+    if linked.is_valid() {
+        span.add_link(linked);
+    }
+}
+
+/// [`link`] on the current span (a served request's).
+pub fn link_current(traceparent: &str) {
+    link(&tracing::Span::current(), traceparent);
 }
 
 /// The request span of a server, by OpenTelemetry's RPC conventions: named
@@ -233,5 +404,100 @@ mod egress_tests {
         assert_eq!(sent, egress_traceparent(caller, "job-1"));
         assert_ne!(sent, egress_traceparent(caller, "job-2"));
         assert_eq!(egress_traceparent("not a trace", "job-1"), "");
+    }
+}
+
+#[cfg(test)]
+mod otlp_tests {
+    use super::*;
+
+    fn target(flags: OtlpFlags, env: &[(&str, &str)]) -> Result<Option<OtlpTarget>, String> {
+        otlp_target(&flags, |name| {
+            env.iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| (*value).to_owned())
+        })
+    }
+
+    fn http(url: &str) -> Option<OtlpTarget> {
+        Some(OtlpTarget {
+            url: url.to_owned(),
+            protocol: OtlpProtocol::HttpProtobuf,
+        })
+    }
+
+    #[test]
+    fn the_export_follows_the_flags_then_opentelemetrys_variables() {
+        assert_eq!(target(OtlpFlags::default(), &[]), Ok(None));
+        let flag = OtlpFlags {
+            endpoint: Some("http://collector:4318/".into()),
+            protocol: None,
+        };
+        assert_eq!(
+            target(
+                flag.clone(),
+                &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://other:4318")]
+            ),
+            Ok(http("http://collector:4318/v1/traces"))
+        );
+        // The base endpoint gets the traces path; the traces endpoint is taken as given.
+        assert_eq!(
+            target(
+                OtlpFlags::default(),
+                &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318")]
+            ),
+            Ok(http("http://c:4318/v1/traces"))
+        );
+        assert_eq!(
+            target(
+                OtlpFlags::default(),
+                &[
+                    ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318"),
+                    ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://t:9999/spans"),
+                ]
+            ),
+            Ok(http("http://t:9999/spans"))
+        );
+        // gRPC: the collector's address as given, from either protocol variable.
+        let grpc = target(
+            OtlpFlags::default(),
+            &[
+                ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4317"),
+                ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"),
+                ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc"),
+            ],
+        );
+        assert_eq!(
+            grpc,
+            Ok(Some(OtlpTarget {
+                url: "http://c:4317".into(),
+                protocol: OtlpProtocol::Grpc
+            }))
+        );
+        let flagged = OtlpFlags {
+            protocol: Some("grpc".into()),
+            ..flag
+        };
+        assert_eq!(
+            target(flagged, &[]).unwrap().map(|target| target.protocol),
+            Some(OtlpProtocol::Grpc)
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_exported_to_is_said() {
+        let json = target(
+            OtlpFlags::default(),
+            &[
+                ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318"),
+                ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json"),
+            ],
+        );
+        assert!(json.unwrap_err().contains("`http/json` is not supported"));
+        let bare = target(
+            OtlpFlags::default(),
+            &[("OTEL_EXPORTER_OTLP_ENDPOINT", "c:4318")],
+        );
+        assert!(bare.unwrap_err().contains("http:// or https://"));
     }
 }

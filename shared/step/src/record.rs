@@ -559,6 +559,11 @@ pub struct JobRecord {
     /// every step on any worker continues the job's one trace.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub trace_parent: String,
+    /// The W3C `traceparent` of the person's call (an answer, a decision, a
+    /// takeover) that last resumed the job (empty: none, or not traced): the
+    /// next step links to it, across the human step.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub resumed_by_trace: String,
     /// Grants the conversation holds (unexpired when last written).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub grants: Vec<Grant>,
@@ -648,6 +653,7 @@ impl JobRecord {
             model_steps: 0,
             started_call: None,
             trace_parent: String::new(),
+            resumed_by_trace: String::new(),
             grants: Vec::new(),
             solution: String::new(),
             handoff: None,

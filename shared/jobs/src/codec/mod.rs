@@ -100,6 +100,7 @@ pub fn encode_record(record: &JobRecord) -> Result<Vec<u8>, JobError> {
         updated_ms: ms(&record.updated_at),
         ended_ms: record.ended_at.as_deref().map(ms),
         trace_parent: record.trace_parent.clone(),
+        resumed_by_trace: record.resumed_by_trace.clone(),
         grants: record.grants.iter().map(grant_to).collect(),
         solution: record.solution.clone(),
         handoff_json: record
@@ -209,6 +210,7 @@ pub fn decode_record(data: &[u8]) -> Result<JobRecord, JobError> {
         updated_at: rfc3339(message.updated_ms),
         ended_at: message.ended_ms.map(rfc3339),
         trace_parent: message.trace_parent,
+        resumed_by_trace: message.resumed_by_trace,
         grants: message
             .grants
             .into_iter()
