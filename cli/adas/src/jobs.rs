@@ -117,8 +117,20 @@ pub enum JobCommand {
         #[arg(long, default_value = "")]
         comment: String,
     },
-    /// Cancel a job.
+    /// Cancel jobs: each name given, and with `-` each job named on
+    /// standard input (a line's first word, as `adas job list` prints them):
+    /// `adas job list --status paused | adas job cancel -`.
     Cancel {
+        /// Job names (`-`: read them from standard input).
+        #[arg(required = true)]
+        names: Vec<String>,
+        /// Why, kept in each job's events and audit.
+        #[arg(long, default_value = "cancelled from the CLI")]
+        reason: String,
+    },
+    /// Run a failed or escalated job again as a new job (same skill, goal,
+    /// context and resources, in the same conversation); prints the new job.
+    Retry {
         /// Job name.
         name: String,
     },
@@ -442,19 +454,18 @@ pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
                 reject,
                 comment,
             } => act::approve(client, name, (reject, comment), output).await?,
-            JobCommand::Cancel { name } => {
+            JobCommand::Cancel { names, reason } => {
+                act::cancel(client, names, &reason, output).await?
+            }
+            JobCommand::Retry { name } => {
                 let job = connect(client)
                     .await?
                     .orchestrator
-                    .cancel_job(pb::CancelJobRequest {
-                        name,
-                        reason: "cancelled from the CLI".into(),
-                        request_id: String::new(),
-                    })
+                    .retry_job(pb::RetryJobRequest { name })
                     .await
                     .map_err(status_text)?
                     .into_inner();
-                print_job_as(&job, output, |_| out("cancelled"))?;
+                print_job_as(&job, output, |job| out(&job.name))?;
             }
             JobCommand::Waiting { slag } => list::waiting(client, &slag, output).await?,
             JobCommand::Takeover { name, reply } => {

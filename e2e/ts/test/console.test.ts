@@ -374,6 +374,44 @@ test("tools show what the policy allows; solutions show grants and handoffs", as
   await shot(root, "11-solution");
 });
 
+test("a job handed to a human is retried from its page; a filtered list is cancelled at once", async () => {
+  const ann = await signIn("ann");
+  await ann.goto(`${suite.console}/skills/cs-tier-1`);
+  await ann.fill("input[name=goal]", "I already filed a chargeback with my bank for ORD-12345, refund it now");
+  await ann.click("form.start button");
+  await ann.locator("section.takeover").waitFor();
+  const old = new URL(ann.url()).pathname;
+  // Her own job: she may run it again, as a new job.
+  await ann.click("form.retry button");
+  await ann.waitForURL((url) => url.pathname !== old && /\/jobs\/j/.test(url.pathname));
+  assert.equal(await ann.getAttribute("p.retry-of a", "href"), old);
+  await shot(ann, "12-retry");
+  await ann.goto(`${suite.console}${old}`);
+  await ann.locator("#status.cancelled").waitFor();
+  assert.match(await ann.textContent("p.retried-by") ?? "", /Retried as/);
+  assert.equal(await ann.locator("form.retry").count(), 0, "retried once");
+
+  // Two more waiting jobs; the admin cancels every unfinished job the
+  // filtered list shows, confirming first.
+  for (let i = 0; i < 2; i++) {
+    await ann.goto(`${suite.console}/skills/cs-tier-1`);
+    await ann.fill("input[name=goal]", "I want a refund");
+    await ann.click("form.start button");
+    await ann.locator("form.widget").waitFor();
+  }
+  const root = await signIn("admin");
+  await root.goto(`${suite.console}/jobs?status=paused&skill=cs-tier-1`);
+  const listed = Number(await root.getAttribute("form.bulk-cancel", "data-count"));
+  assert.ok(listed >= 2, `${listed}`);
+  root.once("dialog", (dialog) => dialog.accept());
+  await root.click("form.bulk-cancel button");
+  await root.waitForURL(/cancelled=/);
+  assert.match(await root.textContent("p.bulk-result") ?? "", new RegExp(`Cancelled ${listed}\\.`));
+  await root.goto(`${suite.console}/jobs?status=paused&skill=cs-tier-1`);
+  assert.equal(await root.locator("form.bulk-cancel").count(), 0, "nothing unfinished is left listed");
+  await shot(root, "13-bulk-cancelled");
+});
+
 test("another origin's form post is refused", async () => {
   const response = await fetch(`${suite.console}/skills/cs-tier-1/jobs`, {
     method: "POST",

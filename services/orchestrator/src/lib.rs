@@ -1,12 +1,13 @@
 //! adas-orchestrator: OrchestratorService — owns the job lifecycle: StartJob
 //! (skill bootstrapped, resources validated, idempotent by `request_id`),
-//! GetJob, ListJobs, WatchJob (resumable event stream), CancelJob — and the
+//! GetJob, ListJobs, WatchJob (resumable event stream), CancelJob, RetryJob — and the
 //! workers that advance jobs (see [`worker`]).
 
 mod admission;
 mod background;
 mod claim;
 mod listing;
+mod retry;
 mod service;
 mod solution;
 pub mod triggers;
@@ -59,6 +60,9 @@ pub enum OrchestratorError {
     /// The job is not in a state for this.
     #[error("{0}")]
     Precondition(String),
+    /// Not this principal's to do.
+    #[error("{0}")]
+    Denied(String),
     /// No such conversation (or another principal's).
     #[error("conversation {0} not found")]
     ConversationNotFound(String),
@@ -112,6 +116,9 @@ impl From<OrchestratorError> for Status {
                 message,
                 &[],
             ),
+            OrchestratorError::Denied(_) => {
+                status_with_details(Code::PermissionDenied, "PERMISSION_DENIED", message, &[])
+            }
             OrchestratorError::Internal(_) => {
                 status_with_details(Code::Internal, "INTERNAL", message, &[])
             }

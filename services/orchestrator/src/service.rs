@@ -200,6 +200,7 @@ impl OrchestratorService for Orchestrator {
         request: Request<pb::StartJobRequest>,
     ) -> Result<Response<pb::Job>, Status> {
         let principal = adas_runtime::principal(&request)?;
+        let retry = request.extensions().get::<crate::retry::RetryOf>().cloned();
         let request = request.into_inner();
         // On a solution, its routing and handoffs pick the skill.
         let mut turn = if request.solution.is_empty() {
@@ -236,9 +237,16 @@ impl OrchestratorService for Orchestrator {
         let bound = admission::resources(&skill.skill, &given, |reference| {
             self.secrets.allows(&principal.tenant, reference)
         })?;
-        let job_id = match self.replay(&principal, &slag, &request, &given).await? {
-            Replay::Started(stored) => return Ok(adas_runtime::reply(adas_wire::job(&stored))),
-            Replay::New(job_id) => job_id,
+        let job_id = match (
+            &retry,
+            self.replay(&principal, &slag, &request, &given).await?,
+        ) {
+            // A retry's id was claimed on the job it retries.
+            (Some(retry), _) => retry.job_id.clone(),
+            (None, Replay::Started(stored)) => {
+                return Ok(adas_runtime::reply(adas_wire::job(&stored)));
+            }
+            (None, Replay::New(job_id)) => job_id,
         };
         let mut evidence = admission::client_evidence(&context);
         let (conversation, carried) = self
@@ -253,7 +261,7 @@ impl OrchestratorService for Orchestrator {
         let conversation = conversation.unwrap_or_else(|| job_id.clone());
         let slots = self.slots(&principal, (&slag, &job_id)).await?;
         let client_program = program.is_some();
-        let record = JobRecord {
+        let mut record = JobRecord {
             context,
             resources: bound.values,
             // A client's own program skips intent and planning; every call
@@ -285,6 +293,9 @@ impl OrchestratorService for Orchestrator {
                 (&principal.tenant, &principal.name),
             )
         };
+        record
+            .audit
+            .extend(retry.map(|retry| retry.entry(&principal.name)));
         let stored = self.create(&record).await?;
         if let Some(slots) = slots {
             slots.keep();
@@ -292,6 +303,13 @@ impl OrchestratorService for Orchestrator {
         self.name_turn(&principal, turn.as_ref(), &conversation, (&slag, &job_id))
             .await?;
         Ok(adas_runtime::reply(adas_wire::job(&stored)))
+    }
+
+    async fn retry_job(
+        &self,
+        request: Request<pb::RetryJobRequest>,
+    ) -> Result<Response<pb::Job>, Status> {
+        self.retry(request).await
     }
 
     async fn get_caller(

@@ -18,6 +18,12 @@ document.addEventListener("click", async (event) => {
   }
 });
 
+// Cancelling many jobs at once is asked twice.
+document.addEventListener("submit", (event) => {
+  const form = event.target.closest("form.bulk-cancel");
+  if (form && !window.confirm(`Cancel ${form.dataset.count} jobs?`)) event.preventDefault();
+});
+
 document.addEventListener("DOMContentLoaded", () => {
   const body = document.body.dataset;
   let reloading = false;

@@ -273,6 +273,7 @@ async fn render_job(
             esc(&name)
         );
     }
+    retry_links(&mut body, &job, &clients.caller);
     body.push_str("<h2>Timeline</h2><ol id=\"timeline\"></ol>");
     let data = [
         ("page", "job".to_owned()),
@@ -286,6 +287,56 @@ async fn render_job(
         &body,
     ))
     .into_response()
+}
+
+/// The way to run the job again, for who may (its owner, an operator) when
+/// it may (failed, or handed to a human), and its links to the job it
+/// retries and the job that retries it.
+fn retry_links(body: &mut String, job: &pb::Job, caller: &pb::Caller) {
+    let link = |label: &str, class: &str, name: &str| {
+        format!(
+            "<p class=\"{class}\">{label} <a href=\"/{0}\"><code>{0}</code></a></p>",
+            esc(name)
+        )
+    };
+    if !job.retry_of.is_empty() {
+        body.push_str(&link("A retry of", "retry-of", &job.retry_of));
+    }
+    if !job.retried_by.is_empty() {
+        body.push_str(&link("Retried as", "retried-by", &job.retried_by));
+        return;
+    }
+    let escalated = job.status == pb::JobStatus::Paused as i32
+        && job.outcome_class == pb::OutcomeClass::Escalated as i32;
+    let retryable = job.status == pb::JobStatus::Failed as i32 || escalated;
+    let may = caller.name == job.owner || principal(caller).sees_all_jobs();
+    if retryable && may {
+        let _ = write!(
+            body,
+            "<form method=\"post\" action=\"/{}/retry\" class=\"retry\">\
+             <button>Retry as a new job</button> <span class=\"hint\">the same goal and inputs, in the \
+             same conversation{}</span></form>",
+            esc(&job.name),
+            if escalated {
+                "; this job is cancelled"
+            } else {
+                ""
+            }
+        );
+    }
+}
+
+/// RetryJob, then the new job's page.
+pub async fn retry(mut clients: Clients, Path((slag, job_id)): Path<(String, String)>) -> Response {
+    let name = format!("skills/{slag}/jobs/{job_id}");
+    match clients
+        .orchestrator
+        .retry_job(pb::RetryJobRequest { name })
+        .await
+    {
+        Ok(job) => Redirect::to(&format!("/{}", job.into_inner().name)).into_response(),
+        Err(status) => failure(status),
+    }
 }
 
 /// The job's trace id, linked to the trace UI when one is configured

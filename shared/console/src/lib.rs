@@ -136,6 +136,8 @@ impl Console {
             .route("/skills/{slag}/jobs/{job}/answer", post(jobs::answer))
             .route("/skills/{slag}/jobs/{job}/decide", post(jobs::decide))
             .route("/skills/{slag}/jobs/{job}/cancel", post(jobs::cancel))
+            .route("/skills/{slag}/jobs/{job}/retry", post(jobs::retry))
+            .route("/jobs/cancel", post(overview::cancel_listed))
             .fallback(pages::not_found)
             .layer(axum::middleware::from_fn_with_state(
                 state.clone(),

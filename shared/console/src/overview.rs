@@ -58,6 +58,11 @@ pub struct JobsFilter {
     since: String,
     #[serde(default)]
     page: String,
+    /// After a bulk cancel: how many were cancelled, and refused.
+    #[serde(default)]
+    cancelled: Option<usize>,
+    #[serde(default)]
+    refused: Option<usize>,
 }
 
 fn outcome_label(outcome: pb::OutcomeClass) -> String {
@@ -205,6 +210,105 @@ fn job_row(job: &pb::Job, length: usize) -> String {
     )
 }
 
+/// The jobs of the page not yet ended, cancelled at once: a form naming each
+/// (nothing when none).
+fn cancel_listed_form(jobs: &[pb::Job], query: &str) -> String {
+    let unfinished: Vec<&pb::Job> = jobs
+        .iter()
+        .filter(|job| {
+            !matches!(
+                status_label(job.status).as_str(),
+                "completed" | "failed" | "cancelled"
+            )
+        })
+        .collect();
+    if unfinished.is_empty() {
+        return String::new();
+    }
+    let names: String = unfinished
+        .iter()
+        .map(|job| {
+            format!(
+                "<input type=\"hidden\" name=\"job\" value=\"{}\">",
+                esc(&job.name)
+            )
+        })
+        .collect();
+    format!(
+        "<form method=\"post\" action=\"/jobs/cancel\" class=\"bulk-cancel\" data-count=\"{0}\">{names}\
+         <input type=\"hidden\" name=\"back\" value=\"{1}\">\
+         <button class=\"secondary\">Cancel the {0} unfinished job{2} listed</button></form>",
+        unfinished.len(),
+        esc(query),
+        if unfinished.len() == 1 { "" } else { "s" }
+    )
+}
+
+/// What a bulk cancel did, said on the list it returns to.
+fn bulk_result(filter: &JobsFilter) -> String {
+    match (filter.cancelled, filter.refused) {
+        (None, None) => String::new(),
+        (cancelled, refused) => format!(
+            "<p class=\"bulk-result\">Cancelled {}{}.</p>",
+            cancelled.unwrap_or(0),
+            match refused.unwrap_or(0) {
+                0 => String::new(),
+                refused => format!("; {refused} refused (not yours to cancel, or already ended)"),
+            }
+        ),
+    }
+}
+
+/// Most jobs one bulk cancel takes (a page holds 25).
+const MAX_BULK_CANCEL: usize = 100;
+
+/// `POST /jobs/cancel`: cancels each job named, one CancelJob each — each
+/// checked and audited as the signed-in principal's — and returns to the
+/// list it came from, saying how many were cancelled and refused.
+pub async fn cancel_listed(
+    mut clients: Clients,
+    axum::extract::Form(form): axum::extract::Form<Vec<(String, String)>>,
+) -> Response {
+    let names: Vec<&str> = form
+        .iter()
+        .filter(|(key, _)| key == "job")
+        .map(|(_, name)| name.as_str())
+        .take(MAX_BULK_CANCEL)
+        .collect();
+    let reason = format!(
+        "cancelled with others from the console by {}",
+        clients.caller.name
+    );
+    let (mut cancelled, mut refused) = (0, 0);
+    for name in names {
+        let request = pb::CancelJobRequest {
+            name: name.to_owned(),
+            reason: reason.clone(),
+            ..Default::default()
+        };
+        match clients.orchestrator.cancel_job(request).await {
+            Ok(_) => cancelled += 1,
+            Err(status) if status.code() == tonic::Code::Unauthenticated => return failure(status),
+            Err(_) => refused += 1,
+        }
+    }
+    // Back to the list as filtered: only the filter's own characters, so
+    // the form cannot send the browser anywhere else.
+    let back: String = form
+        .iter()
+        .find(|(key, _)| key == "back")
+        .map(|(_, back)| back.clone())
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || "=&%._-+:".contains(*c))
+        .collect();
+    let separator = if back.is_empty() { "" } else { "&" };
+    axum::response::Redirect::to(&format!(
+        "/jobs?{back}{separator}cancelled={cancelled}&refused={refused}"
+    ))
+    .into_response()
+}
+
 /// `/jobs`: every readable job, newest first.
 pub async fn all_jobs(mut clients: Clients, Query(filter): Query<JobsFilter>) -> Response {
     let listed = match clients
@@ -235,10 +339,12 @@ pub async fn all_jobs(mut clients: Clients, Query(filter): Query<JobsFilter>) ->
         )
     };
     let body = format!(
-        "<h1>Jobs</h1>{}<p class=\"hint\">Newest first{}; new jobs appear as they start.</p>\
+        "<h1>Jobs</h1>{}{}<p class=\"hint\">Newest first{}; new jobs appear as they start.</p>\
          <table class=\"jobs all\"><thead><tr><th>Job</th><th>Skill</th><th>Goal</th><th>Status</th>\
-         <th>Outcome</th><th>Owner</th><th>Created</th></tr></thead><tbody>{rows}</tbody></table>{next}",
+         <th>Outcome</th><th>Owner</th><th>Created</th></tr></thead><tbody>{rows}</tbody></table>{}{next}",
         filter.form(&skills),
+        bulk_result(&filter),
+        cancel_listed_form(&listed.jobs, &query),
         if filter.page.is_empty() {
             ""
         } else {

@@ -134,6 +134,14 @@ pub enum Input<'a> {
         /// The plan with the values filled in.
         plan: Option<adas_dia::Plan>,
     },
+    /// Someone asks to run the job again as a new job (`retry`, its name):
+    /// a failed job, or one handed to a human, which is cancelled for it.
+    RetryRequested {
+        /// Who asks.
+        by: &'a str,
+        /// The new job's name, `skills/{slag}/jobs/{id}`.
+        retry: &'a str,
+    },
     /// The answer to an ask the engine made itself (which intent was meant,
     /// yes or no to a call, a human's reply), read as `decided`.
     AskAnswered {
@@ -172,6 +180,9 @@ pub enum Refused {
     /// The answer is to an ask the job no longer waits on.
     #[error("waits on another ask (correlation id `{0}`)")]
     AnotherAsk(String),
+    /// Only a failed job, or one handed to a human, is run again.
+    #[error("is {0:?}: only a failed job, or one handed to a human, is retried")]
+    NotRetryable(JobStatus),
 }
 
 /// Applies `input` to `record` as stored: the one write it makes, or why not.
@@ -188,6 +199,7 @@ pub fn apply(record: &mut JobRecord, input: Input<'_>) -> Result<Applied, Refuse
             prompt,
         } => refused_answer(record, violations, limit, prompt),
         Input::AnswersAccepted { answer, read, plan } => accepted(record, answer, read, plan),
+        Input::RetryRequested { by, retry } => retried(record, by, retry),
         Input::AskAnswered {
             skill,
             decided,
@@ -278,6 +290,47 @@ fn cancel(record: &JobRecord, by: &str, reason: &str) -> Result<Applied, Refused
             Ok(Applied::Write(Box::new(cancelled.audited(entry))))
         }
     }
+}
+
+fn retried(record: &JobRecord, by: &str, retry: &str) -> Result<Applied, Refused> {
+    // Retried once: a retry that fails is retried in its turn.
+    if retried_by(record).is_some() {
+        return Ok(Applied::Unchanged);
+    }
+    let entry = audit(by, AuditEntry::RETRY, json!({ "job": retry }));
+    let escalated = paused(record)
+        .is_some_and(|waiting| waiting.reason_code == PauseReason::HumanTakeoverRequired);
+    let transition = match record.status {
+        JobStatus::Failed => Transition::note(Vec::new()),
+        // No longer anyone's to take over: the retry does the work.
+        JobStatus::Paused if escalated => Transition::cancel(
+            None,
+            Event::Cancelled(Cancellation::ByClient {
+                reason: format!("retried as {retry}"),
+            }),
+        ),
+        status => return Err(Refused::NotRetryable(status)),
+    };
+    Ok(Applied::Write(Box::new(transition.audited(entry))))
+}
+
+/// The job that retries `record` (its name), once someone asked for one.
+pub fn retried_by(record: &JobRecord) -> Option<&str> {
+    audited_job(record, AuditEntry::RETRY)
+}
+
+/// The job `record` retries (its name), when it was started as a retry.
+pub fn retry_of(record: &JobRecord) -> Option<&str> {
+    audited_job(record, AuditEntry::RETRY_OF)
+}
+
+fn audited_job<'a>(record: &'a JobRecord, action: &str) -> Option<&'a str> {
+    record
+        .audit
+        .iter()
+        .find(|entry| entry.action == action)
+        .map(|entry| entry.detail_text("job"))
+        .filter(|job| !job.is_empty())
 }
 
 fn expired(record: &JobRecord, timeout_ms: u64) -> Applied {

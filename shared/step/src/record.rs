@@ -209,6 +209,10 @@ impl AuditEntry {
     pub const APPROVE: &'static str = "approve";
     /// The action of a rejection.
     pub const REJECT: &'static str = "reject";
+    /// A retry asked for: the new job in `job`.
+    pub const RETRY: &'static str = "retry";
+    /// A job started as a retry: the job it retries in `job`.
+    pub const RETRY_OF: &'static str = "retry_of";
 
     /// Whether an approver approved (`Some(true)`) or rejected the call;
     /// `None` for any other action.

@@ -332,6 +332,12 @@ fn basic_job(stored: &StoredJob) -> pb::Job {
         owner: record.owner.clone(),
         skill_etag: record.skill_etag.clone(),
         trace_id: record.trace_id().to_owned(),
+        retry_of: adas_step::machine::retry_of(record)
+            .unwrap_or_default()
+            .to_owned(),
+        retried_by: adas_step::machine::retried_by(record)
+            .unwrap_or_default()
+            .to_owned(),
         ..pb::Job::default()
     }
 }

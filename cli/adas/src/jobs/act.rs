@@ -1,5 +1,5 @@
-//! `adas job` subcommands that act on one job: watch it, answer its ask,
-//! decide its approval, take it over.
+//! `adas job` subcommands that act on jobs: watch one, answer its ask,
+//! decide its approval, take it over, cancel one or many.
 
 use super::*;
 
@@ -148,4 +148,59 @@ pub(super) async fn takeover(
         .into_inner();
     print_job_as(&job, output, |_| out("replied"))?;
     Ok(())
+}
+
+/// `adas job cancel`: each job named (`-`: the names on standard input, a
+/// line's first word, so `adas job list` pipes in), one CancelJob each —
+/// each checked and audited as the principal's own. One job prints as
+/// `job get` would; several print a line each, and any refusal fails the
+/// command after the rest were tried.
+pub(super) async fn cancel(
+    client: &Client,
+    names: Vec<String>,
+    reason: &str,
+    output: Format,
+) -> Result<(), Failure> {
+    let mut all = Vec::new();
+    for name in names {
+        if name == "-" {
+            for line in std::io::stdin().lock().lines() {
+                let line = line.map_err(|error| Failure::failed(error.to_string()))?;
+                if let Some(word) = line
+                    .split_whitespace()
+                    .next()
+                    .filter(|word| word.starts_with("skills/"))
+                {
+                    all.push(word.to_owned());
+                }
+            }
+        } else {
+            all.push(name);
+        }
+    }
+    let mut orchestrator = connect(client).await?.orchestrator;
+    let single = all.len() == 1;
+    let mut first_failure = None;
+    for name in all {
+        let cancelled = orchestrator
+            .cancel_job(pb::CancelJobRequest {
+                name: name.clone(),
+                reason: reason.to_owned(),
+                request_id: String::new(),
+            })
+            .await;
+        match cancelled {
+            Ok(job) if single => print_job_as(&job.into_inner(), output, |_| out("cancelled"))?,
+            Ok(_) => out(&format!("{name}\tcancelled")),
+            Err(status) if single => return Err(status_text(status)),
+            Err(status) => {
+                out(&format!("{name}\t{}", status.message()));
+                first_failure.get_or_insert(status);
+            }
+        }
+    }
+    match first_failure {
+        Some(status) => Err(status_text(status)),
+        None => Ok(()),
+    }
 }

@@ -47,9 +47,10 @@ enum In {
     Answer,
     AnswerAnotherAsk,
     Decline,
+    Retry,
 }
 
-const INPUTS: [In; 10] = [
+const INPUTS: [In; 11] = [
     In::Approve,
     In::Reject,
     In::DecideAnotherAsk,
@@ -60,6 +61,7 @@ const INPUTS: [In; 10] = [
     In::Answer,
     In::AnswerAnotherAsk,
     In::Decline,
+    In::Retry,
 ];
 
 /// The table, as ARCHITECTURE.md shows it.
@@ -139,6 +141,14 @@ const TABLE: &[(State, In, &str)] = &[
         In::Decline,
         "end: cancelled CANCELLED (cancelled)",
     ),
+    (State::Failed, In::Retry, "keep ()"),
+    (
+        State::WithOperator,
+        In::Retry,
+        "end: cancelled CANCELLED (cancelled)",
+    ),
+    (State::Completed, In::Retry, "refused: not retryable"),
+    (State::AskingUser, In::Retry, "refused: not retryable"),
 ];
 
 fn waiting(reason: PauseReason) -> Waiting {
@@ -245,6 +255,10 @@ fn run(state: State, input: In) -> Result<Applied, Refused> {
             decided: crate::ask::Decided::Declined,
             answer: &this_ask,
         },
+        In::Retry => Input::RetryRequested {
+            by: "olga",
+            retry: "skills/shop/jobs/j2",
+        },
     };
     apply(&mut record, input)
 }
@@ -258,6 +272,7 @@ fn shape(applied: &Result<Applied, Refused>) -> String {
         Err(Refused::NotWaiting) => return "refused: not waiting".into(),
         Err(Refused::ApproverDecides) => return "refused: an approver decides".into(),
         Err(Refused::AnotherAsk(_)) => return "refused: another ask".into(),
+        Err(Refused::NotRetryable(_)) => return "refused: not retryable".into(),
         Ok(Applied::Write(transition)) => transition,
     };
     let mut record = job(State::Running);
@@ -390,6 +405,39 @@ fn a_decision_carries_its_reason_in_its_event_and_its_summary() {
     let event = approved.events.last().expect("the decision's event");
     assert_eq!(event.message(), "approved by sam");
     assert!(event.detail().get("comment").is_none());
+}
+
+#[test]
+fn a_retry_is_asked_once_and_links_both_ways() {
+    let mut record = job(State::WithOperator);
+    let Ok(Applied::Write(retried)) = run(State::WithOperator, In::Retry) else {
+        panic!("an escalated job is retried");
+    };
+    retried.apply(&mut record);
+    assert_eq!(record.status, JobStatus::Cancelled);
+    assert_eq!(retried_by(&record), Some("skills/shop/jobs/j2"));
+    let entry = record.audit.last().expect("an audit entry");
+    assert_eq!(
+        (entry.who.as_str(), entry.action.as_str()),
+        ("olga", "retry")
+    );
+    // Once: asked again, nothing is written, and the first retry stands.
+    let mut failed = job(State::Failed);
+    let input = || Input::RetryRequested {
+        by: "olga",
+        retry: "skills/shop/jobs/j2",
+    };
+    let Ok(Applied::Write(first)) = apply(&mut failed, input()) else {
+        panic!("a failed job is retried");
+    };
+    first.apply(&mut failed);
+    let again = Input::RetryRequested {
+        by: "ana",
+        retry: "skills/shop/jobs/j3",
+    };
+    assert_eq!(apply(&mut failed, again), Ok(Applied::Unchanged));
+    assert_eq!(retried_by(&failed), Some("skills/shop/jobs/j2"));
+    assert_eq!(retry_of(&failed), None);
 }
 
 #[test]
