@@ -1,7 +1,7 @@
 # One image with every ADAS binary (the five services, `adas`, the demo MCP
 # server), the skill templates built in. Multi-stage: the toolchain stays in the
 # builder; the runtime runs as an unprivileged user.
-#   docker build -t adas:latest .
+#   docker build -t adas:0.1.0 .    # the tag the Helm chart runs (its appVersion)
 FROM rust:1-bookworm AS build
 WORKDIR /src
 COPY . .

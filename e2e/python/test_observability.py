@@ -271,6 +271,14 @@ class FirstJobOfAFreshProcess(unittest.TestCase):
         self.assertIn(calls[0].parent_span_id, {step.span_id for step in steps})
         self.assertEqual(attributes(calls[0])["gen_ai.tool.name"], "check_order_status")
         self.assertEqual(attributes(calls[0])["mcp.method.name"], "tools/call")
+        # The in-process demo server's requests are no traces of their own:
+        # the MCP library's inner spans are not exported, and the server's
+        # span of a call has the call's span as parent.
+        names = {span.name for _, span in collector.spans}
+        self.assertNotIn("serve_inner", names)
+        served = [span for _, span in collector.spans if span.name == "POST /mcp"]
+        self.assertTrue(served)
+        self.assertTrue(all(span.parent_span_id == calls[0].span_id for span in served))
 
 
 class GrpcCollector:

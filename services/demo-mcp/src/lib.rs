@@ -276,7 +276,9 @@ impl DemoMcp {
                 config
             },
         );
-        axum::Router::new().nest_service(MCP_PATH, service)
+        axum::Router::new()
+            .nest_service(MCP_PATH, service)
+            .layer(axum::middleware::from_fn(traced))
     }
 
     /// Serves on `listener` until `shutdown` resolves.
@@ -289,6 +291,33 @@ impl DemoMcp {
             .with_graceful_shutdown(shutdown)
             .await
     }
+}
+
+/// A request that carries a trace context is a span of that trace (the
+/// suite's `tools/call` span its parent); one without (a session's setup, a
+/// tool list) is traced at `debug` only — never a trace of its own.
+async fn traced(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let parent = request
+        .headers()
+        .get("traceparent")
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
+    let span = match &parent {
+        Some(parent) => {
+            let span = tracing::info_span!(
+                "mcp.server",
+                otel.name = %format!("{} {}", request.method(), MCP_PATH),
+                otel.kind = "server",
+            );
+            adas_runtime::telemetry::set_parent(&span, parent);
+            span
+        }
+        None => tracing::debug_span!("mcp.server"),
+    };
+    tracing::Instrument::instrument(next.run(request), span).await
 }
 
 impl DemoMcp {

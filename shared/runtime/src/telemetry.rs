@@ -124,11 +124,16 @@ pub fn init(format: LogFormat, filter: &str, otlp: &OtlpFlags, service_name: &st
     });
     // The log filter is the log's: spans of requests, job steps and tool calls
     // are exported at `info` whatever the log level.
+    // The MCP library's own spans (its service loops) are its workings, not
+    // the job's: a request's span (`tools/call`, the server's) says enough.
+    let exported = tracing_subscriber::filter::Targets::new()
+        .with_default(tracing::Level::INFO)
+        .with_target("rmcp", tracing_subscriber::filter::LevelFilter::OFF);
     let otel = target.and_then(|target| match tracer(&target, service_name) {
         Ok(tracer) => Some(
             tracing_opentelemetry::layer()
                 .with_tracer(tracer)
-                .with_filter(tracing_subscriber::filter::LevelFilter::INFO),
+                .with_filter(exported),
         ),
         Err(error) => {
             eprintln!("warning: no trace export to {}: {error}", target.url);
