@@ -360,6 +360,33 @@ async fn current_ask(clients: &mut Clients, name: &str) -> Result<Option<pb::Wai
 }
 
 /// Runs a job subcommand against the suite at `server`.
+/// `adas whoami`: the principal the suite takes the key for (GetCaller).
+pub fn whoami(client: &Client, output: Format) -> ExitCode {
+    finish(runtime().block_on(async move {
+        let caller = connect(client)
+            .await?
+            .orchestrator
+            .get_caller(pb::GetCallerRequest {})
+            .await
+            .map_err(status_text)?
+            .into_inner();
+        if output.is_data() {
+            print_value(&to_json(&caller, "adas.v1.Caller")?, output);
+        } else {
+            let roles = if caller.dev_mode {
+                "every role (dev mode)".to_owned()
+            } else {
+                caller.roles.join(", ")
+            };
+            out(&format!(
+                "{} (tenant {}): {roles}",
+                caller.name, caller.tenant
+            ));
+        }
+        Ok(())
+    }))
+}
+
 pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
     finish(runtime().block_on(async move {
         match command {

@@ -117,6 +117,8 @@ enum Command {
     },
     /// A terminal conversation with a skill on a running suite.
     Chat(jobs::ChatArgs),
+    /// Who the suite at --server takes your key for: principal, tenant, roles.
+    Whoami,
     /// Ask the server at --server whether it serves (gRPC health): exit 0
     /// when SERVING, 5 otherwise. A container healthcheck needs nothing else.
     Health {
@@ -245,6 +247,7 @@ fn main() -> ExitCode {
             skill::run(skill::SkillCommand::Connector(command), &client, cli.output)
         }
         Command::Job { command } => jobs::run(command, &client, cli.output),
+        Command::Whoami => jobs::whoami(&client, cli.output),
         Command::Completions { shell } => {
             use clap::CommandFactory;
             // Written whole through `write_out`: a closed pipe ends quietly.

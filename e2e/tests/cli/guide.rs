@@ -262,6 +262,16 @@ fn against_a_suite_a_bare_address_works_and_not_found_is_3() {
         shown.contains("call: process_refund(") && shown.contains("approver: supervisor"),
         "{shown}"
     );
+    // Who the suite takes the caller for.
+    let who = text(&adas(&["whoami", "--server", &bare])).0;
+    assert!(who.starts_with("dev (tenant "), "{who}");
+    assert!(who.contains("every role (dev mode)"), "{who}");
+    let who: serde_json::Value =
+        serde_json::from_str(&text(&adas(&["whoami", "-o", "json", "--server", &bare])).0).unwrap();
+    assert_eq!(
+        (who["name"].as_str(), who["devMode"].as_bool()),
+        (Some("dev"), Some(true))
+    );
     // The decision carries its reason: in the job, and in its events as
     // `job watch -o json` prints them.
     let output = adas(&[
