@@ -576,3 +576,76 @@ pub(super) fn help_never_prints_secrets_from_the_environment() {
         .unwrap();
     assert!(!String::from_utf8_lossy(&output.stdout).contains("adas_client_secret"));
 }
+
+/// RetryJob runs a job again as its owner's: only the owner or an operator
+/// of its tenant may ask; a stranger's ask is refused and claims nothing,
+/// another tenant's does not find the job.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_job_is_retried_only_by_its_owner_or_an_operator() {
+    let suite = Suite::start("sec-retry");
+    let held = suite.job("alice", REFUND_900).await;
+    let waiting = held.waiting.clone().expect("held for approval");
+    suite
+        .gate("sam")
+        .await
+        .decide_approval(pb::DecideApprovalRequest {
+            job: held.name.clone(),
+            correlation_id: waiting.correlation_id,
+            decision: pb::ApprovalDecision::Reject as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let retry = |name: &str| pb::RetryJobRequest {
+        name: name.to_owned(),
+    };
+    let mut failed = pb::Job::default();
+    for _ in 0..500 {
+        failed = suite
+            .jobs("alice")
+            .await
+            .get_job(pb::GetJobRequest {
+                name: held.name.clone(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        if failed.status == pb::JobStatus::Failed as i32 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(failed.status, pb::JobStatus::Failed as i32);
+    for (who, refused) in [
+        ("bob", Code::PermissionDenied),
+        ("sam", Code::PermissionDenied),
+        ("eve", Code::NotFound),
+    ] {
+        assert_eq!(
+            code(suite.jobs(who).await.retry_job(retry(&held.name)).await),
+            refused,
+            "{who}"
+        );
+    }
+    let unclaimed = suite
+        .jobs("alice")
+        .await
+        .get_job(pb::GetJobRequest {
+            name: held.name.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(unclaimed.retried_by, "", "a refused retry claims nothing");
+    // An operator of the tenant may; the new job is the owner's own
+    // conversation's, started by the operator.
+    let again = suite
+        .jobs("olga")
+        .await
+        .retry_job(retry(&held.name))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(again.retry_of, held.name);
+    assert_eq!(again.owner, "olga");
+}
