@@ -12,7 +12,11 @@ import adas_client
 
 adas_client.generate_client()
 
+from google.protobuf import struct_pb2  # noqa: E402
+
 from adas.v1 import (  # noqa: E402  (generated above)
+    dal_agent_service_pb2 as dal_pb2,
+    dal_agent_service_pb2_grpc as dal_grpc,
     gate_pb2,
     gate_service_pb2,
     gate_service_pb2_grpc,
@@ -31,6 +35,7 @@ class Recovery(unittest.TestCase):
         cls.channel = grpc.insecure_channel(cls.service.address)
         cls.orch = orch_grpc.OrchestratorServiceStub(cls.channel)
         cls.gate = gate_service_pb2_grpc.GateServiceStub(cls.channel)
+        cls.dal = dal_grpc.DalAgentServiceStub(cls.channel)
 
     @classmethod
     def tearDownClass(cls):
@@ -72,6 +77,31 @@ class Recovery(unittest.TestCase):
         # Once: asked again (a retried request, a second operator), the same job.
         twice = self.orch.RetryJob(orch_pb2.RetryJobRequest(name=job.name), timeout=10)
         self.assertEqual(twice.name, retry.name)
+
+    def test_a_job_that_was_answered_is_retried_with_what_the_client_gave(self):
+        # The job's context gains the answers; the retry starts from what the
+        # client gave, and the answers come along as the conversation's.
+        job = self.start(goal="I want a refund")
+        for field, value in (("order_id", "ORD-1"), ("amount", 700)):
+            job = self.settle(job.name, lambda j: j.status == job_pb2.JOB_STATUS_PAUSED
+                              and field in j.waiting.requested_fields)
+            answer = struct_pb2.Value()
+            if isinstance(value, str):
+                answer.string_value = value
+            else:
+                answer.number_value = value
+            self.dal.SubmitInput(dal_pb2.SubmitInputRequest(
+                job=job.name, correlation_id=job.waiting.correlation_id, fields={field: answer}), timeout=10)
+        job = self.settle(job.name, lambda j: j.status == job_pb2.JOB_STATUS_PAUSED
+                          and j.waiting.reason_code == "APPROVAL_REQUIRED")
+        self.gate.DecideApproval(gate_service_pb2.DecideApprovalRequest(
+            job=job.name, correlation_id=job.waiting.correlation_id,
+            decision=gate_pb2.APPROVAL_DECISION_REJECT), timeout=10)
+        self.settle(job.name, lambda j: j.status == job_pb2.JOB_STATUS_FAILED)
+        retry = self.orch.RetryJob(orch_pb2.RetryJobRequest(name=job.name), timeout=10)
+        self.assertEqual((retry.retry_of, retry.conversation), (job.name, job.conversation))
+        again = self.settle(retry.name)
+        self.assertNotEqual(again.status, job_pb2.JOB_STATUS_FAILED, again.error.message)
 
     def test_an_escalated_job_is_retried_and_cancelled_for_it(self):
         job = self.start(goal="I already filed a chargeback with my bank for ORD-12345, refund it now")

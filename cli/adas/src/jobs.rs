@@ -359,7 +359,6 @@ async fn current_ask(clients: &mut Clients, name: &str) -> Result<Option<pb::Wai
         .waiting)
 }
 
-/// Runs a job subcommand against the suite at `server`.
 /// `adas whoami`: the principal the suite takes the key for (GetCaller).
 pub fn whoami(client: &Client, output: Format) -> ExitCode {
     finish(runtime().block_on(async move {
@@ -387,6 +386,7 @@ pub fn whoami(client: &Client, output: Format) -> ExitCode {
     }))
 }
 
+/// Runs a job subcommand against the suite at `server`.
 pub fn run(command: JobCommand, client: &Client, output: Format) -> ExitCode {
     finish(runtime().block_on(async move {
         match command {

@@ -277,7 +277,6 @@ pub struct ConsoleAt {
     pub required: bool,
 }
 
-/// `adas console`: the web console of the suite at `--server`, until ctrl-c.
 /// Where and how `adas console` serves.
 #[derive(Debug, clap::Args)]
 struct ConsoleArgs {
@@ -299,6 +298,7 @@ struct ConsoleArgs {
     console_trace_url: Option<String>,
 }
 
+/// `adas console`: the web console of the suite at `--server`, until ctrl-c.
 fn console(client: &client::Client, args: ConsoleArgs) -> ExitCode {
     init_tracing(adas_runtime::LogFormat::Pretty, "info");
     let addr = args.console_listen;

@@ -637,8 +637,8 @@ async fn a_failed_job_is_retried_only_by_its_owner_or_an_operator() {
         .unwrap()
         .into_inner();
     assert_eq!(unclaimed.retried_by, "", "a refused retry claims nothing");
-    // An operator of the tenant may; the new job is the owner's own
-    // conversation's, started by the operator.
+    // An operator of the tenant may; the new job is still the owner's (her
+    // roles, her conversation): an operator's retry lends it nothing.
     let again = suite
         .jobs("olga")
         .await
@@ -647,5 +647,17 @@ async fn a_failed_job_is_retried_only_by_its_owner_or_an_operator() {
         .unwrap()
         .into_inner();
     assert_eq!(again.retry_of, held.name);
-    assert_eq!(again.owner, "olga");
+    assert_eq!(
+        (again.owner.as_str(), again.conversation.as_str()),
+        ("alice", failed.conversation.as_str())
+    );
+    // The owner asking again gets that same job, hers to read.
+    let hers = suite
+        .jobs("alice")
+        .await
+        .retry_job(retry(&held.name))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(hers.name, again.name);
 }

@@ -181,7 +181,9 @@ impl Orchestrator {
         if principal.check_job(&previous).is_err() {
             return Err(not_found());
         }
-        if !previous.status.is_terminal() {
+        // A job handed to a human and claimed by a retry is over for its
+        // conversation: it is cancelled as soon as its retry stands.
+        if !previous.status.is_terminal() && adas_step::machine::retried_by(&previous).is_none() {
             return Err(OrchestratorError::Precondition(format!(
                 "the conversation's job skills/{slag}/jobs/{latest} has not ended: answer or cancel it first"
             )));

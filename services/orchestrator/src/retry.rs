@@ -1,11 +1,14 @@
-//! RetryJob: a failed job, or one handed to a human, run again as a new job.
-//! The old job is claimed first — its audit names the new job's id, written
-//! under its version — and the new job is made under that id after: two
-//! callers get one new job, and a crash between the two leaves a claim the
-//! next RetryJob completes (the store makes a job of an id once).
+//! RetryJob: a failed job, or one handed to a human, run again as a new job
+//! of the same owner. The old job is claimed first — its audit names the new
+//! job's id, written under its version — and the new job is made under that
+//! id after: two callers get one new job, and a failure or crash between the
+//! two leaves a claim the next RetryJob completes (the store makes a job of
+//! an id once). Only once the new job stands is a job that waited for a
+//! human cancelled for it.
 
 use adas_jobs::{AuditEntry, JobError, JobRecord, StoredJob, new_job_id};
 use adas_proto::pb;
+use adas_runtime::auth::roles;
 use adas_runtime::convert::json_to_struct;
 use adas_skill::slag::parse_job_name;
 use adas_state::StateError;
@@ -23,13 +26,15 @@ pub(crate) struct RetryOf {
     pub(crate) of: String,
     /// The new job's id, claimed on the old job.
     pub(crate) job_id: String,
+    /// Who asked for the retry (the owner, or an operator).
+    pub(crate) by: String,
 }
 
 impl RetryOf {
-    /// The audit entry that links the new job to the old.
-    pub(crate) fn entry(&self, who: &str) -> AuditEntry {
+    /// The audit entry that links the new job to the old, naming who asked.
+    pub(crate) fn entry(&self) -> AuditEntry {
         AuditEntry {
-            who: who.to_owned(),
+            who: self.by.clone(),
             at: adas_step::now(),
             action: AuditEntry::RETRY_OF.to_owned(),
             detail: json!({ "job": self.of }),
@@ -47,21 +52,72 @@ impl Orchestrator {
         let name = request.get_ref().name.clone();
         let (slag, job_id) = Self::job_name(&name)?;
         let (old, new_id) = self.claim_retry(&principal, &slag, &job_id).await?;
-        // Made already (the claim was an earlier call's): that job is the answer.
-        match self.repo.load(&slag, &new_id).await {
-            Ok(made) => return Ok(adas_runtime::reply(adas_wire::job(&made))),
-            Err(JobError::NotFound { .. }) => {}
+        let made = match self.repo.load(&slag, &new_id).await {
+            // Made already (the claim was an earlier call's): that job.
+            Ok(made) => made,
+            Err(JobError::NotFound { .. }) => {
+                let mut again = Request::new(retried_request(&old));
+                // The caller's trace goes on; the job is the owner's, run
+                // with the owner's roles and claims as it first started —
+                // an operator's retry lends the job no privilege of its own.
+                *again.metadata_mut() = request.metadata().clone();
+                again.extensions_mut().insert(owner_of(&old, &principal));
+                again.extensions_mut().insert(RetryOf {
+                    of: name.clone(),
+                    job_id: new_id.clone(),
+                    by: principal.name.clone(),
+                });
+                <Self as pb::orchestrator_service_server::OrchestratorService>::start_job(
+                    self, again,
+                )
+                .await?;
+                self.repo
+                    .load(&slag, &new_id)
+                    .await
+                    .map_err(OrchestratorError::from)?
+            }
             Err(error) => return Err(OrchestratorError::from(error).into()),
+        };
+        principal.check_job(&made.record)?;
+        self.cancel_for_retry(&principal, (&slag, &job_id), &made.record)
+            .await?;
+        Ok(adas_runtime::reply(adas_wire::job(&made)))
+    }
+
+    /// A job that waited for a human is cancelled once its retry stands
+    /// (again on a repeated call: a cancelled job stays as it is).
+    async fn cancel_for_retry(
+        &self,
+        principal: &adas_runtime::Principal,
+        (slag, job_id): (&str, &str),
+        retry: &JobRecord,
+    ) -> Result<(), OrchestratorError> {
+        let reason = format!("retried as skills/{}/jobs/{}", retry.slag, retry.job_id);
+        for _ in 0..5 {
+            let StoredJob {
+                mut record,
+                version,
+            } = self.repo.load(slag, job_id).await?;
+            if record.status != adas_jobs::JobStatus::Paused {
+                return Ok(());
+            }
+            let input = Input::CancelRequested {
+                by: &principal.name,
+                reason: &reason,
+            };
+            let Ok(Applied::Write(cancelled)) = adas_step::machine::apply(&mut record, input)
+            else {
+                return Ok(());
+            };
+            match self.repo.save(version, &mut record, *cancelled).await {
+                Ok(_) => return Ok(()),
+                Err(JobError::Store(StateError::VersionConflict { .. })) => continue,
+                Err(error) => return Err(error.into()),
+            }
         }
-        let mut again = Request::new(retried_request(&old));
-        // The caller's credentials and trace go on to the new job.
-        *again.metadata_mut() = request.metadata().clone();
-        again.extensions_mut().insert(principal);
-        again.extensions_mut().insert(RetryOf {
-            of: name,
-            job_id: new_id,
-        });
-        <Self as pb::orchestrator_service_server::OrchestratorService>::start_job(self, again).await
+        Err(OrchestratorError::Internal(format!(
+            "job {job_id} kept changing while it was cancelled for its retry"
+        )))
     }
 
     /// Claims the retry on the old job (or reads the claim already made):
@@ -91,10 +147,13 @@ impl Orchestrator {
                 ))
                 .into());
             }
-            // Running a job again is its owner's call, or an operator's.
-            if !(principal.sees_all_jobs() || principal.name == record.owner) {
+            // Running a job again is its owner's call, or an operator's or
+            // admin's of its tenant (not the suite's own service keys').
+            let oversees = !principal.is_service()
+                && (principal.has_role(roles::OPERATOR) || principal.has_role(roles::ADMIN));
+            if !(oversees || principal.name == record.owner) {
                 return Err(OrchestratorError::Denied(format!(
-                    "job {job_id} is {}'s: only its owner or an operator retries it",
+                    "job {job_id} is {}'s: only its owner, or an operator or admin, retries it",
                     record.owner
                 ))
                 .into());
@@ -135,9 +194,22 @@ impl Orchestrator {
     }
 }
 
-/// The StartJob a retry of `old` is: the same skill, goal,
-/// context and resources, in the same conversation; a client's own program
-/// again as it stood (with the values answered into it).
+/// The principal a retry of `old` runs as: its owner, with the roles and
+/// claims it started with, in `caller`'s mode.
+fn owner_of(old: &JobRecord, caller: &adas_runtime::Principal) -> adas_runtime::Principal {
+    adas_runtime::Principal {
+        name: old.owner.clone(),
+        tenant: old.tenant.clone(),
+        roles: old.owner_roles.clone(),
+        claims: old.owner_claims.clone(),
+        dev: caller.dev,
+    }
+}
+
+/// The StartJob a retry of `old` is: the same skill, goal, the context the
+/// client gave (not what the job learnt since: the answers come along as the
+/// conversation's evidence) and resources, in the same conversation; a
+/// client's own program again as it stood (with the values answered into it).
 fn retried_request(old: &JobRecord) -> pb::StartJobRequest {
     let program = old
         .plan
@@ -149,9 +221,19 @@ fn retried_request(old: &JobRecord) -> pb::StartJobRequest {
         skill: format!("skills/{}", old.slag),
         goal: old.goal.clone(),
         resources: old.resources.clone().into_iter().collect(),
-        context: Some(json_to_struct(&Json::Object(old.context.clone()))),
+        context: Some(json_to_struct(&Json::Object(given_context(old)))),
         program,
         conversation: adas_wire::conversation_name(old),
         ..pb::StartJobRequest::default()
     }
+}
+
+/// What the client's StartJob context held: its values stand as `client`
+/// evidence (the context itself gains the answers as the job goes on).
+fn given_context(old: &JobRecord) -> serde_json::Map<String, Json> {
+    old.evidence
+        .iter()
+        .filter(|evidence| evidence.source == "client")
+        .map(|evidence| (evidence.name.clone(), evidence.value.clone()))
+        .collect()
 }

@@ -293,9 +293,7 @@ impl OrchestratorService for Orchestrator {
                 (&principal.tenant, &principal.name),
             )
         };
-        record
-            .audit
-            .extend(retry.map(|retry| retry.entry(&principal.name)));
+        record.audit.extend(retry.map(|retry| retry.entry()));
         let stored = self.create(&record).await?;
         if let Some(slots) = slots {
             slots.keep();

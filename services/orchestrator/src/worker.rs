@@ -126,8 +126,11 @@ impl Worker {
             adas.tenant = %record.tenant,
         );
         adas_runtime::telemetry::set_parent(&span, &record.trace_parent);
-        // The person's call that resumed it, in a trace of its own.
+        // The person's call that resumed it, in a trace of its own: linked
+        // by this step alone (the next write forgets it).
         adas_runtime::telemetry::link(&span, &record.resumed_by_trace);
+        let mut record = record;
+        record.resumed_by_trace.clear();
         tracing::Instrument::instrument(self.advance(slag, job_id, record, version), span).await
     }
 

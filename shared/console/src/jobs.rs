@@ -308,8 +308,13 @@ fn retry_links(body: &mut String, job: &pb::Job, caller: &pb::Caller) {
     }
     let escalated = job.status == pb::JobStatus::Paused as i32
         && job.outcome_class == pb::OutcomeClass::Escalated as i32;
-    let retryable = job.status == pb::JobStatus::Failed as i32 || escalated;
-    let may = caller.name == job.owner || principal(caller).sees_all_jobs();
+    // A solution's turn is started again on the solution, not retried.
+    let retryable =
+        job.solution.is_empty() && (job.status == pb::JobStatus::Failed as i32 || escalated);
+    let oversees = principal(caller);
+    let may = caller.name == job.owner
+        || (!oversees.is_service()
+            && (oversees.has_role("operator") || oversees.has_role("admin")));
     if retryable && may {
         let _ = write!(
             body,

@@ -135,7 +135,8 @@ pub enum Input<'a> {
         plan: Option<adas_dia::Plan>,
     },
     /// Someone asks to run the job again as a new job (`retry`, its name):
-    /// a failed job, or one handed to a human, which is cancelled for it.
+    /// a failed job, or one handed to a human (cancelled for it once the new
+    /// job stands, by a cancel of its own). The claim is an audit entry.
     RetryRequested {
         /// Who asks.
         by: &'a str,
@@ -300,18 +301,14 @@ fn retried(record: &JobRecord, by: &str, retry: &str) -> Result<Applied, Refused
     let entry = audit(by, AuditEntry::RETRY, json!({ "job": retry }));
     let escalated = paused(record)
         .is_some_and(|waiting| waiting.reason_code == PauseReason::HumanTakeoverRequired);
-    let transition = match record.status {
-        JobStatus::Failed => Transition::note(Vec::new()),
-        // No longer anyone's to take over: the retry does the work.
-        JobStatus::Paused if escalated => Transition::cancel(
-            None,
-            Event::Cancelled(Cancellation::ByClient {
-                reason: format!("retried as {retry}"),
-            }),
-        ),
+    match record.status {
+        JobStatus::Failed => {}
+        JobStatus::Paused if escalated => {}
         status => return Err(Refused::NotRetryable(status)),
-    };
-    Ok(Applied::Write(Box::new(transition.audited(entry))))
+    }
+    Ok(Applied::Write(Box::new(
+        Transition::note(Vec::new()).audited(entry),
+    )))
 }
 
 /// The job that retries `record` (its name), once someone asked for one.
