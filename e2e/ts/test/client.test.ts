@@ -18,7 +18,9 @@ import {
   JobStatus,
   OrchestratorService,
   OutcomeClass,
+  errorDetails,
   rpc,
+  waitUntilPausedOrDone,
 } from "@adas/client";
 import { adasUp, type Running } from "./suite.js";
 
@@ -156,4 +158,20 @@ test("errors carry google.rpc details", async () => {
     .catch((e: unknown) => ConnectError.from(e));
   assert.equal((missing as ConnectError).code, Code.NotFound);
   assert.equal((missing as ConnectError).findDetails(rpc.ErrorInfoSchema)[0]?.domain, "adas.dev");
+});
+
+test("the package's helpers wait on a job and read an error's details", async () => {
+  const job = await orchestrator.startJob({ skill: "skills/cs-tier-1", goal: "I want a refund" });
+  const pause = await waitUntilPausedOrDone(orchestrator, job.name, { timeoutMs: 10_000 });
+  assert.equal(pause.type, JobEventType.PAUSED);
+  const cancelled = await orchestrator.cancelJob({ name: job.name, reason: "helpers test" });
+  assert.equal(cancelled.status, JobStatus.CANCELLED);
+  // Read after the pause: the job's end.
+  const end = await waitUntilPausedOrDone(orchestrator, job.name, { afterEventId: pause.eventId, timeoutMs: 10_000 });
+  assert.equal(end.type, JobEventType.CANCELLED);
+
+  const refused = await orchestrator.getJob({ name: "not-a-job-name" }).catch((e: unknown) => e);
+  const details = errorDetails(refused);
+  assert.equal(details.fieldViolations[0]?.field, "name");
+  assert.equal(details.errorInfo?.domain, "adas.dev");
 });

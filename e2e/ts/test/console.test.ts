@@ -14,7 +14,11 @@ import { join, resolve } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
 import { chromium, type Browser, type Page } from "playwright-core";
+
+import { OrchestratorService, apiKeyInterceptor } from "@adas/client";
 
 import { adasUp, binary, type Running } from "./suite.js";
 
@@ -78,6 +82,18 @@ test("every page says who is signed in, in which tenant, with which roles", asyn
   await shot(sam, "0-signed-in-as");
   const ann = await signIn("ann");
   assert.equal((await ann.textContent("header .who .roles"))?.trim(), "user");
+});
+
+test("the client package's API key interceptor signs calls as the key's principal", async () => {
+  const transport = createGrpcTransport({ baseUrl: `http://${suite.address}`, interceptors: [apiKeyInterceptor(keys.sam)] });
+  const caller = await createClient(OrchestratorService, transport).getCaller({});
+  assert.deepEqual([caller.name, caller.tenant, caller.roles], ["sam", "default", ["supervisor", "operator"]]);
+  const anonymous = createClient(OrchestratorService, createGrpcTransport({ baseUrl: `http://${suite.address}` }));
+  const refused = await anonymous.getCaller({}).then(
+    () => undefined,
+    (e: unknown) => ConnectError.from(e),
+  );
+  assert.equal(refused?.code, Code.Unauthenticated);
 });
 
 test("a wrong key is refused at sign-in", async () => {
