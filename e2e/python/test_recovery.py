@@ -141,6 +141,10 @@ class Recovery(unittest.TestCase):
             self.assertIn(f"{name}\tcancelled", piped.stdout)
             job = self.orch.GetJob(orch_pb2.GetJobRequest(name=name), timeout=10)
             self.assertEqual(job.status, job_pb2.JOB_STATUS_CANCELLED)
+        # A reason past 4 KiB is refused, the job left as it was.
+        huge = subprocess.run(adas + ["job", "cancel", waiting[0], "--reason", "x" * 5000], capture_output=True, text=True)
+        self.assertNotEqual(huge.returncode, 0)
+        self.assertIn("reason", huge.stderr)
         # One that cannot be cancelled is said, the others still are, and the command fails.
         more = self.start(goal="I want a refund").name
         mixed = subprocess.run(adas + ["job", "cancel", waiting[0], "skills/cs-tier-1/jobs/j-nope", more],

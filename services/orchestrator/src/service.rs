@@ -15,6 +15,10 @@ pub const MAX_GOAL_BYTES: usize = 32 * 1024;
 /// Largest `program` StartJob takes: a plan is a handful of calls.
 pub const MAX_PROGRAM_BYTES: usize = 64 * 1024;
 
+/// The most a cancel's reason may hold, in bytes: it is kept in the job's
+/// events and audit (a bulk cancel writes it into every job).
+pub const MAX_REASON_BYTES: usize = 4 * 1024;
+
 /// A client's DIA program, parsed (None when the request has none).
 pub(crate) fn parse_program(source: &str) -> Result<Option<adas_dia::Program>, OrchestratorError> {
     if source.trim().is_empty() {
@@ -563,6 +567,16 @@ impl OrchestratorService for Orchestrator {
         let principal = adas_runtime::principal(&request)?;
         let request = request.into_inner();
         let (slag, job_id) = Self::job_name(&request.name)?;
+        if request.reason.len() > MAX_REASON_BYTES {
+            return Err(OrchestratorError::InvalidField {
+                field: "reason",
+                reason: format!(
+                    "{} bytes; the limit is {MAX_REASON_BYTES}",
+                    request.reason.len()
+                ),
+            }
+            .into());
+        }
         for _ in 0..5 {
             let StoredJob {
                 mut record,

@@ -569,7 +569,7 @@ type CancelJobRequest struct {
 
 	// Job name, `skills/{slag}/jobs/{job_id}`.
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	// Why, recorded in the job's events.
+	// Why, recorded in the job's events and audit (at most 4 KiB).
 	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
 	// Idempotency key.
 	RequestId string `protobuf:"bytes,3,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`

@@ -37,14 +37,16 @@ type OrchestratorServiceClient interface {
 	WatchJob(ctx context.Context, in *WatchJobRequest, opts ...grpc.CallOption) (OrchestratorService_WatchJobClient, error)
 	// Cancels a job that has not ended.
 	CancelJob(ctx context.Context, in *CancelJobRequest, opts ...grpc.CallOption) (*Job, error)
-	// Runs a failed job, or one handed to a human (which is then cancelled),
-	// again as a new job: the same skill, goal, context and resources,
-	// continuing the same conversation (a solution's turn is started again on
-	// the solution instead: FAILED_PRECONDITION). The new job's `retry_of`
-	// names the old one and the old one's `retried_by` the new one. A job is
-	// retried once: asking again returns the same new job (retry the new one
-	// if it fails too). Its owner, or an operator or admin of its tenant, may
-	// ask; any other state is FAILED_PRECONDITION.
+	// Runs a failed job, or one handed to a human (cancelled once the new job
+	// stands), again as a new job of the same owner (with the roles and claims
+	// it started with, whoever asks): the same skill, goal, the context the
+	// client gave and resources, continuing the same conversation (a
+	// solution's turn is started again on the solution instead:
+	// FAILED_PRECONDITION). The new job's `retry_of` names the old one and the
+	// old one's `retried_by` the new one. A job is retried once: asking again
+	// returns the same new job (retry the new one if it fails too). Its owner,
+	// or an operator or admin of its tenant, may ask (PERMISSION_DENIED
+	// otherwise); any other state is FAILED_PRECONDITION.
 	RetryJob(ctx context.Context, in *RetryJobRequest, opts ...grpc.CallOption) (*Job, error)
 	// Returns who the call is authenticated as: the principal's name, tenant
 	// and roles (what a console or CLI shows as "signed in as"). Any
@@ -170,14 +172,16 @@ type OrchestratorServiceServer interface {
 	WatchJob(*WatchJobRequest, OrchestratorService_WatchJobServer) error
 	// Cancels a job that has not ended.
 	CancelJob(context.Context, *CancelJobRequest) (*Job, error)
-	// Runs a failed job, or one handed to a human (which is then cancelled),
-	// again as a new job: the same skill, goal, context and resources,
-	// continuing the same conversation (a solution's turn is started again on
-	// the solution instead: FAILED_PRECONDITION). The new job's `retry_of`
-	// names the old one and the old one's `retried_by` the new one. A job is
-	// retried once: asking again returns the same new job (retry the new one
-	// if it fails too). Its owner, or an operator or admin of its tenant, may
-	// ask; any other state is FAILED_PRECONDITION.
+	// Runs a failed job, or one handed to a human (cancelled once the new job
+	// stands), again as a new job of the same owner (with the roles and claims
+	// it started with, whoever asks): the same skill, goal, the context the
+	// client gave and resources, continuing the same conversation (a
+	// solution's turn is started again on the solution instead:
+	// FAILED_PRECONDITION). The new job's `retry_of` names the old one and the
+	// old one's `retried_by` the new one. A job is retried once: asking again
+	// returns the same new job (retry the new one if it fails too). Its owner,
+	// or an operator or admin of its tenant, may ask (PERMISSION_DENIED
+	// otherwise); any other state is FAILED_PRECONDITION.
 	RetryJob(context.Context, *RetryJobRequest) (*Job, error)
 	// Returns who the call is authenticated as: the principal's name, tenant
 	// and roles (what a console or CLI shows as "signed in as"). Any

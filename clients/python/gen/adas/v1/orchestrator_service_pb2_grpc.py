@@ -105,14 +105,16 @@ class OrchestratorServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def RetryJob(self, request, context):
-        """Runs a failed job, or one handed to a human (which is then cancelled),
-        again as a new job: the same skill, goal, context and resources,
-        continuing the same conversation (a solution's turn is started again on
-        the solution instead: FAILED_PRECONDITION). The new job's `retry_of`
-        names the old one and the old one's `retried_by` the new one. A job is
-        retried once: asking again returns the same new job (retry the new one
-        if it fails too). Its owner, or an operator or admin of its tenant, may
-        ask; any other state is FAILED_PRECONDITION.
+        """Runs a failed job, or one handed to a human (cancelled once the new job
+        stands), again as a new job of the same owner (with the roles and claims
+        it started with, whoever asks): the same skill, goal, the context the
+        client gave and resources, continuing the same conversation (a
+        solution's turn is started again on the solution instead:
+        FAILED_PRECONDITION). The new job's `retry_of` names the old one and the
+        old one's `retried_by` the new one. A job is retried once: asking again
+        returns the same new job (retry the new one if it fails too). Its owner,
+        or an operator or admin of its tenant, may ask (PERMISSION_DENIED
+        otherwise); any other state is FAILED_PRECONDITION.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

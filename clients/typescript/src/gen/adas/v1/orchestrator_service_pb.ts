@@ -337,7 +337,7 @@ export type CancelJobRequest = Message<"adas.v1.CancelJobRequest"> & {
   name: string;
 
   /**
-   * Why, recorded in the job's events.
+   * Why, recorded in the job's events and audit (at most 4 KiB).
    *
    * @generated from field: string reason = 2;
    */
@@ -447,14 +447,16 @@ export const OrchestratorService: GenService<{
     output: typeof JobSchema;
   },
   /**
-   * Runs a failed job, or one handed to a human (which is then cancelled),
-   * again as a new job: the same skill, goal, context and resources,
-   * continuing the same conversation (a solution's turn is started again on
-   * the solution instead: FAILED_PRECONDITION). The new job's `retry_of`
-   * names the old one and the old one's `retried_by` the new one. A job is
-   * retried once: asking again returns the same new job (retry the new one
-   * if it fails too). Its owner, or an operator or admin of its tenant, may
-   * ask; any other state is FAILED_PRECONDITION.
+   * Runs a failed job, or one handed to a human (cancelled once the new job
+   * stands), again as a new job of the same owner (with the roles and claims
+   * it started with, whoever asks): the same skill, goal, the context the
+   * client gave and resources, continuing the same conversation (a
+   * solution's turn is started again on the solution instead:
+   * FAILED_PRECONDITION). The new job's `retry_of` names the old one and the
+   * old one's `retried_by` the new one. A job is retried once: asking again
+   * returns the same new job (retry the new one if it fails too). Its owner,
+   * or an operator or admin of its tenant, may ask (PERMISSION_DENIED
+   * otherwise); any other state is FAILED_PRECONDITION.
    *
    * @generated from rpc adas.v1.OrchestratorService.RetryJob
    */
