@@ -8,7 +8,6 @@
 
 use adas_jobs::{AuditEntry, JobError, JobRecord, StoredJob, new_job_id};
 use adas_proto::pb;
-use adas_runtime::auth::roles;
 use adas_runtime::convert::json_to_struct;
 use adas_skill::slag::parse_job_name;
 use adas_state::StateError;
@@ -147,11 +146,7 @@ impl Orchestrator {
                 ))
                 .into());
             }
-            // Running a job again is its owner's call, or an operator's or
-            // admin's of its tenant (not the suite's own service keys').
-            let oversees = !principal.is_service()
-                && (principal.has_role(roles::OPERATOR) || principal.has_role(roles::ADMIN));
-            if !(oversees || principal.name == record.owner) {
+            if !principal.may_retry(&record.owner) {
                 return Err(OrchestratorError::Denied(format!(
                     "job {job_id} is {}'s: only its owner, or an operator or admin, retries it",
                     record.owner

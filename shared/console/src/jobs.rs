@@ -311,11 +311,7 @@ fn retry_links(body: &mut String, job: &pb::Job, caller: &pb::Caller) {
     // A solution's turn is started again on the solution, not retried.
     let retryable =
         job.solution.is_empty() && (job.status == pb::JobStatus::Failed as i32 || escalated);
-    let oversees = principal(caller);
-    let may = caller.name == job.owner
-        || (!oversees.is_service()
-            && (oversees.has_role("operator") || oversees.has_role("admin")));
-    if retryable && may {
+    if retryable && principal(caller).may_retry(&job.owner) {
         let _ = write!(
             body,
             "<form method=\"post\" action=\"/{}/retry\" class=\"retry\">\

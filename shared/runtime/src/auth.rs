@@ -155,6 +155,14 @@ impl Principal {
             || self.has_role(roles::SERVICE)
     }
 
+    /// Whether it may run `owner`'s job again (RetryJob): the owner, or an
+    /// operator or admin of the tenant — not the suite's own service keys.
+    pub fn may_retry(&self, owner: &str) -> bool {
+        self.name == owner
+            || (!self.is_service()
+                && (self.has_role(roles::OPERATOR) || self.has_role(roles::ADMIN)))
+    }
+
     /// Whether it administers skills and keys.
     pub fn is_admin(&self) -> bool {
         self.has_role(roles::ADMIN)

@@ -301,10 +301,8 @@ fn retried(record: &JobRecord, by: &str, retry: &str) -> Result<Applied, Refused
     let entry = audit(by, AuditEntry::RETRY, json!({ "job": retry }));
     let escalated = paused(record)
         .is_some_and(|waiting| waiting.reason_code == PauseReason::HumanTakeoverRequired);
-    match record.status {
-        JobStatus::Failed => {}
-        JobStatus::Paused if escalated => {}
-        status => return Err(Refused::NotRetryable(status)),
+    if !(record.status == JobStatus::Failed || escalated) {
+        return Err(Refused::NotRetryable(record.status));
     }
     Ok(Applied::Write(Box::new(
         Transition::note(Vec::new()).audited(entry),
